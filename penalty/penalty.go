@@ -1,0 +1,136 @@
+package penalty
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Penalty is a convex penalty h acting on a p×q parameter matrix. It is all a
+// proximal solver needs of a penalty.
+type Penalty interface {
+	// Value returns h(Θ).
+	Value(theta mat.Matrix) float64
+
+	// Prox writes prox_{τh}(Θ) = argmin_X ½‖X − Θ‖²_F + τ·h(X) into dst,
+	// which is sized automatically when empty. dst and theta may be the same
+	// matrix. Prox panics if τ < 0 or if dst has the wrong size.
+	Prox(dst *mat.Dense, theta mat.Matrix, tau float64)
+}
+
+// DualNormer is implemented by penalties that are norms with a dual norm
+// h*(g) = sup{⟨g, x⟩ : h(x) ≤ 1} known in closed form.
+type DualNormer interface {
+	// DualNorm returns h*(g) for a matrix g of the penalty's shape.
+	DualNorm(g mat.Matrix) float64
+}
+
+// KernelProjector is implemented by penalties of the form ‖GΘ‖₁ + ν‖Π_GΘ‖₁
+// that can apply the orthogonal projector Π_G onto ker G to each column.
+type KernelProjector interface {
+	// ProjectKernel writes Π_G Θ into dst (sized automatically when empty).
+	ProjectKernel(dst *mat.Dense, theta mat.Matrix)
+}
+
+// DualNorm returns h*(g) and true when p knows its dual norm in closed
+// form, and 0 and false otherwise.
+func DualNorm(p Penalty, g mat.Matrix) (float64, bool) {
+	d, ok := p.(DualNormer)
+	if !ok {
+		return 0, false
+	}
+	return d.DualNorm(g), true
+}
+
+// columnwise is the shape shared by the penalties whose value and prox are
+// sums and products over columns. q is the number of columns of the whole
+// matrix, which the grouped weights √P_k depend on.
+type columnwise interface {
+	colValue(v []float64, q int) float64
+	colProx(v []float64, tau float64, q int, w *workspace)
+}
+
+// columnDual is columnwise with a dual norm per column; the dual norm of a
+// sum of column norms is the maximum over columns.
+type columnDual interface {
+	colDual(g []float64, q int, w *workspace) float64
+}
+
+func valueCols(c columnwise, theta mat.Matrix) float64 {
+	p, q := theta.Dims()
+	v := make([]float64, p)
+	var s float64
+	for j := 0; j < q; j++ {
+		mat.Col(v, j, theta)
+		s += c.colValue(v, q)
+	}
+	return s
+}
+
+func proxCols(c columnwise, dst *mat.Dense, theta mat.Matrix, tau float64) {
+	if tau < 0 || math.IsNaN(tau) {
+		panic("penalty: negative or NaN prox step")
+	}
+	p, q := theta.Dims()
+	sizeLike(dst, p, q)
+	v := make([]float64, p)
+	w := newWorkspace(p)
+	for j := 0; j < q; j++ {
+		mat.Col(v, j, theta)
+		c.colProx(v, tau, q, w)
+		dst.SetCol(j, v)
+	}
+}
+
+func dualCols(c columnDual, g mat.Matrix) float64 {
+	p, q := g.Dims()
+	v := make([]float64, p)
+	w := newWorkspace(p)
+	var m float64
+	for j := 0; j < q; j++ {
+		mat.Col(v, j, g)
+		m = math.Max(m, c.colDual(v, q, w))
+	}
+	return m
+}
+
+// sizeLike sizes an empty dst to r×c and panics on a size mismatch.
+func sizeLike(dst *mat.Dense, r, c int) {
+	if dst.IsEmpty() {
+		dst.ReuseAs(r, c)
+		return
+	}
+	if rr, cc := dst.Dims(); rr != r || cc != c {
+		panic(mat.ErrShape)
+	}
+}
+
+func soft(x, a float64) float64 {
+	switch {
+	case x > a:
+		return x - a
+	case x < -a:
+		return x + a
+	}
+	return 0
+}
+
+func sum(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// nuOrOne returns the documented default ν = 1 for a zero ν and panics on a
+// negative or NaN one.
+func nuOrOne(nu float64) float64 {
+	if nu < 0 || math.IsNaN(nu) {
+		panic("penalty: negative or NaN ν")
+	}
+	if nu == 0 {
+		return 1
+	}
+	return nu
+}

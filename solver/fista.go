@@ -1,0 +1,228 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// FISTA is the accelerated proximal gradient method with adaptive restart,
+// backtracking when the loss has no Lipschitz bound, and polishing on the
+// penalty's linear pieces (see the package documentation).
+type FISTA struct {
+	// NoPolish turns polishing off, leaving plain FISTA.
+	NoPolish bool
+}
+
+// Polisher is a loss that can minimise f(Θ) + λ·h(Θ) exactly over the
+// linear pieces of a piecewise-linear h, one piece per column.
+type Polisher interface {
+	// Polish writes into dst the minimiser of f + λh restricted to the
+	// pieces (one per column of dst) and reports whether the reduced
+	// problem had a unique solution.
+	Polish(dst *mat.Dense, pieces []penalty.Piece, lambda float64) bool
+}
+
+// Minimize implements Method.
+func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
+	rows, cols := p.Loss.Dims()
+	x := mat.NewDense(rows, cols, nil)
+	if init != nil {
+		x.Copy(init)
+	}
+	y := mat.DenseCopyOf(x)
+	xNew := mat.NewDense(rows, cols, nil)
+	grad := mat.NewDense(rows, cols, nil)
+	step := mat.NewDense(rows, cols, nil)
+
+	L := p.Loss.Lipschitz()
+	backtrack := !(L > 0) || math.IsInf(L, 1)
+	if backtrack {
+		L = 1
+	}
+	pol := m.polisher(p)
+	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
+	t := 1.0
+	for k := 1; k <= s.MaxIter; k++ {
+		fy := p.Loss.Eval(grad, y)
+		for {
+			step.Scale(-1/L, grad)
+			step.Add(step, y)
+			p.Penalty.Prox(xNew, step, p.Lambda/L)
+			if !backtrack || sufficientDecrease(p.Loss, xNew, y, grad, fy, L) {
+				break
+			}
+			L *= 2
+		}
+		// Fixed-point residual of the prox-gradient map, before y moves.
+		step.Sub(xNew, y)
+		resid := mat.Norm(step, 2) / math.Max(1, mat.Norm(xNew, 2))
+		// Gradient restart: ⟨y − x⁺, x⁺ − x⟩ > 0 means the momentum points
+		// uphill.
+		tNew := (1 + math.Sqrt(1+4*t*t)) / 2
+		beta := (t - 1) / tNew
+		grad.Sub(xNew, x)
+		if -mat.Dot(vecView(step), vecView(grad)) > 0 {
+			beta, tNew = 0, 1
+		}
+		y.Scale(beta, grad)
+		y.Add(y, xNew)
+		x, xNew = xNew, x
+		t = tNew
+		res.Iterations = k
+
+		if k%s.GapEvery != 0 && k != s.MaxIter {
+			continue
+		}
+		obj, gap := certificate(p, x, grad)
+		if math.IsNaN(gap) {
+			res.Objective, res.Residual = obj, resid
+			m.trace(res, s, k, obj, resid)
+			if resid <= s.Tol {
+				res.Converged, res.Status = true, ResidualConverged
+				break
+			}
+			continue
+		}
+		res.Objective, res.Gap = obj, gap
+		m.trace(res, s, k, obj, gap)
+		if gap <= s.Tol {
+			res.Converged, res.Status = true, GapConverged
+			break
+		}
+		if pol.try(p, x) {
+			pObj, pGap := certificate(p, pol.cand, grad)
+			if pGap < gap && pObj <= obj {
+				x.Copy(pol.cand)
+				y.Copy(x)
+				t = 1
+				res.Objective, res.Gap, res.Polished = pObj, pGap, true
+				m.trace(res, s, k, pObj, pGap)
+				if pGap <= s.Tol {
+					res.Converged, res.Status = true, GapConverged
+					break
+				}
+			}
+		}
+	}
+	res.Theta = x
+	if !res.Converged && math.IsNaN(res.Gap) && math.IsNaN(res.Residual) {
+		res.Objective = p.Objective(x)
+	}
+	return res, nil
+}
+
+func (m *FISTA) trace(res *Result, s Settings, k int, obj, crit float64) {
+	if s.Trace {
+		res.Trace = append(res.Trace, TraceEntry{Iteration: k, Objective: obj, Criterion: crit})
+	}
+}
+
+// sufficientDecrease is the backtracking test
+// f(x) ≤ f(y) + ⟨∇f(y), x − y⟩ + (L/2)‖x − y‖².
+func sufficientDecrease(f Loss, x, y, grad *mat.Dense, fy, L float64) bool {
+	var d mat.Dense
+	d.Sub(x, y)
+	n := mat.Norm(&d, 2)
+	return f.Eval(nil, x) <= fy+mat.Dot(vecView(grad), vecView(&d))+L/2*n*n+1e-12*math.Abs(fy)
+}
+
+// vecView sees a dense matrix as a vector (a copy when it is not
+// contiguous).
+func vecView(m *mat.Dense) *mat.VecDense {
+	r, c := m.Dims()
+	raw := m.RawMatrix()
+	if raw.Stride == c {
+		return mat.NewVecDense(r*c, raw.Data[:r*c])
+	}
+	v := mat.NewVecDense(r*c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			v.SetVec(i*c+j, m.At(i, j))
+		}
+	}
+	return v
+}
+
+// polishState decides when to polish: only when the cluster structure is the
+// same at two consecutive gap checks and differs from the last structure
+// polished, so that a costly reduced solve is not repeated needlessly.
+type polishState struct {
+	loss   Polisher
+	pen    penalty.Piecewise
+	prev   string
+	tried  string
+	cand   *mat.Dense
+	pieces []penalty.Piece
+}
+
+func (m *FISTA) polisher(p Problem) *polishState {
+	if m.NoPolish {
+		return nil
+	}
+	l, ok1 := p.Loss.(Polisher)
+	h, ok2 := p.Penalty.(penalty.Piecewise)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	return &polishState{loss: l, pen: h}
+}
+
+func (ps *polishState) try(p Problem, x *mat.Dense) bool {
+	if ps == nil {
+		return false
+	}
+	rows, cols := x.Dims()
+	ps.pieces = ps.pieces[:0]
+	col := make([]float64, rows)
+	var sig []byte
+	for j := 0; j < cols; j++ {
+		mat.Col(col, j, x)
+		pc := ps.pen.Piece(col, cols)
+		ps.pieces = append(ps.pieces, pc)
+		sig = appendSignature(sig, pc, col)
+	}
+	key := string(sig)
+	stable := key == ps.prev && key != ps.tried
+	ps.prev = key
+	if !stable {
+		return false
+	}
+	ps.tried = key
+	if ps.cand == nil {
+		ps.cand = mat.NewDense(rows, cols, nil)
+	}
+	if !ps.loss.Polish(ps.cand, ps.pieces, p.Lambda) {
+		return false
+	}
+	// The reduced solve is the minimiser on the piece only if its solution
+	// stays on the piece (same clusters, order and signs).
+	return ps.signature(ps.cand, col) == key
+}
+
+func (ps *polishState) signature(x *mat.Dense, col []float64) string {
+	_, cols := x.Dims()
+	var sig []byte
+	for j := 0; j < cols; j++ {
+		mat.Col(col, j, x)
+		sig = appendSignature(sig, ps.pen.Piece(col, cols), col)
+	}
+	return string(sig)
+}
+
+// appendSignature encodes a piece: its clusters in order and the sign
+// pattern of its slopes, which together fix the linear piece.
+func appendSignature(sig []byte, pc penalty.Piece, col []float64) []byte {
+	for c, cl := range pc.Clusters {
+		for _, i := range cl {
+			sig = append(sig, byte(i), byte(i>>8), byte(i>>16))
+		}
+		sig = append(sig, ',')
+		if pc.Slopes[c] < 0 {
+			sig = append(sig, '-')
+		}
+	}
+	sig = append(sig, byte(len(pc.Constraints)), '|')
+	return sig
+}

@@ -1,0 +1,282 @@
+package solver
+
+import (
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Design is a linear map X: ℝ^p → ℝ^n applied to the columns of a matrix.
+// Dense matrices, Gram forms and compressed matrices implement it, so one
+// solver runs on all of them.
+type Design interface {
+	// Dims returns n and p.
+	Dims() (n, p int)
+	// Mul writes X·B (n×q) into dst, sized automatically when empty.
+	Mul(dst *mat.Dense, b mat.Matrix)
+	// MulTrans writes Xᵀ·R (p×q) into dst, sized automatically when empty.
+	MulTrans(dst *mat.Dense, r mat.Matrix)
+}
+
+// Gramer is a design that computes XᵀX directly, faster than p products.
+type Gramer interface {
+	// Gram writes XᵀX into dst, sized automatically when empty.
+	Gram(dst *mat.SymDense)
+}
+
+// DenseDesign is a Design backed by a dense n×p matrix.
+type DenseDesign struct{ X *mat.Dense }
+
+var (
+	_ Design = DenseDesign{}
+	_ Gramer = DenseDesign{}
+)
+
+// Dims returns the shape of X.
+func (d DenseDesign) Dims() (n, p int) { return d.X.Dims() }
+
+// Mul writes X·B into dst.
+func (d DenseDesign) Mul(dst *mat.Dense, b mat.Matrix) { dst.Mul(d.X, b) }
+
+// MulTrans writes Xᵀ·R into dst.
+func (d DenseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { dst.Mul(d.X.T(), r) }
+
+// Gram writes XᵀX into dst.
+func (d DenseDesign) Gram(dst *mat.SymDense) { dst.SymOuterK(1, d.X.T()) }
+
+// LeastSquares is the loss f(Θ) = ‖Y − XΘ‖²_F on the source paper's scale
+// (no 1/(2n)). It is a DualLoss and a Polisher.
+//
+// When n ≥ p and the design is a Gramer, it works in Gram form: it keeps
+// H = XᵀX, C = XᵀY and ‖Y‖², so that f and ∇f = 2(HΘ − C) cost O(p²q)
+// instead of O(npq).
+type LeastSquares struct {
+	x    Design
+	y    *mat.Dense
+	c    *mat.Dense    // XᵀY
+	yy   float64       // ‖Y‖²_F
+	h    *mat.SymDense // XᵀX in Gram form, else nil
+	lip  float64
+	work mat.Dense
+}
+
+var (
+	_ DualLoss = (*LeastSquares)(nil)
+	_ Polisher = (*LeastSquares)(nil)
+)
+
+// gramLimit is the largest p for which the Gram form is used.
+const gramLimit = 5000
+
+// NewLeastSquares returns the loss for design x and responses y (n×q). It
+// panics if the row counts differ.
+func NewLeastSquares(x Design, y mat.Matrix) *LeastSquares {
+	n, p := x.Dims()
+	if r, _ := y.Dims(); r != n {
+		panic(mat.ErrShape)
+	}
+	ls := &LeastSquares{x: x, y: mat.DenseCopyOf(y)}
+	ls.c = &mat.Dense{}
+	x.MulTrans(ls.c, ls.y)
+	ls.yy = sqNorm(ls.y)
+	if g, ok := x.(Gramer); ok && n >= p && p <= gramLimit {
+		ls.h = &mat.SymDense{}
+		g.Gram(ls.h)
+	}
+	return ls
+}
+
+// Dims returns p and q.
+func (ls *LeastSquares) Dims() (p, q int) { return ls.c.Dims() }
+
+// Gram returns XᵀX when the loss is in Gram form, else nil. The caller must
+// not modify it.
+func (ls *LeastSquares) Gram() *mat.SymDense { return ls.h }
+
+// Cross returns XᵀY. The caller must not modify it.
+func (ls *LeastSquares) Cross() *mat.Dense { return ls.c }
+
+// Eval returns ‖Y − XΘ‖²_F and writes the gradient 2Xᵀ(XΘ − Y) into grad
+// when it is not nil.
+func (ls *LeastSquares) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
+	if ls.h != nil {
+		// f = ‖Y‖² − 2⟨Θ, C⟩ + ⟨Θ, HΘ⟩.
+		ht := &ls.work
+		ht.Mul(ls.h, theta)
+		f := ls.yy - 2*frob(theta, ls.c) + frob(theta, ht)
+		if grad != nil {
+			grad.Sub(ht, ls.c)
+			grad.Scale(2, grad)
+		}
+		return math.Max(f, 0)
+	}
+	var r mat.Dense
+	ls.x.Mul(&r, theta)
+	r.Sub(&r, ls.y)
+	if grad != nil {
+		ls.x.MulTrans(grad, &r)
+		grad.Scale(2, grad)
+	}
+	return sqNorm(&r)
+}
+
+// Lipschitz returns 2λ_max(XᵀX), estimated once by power iteration and
+// inflated by 2% to stay an upper bound.
+func (ls *LeastSquares) Lipschitz() float64 {
+	if ls.lip == 0 {
+		ls.lip = 2 * 1.02 * ls.topEigen()
+	}
+	return ls.lip
+}
+
+func (ls *LeastSquares) topEigen() float64 {
+	_, p := ls.x.Dims()
+	v := mat.NewDense(p, 1, nil)
+	for i := 0; i < p; i++ {
+		v.Set(i, 0, 1+float64(i%7)/7) // deterministic, not orthogonal to a positive top vector
+	}
+	var w, xv mat.Dense
+	est := 0.0
+	for it := 0; it < 500; it++ {
+		v.Scale(1/mat.Norm(v, 2), v)
+		if ls.h != nil {
+			w.Mul(ls.h, v)
+		} else {
+			ls.x.Mul(&xv, v)
+			ls.x.MulTrans(&w, &xv)
+		}
+		next := frob(v, &w)
+		v.Copy(&w)
+		if math.Abs(next-est) <= 1e-9*next {
+			return next
+		}
+		est = next
+	}
+	return est
+}
+
+// Dual returns ⟨θ, Y⟩ − ‖θ‖²/4 at θ = 2sR, R = Y − XΘ, computed from
+// ⟨R, Y⟩ = ‖Y‖² − ⟨Θ, XᵀY⟩ and ‖R‖² = fval without another product.
+func (ls *LeastSquares) Dual(theta mat.Matrix, fval, s float64) float64 {
+	ry := ls.yy - frob(theta, ls.c)
+	return 2*s*ry - s*s*fval
+}
+
+// Polish solves, column by column, min_b ‖y_j − X D b‖² + λ·slopesᵀb subject
+// to the piece's constraints, where D holds the cluster indicators, and
+// writes Θ = D b into dst. The reduced normal equations are
+// DᵀXᵀXD b = Dᵀc_j − (λ/2)·slopes, with one Lagrange multiplier per
+// constraint.
+func (ls *LeastSquares) Polish(dst *mat.Dense, pieces []penalty.Piece, lambda float64) bool {
+	p, q := ls.Dims()
+	if r, c := dst.Dims(); r != p || c != q || len(pieces) != q {
+		panic(mat.ErrShape)
+	}
+	dst.Zero()
+	for j, pc := range pieces {
+		nc := len(pc.Clusters)
+		if nc == 0 {
+			continue
+		}
+		b, ok := ls.reducedSolve(pc, j, lambda)
+		if !ok {
+			return false
+		}
+		for c, cl := range pc.Clusters {
+			for _, i := range cl {
+				dst.Set(i, j, b[c])
+			}
+		}
+	}
+	return true
+}
+
+func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([]float64, bool) {
+	nc, nk := len(pc.Clusters), len(pc.Constraints)
+	red := ls.reducedHessian(pc.Clusters)
+	kkt := mat.NewDense(nc+nk, nc+nk, nil)
+	rhs := mat.NewVecDense(nc+nk, nil)
+	for a := 0; a < nc; a++ {
+		for b := 0; b < nc; b++ {
+			kkt.Set(a, b, red.At(a, b))
+		}
+		var ca float64
+		for _, i := range pc.Clusters[a] {
+			ca += ls.c.At(i, j)
+		}
+		rhs.SetVec(a, ca-lambda/2*pc.Slopes[a])
+	}
+	for r, row := range pc.Constraints {
+		for a, v := range row {
+			kkt.Set(nc+r, a, v)
+			kkt.Set(a, nc+r, v)
+		}
+	}
+	var sol mat.VecDense
+	if err := sol.SolveVec(kkt, rhs); err != nil {
+		return nil, false
+	}
+	b := make([]float64, nc)
+	for a := range b {
+		b[a] = sol.AtVec(a)
+		if math.IsNaN(b[a]) || math.IsInf(b[a], 0) {
+			return nil, false
+		}
+	}
+	return b, true
+}
+
+// reducedHessian returns DᵀXᵀXD for the cluster indicator matrix D.
+func (ls *LeastSquares) reducedHessian(clusters [][]int) *mat.SymDense {
+	nc := len(clusters)
+	out := mat.NewSymDense(nc, nil)
+	if ls.h != nil {
+		p := ls.h.SymmetricDim()
+		hd := mat.NewDense(p, nc, nil) // H·D, by summing columns of H
+		for c, cl := range clusters {
+			for i := 0; i < p; i++ {
+				var s float64
+				for _, k := range cl {
+					s += ls.h.At(i, k)
+				}
+				hd.Set(i, c, s)
+			}
+		}
+		for a := 0; a < nc; a++ {
+			for b := a; b < nc; b++ {
+				var s float64
+				for _, i := range clusters[a] {
+					s += hd.At(i, b)
+				}
+				out.SetSym(a, b, s)
+			}
+		}
+		return out
+	}
+	_, p := ls.x.Dims()
+	d := mat.NewDense(p, nc, nil)
+	for c, cl := range clusters {
+		for _, i := range cl {
+			d.Set(i, c, 1)
+		}
+	}
+	var xd mat.Dense
+	ls.x.Mul(&xd, d)
+	out.SymOuterK(1, xd.T())
+	return out
+}
+
+// frob returns the Frobenius inner product ⟨a, b⟩.
+func frob(a, b mat.Matrix) float64 {
+	r, c := a.Dims()
+	var s float64
+	for j := 0; j < c; j++ {
+		for i := 0; i < r; i++ {
+			s += a.At(i, j) * b.At(i, j)
+		}
+	}
+	return s
+}
+
+func sqNorm(m mat.Matrix) float64 { n := mat.Norm(m, 2); return n * n }

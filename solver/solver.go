@@ -1,0 +1,195 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Loss is a smooth convex function f of a p×q matrix.
+type Loss interface {
+	// Dims returns the shape p×q of the parameter.
+	Dims() (p, q int)
+	// Eval returns f(Θ) and, when grad is not nil, writes ∇f(Θ) into it
+	// (sized automatically when empty).
+	Eval(grad *mat.Dense, theta mat.Matrix) float64
+	// Lipschitz returns an upper bound on the Lipschitz constant of ∇f, or
+	// 0 when none is known (FISTA then backtracks).
+	Lipschitz() float64
+}
+
+// DualLoss is a loss f(Θ) = F(XΘ) that can evaluate its Fenchel dual, which
+// gives duality gaps.
+type DualLoss interface {
+	Loss
+	// Dual returns the dual objective −F*(−θ) at θ = s·θ(Θ), where θ(Θ) is
+	// the dual variable −∇F(XΘ) associated with Θ, s ∈ [0, 1] scales it
+	// into the feasible set, and fval = f(Θ).
+	Dual(theta mat.Matrix, fval, s float64) float64
+}
+
+// Problem is what to minimise: Loss(Θ) + Lambda·Penalty(Θ).
+type Problem struct {
+	Loss    Loss
+	Penalty penalty.Penalty
+	Lambda  float64
+}
+
+// Objective returns f(Θ) + λ·h(Θ).
+func (p Problem) Objective(theta mat.Matrix) float64 {
+	return p.Loss.Eval(nil, theta) + p.Lambda*p.Penalty.Value(theta)
+}
+
+// Settings say when a method stops.
+type Settings struct {
+	// Tol is the relative tolerance of the stopping criterion: the duality
+	// gap where it is known, else the fixed-point or ADMM residuals. If zero,
+	// 1e-7 is used.
+	Tol float64
+	// MaxIter bounds the iterations. If zero, 20000 is used.
+	MaxIter int
+	// GapEvery is how often, in iterations, the duality gap is evaluated.
+	// If zero, 10 is used.
+	GapEvery int
+	// Trace records one TraceEntry per criterion evaluation in the result.
+	Trace bool
+}
+
+func (s *Settings) defaults() Settings {
+	var out Settings
+	if s != nil {
+		out = *s
+	}
+	if out.Tol == 0 {
+		out.Tol = 1e-7
+	}
+	if out.MaxIter == 0 {
+		out.MaxIter = 20000
+	}
+	if out.GapEvery == 0 {
+		out.GapEvery = 10
+	}
+	return out
+}
+
+// Status says why a method stopped.
+type Status int
+
+// The stopping reasons.
+const (
+	// GapConverged: the relative duality gap reached Tol.
+	GapConverged Status = iota + 1
+	// ResidualConverged: the fixed-point or ADMM residuals reached Tol.
+	ResidualConverged
+	// IterationLimit: MaxIter iterations were run without convergence.
+	IterationLimit
+)
+
+func (s Status) String() string {
+	switch s {
+	case GapConverged:
+		return "duality gap below tolerance"
+	case ResidualConverged:
+		return "residual below tolerance"
+	case IterationLimit:
+		return "iteration limit reached before convergence"
+	}
+	return fmt.Sprintf("Status(%d)", int(s))
+}
+
+// TraceEntry records one evaluation of the stopping criterion.
+type TraceEntry struct {
+	Iteration int
+	Objective float64
+	// Criterion is the relative duality gap or residual at that iteration.
+	Criterion float64
+}
+
+// Result is what happened.
+type Result struct {
+	// Theta is the final iterate.
+	Theta *mat.Dense
+	// Objective is f(Θ) + λh(Θ) at Theta.
+	Objective float64
+	// Gap is the relative duality gap at Theta, or NaN when the dual norm or
+	// the dual of the loss is unknown.
+	Gap float64
+	// Residual is the last relative fixed-point or ADMM residual, or NaN
+	// when the gap was used.
+	Residual float64
+	// Iterations is the number of iterations run.
+	Iterations int
+	// Converged reports whether the stopping criterion was met.
+	Converged bool
+	// Status says why the method stopped.
+	Status Status
+	// Polished reports whether the final Theta came from a polishing solve.
+	Polished bool
+	// Trace holds the criterion history when Settings.Trace is set.
+	Trace []TraceEntry
+}
+
+// Method is how to minimise.
+type Method interface {
+	// Minimize solves p from the starting point init (nil for zero).
+	Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
+}
+
+// Minimize solves p with method m, starting from init (nil for zero: warm
+// starts pass the previous solution), and stopping as s says (nil for the
+// defaults). It returns an error for an invalid problem; non-convergence is
+// not an error but a Result with Converged false.
+func Minimize(p Problem, init mat.Matrix, s *Settings, m Method) (*Result, error) {
+	if p.Loss == nil || p.Penalty == nil {
+		return nil, errors.New("solver: problem needs a loss and a penalty")
+	}
+	if p.Lambda < 0 || math.IsNaN(p.Lambda) || math.IsInf(p.Lambda, 0) {
+		return nil, fmt.Errorf("solver: λ must be finite and non-negative, got %v", p.Lambda)
+	}
+	if init != nil {
+		r, c := init.Dims()
+		if pp, q := p.Loss.Dims(); r != pp || c != q {
+			return nil, fmt.Errorf("solver: starting point is %d×%d, want %d×%d", r, c, pp, q)
+		}
+	}
+	if m == nil {
+		m = &FISTA{}
+	}
+	return m.Minimize(p, init, s.defaults())
+}
+
+// LambdaMax returns h*(∇f(0)), the smallest λ for which Θ = 0 minimises
+// f + λh, and false when the penalty has no known dual norm.
+func LambdaMax(loss Loss, pen penalty.Penalty) (float64, bool) {
+	p, q := loss.Dims()
+	var g mat.Dense
+	loss.Eval(&g, mat.NewDense(p, q, nil))
+	return penalty.DualNorm(pen, &g)
+}
+
+// certificate evaluates the objective and, where possible, the relative
+// duality gap at theta. grad is scratch space.
+func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64) {
+	fval := p.Loss.Eval(grad, theta)
+	obj = fval + p.Lambda*p.Penalty.Value(theta)
+	dl, ok := p.Loss.(DualLoss)
+	if !ok {
+		return obj, math.NaN()
+	}
+	d, ok := penalty.DualNorm(p.Penalty, grad)
+	if !ok {
+		return obj, math.NaN()
+	}
+	s := 1.0
+	if d > p.Lambda {
+		s = p.Lambda / d
+	}
+	g := obj - dl.Dual(theta, fval, s)
+	if obj <= 0 {
+		return obj, math.Max(g, 0)
+	}
+	return obj, math.Max(g, 0) / obj
+}
