@@ -121,3 +121,15 @@ func projectGroupMeans(dst *mat.Dense, theta mat.Matrix, groups [][]int) {
 		dst.SetCol(j, v)
 	}
 }
+
+// FusionDualNorm returns the dual norm of the pairwise part
+// Σ_{i<j}|v_i − v_j| evaluated on the centred g: max_{1≤k<n} S_k(g⊥)/(k(n−k)).
+// The cardinality fit is fully fused (all coefficients of a column equal)
+// exactly when this part of the gradient's dual norm is at most λ; path
+// algorithms use it to place their grid (DESIGN §3).
+func FusionDualNorm(g []float64) float64 {
+	if len(g) < 2 {
+		return 0
+	}
+	return pairwiseDual(g, sum(g)/float64(len(g)), newWorkspace(len(g)))
+}

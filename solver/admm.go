@@ -72,7 +72,7 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 	}
 	rho := m.cacheRho
 	z := mat.NewDense(kr, cols, nil)
-	z.Mul(m.k, theta)
+	Mul(z, m.k, theta)
 	u := mat.NewDense(kr, cols, nil)
 	var kt, rhs, tmp, zOld, diff, twoC mat.Dense
 	twoC.Scale(2, loss.Cross())
@@ -80,13 +80,13 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 	thr := p.Lambda / rho
 	for it := 1; it <= s.MaxIter; it++ {
 		tmp.Sub(z, u)
-		rhs.Mul(m.k.T(), &tmp)
+		Mul(&rhs, m.k.T(), &tmp)
 		rhs.Scale(rho, &rhs)
 		rhs.Add(&rhs, &twoC)
 		if err := m.chol.SolveTo(theta, &rhs); err != nil {
 			return nil, err
 		}
-		kt.Mul(m.k, theta)
+		Mul(&kt, m.k, theta)
 		zOld.CloneFrom(z)
 		z.Add(&kt, u)
 		z.Apply(func(_, _ int, v float64) float64 { return softThreshold(v, thr) }, z)
@@ -99,8 +99,8 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 		primal := mat.Norm(&diff, 2)
 		zOld.Sub(z, &zOld)
 		var dres, ku mat.Dense
-		dres.Mul(m.k.T(), &zOld)
-		ku.Mul(m.k.T(), u)
+		Mul(&dres, m.k.T(), &zOld)
+		Mul(&ku, m.k.T(), u)
 		dual := rho * mat.Norm(&dres, 2)
 		floor := s.Tol * 1e-3 * math.Sqrt(float64(kr*cols))
 		epsPri := floor + s.Tol*math.Max(mat.Norm(&kt, 2), mat.Norm(z, 2))

@@ -37,10 +37,10 @@ var (
 func (d DenseDesign) Dims() (n, p int) { return d.X.Dims() }
 
 // Mul writes X·B into dst.
-func (d DenseDesign) Mul(dst *mat.Dense, b mat.Matrix) { dst.Mul(d.X, b) }
+func (d DenseDesign) Mul(dst *mat.Dense, b mat.Matrix) { Mul(dst, d.X, b) }
 
 // MulTrans writes Xᵀ·R into dst.
-func (d DenseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { dst.Mul(d.X.T(), r) }
+func (d DenseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { Mul(dst, d.X.T(), r) }
 
 // Gram writes XᵀX into dst.
 func (d DenseDesign) Gram(dst *mat.SymDense) { dst.SymOuterK(1, d.X.T()) }
@@ -57,6 +57,7 @@ type LeastSquares struct {
 	c    *mat.Dense    // XᵀY
 	yy   float64       // ‖Y‖²_F
 	h    *mat.SymDense // XᵀX in Gram form, else nil
+	hd   *mat.Dense    // the same, stored in full: gemm beats symm for few columns
 	lip  float64
 	work mat.Dense
 }
@@ -83,6 +84,7 @@ func NewLeastSquares(x Design, y mat.Matrix) *LeastSquares {
 	if g, ok := x.(Gramer); ok && n >= p && p <= gramLimit {
 		ls.h = &mat.SymDense{}
 		g.Gram(ls.h)
+		ls.hd = mat.DenseCopyOf(ls.h)
 	}
 	return ls
 }
@@ -103,7 +105,7 @@ func (ls *LeastSquares) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 	if ls.h != nil {
 		// f = ‖Y‖² − 2⟨Θ, C⟩ + ⟨Θ, HΘ⟩.
 		ht := &ls.work
-		ht.Mul(ls.h, theta)
+		Mul(ht, ls.hd, theta)
 		f := ls.yy - 2*frob(theta, ls.c) + frob(theta, ht)
 		if grad != nil {
 			grad.Sub(ht, ls.c)
@@ -141,7 +143,7 @@ func (ls *LeastSquares) topEigen() float64 {
 	for it := 0; it < 500; it++ {
 		v.Scale(1/mat.Norm(v, 2), v)
 		if ls.h != nil {
-			w.Mul(ls.h, v)
+			Mul(&w, ls.hd, v)
 		} else {
 			ls.x.Mul(&xv, v)
 			ls.x.MulTrans(&w, &xv)
@@ -234,11 +236,12 @@ func (ls *LeastSquares) reducedHessian(clusters [][]int) *mat.SymDense {
 	if ls.h != nil {
 		p := ls.h.SymmetricDim()
 		hd := mat.NewDense(p, nc, nil) // H·D, by summing columns of H
-		for c, cl := range clusters {
-			for i := 0; i < p; i++ {
+		for i := 0; i < p; i++ {
+			row := ls.hd.RawRowView(i)
+			for c, cl := range clusters {
 				var s float64
 				for _, k := range cl {
-					s += ls.h.At(i, k)
+					s += row[k]
 				}
 				hd.Set(i, c, s)
 			}

@@ -1,8 +1,10 @@
 package reference
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize/convex/lp"
@@ -40,8 +42,12 @@ func DualNormLP(K *mat.Dense, g []float64) (float64, error) {
 //	u⁺_i + u⁻_i + t_i − s = 0   (m rows; t_i is the slack of u⁺_i + u⁻_i ≤ s),
 //
 // with objective s. The constraint matrix has full row rank exactly when K
-// has full column rank. The reported value is ‖u‖_∞·‖g‖_∞ rather than the
-// LP's s, so that it is attained by the returned u.
+// has full column rank. The reported value is ‖u‖_∞ (after undoing the
+// scaling) rather than the LP's s, so that it is attained by the returned u.
+// Because this LP is highly degenerate, on which gonum's simplex can cycle,
+// it is solved through a perturb-then-re-solve wrapper around lp.Simplex
+// (see simplexRobust); an error is also returned if the result violates
+// Kᵀu = g by more than 1e-9 relative.
 func DualNormLPWitness(K *mat.Dense, g []float64) (value float64, u []float64, err error) {
 	m, n := K.Dims()
 	scale := checkedInfNorm(g, n, "DualNormLP")
@@ -68,7 +74,7 @@ func DualNormLPWitness(K *mat.Dense, g []float64) (value float64, u []float64, e
 	}
 	c := make([]float64, nv)
 	c[3*m] = 1
-	_, z, err := lp.Simplex(c, a, b, simplexTol, nil)
+	z, err := simplexRobust(c, a, b)
 	if err != nil {
 		return math.NaN(), nil, fmt.Errorf("reference: DualNormLP: %w", err)
 	}
@@ -102,9 +108,11 @@ func DualNormLPWitness(K *mat.Dense, g []float64) (value float64, u []float64, e
 //	Kx⁺ − Kx⁻ − p + q     = 0
 //	1ᵀp + 1ᵀq + r         = 1   (r is the slack of ‖Kx‖₁ ≤ 1),
 //
-// and the objective −gᵀx⁺ + gᵀx⁻ (to be minimised). If K is rank deficient
-// the LP may be unbounded and an error is returned. It panics if len(g)
-// differs from the number of columns of K or g has a non-finite entry.
+// and the objective −gᵀx⁺ + gᵀx⁻ (to be minimised), solved with lp.Simplex
+// through the same degeneracy-safe wrapper as DualNormLPWitness. If K is
+// rank deficient the LP may be unbounded and an error is returned. It panics
+// if len(g) differs from the number of columns of K or g has a non-finite
+// entry.
 func DualNormSupLP(K *mat.Dense, g []float64) (value float64, x []float64, err error) {
 	m, n := K.Dims()
 	scale := checkedInfNorm(g, n, "DualNormSupLP")
@@ -133,7 +141,7 @@ func DualNormSupLP(K *mat.Dense, g []float64) (value float64, x []float64, err e
 		a.Set(m, 2*n+m+i, 1)
 	}
 	a.Set(m, 2*n+2*m, 1)
-	_, z, err := lp.Simplex(c, a, b, simplexTol, nil)
+	z, err := simplexRobust(c, a, b)
 	if err != nil {
 		return math.NaN(), nil, fmt.Errorf("reference: DualNormSupLP: %w", err)
 	}
@@ -155,6 +163,69 @@ func DualNormSupLP(K *mat.Dense, g []float64) (value float64, x []float64, err e
 		return math.NaN(), nil, fmt.Errorf("reference: DualNormSupLP: simplex returned x with ‖Kx‖₁ = %g", kx1)
 	}
 	return gx / kx1, x, nil
+}
+
+// simplexRobust solves the standard-form LP min cᵀz subject to Az = b, z ≥ 0
+// with lp.Simplex. gonum's simplex has no iteration limit and can cycle (or
+// stop on a near-singular basis) on degenerate problems, and the LPs of this
+// file are highly degenerate: many right-hand sides are zero. So the LP is
+// first solved with every b_i increased by a small pseudo-random amount,
+// which generically makes every basic solution nondegenerate; the support of
+// that solution is then an optimal basis. Reduced costs do not depend on b,
+// so that basis is still optimal for the unperturbed b, and it is feasible
+// there too if the perturbation was small enough; it is handed back to
+// lp.Simplex as initialBasic with the original b, and gonum checks
+// feasibility and optimality itself (it panics on an infeasible initial
+// basis, which is recovered and treated as a failed attempt). A few
+// perturbation sizes are tried, deterministically, before giving up.
+func simplexRobust(c []float64, a *mat.Dense, b []float64) ([]float64, error) {
+	rows, _ := a.Dims()
+	rng := rand.New(rand.NewPCG(0x5eed, 0xc0ffee))
+	bp := make([]float64, rows)
+	var lastErr error
+	for _, eps := range []float64{1e-7, 1e-9, 1e-5, 1e-8, 1e-6, 1e-10} {
+		for i := range b {
+			bp[i] = b[i] + eps*(1+rng.Float64())
+		}
+		_, zp, err := lp.Simplex(c, a, bp, simplexTol, nil)
+		if errors.Is(err, lp.ErrInfeasible) || errors.Is(err, lp.ErrUnbounded) {
+			// Small perturbations of b cannot change either verdict here.
+			return nil, err
+		}
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		var basis []int
+		for j, zj := range zp {
+			if zj != 0 {
+				basis = append(basis, j)
+			}
+		}
+		if len(basis) != rows {
+			lastErr = fmt.Errorf("perturbed LP still degenerate (%d basic values nonzero, %d rows)", len(basis), rows)
+			continue
+		}
+		z, err := simplexFromBasis(c, a, b, basis)
+		if err != nil {
+			lastErr = err
+			continue
+		}
+		return z, nil
+	}
+	return nil, lastErr
+}
+
+// simplexFromBasis calls lp.Simplex with initialBasic set, turning its panic
+// on an infeasible or singular initial basis into an error.
+func simplexFromBasis(c []float64, a *mat.Dense, b []float64, basis []int) (z []float64, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			z, err = nil, fmt.Errorf("lp.Simplex rejected the basis found with perturbed b: %v", r)
+		}
+	}()
+	_, z, err = lp.Simplex(c, a, b, simplexTol, basis)
+	return z, err
 }
 
 // checkedInfNorm checks len(g) == n and finiteness, and returns ‖g‖_∞.

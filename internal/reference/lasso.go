@@ -13,7 +13,7 @@ const LassoDefaultTol = 1e-13
 
 // LassoMaxSweeps is the number of full coordinate-descent sweeps after which
 // LassoCD stops even if its tolerance has not been met.
-const LassoMaxSweeps = 100000
+const LassoMaxSweeps = 1000000
 
 // LassoCD returns a minimiser β of the lasso objective
 //

@@ -623,6 +623,65 @@ func TestDualNormLPCertificatesAndSampling(t *testing.T) {
 	}
 }
 
+func TestDualNormLPDegenerateInstances(t *testing.T) {
+	// Integer, sparse and tied g make both LPs highly degenerate; gonum's
+	// simplex on its own can cycle or hit a singular basis on such problems
+	// (e.g. DualNormSupLP with nu = 0.01, n ≥ 9). Both sides must still agree.
+	rng := newRand(20)
+	check := func(K *mat.Dense, g []float64, name string) {
+		if linf(g) == 0 {
+			return
+		}
+		val, err := DualNormLP(K, g)
+		require.NoError(t, err, name)
+		sup, _, err := DualNormSupLP(K, g)
+		require.NoError(t, err, name)
+		require.InDelta(t, val, sup, 1e-11*val, name)
+	}
+	for _, n := range []int{3, 6, 9, 10} {
+		for _, nu := range []float64{0.01, 1, 10} {
+			K := ExplicitCardinality(n, nu)
+			for kind := 0; kind < 3; kind++ {
+				g := randVec(rng, n, 1)
+				for i := range g {
+					switch kind {
+					case 0:
+						g[i] = float64(rng.IntN(5) - 2)
+					case 1:
+						if rng.IntN(2) == 0 {
+							g[i] = 0
+						}
+					case 2:
+						if i%2 == 1 {
+							g[i] = g[i-1]
+						}
+					}
+				}
+				check(K, g, fmt.Sprintf("n=%d nu=%g kind=%d g=%v", n, nu, kind, g))
+			}
+		}
+	}
+	for trial := 0; trial < 40; trial++ {
+		n := 1 + rng.IntN(8)
+		m := n + rng.IntN(20)
+		K := randDense(rng, m, n)
+		for i := 0; i < m; i++ {
+			if rng.IntN(4) == 0 {
+				r := make([]float64, n)
+				for j := range r {
+					r[j] = float64(rng.IntN(3) - 1)
+				}
+				K.SetRow(i, r)
+			}
+		}
+		g := make([]float64, n)
+		for i := range g {
+			g[i] = float64(rng.IntN(3) - 1)
+		}
+		check(K, g, fmt.Sprintf("random trial=%d", trial))
+	}
+}
+
 func TestDualNormLPMatchesProxThreshold(t *testing.T) {
 	// Moreau: prox_{tau‖K·‖₁}(v) = 0 exactly when tau ≥ h*(v).
 	rng := newRand(13)
@@ -719,6 +778,32 @@ func TestLassoCDKKT(t *testing.T) {
 				require.GreaterOrEqual(t, lassoObjective(X, y, b, lambda), obj-1e-10*obj, name)
 			}
 		}
+	}
+}
+
+func TestLassoCDNearlyCollinear(t *testing.T) {
+	// Columns with pairwise correlation ≈ 0.997 make coordinate descent
+	// crawl, so a loose stopping rule would show up as a KKT violation.
+	rng := newRand(21)
+	n, p := 40, 4
+	base := randVec(rng, n, 1)
+	X := mat.NewDense(n, p, nil)
+	for j := 0; j < p; j++ {
+		for i := 0; i < n; i++ {
+			X.Set(i, j, base[i]+0.05*rng.NormFloat64())
+		}
+	}
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = 3*X.At(i, 0) - 2*X.At(i, 2) + 0.1*rng.NormFloat64()
+	}
+	lmax := 2 * linf(mulTVec(X, y))
+	for _, frac := range []float64{1e-4, 1e-3, 0.01, 0.1} {
+		name := fmt.Sprintf("frac=%g", frac)
+		beta, sweeps, ok := LassoCDStatus(X, y, frac*lmax, 0)
+		require.True(t, ok, name)
+		t.Logf("%s: %d sweeps", name, sweeps)
+		checkLassoKKT(t, X, y, frac*lmax, beta, name)
 	}
 }
 

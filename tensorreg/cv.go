@@ -1,0 +1,206 @@
+package tensorreg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// RowSelector is a design that can restrict itself to a subset of its rows,
+// which cross-validation needs. solver.DenseDesign is handled directly.
+type RowSelector interface {
+	solver.Design
+	// SelectRows returns the design made of the given rows, in order.
+	SelectRows(rows []int) solver.Design
+}
+
+// CVOptions configure K-fold cross-validation.
+type CVOptions struct {
+	PathOptions
+	// Folds is K. If zero, 5 is used.
+	Folds int
+	// Seed fixes the random assignment of rows to folds. The same seed gives
+	// the same folds and the same result.
+	Seed uint64
+}
+
+// CV is the result of K-fold cross-validation along a λ grid.
+type CV struct {
+	// Lambdas is the grid, computed on the full data and shared by the
+	// folds.
+	Lambdas []float64
+	// MeanError is the mean over folds of the held-out mean squared error
+	// (averaged over responses), and StdError its standard error
+	// sd/√K.
+	MeanError, StdError []float64
+	// IndexMin is the grid index of the smallest mean error, IndexSE of the
+	// largest λ whose mean error is within one standard error of it
+	// (glmnet's λ_1se rule).
+	IndexMin, IndexSE   int
+	LambdaMin, LambdaSE float64
+	// Path is the fit on all data along the grid.
+	Path *Path
+	// Folds holds each row's fold number (0…K−1).
+	Folds []int
+}
+
+// CrossValidate runs K-fold cross-validation of the penalised fit along a λ
+// grid (computed once on all data, as glmnet does), fitting the folds
+// concurrently, and returns the error curve with λ_min and λ_1se together
+// with the full-data path.
+func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
+	var co CVOptions
+	if opts != nil {
+		co = *opts
+	}
+	k := co.Folds
+	if k == 0 {
+		k = 5
+	}
+	n, _ := x.Dims()
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("tensorreg: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
+	}
+	full, err := prepare(x, y, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	path, err := full.grid(pen, &co.PathOptions)
+	if err != nil {
+		return nil, err
+	}
+	grid := path.Lambdas
+	folds := assignFolds(n, k, co.Seed)
+	errs := make([][]float64, k)
+	fail := make([]error, k)
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for f := 0; f < k; f++ {
+		wg.Add(1)
+		go func(f int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f)
+		}(f)
+	}
+	wg.Wait()
+	for _, e := range fail {
+		if e != nil {
+			return nil, e
+		}
+	}
+	cv := &CV{Lambdas: grid, Folds: folds}
+	cv.summarise(errs)
+	full.opts = co.Options
+	if cv.Path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	return cv, nil
+}
+
+func assignFolds(n, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	perm := rng.Perm(n)
+	folds := make([]int, n)
+	for pos, i := range perm {
+		folds[i] = pos % k
+	}
+	return folds
+}
+
+// foldErrors fits the path without fold f and returns the held-out MSE at
+// each λ.
+func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int) ([]float64, error) {
+	var train, test []int
+	for i, g := range folds {
+		if g == f {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	xTrain, err := selectRows(x, train)
+	if err != nil {
+		return nil, err
+	}
+	xTest, _ := selectRows(x, test)
+	pr, err := prepare(xTrain, rowsOf(y, train), opts)
+	if err != nil {
+		return nil, err
+	}
+	path, err := pr.runPath(pen, &Path{Lambdas: grid})
+	if err != nil {
+		return nil, err
+	}
+	yTest := rowsOf(y, test)
+	out := make([]float64, len(grid))
+	for k, m := range path.Models {
+		var d mat.Dense
+		d.Sub(yTest, m.Predict(xTest))
+		r, c := d.Dims()
+		out[k] = sq(&d) / float64(r*c)
+	}
+	return out, nil
+}
+
+func selectRows(x solver.Design, rows []int) (solver.Design, error) {
+	switch d := x.(type) {
+	case solver.DenseDesign:
+		return solver.DenseDesign{X: rowsOf(d.X, rows)}, nil
+	case RowSelector:
+		return d.SelectRows(rows), nil
+	}
+	return nil, errors.New("tensorreg: cross-validation needs a dense design or a RowSelector")
+}
+
+func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
+	_, c := m.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for k, i := range rows {
+		out.SetRow(k, m.RawRowView(i)[:c])
+	}
+	return out
+}
+
+func (cv *CV) summarise(errs [][]float64) {
+	k := float64(len(errs))
+	nl := len(cv.Lambdas)
+	cv.MeanError = make([]float64, nl)
+	cv.StdError = make([]float64, nl)
+	for l := 0; l < nl; l++ {
+		var s, ss float64
+		for f := range errs {
+			s += errs[f][l]
+		}
+		mean := s / k
+		for f := range errs {
+			d := errs[f][l] - mean
+			ss += d * d
+		}
+		cv.MeanError[l] = mean
+		cv.StdError[l] = math.Sqrt(ss/(k-1)) / math.Sqrt(k)
+	}
+	best := 0
+	for l, e := range cv.MeanError {
+		if e < cv.MeanError[best] {
+			best = l
+		}
+	}
+	cv.IndexMin, cv.LambdaMin = best, cv.Lambdas[best]
+	bound := cv.MeanError[best] + cv.StdError[best]
+	se := best
+	for l := 0; l < best; l++ { // the grid decreases: the largest λ comes first
+		if cv.MeanError[l] <= bound {
+			se = l
+			break
+		}
+	}
+	cv.IndexSE, cv.LambdaSE = se, cv.Lambdas[se]
+}

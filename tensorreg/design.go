@@ -1,0 +1,191 @@
+package tensorreg
+
+import (
+	"math"
+
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// scaledDesign is the design (X − 1·meanᵀ)·diag(1/scale) without forming
+// it, so that structured designs (Gram forms, compressed matrices) keep their
+// structure; mean or scale may be nil.
+type scaledDesign struct {
+	x     solver.Design
+	mean  []float64
+	scale []float64
+}
+
+var _ solver.Design = (*scaledDesign)(nil)
+
+func (d *scaledDesign) Dims() (int, int) { return d.x.Dims() }
+
+// Mul writes (X − 1mᵀ)S⁻¹B = X(S⁻¹B) − 1·(mᵀS⁻¹B).
+func (d *scaledDesign) Mul(dst *mat.Dense, b mat.Matrix) {
+	sb := mat.DenseCopyOf(b)
+	p, q := sb.Dims()
+	if d.scale != nil {
+		for i := 0; i < p; i++ {
+			for j := 0; j < q; j++ {
+				sb.Set(i, j, sb.At(i, j)/d.scale[i])
+			}
+		}
+	}
+	d.x.Mul(dst, sb)
+	if d.mean == nil {
+		return
+	}
+	n, _ := dst.Dims()
+	for j := 0; j < q; j++ {
+		var s float64
+		for i := 0; i < p; i++ {
+			s += d.mean[i] * sb.At(i, j)
+		}
+		for i := 0; i < n; i++ {
+			dst.Set(i, j, dst.At(i, j)-s)
+		}
+	}
+}
+
+// MulTrans writes S⁻¹(X − 1mᵀ)ᵀR = S⁻¹(XᵀR − m·(1ᵀR)).
+func (d *scaledDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
+	d.x.MulTrans(dst, r)
+	p, q := dst.Dims()
+	n, _ := r.Dims()
+	for j := 0; j < q; j++ {
+		var colSum float64
+		if d.mean != nil {
+			for i := 0; i < n; i++ {
+				colSum += r.At(i, j)
+			}
+		}
+		for i := 0; i < p; i++ {
+			v := dst.At(i, j)
+			if d.mean != nil {
+				v -= d.mean[i] * colSum
+			}
+			if d.scale != nil {
+				v /= d.scale[i]
+			}
+			dst.Set(i, j, v)
+		}
+	}
+}
+
+// Gram writes S⁻¹(XᵀX − n·mmᵀ)S⁻¹ when the inner design has a Gram form.
+func (d *scaledDesign) gram(dst *mat.SymDense, g solver.Gramer) {
+	g.Gram(dst)
+	n, p := d.x.Dims()
+	for i := 0; i < p; i++ {
+		for j := i; j < p; j++ {
+			v := dst.At(i, j)
+			if d.mean != nil {
+				v -= float64(n) * d.mean[i] * d.mean[j]
+			}
+			if d.scale != nil {
+				v /= d.scale[i] * d.scale[j]
+			}
+			dst.SetSym(i, j, v)
+		}
+	}
+}
+
+// gramDesign adds the Gram capability to a scaledDesign whose inner design
+// has it.
+type gramDesign struct {
+	*scaledDesign
+	g solver.Gramer
+}
+
+func (d gramDesign) Gram(dst *mat.SymDense) { d.gram(dst, d.g) }
+
+// columnMoments returns the column means of X and, when scale is set, the
+// population standard deviations √(Σ(x − x̄)²/n), the convention of glmnet.
+// A constant column gets scale 1, so that it is left as it is.
+func columnMoments(x solver.Design, scale bool) (mean, sd []float64) {
+	n, p := x.Dims()
+	ones := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		ones.Set(i, 0, 1)
+	}
+	var s mat.Dense
+	x.MulTrans(&s, ones)
+	mean = make([]float64, p)
+	for i := range mean {
+		mean[i] = s.At(i, 0) / float64(n)
+	}
+	if !scale {
+		return mean, nil
+	}
+	sd = make([]float64, p)
+	if dd, ok := x.(solver.DenseDesign); ok {
+		for j := 0; j < p; j++ {
+			var ss float64
+			for i := 0; i < n; i++ {
+				d := dd.X.At(i, j) - mean[j]
+				ss += d * d
+			}
+			sd[j] = math.Sqrt(ss / float64(n))
+		}
+	} else {
+		// Diagonal of XᵀX from one product per column would cost p
+		// products; the Gram form gives it at once.
+		g, ok := x.(solver.Gramer)
+		if !ok {
+			panic("tensorreg: standardising needs a dense design or one with a Gram form")
+		}
+		var h mat.SymDense
+		g.Gram(&h)
+		for j := 0; j < p; j++ {
+			sd[j] = math.Sqrt(math.Max(h.At(j, j)/float64(n)-mean[j]*mean[j], 0))
+		}
+	}
+	for j, v := range sd {
+		if !(v > 1e-12*math.Max(1, math.Abs(mean[j]))) {
+			sd[j] = 1
+		}
+	}
+	return mean, sd
+}
+
+// transform returns the design the solver sees: centred when intercept,
+// scaled when sd != nil. Dense designs are materialised, which keeps the
+// fast dense Gram product.
+func transform(x solver.Design, mean, sd []float64) solver.Design {
+	if mean == nil && sd == nil {
+		return x
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		n, p := dd.X.Dims()
+		out := mat.NewDense(n, p, nil)
+		for i := 0; i < n; i++ {
+			row := out.RawRowView(i)
+			for j := 0; j < p; j++ {
+				v := dd.X.At(i, j)
+				if mean != nil {
+					v -= mean[j]
+				}
+				if sd != nil {
+					v /= sd[j]
+				}
+				row[j] = v
+			}
+		}
+		return solver.DenseDesign{X: out}
+	}
+	sdes := &scaledDesign{x: x, mean: mean, scale: sd}
+	if g, ok := x.(solver.Gramer); ok {
+		return gramDesign{sdes, g}
+	}
+	return sdes
+}
+
+// denseData returns the entries of m in row-major order.
+func denseData(m *mat.Dense) []float64 {
+	r, c := m.Dims()
+	out := make([]float64, 0, r*c)
+	for i := 0; i < r; i++ {
+		out = append(out, m.RawRowView(i)[:c]...)
+	}
+	return out
+}

@@ -1,0 +1,48 @@
+// Package tensorreg fits penalised linear, multi-response and tensor
+// regression
+//
+//	Y = ⟨X, B⟩_L + intercept + U,
+//
+// with X of shape N×P₁×…×P_L and Y of shape N×Q₁×…×Q_M. A vector y and a
+// matrix Y are the cases L = M = 1. The contracted product ⟨X, B⟩_L sums over
+// the last L modes of X and the first L of B; on the unfoldings it is the
+// matrix product X(N×P)·B(P×Q), P = P₁⋯P_L, Q = Q₁⋯Q_M, so every fit is a
+// multi-response fit of the vectorised problem.
+//
+// # Objective and conventions
+//
+// The objective is the source paper's, with no 1/(2n):
+//
+//	‖Y − ⟨X, B⟩_L − intercept‖²_F + λ·h(B),
+//
+// where h is a penalty from package penalty acting on the columns of the P×Q
+// unfolding of B (or on the mode-k fibers of B, TensorOptions.Mode). glmnet
+// and scikit-learn minimise (1/(2n))‖y − Xβ‖² + λ_glmnet‖β‖₁, so
+// λ_glmnet = λ/(2n). The intercept is unpenalised: X and Y are centred and
+// the intercept is recovered from the means. Standardisation is off by
+// default, because equal coefficients then mean equal per-unit effects,
+// which is what cardinality sparsity is about.
+//
+// The design enters through solver.Design (dimensions, X·B, Xᵀ·R), so dense
+// matrices, Gram forms and compressed matrices run through the same code;
+// centring and scaling are applied implicitly for designs that are not
+// dense.
+//
+// # What it offers
+//
+// Fit solves at one λ (ridge in closed form; other penalties with the
+// certified solvers of package solver). FitPath runs a decreasing geometric
+// λ grid with warm starts: from λ_max = h*(2XᵀY) for the lasso and grouped
+// penalties, and for the cardinality penalty from λ_fuse, the smallest λ at
+// which the fit is fully fused, since above it the common value merely
+// shrinks (DESIGN §3). CrossValidate runs K-fold cross-validation on that
+// grid and reports λ_min and λ_1se by glmnet's rule (the largest λ whose mean
+// error is within one standard error of the minimum). A Model gives the
+// coefficients, intercept, clusters and distinct values per response, the
+// effective number of parameters, R², residuals, and the solver's
+// iterations, gap and convergence.
+//
+// The tensor operations (Unfold, Fold, ModeProduct, Contract) follow
+// T. G. Kolda and B. W. Bader, "Tensor Decompositions and Applications",
+// SIAM Review 51(3), 2009, with row-major index order throughout.
+package tensorreg

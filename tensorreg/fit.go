@@ -1,0 +1,286 @@
+package tensorreg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Options configure a fit. The zero value fits an unpenalised intercept,
+// does not standardise, and runs FISTA with the solver's default settings
+// (relative duality gap 1e-7).
+type Options struct {
+	// NoIntercept drops the intercept; otherwise X and Y are centred and the
+	// intercept is recovered from the means, unpenalised.
+	NoIntercept bool
+	// Standardize scales each predictor to unit population standard
+	// deviation before fitting (glmnet's convention) and maps the
+	// coefficients back. It is off by default because cardinality sparsity
+	// is about equal coefficients: on the raw scale equal coefficients mean
+	// equal per-unit effects, after scaling they mean equal per-sd effects.
+	Standardize bool
+	// Settings say when the solver stops.
+	Settings solver.Settings
+	// Method is the solver; nil means FISTA with polishing.
+	Method solver.Method
+}
+
+// Model is a fitted model Y ≈ X·Coef + 1·Interceptᵀ.
+type Model struct {
+	// Penalty and Lambda are what was fitted, on the objective
+	// ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B) (no 1/(2n); λ_glmnet = λ/(2n)).
+	Penalty penalty.Penalty
+	Lambda  float64
+	// Coef is the p×q coefficient matrix on the scale of the data.
+	Coef *mat.Dense
+	// Intercept holds one intercept per response (zeros without one).
+	Intercept []float64
+	// Objective is the objective at the solution, on the solver's scale
+	// (standardised predictors when Standardize is set).
+	Objective float64
+	// Gap is the relative duality gap certified at the solution (NaN when
+	// the penalty has no dual norm; ridge reports its closed form's gap).
+	Gap        float64
+	Iterations int
+	Converged  bool
+	Status     solver.Status
+	// N is the number of observations.
+	N int
+	// R2 holds the coefficient of determination of each response.
+	R2 []float64
+	// Residuals is Y − fitted, n×q.
+	Residuals *mat.Dense
+
+	penalised *mat.Dense // coefficients on the scale the penalty acts on
+	mean, sd  []float64
+}
+
+// prepared holds the data of one fit in the form the solver sees.
+type prepared struct {
+	x        solver.Design // as given
+	y        *mat.Dense
+	loss     *solver.LeastSquares
+	design   solver.Design // centred and scaled
+	mean, sd []float64     // of X (nil when not used)
+	ymean    []float64
+	opts     Options
+}
+
+func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+	if x == nil || y == nil {
+		return nil, errors.New("tensorreg: nil design or response")
+	}
+	n, p := x.Dims()
+	ny, q := y.Dims()
+	if ny != n {
+		return nil, fmt.Errorf("tensorreg: design has %d rows but the response has %d", n, ny)
+	}
+	if n == 0 || p == 0 || q == 0 {
+		return nil, errors.New("tensorreg: empty design or response")
+	}
+	pr := &prepared{x: x, y: mat.DenseCopyOf(y)}
+	if opts != nil {
+		pr.opts = *opts
+	}
+	if err := finite("response", pr.y); err != nil {
+		return nil, err
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		if err := finite("design", dd.X); err != nil {
+			return nil, err
+		}
+	}
+	if !pr.opts.NoIntercept || pr.opts.Standardize {
+		pr.mean, pr.sd = columnMoments(x, pr.opts.Standardize)
+		if pr.opts.NoIntercept {
+			pr.mean = nil
+		}
+	}
+	yc := pr.y
+	pr.ymean = make([]float64, q)
+	if !pr.opts.NoIntercept {
+		yc = mat.DenseCopyOf(pr.y)
+		for j := 0; j < q; j++ {
+			var s float64
+			for i := 0; i < n; i++ {
+				s += yc.At(i, j)
+			}
+			pr.ymean[j] = s / float64(n)
+			for i := 0; i < n; i++ {
+				yc.Set(i, j, yc.At(i, j)-pr.ymean[j])
+			}
+		}
+	}
+	pr.design = transform(x, pr.mean, pr.sd)
+	pr.loss = solver.NewLeastSquares(pr.design, yc)
+	return pr, nil
+}
+
+func finite(what string, m *mat.Dense) error {
+	r, c := m.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if v := m.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
+			}
+		}
+	}
+	return nil
+}
+
+// Fit fits the model at one λ: it minimises ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B)
+// over B (p×q) and the intercept b₀, with h = pen acting on the columns of
+// B. Ridge is solved in closed form; every other penalty by the solver,
+// certified by its duality gap where the dual norm is known.
+func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+	pr, err := prepare(x, y, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pr.fit(pen, lambda, nil)
+}
+
+// fit solves at λ from the warm start init (penalised scale, may be nil).
+func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix) (*Model, error) {
+	if pen == nil {
+		return nil, errors.New("tensorreg: nil penalty")
+	}
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+	}
+	if _, ok := pen.(penalty.Ridge); ok {
+		if m, ok := pr.ridge(lambda); ok {
+			return m, nil
+		}
+	}
+	set := pr.opts.Settings
+	res, err := solver.Minimize(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, init, &set, pr.opts.Method)
+	if err != nil {
+		return nil, err
+	}
+	m := pr.model(pen, lambda, res.Theta)
+	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
+	m.Converged, m.Status = res.Converged, res.Status
+	return m, nil
+}
+
+// model maps solver coefficients back to the data's scale and fills the
+// summaries.
+func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense) *Model {
+	n, _ := pr.x.Dims()
+	p, q := theta.Dims()
+	coef := mat.DenseCopyOf(theta)
+	if pr.sd != nil {
+		for i := 0; i < p; i++ {
+			for j := 0; j < q; j++ {
+				coef.Set(i, j, coef.At(i, j)/pr.sd[i])
+			}
+		}
+	}
+	icpt := make([]float64, q)
+	if !pr.opts.NoIntercept {
+		for j := 0; j < q; j++ {
+			s := pr.ymean[j]
+			for i := 0; i < p; i++ {
+				s -= pr.mean[i] * coef.At(i, j)
+			}
+			icpt[j] = s
+		}
+	}
+	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
+		penalised: theta, mean: pr.mean, sd: pr.sd}
+	m.Residuals = mat.NewDense(n, q, nil)
+	pr.x.Mul(m.Residuals, coef)
+	m.Residuals.Sub(pr.y, m.Residuals)
+	m.R2 = make([]float64, q)
+	for j := 0; j < q; j++ {
+		var rss, tss float64
+		for i := 0; i < n; i++ {
+			r := m.Residuals.At(i, j) - icpt[j]
+			m.Residuals.Set(i, j, r)
+			rss += r * r
+			d := pr.y.At(i, j) - pr.ymean[j]
+			tss += d * d
+		}
+		m.R2[j] = 1 - rss/tss
+	}
+	return m
+}
+
+// Predict returns X·Coef + 1·Interceptᵀ for a design with the model's p
+// columns. It panics if the column count differs.
+func (m *Model) Predict(x solver.Design) *mat.Dense {
+	n, p := x.Dims()
+	if pp, _ := m.Coef.Dims(); pp != p {
+		panic(mat.ErrShape)
+	}
+	_, q := m.Coef.Dims()
+	out := mat.NewDense(n, q, nil)
+	x.Mul(out, m.Coef)
+	for i := 0; i < n; i++ {
+		for j := 0; j < q; j++ {
+			out.Set(i, j, out.At(i, j)+m.Intercept[j])
+		}
+	}
+	return out
+}
+
+// Clusters returns, for response j, the groups of predictors that share one
+// coefficient value, ordered by decreasing value; each group lists predictor
+// indices in increasing order. With Standardize the values compared are the
+// standardised coefficients, the ones the penalty fuses.
+func (m *Model) Clusters(j int) [][]int {
+	p, _ := m.penalised.Dims()
+	idx := make([]int, p)
+	for i := range idx {
+		idx[i] = i
+	}
+	col := mat.Col(nil, j, m.penalised)
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case col[a] > col[b]:
+			return -1
+		case col[a] < col[b]:
+			return 1
+		}
+		return a - b
+	})
+	var out [][]int
+	for k := 0; k < p; {
+		e := k + 1
+		for e < p && col[idx[e]] == col[idx[k]] {
+			e++
+		}
+		out = append(out, slices.Clone(idx[k:e]))
+		k = e
+	}
+	return out
+}
+
+// DistinctValues returns the sorted (increasing) distinct coefficient
+// values of response j, on the scale the penalty acts on.
+func (m *Model) DistinctValues(j int) []float64 {
+	col := mat.Col(nil, j, m.penalised)
+	slices.Sort(col)
+	return slices.Compact(col)
+}
+
+// EffectiveParams returns the number of distinct nonzero coefficient values,
+// summed over responses: the number of free parameters the fit uses.
+func (m *Model) EffectiveParams() int {
+	_, q := m.Coef.Dims()
+	k := 0
+	for j := 0; j < q; j++ {
+		for _, v := range m.DistinctValues(j) {
+			if v != 0 {
+				k++
+			}
+		}
+	}
+	return k
+}

@@ -1,0 +1,283 @@
+package tensorreg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cardsparse/cardreg/internal/reference"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// simulate draws y = Xβ* + 3 + N(0, σ²) with β* entries from {−2,−1,1,2}
+// (several responses when q > 1) and returns X, Y and β*.
+func simulate(seed uint64, n, p, q int, sigma float64) (*mat.Dense, *mat.Dense, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	x := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			x.Set(i, j, rng.NormFloat64())
+		}
+	}
+	beta := mat.NewDense(p, q, nil)
+	vals := []float64{-2, -1, 1, 2}
+	for i := 0; i < p; i++ {
+		for j := 0; j < q; j++ {
+			beta.Set(i, j, vals[rng.IntN(4)])
+		}
+	}
+	y := mat.NewDense(n, q, nil)
+	y.Mul(x, beta)
+	for i := 0; i < n; i++ {
+		for j := 0; j < q; j++ {
+			y.Set(i, j, y.At(i, j)+3+sigma*rng.NormFloat64())
+		}
+	}
+	return x, y, beta
+}
+
+func centred(m *mat.Dense) *mat.Dense {
+	r, c := m.Dims()
+	out := mat.DenseCopyOf(m)
+	for j := 0; j < c; j++ {
+		var s float64
+		for i := 0; i < r; i++ {
+			s += m.At(i, j)
+		}
+		for i := 0; i < r; i++ {
+			out.Set(i, j, m.At(i, j)-s/float64(r))
+		}
+	}
+	return out
+}
+
+func TestLassoWithInterceptMatchesCD(t *testing.T) {
+	x, y, _ := simulate(1, 120, 30, 1, 1)
+	for _, lam := range []float64{10, 100, 600} {
+		m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, lam, &Options{Settings: solver.Settings{Tol: 1e-12}})
+		require.NoError(t, err)
+		require.True(t, m.Converged)
+		want := reference.LassoCD(centred(x), mat.Col(nil, 0, centred(y)), lam, 1e-14)
+		require.InDeltaSlice(t, want, mat.Col(nil, 0, m.Coef), 1e-6)
+		// Intercept: ȳ − x̄ᵀβ, so the residuals have mean zero.
+		require.InDelta(t, 0, mat.Sum(m.Residuals)/120, 1e-9)
+		pred := m.Predict(solver.DenseDesign{X: x})
+		pred.Add(pred, m.Residuals)
+		require.True(t, mat.EqualApprox(pred, y, 1e-9))
+	}
+}
+
+func TestCardinalityCertifiedAndMatchesADMM(t *testing.T) {
+	x, y, _ := simulate(2, 80, 10, 1, 1)
+	card := penalty.Cardinality{Nu: 0.8}
+	gen, err := penalty.NewGeneral(penalty.AllPairs(10), 10, 0.8)
+	require.NoError(t, err)
+	path, err := FitPath(solver.DenseDesign{X: x}, y, card, &PathOptions{NLambda: 5,
+		Options: Options{Settings: solver.Settings{Tol: 1e-10}}})
+	require.NoError(t, err)
+	for _, fast := range path.Models {
+		require.LessOrEqual(t, fast.Gap, 1e-8, "λ=%v", fast.Lambda)
+		slow, err := Fit(solver.DenseDesign{X: x}, y, gen, fast.Lambda, &Options{
+			Method: &solver.ADMM{}, Settings: solver.Settings{Tol: 1e-11, MaxIter: 300000}})
+		require.NoError(t, err)
+		require.True(t, slow.Converged)
+		require.True(t, mat.EqualApprox(fast.Coef, slow.Coef, 1e-6), "λ=%v", fast.Lambda)
+		require.InDeltaSlice(t, fast.Intercept, slow.Intercept, 1e-6)
+	}
+}
+
+func TestRidgeClosedForm(t *testing.T) {
+	for _, dims := range [][2]int{{60, 8}, {15, 40}} {
+		x, y, _ := simulate(3, dims[0], dims[1], 2, 1)
+		lam := 7.5
+		m, err := Fit(solver.DenseDesign{X: x}, y, penalty.Ridge{}, lam, nil)
+		require.NoError(t, err)
+		// Independent: normal equations of the centred problem by LU.
+		xc, yc := centred(x), centred(y)
+		var a, rhs, want mat.Dense
+		a.Mul(xc.T(), xc)
+		for i := 0; i < dims[1]; i++ {
+			a.Set(i, i, a.At(i, i)+lam)
+		}
+		rhs.Mul(xc.T(), yc)
+		require.NoError(t, want.Solve(&a, &rhs))
+		require.True(t, mat.EqualApprox(&want, m.Coef, 1e-10), "n,p=%v", dims)
+		require.Less(t, m.Gap, 1e-10)
+	}
+}
+
+func TestTensorFitEqualsVectorised(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const n, p1, p2 = 50, 3, 4
+	x := randTensor(rng, n, p1, p2)
+	y := randTensor(rng, n)
+	for i := 0; i < n; i++ {
+		y.Data[i] += 2*x.At(i, 0, 1) - x.At(i, 2, 3)
+	}
+	// Vectorise by loops: column p2*a+b holds X[:, a, b].
+	xv := mat.NewDense(n, p1*p2, nil)
+	for i := 0; i < n; i++ {
+		for a := 0; a < p1; a++ {
+			for b := 0; b < p2; b++ {
+				xv.Set(i, a*p2+b, x.At(i, a, b))
+			}
+		}
+	}
+	yv := mat.NewDense(n, 1, y.Data)
+	opts := &TensorOptions{Options: Options{Settings: solver.Settings{Tol: 1e-12}}}
+	tm, err := FitTensor(x, y, penalty.Cardinality{}, 5, opts)
+	require.NoError(t, err)
+	vm, err := Fit(solver.DenseDesign{X: xv}, yv, penalty.Cardinality{}, 5, &opts.Options)
+	require.NoError(t, err)
+	require.Equal(t, []int{p1, p2, 1}, tm.B.Shape)
+	for a := 0; a < p1; a++ {
+		for b := 0; b < p2; b++ {
+			require.InDelta(t, vm.Coef.At(a*p2+b, 0), tm.B.At(a, b, 0), 1e-9)
+		}
+	}
+}
+
+func TestMultiResponseEqualsSingleFits(t *testing.T) {
+	x, y, _ := simulate(5, 70, 9, 3, 1)
+	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 1.2}, penalty.L1{}} {
+		opts := &Options{Settings: solver.Settings{Tol: 1e-12}}
+		all, err := Fit(solver.DenseDesign{X: x}, y, pen, 40, opts)
+		require.NoError(t, err)
+		for j := 0; j < 3; j++ {
+			one, err := Fit(solver.DenseDesign{X: x}, y.Slice(0, 70, j, j+1), pen, 40, opts)
+			require.NoError(t, err)
+			require.InDeltaSlice(t, mat.Col(nil, 0, one.Coef), mat.Col(nil, j, all.Coef), 1e-7)
+			require.InDelta(t, one.Intercept[0], all.Intercept[j], 1e-7)
+		}
+	}
+}
+
+func TestModePenaltyActsOnFibers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	shape := []int{3, 4, 2} // P1, P2, Q
+	b := randTensor(rng, shape...)
+	theta := b.Matrix(2)
+	card := penalty.Cardinality{Nu: 0.5}
+	for k := 1; k <= 3; k++ {
+		h, err := OnMode(card, shape, 2, k)
+		require.NoError(t, err)
+		// Naive: sum of the penalty over every mode-k fiber.
+		var want float64
+		idx := make([]int, 3)
+		for idx[0] = 0; idx[0] < 3; idx[0]++ {
+			for idx[1] = 0; idx[1] < 4; idx[1]++ {
+				for idx[2] = 0; idx[2] < 2; idx[2]++ {
+					if idx[k-1] != 0 {
+						continue
+					}
+					fiber := make([]float64, shape[k-1])
+					j := append([]int(nil), idx...)
+					for i := range fiber {
+						j[k-1] = i
+						fiber[i] = b.At(j...)
+					}
+					want += card.Value(mat.NewDense(len(fiber), 1, fiber))
+				}
+			}
+		}
+		require.InDelta(t, want, h.Value(theta), 1e-10, "mode %d", k)
+		var px mat.Dense
+		h.Prox(&px, theta, 0.2)
+		require.InDelta(t, 0, mat.Norm(&px, 2)-mat.Norm(&px, 2), 0)
+		_, ok := penalty.DualNorm(h, theta)
+		require.True(t, ok)
+	}
+	_, err := OnMode(card, shape, 2, 4)
+	require.Error(t, err)
+}
+
+func TestPathGridAndFusion(t *testing.T) {
+	x, y, _ := simulate(7, 200, 20, 1, 1)
+	d := solver.DenseDesign{X: x}
+	lasso, err := FitPath(d, y, penalty.L1{}, &PathOptions{NLambda: 20})
+	require.NoError(t, err)
+	require.Len(t, lasso.Models, 20)
+	require.Equal(t, lasso.LambdaMax, lasso.Lambdas[0])
+	require.Zero(t, lasso.Models[0].EffectiveParams())
+	require.Positive(t, lasso.Models[1].EffectiveParams())
+	for i := 1; i < 20; i++ {
+		require.Less(t, lasso.Lambdas[i], lasso.Lambdas[i-1])
+	}
+	require.InDelta(t, lasso.LambdaMax*1e-4, lasso.Lambdas[19], 1e-9*lasso.LambdaMax)
+
+	card := penalty.Cardinality{Nu: 1}
+	cp, err := FitPath(d, y, card, &PathOptions{NLambda: 10})
+	require.NoError(t, err)
+	require.Less(t, cp.LambdaFuse, cp.LambdaMax)
+	require.Equal(t, cp.LambdaFuse, cp.Lambdas[0])
+	require.Len(t, cp.Models[0].DistinctValues(0), 1, "fully fused at λ_fuse")
+	below, err := Fit(d, y, card, 0.98*cp.LambdaFuse, &Options{Settings: solver.Settings{Tol: 1e-10}})
+	require.NoError(t, err)
+	require.Greater(t, len(below.DistinctValues(0)), 1, "no longer fused just below λ_fuse")
+	for _, m := range cp.Models {
+		require.True(t, m.Converged, "λ=%v: %v", m.Lambda, m.Status)
+	}
+}
+
+func TestCVDeterministicAndRules(t *testing.T) {
+	x, y, _ := simulate(8, 150, 12, 1, 2)
+	opts := &CVOptions{PathOptions: PathOptions{NLambda: 15}, Folds: 4, Seed: 3}
+	a, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
+	require.NoError(t, err)
+	b, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
+	require.NoError(t, err)
+	require.Equal(t, a.MeanError, b.MeanError)
+	require.GreaterOrEqual(t, a.LambdaSE, a.LambdaMin)
+	require.LessOrEqual(t, a.MeanError[a.IndexSE], a.MeanError[a.IndexMin]+a.StdError[a.IndexMin])
+	for l, e := range a.MeanError {
+		require.GreaterOrEqual(t, e, a.MeanError[a.IndexMin], "λ_min is the minimum (index %d)", l)
+	}
+	require.Len(t, a.Path.Models, 15)
+	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.L1{}, &CVOptions{Folds: 1})
+	require.Error(t, err)
+}
+
+func TestStandardizeMapsBack(t *testing.T) {
+	x, y, _ := simulate(9, 90, 6, 1, 1)
+	for j := 0; j < 6; j++ { // very different scales
+		for i := 0; i < 90; i++ {
+			x.Set(i, j, x.At(i, j)*math.Pow(10, float64(j-3)))
+		}
+	}
+	m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 50, &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}})
+	require.NoError(t, err)
+	xs := centred(x)
+	sd := make([]float64, 6)
+	for j := 0; j < 6; j++ {
+		c := mat.Col(nil, j, xs)
+		sd[j] = math.Sqrt(mat.Dot(mat.NewVecDense(90, c), mat.NewVecDense(90, c)) / 90)
+		for i := range c {
+			xs.Set(i, j, c[i]/sd[j])
+		}
+	}
+	want := reference.LassoCD(xs, mat.Col(nil, 0, centred(y)), 50, 1e-14)
+	for j := range want {
+		require.InDelta(t, want[j]/sd[j], m.Coef.At(j, 0), 1e-6*(1+math.Abs(want[j]/sd[j])))
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	x, y, _ := simulate(10, 20, 3, 1, 1)
+	d := solver.DenseDesign{X: x}
+	_, err := Fit(d, y.Slice(0, 10, 0, 1), penalty.L1{}, 1, nil)
+	require.ErrorContains(t, err, "rows")
+	bad := mat.DenseCopyOf(y)
+	bad.Set(4, 0, math.NaN())
+	_, err = Fit(d, bad, penalty.L1{}, 1, nil)
+	require.ErrorContains(t, err, "row 5")
+	_, err = Fit(d, y, penalty.L1{}, -2, nil)
+	require.Error(t, err)
+	_, err = Fit(d, y, nil, 1, nil)
+	require.Error(t, err)
+	flat := mat.NewDense(20, 1, nil)
+	_, err = FitPath(d, flat, penalty.L1{}, nil)
+	require.ErrorContains(t, err, "constant")
+}
