@@ -1,0 +1,386 @@
+// Command fitbench times cardreg's fits on a CSV written by bench/gendata,
+// for the side-by-side comparison with R glmnet and scikit-learn run by
+// bench/anchors.sh.
+//
+// Usage:
+//
+//	go run ./bench/fitbench -data DATA.csv -lambda-glmnet L [-reps 5]
+//	    [-admm [-admm-maxiter 20000]] [-cpuprofile FILE]
+//
+// It prints machine-readable "name value" lines on stdout (progress goes to
+// stderr). Only the fitting calls are timed, in-process, with time.Now; CSV
+// parsing and compilation are not. Each time is the median of -reps runs
+// after one warm-up, except the ADMM baseline (-admm), which is run once.
+//
+// Scales. glmnet minimises (1/(2n))‖y − b0 − Xβ‖² + L‖β‖₁; cardreg minimises
+// ‖y − b0 − Xβ‖² + λh(β), so λ = 2n·L and cardreg's objectives are 2n times
+// glmnet's.
+//
+// What is timed:
+//
+//   - for scale, the Gram product XᵀX alone (every dense fit with n ≥ p
+//     forms it);
+//   - lasso at one λ: tensorreg.Fit with penalty.L1, intercept, no
+//     standardisation, relative duality gap 1e-7;
+//   - lasso path: tensorreg.FitPath with 100 λ from λ_max to 1e-4·λ_max;
+//   - cardinality (ν = 1) at the same λ, relative gap 1e-6;
+//   - cardinality at 0.05·λ_fuse, where λ_fuse is the top of the cardinality
+//     path's grid (the smallest λ at which the fit is fully fused);
+//   - with -admm, the same cardinality problem at 0.05·λ_fuse solved by ADMM
+//     on penalty.NewGeneral(penalty.AllPairs(p), p, 1), the explicit
+//     all-pairs baseline.
+package main
+
+import (
+	"encoding/csv"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
+)
+
+func main() {
+	data := flag.String("data", "", "CSV file with header x1..xp,y (required)")
+	lamG := flag.Float64("lambda-glmnet", math.NaN(), "λ on glmnet's scale (required); cardreg uses λ = 2n·L")
+	reps := flag.Int("reps", 5, "timed repetitions after one warm-up (median reported)")
+	admm := flag.Bool("admm", false, "also time ADMM with the explicit all-pairs matrix (slow for large p)")
+	admmMaxIter := flag.Int("admm-maxiter", 20000, "iteration cap of the ADMM baseline")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.Parse()
+
+	if *data == "" || math.IsNaN(*lamG) || !(*lamG > 0) || *reps < 1 {
+		fmt.Fprintln(os.Stderr, "fitbench: need -data FILE and -lambda-glmnet L > 0, and -reps ≥ 1")
+		flag.Usage()
+		os.Exit(2)
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "fitbench:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "fitbench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*data, *lamG, *reps, *admm, *admmMaxIter); err != nil {
+		fmt.Fprintln(os.Stderr, "fitbench:", err)
+		pprof.StopCPUProfile()
+		os.Exit(1)
+	}
+}
+
+// readCSV reads the header and the rows of a gendata file: all columns but
+// the last are X, the last is y.
+func readCSV(path string) (*mat.Dense, *mat.Dense, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	r := csv.NewReader(f)
+	r.ReuseRecord = true
+	head, err := r.Read()
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading the header: %w", err)
+	}
+	cols := len(head)
+	if cols < 2 {
+		return nil, nil, errors.New("need at least one predictor and the response")
+	}
+	r.FieldsPerRecord = cols
+	var vals []float64
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		for _, s := range rec {
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil {
+				return nil, nil, err
+			}
+			vals = append(vals, v)
+		}
+	}
+	n, p := len(vals)/cols, cols-1
+	if n == 0 {
+		return nil, nil, errors.New("no data rows")
+	}
+	x := mat.NewDense(n, p, nil)
+	y := mat.NewDense(n, 1, nil)
+	for i := 0; i < n; i++ {
+		row := vals[i*cols : (i+1)*cols]
+		copy(x.RawRowView(i), row[:p])
+		y.Set(i, 0, row[p])
+	}
+	return x, y, nil
+}
+
+// median returns the median time of reps calls of f after one warm-up call.
+func median(reps int, f func() error) (float64, error) {
+	if err := f(); err != nil {
+		return 0, err
+	}
+	ts := make([]float64, reps)
+	for i := range ts {
+		runtime.GC() // do not bill one run for the garbage of the previous
+		t0 := time.Now()
+		if err := f(); err != nil {
+			return 0, err
+		}
+		ts[i] = time.Since(t0).Seconds()
+	}
+	slices.Sort(ts)
+	if reps%2 == 1 {
+		return ts[reps/2], nil
+	}
+	return (ts[reps/2-1] + ts[reps/2]) / 2, nil
+}
+
+// objective returns ‖y − b0 − Xβ‖² + λh(β) recomputed from the model's
+// residuals and coefficients, independently of the solver's bookkeeping.
+func objective(m *tensorreg.Model, pen penalty.Penalty, lambda float64) float64 {
+	var rss float64
+	n, _ := m.Residuals.Dims()
+	for i := 0; i < n; i++ {
+		r := m.Residuals.At(i, 0)
+		rss += r * r
+	}
+	return rss + lambda*pen.Value(m.Coef)
+}
+
+func nonzero(m *tensorreg.Model) int {
+	k := 0
+	for _, v := range mat.Col(nil, 0, m.Coef) {
+		if v != 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// distinctWithin counts the groups of sorted values whose neighbours differ
+// by at most tol: the cluster count of an approximate (ADMM) solution.
+func distinctWithin(v []float64, tol float64) int {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	k := 0
+	for i := range v {
+		if i == 0 || v[i]-v[i-1] > tol {
+			k++
+		}
+	}
+	return k
+}
+
+func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) error {
+	x, y, err := readCSV(path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	n, p := x.Dims()
+	design := solver.DenseDesign{X: x}
+	lambda := 2 * float64(n) * lamG
+
+	out := func(name string, v any) {
+		switch t := v.(type) {
+		case float64:
+			fmt.Printf("%s %s\n", name, strconv.FormatFloat(t, 'g', 17, 64))
+		default:
+			fmt.Printf("%s %v\n", name, t)
+		}
+	}
+	short := func(s float64) string { return strconv.FormatFloat(s, 'g', 6, 64) }
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "fitbench: "+format+"\n", a...) }
+
+	out("cardreg_go_version", runtime.Version())
+	out("cardreg_gomaxprocs", runtime.GOMAXPROCS(0))
+	out("cardreg_n", n)
+	out("cardreg_p", p)
+	out("cardreg_reps", reps)
+	out("cardreg_lambda_glmnet", lamG)
+	out("cardreg_lambda_paper", lambda)
+
+	// ---- for scale: the Gram matrix XᵀX alone ------------------------------
+	// Every Fit on a dense design with n ≥ p forms XᵀX of the centred X
+	// (least squares in Gram form); this is that product by itself.
+	t, err := median(reps, func() error {
+		var h mat.SymDense
+		design.Gram(&h)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	out("cardreg_gram_seconds", short(t))
+
+	// ---- lasso, one λ ----------------------------------------------------
+	l1 := penalty.L1{}
+	lassoOpts := &tensorreg.Options{Settings: solver.Settings{Tol: 1e-7}}
+	var lasso *tensorreg.Model
+	logf("lasso, one λ = %g", lambda)
+	t, err = median(reps, func() (err error) {
+		lasso, err = tensorreg.Fit(design, y, l1, lambda, lassoOpts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out("cardreg_lasso_one_lambda_seconds", short(t))
+	out("cardreg_lasso_objective", lasso.Objective)
+	out("cardreg_lasso_objective_recomputed", objective(lasso, l1, lambda))
+	out("cardreg_lasso_gap", lasso.Gap)
+	out("cardreg_lasso_iterations", lasso.Iterations)
+	out("cardreg_lasso_converged", lasso.Converged)
+	out("cardreg_lasso_nonzero", nonzero(lasso))
+	out("cardreg_lasso_intercept", lasso.Intercept[0])
+
+	// ---- lasso path --------------------------------------------------------
+	logf("lasso path, 100 λ")
+	var lpath *tensorreg.Path
+	t, err = median(reps, func() (err error) {
+		lpath, err = tensorreg.FitPath(design, y, l1, &tensorreg.PathOptions{NLambda: 100})
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out("cardreg_lasso_path_seconds", short(t))
+	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
+	out("cardreg_lasso_path_lambda_max_paper", lpath.LambdaMax)
+	out("cardreg_lasso_path_lambda_max_glmnet", lpath.LambdaMax/(2*float64(n)))
+	{
+		worst, iters, unconv := 0.0, 0, 0
+		for _, m := range lpath.Models {
+			worst = math.Max(worst, m.Gap)
+			iters += m.Iterations
+			if !m.Converged {
+				unconv++
+			}
+		}
+		out("cardreg_lasso_path_max_gap", worst)
+		out("cardreg_lasso_path_total_iterations", iters)
+		out("cardreg_lasso_path_unconverged", unconv)
+	}
+
+	// ---- cardinality, same λ ----------------------------------------------
+	card := penalty.Cardinality{Nu: 1}
+	cardOpts := &tensorreg.Options{Settings: solver.Settings{Tol: 1e-6}}
+	var cm *tensorreg.Model
+	logf("cardinality, one λ = %g", lambda)
+	t, err = median(reps, func() (err error) {
+		cm, err = tensorreg.Fit(design, y, card, lambda, cardOpts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	out("cardreg_cardinality_one_lambda_seconds", short(t))
+	out("cardreg_cardinality_objective", cm.Objective)
+	out("cardreg_cardinality_gap", cm.Gap)
+	out("cardreg_cardinality_iterations", cm.Iterations)
+	out("cardreg_cardinality_distinct", len(cm.DistinctValues(0)))
+	out("cardreg_cardinality_converged", cm.Converged)
+
+	// ---- cardinality in the interesting range -------------------------------
+	// The top of the cardinality path's grid is λ_fuse; a one-point path is
+	// the exported way to get it (it also fits at λ_fuse: not timed).
+	fp, err := tensorreg.FitPath(design, y, card, &tensorreg.PathOptions{Options: *cardOpts, NLambda: 1})
+	if err != nil {
+		return err
+	}
+	lamFuse := fp.LambdaFuse
+	lamMid := 0.05 * lamFuse
+	out("cardreg_cardinality_lambda_max", fp.LambdaMax)
+	out("cardreg_cardinality_fuse_lambda", lamFuse)
+	out("cardreg_cardinality_mid_lambda", lamMid)
+	logf("cardinality, λ = 0.05·λ_fuse = %g", lamMid)
+	var mid *tensorreg.Model
+	t, err = median(reps, func() (err error) {
+		mid, err = tensorreg.Fit(design, y, card, lamMid, cardOpts)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	midObj := objective(mid, card, lamMid)
+	out("cardreg_cardinality_mid_seconds", short(t))
+	out("cardreg_cardinality_mid_objective", mid.Objective)
+	out("cardreg_cardinality_mid_objective_recomputed", midObj)
+	out("cardreg_cardinality_mid_gap", mid.Gap)
+	out("cardreg_cardinality_mid_iterations", mid.Iterations)
+	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
+	out("cardreg_cardinality_mid_converged", mid.Converged)
+
+	if !doADMM {
+		return nil
+	}
+
+	// ---- ADMM baseline with the explicit all-pairs matrix -------------------
+	logf("ADMM baseline: building A (%d×%d) and the General penalty", p*(p-1)/2, p)
+	t0 := time.Now()
+	a := penalty.AllPairs(p)
+	tA := time.Since(t0).Seconds()
+	t0 = time.Now()
+	gen, err := penalty.NewGeneral(a, p, 1)
+	if err != nil {
+		return err
+	}
+	tGen := time.Since(t0).Seconds()
+	out("cardreg_admm_allpairs_seconds", short(tA))
+	out("cardreg_admm_newgeneral_seconds", short(tGen))
+	out("cardreg_admm_setup_seconds", short(tA+tGen))
+
+	logf("ADMM solve at λ = %g (MaxIter %d)", lamMid, admmMaxIter)
+	admmOpts := &tensorreg.Options{
+		Settings: solver.Settings{Tol: 1e-6, MaxIter: admmMaxIter},
+		Method:   &solver.ADMM{},
+	}
+	t0 = time.Now()
+	am, err := tensorreg.Fit(design, y, gen, lamMid, admmOpts)
+	if err != nil {
+		return err
+	}
+	tSolve := time.Since(t0).Seconds()
+	out("cardreg_admm_solve_seconds", short(tSolve))
+	out("cardreg_admm_seconds_per_iteration", short(tSolve/float64(am.Iterations)))
+	out("cardreg_admm_max_iter", admmMaxIter)
+	out("cardreg_admm_iterations", am.Iterations)
+	out("cardreg_admm_converged", am.Converged)
+	out("cardreg_admm_status", strings.ReplaceAll(am.Status.String(), " ", "_"))
+	out("cardreg_admm_objective", am.Objective)
+	admmObj := objective(am, card, lamMid)
+	out("cardreg_admm_objective_recomputed", admmObj)
+	out("cardreg_admm_objective_rel_to_fista", (admmObj-midObj)/math.Abs(midObj))
+	var diff mat.Dense
+	diff.Sub(am.Coef, mid.Coef)
+	maxAbs := 0.0
+	for _, v := range mat.Col(nil, 0, &diff) {
+		maxAbs = math.Max(maxAbs, math.Abs(v))
+	}
+	out("cardreg_admm_max_abs_coef_diff", maxAbs)
+	out("cardreg_admm_fista_max_abs_coef", mat.Norm(mid.Coef, math.Inf(1)))
+	out("cardreg_admm_distinct_exact", len(am.DistinctValues(0)))
+	out("cardreg_admm_distinct_within_1e-6", distinctWithin(mat.Col(nil, 0, am.Coef), 1e-6))
+	return nil
+}

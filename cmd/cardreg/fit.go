@@ -1,0 +1,369 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
+)
+
+type fitFlags struct {
+	penalty, lambda, rule, target, groups, format, out, sep string
+	nu, tol                                                 float64
+	folds, maxIter                                          int
+	seed                                                    uint64
+	noIntercept, standardize                                bool
+}
+
+func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	f := &fitFlags{}
+	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso or ridge")
+	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), or cv for K-fold cross-validation")
+	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
+	fs.Float64Var(&f.nu, "nu", 0, "weight of the kernel term; default 1 for lasso, 1/(1 - M_G) for cardinality and grouped")
+	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
+	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated")
+	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
+	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
+	fs.IntVar(&f.maxIter, "max-iter", 20000, "iteration cap per fit")
+	fs.BoolVar(&f.noIntercept, "no-intercept", false, "fit without an intercept")
+	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
+	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
+	fs.StringVar(&f.sep, "sep", ",", "field separator")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, `Usage: cardreg fit [flags] DATA.csv
+
+Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
+glmnet's lambda is lambda / (2n)). DATA.csv has a header row; the response is
+the last column unless --target names another, the other columns are predictors.
+
+Example:
+  cardreg fit --penalty cardinality examples/cardinality.csv
+  cardreg fit --penalty lasso --lambda 50 --format json examples/cardinality.csv
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	return fs, f
+}
+
+// parseInterleaved parses flags that may come before or after the
+// positional arguments.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func runFit(args []string, stdout, stderr io.Writer) int {
+	fs, f := newFitFlags(stderr)
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 {
+		fmt.Fprintln(stderr, "cardreg fit: expected one data file (see cardreg help fit)")
+		return 2
+	}
+	res, err := fitFile(pos[0], f)
+	if err == nil {
+		err = writeOutput(f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cardreg fit: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// fitResult is what fit prints.
+type fitResult struct {
+	Penalty        string     `json:"penalty"`
+	Lambda         float64    `json:"lambda"`
+	LambdaGlmnet   float64    `json:"lambda_glmnet"`
+	Nu             *float64   `json:"nu"`
+	NuNote         string     `json:"nu_note,omitempty"`
+	Objective      float64    `json:"objective"`
+	DualityGap     *float64   `json:"duality_gap"`
+	Converged      bool       `json:"converged"`
+	Status         string     `json:"status"`
+	Iterations     int        `json:"iterations"`
+	N              int        `json:"n"`
+	P              int        `json:"p"`
+	Target         string     `json:"target"`
+	Intercept      float64    `json:"intercept"`
+	Names          []string   `json:"names"`
+	Coefficients   []float64  `json:"coefficients"`
+	DistinctValues []float64  `json:"distinct_values"`
+	Clusters       [][]string `json:"clusters"`
+	ClusterValues  []float64  `json:"cluster_values"`
+	R2             float64    `json:"r2"`
+	LambdaRule     string     `json:"lambda_rule,omitempty"`
+	CV             *cvSummary `json:"cv,omitempty"`
+}
+
+type cvSummary struct {
+	Folds     int     `json:"folds"`
+	LambdaMin float64 `json:"lambda_min"`
+	Lambda1SE float64 `json:"lambda_1se"`
+}
+
+func fitFile(path string, f *fitFlags) (*fitResult, error) {
+	sep := []rune(f.sep)
+	if len(sep) != 1 {
+		return nil, fmt.Errorf("--sep must be one character, got %q", f.sep)
+	}
+	t, err := readTable(path, sep[0])
+	if err != nil {
+		return nil, err
+	}
+	ti := len(t.names) - 1
+	if f.target != "" {
+		if ti, err = t.index(f.target); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+	}
+	if len(t.names) < 2 {
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	n := len(t.cols[0])
+	var names []string
+	x := mat.NewDense(n, len(t.names)-1, nil)
+	for j, col := range t.cols {
+		if j == ti {
+			continue
+		}
+		x.SetCol(len(names), col)
+		names = append(names, t.names[j])
+	}
+	y := mat.NewDense(n, 1, t.cols[ti])
+	pen, nu, note, err := buildPenalty(f, len(names))
+	if err != nil {
+		return nil, err
+	}
+	opts := tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize,
+		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	res := &fitResult{Penalty: f.penalty, NuNote: note, N: n, P: len(names), Names: names, Target: t.names[ti]}
+	if nu > 0 {
+		res.Nu = &nu
+	}
+	var model *tensorreg.Model
+	design := solver.DenseDesign{X: x}
+	if f.lambda == "cv" {
+		if f.rule != "min" && f.rule != "1se" {
+			return nil, fmt.Errorf("--rule must be min or 1se, got %q", f.rule)
+		}
+		cv, err := tensorreg.CrossValidate(design, y, pen, &tensorreg.CVOptions{
+			PathOptions: tensorreg.PathOptions{Options: opts}, Folds: f.folds, Seed: f.seed})
+		if err != nil {
+			return nil, err
+		}
+		k := cv.IndexMin
+		if f.rule == "1se" {
+			k = cv.IndexSE
+		}
+		model = cv.Path.Models[k]
+		res.LambdaRule = "cv, lambda_" + f.rule
+		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE}
+	} else {
+		lam, err := strconv.ParseFloat(f.lambda, 64)
+		if err != nil || lam < 0 || math.IsInf(lam, 0) {
+			return nil, fmt.Errorf("--lambda must be a non-negative number or cv, got %q", f.lambda)
+		}
+		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
+			return nil, err
+		}
+	}
+	res.fill(model)
+	return res, nil
+}
+
+// buildPenalty returns the penalty and the ν used, with a note when the
+// default had to fall back.
+func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) {
+	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
+		return nil, 0, "", fmt.Errorf("--nu must be positive, got %v", f.nu)
+	}
+	nu, note := f.nu, ""
+	switch f.penalty {
+	case "lasso":
+		if nu == 0 {
+			nu = 1
+		}
+		return penalty.L1{Nu: nu}, nu, "", nil
+	case "ridge":
+		return penalty.Ridge{}, 0, "", nil
+	case "cardinality":
+		if nu == 0 {
+			nu, note = defaultNu(p)
+		}
+		return penalty.Cardinality{Nu: nu}, nu, note, nil
+	case "grouped":
+		labels, err := parseGroups(f.groups, p)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		g := penalty.NewGrouped(labels, 0)
+		if nu == 0 {
+			// The smallest group with two or more members has the largest
+			// M_G = 2/(√P_k |B_k|) (DESIGN §3).
+			mg := 0.0
+			for k, rows := range g.Groups() {
+				if len(rows) >= 2 {
+					mg = math.Max(mg, 2/(g.Weight(k, 1)*float64(len(rows))))
+				}
+			}
+			nu, note = nuFromM(mg)
+		}
+		g.Nu = nu
+		return g, nu, note, nil
+	}
+	return nil, 0, "", fmt.Errorf("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
+}
+
+// defaultNu is the smallest ν the theory allows for the all-pairs matrix on
+// p predictors, 1/(1 − M_A) with M_A = 2/p (DESIGN §3).
+func defaultNu(p int) (float64, string) { return nuFromM(2 / float64(p)) }
+
+func nuFromM(m float64) (float64, string) {
+	if m >= 1 || m == 0 {
+		return 1, fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", m)
+	}
+	return 1 / (1 - m), ""
+}
+
+func parseGroups(s string, p int) ([]int, error) {
+	if s == "" {
+		return nil, errors.New("--penalty grouped needs --groups with one label per predictor")
+	}
+	parts := strings.Split(s, ",")
+	if len(parts) != p {
+		return nil, fmt.Errorf("--groups has %d labels for %d predictors", len(parts), p)
+	}
+	ids := map[string]int{}
+	labels := make([]int, p)
+	for i, l := range parts {
+		l = strings.TrimSpace(l)
+		if _, ok := ids[l]; !ok {
+			ids[l] = len(ids)
+		}
+		labels[i] = ids[l]
+	}
+	return labels, nil
+}
+
+func (r *fitResult) fill(m *tensorreg.Model) {
+	r.Lambda = m.Lambda
+	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
+	r.Objective = m.Objective
+	if !math.IsNaN(m.Gap) {
+		g := m.Gap
+		r.DualityGap = &g
+	}
+	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
+	r.Intercept = m.Intercept[0]
+	r.Coefficients = mat.Col(nil, 0, m.Coef)
+	r.DistinctValues = m.DistinctValues(0)
+	for _, cl := range m.Clusters(0) {
+		names := make([]string, len(cl))
+		for k, i := range cl {
+			names[k] = r.Names[i]
+		}
+		r.Clusters = append(r.Clusters, names)
+		r.ClusterValues = append(r.ClusterValues, m.Coef.At(cl[0], 0))
+	}
+	r.R2 = m.R2[0]
+}
+
+func (r *fitResult) write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(r)
+	case "text":
+		return r.writeText(w)
+	}
+	return fmt.Errorf("unknown --format %q (text or json)", format)
+}
+
+func (r *fitResult) writeText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
+	if r.LambdaRule != "" {
+		fmt.Fprintf(tw, "lambda\t%.6g (%s; glmnet scale %.6g)\n", r.Lambda, r.LambdaRule, r.LambdaGlmnet)
+	} else {
+		fmt.Fprintf(tw, "lambda\t%.6g (glmnet scale %.6g)\n", r.Lambda, r.LambdaGlmnet)
+	}
+	if r.Nu != nil {
+		fmt.Fprintf(tw, "nu\t%.6g\n", *r.Nu)
+	}
+	if r.NuNote != "" {
+		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)
+	}
+	fmt.Fprintf(tw, "objective\t%.10g\n", r.Objective)
+	if r.DualityGap != nil {
+		fmt.Fprintf(tw, "duality gap\t%.3g (relative)\n", *r.DualityGap)
+	}
+	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
+	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
+	fmt.Fprintf(tw, "response\t%s\n", r.Target)
+	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
+	fmt.Fprintf(tw, "R²\t%.6f\n", r.R2)
+	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
+	fmt.Fprintf(tw, "\nvalue\tpredictors\n")
+	for c, names := range r.Clusters {
+		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
+	}
+	return tw.Flush()
+}
+
+// writeOutput writes to stdout, or to a file through a temporary file that
+// replaces it only once complete, so a failure never leaves a partial file.
+func writeOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
+	if path == "" {
+		return fn(stdout)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardreg-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if err := fn(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

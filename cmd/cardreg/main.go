@@ -1,0 +1,53 @@
+// Command cardreg fits regression models under cardinality sparsity from CSV
+// files.
+//
+// Usage:
+//
+//	cardreg fit [flags] DATA.csv
+//	cardreg help [command]
+//
+// The objective is ‖y − Xβ − b₀‖² + λ·h(β), with no 1/(2n): λ_glmnet = λ/(2n).
+// Run "cardreg help fit" for the flags.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// run dispatches a command line and returns the exit status: 0 on success,
+// 1 when the work failed (bad data, I/O), 2 on a usage error.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "fit":
+		return runFit(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		if len(args) > 1 && args[1] == "fit" {
+			return runFit([]string{"-h"}, stdout, stderr)
+		}
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "cardreg: unknown command %q\n\n%s", args[0], usage)
+	return 2
+}
+
+const usage = `cardreg: regression under cardinality sparsity (few distinct coefficient values).
+
+Usage:
+  cardreg fit [flags] DATA.csv   fit one model and print it
+  cardreg help [command]         show help
+
+Objective: ||y - X b - b0||^2 + lambda * h(b), no 1/(2n) factor;
+glmnet's and scikit-learn's lambda is lambda / (2n).
+
+Example:
+  cardreg fit --penalty cardinality examples/cardinality.csv
+`
