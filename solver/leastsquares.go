@@ -43,7 +43,7 @@ func (d DenseDesign) Mul(dst *mat.Dense, b mat.Matrix) { Mul(dst, d.X, b) }
 func (d DenseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { Mul(dst, d.X.T(), r) }
 
 // Gram writes XᵀX into dst.
-func (d DenseDesign) Gram(dst *mat.SymDense) { dst.SymOuterK(1, d.X.T()) }
+func (d DenseDesign) Gram(dst *mat.SymDense) { gram(dst, d.X) }
 
 // LeastSquares is the loss f(Θ) = ‖Y − XΘ‖²_F on the source paper's scale
 // (no 1/(2n)). It is a DualLoss and a Polisher.
@@ -60,6 +60,9 @@ type LeastSquares struct {
 	hd   *mat.Dense    // the same, stored in full: gemm beats symm for few columns
 	lip  float64
 	work mat.Dense
+
+	chol    *mat.Cholesky // last reduced factor, for the clusters in cholKey
+	cholKey string
 }
 
 var (
@@ -123,39 +126,94 @@ func (ls *LeastSquares) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 	return sqNorm(&r)
 }
 
-// Lipschitz returns 2λ_max(XᵀX), estimated once by power iteration and
-// inflated by 2% to stay an upper bound.
+// Lipschitz returns an upper bound on 2λ_max(XᵀX): the largest Ritz value
+// of a Lanczos run, plus its residual bound, inflated by 1%. It is computed
+// once.
 func (ls *LeastSquares) Lipschitz() float64 {
 	if ls.lip == 0 {
-		ls.lip = 2 * 1.02 * ls.topEigen()
+		ls.lip = 2 * 1.01 * ls.topEigen()
 	}
 	return ls.lip
 }
 
+// topEigen estimates the largest eigenvalue of XᵀX by Lanczos with full
+// reorthogonalisation (Golub and Van Loan, Matrix Computations, §10.1): the
+// largest Ritz value converges from below much faster than power iteration,
+// and adding the residual |β_k s_k| of its Ritz vector bounds the distance to
+// an eigenvalue.
 func (ls *LeastSquares) topEigen() float64 {
 	_, p := ls.x.Dims()
-	v := mat.NewDense(p, 1, nil)
+	steps := min(p, 40)
+	q := make([]*mat.VecDense, 0, steps+1)
+	v := mat.NewVecDense(p, nil)
 	for i := 0; i < p; i++ {
-		v.Set(i, 0, 1+float64(i%7)/7) // deterministic, not orthogonal to a positive top vector
+		v.SetVec(i, 1+float64(i%7)/7) // deterministic start
 	}
-	var w, xv mat.Dense
-	est := 0.0
-	for it := 0; it < 500; it++ {
-		v.Scale(1/mat.Norm(v, 2), v)
-		if ls.h != nil {
-			Mul(&w, ls.hd, v)
-		} else {
-			ls.x.Mul(&xv, v)
-			ls.x.MulTrans(&w, &xv)
+	v.ScaleVec(1/mat.Norm(v, 2), v)
+	q = append(q, v)
+	alpha := make([]float64, 0, steps)
+	beta := make([]float64, 0, steps)
+	var w mat.Dense
+	var est float64
+	for k := 0; k < steps; k++ {
+		ls.apply(&w, q[k])
+		wv := mat.NewVecDense(p, mat.Col(nil, 0, &w))
+		a := mat.Dot(wv, q[k])
+		alpha = append(alpha, a)
+		for pass := 0; pass < 2; pass++ { // full reorthogonalisation, twice
+			for _, qi := range q {
+				wv.AddScaledVec(wv, -mat.Dot(wv, qi), qi)
+			}
 		}
-		next := frob(v, &w)
-		v.Copy(&w)
-		if math.Abs(next-est) <= 1e-9*next {
-			return next
+		b := mat.Norm(wv, 2)
+		top, resid := ritzTop(alpha, beta, b)
+		if k > 0 && (resid <= 1e-6*top || b <= 1e-12*top) {
+			return top + resid
 		}
-		est = next
+		est = top + resid
+		if b == 0 {
+			break
+		}
+		beta = append(beta, b)
+		wv.ScaleVec(1/b, wv)
+		q = append(q, wv)
 	}
 	return est
+}
+
+// apply writes XᵀX·v into w.
+func (ls *LeastSquares) apply(w *mat.Dense, v *mat.VecDense) {
+	vm := mat.NewDense(v.Len(), 1, v.RawVector().Data)
+	if ls.h != nil {
+		Mul(w, ls.hd, vm)
+		return
+	}
+	var xv mat.Dense
+	ls.x.Mul(&xv, vm)
+	ls.x.MulTrans(w, &xv)
+}
+
+// ritzTop returns the largest eigenvalue of the Lanczos tridiagonal matrix
+// (diagonal alpha, off-diagonal beta) and the residual bound b·|last entry
+// of its eigenvector|.
+func ritzTop(alpha, beta []float64, b float64) (float64, float64) {
+	k := len(alpha)
+	t := mat.NewSymDense(k, nil)
+	for i := 0; i < k; i++ {
+		t.SetSym(i, i, alpha[i])
+		if i+1 < k {
+			t.SetSym(i, i+1, beta[i])
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(t, true) {
+		return alpha[0], math.Inf(1)
+	}
+	vals := eig.Values(nil)
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs)
+	top := k - 1 // eigenvalues ascend
+	return vals[top], math.Abs(b * vecs.At(k-1, top))
 }
 
 // Dual returns ⟨θ, Y⟩ − ‖θ‖²/4 at θ = 2sR, R = Y − XΘ, computed from
@@ -195,28 +253,22 @@ func (ls *LeastSquares) Polish(dst *mat.Dense, pieces []penalty.Piece, lambda fl
 }
 
 func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([]float64, bool) {
-	nc, nk := len(pc.Clusters), len(pc.Constraints)
-	red := ls.reducedHessian(pc.Clusters)
-	kkt := mat.NewDense(nc+nk, nc+nk, nil)
-	rhs := mat.NewVecDense(nc+nk, nil)
-	for a := 0; a < nc; a++ {
-		for b := 0; b < nc; b++ {
-			kkt.Set(a, b, red.At(a, b))
-		}
+	nc := len(pc.Clusters)
+	rhs := mat.NewVecDense(nc+len(pc.Constraints), nil)
+	for a, cl := range pc.Clusters {
 		var ca float64
-		for _, i := range pc.Clusters[a] {
+		for _, i := range cl {
 			ca += ls.c.At(i, j)
 		}
 		rhs.SetVec(a, ca-lambda/2*pc.Slopes[a])
 	}
-	for r, row := range pc.Constraints {
-		for a, v := range row {
-			kkt.Set(nc+r, a, v)
-			kkt.Set(a, nc+r, v)
-		}
-	}
 	var sol mat.VecDense
-	if err := sol.SolveVec(kkt, rhs); err != nil {
+	if len(pc.Constraints) == 0 {
+		ch, ok := ls.reducedCholesky(pc.Clusters)
+		if !ok || ch.SolveVecTo(&sol, rhs) != nil {
+			return nil, false
+		}
+	} else if !ls.solveKKT(&sol, pc, rhs) {
 		return nil, false
 	}
 	b := make([]float64, nc)
@@ -227,6 +279,54 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		}
 	}
 	return b, true
+}
+
+// reducedCholesky factorises DᵀXᵀXD, reusing the last factor when the
+// clusters are the same: along a λ path the structure often repeats while
+// only the slopes change.
+func (ls *LeastSquares) reducedCholesky(clusters [][]int) (*mat.Cholesky, bool) {
+	key := clusterKey(clusters)
+	if ls.cholKey == key && ls.chol != nil {
+		return ls.chol, true
+	}
+	ch := &mat.Cholesky{}
+	if !ch.Factorize(ls.reducedHessian(clusters)) {
+		return nil, false
+	}
+	ls.chol, ls.cholKey = ch, key
+	return ch, true
+}
+
+// solveKKT solves the reduced normal equations with one Lagrange multiplier
+// per zero-sum constraint, [DᵀHD Cᵀ; C 0], by LU.
+func (ls *LeastSquares) solveKKT(sol *mat.VecDense, pc penalty.Piece, rhs *mat.VecDense) bool {
+	nc, nk := len(pc.Clusters), len(pc.Constraints)
+	red := ls.reducedHessian(pc.Clusters)
+	kkt := mat.NewDense(nc+nk, nc+nk, nil)
+	for a := 0; a < nc; a++ {
+		for b := 0; b < nc; b++ {
+			kkt.Set(a, b, red.At(a, b))
+		}
+	}
+	for r, row := range pc.Constraints {
+		for a, v := range row {
+			kkt.Set(nc+r, a, v)
+			kkt.Set(a, nc+r, v)
+		}
+	}
+	return sol.SolveVec(kkt, rhs) == nil
+}
+
+func clusterKey(clusters [][]int) string {
+	var b []byte
+	put := func(i int) { b = append(b, byte(i), byte(i>>8), byte(i>>16), byte(i>>24)) }
+	for _, cl := range clusters { // length-prefixed, so unambiguous
+		put(len(cl))
+		for _, i := range cl {
+			put(i)
+		}
+	}
+	return string(b)
 }
 
 // reducedHessian returns DᵀXᵀXD for the cluster indicator matrix D.

@@ -214,3 +214,21 @@ func TestInvalidProblems(t *testing.T) {
 	_, err = Minimize(Problem{Loss: loss}, nil, nil, nil)
 	require.Error(t, err)
 }
+
+func TestGramAndLipschitz(t *testing.T) {
+	for _, dims := range [][2]int{{300, 40}, {2000, 60}, {20, 50}} {
+		x, _ := regression(10, dims[0], dims[1], 1)
+		var split, direct mat.SymDense
+		DenseDesign{x}.Gram(&split)
+		direct.SymOuterK(1, x.T())
+		require.True(t, mat.EqualApprox(&split, &direct, 1e-9), "Gram %v", dims)
+		// The Lipschitz bound must be above 2λ_max and tight.
+		var eig mat.EigenSym
+		require.True(t, eig.Factorize(&direct, false))
+		vals := eig.Values(nil)
+		top := 2 * vals[len(vals)-1]
+		loss := NewLeastSquares(DenseDesign{x}, mat.NewDense(dims[0], 1, nil))
+		require.GreaterOrEqual(t, loss.Lipschitz(), top, "%v", dims)
+		require.Less(t, loss.Lipschitz(), 1.05*top, "%v", dims)
+	}
+}

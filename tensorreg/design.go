@@ -119,13 +119,14 @@ func columnMoments(x solver.Design, scale bool) (mean, sd []float64) {
 	}
 	sd = make([]float64, p)
 	if dd, ok := x.(solver.DenseDesign); ok {
-		for j := 0; j < p; j++ {
-			var ss float64
-			for i := 0; i < n; i++ {
-				d := dd.X.At(i, j) - mean[j]
-				ss += d * d
+		for i := 0; i < n; i++ {
+			for j, v := range dd.X.RawRowView(i)[:p] {
+				d := v - mean[j]
+				sd[j] += d * d
 			}
-			sd[j] = math.Sqrt(ss / float64(n))
+		}
+		for j := range sd {
+			sd[j] = math.Sqrt(sd[j] / float64(n))
 		}
 	} else {
 		// Diagonal of XᵀX from one product per column would cost p
@@ -160,8 +161,7 @@ func transform(x solver.Design, mean, sd []float64) solver.Design {
 		out := mat.NewDense(n, p, nil)
 		for i := 0; i < n; i++ {
 			row := out.RawRowView(i)
-			for j := 0; j < p; j++ {
-				v := dd.X.At(i, j)
+			for j, v := range dd.X.RawRowView(i)[:p] {
 				if mean != nil {
 					v -= mean[j]
 				}

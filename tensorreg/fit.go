@@ -124,8 +124,8 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 func finite(what string, m *mat.Dense) error {
 	r, c := m.Dims()
 	for i := 0; i < r; i++ {
-		for j := 0; j < c; j++ {
-			if v := m.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+		for j, v := range m.RawRowView(i)[:c] {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
 			}
 		}
