@@ -49,17 +49,19 @@ func (d DenseDesign) Gram(dst *mat.SymDense) { gram(dst, d.X) }
 // (no 1/(2n)). It is a DualLoss and a Polisher.
 //
 // When n ≥ p and the design is a Gramer, it works in Gram form: it keeps
-// H = XᵀX, C = XᵀY and ‖Y‖², so that f and ∇f = 2(HΘ − C) cost O(p²q)
-// instead of O(npq).
+// H = XᵀX (formed on first use), C = XᵀY and ‖Y‖², so that f and
+// ∇f = 2(HΘ − C) cost O(p²q) instead of O(npq). A LeastSquares is not safe
+// for concurrent use.
 type LeastSquares struct {
-	x    Design
-	y    *mat.Dense
-	c    *mat.Dense    // XᵀY
-	yy   float64       // ‖Y‖²_F
-	h    *mat.SymDense // XᵀX in Gram form, else nil
-	hd   *mat.Dense    // the same, stored in full: gemm beats symm for few columns
-	lip  float64
-	work mat.Dense
+	x      Design
+	y      *mat.Dense
+	c      *mat.Dense    // XᵀY
+	yy     float64       // ‖Y‖²_F
+	gramer Gramer        // set when the Gram form is to be used
+	h      *mat.SymDense // XᵀX in Gram form once computed, else nil
+	hd     *mat.Dense    // the same, stored in full: gemm beats symm for few columns
+	lip    float64
+	work   mat.Dense
 
 	chol    *mat.Cholesky // last reduced factor, for the clusters in cholKey
 	cholKey string
@@ -85,11 +87,20 @@ func NewLeastSquares(x Design, y mat.Matrix) *LeastSquares {
 	x.MulTrans(ls.c, ls.y)
 	ls.yy = sqNorm(ls.y)
 	if g, ok := x.(Gramer); ok && n >= p && p <= gramLimit {
-		ls.h = &mat.SymDense{}
-		g.Gram(ls.h)
-		ls.hd = mat.DenseCopyOf(ls.h)
+		ls.gramer = g
 	}
 	return ls
+}
+
+// gram returns XᵀX, computed on first use, or nil when the loss works on X
+// directly. Methods that never need it (coordinate descent) never pay for it.
+func (ls *LeastSquares) gram() *mat.SymDense {
+	if ls.h == nil && ls.gramer != nil {
+		ls.h = &mat.SymDense{}
+		ls.gramer.Gram(ls.h)
+		ls.hd = mat.DenseCopyOf(ls.h)
+	}
+	return ls.h
 }
 
 // Dims returns p and q.
@@ -97,7 +108,7 @@ func (ls *LeastSquares) Dims() (p, q int) { return ls.c.Dims() }
 
 // Gram returns XᵀX when the loss is in Gram form, else nil. The caller must
 // not modify it.
-func (ls *LeastSquares) Gram() *mat.SymDense { return ls.h }
+func (ls *LeastSquares) Gram() *mat.SymDense { return ls.gram() }
 
 // Cross returns XᵀY. The caller must not modify it.
 func (ls *LeastSquares) Cross() *mat.Dense { return ls.c }
@@ -105,7 +116,7 @@ func (ls *LeastSquares) Cross() *mat.Dense { return ls.c }
 // Eval returns ‖Y − XΘ‖²_F and writes the gradient 2Xᵀ(XΘ − Y) into grad
 // when it is not nil.
 func (ls *LeastSquares) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
-	if ls.h != nil {
+	if ls.gram() != nil {
 		// f = ‖Y‖² − 2⟨Θ, C⟩ + ⟨Θ, HΘ⟩.
 		ht := &ls.work
 		Mul(ht, ls.hd, theta)
@@ -184,7 +195,7 @@ func (ls *LeastSquares) topEigen() float64 {
 // apply writes XᵀX·v into w.
 func (ls *LeastSquares) apply(w *mat.Dense, v *mat.VecDense) {
 	vm := mat.NewDense(v.Len(), 1, v.RawVector().Data)
-	if ls.h != nil {
+	if ls.gram() != nil {
 		Mul(w, ls.hd, vm)
 		return
 	}
@@ -333,7 +344,7 @@ func clusterKey(clusters [][]int) string {
 func (ls *LeastSquares) reducedHessian(clusters [][]int) *mat.SymDense {
 	nc := len(clusters)
 	out := mat.NewSymDense(nc, nil)
-	if ls.h != nil {
+	if ls.gram() != nil {
 		p := ls.h.SymmetricDim()
 		hd := mat.NewDense(p, nc, nil) // H·D, by summing columns of H
 		for i := 0; i < p; i++ {

@@ -232,3 +232,34 @@ func TestGramAndLipschitz(t *testing.T) {
 		require.Less(t, loss.Lipschitz(), 1.05*top, "%v", dims)
 	}
 }
+
+func TestCoordinateDescentMatchesReferenceAndFISTA(t *testing.T) {
+	for _, dims := range [][3]int{{80, 20, 1}, {30, 60, 1}, {50, 10, 3}} {
+		x, y := regression(11, dims[0], dims[1], dims[2])
+		loss := NewLeastSquares(DenseDesign{x}, y)
+		lmax, _ := LambdaMax(loss, penalty.L1{Nu: 2})
+		for _, frac := range []float64{0.5, 0.05, 0.005} {
+			prob := Problem{loss, penalty.L1{Nu: 2}, frac * lmax}
+			cd, err := Minimize(prob, nil, &Settings{Tol: 1e-12}, CoordinateDescent{})
+			require.NoError(t, err)
+			require.True(t, cd.Converged, "%v %v", dims, frac)
+			require.LessOrEqual(t, cd.Gap, 1e-12)
+			fi, err := Minimize(prob, nil, &Settings{Tol: 1e-12}, nil)
+			require.NoError(t, err)
+			require.True(t, mat.EqualApprox(cd.Theta, fi.Theta, 1e-6), "%v %v", dims, frac)
+			require.InDelta(t, fi.Objective, cd.Objective, 1e-9*fi.Objective)
+			if dims[2] == 1 {
+				want := reference.LassoCD(x, mat.Col(nil, 0, y), 2*frac*lmax, 1e-14)
+				require.InDeltaSlice(t, want, mat.Col(nil, 0, cd.Theta), 1e-6)
+			}
+		}
+	}
+	x, y := regression(12, 20, 4, 1)
+	loss := NewLeastSquares(DenseDesign{x}, y)
+	_, err := Minimize(Problem{loss, penalty.Cardinality{}, 1}, nil, nil, CoordinateDescent{})
+	require.ErrorContains(t, err, "L1")
+	res, err := Minimize(Problem{loss, penalty.L1{}, 0.01}, nil, &Settings{MaxIter: 1, Tol: 1e-15}, CoordinateDescent{})
+	require.NoError(t, err)
+	require.False(t, res.Converged)
+	require.Equal(t, IterationLimit, res.Status)
+}

@@ -26,7 +26,10 @@ type Options struct {
 	Standardize bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
-	// Method is the solver; nil means FISTA with polishing.
+	// Method is the solver. If nil, Fit uses coordinate descent for the
+	// lasso on a dense design and FISTA with polishing otherwise; paths and
+	// cross-validation use FISTA in Gram form, whose O(np²) set-up is shared
+	// by all λ.
 	Method solver.Method
 }
 
@@ -142,11 +145,11 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err != nil {
 		return nil, err
 	}
-	return pr.fit(pen, lambda, nil)
+	return pr.fit(pen, lambda, nil, pr.method(pen))
 }
 
 // fit solves at λ from the warm start init (penalised scale, may be nil).
-func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix) (*Model, error) {
+func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, method solver.Method) (*Model, error) {
 	if pen == nil {
 		return nil, errors.New("tensorreg: nil penalty")
 	}
@@ -159,7 +162,7 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix) (*
 		}
 	}
 	set := pr.opts.Settings
-	res, err := solver.Minimize(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, init, &set, pr.opts.Method)
+	res, err := solver.Minimize(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, init, &set, method)
 	if err != nil {
 		return nil, err
 	}
@@ -167,6 +170,30 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix) (*
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
 	return m, nil
+}
+
+// method returns the solver of a single fit: the one asked for, else
+// coordinate descent for the lasso on a dense design (O(np) per sweep and no
+// XᵀX, glmnet's algorithm), else FISTA with polishing. Paths use
+// pathMethod instead: there the O(np²) Gram product is paid once and every
+// FISTA iteration then costs O(p²), which beats O(np) sweeps over 100 λ.
+func (pr *prepared) method(pen penalty.Penalty) solver.Method {
+	if pr.opts.Method != nil {
+		return pr.opts.Method
+	}
+	if _, ok := pen.(penalty.L1); ok {
+		if _, ok := pr.design.(solver.DenseDesign); ok {
+			return solver.CoordinateDescent{}
+		}
+	}
+	return &solver.FISTA{}
+}
+
+func (pr *prepared) pathMethod() solver.Method {
+	if pr.opts.Method != nil {
+		return pr.opts.Method
+	}
+	return &solver.FISTA{}
 }
 
 // model maps solver coefficients back to the data's scale and fills the

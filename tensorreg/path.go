@@ -65,8 +65,9 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 		// above λ_fuse, so the top of the grid is certified at once.
 		warm = pr.fusedPoint(h, path.Lambdas[0])
 	}
+	method := pr.pathMethod()
 	for _, lam := range path.Lambdas {
-		m, err := pr.fit(pen, lam, warm)
+		m, err := pr.fit(pen, lam, warm, method)
 		if err != nil {
 			return nil, err
 		}

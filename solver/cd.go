@@ -1,0 +1,179 @@
+package solver
+
+import (
+	"errors"
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CoordinateDescent is cyclic coordinate descent for least squares with
+// the lasso penalty ν‖Θ‖₁, on the residuals ("naive" updates, as in glmnet:
+// J. Friedman, T. Hastie and R. Tibshirani, "Regularization Paths for
+// Generalized Linear Models via Coordinate Descent", J. Stat. Softw. 33(1),
+// 2010). Each update of coordinate k is exact,
+//
+//	θ_k ← soft(x_kᵀr + ‖x_k‖²θ_k, λν/2)/‖x_k‖²,   r ← r − x_k Δθ_k,
+//
+// so a sweep costs O(np) and never forms XᵀX, which makes it the fastest
+// method for one λ on a dense design. After each sweep over all
+// coordinates it sweeps the nonzero ones until they settle, then evaluates
+// the duality gap from the residuals and stops when the relative gap is at
+// most Tol, like the other methods. Iterations counts sweeps.
+type CoordinateDescent struct{}
+
+// Minimize implements Method. It returns an error unless the loss is a
+// LeastSquares on a DenseDesign and the penalty is penalty.L1.
+func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
+	ls, ok := p.Loss.(*LeastSquares)
+	if !ok {
+		return nil, errors.New("solver: coordinate descent needs a least-squares loss")
+	}
+	d, ok := ls.x.(DenseDesign)
+	if !ok {
+		return nil, errors.New("solver: coordinate descent needs a dense design")
+	}
+	l1, ok := p.Penalty.(penalty.L1)
+	if !ok {
+		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty")
+	}
+	nu := l1.Nu
+	if nu == 0 {
+		nu = 1
+	}
+	rows, cols := ls.Dims()
+	theta := mat.NewDense(rows, cols, nil)
+	if init != nil {
+		theta.Copy(init)
+	}
+	cd := newCDState(d.X, p.Lambda*nu/2)
+	res := &Result{Status: IterationLimit, Residual: math.NaN(), Converged: true}
+	var obj float64
+	worst := 0.0
+	for j := 0; j < cols; j++ {
+		col := mat.Col(nil, j, theta)
+		y := mat.Col(nil, j, ls.y)
+		r := cd.column(col, y, p.Lambda, nu, s, res)
+		theta.SetCol(j, col)
+		obj += r.obj
+		worst = math.Max(worst, r.gap)
+		if !r.converged {
+			res.Converged = false
+		}
+	}
+	res.Theta, res.Objective, res.Gap = theta, obj, worst
+	if res.Converged {
+		res.Status = GapConverged
+	}
+	return res, nil
+}
+
+// cdState holds the columns of X, contiguous, and their squared norms.
+type cdState struct {
+	xt    blas64.General // p×n: row k is column k of X
+	norms []float64
+	thr   float64 // λν/2
+	n     int
+}
+
+func newCDState(x *mat.Dense, thr float64) *cdState {
+	n, p := x.Dims()
+	cd := &cdState{xt: transpose(x), norms: make([]float64, p), thr: thr, n: n}
+	for k := range cd.norms {
+		xk := cd.col(k)
+		cd.norms[k] = blas64.Dot(xk, xk)
+	}
+	return cd
+}
+
+func (cd *cdState) col(k int) blas64.Vector {
+	return blas64.Vector{N: cd.n, Inc: 1, Data: cd.xt.Data[k*cd.xt.Stride : k*cd.xt.Stride+cd.n]}
+}
+
+// update applies the exact coordinate update to θ_k and the residual, and
+// returns ‖x_k‖²Δ², the decrease it buys in the quadratic term's scale.
+func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
+	if cd.norms[k] == 0 {
+		theta[k] = 0
+		return 0
+	}
+	xk := cd.col(k)
+	z := blas64.Dot(xk, r) + cd.norms[k]*theta[k]
+	next := softThreshold(z, cd.thr) / cd.norms[k]
+	delta := next - theta[k]
+	if delta == 0 {
+		return 0
+	}
+	blas64.Axpy(-delta, xk, r)
+	theta[k] = next
+	return cd.norms[k] * delta * delta
+}
+
+type cdColumn struct {
+	obj, gap  float64
+	converged bool
+}
+
+// column runs coordinate descent on one response column.
+func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, res *Result) cdColumn {
+	p := len(theta)
+	r := blas64.Vector{N: cd.n, Inc: 1, Data: append([]float64(nil), y...)}
+	for k, t := range theta {
+		if t != 0 {
+			blas64.Axpy(-t, cd.col(k), r)
+		}
+	}
+	yv := blas64.Vector{N: cd.n, Inc: 1, Data: y}
+	yy := blas64.Dot(yv, yv)
+	var out cdColumn
+	for sweeps := 0; sweeps < s.MaxIter; {
+		var big float64
+		for k := 0; k < p; k++ {
+			big = math.Max(big, cd.update(theta, k, r))
+		}
+		sweeps++
+		// Settle the active set before paying for a gap.
+		for inner := 0; inner < 1000 && sweeps < s.MaxIter && big > 1e-3*s.Tol*yy/float64(p); inner++ {
+			big = 0
+			for k := 0; k < p; k++ {
+				if theta[k] != 0 {
+					big = math.Max(big, cd.update(theta, k, r))
+				}
+			}
+			sweeps++
+		}
+		res.Iterations = max(res.Iterations, sweeps)
+		out.obj, out.gap = cd.certificate(theta, r, yv, lambda, nu)
+		if s.Trace {
+			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
+		}
+		if out.gap <= s.Tol {
+			out.converged = true
+			return out
+		}
+	}
+	return out
+}
+
+// certificate returns P(θ) and the relative duality gap from the residual:
+// with s = min(1, λ/h*(2Xᵀr)), D = 2s⟨r, y⟩ − s²‖r‖² (DESIGN §3).
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu float64) (float64, float64) {
+	var gmax, l1 float64
+	for k := range theta {
+		gmax = math.Max(gmax, math.Abs(blas64.Dot(cd.col(k), r)))
+		l1 += math.Abs(theta[k])
+	}
+	rr := blas64.Dot(r, r)
+	obj := rr + lambda*nu*l1
+	s := 1.0
+	if dual := 2 * gmax / nu; dual > lambda {
+		s = lambda / dual
+	}
+	gap := obj - (2*s*blas64.Dot(r, y) - s*s*rr)
+	if obj <= 0 {
+		return obj, math.Max(gap, 0)
+	}
+	return obj, math.Max(gap, 0) / obj
+}
