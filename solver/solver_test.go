@@ -263,3 +263,25 @@ func TestCoordinateDescentMatchesReferenceAndFISTA(t *testing.T) {
 	require.False(t, res.Converged)
 	require.Equal(t, IterationLimit, res.Status)
 }
+
+// TestScreeningIsSafe: at a large λ most coordinates are screened out, and
+// the solution still matches FISTA and the reference exactly where it is
+// zero.
+func TestScreeningIsSafe(t *testing.T) {
+	x, y := regression(13, 100, 300, 1)
+	loss := NewLeastSquares(DenseDesign{x}, y)
+	lmax, _ := LambdaMax(loss, penalty.L1{})
+	for _, frac := range []float64{0.7, 0.3, 0.1} {
+		prob := Problem{loss, penalty.L1{}, frac * lmax}
+		cd, err := Minimize(prob, nil, &Settings{Tol: 1e-12}, CoordinateDescent{})
+		require.NoError(t, err)
+		want := reference.LassoCD(x, mat.Col(nil, 0, y), frac*lmax, 1e-14)
+		got := mat.Col(nil, 0, cd.Theta)
+		for k := range want {
+			require.InDelta(t, want[k], got[k], 1e-6, "coordinate %d at %v·λmax", k, frac)
+			if want[k] != 0 {
+				require.NotZero(t, got[k], "a nonzero coordinate was screened out")
+			}
+		}
+	}
+}
