@@ -13,8 +13,12 @@ import (
 // kernel term sits at its kink, i.e. whose sum is zero). Solvers use it to
 // finish a fit exactly once the structure has settled ("polishing").
 type Piece struct {
-	Clusters    [][]int
-	Slopes      []float64
+	// Clusters holds the coordinates that share each free value.
+	Clusters [][]int
+	// Slopes holds the derivative of h along each cluster's indicator.
+	Slopes []float64
+	// Constraints holds one zero-sum row over the clusters per block whose
+	// sum is at the kernel term's kink.
 	Constraints [][]float64
 }
 

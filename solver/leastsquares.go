@@ -26,7 +26,10 @@ type Gramer interface {
 }
 
 // DenseDesign is a Design backed by a dense n×p matrix.
-type DenseDesign struct{ X *mat.Dense }
+type DenseDesign struct {
+	// X is the n×p design matrix; it is not copied.
+	X *mat.Dense
+}
 
 var (
 	_ Design = DenseDesign{}

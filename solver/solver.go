@@ -33,9 +33,12 @@ type DualLoss interface {
 
 // Problem is what to minimise: Loss(Θ) + Lambda·Penalty(Θ).
 type Problem struct {
-	Loss    Loss
+	// Loss is the smooth part f.
+	Loss Loss
+	// Penalty is h.
 	Penalty penalty.Penalty
-	Lambda  float64
+	// Lambda is λ ≥ 0, on the loss's scale (no 1/(2n) for least squares).
+	Lambda float64
 }
 
 // Objective returns f(Θ) + λ·h(Θ).
@@ -88,6 +91,7 @@ const (
 	IterationLimit
 )
 
+// String describes the status in words.
 func (s Status) String() string {
 	switch s {
 	case GapConverged:
@@ -102,7 +106,9 @@ func (s Status) String() string {
 
 // TraceEntry records one evaluation of the stopping criterion.
 type TraceEntry struct {
+	// Iteration is the iteration (or sweep) count at the evaluation.
 	Iteration int
+	// Objective is f + λh there.
 	Objective float64
 	// Criterion is the relative duality gap or residual at that iteration.
 	Criterion float64

@@ -42,7 +42,8 @@ type CV struct {
 	// IndexMin is the grid index of the smallest mean error, IndexSE of the
 	// largest λ whose mean error is within one standard error of it
 	// (glmnet's λ_1se rule).
-	IndexMin, IndexSE   int
+	IndexMin, IndexSE int
+	// LambdaMin and LambdaSE are the λ values at IndexMin and IndexSE.
 	LambdaMin, LambdaSE float64
 	// Path is the fit on all data along the grid.
 	Path *Path

@@ -48,10 +48,13 @@ type Model struct {
 	Objective float64
 	// Gap is the relative duality gap certified at the solution (NaN when
 	// the penalty has no dual norm; ridge reports its closed form's gap).
-	Gap        float64
+	Gap float64
+	// Iterations is the solver's iteration count (0 for closed forms).
 	Iterations int
-	Converged  bool
-	Status     solver.Status
+	// Converged reports whether the stopping criterion was met; Status
+	// says which, or that the iteration cap was reached.
+	Converged bool
+	Status    solver.Status
 	// N is the number of observations.
 	N int
 	// R2 holds the coefficient of determination of each response.

@@ -25,8 +25,10 @@ type PathOptions struct {
 // Path is a sequence of fits along a decreasing λ grid, each warm-started
 // from the previous one.
 type Path struct {
+	// Lambdas is the decreasing λ grid.
 	Lambdas []float64
-	Models  []*Model
+	// Models holds the fit at each λ of the grid.
+	Models []*Model
 	// LambdaMax is h*(2XᵀY) on centred data, the smallest λ with B̂ = 0
 	// (NaN for ridge).
 	LambdaMax float64

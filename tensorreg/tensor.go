@@ -9,8 +9,10 @@ import (
 // Tensor is a dense real array of any order, stored in row-major order: the
 // last index varies fastest.
 type Tensor struct {
+	// Shape holds the dimensions, outermost first.
 	Shape []int
-	Data  []float64
+	// Data holds the entries in row-major order.
+	Data []float64
 }
 
 // NewTensor returns a tensor of the given shape backed by data, or by new
