@@ -285,3 +285,26 @@ func TestScreeningIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// TestADMMReusesFactorAcrossLambda: the Cholesky factor of 2H + ρKᵀK is
+// computed once for a loss, penalty and ρ, and reused along a λ path.
+func TestADMMReusesFactorAcrossLambda(t *testing.T) {
+	x, y := regression(14, 40, 5, 1)
+	loss := NewLeastSquares(DenseDesign{x}, y)
+	gen, err := penalty.NewGeneral(penalty.AllPairs(5), 5, 1)
+	require.NoError(t, err)
+	m := &ADMM{}
+	_, err = Minimize(Problem{loss, gen, 3}, nil, nil, m)
+	require.NoError(t, err)
+	k, rho := m.k, m.cacheRho
+	res, err := Minimize(Problem{loss, gen, 1}, nil, &Settings{Tol: 1e-9, MaxIter: 100000}, m)
+	require.NoError(t, err)
+	require.True(t, res.Converged)
+	require.Same(t, k, m.k, "factor and K reused for a new λ")
+	require.Equal(t, rho, m.cacheRho)
+	other, err := penalty.NewGeneral(penalty.AllPairs(5), 5, 2)
+	require.NoError(t, err)
+	_, err = Minimize(Problem{loss, other, 1}, nil, nil, m)
+	require.NoError(t, err)
+	require.NotSame(t, k, m.k, "a new penalty refactorises")
+}
