@@ -46,6 +46,9 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty")
 	}
+	if p.Lambda == 0 {
+		return nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
+	}
 	nu := l1.Nu
 	if nu == 0 {
 		nu = 1

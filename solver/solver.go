@@ -182,7 +182,10 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64) {
 	fval := p.Loss.Eval(grad, theta)
 	obj = fval + p.Lambda*p.Penalty.Value(theta)
 	dl, ok := p.Loss.(DualLoss)
-	if !ok {
+	if !ok || p.Lambda == 0 {
+		// At λ = 0 the dual feasible set is {Xᵀθ = 0}: the scaled dual
+		// point is feasible only at the exact optimum, so the gap certifies
+		// nothing and the residual criterion takes over.
 		return obj, math.NaN()
 	}
 	d, ok := penalty.DualNorm(p.Penalty, grad)

@@ -308,3 +308,16 @@ func TestADMMReusesFactorAcrossLambda(t *testing.T) {
 	require.NoError(t, err)
 	require.NotSame(t, k, m.k, "a new penalty refactorises")
 }
+
+func TestLambdaZeroUsesResidual(t *testing.T) {
+	x, y := regression(15, 50, 6, 1)
+	loss := NewLeastSquares(DenseDesign{x}, y)
+	res, err := Minimize(Problem{loss, penalty.L1{}, 0}, nil, &Settings{Tol: 1e-12}, nil)
+	require.NoError(t, err)
+	require.Equal(t, ResidualConverged, res.Status)
+	var want mat.Dense
+	require.NoError(t, want.Solve(x, y))
+	require.True(t, mat.EqualApprox(&want, res.Theta, 1e-8))
+	_, err = Minimize(Problem{loss, penalty.L1{}, 0}, nil, nil, CoordinateDescent{})
+	require.ErrorContains(t, err, "λ > 0")
+}

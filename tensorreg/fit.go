@@ -159,9 +159,16 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
 	}
-	if _, ok := pen.(penalty.Ridge); ok {
+	_, isRidge := pen.(penalty.Ridge)
+	if isRidge || lambda == 0 {
+		// Ridge, and every penalty at λ = 0 (least squares), in closed form
+		// when XᵀX (or XXᵀ) can be factorised.
 		if m, ok := pr.ridge(lambda); ok {
+			m.Penalty = pen
 			return m, nil
+		}
+		if lambda == 0 {
+			method = &solver.FISTA{}
 		}
 	}
 	set := pr.opts.Settings

@@ -281,3 +281,26 @@ func TestBadInput(t *testing.T) {
 	_, err = FitPath(d, flat, penalty.L1{}, nil)
 	require.ErrorContains(t, err, "constant")
 }
+
+// TestLambdaZeroIsLeastSquares: at λ = 0 every penalty gives ordinary least
+// squares in closed form (XᵀX when n ≥ p; the minimum-norm interpolant
+// Xᵀ(XXᵀ)⁻¹y when p > n).
+func TestLambdaZeroIsLeastSquares(t *testing.T) {
+	x, y, _ := simulate(11, 60, 5, 1, 1)
+	xc, yc := centred(x), centred(y)
+	var a, rhs, want mat.Dense
+	a.Mul(xc.T(), xc)
+	rhs.Mul(xc.T(), yc)
+	require.NoError(t, want.Solve(&a, &rhs))
+	for _, pen := range []penalty.Penalty{penalty.Cardinality{}, penalty.L1{}, penalty.Ridge{}} {
+		m, err := Fit(solver.DenseDesign{X: x}, y, pen, 0, nil)
+		require.NoError(t, err)
+		require.True(t, m.Converged, "%T", pen)
+		require.True(t, mat.EqualApprox(&want, m.Coef, 1e-9), "%T", pen)
+	}
+	wide, yw, _ := simulate(12, 10, 30, 1, 1)
+	m, err := Fit(solver.DenseDesign{X: wide}, yw, penalty.L1{}, 0, &Options{NoIntercept: true})
+	require.NoError(t, err)
+	require.True(t, m.Converged, "p > n: %v after %d", m.Status, m.Iterations)
+	require.Less(t, sq(m.Residuals), 1e-6*sq(yw), "p > n interpolates")
+}

@@ -43,6 +43,9 @@ func (pr *prepared) ridge(lambda float64) (*Model, bool) {
 		return nil, false
 	}
 	m := pr.model(penalty.Ridge{}, lambda, theta)
+	if lambda == 0 {
+		m.Objective = pr.loss.Eval(nil, theta) // least squares: no penalty term
+	}
 	m.Objective, m.Gap = pr.ridgeCertificate(theta, lambda)
 	m.Converged, m.Status = true, solver.GapConverged
 	return m, true

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -47,7 +49,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, `Usage: cardreg fit [flags] DATA.csv
+		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
 Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
 glmnet's lambda is lambda / (2n)). DATA.csv has a header row; the response is
@@ -65,44 +67,108 @@ Flags:
 }
 
 // parseInterleaved parses flags that may come before or after the
-// positional arguments.
+// positional arguments. Everything after a "--" is positional.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			return nil, err
 		}
-		args = fs.Args()
-		if len(args) == 0 {
+		rest := fs.Args()
+		if len(rest) == 0 {
 			return pos, nil
 		}
-		pos = append(pos, args[0])
-		args = args[1:]
+		if k := len(args) - len(rest); k > 0 && args[k-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
 	}
 }
 
+// usageError is an error in the command line (exit status 2), as opposed
+// to a failure of the work itself (exit status 1).
+type usageError struct{ error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
 func runFit(args []string, stdout, stderr io.Writer) int {
 	fs, f := newFitFlags(stderr)
+	// The flag package would print the whole usage after a bad flag; print
+	// one line instead, and the usage only when asked for.
+	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
 		return 0
 	}
 	if err != nil {
+		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
 		return 2
 	}
 	if len(pos) != 1 {
-		fmt.Fprintln(stderr, "cardreg fit: expected one data file (see cardreg help fit)")
+		fmt.Fprintf(stderr, "cardreg fit: expected one data file, got %d arguments (see cardreg help fit)\n", len(pos))
 		return 2
 	}
-	res, err := fitFile(pos[0], f)
+	err = f.validate()
+	var res *fitResult
+	if err == nil {
+		res, err = fitFile(pos[0], f)
+	}
 	if err == nil {
 		err = writeOutput(f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg fit: %v\n", err)
+		if errors.As(err, new(usageError)) {
+			return 2
+		}
 		return 1
 	}
 	return 0
+}
+
+// validate checks the flags that do not depend on the data, before any
+// work is done.
+func (f *fitFlags) validate() error {
+	if len([]rune(f.sep)) != 1 {
+		return usagef("--sep must be one character, got %q", f.sep)
+	}
+	if r := []rune(f.sep)[0]; r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return usagef("--sep cannot be %q", f.sep)
+	}
+	switch f.penalty {
+	case "cardinality", "grouped", "lasso", "ridge":
+	default:
+		return usagef("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
+	}
+	if f.penalty == "grouped" && f.groups == "" {
+		return usagef("--penalty grouped needs --groups with one label per predictor")
+	}
+	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
+		return usagef("--nu must be a finite number > 0 (or 0 for the default), got %v", f.nu)
+	}
+	if f.lambda == "cv" {
+		if f.folds < 2 {
+			return usagef("--folds must be at least 2, got %d", f.folds)
+		}
+	} else if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
+		return usagef("--lambda must be a finite non-negative number or cv, got %q", f.lambda)
+	}
+	if f.rule != "min" && f.rule != "1se" {
+		return usagef("--rule must be min or 1se, got %q", f.rule)
+	}
+	if !(f.tol > 0) || math.IsInf(f.tol, 0) {
+		return usagef("--tol must be a positive number, got %v", f.tol)
+	}
+	if f.maxIter < 1 {
+		return usagef("--max-iter must be at least 1, got %d", f.maxIter)
+	}
+	if f.format != "text" && f.format != "json" {
+		return usagef("unknown --format %q (text or json)", f.format)
+	}
+	return nil
 }
 
 // fitResult is what fit prints.
@@ -126,9 +192,13 @@ type fitResult struct {
 	DistinctValues []float64  `json:"distinct_values"`
 	Clusters       [][]string `json:"clusters"`
 	ClusterValues  []float64  `json:"cluster_values"`
-	R2             float64    `json:"r2"`
-	LambdaRule     string     `json:"lambda_rule,omitempty"`
-	CV             *cvSummary `json:"cv,omitempty"`
+	// ValueScale says what distinct_values and cluster_values measure:
+	// "data" (the coefficients) or "standardized" (coefficient × the
+	// predictor's standard deviation, the values the penalty fuses).
+	ValueScale string     `json:"value_scale"`
+	R2         *float64   `json:"r2"` // nil (null) when the response is constant
+	LambdaRule string     `json:"lambda_rule,omitempty"`
+	CV         *cvSummary `json:"cv,omitempty"`
 }
 
 type cvSummary struct {
@@ -138,18 +208,14 @@ type cvSummary struct {
 }
 
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
-	sep := []rune(f.sep)
-	if len(sep) != 1 {
-		return nil, fmt.Errorf("--sep must be one character, got %q", f.sep)
-	}
-	t, err := readTable(path, sep[0])
+	t, err := readTable(path, []rune(f.sep)[0])
 	if err != nil {
 		return nil, err
 	}
 	ti := len(t.names) - 1
 	if f.target != "" {
 		if ti, err = t.index(f.target); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
+			return nil, usagef("--target: %s: %v", path, err)
 		}
 	}
 	if len(t.names) < 2 {
@@ -179,9 +245,6 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	var model *tensorreg.Model
 	design := solver.DenseDesign{X: x}
 	if f.lambda == "cv" {
-		if f.rule != "min" && f.rule != "1se" {
-			return nil, fmt.Errorf("--rule must be min or 1se, got %q", f.rule)
-		}
 		cv, err := tensorreg.CrossValidate(design, y, pen, &tensorreg.CVOptions{
 			PathOptions: tensorreg.PathOptions{Options: opts}, Folds: f.folds, Seed: f.seed})
 		if err != nil {
@@ -195,24 +258,18 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.LambdaRule = "cv, lambda_" + f.rule
 		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE}
 	} else {
-		lam, err := strconv.ParseFloat(f.lambda, 64)
-		if err != nil || lam < 0 || math.IsInf(lam, 0) {
-			return nil, fmt.Errorf("--lambda must be a non-negative number or cv, got %q", f.lambda)
-		}
+		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
 			return nil, err
 		}
 	}
-	res.fill(model)
+	res.fill(model, f.standardize)
 	return res, nil
 }
 
 // buildPenalty returns the penalty and the ν used, with a note when the
 // default had to fall back.
 func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) {
-	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
-		return nil, 0, "", fmt.Errorf("--nu must be positive, got %v", f.nu)
-	}
 	nu, note := f.nu, ""
 	switch f.penalty {
 	case "lasso":
@@ -247,7 +304,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 		g.Nu = nu
 		return g, nu, note, nil
 	}
-	return nil, 0, "", fmt.Errorf("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
+	return nil, 0, "", usagef("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
 }
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on
@@ -263,11 +320,11 @@ func nuFromM(m float64) (float64, string) {
 
 func parseGroups(s string, p int) ([]int, error) {
 	if s == "" {
-		return nil, errors.New("--penalty grouped needs --groups with one label per predictor")
+		return nil, usagef("--penalty grouped needs --groups with one label per predictor")
 	}
 	parts := strings.Split(s, ",")
 	if len(parts) != p {
-		return nil, fmt.Errorf("--groups has %d labels for %d predictors", len(parts), p)
+		return nil, usagef("--groups has %d labels for %d predictors", len(parts), p)
 	}
 	ids := map[string]int{}
 	labels := make([]int, p)
@@ -281,7 +338,7 @@ func parseGroups(s string, p int) ([]int, error) {
 	return labels, nil
 }
 
-func (r *fitResult) fill(m *tensorreg.Model) {
+func (r *fitResult) fill(m *tensorreg.Model, standardized bool) {
 	r.Lambda = m.Lambda
 	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
 	r.Objective = m.Objective
@@ -292,16 +349,26 @@ func (r *fitResult) fill(m *tensorreg.Model) {
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
 	r.Intercept = m.Intercept[0]
 	r.Coefficients = mat.Col(nil, 0, m.Coef)
+	// Clusters and DistinctValues are on the scale the penalty acts on:
+	// with --standardize the members of a cluster share a standardised
+	// value, not a coefficient. Clusters come in decreasing order of that
+	// value, DistinctValues in increasing order.
 	r.DistinctValues = m.DistinctValues(0)
-	for _, cl := range m.Clusters(0) {
+	r.ValueScale = "data"
+	if standardized {
+		r.ValueScale = "standardized"
+	}
+	for c, cl := range m.Clusters(0) {
 		names := make([]string, len(cl))
 		for k, i := range cl {
 			names[k] = r.Names[i]
 		}
 		r.Clusters = append(r.Clusters, names)
-		r.ClusterValues = append(r.ClusterValues, m.Coef.At(cl[0], 0))
+		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
 	}
-	r.R2 = m.R2[0]
+	if r2 := m.R2[0]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
+		r.R2 = &r2
+	}
 }
 
 func (r *fitResult) write(w io.Writer, format string) error {
@@ -309,11 +376,12 @@ func (r *fitResult) write(w io.Writer, format string) error {
 	case "json":
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
 		return enc.Encode(r)
 	case "text":
 		return r.writeText(w)
 	}
-	return fmt.Errorf("unknown --format %q (text or json)", format)
+	return usagef("unknown --format %q (text or json)", format)
 }
 
 func (r *fitResult) writeText(w io.Writer) error {
@@ -338,9 +406,17 @@ func (r *fitResult) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
 	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
-	fmt.Fprintf(tw, "R²\t%.6f\n", r.R2)
+	if r.R2 != nil {
+		fmt.Fprintf(tw, "R²\t%.6f\n", *r.R2)
+	} else {
+		fmt.Fprintf(tw, "R²\tundefined (constant response)\n")
+	}
 	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
-	fmt.Fprintf(tw, "\nvalue\tpredictors\n")
+	if r.ValueScale == "standardized" {
+		fmt.Fprintf(tw, "\nstandardised value\tpredictors\n")
+	} else {
+		fmt.Fprintf(tw, "\nvalue\tpredictors\n")
+	}
 	for c, names := range r.Clusters {
 		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
 	}
@@ -349,21 +425,43 @@ func (r *fitResult) writeText(w io.Writer) error {
 
 // writeOutput writes to stdout, or to a file through a temporary file that
 // replaces it only once complete, so a failure never leaves a partial file.
+// A new file gets the usual permissions (0666 less the umask); a replaced
+// one keeps its own.
 func writeOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(stdout)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".cardreg-*")
+	tmp, err := createTemp(filepath.Dir(path))
 	if err != nil {
-		return err
+		return fmt.Errorf("--out %s: %v", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := fn(tmp); err != nil {
 		tmp.Close()
 		return err
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
+		tmp.Chmod(fi.Mode().Perm())
 	}
-	return os.Rename(tmp.Name(), path)
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("--out %s: %v", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("--out %s: %v", path, err)
+	}
+	return nil
+}
+
+// createTemp is os.CreateTemp with mode 0666 (less the umask) instead of
+// 0600, since the file becomes the user's output.
+func createTemp(dir string) (*os.File, error) {
+	for range 100 {
+		name := filepath.Join(dir, fmt.Sprintf(".cardreg-%d.tmp", rand.Uint64()))
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
+		if errors.Is(err, os.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, errors.New("cannot create a temporary file")
 }

@@ -35,7 +35,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "cardreg: unknown command %q\n\n%s", args[0], usage)
+	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, help; see cardreg help)\n", args[0])
 	return 2
 }
 
