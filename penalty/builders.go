@@ -61,8 +61,8 @@ func Zero(m, n int) *mat.Dense { return mat.NewDense(m, n, nil) }
 // are at most tol·(largest eigenvalue) span the kernel. A nil G (no rows)
 // gives the identity of size n.
 func KernelProjection(g *mat.Dense, n int) *mat.SymDense {
-	pi := mat.NewSymDense(n, nil)
 	if g == nil {
+		pi := mat.NewSymDense(n, nil)
 		for i := 0; i < n; i++ {
 			pi.SetSym(i, i, 1)
 		}
@@ -70,8 +70,17 @@ func KernelProjection(g *mat.Dense, n int) *mat.SymDense {
 	}
 	var gtg mat.SymDense
 	gtg.SymOuterK(1, g.T())
+	pi, _ := kernelFromGram(&gtg)
+	return pi
+}
+
+// kernelFromGram returns the projector onto the kernel of GᵀG (which is
+// ker G) and the largest eigenvalue of GᵀG, from one eigendecomposition.
+func kernelFromGram(gtg *mat.SymDense) (*mat.SymDense, float64) {
+	n := gtg.SymmetricDim()
+	pi := mat.NewSymDense(n, nil)
 	var eig mat.EigenSym
-	if !eig.Factorize(&gtg, true) {
+	if !eig.Factorize(gtg, true) {
 		panic("penalty: eigendecomposition of GᵀG failed")
 	}
 	vals := eig.Values(nil)
@@ -96,5 +105,5 @@ func KernelProjection(g *mat.Dense, n int) *mat.SymDense {
 			}
 		}
 	}
-	return pi
+	return pi, top
 }

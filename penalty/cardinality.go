@@ -59,11 +59,11 @@ func (c Cardinality) colDual(g []float64, _ int, w *workspace) float64 {
 
 // fullProx is the prox of τ(weight·pairwise + ν·n·|mean|) on one block: the
 // two parts act on orthogonal subspaces, so the pairwise prox (which keeps
-// the mean) is followed by moving the mean m to soft(m, τν).
+// the mean) is followed by moving the mean m to SoftThreshold(m, τν).
 func fullProx(v []float64, tau, weight, nu float64, w *workspace) {
 	m := sum(v) / float64(len(v))
 	pairwiseProx(v, tau*weight, w)
-	target := soft(m, tau*nu)
+	target := SoftThreshold(m, tau*nu)
 	if constant(v) {
 		// Fully fused: set the common value exactly, so that a zero mean
 		// gives exact zeros rather than rounding residue.

@@ -6,7 +6,6 @@ import (
 	"math"
 	"sync"
 
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -57,16 +56,11 @@ func NewGeneral(g *mat.Dense, p int, nu float64) (*General, error) {
 			return nil, errors.New("penalty: G has a non-finite entry")
 		}
 	}
-	pi := KernelProjection(g, p)
 	gram := mat.NewSymDense(p, nil)
 	if g != nil {
 		gram.SymOuterK(1, g.T())
 	}
-	var eig mat.EigenSym
-	if !eig.Factorize(gram, false) {
-		return nil, errors.New("penalty: eigendecomposition of GᵀG failed")
-	}
-	lip := floats.Max(append(eig.Values(nil), 0))
+	pi, lip := kernelFromGram(gram)
 	if mat.Trace(pi) > 0.5 {
 		lip = math.Max(lip, nu*nu)
 	}

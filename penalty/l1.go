@@ -47,7 +47,7 @@ func (l L1) colValue(v []float64, _ int) float64 {
 func (l L1) colProx(v []float64, tau float64, _ int, _ *workspace) {
 	a := tau * nuOrOne(l.Nu)
 	for i, x := range v {
-		v[i] = soft(x, a)
+		v[i] = SoftThreshold(x, a)
 	}
 }
 

@@ -105,7 +105,8 @@ func sizeLike(dst *mat.Dense, r, c int) {
 	}
 }
 
-func soft(x, a float64) float64 {
+// SoftThreshold returns sign(x)·max(|x| − a, 0), the prox of a|·| at x.
+func SoftThreshold(x, a float64) float64 {
 	switch {
 	case x > a:
 		return x - a

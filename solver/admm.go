@@ -89,7 +89,7 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 		Mul(&kt, m.k, theta)
 		zOld.CloneFrom(z)
 		z.Add(&kt, u)
-		z.Apply(func(_, _ int, v float64) float64 { return softThreshold(v, thr) }, z)
+		z.Apply(func(_, _ int, v float64) float64 { return penalty.SoftThreshold(v, thr) }, z)
 		diff.Sub(&kt, z)
 		u.Add(u, &diff)
 		res.Iterations = it
@@ -144,14 +144,4 @@ func (m *ADMM) factorize(loss Quadratic, pen Splitter) error {
 	}
 	m.cacheLoss, m.cachePen, m.cacheRho, m.k = loss, pen, rho, pen.Stacked()
 	return nil
-}
-
-func softThreshold(x, a float64) float64 {
-	switch {
-	case x > a:
-		return x - a
-	case x < -a:
-		return x + a
-	}
-	return 0
 }

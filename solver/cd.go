@@ -111,7 +111,7 @@ func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
 	}
 	xk := cd.col(k)
 	z := blas64.Dot(xk, r) + cd.norms[k]*theta[k]
-	next := softThreshold(z, cd.thr) / cd.norms[k]
+	next := penalty.SoftThreshold(z, cd.thr) / cd.norms[k]
 	delta := next - theta[k]
 	if delta == 0 {
 		return 0

@@ -187,16 +187,6 @@ func (pr *prepared) fusionLambda(h penalty.Cardinality, lmax float64) float64 {
 	return hi
 }
 
-func softScalar(x, a float64) float64 {
-	switch {
-	case x > a:
-		return x - a
-	case x < -a:
-		return x + a
-	}
-	return 0
-}
-
 // fusedLine is the cardinality problem restricted to fused coefficients
 // B = 1cᵀ: the gradient there is a + d·diag(c), with a = ∇f(0) and
 // d = ∇f(11ᵀ) − a, since the gradient is affine.
@@ -232,7 +222,7 @@ func (fl *fusedLine) values(lam float64) []float64 {
 			sd += fl.d.At(i, j)
 		}
 		if sd > 0 {
-			out[j] = softScalar(-sa, lam*fl.nu*float64(fl.p)) / sd
+			out[j] = penalty.SoftThreshold(-sa, lam*fl.nu*float64(fl.p)) / sd
 		}
 	}
 	return out
