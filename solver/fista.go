@@ -85,7 +85,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 			}
 			continue
 		}
-		res.Objective, res.Gap = obj, gap
+		res.Objective, res.Gap, res.Polished = obj, gap, false
 		m.trace(res, s, k, obj, gap)
 		if gap <= s.Tol {
 			res.Converged, res.Status = true, GapConverged
