@@ -152,9 +152,11 @@ func (ls *LeastSquares) Lipschitz() float64 {
 
 // topEigen estimates the largest eigenvalue of XᵀX by Lanczos with full
 // reorthogonalisation (Golub and Van Loan, Matrix Computations, §10.1): the
-// largest Ritz value converges from below much faster than power iteration,
-// and adding the residual |β_k s_k| of its Ritz vector bounds the distance to
-// an eigenvalue.
+// largest Ritz value converges from below much faster than power iteration.
+// Adding the residual |β_k s_k| of its Ritz vector bounds the distance to
+// some eigenvalue, which is the largest one unless the start vector is
+// (numerically) orthogonal to its eigenvector; that, and the 1% margin in
+// Lipschitz, make it a bound in practice rather than a proof.
 func (ls *LeastSquares) topEigen() float64 {
 	_, p := ls.x.Dims()
 	steps := min(p, 40)

@@ -72,7 +72,9 @@ func (d *scaledDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 	}
 }
 
-// Gram writes S⁻¹(XᵀX − n·mmᵀ)S⁻¹ when the inner design has a Gram form.
+// gram writes S⁻¹(XᵀX − n·mmᵀ)S⁻¹ when the inner design has a Gram form.
+// The identity (X − 1mᵀ)ᵀ(X − 1mᵀ) = XᵀX − n·mmᵀ holds only because m is the
+// vector of column means, which columnMoments guarantees.
 func (d *scaledDesign) gram(dst *mat.SymDense, g solver.Gramer) {
 	g.Gram(dst)
 	n, p := d.x.Dims()
