@@ -133,7 +133,7 @@ func TestRidgeCertificateBoundsSuboptimality(t *testing.T) {
 		for _, lam := range []float64{7.5, 1e4} { // λ ≫ λ_max(XᵀX) makes B = 0 nearly optimal
 			m, ok := pr.ridge(lam)
 			require.True(t, ok)
-			optObj, _ := pr.ridgeCertificate(m.penalised, lam)
+			optObj, _ := pr.ridgeCertificate(m.fitted, lam)
 			obj0, gap0 := pr.ridgeCertificate(mat.NewDense(dims[1], 1, nil), lam)
 			require.GreaterOrEqual(t, gap0*obj0, obj0-optObj-1e-9*obj0, "n,p=%v λ=%v", dims, lam)
 		}

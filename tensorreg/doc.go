@@ -40,7 +40,10 @@
 // error is within one standard error of the minimum). A Model gives the
 // coefficients, intercept, clusters and distinct values per response, the
 // effective number of parameters, R², residuals, and the solver's
-// iterations, gap and convergence.
+// iterations, gap and convergence. Options.Relax refits every solution by
+// least squares on its clusters (glmnet's relax = TRUE, γ = 0), which
+// removes the shrinkage of the common values; on simulated data with four
+// true values it lowers ‖β̂ − β*‖ by about 30 % (TestRecovery).
 //
 // The tensor operations (Unfold, Fold, ModeProduct, Contract) follow
 // T. G. Kolda and B. W. Bader, "Tensor Decompositions and Applications",

@@ -24,6 +24,14 @@ type Options struct {
 	// is about equal coefficients: on the raw scale equal coefficients mean
 	// equal per-unit effects, after scaling they mean equal per-sd effects.
 	Standardize bool
+	// Relax refits each penalised solution by unpenalised least squares on
+	// its structure: one free value per cluster of equal coefficients (per
+	// response), zeros of the lasso kept at zero. This is glmnet's
+	// relax = TRUE with γ = 0: the penalty chooses the clusters, least
+	// squares chooses their values, which removes the penalty's shrinkage
+	// of the common values. Cross-validation then scores the relaxed fits.
+	// It needs a piecewise-linear penalty (cardinality, grouped, lasso).
+	Relax bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
 	// Method is the solver. If nil, Fit uses coordinate descent for the
@@ -44,7 +52,9 @@ type Model struct {
 	// Intercept holds one intercept per response (zeros without one).
 	Intercept []float64
 	// Objective is the objective at the solution, on the solver's scale
-	// (standardised predictors when Standardize is set).
+	// (standardised predictors when Standardize is set). For a relaxed
+	// model, Objective, Gap and the convergence fields describe the
+	// penalised fit that chose the clusters.
 	Objective float64
 	// Gap is the relative duality gap certified at the solution (NaN when
 	// the penalty has no dual norm; ridge reports its closed form's gap).
@@ -61,9 +71,14 @@ type Model struct {
 	R2 []float64
 	// Residuals is Y − fitted, n×q.
 	Residuals *mat.Dense
+	// Relaxed reports whether Coef is the least-squares refit on the
+	// penalised solution's clusters (Options.Relax); false also when the
+	// refit was asked for but its reduced system was singular.
+	Relaxed bool
 
-	penalised *mat.Dense // coefficients on the scale the penalty acts on
-	mean, sd  []float64
+	fitted   *mat.Dense // coefficients on the scale the penalty acts on
+	solution *mat.Dense // the penalised solver solution: the next warm start
+	mean, sd []float64
 }
 
 // prepared holds the data of one fit in the form the solver sees.
@@ -176,10 +191,40 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	if err != nil {
 		return nil, err
 	}
-	m := pr.model(pen, lambda, res.Theta)
+	theta, relaxed := res.Theta, false
+	if pr.opts.Relax {
+		if theta, relaxed, err = pr.relax(pen, res.Theta); err != nil {
+			return nil, err
+		}
+	}
+	m := pr.model(pen, lambda, theta)
+	m.solution, m.Relaxed = res.Theta, relaxed
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
 	return m, nil
+}
+
+// relax refits theta by least squares on its pieces with zero slopes and no
+// kink constraints. It reports false, keeping theta, when the reduced
+// system is singular (more clusters than the data can determine).
+func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bool, error) {
+	pw, ok := pen.(penalty.Piecewise)
+	if !ok {
+		return nil, false, fmt.Errorf("tensorreg: relaxed fits need a piecewise-linear penalty (cardinality, grouped or lasso), not %T", pen)
+	}
+	p, q := theta.Dims()
+	pieces := make([]penalty.Piece, q)
+	col := make([]float64, p)
+	for j := range pieces {
+		mat.Col(col, j, theta)
+		pc := pw.Piece(col, q)
+		pieces[j] = penalty.Piece{Clusters: pc.Clusters, Slopes: make([]float64, len(pc.Clusters))}
+	}
+	out := mat.NewDense(p, q, nil)
+	if !pr.loss.Polish(out, pieces, 0) {
+		return theta, false, nil
+	}
+	return out, true, nil
 }
 
 // method returns the solver of a single fit: the one asked for, else
@@ -230,7 +275,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 		}
 	}
 	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
-		penalised: theta, mean: pr.mean, sd: pr.sd}
+		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
 	m.Residuals = mat.NewDense(n, q, nil)
 	pr.x.Mul(m.Residuals, coef)
 	m.Residuals.Sub(pr.y, m.Residuals)
@@ -272,12 +317,12 @@ func (m *Model) Predict(x solver.Design) *mat.Dense {
 // indices in increasing order. With Standardize the values compared are the
 // standardised coefficients, the ones the penalty fuses.
 func (m *Model) Clusters(j int) [][]int {
-	p, _ := m.penalised.Dims()
+	p, _ := m.fitted.Dims()
 	idx := make([]int, p)
 	for i := range idx {
 		idx[i] = i
 	}
-	col := mat.Col(nil, j, m.penalised)
+	col := mat.Col(nil, j, m.fitted)
 	slices.SortStableFunc(idx, func(a, b int) int {
 		switch {
 		case col[a] > col[b]:
@@ -302,7 +347,7 @@ func (m *Model) Clusters(j int) [][]int {
 // DistinctValues returns the sorted (increasing) distinct coefficient
 // values of response j, on the scale the penalty acts on.
 func (m *Model) DistinctValues(j int) []float64 {
-	col := mat.Col(nil, j, m.penalised)
+	col := mat.Col(nil, j, m.fitted)
 	slices.Sort(col)
 	return slices.Compact(col)
 }

@@ -304,3 +304,54 @@ func TestLambdaZeroIsLeastSquares(t *testing.T) {
 	require.True(t, m.Converged, "p > n: %v after %d", m.Status, m.Iterations)
 	require.Less(t, sq(m.Residuals), 1e-6*sq(yw), "p > n interpolates")
 }
+
+// TestRelaxedIsLeastSquaresOnClusters: the relaxed fit keeps the clusters
+// of the penalised fit and gives each the least-squares value, computed
+// here independently on the collapsed design (one column per cluster).
+func TestRelaxedIsLeastSquaresOnClusters(t *testing.T) {
+	x, y, _ := simulate(13, 150, 8, 1, 1)
+	d := solver.DenseDesign{X: x}
+	for _, pen := range []penalty.Penalty{penalty.Cardinality{}, penalty.L1{}} {
+		lmax, _ := solver.LambdaMax(solver.NewLeastSquares(solver.DenseDesign{X: centred(x)}, centred(y)), pen)
+		plain, err := Fit(d, y, pen, 0.03*lmax, &Options{Settings: solver.Settings{Tol: 1e-10}})
+		require.NoError(t, err)
+		rel, err := Fit(d, y, pen, 0.03*lmax, &Options{Relax: true, Settings: solver.Settings{Tol: 1e-10}})
+		require.NoError(t, err)
+		require.True(t, rel.Relaxed, "%T", pen)
+		require.False(t, plain.Relaxed)
+		require.Equal(t, plain.Gap, rel.Gap, "the certificate is the penalised fit's")
+		clusters := plain.Clusters(0)
+		require.ElementsMatch(t, clusters, rel.Clusters(0), "%T: same clusters", pen)
+		// Independent refit: columns summed per cluster (zeros of the lasso
+		// dropped), least squares with an intercept via centring.
+		var keep [][]int
+		for _, cl := range clusters {
+			if !(plain.Coef.At(cl[0], 0) == 0 && pen == penalty.Penalty(penalty.L1{})) {
+				keep = append(keep, cl)
+			}
+		}
+		z := mat.NewDense(150, len(keep), nil)
+		for c, cl := range keep {
+			for i := 0; i < 150; i++ {
+				var s float64
+				for _, k := range cl {
+					s += x.At(i, k)
+				}
+				z.Set(i, c, s)
+			}
+		}
+		var b mat.Dense
+		require.NoError(t, b.Solve(centred(z), centred(y)))
+		for c, cl := range keep {
+			for _, k := range cl {
+				require.InDelta(t, b.At(c, 0), rel.Coef.At(k, 0), 1e-8, "%T cluster %d", pen, c)
+			}
+		}
+	}
+	_, err := Fit(d, y, penalty.Ridge{}, 1, &Options{Relax: true})
+	require.NoError(t, err, "ridge in closed form ignores Relax")
+	gen, err := penalty.NewGeneral(penalty.AllPairs(8), 8, 1)
+	require.NoError(t, err)
+	_, err = Fit(d, y, gen, 1, &Options{Relax: true})
+	require.ErrorContains(t, err, "piecewise-linear")
+}

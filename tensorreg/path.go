@@ -77,7 +77,7 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 			return nil, err
 		}
 		path.Models = append(path.Models, m)
-		warm = m.penalised
+		warm = m.solution
 	}
 	return path, nil
 }

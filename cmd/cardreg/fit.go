@@ -26,7 +26,7 @@ type fitFlags struct {
 	nu, tol                                                 float64
 	folds, maxIter                                          int
 	seed                                                    uint64
-	noIntercept, standardize                                bool
+	noIntercept, standardize, relax                         bool
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -44,6 +44,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
 	fs.IntVar(&f.maxIter, "max-iter", 20000, "iteration cap per fit")
 	fs.BoolVar(&f.noIntercept, "no-intercept", false, "fit without an intercept")
+	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text or json")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
@@ -195,8 +196,12 @@ type fitResult struct {
 	// ValueScale says what distinct_values and cluster_values measure:
 	// "data" (the coefficients) or "standardized" (coefficient × the
 	// predictor's standard deviation, the values the penalty fuses).
-	ValueScale string     `json:"value_scale"`
-	R2         *float64   `json:"r2"` // nil (null) when the response is constant
+	ValueScale string   `json:"value_scale"`
+	R2         *float64 `json:"r2"` // nil (null) when the response is constant
+	// Relaxed says whether the coefficients are the least-squares refit on
+	// the clusters (--relax); objective and duality_gap then describe the
+	// penalised fit that chose them.
+	Relaxed    bool       `json:"relaxed"`
 	LambdaRule string     `json:"lambda_rule,omitempty"`
 	CV         *cvSummary `json:"cv,omitempty"`
 }
@@ -236,7 +241,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize,
+	opts := tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
 		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 	res := &fitResult{Penalty: f.penalty, NuNote: note, N: n, P: len(names), Names: names, Target: t.names[ti]}
 	if nu > 0 {
@@ -347,6 +352,7 @@ func (r *fitResult) fill(m *tensorreg.Model, standardized bool) {
 		r.DualityGap = &g
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
+	r.Relaxed = m.Relaxed
 	r.Intercept = m.Intercept[0]
 	r.Coefficients = mat.Col(nil, 0, m.Coef)
 	// Clusters and DistinctValues are on the scale the penalty acts on:
@@ -403,6 +409,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "duality gap\t%.3g (relative)\n", *r.DualityGap)
 	}
 	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
+	if r.Relaxed {
+		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by least squares on the clusters below (objective and gap: penalised fit)\n")
+	}
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
 	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)

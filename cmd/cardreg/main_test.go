@@ -79,6 +79,7 @@ type fitJSON struct {
 	ClusterValues  []float64  `json:"cluster_values"`
 	ValueScale     string     `json:"value_scale"`
 	R2             *float64   `json:"r2"`
+	Relaxed        bool       `json:"relaxed"`
 	LambdaRule     string     `json:"lambda_rule"`
 	CV             *struct {
 		Folds     int     `json:"folds"`
@@ -861,4 +862,41 @@ func FuzzReadTable(f *testing.F) {
 			require.False(t, strings.HasPrefix(tab.names[0], "\ufeff"), "BOM kept in %q", tab.names[0])
 		}
 	})
+}
+
+// TestRelax: --relax refits least squares on the clusters. On the bundled
+// example (true coefficients in four values) it finds four clusters, the
+// JSON says so, and each cluster's value is the least-squares value: the
+// residuals are orthogonal to every cluster's summed predictor.
+func TestRelax(t *testing.T) {
+	res := cardreg(t, "fit", "--relax", "--format", "json", "../../examples/cardinality.csv")
+	require.Equal(t, 0, res.code, res.stderr)
+	r := decodeFit(t, res.stdout)
+	require.True(t, r.Relaxed)
+	require.Len(t, r.DistinctValues, 4)
+	d := loadCSV(t, "../../examples/cardinality.csv")
+	y := d.col(t, "y")
+	resid := make([]float64, len(y))
+	for i := range y {
+		resid[i] = y[i] - r.Intercept
+		for j, name := range r.Names {
+			resid[i] -= r.Coefficients[j] * d.col(t, name)[i]
+		}
+	}
+	for _, cl := range r.Clusters {
+		var dot, scale float64
+		for i := range y {
+			var z float64
+			for _, name := range cl {
+				z += d.col(t, name)[i]
+			}
+			dot += z * resid[i]
+			scale += z * z
+		}
+		require.InDelta(t, 0, dot/math.Sqrt(scale), 1e-6, "cluster %v", cl)
+	}
+	plain := decodeFit(t, cardreg(t, "fit", "--format", "json", "../../examples/cardinality.csv").stdout)
+	require.False(t, plain.Relaxed)
+	text := cardreg(t, "fit", "--relax", "../../examples/cardinality.csv")
+	require.Contains(t, text.stdout, "relaxed")
 }
