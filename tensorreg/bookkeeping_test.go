@@ -210,3 +210,23 @@ func TestScaledDesignProducts(t *testing.T) {
 	wg.SymOuterK(1, xs.T())
 	require.True(t, mat.EqualApprox(&wg, &g, 1e-10), "Gram")
 }
+
+// TestCVWithStatefulMethod: ADMM caches its factor; CV with it must not
+// race (run under -race) and must match FISTA's curve.
+func TestCVWithStatefulMethod(t *testing.T) {
+	x, y, _ := simulate(47, 60, 4, 1, 1)
+	gen, err := penalty.NewGeneral(penalty.AllPairs(4), 4, 1)
+	require.NoError(t, err)
+	grid := []float64{40, 10, 2}
+	base := CVOptions{PathOptions: PathOptions{Lambdas: grid}, Folds: 3, Seed: 2}
+	admm := base
+	admm.Method = &solver.ADMM{}
+	admm.Settings = solver.Settings{Tol: 1e-10, MaxIter: 200000}
+	a, err := CrossValidate(solver.DenseDesign{X: x}, y, gen, &admm)
+	require.NoError(t, err)
+	fista := base
+	fista.Settings = solver.Settings{Tol: 1e-12}
+	b, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, &fista)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, b.MeanError, a.MeanError, 1e-6)
+}

@@ -53,8 +53,9 @@ type CV struct {
 
 // CrossValidate runs K-fold cross-validation of the penalised fit along a λ
 // grid (computed once on all data, as glmnet does), fitting the folds
-// concurrently, and returns the error curve with λ_min and λ_1se together
-// with the full-data path.
+// concurrently (one at a time when Options.Method is set, since a method
+// may keep state), and returns the error curve with λ_min and λ_1se
+// together with the full-data path.
 func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 	var co CVOptions
 	if opts != nil {
@@ -81,7 +82,13 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	errs := make([][]float64, k)
 	fail := make([]error, k)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, 2)
+	// The default methods keep no state; a caller's Method may (ADMM caches
+	// its factor), so folds share it only one at a time.
+	workers := 2
+	if co.Method != nil {
+		workers = 1
+	}
+	sem := make(chan struct{}, workers)
 	for f := 0; f < k; f++ {
 		wg.Add(1)
 		go func(f int) {
