@@ -186,6 +186,9 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 			method = &solver.FISTA{}
 		}
 	}
+	if m, ok := pr.zeroAbove(pen, lambda); ok {
+		return m, nil
+	}
 	set := pr.opts.Settings
 	res, err := solver.Minimize(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, init, &set, method)
 	if err != nil {
@@ -202,6 +205,24 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
 	return m, nil
+}
+
+// zeroAbove returns the zero solution, certified, when λ ≥ λ_max =
+// h*(2XᵀY): B = 0 is then optimal (DESIGN §3), and the answer needs neither
+// XᵀX nor an iteration.
+func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool) {
+	var g mat.Dense
+	g.Scale(2, pr.loss.Cross())
+	lmax, ok := penalty.DualNorm(pen, &g)
+	if !ok || lambda < lmax {
+		return nil, false
+	}
+	p, q := pr.loss.Dims()
+	zero := mat.NewDense(p, q, nil)
+	m := pr.model(pen, lambda, zero)
+	m.Objective = pr.loss.Eval(nil, zero)
+	m.Gap, m.Converged, m.Status = 0, true, solver.GapConverged
+	return m, true
 }
 
 // relax refits theta by least squares on its pieces with zero slopes and no

@@ -355,3 +355,23 @@ func TestRelaxedIsLeastSquaresOnClusters(t *testing.T) {
 	_, err = Fit(d, y, gen, 1, &Options{Relax: true})
 	require.ErrorContains(t, err, "piecewise-linear")
 }
+
+func TestZeroAboveLambdaMax(t *testing.T) {
+	x, y, _ := simulate(14, 50, 6, 2, 1)
+	d := solver.DenseDesign{X: x}
+	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 2}, penalty.L1{}} {
+		path, err := FitPath(d, y, pen, &PathOptions{NLambda: 2})
+		require.NoError(t, err)
+		m, err := Fit(d, y, pen, path.LambdaMax, nil)
+		require.NoError(t, err)
+		require.Zero(t, mat.Norm(m.Coef, 2), "%T", pen)
+		require.Zero(t, m.Iterations)
+		require.True(t, m.Converged)
+		require.InDeltaSlice(t, []float64{mat.Sum(y.ColView(0)) / 50, mat.Sum(y.ColView(1)) / 50}, m.Intercept, 1e-12)
+		require.InDelta(t, sq(centred(y)), m.Objective, 1e-9*sq(centred(y)))
+		below, err := Fit(d, y, pen, 0.9*path.LambdaMax, nil)
+		require.NoError(t, err)
+		require.NotZero(t, mat.Norm(below.Coef, 2))
+		require.Positive(t, below.Iterations)
+	}
+}
