@@ -15,7 +15,8 @@ import (
 // columns. A is never built: value, prox and dual norm take O(n log n) time
 // and O(n) memory per column.
 type Cardinality struct {
-	// Nu is the weight ν > 0 of the kernel term. If zero, 1 is used.
+	// Nu is the weight ν > 0 of the kernel term. If zero, 1 is used; a
+	// negative or NaN ν makes every method panic.
 	Nu float64
 }
 

@@ -14,9 +14,11 @@ import (
 // since Π_G repeats group means. The weight is w_k = √P_k with
 // P_k = |B_k|·q the number of parameters of group k in a p×q matrix, or
 // w_k = 1 when Unweighted is set. A group of one row is penalised by ν|v_i|
-// alone.
+// alone. Build it with NewGrouped: a zero Grouped has no groups and panics on
+// use.
 type Grouped struct {
-	// Nu is the weight ν > 0 of the kernel term. If zero, 1 is used.
+	// Nu is the weight ν > 0 of the kernel term. If zero, 1 is used; a
+	// negative or NaN ν makes every method panic.
 	Nu float64
 	// Unweighted sets every block weight w_k to 1 instead of √P_k.
 	Unweighted bool

@@ -9,7 +9,8 @@ import (
 // L1 is the lasso penalty h(Θ) = ν‖Θ‖₁, the case G = 0 of the family
 // (ker G is everything and Π_G = I).
 type L1 struct {
-	// Nu is the weight ν > 0. If zero, 1 is used, which gives the lasso.
+	// Nu is the weight ν > 0. If zero, 1 is used, which gives the lasso; a
+	// negative or NaN ν makes every method panic.
 	Nu float64
 }
 

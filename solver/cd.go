@@ -158,7 +158,11 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 			sweeps++
 		}
 		res.Iterations = max(res.Iterations, sweeps)
-		out.obj, out.gap = cd.certificate(theta, r, yv, lambda, nu, screened)
+		var zeroed bool
+		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, nu, screened)
+		if zeroed { // certify the point returned, not the one screened
+			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, nu, screened)
+		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
 		}
@@ -175,7 +179,7 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 // applies the gap-safe screening rule at the dual point 2s·r, marking
 // coordinates that are zero at the optimum (theta is zero there already or
 // is set so, and the residual updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu float64, screened []bool) (float64, float64) {
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu float64, screened []bool) (obj, gap float64, zeroed bool) {
 	corr := make([]float64, len(theta))
 	var gmax, l1 float64
 	for k := range theta {
@@ -184,12 +188,12 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu f
 		l1 += math.Abs(theta[k])
 	}
 	rr := blas64.Dot(r, r)
-	obj := rr + lambda*nu*l1
+	obj = rr + lambda*nu*l1
 	s := 1.0
 	if dual := 2 * gmax / nu; dual > lambda {
 		s = lambda / dual
 	}
-	gap := math.Max(obj-(2*s*blas64.Dot(r, y)-s*s*rr), 0)
+	gap = math.Max(obj-(2*s*blas64.Dot(r, y)-s*s*rr), 0)
 	radius := 2 * math.Sqrt(gap)
 	for k := range theta {
 		// |x_kᵀθ_dual| = 2s|x_kᵀr|; strict inequality keeps ties active.
@@ -197,12 +201,12 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu f
 			screened[k] = true
 			if theta[k] != 0 {
 				blas64.Axpy(theta[k], cd.col(k), r)
-				theta[k] = 0
+				theta[k], zeroed = 0, true
 			}
 		}
 	}
 	if obj <= 0 {
-		return obj, gap
+		return obj, gap, zeroed
 	}
-	return obj, gap / obj
+	return obj, gap / obj, zeroed
 }

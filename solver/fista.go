@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"errors"
+	"fmt"
 	"math"
 
 	"github.com/cardsparse/cardreg/penalty"
@@ -46,6 +48,9 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 	t := 1.0
 	for k := 1; k <= s.MaxIter; k++ {
 		fy := p.Loss.Eval(grad, y)
+		if math.IsNaN(fy) || math.IsInf(fy, 0) {
+			return nil, fmt.Errorf("solver: the loss is %v at iteration %d (badly scaled data?)", fy, k)
+		}
 		for {
 			step.Scale(-1/L, grad)
 			step.Add(step, y)
@@ -53,7 +58,9 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 			if !backtrack || sufficientDecrease(p.Loss, xNew, y, grad, fy, L) {
 				break
 			}
-			L *= 2
+			if L *= 2; math.IsInf(L, 1) {
+				return nil, errors.New("solver: backtracking found no step: the loss is not smooth or not finite")
+			}
 		}
 		// Fixed-point residual of the prox-gradient map, before y moves.
 		step.Sub(xNew, y)

@@ -133,10 +133,7 @@ func columnMoments(x solver.Design, scale bool) (mean, sd []float64) {
 	} else {
 		// Diagonal of XᵀX from one product per column would cost p
 		// products; the Gram form gives it at once.
-		g, ok := x.(solver.Gramer)
-		if !ok {
-			panic("tensorreg: standardising needs a dense design or one with a Gram form")
-		}
+		g := x.(solver.Gramer) // prepare checked it
 		var h mat.SymDense
 		g.Gram(&h)
 		for j := 0; j < p; j++ {

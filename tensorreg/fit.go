@@ -20,7 +20,7 @@ type Options struct {
 	NoIntercept bool
 	// Standardize scales each predictor to unit population standard
 	// deviation before fitting (glmnet's convention) and maps the
-	// coefficients back. It is off by default because cardinality sparsity
+	// coefficients back. It needs a dense design or a solver.Gramer. It is off by default because cardinality sparsity
 	// is about equal coefficients: on the raw scale equal coefficients mean
 	// equal per-unit effects, after scaling they mean equal per-sd effects.
 	Standardize bool
@@ -116,6 +116,12 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 			return nil, err
 		}
 	}
+	if pr.opts.Standardize {
+		_, dense := x.(solver.DenseDesign)
+		if _, gram := x.(solver.Gramer); !dense && !gram {
+			return nil, errors.New("tensorreg: Standardize needs a dense design or one with a Gram form (solver.Gramer)")
+		}
+	}
 	if !pr.opts.NoIntercept || pr.opts.Standardize {
 		pr.mean, pr.sd = columnMoments(x, pr.opts.Standardize)
 		if pr.opts.NoIntercept {
@@ -142,12 +148,19 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 	return pr, nil
 }
 
+// maxMagnitude bounds the data: sums of n products of such values stay
+// finite for any realistic n.
+const maxMagnitude = 1e150
+
 func finite(what string, m *mat.Dense) error {
 	r, c := m.Dims()
 	for i := 0; i < r; i++ {
 		for j, v := range m.RawRowView(i)[:c] {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
+			}
+			if math.Abs(v) > maxMagnitude {
+				return fmt.Errorf("tensorreg: %s value %v at row %d, column %d is too large: its square overflows float64 sums; rescale the data", what, v, i+1, j+1)
 			}
 		}
 	}
@@ -214,13 +227,13 @@ func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool
 	var g mat.Dense
 	g.Scale(2, pr.loss.Cross())
 	lmax, ok := penalty.DualNorm(pen, &g)
-	if !ok || lambda < lmax {
+	if !ok || lambda < lmax || pr.opts.Relax {
 		return nil, false
 	}
 	p, q := pr.loss.Dims()
 	zero := mat.NewDense(p, q, nil)
 	m := pr.model(pen, lambda, zero)
-	m.Objective = pr.loss.Eval(nil, zero)
+	m.Objective = sq(m.Residuals) // ‖Y − 1ȳᵀ‖²: no XᵀX needed
 	m.Gap, m.Converged, m.Status = 0, true, solver.GapConverged
 	return m, true
 }

@@ -375,3 +375,59 @@ func TestZeroAboveLambdaMax(t *testing.T) {
 		require.Positive(t, below.Iterations)
 	}
 }
+
+// Findings of a review, each a regression test.
+func TestReviewRegressions(t *testing.T) {
+	x, y, _ := simulate(15, 40, 3, 1, 1)
+	d := solver.DenseDesign{X: x}
+
+	// Values whose squares overflow are rejected up front (FISTA used to
+	// backtrack forever on the infinite loss).
+	big := mat.DenseCopyOf(x)
+	big.Set(3, 1, 1e200)
+	_, err := Fit(solver.DenseDesign{X: big}, y, penalty.Cardinality{}, 1, nil)
+	require.ErrorContains(t, err, "too large")
+
+	// One predictor, or identical predictors: fused at every λ, so the
+	// cardinality grid starts at λ_max, not at 1e-12·λ_max.
+	one := mat.NewDense(40, 1, mat.Col(nil, 0, x))
+	path, err := FitPath(solver.DenseDesign{X: one}, y, penalty.Cardinality{}, &PathOptions{NLambda: 5})
+	require.NoError(t, err)
+	require.Zero(t, path.LambdaFuse)
+	require.Equal(t, path.LambdaMax, path.Lambdas[0])
+	dup := mat.NewDense(40, 2, nil)
+	dup.SetCol(0, mat.Col(nil, 0, x))
+	dup.SetCol(1, mat.Col(nil, 0, x))
+	path, err = FitPath(solver.DenseDesign{X: dup}, y, penalty.Cardinality{}, &PathOptions{NLambda: 5})
+	require.NoError(t, err)
+	require.Equal(t, path.LambdaMax, path.Lambdas[0])
+
+	// A penalty without a dual norm needs an explicit grid, and says so.
+	gen, err := penalty.NewGeneral(penalty.AllPairs(3), 3, 1)
+	require.NoError(t, err)
+	_, err = FitPath(d, y, gen, nil)
+	require.ErrorContains(t, err, "PathOptions.Lambdas")
+	withGrid, err := FitPath(d, y, gen, &PathOptions{Lambdas: []float64{5, 1}})
+	require.NoError(t, err)
+	require.Len(t, withGrid.Models, 2)
+
+	// Above λ_max, Relax still refits: one common value for cardinality.
+	lp, err := FitPath(d, y, penalty.Cardinality{}, &PathOptions{NLambda: 2})
+	require.NoError(t, err)
+	rel, err := Fit(d, y, penalty.Cardinality{}, 2*lp.LambdaMax, &Options{Relax: true})
+	require.NoError(t, err)
+	require.True(t, rel.Relaxed)
+	require.Len(t, rel.DistinctValues(0), 1)
+	require.NotZero(t, rel.Coef.At(0, 0))
+
+	// Standardize on a design it cannot standardise is an error, not a panic.
+	_, err = Fit(onlyMul{d}, y, penalty.L1{}, 1, &Options{Standardize: true})
+	require.ErrorContains(t, err, "Standardize")
+}
+
+// onlyMul is a design with products only.
+type onlyMul struct{ d solver.DenseDesign }
+
+func (o onlyMul) Dims() (int, int)                      { return o.d.Dims() }
+func (o onlyMul) Mul(dst *mat.Dense, b mat.Matrix)      { o.d.Mul(dst, b) }
+func (o onlyMul) MulTrans(dst *mat.Dense, r mat.Matrix) { o.d.MulTrans(dst, r) }

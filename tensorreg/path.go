@@ -39,7 +39,8 @@ type Path struct {
 
 // FitPath fits the model along a geometric λ grid of NLambda values from
 // the top of the grid down to MinRatio times it. The top is λ_max for the
-// lasso, grouped and general penalties. For the cardinality penalty it is
+// lasso and grouped penalties (a penalty without a closed-form dual norm,
+// such as penalty.General, needs an explicit PathOptions.Lambdas). For the cardinality penalty it is
 // λ_fuse: above it every coefficient takes one common value that merely
 // shrinks to zero at λ_max, so a grid from λ_max would spend its points
 // where nothing fuses (DESIGN §3). For ridge the grid runs from 10³ to 10⁻³
@@ -88,7 +89,8 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if pen == nil {
 		return nil, errors.New("tensorreg: nil penalty")
 	}
-	if lm, ok := solver.LambdaMax(pr.loss, pen); ok {
+	lm, hasDual := solver.LambdaMax(pr.loss, pen)
+	if hasDual {
 		path.LambdaMax = lm
 	}
 	if len(po.Lambdas) > 0 {
@@ -113,18 +115,26 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 			ratio = 1e-4
 		}
 	}
+	if _, isRidge := pen.(penalty.Ridge); !hasDual && !isRidge {
+		return nil, fmt.Errorf("tensorreg: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)
+	}
 	top := path.LambdaMax
 	switch h := pen.(type) {
 	case penalty.Cardinality:
 		path.LambdaFuse = pr.fusionLambda(h, path.LambdaMax)
-		top = path.LambdaFuse
+		if path.LambdaFuse > 0 {
+			top = path.LambdaFuse
+		}
 	case penalty.Ridge:
 		top = 1e3 * pr.loss.Lipschitz() / 2
 		if po.MinRatio == 0 {
 			ratio = 1e-6
 		}
 	}
-	if !(top > 0) {
+	if math.IsNaN(top) || math.IsInf(top, 0) {
+		return nil, fmt.Errorf("tensorreg: the top of the λ grid is %v: badly scaled data?", top)
+	}
+	if top <= 0 {
 		return nil, errors.New("tensorreg: the response is constant (λ_max = 0): nothing to fit")
 	}
 	path.Lambdas = geometric(top, ratio, nl)
@@ -178,6 +188,9 @@ func (pr *prepared) fusionLambda(h penalty.Cardinality, lmax float64) float64 {
 	lo, hi := lmax*1e-12, lmax
 	if !fused(hi) {
 		return lmax
+	}
+	if fused(lo) {
+		return 0 // fused at every λ (one predictor, or identical columns)
 	}
 	for it := 0; it < 60 && hi/lo > 1+1e-6; it++ {
 		mid := math.Sqrt(lo * hi)
