@@ -61,7 +61,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	cd := newCDState(d.X, p.Lambda*nu/2)
 	res := &Result{Status: IterationLimit, Residual: math.NaN(), Converged: true}
 	var obj float64
-	worst := 0.0
+	worst, floor := 0.0, false
 	for j := 0; j < cols; j++ {
 		col := mat.Col(nil, j, theta)
 		y := mat.Col(nil, j, ls.y)
@@ -72,9 +72,15 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 		if !r.converged {
 			res.Converged = false
 		}
+		if r.atFloor {
+			floor = true
+		}
 	}
 	res.Theta, res.Objective, res.Gap = theta, obj, worst
-	if res.Converged {
+	switch {
+	case res.Converged && floor:
+		res.Status = GapFloor
+	case res.Converged:
 		res.Status = GapConverged
 	}
 	return res, nil
@@ -122,8 +128,8 @@ func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
 }
 
 type cdColumn struct {
-	obj, gap  float64
-	converged bool
+	obj, gap           float64
+	converged, atFloor bool // atFloor: stopped at the float64 floor of the gap (see GapFloor)
 }
 
 // column runs coordinate descent on one response column.
@@ -166,8 +172,8 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
 		}
-		if out.gap <= s.Tol {
-			out.converged = true
+		if out.gap <= s.Tol || out.gap*out.obj <= 1e-14*yy {
+			out.converged, out.atFloor = true, out.gap > s.Tol
 			return out
 		}
 	}

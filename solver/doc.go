@@ -12,7 +12,12 @@
 // knows its dual norm (penalty.DualNormer), the solvers stop on the relative
 // duality gap (P(Θ) − D(θ))/P(Θ) ≤ Tol, with the dual point θ obtained by
 // scaling the loss's dual variable at Θ into the dual-feasible set
-// {h*(Xᵀθ) ≤ λ}; the gap is then a certificate of optimality. For least
+// {h*(Xᵀθ) ≤ λ}; the gap is then a certificate of optimality. For
+// near-exact fits (noiseless data, tiny λ) the objective can be a tiny
+// fraction of ‖Y‖², and the gap, a difference of terms of size ‖Y‖², cannot
+// be evaluated to Tol relative to it: the methods then stop when the
+// absolute gap is within its rounding floor (DualLoss.GapFloor, 1e-14‖Y‖²
+// for least squares), with status GapFloor and the gap reached in Gap. For least
 // squares f(Θ) = ‖Y − XΘ‖²_F, θ = 2R·min(1, λ/h*(2XᵀR)) with R = Y − XΘ and
 // D(θ) = ⟨θ, Y⟩ − ‖θ‖²/4 (DESIGN §3). Otherwise FISTA stops on the relative
 // fixed-point residual ‖Θ_{k+1} − Y_k‖_F ≤ Tol·max(1, ‖Θ_{k+1}‖_F) of the

@@ -82,7 +82,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		if k%s.GapEvery != 0 && k != s.MaxIter {
 			continue
 		}
-		obj, gap := certificate(p, x, grad)
+		obj, gap, floor := certificate(p, x, grad)
 		if math.IsNaN(gap) {
 			res.Objective, res.Residual = obj, resid
 			m.trace(res, s, k, obj, resid)
@@ -94,20 +94,20 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		}
 		res.Objective, res.Gap, res.Polished = obj, gap, false
 		m.trace(res, s, k, obj, gap)
-		if gap <= s.Tol {
-			res.Converged, res.Status = true, GapConverged
+		if res.Status = gapStatus(gap, floor, s.Tol); res.Status != IterationLimit {
+			res.Converged = true
 			break
 		}
 		if pol.try(p, x) {
-			pObj, pGap := certificate(p, pol.cand, grad)
+			pObj, pGap, pFloor := certificate(p, pol.cand, grad)
 			if pGap < gap && pObj <= obj {
 				x.Copy(pol.cand)
 				y.Copy(x)
 				t = 1
 				res.Objective, res.Gap, res.Polished = pObj, pGap, true
 				m.trace(res, s, k, pObj, pGap)
-				if pGap <= s.Tol {
-					res.Converged, res.Status = true, GapConverged
+				if res.Status = gapStatus(pGap, pFloor, s.Tol); res.Status != IterationLimit {
+					res.Converged = true
 					break
 				}
 			}
@@ -118,6 +118,17 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		res.Objective = p.Objective(x)
 	}
 	return res, nil
+}
+
+// gapStatus says whether a certificate stops the method.
+func gapStatus(gap float64, floor bool, tol float64) Status {
+	switch {
+	case gap <= tol:
+		return GapConverged
+	case floor:
+		return GapFloor
+	}
+	return IterationLimit
 }
 
 func (m *FISTA) trace(res *Result, s Settings, k int, obj, crit float64) {

@@ -29,6 +29,10 @@ type DualLoss interface {
 	// the dual variable −∇F(XΘ) associated with Θ, s ∈ [0, 1] scales it
 	// into the feasible set, and fval = f(Θ).
 	Dual(theta mat.Matrix, fval, s float64) float64
+	// GapFloor returns the absolute duality gap below which the gap's own
+	// evaluation is rounding error. A fit whose gap reaches it has
+	// converged as far as float64 can tell (status GapFloor).
+	GapFloor() float64
 }
 
 // Problem is what to minimise: Loss(Θ) + Lambda·Penalty(Θ).
@@ -89,6 +93,12 @@ const (
 	ResidualConverged
 	// IterationLimit: MaxIter iterations were run without convergence.
 	IterationLimit
+	// GapFloor: the absolute duality gap reached the rounding floor of its
+	// own evaluation (DualLoss.GapFloor) while the relative gap was still
+	// above Tol. This happens for near-exact fits (noiseless data, tiny λ),
+	// where the objective is a tiny fraction of ‖Y‖²; Gap says how far the
+	// certificate got.
+	GapFloor
 )
 
 // String describes the status in words.
@@ -100,6 +110,8 @@ func (s Status) String() string {
 		return "residual below tolerance"
 	case IterationLimit:
 		return "iteration limit reached before convergence"
+	case GapFloor:
+		return "duality gap at the floating-point floor of its evaluation"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -177,8 +189,9 @@ func LambdaMax(loss Loss, pen penalty.Penalty) (float64, bool) {
 }
 
 // certificate evaluates the objective and, where possible, the relative
-// duality gap at theta. grad is scratch space.
-func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64) {
+// duality gap at theta, and whether the absolute gap is at the loss's
+// rounding floor. grad is scratch space.
+func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor bool) {
 	fval := p.Loss.Eval(grad, theta)
 	obj = fval + p.Lambda*p.Penalty.Value(theta)
 	dl, ok := p.Loss.(DualLoss)
@@ -186,19 +199,20 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64) {
 		// At λ = 0 the dual feasible set is {Xᵀθ = 0}: the scaled dual
 		// point is feasible only at the exact optimum, so the gap certifies
 		// nothing and the residual criterion takes over.
-		return obj, math.NaN()
+		return obj, math.NaN(), false
 	}
 	d, ok := penalty.DualNorm(p.Penalty, grad)
 	if !ok {
-		return obj, math.NaN()
+		return obj, math.NaN(), false
 	}
 	s := 1.0
 	if d > p.Lambda {
 		s = p.Lambda / d
 	}
-	g := obj - dl.Dual(theta, fval, s)
+	g := math.Max(obj-dl.Dual(theta, fval, s), 0)
+	floor = g <= dl.GapFloor()
 	if obj <= 0 {
-		return obj, math.Max(g, 0)
+		return obj, g, floor
 	}
-	return obj, math.Max(g, 0) / obj
+	return obj, g / obj, floor
 }
