@@ -230,3 +230,18 @@ func TestCVWithStatefulMethod(t *testing.T) {
 	require.NoError(t, err)
 	require.InDeltaSlice(t, b.MeanError, a.MeanError, 1e-6)
 }
+
+// TestCVCountsUnconvergedFolds: fold fits that hit the iteration cap are
+// counted, not hidden.
+func TestCVCountsUnconvergedFolds(t *testing.T) {
+	x, y, _ := simulate(48, 80, 30, 1, 1)
+	opts := &CVOptions{PathOptions: PathOptions{NLambda: 4, Options: Options{
+		Method: &solver.FISTA{NoPolish: true}, Settings: solver.Settings{MaxIter: 2, Tol: 1e-14}}}, Folds: 3, Seed: 1}
+	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
+	require.NoError(t, err)
+	require.Positive(t, cv.Unconverged)
+	require.LessOrEqual(t, cv.Unconverged, 3*4)
+	ok, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 4}, Folds: 3, Seed: 1})
+	require.NoError(t, err)
+	require.Zero(t, ok.Unconverged)
+}

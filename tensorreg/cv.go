@@ -49,6 +49,10 @@ type CV struct {
 	Path *Path
 	// Folds holds each row's fold number (0…K−1).
 	Folds []int
+	// Unconverged counts the fold fits (fold × λ) that stopped at the
+	// iteration cap; their errors are still in the curve. The full-data
+	// path reports its own fits' convergence in Path.Models.
+	Unconverged int
 }
 
 // CrossValidate runs K-fold cross-validation of the penalised fit along a λ
@@ -80,6 +84,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	grid := path.Lambdas
 	folds := assignFolds(n, k, co.Seed)
 	errs := make([][]float64, k)
+	unconv := make([]int, k)
 	fail := make([]error, k)
 	var wg sync.WaitGroup
 	// The default methods keep no state; a caller's Method may (ADMM caches
@@ -95,7 +100,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f)
+			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f)
 		}(f)
 	}
 	wg.Wait()
@@ -105,6 +110,9 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		}
 	}
 	cv := &CV{Lambdas: grid, Folds: folds}
+	for _, u := range unconv {
+		cv.Unconverged += u
+	}
 	cv.summarise(errs)
 	full.opts = co.Options
 	if cv.Path, err = full.runPath(pen, path); err != nil {
@@ -124,8 +132,8 @@ func assignFolds(n, k int, seed uint64) []int {
 }
 
 // foldErrors fits the path without fold f and returns the held-out MSE at
-// each λ.
-func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int) ([]float64, error) {
+// each λ and the number of fits that did not converge.
+func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int) ([]float64, int, error) {
 	var train, test []int
 	for i, g := range folds {
 		if g == f {
@@ -136,26 +144,30 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Option
 	}
 	xTrain, err := selectRows(x, train)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	xTest, _ := selectRows(x, test)
 	pr, err := prepare(xTrain, rowsOf(y, train), opts)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	path, err := pr.runPath(pen, &Path{Lambdas: grid})
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
+	unconverged := 0
 	yTest := rowsOf(y, test)
 	out := make([]float64, len(grid))
 	for k, m := range path.Models {
+		if !m.Converged {
+			unconverged++
+		}
 		var d mat.Dense
 		d.Sub(yTest, m.Predict(xTest))
 		r, c := d.Dims()
 		out[k] = sq(&d) / float64(r*c)
 	}
-	return out, nil
+	return out, unconverged, nil
 }
 
 func selectRows(x solver.Design, rows []int) (solver.Design, error) {

@@ -210,6 +210,9 @@ type cvSummary struct {
 	Folds     int     `json:"folds"`
 	LambdaMin float64 `json:"lambda_min"`
 	Lambda1SE float64 `json:"lambda_1se"`
+	// Unconverged counts fold fits that hit --max-iter (their errors are in
+	// the curve anyway).
+	Unconverged int `json:"unconverged_fold_fits"`
 }
 
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
@@ -261,7 +264,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		}
 		model = cv.Path.Models[k]
 		res.LambdaRule = "cv, lambda_" + f.rule
-		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE}
+		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
 	} else {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
@@ -400,6 +403,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 	}
 	if r.Nu != nil {
 		fmt.Fprintf(tw, "nu\t%.6g\n", *r.Nu)
+	}
+	if r.CV != nil && r.CV.Unconverged > 0 {
+		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits hit --max-iter before converging; the CV curve includes them\n", r.CV.Unconverged)
 	}
 	if r.NuNote != "" {
 		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)
