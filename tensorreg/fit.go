@@ -16,7 +16,10 @@ import (
 // (relative duality gap 1e-7).
 type Options struct {
 	// NoIntercept drops the intercept; otherwise X and Y are centred and the
-	// intercept is recovered from the means, unpenalised.
+	// intercept is recovered from the means, unpenalised. A constant
+	// predictor is then zero after centring: the data say nothing about its
+	// coefficient, which the penalty alone sets (to the lasso's 0, or to
+	// where the pairwise terms pull it for the cardinality penalty).
 	NoIntercept bool
 	// Standardize scales each predictor to unit population standard
 	// deviation before fitting (glmnet's convention) and maps the

@@ -179,6 +179,10 @@ type fitResult struct {
 	LambdaGlmnet   float64    `json:"lambda_glmnet"`
 	Nu             *float64   `json:"nu"`
 	NuNote         string     `json:"nu_note,omitempty"`
+	// Constant lists predictors that are constant: with an intercept the
+	// data say nothing about them, and their coefficients are set by the
+	// penalty alone.
+	Constant []string `json:"constant_predictors,omitempty"`
 	Objective      float64    `json:"objective"`
 	DualityGap     *float64   `json:"duality_gap"`
 	Converged      bool       `json:"converged"`
@@ -215,6 +219,15 @@ type cvSummary struct {
 	Unconverged int `json:"unconverged_fold_fits"`
 }
 
+func isConstant(col []float64) bool {
+	for _, v := range col {
+		if v != col[0] {
+			return false
+		}
+	}
+	return true
+}
+
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	t, err := readTable(path, []rune(f.sep)[0])
 	if err != nil {
@@ -230,7 +243,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
 	}
 	n := len(t.cols[0])
-	var names []string
+	var names, constant []string
 	x := mat.NewDense(n, len(t.names)-1, nil)
 	for j, col := range t.cols {
 		if j == ti {
@@ -238,6 +251,9 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		}
 		x.SetCol(len(names), col)
 		names = append(names, t.names[j])
+		if isConstant(col) && !f.noIntercept {
+			constant = append(constant, t.names[j])
+		}
 	}
 	y := mat.NewDense(n, 1, t.cols[ti])
 	pen, nu, note, err := buildPenalty(f, len(names))
@@ -247,6 +263,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	opts := tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
 		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 	res := &fitResult{Penalty: f.penalty, NuNote: note, N: n, P: len(names), Names: names, Target: t.names[ti]}
+	res.Constant = constant
 	if nu > 0 {
 		res.Nu = &nu
 	}
@@ -406,6 +423,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 	}
 	if r.CV != nil && r.CV.Unconverged > 0 {
 		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits hit --max-iter before converging; the CV curve includes them\n", r.CV.Unconverged)
+	}
+	if len(r.Constant) > 0 {
+		fmt.Fprintf(tw, "note\tconstant predictors (%s): the data say nothing about them; their coefficients are set by the penalty alone\n", strings.Join(r.Constant, " "))
 	}
 	if r.NuNote != "" {
 		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)

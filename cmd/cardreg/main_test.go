@@ -900,3 +900,17 @@ func TestRelax(t *testing.T) {
 	text := cardreg(t, "fit", "--relax", "../../examples/cardinality.csv")
 	require.Contains(t, text.stdout, "relaxed")
 }
+
+func TestConstantPredictorsAreNamed(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "cz.csv", "a,c,z,y\n1,5,0,3\n2,5,0,1\n3,5,0,4\n4,5,0,2\n5,5,0,6\n6,5,0,5\n")
+	res := cardreg(t, "fit", "--lambda", "2", "--format", "json", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	var out struct {
+		Constant []string `json:"constant_predictors"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	require.Equal(t, []string{"c", "z"}, out.Constant)
+	text := cardreg(t, "fit", "--lambda", "2", path)
+	require.Contains(t, text.stdout, "constant predictors (c z)")
+}
