@@ -174,15 +174,15 @@ func (f *fitFlags) validate() error {
 
 // fitResult is what fit prints.
 type fitResult struct {
-	Penalty        string     `json:"penalty"`
-	Lambda         float64    `json:"lambda"`
-	LambdaGlmnet   float64    `json:"lambda_glmnet"`
-	Nu             *float64   `json:"nu"`
-	NuNote         string     `json:"nu_note,omitempty"`
+	Penalty      string   `json:"penalty"`
+	Lambda       float64  `json:"lambda"`
+	LambdaGlmnet float64  `json:"lambda_glmnet"`
+	Nu           *float64 `json:"nu"`
+	NuNote       string   `json:"nu_note,omitempty"`
 	// Constant lists predictors that are constant: with an intercept the
 	// data say nothing about them, and their coefficients are set by the
 	// penalty alone.
-	Constant []string `json:"constant_predictors,omitempty"`
+	Constant       []string   `json:"constant_predictors,omitempty"`
 	Objective      float64    `json:"objective"`
 	DualityGap     *float64   `json:"duality_gap"`
 	Converged      bool       `json:"converged"`
