@@ -337,7 +337,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 func defaultNu(p int) (float64, string) { return nuFromM(2 / float64(p)) }
 
 func nuFromM(m float64) (float64, string) {
-	if m >= 1 || m == 0 {
+	if m >= 1 {
 		return 1, fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", m)
 	}
 	return 1 / (1 - m), ""
