@@ -172,7 +172,7 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
 		}
-		if out.gap <= s.Tol || out.gap*out.obj <= 1e-14*yy {
+		if out.gap <= s.Tol || out.gap*out.obj <= gapFloorRatio*yy {
 			out.converged, out.atFloor = true, out.gap > s.Tol
 			return out
 		}

@@ -242,7 +242,10 @@ func (ls *LeastSquares) Dual(theta mat.Matrix, fval, s float64) float64 {
 // GapFloor returns 1e-14·‖Y‖²: the gap is a difference of terms of size
 // ‖Y‖², and its rounding error was measured at about 12 machine epsilons
 // of ‖Y‖² on noiseless fits; 1e-14 is about 45.
-func (ls *LeastSquares) GapFloor() float64 { return 1e-14 * ls.yy }
+func (ls *LeastSquares) GapFloor() float64 { return gapFloorRatio * ls.yy }
+
+// gapFloorRatio is the least-squares gap floor relative to ‖Y‖².
+const gapFloorRatio = 1e-14
 
 // Polish solves, column by column, min_b ‖y_j − X D b‖² + λ·slopesᵀb subject
 // to the piece's constraints, where D holds the cluster indicators, and
