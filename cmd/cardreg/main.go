@@ -28,9 +28,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "fit":
 		return runFit(args[1:], stdout, stderr)
+	case "bound":
+		return runBound(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[1] == "fit" {
 			return runFit([]string{"-h"}, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "bound" {
+			return runBound([]string{"-h"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -43,6 +48,7 @@ const usage = `cardreg: regression under cardinality sparsity (few distinct coef
 
 Usage:
   cardreg fit [flags] DATA.csv   fit one model and print it
+  cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
   cardreg help [command]         show help
 
 Objective: ||y - X b - b0||^2 + lambda * h(b), no 1/(2n) factor;

@@ -914,3 +914,37 @@ func TestConstantPredictorsAreNamed(t *testing.T) {
 	text := cardreg(t, "fit", "--lambda", "2", path)
 	require.Contains(t, text.stdout, "constant predictors (c z)")
 }
+
+// TestBound: the LP values equal the closed form and respect 2/√P; bad
+// flags are usage errors.
+func TestBound(t *testing.T) {
+	res := cardreg(t, "bound", "--max-rows", "5", "--cols", "1,3", "--partitions", "2", "--format", "json")
+	require.Equal(t, 0, res.code, res.stderr)
+	var rows []struct {
+		Kind   string  `json:"kind"`
+		Rows   int     `json:"rows"`
+		P      int     `json:"P"`
+		MG     float64 `json:"M_G_lp"`
+		Closed float64 `json:"closed_form"`
+		Bound  float64 `json:"bound"`
+		Holds  bool    `json:"holds"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &rows))
+	require.Len(t, rows, 4*2+2)
+	for _, r := range rows {
+		require.True(t, r.Holds)
+		require.InDelta(t, r.Closed, r.MG, 1e-9, "%+v", r)
+		if r.Kind == "all-pairs" {
+			require.InDelta(t, 2/math.Sqrt(float64(r.P)), r.Bound, 1e-12)
+			require.InDelta(t, 2/(float64(r.Rows)*math.Sqrt(float64(r.P))), r.MG, 1e-9)
+		}
+	}
+	text := cardreg(t, "bound", "--max-rows", "3")
+	require.Equal(t, 0, text.code)
+	require.Contains(t, text.stdout, "M_G (LP)")
+	for _, bad := range [][]string{{"--max-rows", "1"}, {"--max-rows", "40"}, {"--cols", "0"}, {"--format", "xml"}, {"extra"}} {
+		r := cardreg(t, append([]string{"bound"}, bad...)...)
+		require.Equal(t, 2, r.code, "%v", bad)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "%v: %q", bad, r.stderr)
+	}
+}
