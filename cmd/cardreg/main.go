@@ -30,12 +30,17 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runFit(args[1:], stdout, stderr)
 	case "bound":
 		return runBound(args[1:], stdout, stderr)
+	case "lambda":
+		return runLambda(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[1] == "fit" {
 			return runFit([]string{"-h"}, stdout, stderr)
 		}
 		if len(args) > 1 && args[1] == "bound" {
 			return runBound([]string{"-h"}, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "lambda" {
+			return runLambda([]string{"-h"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -48,6 +53,7 @@ const usage = `cardreg: regression under cardinality sparsity (few distinct coef
 
 Usage:
   cardreg fit [flags] DATA.csv   fit one model and print it
+  cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
   cardreg help [command]         show help
 

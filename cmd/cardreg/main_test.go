@@ -948,3 +948,39 @@ func TestBound(t *testing.T) {
 		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "%v: %q", bad, r.stderr)
 	}
 }
+
+// TestLambda: the network λ with the keys, the regression λ with
+// its Monte-Carlo companion, and usage errors.
+func TestLambda(t *testing.T) {
+	res := cardreg(t, "lambda", "--arch", "64,40,1", "--n", "1797", "--xnorm", "6.2", "--penalty", "cardinality", "--activation", "relu", "--format", "json")
+	require.Equal(t, 0, res.code, res.stderr)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	for _, k := range []string{"lambda", "M_G", "P", "L", "a_lip", "xnorm", "n", "nu_min", "C"} {
+		require.Contains(t, out, k)
+	}
+	require.InDelta(t, 32.2467119116, out["lambda"], 1e-9)
+	require.InDelta(t, 0.05, out["M_G"], 1e-15)
+	require.Equal(t, 2600.0, out["P"])
+	require.Equal(t, 1.0, out["C"])
+	text := cardreg(t, "lambda", "--arch", "64,40,1", "--n", "1797", "--xnorm", "6.2")
+	require.Equal(t, 0, text.code)
+	require.Contains(t, text.stdout, "noise constant; default 1")
+
+	reg := cardreg(t, "lambda", "--regression", "--data", "../../examples/cardinality.csv", "--sigma", "1", "--mc", "300", "--format", "json")
+	require.Equal(t, 0, reg.code, reg.stderr)
+	var r map[string]any
+	require.NoError(t, json.Unmarshal([]byte(reg.stdout), &r))
+	require.Less(t, r["effective_noise_mc"].(float64), r["lambda"].(float64))
+	require.InDelta(t, r["equivalence"].(float64)*r["lambda_t"].(float64), r["lambda"], 1e-9)
+
+	for _, bad := range [][]string{{"--arch", "5"}, {"--arch", "5,x,1"}, {"--activation", "sigmoid", "--arch", "5,4,1", "--n", "3", "--xnorm", "1"},
+		{"--arch", "5,4,1"}, {"--regression"}, {"--penalty", "ridge"}, {"--format", "xml"}} {
+		r := cardreg(t, append([]string{"lambda"}, bad...)...)
+		require.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "%v", bad)
+	}
+	two := cardreg(t, "lambda", "--arch", "5,2,1", "--n", "10", "--xnorm", "1")
+	require.Equal(t, 1, two.code)
+	require.Contains(t, two.stderr, "M_G")
+}

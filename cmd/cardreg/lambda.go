@@ -1,0 +1,304 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+type lambdaFlags struct {
+	arch, penalty, activation, data, target, format string
+	n, mc                                           int
+	xnorm, alip, slope, nu, c, sigma, t             float64
+	weighted, regression, noIntercept               bool
+	seed                                            uint64
+}
+
+// activationLip returns a_Lip for the known activations.
+func activationLip(name string, slope float64) (float64, error) {
+	switch name {
+	case "relu", "identity", "isru", "arctan":
+		return 1, nil
+	case "leaky-relu":
+		return math.Max(1, math.Abs(slope)), nil
+	}
+	return 0, fmt.Errorf("unknown --activation %q (relu, identity, leaky-relu, isru, arctan; or give --alip)", name)
+}
+
+func runLambda(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("lambda", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := &lambdaFlags{}
+	fs.StringVar(&f.arch, "arch", "", "network widths p0,...,p_{L+1} (W^l is p_{l+1} x p_l; L hidden layers)")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality or lasso")
+	fs.BoolVar(&f.weighted, "weighted", false, "use sqrt(P_l)*A^l instead of A^l")
+	fs.StringVar(&f.activation, "activation", "relu", "relu, identity, leaky-relu, isru or arctan")
+	fs.Float64Var(&f.slope, "slope", 0.01, "leaky-relu slope")
+	fs.Float64Var(&f.alip, "alip", 0, "activation Lipschitz constant (overrides --activation)")
+	fs.IntVar(&f.n, "n", 0, "number of samples")
+	fs.Float64Var(&f.xnorm, "xnorm", 0, "||x||_n = sqrt(sum ||x_i||^2 / n)")
+	fs.StringVar(&f.data, "data", "", "CSV file: n and ||x||_n from its predictor columns (networks), or the design (--regression)")
+	fs.StringVar(&f.target, "target", "", "response column of --data (default: the last)")
+	fs.Float64Var(&f.nu, "nu", 0, "nu (default: the smallest admissible, 1/(1 - M_G))")
+	fs.Float64Var(&f.c, "C", 1, "the theorem's noise constant")
+	fs.BoolVar(&f.regression, "regression", false, "Theorem 2 (linear regression) instead of Theorem 1 (networks)")
+	fs.Float64Var(&f.sigma, "sigma", 0, "--regression: noise standard deviation")
+	fs.Float64Var(&f.t, "t", 0.05, "--regression: the bound holds with probability 1 - t")
+	fs.IntVar(&f.mc, "mc", 0, "--regression: Monte-Carlo draws of the effective noise 2 h*(X'U)")
+	fs.Uint64Var(&f.seed, "seed", 1, "--regression: seed of the Monte-Carlo draws")
+	fs.BoolVar(&f.noIntercept, "no-intercept", false, "--regression: do not centre the predictors")
+	fs.StringVar(&f.format, "format", "text", "text or json")
+	fs.Usage = func() {
+		fmt.Fprint(stdout, `Usage: cardreg lambda [flags]
+
+The theoretical tuning parameter of the source paper, with every ingredient.
+Networks (Theorem 1 and its corollaries):
+  cardreg lambda --arch 64,40,1 --n 1797 --xnorm 6.2 --penalty cardinality --activation relu
+  cardreg lambda --arch 64,40,10 --data digits.csv --penalty cardinality
+Linear regression (Theorem 2), on the paper's scale ||y - X b||^2 + lambda h(b):
+  cardreg lambda --regression --data FILE.csv --sigma 1 --t 0.05 [--mc 2000]
+
+Flags:
+`)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
+	err := fs.Parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	if err == nil && fs.NArg() > 0 {
+		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err == nil && f.format != "text" && f.format != "json" {
+		err = fmt.Errorf("unknown --format %q (text or json)", f.format)
+	}
+	if err == nil && f.penalty != "cardinality" && f.penalty != "lasso" {
+		err = fmt.Errorf("unknown --penalty %q (cardinality or lasso; grouped is not supported here yet)", f.penalty)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
+		return 2
+	}
+	var out lambdaResult
+	if f.regression {
+		out, err = regressionLambda(f)
+	} else {
+		out, err = networkLambda(f)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
+		var ue usageError
+		if errors.As(err, &ue) {
+			return 2
+		}
+		return 1
+	}
+	if f.format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.Encode(out)
+		return 0
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	for _, kv := range out.rows() {
+		fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
+	}
+	tw.Flush()
+	return 0
+}
+
+// lambdaResult is printed as JSON (the map) or as text (the ordered rows).
+type lambdaResult map[string]any
+
+func (r lambdaResult) MarshalJSON() ([]byte, error) {
+	m := map[string]any(r)
+	delete(m, "_text")
+	return json.Marshal(m)
+}
+
+func networkLambda(f *lambdaFlags) (lambdaResult, error) {
+	widths, err := parseArch(f.arch)
+	if err != nil {
+		return nil, err
+	}
+	aLip := f.alip
+	if aLip == 0 {
+		if aLip, err = activationLip(f.activation, f.slope); err != nil {
+			return nil, usagef("%v", err)
+		}
+	}
+	n, xnorm := f.n, f.xnorm
+	if f.data != "" {
+		x, _, err := loadDesign(f.data, f.target)
+		if err != nil {
+			return nil, err
+		}
+		n, _ = x.Dims()
+		xnorm = mat.Norm(x, 2) / math.Sqrt(float64(n))
+	}
+	if n < 1 || !(xnorm > 0) {
+		return nil, usagef("give --n and --xnorm, or --data")
+	}
+	pen := bounds.Lasso
+	if f.penalty == "cardinality" {
+		pen = bounds.Cardinality
+		if f.weighted {
+			pen = bounds.CardinalityWeighted
+		}
+	}
+	nc, err := bounds.NetworkLambda(bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Penalty: pen, Nu: f.nu, C: f.c})
+	if err != nil {
+		return nil, err
+	}
+	lam := nc.Lambda
+	r := lambdaResult{"lambda": lam, "lambda_theorem1": nc.Lambda, "lambda_l1_corollary": nc.LambdaL1,
+		"lambda_cardinality_corollary": nc.LambdaCardinality, "M_G": nc.MG, "M_layers": nc.LayerM,
+		"P": nc.P, "L": nc.L, "a_lip": aLip, "xnorm": xnorm, "n": n, "nu_min": nc.NuMin, "nu": nc.Nu,
+		"C": nc.C, "c_lip": nc.CLip, "R_prime": nc.RPrime, "R": nc.R, "penalty": f.penalty, "weighted": f.weighted}
+	r.setText([][2]string{
+		{"lambda (Theorem 1)", fmt.Sprintf("%.6g", nc.Lambda)},
+		{"lambda, l1 corollary", fmt.Sprintf("%.6g", nc.LambdaL1)},
+		{"lambda, cardinality corollary", fmt.Sprintf("%.6g", nc.LambdaCardinality)},
+		{"C", fmt.Sprintf("%g (the theorem's noise constant; default 1)", nc.C)},
+		{"M_G", fmt.Sprintf("%.6g (per weight matrix %v)", nc.MG, fmtFloats(nc.LayerM))},
+		{"nu_min = 1/(1 - M_G)", fmt.Sprintf("%.6g (nu used %.6g)", nc.NuMin, nc.Nu)},
+		{"P (parameters), L (hidden layers)", fmt.Sprintf("%d, %d", nc.P, nc.L)},
+		{"a_Lip, n, ||x||_n", fmt.Sprintf("%g, %d, %.6g", aLip, n, xnorm)},
+		{"c_Lip, R', R", fmt.Sprintf("%.6g, %.6g, %.6g", nc.CLip, nc.RPrime, nc.R)},
+		{"formula", "C (M_G + 1) a^(2L) ||x||_n^2 (sqrt2/L)^(2L-1) sqrt(log 2P) log(2n)/sqrt(n)"},
+	})
+	return r, nil
+}
+
+func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
+	if f.data == "" || !(f.sigma > 0) {
+		return nil, usagef("--regression needs --data and --sigma > 0")
+	}
+	x, q, err := loadDesign(f.data, f.target)
+	if err != nil {
+		return nil, err
+	}
+	if !f.noIntercept {
+		x = centreColumns(x)
+	}
+	_, p := x.Dims()
+	var pen penalty.Penalty = penalty.L1{Nu: f.nu}
+	mg, nu := 0.0, f.nu
+	if f.penalty == "cardinality" {
+		mg = bounds.AllPairs(p, 1)
+		if nu == 0 {
+			nu, _ = defaultNu(p)
+		}
+		pen = penalty.Cardinality{Nu: nu}
+	} else if nu == 0 {
+		nu = 1
+	}
+	rc, err := bounds.RegressionLambda(x, q, f.sigma, f.t, mg, nu)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	r := lambdaResult{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
+		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}
+	rows := [][2]string{
+		{"lambda (Theorem 2)", fmt.Sprintf("%.6g = max(M_G, 1/nu) * lambda_t (paper scale; glmnet scale %.6g)", rc.Lambda, rc.Lambda/(2*float64(x.RawMatrix().Rows)))},
+		{"lambda_t", fmt.Sprintf("%.6g = 2 sigma sqrt(N s) sqrt(2 log(p q / t)), bounds 2||X'U||_inf w.p. 1 - t", rc.LambdaT)},
+		{"s", fmt.Sprintf("%.6g = 2 max_j ||x_j||^2 / N", rc.S)},
+		{"max(M_G, 1/nu)", fmt.Sprintf("%.6g (M_G %.6g, nu %.6g)", rc.Equivalence, mg, nu)},
+	}
+	if f.mc > 0 {
+		est, err := bounds.EffectiveNoise(x, q, f.sigma, f.t, pen, f.mc, f.seed)
+		if err != nil {
+			return nil, err
+		}
+		r["effective_noise_mc"] = est
+		r["mc_draws"] = f.mc
+		cmp := "below the Theorem 2 lambda, as it should be"
+		if est > rc.Lambda {
+			cmp = "ABOVE the Theorem 2 lambda"
+		}
+		rows = append(rows, [2]string{"Monte Carlo lambda_{h,t}", fmt.Sprintf("%.6g = (1-t)-quantile of 2 h*(X'U), %d draws, seed %d; %s", est, f.mc, f.seed, cmp)})
+	}
+	r.setText(rows)
+	return r, nil
+}
+
+func (r lambdaResult) setText(rows [][2]string) { r["_text"] = rows }
+
+func (r lambdaResult) rows() [][2]string { return r["_text"].([][2]string) }
+
+func parseArch(s string) ([]int, error) {
+	if s == "" {
+		return nil, usagef("give --arch p0,...,p_{L+1}")
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || v < 1 {
+			return nil, usagef("--arch: %q is not a positive width", f)
+		}
+		out = append(out, v)
+	}
+	if len(out) < 3 {
+		return nil, usagef("--arch needs at least three widths (input, one hidden layer, output)")
+	}
+	return out, nil
+}
+
+// loadDesign reads the predictors of a CSV file (every column but the
+// target) and the number of responses (1).
+func loadDesign(path, target string) (*mat.Dense, int, error) {
+	t, err := readTable(path, ',')
+	if err != nil {
+		return nil, 0, err
+	}
+	ti := len(t.names) - 1
+	if target != "" {
+		if ti, err = t.index(target); err != nil {
+			return nil, 0, usagef("%s: %v", path, err)
+		}
+	}
+	if len(t.names) < 2 {
+		return nil, 0, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	n := len(t.cols[0])
+	x := mat.NewDense(n, len(t.names)-1, nil)
+	k := 0
+	for j, col := range t.cols {
+		if j != ti {
+			x.SetCol(k, col)
+			k++
+		}
+	}
+	return x, 1, nil
+}
+
+func centreColumns(x *mat.Dense) *mat.Dense {
+	n, p := x.Dims()
+	out := mat.DenseCopyOf(x)
+	for j := 0; j < p; j++ {
+		m := mat.Sum(x.ColView(j)) / float64(n)
+		for i := 0; i < n; i++ {
+			out.Set(i, j, x.At(i, j)-m)
+		}
+	}
+	return out
+}
+
+func fmtFloats(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'g', 6, 64)
+	}
+	return "[" + strings.Join(parts, " ") + "]"
+}
