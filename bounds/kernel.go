@@ -88,6 +88,22 @@ func KernelOf(g *mat.Dense) (Kernel, error) {
 		Method: "interval: upper ‖G⁺‖₁→₁, lower from the columns of G⁺ and one linear program"}, nil
 }
 
+// KernelOfLayers returns M_G for a network, the maximum of KernelOf over
+// its layers' matrices; it is exact only when every layer's is.
+func KernelOfLayers(gs []*mat.Dense) (Kernel, error) {
+	out := Kernel{Exact: true, Method: "maximum over layers"}
+	for l, g := range gs {
+		k, err := KernelOf(g)
+		if err != nil {
+			return Kernel{}, fmt.Errorf("layer %d: %w", l, err)
+		}
+		out.Lower = math.Max(out.Lower, k.Lower)
+		out.Upper = math.Max(out.Upper, k.Upper)
+		out.Exact = out.Exact && k.Exact
+	}
+	return out, nil
+}
+
 // rangeSpace holds G restricted to ker(G)^⊥ in an orthonormal basis B:
 // y = Bz, M = GB has full column rank, and G⁺ for the bounds.
 type rangeSpace struct {

@@ -23,8 +23,14 @@ const (
 	// M_l = 2/p_{l+1} (0 for a single row).
 	Cardinality
 	// CardinalityWeighted is √P_l·A^l with P_l = p_{l+1}p_l:
-	// M_l = 2/(p_{l+1}√P_l) ≤ 2/√P_l, the paper's bound.
+	// M_l = 2/(p_{l+1}√P_l) ≤ 2/√P_l, the paper's bound. (The paper's
+	// lemma states 2/√P_l for A^l itself; that holds only with the weight:
+	// unweighted, M_l = 2/p_{l+1} is larger whenever p_l > p_{l+1}.)
 	CardinalityWeighted
+	// GroupedCardinality is ⊕_k w_k A_k over groups of the rows of each W^l
+	// (Network.Groups), with w_k = √(|B_k|·p_l) unless Network.Unweighted:
+	// M_l = max_k 2/(w_k|B_k|) over groups of two or more rows.
+	GroupedCardinality
 )
 
 // Network describes an architecture and its data for Theorem 1 of the
@@ -41,6 +47,11 @@ type Network struct {
 	XNorm float64
 	// Penalty is the G of every layer.
 	Penalty LayerPenalty
+	// Groups holds, for the GroupedCardinality penalty, one label per row of each W^l
+	// (len(Groups) = L + 1, len(Groups[l]) = p_{l+1}).
+	Groups [][]int
+	// Unweighted drops the √P_k weights of the GroupedCardinality penalty.
+	Unweighted bool
 	// Nu is ν; if zero, the smallest admissible ν = 1/(1 − M_G) is used
 	// (1 for the lasso).
 	Nu float64
@@ -92,6 +103,9 @@ func NetworkLambda(net Network) (NetworkConstants, error) {
 		return nc, errors.New("bounds: a_Lip, n and ‖x‖_n must be positive, ν and C non-negative")
 	}
 	nc.L = len(net.Widths) - 2
+	if net.Penalty == GroupedCardinality && len(net.Groups) != nc.L+1 {
+		return nc, fmt.Errorf("bounds: the grouped penalty needs row labels for each of the %d weight matrices, got %d", nc.L+1, len(net.Groups))
+	}
 	nc.C = net.C
 	if nc.C == 0 {
 		nc.C = 1
@@ -105,6 +119,11 @@ func NetworkLambda(net Network) (NetworkConstants, error) {
 			m = AllPairs(rows, 1)
 		case CardinalityWeighted:
 			m = AllPairs(rows, math.Sqrt(float64(rows*cols)))
+		case GroupedCardinality:
+			if len(net.Groups[l]) != rows {
+				return nc, fmt.Errorf("bounds: weight matrix %d has %d rows but %d group labels", l, rows, len(net.Groups[l]))
+			}
+			m = groupedLayer(net.Groups[l], cols, net.Unweighted)
 		}
 		nc.LayerM = append(nc.LayerM, m)
 	}
@@ -195,4 +214,16 @@ func EffectiveNoise(x *mat.Dense, q int, sigma, t float64, pen penalty.Penalty, 
 	slices.Sort(vals)
 	k := int(math.Ceil((1-t)*float64(draws))) - 1
 	return vals[max(k, 0)], nil
+}
+
+// groupedLayer is M_l for groups of the rows of a weight matrix with cols
+// columns, via penalty.Grouped's weights.
+func groupedLayer(labels []int, cols int, unweighted bool) float64 {
+	g := penalty.NewGrouped(labels, 1)
+	g.Unweighted = unweighted
+	var m float64
+	for k, rows := range g.Groups() {
+		m = math.Max(m, AllPairs(len(rows), g.Weight(k, cols)))
+	}
+	return m
 }

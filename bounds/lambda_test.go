@@ -96,3 +96,27 @@ func TestEffectiveNoiseOrthonormal(t *testing.T) {
 	_, err = EffectiveNoise(x, 1, sigma, tt, penalty.Ridge{}, 10, 1)
 	require.Error(t, err)
 }
+
+// TestGroupedNetworkAndLayers: the grouped per-layer M_l equals the LP
+// value of the explicit block matrix, and KernelOfLayers takes the maximum.
+func TestGroupedNetworkAndLayers(t *testing.T) {
+	labels := [][]int{{0, 0, 1, 1, 1}, {0, 1, 1}, {0}}
+	nc, err := NetworkLambda(Network{Widths: []int{4, 5, 3, 1}, ALip: 1, N: 50, XNorm: 2, Penalty: GroupedCardinality, Groups: labels})
+	require.NoError(t, err)
+	var layers []*mat.Dense
+	for l, lab := range labels {
+		g := penalty.NewGrouped(lab, 1)
+		cols := []int{4, 5, 3}[l]
+		layers = append(layers, penalty.GroupedMatrix(g, cols))
+	}
+	k, err := KernelOfLayers(layers)
+	require.NoError(t, err)
+	require.True(t, k.Exact)
+	require.InDelta(t, k.Upper, nc.MG, 1e-9)
+	// By hand: layer 0 groups of 2 and 3 rows over 4 columns:
+	// max(2/(2√8), 2/(3√12)); layer 1 a group of 2 over 5 columns: 2/(2√10).
+	want := math.Max(math.Max(2/(2*math.Sqrt(8)), 2/(3*math.Sqrt(12))), 2/(2*math.Sqrt(10)))
+	require.InDelta(t, want, nc.MG, 1e-12)
+	_, err = NetworkLambda(Network{Widths: []int{4, 5, 3, 1}, ALip: 1, N: 50, XNorm: 2, Penalty: GroupedCardinality, Groups: labels[:2]})
+	require.Error(t, err)
+}

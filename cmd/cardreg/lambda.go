@@ -17,11 +17,11 @@ import (
 )
 
 type lambdaFlags struct {
-	arch, penalty, activation, data, target, format string
-	n, mc                                           int
-	xnorm, alip, slope, nu, c, sigma, t             float64
-	weighted, regression, noIntercept               bool
-	seed                                            uint64
+	arch, penalty, activation, data, target, format, groups string
+	n, mc                                                   int
+	xnorm, alip, slope, nu, c, sigma, t                     float64
+	weighted, unweighted, regression, noIntercept           bool
+	seed                                                    uint64
 }
 
 // activationLip returns a_Lip for the known activations.
@@ -40,7 +40,9 @@ func runLambda(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	f := &lambdaFlags{}
 	fs.StringVar(&f.arch, "arch", "", "network widths p0,...,p_{L+1} (W^l is p_{l+1} x p_l; L hidden layers)")
-	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality or lasso")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped or lasso")
+	fs.StringVar(&f.groups, "groups", "", "grouped: row labels of each weight matrix, layers separated by ';' (e.g. 0,0,1;0,1;0)")
+	fs.BoolVar(&f.unweighted, "unweighted", false, "grouped: drop the sqrt(P_k) weights")
 	fs.BoolVar(&f.weighted, "weighted", false, "use sqrt(P_l)*A^l instead of A^l")
 	fs.StringVar(&f.activation, "activation", "relu", "relu, identity, leaky-relu, isru or arctan")
 	fs.Float64Var(&f.slope, "slope", 0.01, "leaky-relu slope")
@@ -83,8 +85,11 @@ Flags:
 	if err == nil && f.format != "text" && f.format != "json" {
 		err = fmt.Errorf("unknown --format %q (text or json)", f.format)
 	}
-	if err == nil && f.penalty != "cardinality" && f.penalty != "lasso" {
-		err = fmt.Errorf("unknown --penalty %q (cardinality or lasso; grouped is not supported here yet)", f.penalty)
+	if err == nil && f.penalty != "cardinality" && f.penalty != "lasso" && f.penalty != "grouped" {
+		err = fmt.Errorf("unknown --penalty %q (cardinality, grouped or lasso)", f.penalty)
+	}
+	if err == nil && f.penalty == "grouped" && f.regression {
+		err = errors.New("--regression supports cardinality and lasso")
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
@@ -150,14 +155,20 @@ func networkLambda(f *lambdaFlags) (lambdaResult, error) {
 	if n < 1 || !(xnorm > 0) {
 		return nil, usagef("give --n and --xnorm, or --data")
 	}
-	pen := bounds.Lasso
-	if f.penalty == "cardinality" {
-		pen = bounds.Cardinality
+	net := bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Nu: f.nu, C: f.c, Unweighted: f.unweighted}
+	switch f.penalty {
+	case "cardinality":
+		net.Penalty = bounds.Cardinality
 		if f.weighted {
-			pen = bounds.CardinalityWeighted
+			net.Penalty = bounds.CardinalityWeighted
+		}
+	case "grouped":
+		net.Penalty = bounds.GroupedCardinality
+		if net.Groups, err = parseLayerGroups(f.groups); err != nil {
+			return nil, err
 		}
 	}
-	nc, err := bounds.NetworkLambda(bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Penalty: pen, Nu: f.nu, C: f.c})
+	nc, err := bounds.NetworkLambda(net)
 	if err != nil {
 		return nil, err
 	}
@@ -236,6 +247,27 @@ func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
 func (r lambdaResult) setText(rows [][2]string) { r["_text"] = rows }
 
 func (r lambdaResult) rows() [][2]string { return r["_text"].([][2]string) }
+
+// parseLayerGroups reads "0,0,1;0,1;0": the row labels of each weight
+// matrix, layers separated by semicolons.
+func parseLayerGroups(s string) ([][]int, error) {
+	if s == "" {
+		return nil, usagef("--penalty grouped needs --groups (row labels per weight matrix, layers separated by ';')")
+	}
+	var out [][]int
+	for _, layer := range strings.Split(s, ";") {
+		var labels []int
+		for _, f := range strings.Split(layer, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil {
+				return nil, usagef("--groups: %q is not an integer label", f)
+			}
+			labels = append(labels, v)
+		}
+		out = append(out, labels)
+	}
+	return out, nil
+}
 
 func parseArch(s string) ([]int, error) {
 	if s == "" {

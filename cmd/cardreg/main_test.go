@@ -984,3 +984,18 @@ func TestLambda(t *testing.T) {
 	require.Equal(t, 1, two.code)
 	require.Contains(t, two.stderr, "M_G")
 }
+
+func TestLambdaGrouped(t *testing.T) {
+	res := cardreg(t, "lambda", "--arch", "4,5,3,1", "--n", "50", "--xnorm", "2", "--penalty", "grouped", "--groups", "0,0,1,1,1;0,1,1;0", "--format", "json")
+	require.Equal(t, 0, res.code, res.stderr)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	want := math.Max(math.Max(2/(2*math.Sqrt(8)), 2/(3*math.Sqrt(12))), 2/(2*math.Sqrt(10)))
+	require.InDelta(t, want, out["M_G"], 1e-12)
+	for _, bad := range [][]string{{"--groups", "0,0;0"}, {"--groups", "a;b;c"}, {}} {
+		args := append([]string{"lambda", "--arch", "4,5,3,1", "--n", "50", "--xnorm", "2", "--penalty", "grouped"}, bad...)
+		r := cardreg(t, args...)
+		require.NotEqual(t, 0, r.code, "%v", bad)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "%v: %q", bad, r.stderr)
+	}
+}
