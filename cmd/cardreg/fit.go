@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
@@ -23,7 +24,7 @@ import (
 
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep string
-	nu, tol                                                 float64
+	nu, tol, sigma, t                                       float64
 	folds, maxIter                                          int
 	seed                                                    uint64
 	noIntercept, standardize, relax                         bool
@@ -34,7 +35,9 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.SetOutput(stderr)
 	f := &fitFlags{}
 	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso or ridge")
-	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), or cv for K-fold cross-validation")
+	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper; see --sigma, --t)")
+	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
+	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
 	fs.Float64Var(&f.nu, "nu", 0, "weight of the kernel term; default 1 for lasso, 1/(1 - M_G) for cardinality and grouped")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
@@ -150,12 +153,19 @@ func (f *fitFlags) validate() error {
 	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
 		return usagef("--nu must be a finite number > 0 (or 0 for the default), got %v", f.nu)
 	}
-	if f.lambda == "cv" {
+	if f.lambda == "theory" {
+		if f.sigma < 0 || !(f.t > 0 && f.t < 1) {
+			return usagef("--lambda theory needs --sigma >= 0 (0: estimate) and 0 < --t < 1")
+		}
+		if f.penalty == "ridge" {
+			return usagef("--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
+		}
+	} else if f.lambda == "cv" {
 		if f.folds < 2 {
 			return usagef("--folds must be at least 2, got %d", f.folds)
 		}
 	} else if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
-		return usagef("--lambda must be a finite non-negative number or cv, got %q", f.lambda)
+		return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", f.lambda)
 	}
 	if f.rule != "min" && f.rule != "1se" {
 		return usagef("--rule must be min or 1se, got %q", f.rule)
@@ -207,6 +217,7 @@ type fitResult struct {
 	// penalised fit that chose them.
 	Relaxed    bool       `json:"relaxed"`
 	LambdaRule string     `json:"lambda_rule,omitempty"`
+	Theory     *theory    `json:"theory,omitempty"`
 	CV         *cvSummary `json:"cv,omitempty"`
 }
 
@@ -284,6 +295,13 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
 	} else {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
+		if f.lambda == "theory" {
+			th, err := theoryLambda(x, y, pen, nu, f)
+			if err != nil {
+				return nil, err
+			}
+			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
+		}
 		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
 			return nil, err
 		}
@@ -421,6 +439,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if r.Nu != nil {
 		fmt.Fprintf(tw, "nu\t%.6g\n", *r.Nu)
 	}
+	if th := r.Theory; th != nil {
+		fmt.Fprintf(tw, "theory\tlambda = max(M_G, 1/nu) %.6g * lambda_t %.6g; sigma %.6g (%s), t %g\n", th.Equivalence, th.LambdaT, th.Sigma, th.SigmaFrom, th.T)
+	}
 	if r.CV != nil && r.CV.Unconverged > 0 {
 		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits hit --max-iter before converging; the CV curve includes them\n", r.CV.Unconverged)
 	}
@@ -499,4 +520,58 @@ func createTemp(dir string) (*os.File, error) {
 		return f, err
 	}
 	return nil, errors.New("cannot create a temporary file")
+}
+
+// theory is the Theorem 2 λ with its ingredients.
+type theory struct {
+	Lambda      float64 `json:"lambda"`
+	LambdaT     float64 `json:"lambda_t"`
+	S           float64 `json:"s"`
+	Equivalence float64 `json:"equivalence"`
+	MG          float64 `json:"M_G"`
+	Sigma       float64 `json:"sigma"`
+	SigmaFrom   string  `json:"sigma_from"`
+	T           float64 `json:"t"`
+}
+
+// theoryLambda is λ = max(M_G, 1/ν)·λ_t of bounds.RegressionLambda on the
+// centred design (unless --no-intercept), with σ from --sigma or estimated
+// by least squares.
+func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags) (*theory, error) {
+	xc := x
+	if !f.noIntercept {
+		xc = centreColumns(x)
+	}
+	n, p := xc.Dims()
+	th := &theory{Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
+	if th.Sigma == 0 {
+		ls, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, pen, 0, &tensorreg.Options{NoIntercept: f.noIntercept})
+		if err != nil {
+			return nil, err
+		}
+		dof := n - p
+		if !f.noIntercept {
+			dof--
+		}
+		if dof < 1 {
+			return nil, usagef("--lambda theory: cannot estimate sigma with n = %d and p = %d; give --sigma", n, p)
+		}
+		r := ls.Residuals.ColView(0)
+		th.Sigma = math.Sqrt(mat.Dot(r, r) / float64(dof))
+		th.SigmaFrom = fmt.Sprintf("least-squares residuals, %d degrees of freedom", dof)
+	}
+	switch h := pen.(type) {
+	case penalty.Cardinality:
+		th.MG = bounds.AllPairs(p, 1)
+	case *penalty.Grouped:
+		for k, rows := range h.Groups() {
+			th.MG = math.Max(th.MG, bounds.AllPairs(len(rows), h.Weight(k, 1)))
+		}
+	}
+	rc, err := bounds.RegressionLambda(xc, 1, th.Sigma, f.t, th.MG, nu)
+	if err != nil {
+		return nil, err
+	}
+	th.Lambda, th.LambdaT, th.S, th.Equivalence = rc.Lambda, rc.LambdaT, rc.S, rc.Equivalence
+	return th, nil
 }

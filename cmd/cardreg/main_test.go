@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/cardsparse/cardreg/bounds"
+	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
 	"os"
@@ -998,4 +1000,41 @@ func TestLambdaGrouped(t *testing.T) {
 		require.NotEqual(t, 0, r.code, "%v", bad)
 		require.Equal(t, 1, strings.Count(r.stderr, "\n"), "%v: %q", bad, r.stderr)
 	}
+}
+
+// TestLambdaTheory: --lambda theory fits at Theorem 2's λ, computed on the
+// centred design; with --sigma the value is reproducible from the bounds
+// package, without it σ comes from the least-squares residuals.
+func TestLambdaTheory(t *testing.T) {
+	path := "../../examples/cardinality.csv"
+	res := cardreg(t, "fit", "--lambda", "theory", "--sigma", "1", "--format", "json", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	var out struct {
+		Lambda float64 `json:"lambda"`
+		Theory struct {
+			Lambda, LambdaT, S, Equivalence, Sigma float64
+			SigmaFrom                              string `json:"sigma_from"`
+		} `json:"theory"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	require.Equal(t, out.Theory.Lambda, out.Lambda)
+	d := loadCSV(t, path)
+	x := mat.NewDense(400, 12, nil)
+	for j := 0; j < 12; j++ {
+		x.SetCol(j, d.col(t, fmt.Sprintf("x%d", j+1)))
+	}
+	rc, err := bounds.RegressionLambda(centreColumns(x), 1, 1, 0.05, 2.0/12, 1/(1-2.0/12))
+	require.NoError(t, err)
+	require.InDelta(t, rc.Lambda, out.Lambda, 1e-9*rc.Lambda)
+
+	est := cardreg(t, "fit", "--lambda", "theory", "--format", "json", path)
+	require.Equal(t, 0, est.code, est.stderr)
+	require.NoError(t, json.Unmarshal([]byte(est.stdout), &out))
+	require.Contains(t, out.Theory.SigmaFrom, "least-squares")
+	require.InDelta(t, 1, out.Theory.Sigma, 0.1, "the example's noise has σ = 1")
+
+	r := cardreg(t, "fit", "--lambda", "theory", "--penalty", "ridge", path)
+	require.Equal(t, 2, r.code)
+	r = cardreg(t, "fit", "--lambda", "theory", "--t", "2", path)
+	require.Equal(t, 2, r.code)
 }
