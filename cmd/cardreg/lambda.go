@@ -24,7 +24,8 @@ type lambdaFlags struct {
 	seed                                                    uint64
 }
 
-// activationLip returns a_Lip for the known activations.
+// activationLip returns a_Lip for the known activations. Leaky ReLU,
+// x ↦ max(x, αx), is max(1, |α|)-Lipschitz.
 func activationLip(name string, slope float64) (float64, error) {
 	switch name {
 	case "relu", "identity", "isru", "arctan":
