@@ -338,9 +338,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 			// M_G = 2/(√P_k |B_k|) (DESIGN §3).
 			mg := 0.0
 			for k, rows := range g.Groups() {
-				if len(rows) >= 2 {
-					mg = math.Max(mg, 2/(g.Weight(k, 1)*float64(len(rows))))
-				}
+				mg = math.Max(mg, bounds.AllPairs(len(rows), g.Weight(k, 1)))
 			}
 			nu, note = nuFromM(mg)
 		}
@@ -352,7 +350,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on
 // p predictors, 1/(1 − M_A) with M_A = 2/p (DESIGN §3).
-func defaultNu(p int) (float64, string) { return nuFromM(2 / float64(p)) }
+func defaultNu(p int) (float64, string) { return nuFromM(bounds.AllPairs(p, 1)) }
 
 func nuFromM(m float64) (float64, string) {
 	if m >= 1 {
