@@ -23,11 +23,11 @@ import (
 )
 
 type fitFlags struct {
-	penalty, lambda, rule, target, groups, format, out, sep string
-	nu, tol, sigma, t                                       float64
-	folds, maxIter                                          int
-	seed                                                    uint64
-	noIntercept, standardize, relax                         bool
+	penalty, lambda, rule, target, groups, format, out, sep, saveModel string
+	nu, tol, sigma, t                                                  float64
+	folds, maxIter                                                     int
+	seed                                                               uint64
+	noIntercept, standardize, relax                                    bool
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -51,6 +51,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text or json")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
+	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
@@ -120,8 +121,11 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		res, err = fitFile(pos[0], f)
 	}
+	if err == nil && f.saveModel != "" {
+		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return saveModel(w, res) })
+	}
 	if err == nil {
-		err = writeOutput(f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
+		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg fit: %v\n", err)
@@ -481,13 +485,13 @@ func (r *fitResult) writeText(w io.Writer) error {
 // replaces it only once complete, so a failure never leaves a partial file.
 // A new file gets the usual permissions (0666 less the umask); a replaced
 // one keeps its own.
-func writeOutput(path string, stdout io.Writer, fn func(io.Writer) error) error {
+func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) error) error {
 	if path == "" {
 		return fn(stdout)
 	}
 	tmp, err := createTemp(filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("--out %s: %v", path, err)
+		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if err := fn(tmp); err != nil {
@@ -498,10 +502,10 @@ func writeOutput(path string, stdout io.Writer, fn func(io.Writer) error) error 
 		tmp.Chmod(fi.Mode().Perm())
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("--out %s: %v", path, err)
+		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("--out %s: %v", path, err)
+		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	return nil
 }

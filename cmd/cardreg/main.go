@@ -32,6 +32,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runBound(args[1:], stdout, stderr)
 	case "lambda":
 		return runLambda(args[1:], stdout, stderr)
+	case "predict":
+		return runPredict(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[1] == "fit" {
 			return runFit([]string{"-h"}, stdout, stderr)
@@ -41,6 +43,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "lambda" {
 			return runLambda([]string{"-h"}, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "predict" {
+			return runPredict([]string{"-h"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -53,6 +58,7 @@ const usage = `cardreg: regression under cardinality sparsity (few distinct coef
 
 Usage:
   cardreg fit [flags] DATA.csv   fit one model and print it
+  cardreg predict --model M D.csv  predictions of a model saved by fit --save-model
   cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
   cardreg help [command]         show help

@@ -755,7 +755,7 @@ func TestWriteOutputFailure(t *testing.T) {
 	dir := t.TempDir()
 	out := writeFile(t, dir, "r.json", "keep me\n")
 	boom := errors.New("boom")
-	err := writeOutput(out, io.Discard, func(w io.Writer) error {
+	err := writeOutput("--out", out, io.Discard, func(w io.Writer) error {
 		fmt.Fprint(w, "partial output")
 		return boom
 	})

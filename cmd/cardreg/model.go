@@ -1,0 +1,155 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// modelFormat names the saved-model format; Version changes when fields
+// change meaning.
+const (
+	modelFormat  = "cardreg-model"
+	modelVersion = 1
+)
+
+// savedModel is what fit --save-model writes and predict reads: enough to
+// predict (names, coefficients, intercept on the data's scale) and to say
+// what was fitted.
+type savedModel struct {
+	Format       string    `json:"format"`
+	Version      int       `json:"version"`
+	Penalty      string    `json:"penalty"`
+	Lambda       float64   `json:"lambda"`
+	Nu           *float64  `json:"nu"`
+	Target       string    `json:"target"`
+	Names        []string  `json:"names"`
+	Coefficients []float64 `json:"coefficients"`
+	Intercept    float64   `json:"intercept"`
+	Relaxed      bool      `json:"relaxed"`
+	N            int       `json:"n"`
+}
+
+func saveModel(w io.Writer, r *fitResult) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
+		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
+		Relaxed: r.Relaxed, N: r.N})
+}
+
+func loadModel(path string) (*savedModel, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var m savedModel
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: not a cardreg model: %v", path, err)
+	}
+	switch {
+	case m.Format != modelFormat:
+		return nil, fmt.Errorf("%s: not a cardreg model (format %q)", path, m.Format)
+	case m.Version != modelVersion:
+		return nil, fmt.Errorf("%s: model version %d, this cardreg reads version %d", path, m.Version, modelVersion)
+	case len(m.Names) == 0 || len(m.Names) != len(m.Coefficients):
+		return nil, fmt.Errorf("%s: %d predictor names for %d coefficients", path, len(m.Names), len(m.Coefficients))
+	}
+	for _, c := range append(m.Coefficients, m.Intercept) {
+		if math.IsNaN(c) || math.IsInf(c, 0) {
+			return nil, fmt.Errorf("%s: non-finite coefficient", path)
+		}
+	}
+	return &m, nil
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model")
+	out := fs.String("out", "", "output file (default: standard output); written only when complete")
+	sep := fs.String("sep", ",", "field separator of DATA.csv")
+	fs.Usage = func() {
+		fmt.Fprint(stdout, `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
+
+Prints one prediction per row of DATA.csv as CSV with the header "prediction".
+DATA.csv must hold every predictor column of the model, by name; other columns
+(the response, extra columns) are ignored.
+
+Example:
+  cardreg fit --save-model model.json examples/cardinality.csv
+  cardreg predict --model model.json examples/cardinality.csv
+`)
+	}
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	switch {
+	case err != nil:
+	case *modelPath == "":
+		err = errors.New("--model is required")
+	case len(pos) != 1:
+		err = fmt.Errorf("expected one data file, got %d arguments", len(pos))
+	case len([]rune(*sep)) != 1:
+		err = fmt.Errorf("--sep must be one character, got %q", *sep)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
+		return 2
+	}
+	pred, err := predictFile(*modelPath, pos[0], []rune(*sep)[0])
+	if err == nil {
+		err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
+			buf := []byte("prediction\n")
+			for _, v := range pred {
+				buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
+				buf = append(buf, '\n')
+			}
+			_, err := w.Write(buf)
+			return err
+		})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// predictFile returns X·coefficients + intercept for the model's columns of
+// the data file.
+func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
+	m, err := loadModel(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	t, err := readTable(dataPath, sep)
+	if err != nil {
+		return nil, err
+	}
+	n := len(t.cols[0])
+	x := mat.NewDense(n, len(m.Names), nil)
+	for k, name := range m.Names {
+		j, err := t.index(name)
+		if err != nil {
+			return nil, fmt.Errorf("%s: the model needs predictor %q: %v", dataPath, name, err)
+		}
+		x.SetCol(k, t.cols[j])
+	}
+	var y mat.Dense
+	solver.DenseDesign{X: x}.Mul(&y, mat.NewDense(len(m.Names), 1, m.Coefficients))
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = y.At(i, 0) + m.Intercept
+	}
+	return out, nil
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestSaveModelThenPredict: fit --save-model then predict reproduces the
+// predictions of the same fit made in process.
+func TestSaveModelThenPredict(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "model.json")
+	data := "../../examples/cardinality.csv"
+	res := cardreg(t, "fit", "--lambda", "50", "--save-model", model, data)
+	require.Equal(t, 0, res.code, res.stderr)
+	pred := cardreg(t, "predict", "--model", model, data)
+	require.Equal(t, 0, pred.code, pred.stderr)
+	lines := strings.Split(strings.TrimSpace(pred.stdout), "\n")
+	require.Equal(t, "prediction", lines[0])
+	require.Len(t, lines, 401)
+
+	d := loadCSV(t, data)
+	x := mat.NewDense(400, 12, nil)
+	for j := 0; j < 12; j++ {
+		x.SetCol(j, d.col(t, "x"+strconv.Itoa(j+1)))
+	}
+	y := mat.NewDense(400, 1, d.col(t, "y"))
+	nu, _ := defaultNu(12)
+	m, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: nu}, 50, &tensorreg.Options{Settings: solver.Settings{Tol: 1e-7}})
+	require.NoError(t, err)
+	want := m.Predict(solver.DenseDesign{X: x})
+	for i := 0; i < 400; i++ {
+		got, err := strconv.ParseFloat(lines[i+1], 64)
+		require.NoError(t, err)
+		require.InDelta(t, want.At(i, 0), got, 1e-9, "row %d", i+1)
+	}
+
+	// Columns are matched by name: a reordered file with an extra column
+	// gives the same predictions.
+	reordered := writeFile(t, dir, "re.csv", reorder(t, data))
+	again := cardreg(t, "predict", "--model", model, reordered)
+	require.Equal(t, 0, again.code, again.stderr)
+	require.Equal(t, pred.stdout, again.stdout)
+
+	out := filepath.Join(dir, "pred.csv")
+	require.Equal(t, 0, cardreg(t, "predict", "--model", model, "--out", out, data).code)
+	b, err := os.ReadFile(out)
+	require.NoError(t, err)
+	require.Equal(t, pred.stdout, string(b))
+}
+
+// reorder returns the CSV with its columns reversed and a constant column
+// added.
+func reorder(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	var sb strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Split(line, ",")
+		for l, r := 0, len(f)-1; l < r; l, r = l+1, r-1 {
+			f[l], f[r] = f[r], f[l]
+		}
+		extra := "7"
+		if i == 0 {
+			extra = "extra"
+		}
+		sb.WriteString(strings.Join(append(f, extra), ",") + "\n")
+	}
+	return sb.String()
+}
+
+func TestPredictErrors(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "model.json")
+	require.Equal(t, 0, cardreg(t, "fit", "--lambda", "50", "--save-model", model, "../../examples/cardinality.csv").code)
+	missing := writeFile(t, dir, "m.csv", "x1,x2\n1,2\n")
+	bogus := writeFile(t, dir, "bogus.json", `{"format":"other"}`)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"predict", "../../examples/cardinality.csv"}, 2, "--model is required"},
+		{[]string{"predict", "--model", model}, 2, "expected one data file"},
+		{[]string{"predict", "--model", model, missing}, 1, `needs predictor "x3"`},
+		{[]string{"predict", "--model", bogus, missing}, 1, "not a cardreg model"},
+		{[]string{"predict", "--model", filepath.Join(dir, "none.json"), missing}, 1, "none.json"},
+	} {
+		r := cardreg(t, c.args...)
+		require.Equal(t, c.code, r.code, "%v: %s", c.args, r.stderr)
+		require.Contains(t, r.stderr, c.msg)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"))
+	}
+	// A failed fit leaves an existing model file untouched.
+	before, err := os.ReadFile(model)
+	require.NoError(t, err)
+	require.Equal(t, 1, cardreg(t, "fit", "--save-model", model, missing).code)
+	after, err := os.ReadFile(model)
+	require.NoError(t, err)
+	require.Equal(t, before, after)
+}
