@@ -243,7 +243,19 @@ func isConstant(col []float64) bool {
 	return true
 }
 
-func fitFile(path string, f *fitFlags) (*fitResult, error) {
+// problem is a data file turned into a design, a response and a penalty.
+type problem struct {
+	x, y            *mat.Dense
+	names, constant []string
+	target, note    string
+	pen             penalty.Penalty
+	nu              float64
+	opts            tensorreg.Options
+}
+
+// loadProblem reads the data file and builds the penalty and options the
+// flags ask for; fit, path and cv share it.
+func loadProblem(path string, f *fitFlags) (*problem, error) {
 	t, err := readTable(path, []rune(f.sep)[0])
 	if err != nil {
 		return nil, err
@@ -270,15 +282,24 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 			constant = append(constant, t.names[j])
 		}
 	}
-	y := mat.NewDense(n, 1, t.cols[ti])
-	pen, nu, note, err := buildPenalty(f, len(names))
+	pr := &problem{x: x, y: mat.NewDense(n, 1, t.cols[ti]), names: names, constant: constant, target: t.names[ti]}
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
+		return nil, err
+	}
+	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
+		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	return pr, nil
+}
+
+func fitFile(path string, f *fitFlags) (*fitResult, error) {
+	pr, err := loadProblem(path, f)
 	if err != nil {
 		return nil, err
 	}
-	opts := tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
-		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
-	res := &fitResult{Penalty: f.penalty, NuNote: note, N: n, P: len(names), Names: names, Target: t.names[ti]}
-	res.Constant = constant
+	x, y, pen, nu, opts := pr.x, pr.y, pr.pen, pr.nu, pr.opts
+	n, _ := x.Dims()
+	res := &fitResult{Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target}
+	res.Constant = pr.constant
 	if nu > 0 {
 		res.Nu = &nu
 	}

@@ -34,6 +34,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runLambda(args[1:], stdout, stderr)
 	case "predict":
 		return runPredict(args[1:], stdout, stderr)
+	case "path", "cv":
+		return runPathCV(args[0], args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[1] == "fit" {
 			return runFit([]string{"-h"}, stdout, stderr)
@@ -47,6 +49,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "predict" {
 			return runPredict([]string{"-h"}, stdout, stderr)
 		}
+		if len(args) > 1 && (args[1] == "path" || args[1] == "cv") {
+			return runPathCV(args[1], []string{"-h"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
@@ -58,6 +63,8 @@ const usage = `cardreg: regression under cardinality sparsity (few distinct coef
 
 Usage:
   cardreg fit [flags] DATA.csv   fit one model and print it
+  cardreg path [flags] DATA.csv  the lambda path as CSV
+  cardreg cv [flags] DATA.csv    the cross-validation curve as CSV, with lambda_min and lambda_1se
   cardreg predict --model M D.csv  predictions of a model saved by fit --save-model
   cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs

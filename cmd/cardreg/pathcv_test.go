@@ -1,0 +1,77 @@
+package main
+
+import (
+	"encoding/csv"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func parseCSV(t *testing.T, s string) [][]string {
+	rows, err := csv.NewReader(strings.NewReader(s)).ReadAll()
+	require.NoError(t, err)
+	return rows
+}
+
+// TestPathCommand: one row per λ, decreasing, with every coefficient; the
+// coefficients at a grid λ equal those of fit at that λ.
+func TestPathCommand(t *testing.T) {
+	data := "../../examples/cardinality.csv"
+	res := cardreg(t, "path", "--nlambda", "6", "--tol", "1e-10", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	rows := parseCSV(t, res.stdout)
+	require.Len(t, rows, 7)
+	require.Equal(t, []string{"lambda", "objective", "distinct_values", "converged"}, rows[0][:4])
+	require.Len(t, rows[0], 4+12)
+	prev := 1e300
+	for _, r := range rows[1:] {
+		lam, err := strconv.ParseFloat(r[0], 64)
+		require.NoError(t, err)
+		require.Less(t, lam, prev)
+		prev = lam
+		require.Equal(t, "true", r[3])
+	}
+	// Refit at the third λ with fit and compare coefficients.
+	fit := decodeFit(t, cardreg(t, "fit", "--lambda", rows[3][0], "--tol", "1e-10", "--format", "json", data).stdout)
+	for j, name := range rows[0][4:] {
+		require.Equal(t, fit.Names[j], name)
+		v, err := strconv.ParseFloat(rows[3][4+j], 64)
+		require.NoError(t, err)
+		require.InDelta(t, fit.Coefficients[j], v, 1e-6)
+	}
+}
+
+// TestCVCommand: marks for λ_min and λ_1se, λ_1se ≥ λ_min, and the same
+// seed gives the same curve.
+func TestCVCommand(t *testing.T) {
+	data := "../../examples/cardinality.csv"
+	res := cardreg(t, "cv", "--nlambda", "10", "--seed", "3", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	rows := parseCSV(t, res.stdout)
+	require.Equal(t, []string{"lambda", "mean_error", "std_error", "mark"}, rows[0])
+	var lmin, l1se float64
+	for _, r := range rows[1:] {
+		lam, _ := strconv.ParseFloat(r[0], 64)
+		if strings.Contains(r[3], "lambda_min") {
+			lmin = lam
+		}
+		if strings.Contains(r[3], "lambda_1se") {
+			l1se = lam
+		}
+	}
+	require.Positive(t, lmin)
+	require.GreaterOrEqual(t, l1se, lmin)
+	again := cardreg(t, "cv", "--nlambda", "10", "--seed", "3", data)
+	require.Equal(t, res.stdout, again.stdout)
+	for _, bad := range [][]string{{"--nlambda", "1"}, {"--format", "json"}, {"--min-ratio", "2"}, {}} {
+		args := append([]string{"cv"}, bad...)
+		if len(bad) > 0 {
+			args = append(args, data)
+		}
+		r := cardreg(t, args...)
+		require.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
+		require.Equal(t, 1, strings.Count(r.stderr, "\n"))
+	}
+}
