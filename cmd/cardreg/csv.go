@@ -3,15 +3,17 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
+	"unicode/utf8"
 )
 
 // table is a numeric CSV file held column by column.
@@ -24,74 +26,57 @@ type table struct {
 // of a UTF-8 file; it is not part of the first column's name.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// readBufSize is the read buffer; a line longer than this is gathered in a
+// separate buffer, so it only bounds the fast path, not the line length.
+const readBufSize = 1 << 20
+
 // readTable reads a CSV file with a header row whose fields all parse as
 // finite numbers. A leading UTF-8 byte order mark is skipped and CRLF line
-// ends are accepted. Errors name the file, line and column.
+// ends are accepted; quoting follows RFC 4180 (as encoding/csv without
+// LazyQuotes), blank lines are skipped and cells are trimmed of white space.
+// Errors are one line naming the file and the physical line.
+//
+// The file is read in one pass straight into the columns; its text is never
+// held in memory. When the load takes more than a second and stderr is a
+// terminal, a progress bar is drawn on stderr and erased at the end.
 func readTable(path string, sep rune) (*table, error) {
+	var p *progress
+	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+		p = &progress{w: os.Stderr, path: path, delay: time.Second}
+	}
+	return readTableProgress(path, sep, p)
+}
+
+// readTableProgress is readTable with the progress bar drawn on p (none if p
+// is nil).
+func readTableProgress(path string, sep rune, p *progress) (_ *table, err error) {
+	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
+		return nil, fmt.Errorf("%s: invalid field separator %q", path, sep)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	br := bufio.NewReader(f)
-	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
-		br.Discard(len(utf8BOM))
+	var size int64
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		size = fi.Size()
 	}
-	r := csv.NewReader(br)
-	r.Comma = sep
-	r.ReuseRecord = true
-	header, err := r.Read()
-	if err == io.EOF {
-		return nil, fmt.Errorf("%s: empty file, expected a header row", path)
+	if p != nil {
+		p.start, p.size = time.Now(), size
+		defer p.done()
 	}
+	r := &csvReader{path: path, br: bufio.NewReaderSize(f, readBufSize), sep: utf8.AppendRune(nil, sep)}
+	if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
+		r.br.Discard(len(utf8BOM))
+		r.n += int64(len(utf8BOM))
+	}
+	t, err := r.header()
 	if err != nil {
-		return nil, csvError(path, err, 0, 0)
+		return nil, err
 	}
-	t := &table{names: append([]string(nil), header...), cols: make([][]float64, len(header))}
-	seen := map[string]int{}
-	for j, name := range t.names {
-		line, _ := r.FieldPos(j) // blank lines may precede the header
-		t.names[j] = strings.TrimSpace(name)
-		if t.names[j] == "" {
-			return nil, fmt.Errorf("%s:%d: column %d has an empty name", path, line, j+1)
-		}
-		if strings.IndexFunc(t.names[j], unicode.IsControl) >= 0 {
-			// A quoted name may hold a line break or a tab, which would
-			// break the one-line messages and the text output.
-			return nil, fmt.Errorf("%s:%d: column %d: name %q holds a control character", path, line, j+1, t.names[j])
-		}
-		if k, dup := seen[t.names[j]]; dup {
-			return nil, fmt.Errorf("%s:%d: column name %q appears twice (columns %d and %d)", path, line, t.names[j], k+1, j+1)
-		}
-		seen[t.names[j]] = j
-	}
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvError(path, err, len(rec), len(t.names))
-		}
-		for j, field := range rec {
-			line, _ := r.FieldPos(j)
-			s := strings.TrimSpace(field)
-			if s == "" {
-				return nil, fmt.Errorf("%s:%d: column %d (%s): empty cell (missing values are not supported)", path, line, j+1, t.names[j])
-			}
-			v, err := strconv.ParseFloat(s, 64)
-			if err != nil && !errors.Is(err, strconv.ErrRange) {
-				return nil, fmt.Errorf("%s:%d: column %d (%s): %q is not a number", path, line, j+1, t.names[j], field)
-			}
-			// ParseFloat accepts "NaN", "Inf" and "Infinity", and
-			// returns ±Inf with ErrRange for values beyond float64; the
-			// fit needs finite data, so say so here, where the line is
-			// known.
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: column %d (%s): %q is not a finite number", path, line, j+1, t.names[j], field)
-			}
-			t.cols[j] = append(t.cols[j], v)
-		}
+	if err := r.data(t, size, p); err != nil {
+		return nil, err
 	}
 	if len(t.cols[0]) == 0 {
 		return nil, fmt.Errorf("%s: no data rows after the header", path)
@@ -99,20 +84,476 @@ func readTable(path string, sep rune) (*table, error) {
 	return t, nil
 }
 
-// csvError rewrites an encoding/csv error as one line naming the file and
-// line; got and want are the record's and the header's field counts (used
-// for a field-count error).
-func csvError(path string, err error, got, want int) error {
-	var pe *csv.ParseError
-	if errors.As(err, &pe) {
-		if errors.Is(pe.Err, csv.ErrFieldCount) {
-			return fmt.Errorf("%s:%d: %d fields, but the header has %d", path, pe.Line, got, want)
+// csvReader splits a CSV file into records. Records without a quote (the
+// common case) are split in place in the read buffer; the others are
+// unquoted into rec.
+type csvReader struct {
+	path string
+	br   *bufio.Reader
+	sep  []byte // the separator, UTF-8 encoded
+	line int    // physical lines read so far
+	n    int64  // bytes read so far
+	long []byte // a line longer than the read buffer
+
+	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
+	// and starts on line lines[i].
+	rec   []byte
+	ends  []int
+	lines []int
+}
+
+// readLine returns the next physical line with "\r\n" turned into "\n", or
+// io.EOF at the end of the file. A final line without a line end loses a
+// trailing "\r". The line is valid until the next call.
+func (r *csvReader) readLine() ([]byte, error) {
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = r.br.ReadSlice('\n')
+			r.long = append(r.long, line...)
 		}
-		// pe.Column is a 1-based byte offset within the line, not a
-		// field number.
-		return fmt.Errorf("%s:%d: byte %d: %v", path, pe.Line, pe.Column, pe.Err)
+		line = r.long
 	}
-	return fmt.Errorf("%s: %v", path, err)
+	r.n += int64(len(line))
+	if len(line) > 0 && err == io.EOF {
+		err = nil
+		if line[len(line)-1] == '\r' {
+			line = line[:len(line)-1]
+		}
+	}
+	if err != nil {
+		if err != io.EOF {
+			err = fmt.Errorf("%s: %w", r.path, err)
+		}
+		return nil, err
+	}
+	r.line++
+	if n := len(line); n >= 2 && line[n-2] == '\r' && line[n-1] == '\n' {
+		line[n-2] = '\n'
+		line = line[:n-1]
+	}
+	return line, nil
+}
+
+// nextLine returns the next line that is not blank, or io.EOF. (A line is
+// empty only at the end of a file ending in "\r".)
+func (r *csvReader) nextLine() ([]byte, error) {
+	for {
+		line, err := r.readLine()
+		if err != nil || len(line) > 1 || len(line) == 1 && line[0] != '\n' {
+			return line, err
+		}
+	}
+}
+
+// index returns the index of the first separator in b, or -1.
+func (r *csvReader) index(b []byte) int {
+	if len(r.sep) == 1 {
+		return bytes.IndexByte(b, r.sep[0])
+	}
+	return bytes.Index(b, r.sep)
+}
+
+// trimNL drops the line end of a line.
+func trimNL(line []byte) []byte {
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		return line[:n-1]
+	}
+	return line
+}
+
+// parseRecord parses the record whose first line is line (line r.line),
+// reading more lines while a quoted field spans line ends, into rec, ends
+// and lines. It follows encoding/csv (without LazyQuotes): a quote in an
+// unquoted field is an error, as is anything but a separator or the line end
+// after a closing quote.
+func (r *csvReader) parseRecord(line []byte) error {
+	r.rec, r.ends, r.lines = r.rec[:0], r.ends[:0], r.lines[:0]
+	lineNo, col := r.line, 1 // col: 1-based byte offset in the line
+	for {
+		r.lines = append(r.lines, lineNo)
+		if len(line) == 0 || line[0] != '"' {
+			i := r.index(line)
+			field := line
+			if i >= 0 {
+				field = field[:i]
+			} else {
+				field = trimNL(field)
+			}
+			if q := bytes.IndexByte(field, '"'); q >= 0 {
+				return fmt.Errorf(`%s:%d: byte %d: bare " in non-quoted field`, r.path, lineNo, col+q)
+			}
+			r.rec = append(r.rec, field...)
+			r.ends = append(r.ends, len(r.rec))
+			if i < 0 {
+				return nil
+			}
+			line = line[i+len(r.sep):]
+			col += i + len(r.sep)
+			continue
+		}
+		// A quoted field.
+		openLine, openCol := lineNo, col
+		line = line[1:]
+		col++
+	quoted:
+		for {
+			i := bytes.IndexByte(line, '"')
+			switch {
+			case i >= 0:
+				r.rec = append(r.rec, line[:i]...)
+				line = line[i+1:]
+				col += i + 1
+				switch {
+				case len(line) > 0 && line[0] == '"':
+					r.rec = append(r.rec, '"')
+					line = line[1:]
+					col++
+				case bytes.HasPrefix(line, r.sep):
+					r.ends = append(r.ends, len(r.rec))
+					line = line[len(r.sep):]
+					col += len(r.sep)
+					break quoted
+				case len(line) == 0 || len(line) == 1 && line[0] == '\n':
+					r.ends = append(r.ends, len(r.rec))
+					return nil
+				default:
+					// col-1: the quote.
+					return fmt.Errorf(`%s:%d: byte %d: extraneous or missing " in quoted-field`, r.path, lineNo, col-1)
+				}
+			case len(line) > 0:
+				// The field goes on past the line end.
+				r.rec = append(r.rec, line...)
+				var err error
+				line, err = r.readLine()
+				if err == io.EOF {
+					return fmt.Errorf(`%s:%d: byte %d: the quoted field that starts here has no closing "`, r.path, openLine, openCol)
+				}
+				if err != nil {
+					return err
+				}
+				lineNo, col = r.line, 1
+			default:
+				return fmt.Errorf(`%s:%d: byte %d: the quoted field that starts here has no closing "`, r.path, openLine, openCol)
+			}
+		}
+	}
+}
+
+// header reads the header row into a table with empty columns.
+func (r *csvReader) header() (*table, error) {
+	line, err := r.nextLine()
+	if err == io.EOF {
+		return nil, fmt.Errorf("%s: empty file, expected a header row", r.path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := r.parseRecord(line); err != nil {
+		return nil, err
+	}
+	t := &table{names: make([]string, len(r.ends)), cols: make([][]float64, len(r.ends))}
+	seen := map[string]int{}
+	start := 0
+	for j, end := range r.ends {
+		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
+		start = end
+		t.names[j] = name
+		if name == "" {
+			return nil, fmt.Errorf("%s:%d: column %d has an empty name", r.path, line, j+1)
+		}
+		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+			// A quoted name may hold a line break or a tab, which would
+			// break the one-line messages and the text output.
+			return nil, fmt.Errorf("%s:%d: column %d: name %q holds a control character", r.path, line, j+1, name)
+		}
+		if k, dup := seen[name]; dup {
+			return nil, fmt.Errorf("%s:%d: column name %q appears twice (columns %d and %d)", r.path, line, name, k+1, j+1)
+		}
+		seen[name] = j
+	}
+	return t, nil
+}
+
+// cellError is the first bad cell of a record; it is reported only once the
+// record has been read whole, so that a field-count error comes first.
+type cellError struct {
+	line, col int
+	text      string
+	reason    error
+}
+
+var (
+	errEmptyCell = errors.New("empty cell")
+	errNotNumber = errors.New("not a number")
+	errNotFinite = errors.New("not a finite number")
+)
+
+// parseCell parses a cell, trimmed of white space, as a finite number.
+func parseCell(b []byte) (float64, error) {
+	if len(b) > 0 && (b[0] <= ' ' || b[len(b)-1] <= ' ' || b[0] >= utf8.RuneSelf || b[len(b)-1] >= utf8.RuneSelf) {
+		b = bytes.TrimSpace(b)
+	}
+	if len(b) == 0 {
+		return 0, errEmptyCell
+	}
+	if v, ok := parseSimple(b); ok {
+		return v, nil
+	}
+	// string(b) does not allocate for a short cell: ParseFloat copies its
+	// argument into the errors it returns, so it does not escape.
+	v, err := strconv.ParseFloat(string(b), 64)
+	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		return 0, errNotNumber
+	}
+	// ParseFloat accepts "NaN", "Inf" and "Infinity", and returns ±Inf
+	// with ErrRange for values beyond float64; the fit needs finite data.
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return 0, errNotFinite
+	}
+	return v, nil
+}
+
+// pow10 holds the powers of ten that are exact in a float64.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
+	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// parseSimple parses a non-empty decimal [-+]digits[.digits][(e|E)[-+]digits]
+// with at most 19 significant digits when the result is exact: the mantissa
+// below 2⁵³ and the power of ten at most 22 in size are both exact float64s,
+// so one multiplication or division rounds correctly (Clinger's fast path).
+// Anything else reports !ok and is left to strconv.ParseFloat.
+func parseSimple(b []byte) (float64, bool) {
+	i, neg := 0, false
+	switch b[0] {
+	case '-':
+		neg, i = true, 1
+	case '+':
+		i = 1
+	}
+	var m uint64
+	nd, ndig, exp, sawDot := 0, 0, 0, false // nd: significant digits, ndig: all digits
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c-'0' <= 9 {
+			ndig++
+			if m != 0 || c != '0' {
+				nd++
+				m = m*10 + uint64(c-'0')
+			}
+			if sawDot {
+				exp--
+			}
+			continue
+		}
+		if c == '.' && !sawDot {
+			sawDot = true
+			continue
+		}
+		break
+	}
+	if ndig == 0 || nd > 19 {
+		return 0, false
+	}
+	if i < len(b) {
+		if b[i] != 'e' && b[i] != 'E' {
+			return 0, false
+		}
+		i++
+		eneg := false
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			eneg = b[i] == '-'
+			i++
+		}
+		if i == len(b) {
+			return 0, false
+		}
+		e := 0
+		for ; i < len(b); i++ {
+			c := b[i]
+			if c-'0' > 9 || e > 10000 {
+				return 0, false
+			}
+			e = e*10 + int(c-'0')
+		}
+		if eneg {
+			e = -e
+		}
+		exp += e
+	}
+	if m == 0 {
+		if neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	}
+	if m < 1<<53 && exp >= -22 && exp <= 22 {
+		v := float64(m)
+		if exp < 0 {
+			v /= pow10[-exp]
+		} else {
+			v *= pow10[exp]
+		}
+		if neg {
+			v = -v
+		}
+		return v, true
+	}
+	return 0, false
+}
+
+// data reads the data rows into t's columns.
+func (r *csvReader) data(t *table, size int64, p *progress) error {
+	ncol := len(t.cols)
+	start := r.n // bytes before the first data row
+	rows := 0
+	const sample = 256 // rows read before the columns are sized
+	for {
+		line, err := r.nextLine()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		recLine := r.line
+		var bad *cellError
+		nf := 0
+		// store parses field j of the record (or only counts it past
+		// the header's count or after a bad cell).
+		store := func(field []byte, line int) {
+			if nf < ncol && bad == nil {
+				v, err := parseCell(field)
+				if err != nil {
+					bad = &cellError{line: line, col: nf, text: string(bytes.TrimSpace(field)), reason: err}
+				} else {
+					t.cols[nf] = append(t.cols[nf], v)
+				}
+			}
+			nf++
+		}
+		if bytes.IndexByte(line, '"') < 0 {
+			// No quotes: split in place.
+			line = trimNL(line)
+			if len(r.sep) == 1 {
+				sep := r.sep[0]
+				for {
+					i := bytes.IndexByte(line, sep)
+					if i < 0 {
+						break
+					}
+					store(line[:i], recLine)
+					line = line[i+1:]
+				}
+			} else {
+				for {
+					i := bytes.Index(line, r.sep)
+					if i < 0 {
+						break
+					}
+					store(line[:i], recLine)
+					line = line[i+len(r.sep):]
+				}
+			}
+			store(line, recLine)
+		} else {
+			if err := r.parseRecord(line); err != nil {
+				return err
+			}
+			from := 0
+			for j, end := range r.ends {
+				store(r.rec[from:end], r.lines[j])
+				from = end
+			}
+		}
+		if nf != ncol {
+			return fmt.Errorf("%s:%d: expected %d fields, got %d", r.path, recLine, ncol, nf)
+		}
+		if bad != nil {
+			return bad.error(r.path, t.names[bad.col])
+		}
+		rows++
+		if rows == sample && size > 0 {
+			sizeColumns(t, rows, size-r.n, r.n-start)
+		}
+		if p != nil && r.n >= p.next {
+			p.next = r.n + 64<<10
+			p.update(r.n)
+		}
+	}
+}
+
+func (e *cellError) error(path, name string) error {
+	switch e.reason {
+	case errEmptyCell:
+		return fmt.Errorf("%s:%d: column %q: empty cell (missing values are not supported)", path, e.line, name)
+	case errNotFinite:
+		return fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, e.line, name, e.text)
+	default:
+		return fmt.Errorf("%s:%d: column %q: cannot parse %q as a number", path, e.line, name, e.text)
+	}
+}
+
+// sizeColumns gives t's columns room for the rows the rest of the file
+// likely holds, estimated from the bytes the first rows took, so that they
+// are not regrown (and copied) as they fill: growing by appending alone
+// needs up to three times the final size at its peak.
+func sizeColumns(t *table, rows int, rest, used int64) {
+	est := rest * int64(rows) / used
+	est += est/32 + 64
+	// A row takes at least two bytes per column (a digit and a separator
+	// or the line end).
+	if most := rest/(2*int64(len(t.cols))) + 1; est > most {
+		est = most
+	}
+	if est > math.MaxInt32 {
+		est = math.MaxInt32
+	}
+	for j := range t.cols {
+		t.cols[j] = slices.Grow(t.cols[j], int(est))
+	}
+}
+
+// progress draws a progress bar once a load has taken longer than delay.
+type progress struct {
+	w     io.Writer
+	path  string
+	delay time.Duration
+	start time.Time
+	size  int64 // 0 when unknown
+
+	next     int64 // the byte count at which to look at the clock again
+	drawn    int   // width of the bar on the screen, 0 if none
+	lastDraw time.Time
+}
+
+func (p *progress) update(n int64) {
+	now := time.Now()
+	if now.Sub(p.start) < p.delay || now.Sub(p.lastDraw) < 100*time.Millisecond {
+		return
+	}
+	p.lastDraw = now
+	var s string
+	if p.size > 0 {
+		const width = 30
+		frac := min(float64(n)/float64(p.size), 1)
+		k := int(frac * width)
+		s = fmt.Sprintf("reading %s [%s%s] %3.0f%%", p.path, strings.Repeat("#", k), strings.Repeat(" ", width-k), 100*frac)
+	} else {
+		s = fmt.Sprintf("reading %s: %d MB", p.path, n>>20)
+	}
+	pad := max(p.drawn-utf8.RuneCountInString(s), 0)
+	fmt.Fprintf(p.w, "\r%s%s", s, strings.Repeat(" ", pad))
+	p.drawn = utf8.RuneCountInString(s) + pad
+}
+
+// done erases the bar, if drawn.
+func (p *progress) done() {
+	if p.drawn > 0 {
+		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.drawn))
+		p.drawn = 0
+	}
 }
 
 func (t *table) index(name string) (int, error) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,11 +24,11 @@ import (
 )
 
 type fitFlags struct {
-	penalty, lambda, rule, target, groups, format, out, sep, saveModel string
-	nu, tol, sigma, t                                                  float64
-	folds, maxIter                                                     int
-	seed                                                               uint64
-	noIntercept, standardize, relax                                    bool
+	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile string
+	nu, tol, sigma, t                                                         float64
+	folds, maxIter                                                            int
+	seed                                                                      uint64
+	noIntercept, standardize, relax                                           bool
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -42,6 +43,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.Float64Var(&f.nu, "nu", 0, "weight of the kernel term; default 1 for lasso, 1/(1 - M_G) for cardinality and grouped")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
 	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated")
+	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
 	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
 	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
@@ -147,15 +149,18 @@ func (f *fitFlags) validate() error {
 		return usagef("--sep cannot be %q", f.sep)
 	}
 	switch f.penalty {
-	case "cardinality", "grouped", "lasso", "ridge":
+	case "cardinality", "grouped", "lasso", "ridge", "general":
 	default:
-		return usagef("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
+		return usagef("unknown --penalty %q (cardinality, grouped, lasso, ridge or general)", f.penalty)
 	}
 	if f.penalty == "grouped" && f.groups == "" {
 		return usagef("--penalty grouped needs --groups with one label per predictor")
 	}
 	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
 		return usagef("--nu must be a finite number > 0 (or 0 for the default), got %v", f.nu)
+	}
+	if f.penalty == "general" && (f.lambda == "cv" || f.lambda == "theory") {
+		return usagef("--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	}
 	if f.lambda == "theory" {
 		if f.sigma < 0 || !(f.t > 0 && f.t < 1) {
@@ -282,6 +287,12 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 			constant = append(constant, t.names[j])
 		}
 	}
+	if n < 2 {
+		return nil, fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	}
+	if isConstant(t.cols[ti]) {
+		return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
+	}
 	pr := &problem{x: x, y: mat.NewDense(n, 1, t.cols[ti]), names: names, constant: constant, target: t.names[ti]}
 	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
 		return nil, err
@@ -369,8 +380,69 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 		}
 		g.Nu = nu
 		return g, nu, note, nil
+	case "general":
+		g, err := readMatrix(f.gFile, p)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		if nu == 0 {
+			k, err := bounds.KernelOf(g)
+			if err != nil {
+				return nil, 0, "", err
+			}
+			nu, note = nuFromM(k.Value())
+			if !k.Exact {
+				note = strings.TrimSpace(note + " M_G is bounded above (" + k.Method + ")")
+			}
+		}
+		gen, err := penalty.NewGeneral(g, p, nu)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		return gen, nu, note, nil
 	}
-	return nil, 0, "", usagef("unknown --penalty %q (cardinality, grouped, lasso or ridge)", f.penalty)
+	return nil, 0, "", usagef("unknown --penalty %q (cardinality, grouped, lasso, ridge or general)", f.penalty)
+}
+
+// readMatrix reads a headerless numeric CSV with p columns: the G of the
+// general penalty.
+func readMatrix(path string, p int) (*mat.Dense, error) {
+	if path == "" {
+		return nil, usagef("--penalty general needs --G FILE")
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	var data []float64
+	rows := 0
+	for {
+		rec, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		line, _ := r.FieldPos(0)
+		if len(rec) != p {
+			return nil, fmt.Errorf("%s:%d: G has %d columns, the data has %d predictors", path, line, len(rec), p)
+		}
+		for j, s := range rec {
+			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s:%d: column %d: cannot parse %q as a finite number", path, line, j+1, s)
+			}
+			data = append(data, v)
+		}
+		rows++
+	}
+	if rows == 0 {
+		return nil, fmt.Errorf("%s: G has no rows", path)
+	}
+	return mat.NewDense(rows, p, data), nil
 }
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on

@@ -549,15 +549,15 @@ func TestFitSmallFiles(t *testing.T) {
 		})
 	}
 
-	// A constant response leaves R² undefined: null in JSON (encoding/json
-	// cannot write NaN), "undefined" in text.
+	// A constant response is bad input (issue 3): one line, exit 1.
 	path := writeFile(t, dir, "const.csv", "a,b,y\n1,2,3\n2,1,3\n3,3,3\n")
 	res := cardreg(t, "fit", "--lambda", "1", "--format", "json", path)
-	require.Equal(t, 0, res.code, "stderr: %s", res.stderr)
-	require.Contains(t, res.stdout, `"r2": null`)
-	res = cardreg(t, "fit", "--lambda", "1", path)
-	require.Equal(t, 0, res.code, "stderr: %s", res.stderr)
-	require.Regexp(t, `(?m)^R² +undefined`, res.stdout)
+	require.Equal(t, 1, res.code)
+	require.Contains(t, res.stderr, `the response "y" is constant`)
+	one := writeFile(t, dir, "one.csv", "a,y\n1,2\n")
+	res = cardreg(t, "fit", "--lambda", "1", one)
+	require.Equal(t, 1, res.code)
+	require.Contains(t, res.stderr, "at least 2 are needed")
 }
 
 func TestHelp(t *testing.T) {
@@ -597,14 +597,14 @@ func TestBadInput(t *testing.T) {
 		{"empty file", []string{"fit", file("empty.csv", "")}, 1, []string{"empty.csv", "empty file"}},
 		{"blank lines only", []string{"fit", file("blank.csv", "\n\r\n\n")}, 1, []string{"blank.csv", "empty file"}},
 		{"header only", []string{"fit", file("header.csv", "a,b,y\n")}, 1, []string{"header.csv", "no data rows"}},
-		{"non-numeric cell", []string{"fit", file("text.csv", "a,b,y\n1,2,3\n4,x,6\n")}, 1, []string{"text.csv:3:", "column 2 (b)", `"x" is not a number`}},
-		{"non-numeric cell after a multi-line field", []string{"fit", file("multi.csv", "a,b,y\n1,2,3\n\"4\n\",5,six\n")}, 1, []string{"multi.csv:4:", "column 3 (y)", `"six"`}},
-		{"empty cell", []string{"fit", file("hole.csv", "a,b,y\n1,2,3\n4,,6\n")}, 1, []string{"hole.csv:3:", "column 2 (b)", "empty cell"}},
-		{"NaN cell", []string{"fit", file("nan.csv", "a,b,y\n1,2,3\n4,NaN,6\n")}, 1, []string{"nan.csv:3:", "column 2 (b)", "not a finite number"}},
-		{"Inf cell", []string{"fit", file("inf.csv", "a,b,y\n1,2,3\n4,5,-Inf\n")}, 1, []string{"inf.csv:3:", "column 3 (y)", "not a finite number"}},
-		{"overflowing cell", []string{"fit", file("big.csv", "a,b,y\n1e400,2,3\n")}, 1, []string{"big.csv:2:", "column 1 (a)", "not a finite number"}},
-		{"ragged row", []string{"fit", file("ragged.csv", "a,b,y\n1,2,3\n4,5\n")}, 1, []string{"ragged.csv:3:", "2 fields", "header has 3"}},
-		{"long row", []string{"fit", file("long.csv", "a,b,y\n1,2,3,4\n")}, 1, []string{"long.csv:2:", "4 fields", "header has 3"}},
+		{"non-numeric cell", []string{"fit", file("text.csv", "a,b,y\n1,2,3\n4,x,6\n")}, 1, []string{`text.csv:3: column "b": cannot parse "x" as a number`}},
+		{"non-numeric cell after a multi-line field", []string{"fit", file("multi.csv", "a,b,y\n1,2,3\n\"4\n\",5,six\n")}, 1, []string{`multi.csv:4: column "y": cannot parse "six" as a number`}},
+		{"empty cell", []string{"fit", file("hole.csv", "a,b,y\n1,2,3\n4,,6\n")}, 1, []string{`hole.csv:3: column "b": empty cell (missing values are not supported)`}},
+		{"NaN cell", []string{"fit", file("nan.csv", "a,b,y\n1,2,3\n4,NaN,6\n")}, 1, []string{`nan.csv:3: column "b": "NaN" is not a finite number`}},
+		{"Inf cell", []string{"fit", file("inf.csv", "a,b,y\n1,2,3\n4,5,-Inf\n")}, 1, []string{`inf.csv:3: column "y": "-Inf" is not a finite number`}},
+		{"overflowing cell", []string{"fit", file("big.csv", "a,b,y\n1e400,2,3\n")}, 1, []string{`big.csv:2: column "a": "1e400" is not a finite number`}},
+		{"ragged row", []string{"fit", file("ragged.csv", "a,b,y\n1,2,3\n4,5\n")}, 1, []string{"ragged.csv:3: expected 3 fields, got 2"}},
+		{"long row", []string{"fit", file("long.csv", "a,b,y\n1,2,3,4\n")}, 1, []string{"long.csv:2: expected 3 fields, got 4"}},
 		{"bare quote", []string{"fit", file("quote.csv", "a,b,y\n1,2\"x,3\n")}, 1, []string{"quote.csv:2:", `bare "`}},
 		{"duplicate header names", []string{"fit", file("dup.csv", "a,b,a\n1,2,3\n")}, 1, []string{"dup.csv:1:", `"a" appears twice`, "columns 1 and 3"}},
 		{"duplicate header after blank lines", []string{"fit", file("dup2.csv", "\n\na, a ,y\n1,2,3\n")}, 1, []string{"dup2.csv:3:", `"a" appears twice`}},

@@ -108,3 +108,32 @@ func TestPredictErrors(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, before, after)
 }
+
+// TestGeneralPenalty: --penalty general --G FILE with G = A on three
+// predictors... here G fuses x1 with x2 and x3 with x4 only; with G = the
+// all-pairs matrix of the predictors it agrees with --penalty cardinality.
+func TestGeneralPenalty(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", "a,b,c,y\n1,0,2,3.1\n0,1,1,1.9\n2,1,0,3.2\n1,1,1,3.0\n0,2,1,2.2\n3,0,1,4.1\n")
+	g := writeFile(t, dir, "g.csv", "1,-1,0\n1,0,-1\n0,1,-1\n")
+	gen := decodeFit(t, cardreg(t, "fit", "--penalty", "general", "--G", g, "--nu", "1.5", "--lambda", "0.5", "--tol", "1e-12", "--max-iter", "200000", "--format", "json", data).stdout)
+	card := decodeFit(t, cardreg(t, "fit", "--penalty", "cardinality", "--nu", "1.5", "--lambda", "0.5", "--tol", "1e-12", "--format", "json", data).stdout)
+	require.InDeltaSlice(t, card.Coefficients, gen.Coefficients, 1e-5)
+	// The ν default comes from M_G by linear programs: 2/3 for A on 3 rows.
+	def := decodeFit(t, cardreg(t, "fit", "--penalty", "general", "--G", g, "--lambda", "0.5", "--format", "json", data).stdout)
+	require.InDelta(t, 3, *def.Nu, 1e-6)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"--penalty", "general", "--lambda", "1", data}, 2, "needs --G"},
+		{[]string{"--penalty", "general", "--G", g, data}, 2, "give --lambda NUMBER"},
+		{[]string{"--penalty", "general", "--G", writeFile(t, dir, "g2.csv", "1,-1\n"), "--lambda", "1", data}, 1, "g2.csv:1: G has 2 columns"},
+		{[]string{"--penalty", "general", "--G", writeFile(t, dir, "g3.csv", "1,x,0\n"), "--lambda", "1", data}, 1, `cannot parse "x"`},
+	} {
+		r := cardreg(t, append([]string{"fit"}, c.args...)...)
+		require.Equal(t, c.code, r.code, "%v: %s", c.args, r.stderr)
+		require.Contains(t, r.stderr, c.msg)
+	}
+}
