@@ -311,6 +311,9 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	n, _ := x.Dims()
 	res := &fitResult{Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target}
 	res.Constant = pr.constant
+	if p := len(pr.names); p >= n {
+		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, n))
+	}
 	if nu > 0 {
 		res.Nu = &nu
 	}
