@@ -11,6 +11,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -24,11 +25,11 @@ import (
 )
 
 type fitFlags struct {
-	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile string
-	nu, tol, sigma, t                                                         float64
-	folds, maxIter                                                            int
-	seed                                                                      uint64
-	noIntercept, standardize, relax                                           bool
+	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
+	nu, tol, sigma, t                                                                    float64
+	folds, maxIter                                                                       int
+	seed                                                                                 uint64
+	noIntercept, standardize, relax                                                      bool
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -42,6 +43,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
 	fs.Float64Var(&f.nu, "nu", 0, "weight of the kernel term; default 1 for lasso, 1/(1 - M_G) for cardinality and grouped")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
+	fs.StringVar(&f.responses, "responses", "", "several response columns, comma separated: a multi-response fit (the penalty acts per response)")
 	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated")
 	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
 	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
@@ -159,6 +161,9 @@ func (f *fitFlags) validate() error {
 	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
 		return usagef("--nu must be a finite number > 0 (or 0 for the default), got %v", f.nu)
 	}
+	if f.responses != "" && (f.saveModel != "" || f.lambda == "theory" || f.target != "") {
+		return usagef("--responses does not combine with --target, --save-model or --lambda theory (single-response for now)")
+	}
 	if f.penalty == "general" && (f.lambda == "cv" || f.lambda == "theory") {
 		return usagef("--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	}
@@ -224,10 +229,12 @@ type fitResult struct {
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.
-	Relaxed    bool       `json:"relaxed"`
-	LambdaRule string     `json:"lambda_rule,omitempty"`
-	Theory     *theory    `json:"theory,omitempty"`
-	CV         *cvSummary `json:"cv,omitempty"`
+	Relaxed    bool    `json:"relaxed"`
+	LambdaRule string  `json:"lambda_rule,omitempty"`
+	Theory     *theory `json:"theory,omitempty"`
+
+	multi []*fitResult // one result per response of a multi-response fit
+	CV    *cvSummary   `json:"cv,omitempty"`
 }
 
 type cvSummary struct {
@@ -252,6 +259,7 @@ func isConstant(col []float64) bool {
 type problem struct {
 	x, y            *mat.Dense
 	names, constant []string
+	responses       []string
 	target, note    string
 	pen             penalty.Penalty
 	nu              float64
@@ -265,20 +273,36 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	ti := len(t.names) - 1
-	if f.target != "" {
-		if ti, err = t.index(f.target); err != nil {
+	targets := []int{len(t.names) - 1}
+	switch {
+	case f.responses != "":
+		targets = targets[:0]
+		for _, name := range strings.Split(f.responses, ",") {
+			k, err := t.index(strings.TrimSpace(name))
+			if err != nil {
+				return nil, usagef("--responses: %s: %v", path, err)
+			}
+			if slices.Contains(targets, k) {
+				return nil, usagef("--responses names %q twice", t.names[k])
+			}
+			targets = append(targets, k)
+		}
+	case f.target != "":
+		k, err := t.index(f.target)
+		if err != nil {
 			return nil, usagef("--target: %s: %v", path, err)
 		}
+		targets[0] = k
 	}
-	if len(t.names) < 2 {
+	ti := targets[0]
+	if len(t.names) <= len(targets) {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
 	}
 	n := len(t.cols[0])
 	var names, constant []string
-	x := mat.NewDense(n, len(t.names)-1, nil)
+	x := mat.NewDense(n, len(t.names)-len(targets), nil)
 	for j, col := range t.cols {
-		if j == ti {
+		if slices.Contains(targets, j) {
 			continue
 		}
 		x.SetCol(len(names), col)
@@ -290,10 +314,16 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	if n < 2 {
 		return nil, fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
 	}
-	if isConstant(t.cols[ti]) {
-		return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
+	y := mat.NewDense(n, len(targets), nil)
+	var responses []string
+	for k, ti := range targets {
+		if isConstant(t.cols[ti]) {
+			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
+		}
+		y.SetCol(k, t.cols[ti])
+		responses = append(responses, t.names[ti])
 	}
-	pr := &problem{x: x, y: mat.NewDense(n, 1, t.cols[ti]), names: names, constant: constant, target: t.names[ti]}
+	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses}
 	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
 		return nil, err
 	}
@@ -345,7 +375,16 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 			return nil, err
 		}
 	}
-	res.fill(model, f.standardize)
+	res.fill(model, 0, f.standardize)
+	if len(pr.responses) > 1 {
+		res.multi = make([]*fitResult, len(pr.responses))
+		for j, name := range pr.responses {
+			rj := *res
+			rj.Target, rj.Clusters, rj.ClusterValues, rj.multi = name, nil, nil, nil
+			rj.fill(model, j, f.standardize)
+			res.multi[j] = &rj
+		}
+	}
 	return res, nil
 }
 
@@ -479,7 +518,7 @@ func parseGroups(s string, p int) ([]int, error) {
 	return labels, nil
 }
 
-func (r *fitResult) fill(m *tensorreg.Model, standardized bool) {
+func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 	r.Lambda = m.Lambda
 	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
 	r.Objective = m.Objective
@@ -489,18 +528,18 @@ func (r *fitResult) fill(m *tensorreg.Model, standardized bool) {
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
 	r.Relaxed = m.Relaxed
-	r.Intercept = m.Intercept[0]
-	r.Coefficients = mat.Col(nil, 0, m.Coef)
+	r.Intercept = m.Intercept[j]
+	r.Coefficients = mat.Col(nil, j, m.Coef)
 	// Clusters and DistinctValues are on the scale the penalty acts on:
 	// with --standardize the members of a cluster share a standardised
 	// value, not a coefficient. Clusters come in decreasing order of that
 	// value, DistinctValues in increasing order.
-	r.DistinctValues = m.DistinctValues(0)
+	r.DistinctValues = m.DistinctValues(j)
 	r.ValueScale = "data"
 	if standardized {
 		r.ValueScale = "standardized"
 	}
-	for c, cl := range m.Clusters(0) {
+	for c, cl := range m.Clusters(j) {
 		names := make([]string, len(cl))
 		for k, i := range cl {
 			names[k] = r.Names[i]
@@ -508,7 +547,7 @@ func (r *fitResult) fill(m *tensorreg.Model, standardized bool) {
 		r.Clusters = append(r.Clusters, names)
 		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
 	}
-	if r2 := m.R2[0]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
+	if r2 := m.R2[j]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
 		r.R2 = &r2
 	}
 }
@@ -519,11 +558,53 @@ func (r *fitResult) write(w io.Writer, format string) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
-		return enc.Encode(r)
+		return enc.Encode(r.jsonValue())
 	case "text":
-		return r.writeText(w)
+		if r.multi == nil {
+			return r.writeText(w)
+		}
+		for j, rj := range r.multi {
+			if j > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "== response %s (%d of %d) ==\n", rj.Target, j+1, len(r.multi))
+			if err := rj.writeText(w); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
 	return usagef("unknown --format %q (text or json)", format)
+}
+
+// jsonValue is the fit's JSON: the object itself for one response; for
+// several, the per-response keys become arrays in the order of
+// "responses" (intercept, coefficients, distinct_values, clusters,
+// cluster_values, r2) and "target" is replaced by "responses".
+func (r *fitResult) jsonValue() any {
+	if r.multi == nil {
+		return r
+	}
+	b, _ := json.Marshal(r)
+	var m map[string]any
+	_ = json.Unmarshal(b, &m)
+	delete(m, "target")
+	var responses []string
+	per := map[string][]any{}
+	for _, rj := range r.multi {
+		responses = append(responses, rj.Target)
+		per["intercept"] = append(per["intercept"], rj.Intercept)
+		per["coefficients"] = append(per["coefficients"], rj.Coefficients)
+		per["distinct_values"] = append(per["distinct_values"], rj.DistinctValues)
+		per["clusters"] = append(per["clusters"], rj.Clusters)
+		per["cluster_values"] = append(per["cluster_values"], rj.ClusterValues)
+		per["r2"] = append(per["r2"], rj.R2)
+	}
+	for k, v := range per {
+		m[k] = v
+	}
+	m["responses"] = responses
+	return m
 }
 
 func (r *fitResult) writeText(w io.Writer) error {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -135,5 +136,52 @@ func TestGeneralPenalty(t *testing.T) {
 		r := cardreg(t, append([]string{"fit"}, c.args...)...)
 		require.Equal(t, c.code, r.code, "%v: %s", c.args, r.stderr)
 		require.Contains(t, r.stderr, c.msg)
+	}
+}
+
+// TestMultiResponse: --responses fits all responses at once; each equals the
+// single fit of that response alone, and the JSON keys become arrays.
+func TestMultiResponse(t *testing.T) {
+	dir := t.TempDir()
+	rows := [][]string{{"a", "b", "c", "y1", "y2"}, {"1", "0", "2", "3.1", "1"}, {"0", "1", "1", "1.9", "2.2"},
+		{"2", "1", "0", "3.2", "0.4"}, {"1", "1", "1", "3.0", "1.5"}, {"0", "2", "1", "2.2", "3.1"},
+		{"3", "0", "1", "4.1", "0.2"}, {"1", "2", "2", "3.4", "2.9"}, {"2", "2", "0", "3.9", "1.8"}}
+	write := func(name string, keep []int) string {
+		var sb strings.Builder
+		for _, r := range rows {
+			var f []string
+			for _, k := range keep {
+				f = append(f, r[k])
+			}
+			sb.WriteString(strings.Join(f, ",") + "\n")
+		}
+		return writeFile(t, dir, name, sb.String())
+	}
+	both := write("both.csv", []int{0, 1, 2, 3, 4})
+	res := cardreg(t, "fit", "--responses", "y1,y2", "--lambda", "1", "--tol", "1e-12", "--format", "json", both)
+	require.Equal(t, 0, res.code, res.stderr)
+	var multi struct {
+		Responses    []string     `json:"responses"`
+		Intercept    []float64    `json:"intercept"`
+		Coefficients [][]float64  `json:"coefficients"`
+		Clusters     [][][]string `json:"clusters"`
+		R2           []float64    `json:"r2"`
+		Names        []string     `json:"names"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &multi))
+	require.Equal(t, []string{"y1", "y2"}, multi.Responses)
+	require.Equal(t, []string{"a", "b", "c"}, multi.Names)
+	require.Len(t, multi.Clusters, 2)
+	for j, file := range []string{write("y1.csv", []int{0, 1, 2, 3}), write("y2.csv", []int{0, 1, 2, 4})} {
+		one := decodeFit(t, cardreg(t, "fit", "--lambda", "1", "--tol", "1e-12", "--format", "json", file).stdout)
+		require.InDeltaSlice(t, one.Coefficients, multi.Coefficients[j], 1e-7, "response %d", j)
+		require.InDelta(t, one.Intercept, multi.Intercept[j], 1e-7)
+		require.InDelta(t, *one.R2, multi.R2[j], 1e-9)
+	}
+	text := cardreg(t, "fit", "--responses", "y1,y2", "--lambda", "1", both)
+	require.Contains(t, text.stdout, "== response y2 (2 of 2) ==")
+	for _, bad := range [][]string{{"--responses", "y1,zz"}, {"--responses", "y1,y1"}, {"--responses", "y1,y2", "--save-model", filepath.Join(dir, "m.json")}} {
+		r := cardreg(t, append(append([]string{"fit", "--lambda", "1"}, bad...), both)...)
+		require.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
 	}
 }
