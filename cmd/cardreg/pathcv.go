@@ -17,6 +17,7 @@ type pathFlags struct {
 	*fitFlags
 	nlambda  int
 	minRatio float64
+	plot     string
 }
 
 // runPathCV runs the path or cv command; both print CSV.
@@ -25,6 +26,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	f := &pathFlags{fitFlags: ff}
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
 	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n > p, else 1e-2)")
+	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
 	fs.Usage = func() { fmt.Fprint(stdout, pathUsage[cmd]) }
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -44,6 +46,9 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil && (f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1) {
 		err = usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
 	}
+	if err == nil && f.plot != "" {
+		_, err = plotFormat(f.plot)
+	}
 	if err == nil && f.format != "csv" && f.format != "text" {
 		err = usagef("--format must be csv for %s", cmd)
 	}
@@ -56,9 +61,9 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio}
 		if cmd == "path" {
-			out, err = pathCSV(pr, &po)
+			out, err = pathCSV(pr, &po, f.plot)
 		} else {
-			out, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed})
+			out, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
 		}
 	}
 	if err == nil {
@@ -82,7 +87,7 @@ lambda, objective, distinct values, converged, then each coefficient by name.
 The objective is ||y - X b - b0||^2 + lambda h(b) (no 1/(2n); glmnet's lambda is
 lambda / (2n)). For the cardinality penalty the grid starts where the fit is
 fully fused. Takes fit's flags (penalty, nu, target, groups, ...) plus
---nlambda and --min-ratio.
+--nlambda, --min-ratio and --plot FILE.png|svg.
 
 Example:
   cardreg path --penalty cardinality --nlambda 30 examples/cardinality.csv
@@ -92,18 +97,23 @@ Example:
 K-fold cross-validation along the lambda grid; prints CSV: lambda, mean held-out
 mean squared error, its standard error, and a mark for lambda_min and
 lambda_1se (the largest lambda within one standard error of the minimum).
-Takes fit's flags plus --nlambda and --min-ratio; --folds and --seed fix the
-folds.
+Takes fit's flags plus --nlambda, --min-ratio and --plot FILE.png|svg; --folds
+and --seed fix the folds.
 
 Example:
   cardreg cv --penalty cardinality --folds 5 --seed 1 examples/cardinality.csv
 `,
 }
 
-func pathCSV(pr *problem, po *tensorreg.PathOptions) (string, error) {
+func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, error) {
 	path, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
 	if err != nil {
 		return "", err
+	}
+	if plotFile != "" {
+		if err := plotPath(path, pr.names, plotFile); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	b.WriteString("lambda,objective,distinct_values,converged," + strings.Join(csvNames(pr.names), ",") + "\n")
@@ -117,10 +127,15 @@ func pathCSV(pr *problem, po *tensorreg.PathOptions) (string, error) {
 	return b.String(), nil
 }
 
-func cvCSV(pr *problem, co *tensorreg.CVOptions) (string, error) {
+func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, error) {
 	cv, err := tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, co)
 	if err != nil {
 		return "", err
+	}
+	if plotFile != "" {
+		if err := plotCV(cv, plotFile); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	b.WriteString("lambda,mean_error,std_error,mark\n")

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/csv"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -74,4 +76,24 @@ func TestCVCommand(t *testing.T) {
 		require.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
 		require.Equal(t, 1, strings.Count(r.stderr, "\n"))
 	}
+}
+
+func TestPlots(t *testing.T) {
+	dir := t.TempDir()
+	data := "../../examples/cardinality.csv"
+	png := filepath.Join(dir, "path.png")
+	require.Equal(t, 0, cardreg(t, "path", "--nlambda", "10", "--plot", png, data).code)
+	b, err := os.ReadFile(png)
+	require.NoError(t, err)
+	require.Equal(t, "\x89PNG", string(b[:4]))
+	svg := filepath.Join(dir, "cv.svg")
+	r := cardreg(t, "cv", "--nlambda", "10", "--plot", svg, data)
+	require.Equal(t, 0, r.code, r.stderr)
+	b, err = os.ReadFile(svg)
+	require.NoError(t, err)
+	require.Contains(t, string(b[:200]), "<svg")
+	require.Contains(t, string(b), "λ_min")
+	bad := cardreg(t, "path", "--plot", filepath.Join(dir, "x.gif"), data)
+	require.Equal(t, 2, bad.code)
+	require.Contains(t, bad.stderr, ".png or .svg")
 }
