@@ -46,6 +46,12 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil && (f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1) {
 		err = usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
 	}
+	if err == nil && f.responses != "" {
+		err = usagef("%s is single-response for now: use --target (cardreg fit takes --responses)", cmd)
+	}
+	if err == nil && f.penalty == "general" {
+		err = usagef("%s needs a lambda grid, which --penalty general (no closed-form dual norm) cannot give", cmd)
+	}
 	if err == nil && f.plot != "" {
 		_, err = plotFormat(f.plot)
 	}

@@ -67,7 +67,7 @@ func TestCVCommand(t *testing.T) {
 	require.GreaterOrEqual(t, l1se, lmin)
 	again := cardreg(t, "cv", "--nlambda", "10", "--seed", "3", data)
 	require.Equal(t, res.stdout, again.stdout)
-	for _, bad := range [][]string{{"--nlambda", "1"}, {"--format", "json"}, {"--min-ratio", "2"}, {}} {
+	for _, bad := range [][]string{{"--nlambda", "1"}, {"--format", "json"}, {"--min-ratio", "2"}, {}, {"--responses", "x1,y"}} {
 		args := append([]string{"cv"}, bad...)
 		if len(bad) > 0 {
 			args = append(args, data)
