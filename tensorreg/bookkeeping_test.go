@@ -245,3 +245,20 @@ func TestCVCountsUnconvergedFolds(t *testing.T) {
 	require.NoError(t, err)
 	require.Zero(t, ok.Unconverged)
 }
+
+func TestProgressCounts(t *testing.T) {
+	x, y, _ := simulate(49, 60, 5, 1, 1)
+	var calls, last, total int
+	report := func(done, tot int) { calls++; last, total = done, tot }
+	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{NLambda: 7, Progress: report})
+	require.NoError(t, err)
+	require.Equal(t, 7, calls)
+	require.Equal(t, 7, last)
+	require.Equal(t, 7, total)
+	calls = 0
+	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
+	require.NoError(t, err)
+	require.Equal(t, 4*6, calls)
+	require.Equal(t, 4*6, last)
+	require.Equal(t, 4*6, total)
+}

@@ -83,6 +83,8 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	}
 	grid := path.Lambdas
 	folds := assignFolds(n, k, co.Seed)
+	progress := newCounter(co.Progress, (k+1)*len(grid))
+	full.progress = progress
 	errs := make([][]float64, k)
 	unconv := make([]int, k)
 	fail := make([]error, k)
@@ -100,7 +102,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f)
+			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
 		}(f)
 	}
 	wg.Wait()
@@ -133,7 +135,7 @@ func assignFolds(n, k int, seed uint64) []int {
 
 // foldErrors fits the path without fold f and returns the held-out MSE at
 // each λ and the number of fits that did not converge.
-func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int) ([]float64, int, error) {
+func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int, progress *counter) ([]float64, int, error) {
 	var train, test []int
 	for i, g := range folds {
 		if g == f {
@@ -151,6 +153,7 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Option
 	if err != nil {
 		return nil, 0, err
 	}
+	pr.progress = progress
 	path, err := pr.runPath(pen, &Path{Lambdas: grid})
 	if err != nil {
 		return nil, 0, err

@@ -93,6 +93,7 @@ type prepared struct {
 	mean, sd []float64     // of X (nil when not used)
 	ymean    []float64
 	opts     Options
+	progress *counter // nil unless a path reports progress
 }
 
 func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -20,6 +21,11 @@ type PathOptions struct {
 	MinRatio float64
 	// Lambdas, when set, is the grid itself (sorted decreasingly on use).
 	Lambdas []float64
+	// Progress, when set, is called after every fit with the number of fits
+	// done and the total (for CrossValidate, all folds' fits and the
+	// full-data path). It may be called from several goroutines, never at
+	// once.
+	Progress func(done, total int)
 }
 
 // Path is a sequence of fits along a decreasing λ grid, each warm-started
@@ -58,7 +64,32 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err != nil {
 		return nil, err
 	}
+	pr.progress = newCounter(po.Progress, len(path.Lambdas))
 	return pr.runPath(pen, path)
+}
+
+// counter serialises progress reports from concurrent fits.
+type counter struct {
+	mu          sync.Mutex
+	done, total int
+	report      func(done, total int)
+}
+
+func newCounter(report func(done, total int), total int) *counter {
+	if report == nil {
+		return nil
+	}
+	return &counter{report: report, total: total}
+}
+
+func (c *counter) step() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done++
+	c.report(c.done, c.total)
 }
 
 func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
@@ -79,6 +110,7 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 		}
 		path.Models = append(path.Models, m)
 		warm = m.solution
+		pr.progress.step()
 	}
 	return path, nil
 }

@@ -41,10 +41,38 @@ const readBufSize = 1 << 20
 // terminal, a progress bar is drawn on stderr and erased at the end.
 func readTable(path string, sep rune) (*table, error) {
 	var p *progress
-	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
-		p = &progress{w: os.Stderr, path: path, delay: time.Second}
+	if isTerminal(os.Stderr) {
+		p = &progress{w: os.Stderr, label: "reading " + path, delay: time.Second}
 	}
 	return readTableProgress(path, sep, p)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// fitProgress returns a progress reporter for long path and CV runs on
+// stderr, drawn when forced (--progress) or when stderr is a terminal and
+// the run passes a second, and the function that erases it; both are
+// no-ops otherwise.
+func fitProgress(stderr io.Writer, force bool, label string) (func(done, total int), func()) {
+	if !force && !isTerminal(stderr) {
+		return nil, func() {}
+	}
+	p := &progress{w: stderr, label: label, start: time.Now()}
+	if !force {
+		p.delay = time.Second
+	}
+	return func(done, total int) {
+		p.size = int64(total)
+		p.update(int64(done))
+	}, p.done
 }
 
 // readTableProgress is readTable with the progress bar drawn on p (none if p
@@ -518,7 +546,7 @@ func sizeColumns(t *table, rows int, rest, used int64) {
 // progress draws a progress bar once a load has taken longer than delay.
 type progress struct {
 	w     io.Writer
-	path  string
+	label string
 	delay time.Duration
 	start time.Time
 	size  int64 // 0 when unknown
@@ -539,9 +567,9 @@ func (p *progress) update(n int64) {
 		const width = 30
 		frac := min(float64(n)/float64(p.size), 1)
 		k := int(frac * width)
-		s = fmt.Sprintf("reading %s [%s%s] %3.0f%%", p.path, strings.Repeat("#", k), strings.Repeat(" ", width-k), 100*frac)
+		s = fmt.Sprintf("%s [%s%s] %3.0f%%", p.label, strings.Repeat("#", k), strings.Repeat(" ", width-k), 100*frac)
 	} else {
-		s = fmt.Sprintf("reading %s: %d MB", p.path, n>>20)
+		s = fmt.Sprintf("%s: %d MB", p.label, n>>20)
 	}
 	pad := max(p.drawn-utf8.RuneCountInString(s), 0)
 	fmt.Fprintf(p.w, "\r%s%s", s, strings.Repeat(" ", pad))

@@ -277,7 +277,7 @@ func TestReadTableSizing(t *testing.T) {
 func TestProgress(t *testing.T) {
 	path := writeBenchFile(t, t.TempDir(), 5000, 10)
 	var out bytes.Buffer
-	tab, err := readTableProgress(path, ',', &progress{w: &out, path: path})
+	tab, err := readTableProgress(path, ',', &progress{w: &out, label: "reading " + path})
 	require.NoError(t, err)
 	require.Len(t, tab.cols[0], 5000)
 	s := out.String()
@@ -288,14 +288,14 @@ func TestProgress(t *testing.T) {
 
 	// Not drawn before the delay.
 	out.Reset()
-	_, err = readTableProgress(path, ',', &progress{w: &out, path: path, delay: time.Hour})
+	_, err = readTableProgress(path, ',', &progress{w: &out, label: "reading " + path, delay: time.Hour})
 	require.NoError(t, err)
 	require.Empty(t, out.String())
 
 	// Erased on an error too.
 	out.Reset()
 	bad := writeFile(t, t.TempDir(), "bad.csv", "a,b\n"+strings.Repeat("1,2\n", 2000)+"x,1\n")
-	_, err = readTableProgress(bad, ',', &progress{w: &out, path: bad})
+	_, err = readTableProgress(bad, ',', &progress{w: &out, label: "reading " + bad})
 	require.Error(t, err)
 	require.Regexp(t, `\r +\r$`, out.String())
 }

@@ -29,13 +29,14 @@ type fitFlags struct {
 	nu, tol, sigma, t                                                                    float64
 	folds, maxIter                                                                       int
 	seed                                                                                 uint64
-	noIntercept, standardize, relax                                                      bool
+	noIntercept, standardize, relax, progress                                            bool
+	stderr                                                                               io.Writer
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	f := &fitFlags{}
+	f := &fitFlags{stderr: stderr}
 	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso or ridge")
 	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper; see --sigma, --t)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
@@ -54,6 +55,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator")
@@ -350,8 +352,10 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	var model *tensorreg.Model
 	design := solver.DenseDesign{X: x}
 	if f.lambda == "cv" {
+		report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
 		cv, err := tensorreg.CrossValidate(design, y, pen, &tensorreg.CVOptions{
-			PathOptions: tensorreg.PathOptions{Options: opts}, Folds: f.folds, Seed: f.seed})
+			PathOptions: tensorreg.PathOptions{Options: opts, Progress: report}, Folds: f.folds, Seed: f.seed})
+		erase()
 		if err != nil {
 			return nil, err
 		}

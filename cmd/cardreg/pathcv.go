@@ -65,7 +65,9 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	pr, err := loadProblem(pos[0], f.fitFlags)
 	var out string
 	if err == nil {
-		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio}
+		report, erase := fitProgress(stderr, f.progress, "fitting the "+cmd)
+		defer erase()
+		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Progress: report}
 		if cmd == "path" {
 			out, err = pathCSV(pr, &po, f.plot)
 		} else {

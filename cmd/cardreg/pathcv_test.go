@@ -97,3 +97,16 @@ func TestPlots(t *testing.T) {
 	require.Equal(t, 2, bad.code)
 	require.Contains(t, bad.stderr, ".png or .svg")
 }
+
+// TestProgress: --progress draws a bar on stderr (here a buffer, not a
+// terminal) and erases it; without it nothing is drawn.
+func TestFitProgress(t *testing.T) {
+	data := "../../examples/cardinality.csv"
+	quiet := cardreg(t, "cv", "--nlambda", "5", data)
+	require.Empty(t, quiet.stderr)
+	loud := cardreg(t, "cv", "--nlambda", "5", "--progress", data)
+	require.Equal(t, 0, loud.code)
+	require.Contains(t, loud.stderr, "fitting the cv [")
+	require.True(t, strings.HasSuffix(loud.stderr, "\r"), "the bar is erased at the end")
+	require.Equal(t, quiet.stdout, loud.stdout)
+}
