@@ -20,6 +20,9 @@ import (
 type table struct {
 	names []string
 	cols  [][]float64
+	// dropped counts the rows left out for a missing (empty, NaN or
+	// infinite) cell when reading with dropMissing.
+	dropped int
 }
 
 // utf8BOM is the byte order mark some spreadsheet programs put at the start
@@ -39,12 +42,17 @@ const readBufSize = 1 << 20
 // The file is read in one pass straight into the columns; its text is never
 // held in memory. When the load takes more than a second and stderr is a
 // terminal, a progress bar is drawn on stderr and erased at the end.
-func readTable(path string, sep rune) (*table, error) {
+func readTable(path string, sep rune) (*table, error) { return readTableOpts(path, sep, false) }
+
+// readTableOpts is readTable that, with dropMissing, leaves out the rows
+// holding an empty, NaN or infinite cell instead of failing (cells that are
+// not numbers at all are still errors).
+func readTableOpts(path string, sep rune, dropMissing bool) (*table, error) {
 	var p *progress
 	if isTerminal(os.Stderr) {
 		p = &progress{w: os.Stderr, label: "reading " + path, delay: time.Second}
 	}
-	return readTableProgress(path, sep, p)
+	return readTableFull(path, sep, p, dropMissing)
 }
 
 // isTerminal reports whether w is a terminal (a character device).
@@ -77,7 +85,11 @@ func fitProgress(stderr io.Writer, force bool, label string) (func(done, total i
 
 // readTableProgress is readTable with the progress bar drawn on p (none if p
 // is nil).
-func readTableProgress(path string, sep rune, p *progress) (_ *table, err error) {
+func readTableProgress(path string, sep rune, p *progress) (*table, error) {
+	return readTableFull(path, sep, p, false)
+}
+
+func readTableFull(path string, sep rune, p *progress, dropMissing bool) (_ *table, err error) {
 	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
 		return nil, fmt.Errorf("%s: invalid field separator %q", path, sep)
 	}
@@ -94,7 +106,7 @@ func readTableProgress(path string, sep rune, p *progress) (_ *table, err error)
 		p.start, p.size = time.Now(), size
 		defer p.done()
 	}
-	r := &csvReader{path: path, br: bufio.NewReaderSize(f, readBufSize), sep: utf8.AppendRune(nil, sep)}
+	r := &csvReader{path: path, br: bufio.NewReaderSize(f, readBufSize), sep: utf8.AppendRune(nil, sep), dropMissing: dropMissing}
 	if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 		r.br.Discard(len(utf8BOM))
 		r.n += int64(len(utf8BOM))
@@ -106,6 +118,9 @@ func readTableProgress(path string, sep rune, p *progress) (_ *table, err error)
 	if err := r.data(t, size, p); err != nil {
 		return nil, err
 	}
+	if len(t.cols[0]) == 0 && t.dropped > 0 {
+		return nil, fmt.Errorf("%s: no data rows left after dropping %d with missing values", path, t.dropped)
+	}
 	if len(t.cols[0]) == 0 {
 		return nil, fmt.Errorf("%s: no data rows after the header", path)
 	}
@@ -116,12 +131,13 @@ func readTableProgress(path string, sep rune, p *progress) (_ *table, err error)
 // common case) are split in place in the read buffer; the others are
 // unquoted into rec.
 type csvReader struct {
-	path string
-	br   *bufio.Reader
-	sep  []byte // the separator, UTF-8 encoded
-	line int    // physical lines read so far
-	n    int64  // bytes read so far
-	long []byte // a line longer than the read buffer
+	path        string
+	dropMissing bool // leave out rows with an empty or non-finite cell
+	br          *bufio.Reader
+	sep         []byte // the separator, UTF-8 encoded
+	line        int    // physical lines read so far
+	n           int64  // bytes read so far
+	long        []byte // a line longer than the read buffer
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
 	// and starts on line lines[i].
@@ -499,7 +515,15 @@ func (r *csvReader) data(t *table, size int64, p *progress) error {
 			return fmt.Errorf("%s:%d: expected %d fields, got %d", r.path, recLine, ncol, nf)
 		}
 		if bad != nil {
-			return bad.error(r.path, t.names[bad.col])
+			if !r.dropMissing || (bad.reason != errEmptyCell && bad.reason != errNotFinite) {
+				return bad.error(r.path, t.names[bad.col])
+			}
+			// Roll back the row's cells stored before the missing one.
+			for j := 0; j < bad.col; j++ {
+				t.cols[j] = t.cols[j][:rows]
+			}
+			t.dropped++
+			continue
 		}
 		rows++
 		if rows == sample && size > 0 {

@@ -29,7 +29,7 @@ type fitFlags struct {
 	nu, tol, sigma, t                                                                    float64
 	folds, maxIter                                                                       int
 	seed                                                                                 uint64
-	noIntercept, standardize, relax, progress                                            bool
+	noIntercept, standardize, relax, progress, dropMissing                               bool
 	stderr                                                                               io.Writer
 }
 
@@ -55,6 +55,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
@@ -208,7 +209,9 @@ type fitResult struct {
 	// Constant lists predictors that are constant: with an intercept the
 	// data say nothing about them, and their coefficients are set by the
 	// penalty alone.
-	Constant       []string   `json:"constant_predictors,omitempty"`
+	Constant []string `json:"constant_predictors,omitempty"`
+	// DroppedRows counts rows left out for missing values (--drop-missing).
+	DroppedRows    int        `json:"dropped_rows,omitempty"`
 	Objective      float64    `json:"objective"`
 	DualityGap     *float64   `json:"duality_gap"`
 	Converged      bool       `json:"converged"`
@@ -262,6 +265,7 @@ type problem struct {
 	x, y            *mat.Dense
 	names, constant []string
 	responses       []string
+	dropped         int
 	target, note    string
 	pen             penalty.Penalty
 	nu              float64
@@ -271,7 +275,7 @@ type problem struct {
 // loadProblem reads the data file and builds the penalty and options the
 // flags ask for; fit, path and cv share it.
 func loadProblem(path string, f *fitFlags) (*problem, error) {
-	t, err := readTable(path, []rune(f.sep)[0])
+	t, err := readTableOpts(path, []rune(f.sep)[0], f.dropMissing)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +329,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		y.SetCol(k, t.cols[ti])
 		responses = append(responses, t.names[ti])
 	}
-	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses}
+	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped}
 	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
 		return nil, err
 	}
@@ -342,7 +346,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	x, y, pen, nu, opts := pr.x, pr.y, pr.pen, pr.nu, pr.opts
 	n, _ := x.Dims()
 	res := &fitResult{Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target}
-	res.Constant = pr.constant
+	res.Constant, res.DroppedRows = pr.constant, pr.dropped
 	if p := len(pr.names); p >= n {
 		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, n))
 	}
@@ -627,6 +631,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 	}
 	if r.CV != nil && r.CV.Unconverged > 0 {
 		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits hit --max-iter before converging; the CV curve includes them\n", r.CV.Unconverged)
+	}
+	if r.DroppedRows > 0 {
+		fmt.Fprintf(tw, "note\t%d rows with missing values left out (--drop-missing)\n", r.DroppedRows)
 	}
 	if len(r.Constant) > 0 {
 		fmt.Fprintf(tw, "note\tconstant predictors (%s): the data say nothing about them; their coefficients are set by the penalty alone\n", strings.Join(r.Constant, " "))

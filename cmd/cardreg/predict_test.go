@@ -185,3 +185,36 @@ func TestMultiResponse(t *testing.T) {
 		require.Equal(t, 2, r.code, "%v: %s", bad, r.stderr)
 	}
 }
+
+// TestDropMissing: rows with empty, NaN or infinite cells are errors, or
+// left out and counted with --drop-missing; the fit then equals the fit of
+// the complete rows alone. Text that is not a number stays an error.
+func TestDropMissing(t *testing.T) {
+	dir := t.TempDir()
+	full := "a,b,y\n1,0,3.1\n0,1,1.9\n2,1,3.2\n1,1,3.0\n0,2,2.2\n3,0,4.1\n"
+	holes := writeFile(t, dir, "holes.csv", full+"4,,5\n1,NaN,2\n2,3,Inf\n")
+	clean := writeFile(t, dir, "clean.csv", full)
+	r := cardreg(t, "fit", "--lambda", "1", holes)
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "empty cell")
+	var got, want struct {
+		Coefficients []float64 `json:"coefficients"`
+		Dropped      int       `json:"dropped_rows"`
+		N            int       `json:"n"`
+	}
+	r = cardreg(t, "fit", "--lambda", "1", "--drop-missing", "--format", "json", holes)
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &got))
+	require.NoError(t, json.Unmarshal([]byte(cardreg(t, "fit", "--lambda", "1", "--format", "json", clean).stdout), &want))
+	require.Equal(t, 3, got.Dropped)
+	require.Equal(t, 6, got.N)
+	require.Equal(t, want.Coefficients, got.Coefficients)
+	text := writeFile(t, dir, "text.csv", full+"4,abc,5\n")
+	r = cardreg(t, "fit", "--lambda", "1", "--drop-missing", text)
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, `cannot parse "abc" as a number`)
+	all := writeFile(t, dir, "all.csv", "a,y\n,1\n2,\n")
+	r = cardreg(t, "fit", "--drop-missing", all)
+	require.Equal(t, 1, r.code)
+	require.Contains(t, r.stderr, "no data rows left after dropping 2")
+}
