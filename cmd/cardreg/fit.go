@@ -54,7 +54,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.noIntercept, "no-intercept", false, "fit without an intercept")
 	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
-	fs.StringVar(&f.format, "format", "text", "output format: text or json")
+	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
@@ -193,8 +193,8 @@ func (f *fitFlags) validate() error {
 	if f.maxIter < 1 {
 		return usagef("--max-iter must be at least 1, got %d", f.maxIter)
 	}
-	if f.format != "text" && f.format != "json" {
-		return usagef("unknown --format %q (text or json)", f.format)
+	if f.format != "text" && f.format != "json" && f.format != "csv" {
+		return usagef("unknown --format %q (text, json or csv)", f.format)
 	}
 	return nil
 }
@@ -567,6 +567,8 @@ func (r *fitResult) write(w io.Writer, format string) error {
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
 		return enc.Encode(r.jsonValue())
+	case "csv":
+		return r.writeCSV(w)
 	case "text":
 		if r.multi == nil {
 			return r.writeText(w)
@@ -582,7 +584,33 @@ func (r *fitResult) write(w io.Writer, format string) error {
 		}
 		return nil
 	}
-	return usagef("unknown --format %q (text or json)", format)
+	return usagef("unknown --format %q (text, json or csv)", format)
+}
+
+// writeCSV prints the coefficients as CSV: response, predictor, coefficient
+// and the cluster (1 = largest value) it belongs to, with the intercept as
+// predictor "(intercept)" and cluster 0.
+func (r *fitResult) writeCSV(w io.Writer) error {
+	results := r.multi
+	if results == nil {
+		results = []*fitResult{r}
+	}
+	var b strings.Builder
+	b.WriteString("response,predictor,coefficient,cluster\n")
+	for _, rj := range results {
+		cluster := map[string]int{}
+		for c, names := range rj.Clusters {
+			for _, n := range names {
+				cluster[n] = c + 1
+			}
+		}
+		fmt.Fprintf(&b, "%s,(intercept),%s,0\n", csvNames([]string{rj.Target})[0], num(rj.Intercept))
+		for j, name := range rj.Names {
+			fmt.Fprintf(&b, "%s,%s,%s,%d\n", csvNames([]string{rj.Target})[0], csvNames([]string{name})[0], num(rj.Coefficients[j]), cluster[name])
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // jsonValue is the fit's JSON: the object itself for one response; for

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/csv"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -109,4 +110,26 @@ func TestFitProgress(t *testing.T) {
 	require.Contains(t, loud.stderr, "fitting the cv [")
 	require.True(t, strings.HasSuffix(loud.stderr, "\r"), "the bar is erased at the end")
 	require.Equal(t, quiet.stdout, loud.stdout)
+}
+
+// TestFitCSV: --format csv has one row per coefficient, the intercept
+// first, with each predictor's cluster; values match the JSON.
+func TestFitCSV(t *testing.T) {
+	data := "../../examples/cardinality.csv"
+	res := cardreg(t, "fit", "--relax", "--format", "csv", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	rows := parseCSV(t, res.stdout)
+	require.Equal(t, []string{"response", "predictor", "coefficient", "cluster"}, rows[0])
+	require.Len(t, rows, 1+1+12)
+	require.Equal(t, "(intercept)", rows[1][1])
+	js := decodeFit(t, cardreg(t, "fit", "--relax", "--format", "json", data).stdout)
+	clusters := map[string]bool{}
+	for j, r := range rows[2:] {
+		require.Equal(t, js.Names[j], r[1])
+		v, err := strconv.ParseFloat(r[2], 64)
+		require.NoError(t, err)
+		require.InDelta(t, js.Coefficients[j], v, 1e-9*(1+math.Abs(v)))
+		clusters[r[3]] = true
+	}
+	require.Len(t, clusters, 4, "the relaxed example has four clusters")
 }
