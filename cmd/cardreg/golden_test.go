@@ -27,6 +27,7 @@ func TestGolden(t *testing.T) {
 		{"fit.txt", []string{"fit", data}},
 		{"fit.json", []string{"fit", "--format", "json", data}},
 		{"fit-relax.txt", []string{"fit", "--relax", data}},
+		{"fit-relax.csv", []string{"fit", "--relax", "--format", "csv", data}},
 		{"fit-lasso-lambda.json", []string{"fit", "--penalty", "lasso", "--lambda", "50", "--format", "json", data}},
 		{"path.csv", []string{"path", "--nlambda", "8", data}},
 		{"cv.csv", []string{"cv", "--nlambda", "8", data}},
