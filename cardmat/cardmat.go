@@ -157,7 +157,6 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 		panic(mat.ErrShape)
 	}
 	sizeDst(dst, m.rows, n)
-	dst.Zero()
 	// The tables T_j = C_j ⊗ B_(j,:), all columns at once.
 	tables := make([][]float64, m.cols)
 	brow := make([]float64, n)
@@ -174,19 +173,69 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 		tables[j] = table
 		ops.Multiplications += len(vals) * n
 	}
-	ops.Additions = m.rows * m.cols * n
+	// Pairs of columns with few value combinations share one table of
+	// summed rows, T_jk[a·m_k + b] = T_j[a] + T_k[b], which halves the
+	// accumulations for m_j·m_k·N extra additions.
+	blocks := m.pairBlocks(tables, n, &ops)
+	ops.Additions += m.rows * len(blocks) * n
 	// Rows accumulate their table rows with the SIMD axpy kernel, split
 	// over the cores.
-	parallelRows(m.rows, m.rows*m.cols*n, func(lo, hi int) {
+	parallelRows(m.rows, m.rows*len(blocks)*n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out := blas64.Vector{N: n, Inc: 1, Data: dst.RawRowView(i)}
-			for j, table := range tables {
-				k := m.code(i, j)
-				blas64.Axpy(1, blas64.Vector{N: n, Inc: 1, Data: table[k*n : (k+1)*n]}, out)
+			for b, bl := range blocks {
+				k := m.code(i, bl.j)
+				if bl.k >= 0 {
+					k = k*len(m.values[bl.k]) + m.code(i, bl.k)
+				}
+				row := blas64.Vector{N: n, Inc: 1, Data: bl.table[k*n : (k+1)*n]}
+				if b == 0 { // the first block initialises the row: no zeroing pass
+					copy(out.Data, row.Data)
+					continue
+				}
+				blas64.Axpy(1, row, out)
 			}
 		}
 	})
 	return ops
+}
+
+// block is one table of a product: column j alone (k < 0) or the pair j, k.
+type block struct {
+	j, k  int
+	table []float64
+}
+
+// maxPairTable bounds the value combinations of a paired table.
+const maxPairTable = 256
+
+func (m *Matrix) pairBlocks(tables [][]float64, n int, ops *Ops) []block {
+	var blocks []block
+	for j := 0; j < m.cols; j++ {
+		mj := len(m.values[j])
+		if j+1 < m.cols {
+			mk := len(m.values[j+1])
+			if mj*mk <= maxPairTable && mj*mk*4 <= m.rows {
+				pair := make([]float64, mj*mk*n)
+				for a := 0; a < mj; a++ {
+					ta := tables[j][a*n : (a+1)*n]
+					for b := 0; b < mk; b++ {
+						tb := tables[j+1][b*n : (b+1)*n]
+						dst := pair[(a*mk+b)*n : (a*mk+b+1)*n]
+						for c := range dst {
+							dst[c] = ta[c] + tb[c]
+						}
+					}
+				}
+				ops.Additions += mj * mk * n
+				blocks = append(blocks, block{j: j, k: j + 1, table: pair})
+				j++
+				continue
+			}
+		}
+		blocks = append(blocks, block{j: j, k: -1, table: tables[j]})
+	}
+	return blocks
 }
 
 // parallelRows runs fn over [0, rows) split across the cores when the work
