@@ -115,10 +115,11 @@ type Memory struct {
 	// Compressed is what Matrix stores: the distinct values as float64 plus
 	// one byte per code (two for columns with more than 256 values).
 	Compressed int
-	// Packed counts the codes at ⌈log₂ m_j⌉ bits each (at least one),
-	// rounded up to whole bytes per column, plus the values as float32: the
-	// tightest layout of this kind.
-	Packed int
+	// Packed is the source paper's accounting: every code at ⌈log₂ m_j⌉
+	// bits (at least one), summed over the matrix without rounding to whole
+	// bytes, plus the distinct values as float32. It is fractional, like
+	// the paper's table.
+	Packed float64
 }
 
 // Memory returns the storage accounting.
@@ -131,7 +132,7 @@ func (m *Matrix) Memory() Memory {
 		}
 		mem.Compressed += 8*len(vals) + width*m.rows
 		bits := max(1, int(math.Ceil(math.Log2(float64(len(vals))))))
-		mem.Packed += 4*len(vals) + (bits*m.rows+7)/8
+		mem.Packed += float64(4*len(vals)) + float64(bits*m.rows)/8
 	}
 	return mem
 }

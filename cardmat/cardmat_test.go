@@ -138,7 +138,7 @@ func TestMemory(t *testing.T) {
 	require.Equal(t, 8000, mem.DenseFloat32)
 	require.Equal(t, 16000, mem.DenseFloat64)
 	require.Equal(t, 8*4+1000+8*300+2*1000, mem.Compressed)
-	require.Equal(t, 4*4+250+4*300+(9*1000+7)/8, mem.Packed)
+	require.Equal(t, float64(4*4)+2*1000/8.0+float64(4*300)+9*1000/8.0, mem.Packed)
 }
 
 // TestRegressionOnCompressedDesign: a cardinality fit and a CV run on the

@@ -34,6 +34,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runLambda(args[1:], stdout, stderr)
 	case "predict":
 		return runPredict(args[1:], stdout, stderr)
+	case "memory":
+		return runMemory(args[1:], stdout, stderr)
 	case "path", "cv":
 		return runPathCV(args[0], args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -45,6 +47,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "lambda" {
 			return runLambda([]string{"-h"}, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "memory" {
+			return runMemory([]string{"-h"}, stdout, stderr)
 		}
 		if len(args) > 1 && args[1] == "predict" {
 			return runPredict([]string{"-h"}, stdout, stderr)
@@ -68,6 +73,7 @@ Usage:
   cardreg predict --model M D.csv  predictions of a model saved by fit --save-model
   cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
+  cardreg memory FILE.csv        storage: dense against compressed (few distinct values per column)
   cardreg help [command]         show help
 
 Objective: ||y - X b - b0||^2 + lambda * h(b), no 1/(2n) factor;

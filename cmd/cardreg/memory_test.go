@@ -1,0 +1,44 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestMemoryTable: on the source paper's data sets the compressed size (by
+// its rule) is no larger than the paper's and the float32 size is the
+// paper's; non-numeric columns are skipped and named.
+func TestMemoryTable(t *testing.T) {
+	dir := "../../../shared/data/"
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("../shared/data is not beside the repository")
+	}
+	for _, c := range []struct {
+		file          string
+		float32, max  float64
+		skipped, cols int
+	}{
+		{"yeast.csv", 47488, 9752.5, 1, 8},
+		{"concrete_compressive_strength.csv", 37080, 19662.8, 0, 9},
+		{"ai4i2020_full.csv", 480000, 125496, 0, 12},
+	} {
+		res := cardreg(t, "memory", "--format", "json", dir+c.file)
+		require.Equal(t, 0, res.code, res.stderr)
+		var rep map[string]any
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &rep))
+		for _, k := range []string{"rows", "cols", "dense_float32_bytes", "dense_float64_bytes", "compressed_bytes", "distinct_per_column"} {
+			require.Contains(t, rep, k)
+		}
+		require.Equal(t, c.float32, rep["dense_float32_bytes"], c.file)
+		require.LessOrEqual(t, rep["compressed_bytes"].(float64), c.max, c.file)
+		require.Equal(t, float64(c.cols), rep["cols"])
+		if c.skipped > 0 {
+			require.Len(t, rep["skipped_columns"], c.skipped)
+		}
+	}
+	bad := cardreg(t, "memory")
+	require.Equal(t, 2, bad.code)
+}
