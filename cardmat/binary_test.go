@@ -1,0 +1,68 @@
+package cardmat
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+func randomBinary(rng *rand.Rand, r, c int, density float64) *mat.Dense {
+	m := mat.NewDense(r, c, nil)
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			if rng.Float64() < density {
+				m.Set(i, j, 1)
+			}
+		}
+	}
+	return m
+}
+
+// TestBinaryMul: the popcount product equals gonum's product exactly (the
+// counts are integers), and modulo 2 equals its parity, across shapes that
+// are and are not multiples of 64.
+func TestBinaryMul(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	for _, s := range [][3]int{{1, 1, 1}, {3, 70, 5}, {64, 64, 64}, {65, 130, 17}, {200, 33, 129}} {
+		a, b := randomBinary(rng, s[0], s[1], 0.4), randomBinary(rng, s[1], s[2], 0.6)
+		pa, err := EncodeBinary(a)
+		require.NoError(t, err)
+		pb, err := EncodeBinary(b)
+		require.NoError(t, err)
+		var want mat.Dense
+		want.Mul(a, b)
+		require.True(t, mat.Equal(&want, BinaryMul(pa, pb, false)), "shape %v", s)
+		parity := mat.DenseCopyOf(&want)
+		parity.Apply(func(_, _ int, v float64) float64 { return math.Mod(v, 2) }, parity)
+		require.True(t, mat.Equal(parity, BinaryMul(pa, pb, true)), "mod 2, shape %v", s)
+	}
+	_, err := EncodeBinary(mat.NewDense(1, 2, []float64{1, 2}))
+	require.ErrorContains(t, err, "not 0 or 1")
+}
+
+func binaryPair() (*mat.Dense, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	return randomBinary(rng, 2048, 2048, 0.5), randomBinary(rng, 2048, 2048, 0.5)
+}
+
+func BenchmarkBinary2048Dense(b *testing.B) {
+	x, y := binaryPair()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var out mat.Dense
+		out.Mul(x, y)
+	}
+}
+
+func BenchmarkBinary2048Popcount(b *testing.B) {
+	x, y := binaryPair()
+	px, _ := EncodeBinary(x)
+	py, _ := EncodeBinary(y)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		BinaryMul(px, py, false)
+	}
+}
