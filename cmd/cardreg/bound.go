@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -81,9 +80,7 @@ Example:
 		return 1
 	}
 	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(rows)
+		writeJSON(stdout, rows)
 	} else {
 		writeBoundTable(stdout, rows)
 	}

@@ -563,10 +563,7 @@ func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 func (r *fitResult) write(w io.Writer, format string) error {
 	switch format {
 	case "json":
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		return enc.Encode(r.jsonValue())
+		return writeJSON(w, r.jsonValue())
 	case "csv":
 		return r.writeCSV(w)
 	case "text":

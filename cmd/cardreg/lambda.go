@@ -111,9 +111,7 @@ Flags:
 		return 1
 	}
 	if f.format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.Encode(out)
+		writeJSON(stdout, out)
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)

@@ -11,6 +11,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -62,6 +63,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, help; see cardreg help)\n", args[0])
 	return 2
+}
+
+// writeJSON writes v as indented JSON, the one layout of every command's
+// --format json (HTML characters are not escaped).
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }
 
 const usage = `cardreg: regression under cardinality sparsity (few distinct coefficient values).

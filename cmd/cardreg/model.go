@@ -39,9 +39,7 @@ type savedModel struct {
 }
 
 func saveModel(w io.Writer, r *fitResult) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
+	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N})
 }
