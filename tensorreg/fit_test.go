@@ -164,7 +164,11 @@ func TestModePenaltyActsOnFibers(t *testing.T) {
 	for k := 1; k <= 3; k++ {
 		h, err := OnMode(card, shape, 2, k)
 		require.NoError(t, err)
-		// Naive: sum of the penalty over every mode-k fiber.
+		// Naive, by loops: the penalty is the sum over the mode-k fibers,
+		// and its prox is the cardinality prox of each fiber.
+		var px mat.Dense
+		h.Prox(&px, theta, 0.2)
+		got := NewTensor(shape, mat.DenseCopyOf(&px).RawMatrix().Data)
 		var want float64
 		idx := make([]int, 3)
 		for idx[0] = 0; idx[0] < 3; idx[0]++ {
@@ -179,14 +183,18 @@ func TestModePenaltyActsOnFibers(t *testing.T) {
 						j[k-1] = i
 						fiber[i] = b.At(j...)
 					}
-					want += card.Value(mat.NewDense(len(fiber), 1, fiber))
+					fm := mat.NewDense(len(fiber), 1, fiber)
+					want += card.Value(fm)
+					var fp mat.Dense
+					card.Prox(&fp, fm, 0.2)
+					for i := range fiber {
+						j[k-1] = i
+						require.InDelta(t, fp.At(i, 0), got.At(j...), 1e-12, "mode %d prox at %v", k, j)
+					}
 				}
 			}
 		}
 		require.InDelta(t, want, h.Value(theta), 1e-10, "mode %d", k)
-		var px mat.Dense
-		h.Prox(&px, theta, 0.2)
-		require.InDelta(t, 0, mat.Norm(&px, 2)-mat.Norm(&px, 2), 0)
 		_, ok := penalty.DualNorm(h, theta)
 		require.True(t, ok)
 	}
