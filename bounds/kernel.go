@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 
+	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/floats"
 
 	"gonum.org/v1/gonum/mat"
@@ -86,6 +87,26 @@ func KernelOf(g *mat.Dense) (Kernel, error) {
 	}
 	return Kernel{Lower: lo, Upper: math.Max(r.upper(), lo),
 		Method: "interval: upper ‖G⁺‖₁→₁, lower from the columns of G⁺ and one linear program"}, nil
+}
+
+// PenaltyKernel returns M_G in closed form for a penalty acting on p×q
+// matrices: 0 for the lasso, 2/p for the cardinality penalty, and the worst
+// block max_k 2/(w_k|B_k|) for the grouped one. It reports false for a
+// penalty without a closed form (use KernelOf on its G).
+func PenaltyKernel(pen penalty.Penalty, p, q int) (float64, bool) {
+	switch h := pen.(type) {
+	case penalty.L1:
+		return 0, true
+	case penalty.Cardinality:
+		return AllPairs(p, 1), true
+	case *penalty.Grouped:
+		var m float64
+		for k, rows := range h.Groups() {
+			m = math.Max(m, AllPairs(len(rows), h.Weight(k, q)))
+		}
+		return m, true
+	}
+	return 0, false
 }
 
 // KernelOfLayers returns M_G for a network, the maximum of KernelOf over

@@ -116,3 +116,24 @@ func rank(g *mat.Dense) int {
 	}
 	return r
 }
+
+// TestPenaltyKernel: the closed forms per penalty agree with the LP method
+// on the penalty's explicit G.
+func TestPenaltyKernel(t *testing.T) {
+	m, ok := PenaltyKernel(penalty.L1{}, 5, 1)
+	require.True(t, ok)
+	require.Zero(t, m)
+	m, ok = PenaltyKernel(penalty.Cardinality{}, 5, 1)
+	require.True(t, ok)
+	k, err := KernelOf(penalty.AllPairs(5))
+	require.NoError(t, err)
+	require.InDelta(t, k.Upper, m, 1e-9)
+	g := penalty.NewGrouped([]int{0, 0, 1, 1, 1, 2}, 1)
+	m, ok = PenaltyKernel(g, 6, 3)
+	require.True(t, ok)
+	k, err = KernelOf(penalty.GroupedMatrix(g, 3))
+	require.NoError(t, err)
+	require.InDelta(t, k.Upper, m, 1e-9)
+	_, ok = PenaltyKernel(penalty.Ridge{}, 5, 1)
+	require.False(t, ok)
+}

@@ -221,9 +221,6 @@ func EffectiveNoise(x *mat.Dense, q int, sigma, t float64, pen penalty.Penalty, 
 func groupedLayer(labels []int, cols int, unweighted bool) float64 {
 	g := penalty.NewGrouped(labels, 1)
 	g.Unweighted = unweighted
-	var m float64
-	for k, rows := range g.Groups() {
-		m = math.Max(m, AllPairs(len(rows), g.Weight(k, cols)))
-	}
+	m, _ := PenaltyKernel(g, len(labels), cols)
 	return m
 }

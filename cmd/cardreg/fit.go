@@ -37,7 +37,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := &fitFlags{stderr: stderr}
-	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso or ridge")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G)")
 	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper; see --sigma, --t)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
@@ -230,7 +230,7 @@ type fitResult struct {
 	// "data" (the coefficients) or "standardized" (coefficient × the
 	// predictor's standard deviation, the values the penalty fuses).
 	ValueScale string   `json:"value_scale"`
-	R2         *float64 `json:"r2"` // nil (null) when the response is constant
+	R2         *float64 `json:"r2"` // nil (null) when undefined
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.
@@ -420,12 +420,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 		}
 		g := penalty.NewGrouped(labels, 0)
 		if nu == 0 {
-			// The smallest group with two or more members has the largest
-			// M_G = 2/(√P_k |B_k|) (DESIGN §3).
-			mg := 0.0
-			for k, rows := range g.Groups() {
-				mg = math.Max(mg, bounds.AllPairs(len(rows), g.Weight(k, 1)))
-			}
+			mg, _ := bounds.PenaltyKernel(g, p, 1)
 			nu, note = nuFromM(mg)
 		}
 		g.Nu = nu
@@ -497,7 +492,10 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on
 // p predictors, 1/(1 − M_A) with M_A = 2/p (DESIGN §3).
-func defaultNu(p int) (float64, string) { return nuFromM(bounds.AllPairs(p, 1)) }
+func defaultNu(p int) (float64, string) {
+	m, _ := bounds.PenaltyKernel(penalty.Cardinality{}, p, 1)
+	return nuFromM(m)
+}
 
 func nuFromM(m float64) (float64, string) {
 	if m >= 1 {
@@ -680,7 +678,7 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if r.R2 != nil {
 		fmt.Fprintf(tw, "R²\t%.6f\n", *r.R2)
 	} else {
-		fmt.Fprintf(tw, "R²\tundefined (constant response)\n")
+		fmt.Fprintf(tw, "R²\tundefined\n")
 	}
 	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
 	if r.ValueScale == "standardized" {
@@ -760,10 +758,6 @@ func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags)
 	n, p := xc.Dims()
 	th := &theory{Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
 	if th.Sigma == 0 {
-		ls, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, pen, 0, &tensorreg.Options{NoIntercept: f.noIntercept})
-		if err != nil {
-			return nil, err
-		}
 		dof := n - p
 		if !f.noIntercept {
 			dof--
@@ -771,18 +765,15 @@ func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags)
 		if dof < 1 {
 			return nil, usagef("--lambda theory: cannot estimate sigma with n = %d and p = %d; give --sigma", n, p)
 		}
+		ls, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, pen, 0, &tensorreg.Options{NoIntercept: f.noIntercept})
+		if err != nil {
+			return nil, err
+		}
 		r := ls.Residuals.ColView(0)
 		th.Sigma = math.Sqrt(mat.Dot(r, r) / float64(dof))
 		th.SigmaFrom = fmt.Sprintf("least-squares residuals, %d degrees of freedom", dof)
 	}
-	switch h := pen.(type) {
-	case penalty.Cardinality:
-		th.MG = bounds.AllPairs(p, 1)
-	case *penalty.Grouped:
-		for k, rows := range h.Groups() {
-			th.MG = math.Max(th.MG, bounds.AllPairs(len(rows), h.Weight(k, 1)))
-		}
-	}
+	th.MG, _ = bounds.PenaltyKernel(pen, p, 1)
 	rc, err := bounds.RegressionLambda(xc, 1, th.Sigma, f.t, th.MG, nu)
 	if err != nil {
 		return nil, err

@@ -12,7 +12,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
-	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -203,17 +202,11 @@ func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
 		x = centreColumns(x)
 	}
 	_, p := x.Dims()
-	var pen penalty.Penalty = penalty.L1{Nu: f.nu}
-	mg, nu := 0.0, f.nu
-	if f.penalty == "cardinality" {
-		mg = bounds.AllPairs(p, 1)
-		if nu == 0 {
-			nu, _ = defaultNu(p)
-		}
-		pen = penalty.Cardinality{Nu: nu}
-	} else if nu == 0 {
-		nu = 1
+	pen, nu, _, err := buildPenalty(&fitFlags{penalty: f.penalty, nu: f.nu}, p)
+	if err != nil {
+		return nil, err
 	}
+	mg, _ := bounds.PenaltyKernel(pen, p, 1)
 	rc, err := bounds.RegressionLambda(x, q, f.sigma, f.t, mg, nu)
 	if err != nil {
 		return nil, usagef("%v", err)
