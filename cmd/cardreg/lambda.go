@@ -95,7 +95,7 @@ Flags:
 		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
 		return 2
 	}
-	var out lambdaResult
+	var out *lambdaResult
 	if f.regression {
 		out, err = regressionLambda(f)
 	} else {
@@ -114,23 +114,23 @@ Flags:
 		return 0
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, kv := range out.rows() {
+	for _, kv := range out.text {
 		fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
 	}
 	tw.Flush()
 	return 0
 }
 
-// lambdaResult is printed as JSON (the map) or as text (the ordered rows).
-type lambdaResult map[string]any
-
-func (r lambdaResult) MarshalJSON() ([]byte, error) {
-	m := map[string]any(r)
-	delete(m, "_text")
-	return json.Marshal(m)
+// lambdaResult is printed as JSON (fields) or as text (the ordered rows).
+type lambdaResult struct {
+	fields map[string]any
+	text   [][2]string
 }
 
-func networkLambda(f *lambdaFlags) (lambdaResult, error) {
+// MarshalJSON prints the fields.
+func (r *lambdaResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.fields) }
+
+func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 	widths, err := parseArch(f.arch)
 	if err != nil {
 		return nil, err
@@ -171,11 +171,11 @@ func networkLambda(f *lambdaFlags) (lambdaResult, error) {
 		return nil, err
 	}
 	lam := nc.Lambda
-	r := lambdaResult{"lambda": lam, "lambda_theorem1": nc.Lambda, "lambda_l1_corollary": nc.LambdaL1,
+	r := &lambdaResult{fields: map[string]any{"lambda": lam, "lambda_theorem1": nc.Lambda, "lambda_l1_corollary": nc.LambdaL1,
 		"lambda_cardinality_corollary": nc.LambdaCardinality, "M_G": nc.MG, "M_layers": nc.LayerM,
 		"P": nc.P, "L": nc.L, "a_lip": aLip, "xnorm": xnorm, "n": n, "nu_min": nc.NuMin, "nu": nc.Nu,
-		"C": nc.C, "c_lip": nc.CLip, "R_prime": nc.RPrime, "R": nc.R, "penalty": f.penalty, "weighted": f.weighted}
-	r.setText([][2]string{
+		"C": nc.C, "c_lip": nc.CLip, "R_prime": nc.RPrime, "R": nc.R, "penalty": f.penalty, "weighted": f.weighted}}
+	r.text = [][2]string{
 		{"lambda (Theorem 1)", fmt.Sprintf("%.6g", nc.Lambda)},
 		{"lambda, l1 corollary", fmt.Sprintf("%.6g", nc.LambdaL1)},
 		{"lambda, cardinality corollary", fmt.Sprintf("%.6g", nc.LambdaCardinality)},
@@ -186,11 +186,11 @@ func networkLambda(f *lambdaFlags) (lambdaResult, error) {
 		{"a_Lip, n, ||x||_n", fmt.Sprintf("%g, %d, %.6g", aLip, n, xnorm)},
 		{"c_Lip, R', R", fmt.Sprintf("%.6g, %.6g, %.6g", nc.CLip, nc.RPrime, nc.R)},
 		{"formula", "C (M_G + 1) a^(2L) ||x||_n^2 (sqrt2/L)^(2L-1) sqrt(log 2P) log(2n)/sqrt(n)"},
-	})
+	}
 	return r, nil
 }
 
-func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
+func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 	if f.data == "" || !(f.sigma > 0) {
 		return nil, usagef("--regression needs --data and --sigma > 0")
 	}
@@ -211,8 +211,8 @@ func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	r := lambdaResult{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
-		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}
+	r := &lambdaResult{fields: map[string]any{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
+		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}}
 	rows := [][2]string{
 		{"lambda (Theorem 2)", fmt.Sprintf("%.6g = max(M_G, 1/nu) * lambda_t (paper scale; glmnet scale %.6g)", rc.Lambda, rc.Lambda/(2*float64(x.RawMatrix().Rows)))},
 		{"lambda_t", fmt.Sprintf("%.6g = 2 sigma sqrt(N s) sqrt(2 log(p q / t)), bounds 2||X'U||_inf w.p. 1 - t", rc.LambdaT)},
@@ -224,21 +224,17 @@ func regressionLambda(f *lambdaFlags) (lambdaResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		r["effective_noise_mc"] = est
-		r["mc_draws"] = f.mc
+		r.fields["effective_noise_mc"] = est
+		r.fields["mc_draws"] = f.mc
 		cmp := "below the Theorem 2 lambda, as it should be"
 		if est > rc.Lambda {
 			cmp = "ABOVE the Theorem 2 lambda"
 		}
 		rows = append(rows, [2]string{"Monte Carlo lambda_{h,t}", fmt.Sprintf("%.6g = (1-t)-quantile of 2 h*(X'U), %d draws, seed %d; %s", est, f.mc, f.seed, cmp)})
 	}
-	r.setText(rows)
+	r.text = rows
 	return r, nil
 }
-
-func (r lambdaResult) setText(rows [][2]string) { r["_text"] = rows }
-
-func (r lambdaResult) rows() [][2]string { return r["_text"].([][2]string) }
 
 // parseLayerGroups reads "0,0,1;0,1;0": the row labels of each weight
 // matrix, layers separated by semicolons.
