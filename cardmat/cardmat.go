@@ -112,9 +112,9 @@ func (m *Matrix) Distinct() []int {
 type Memory struct {
 	// DenseFloat32 and DenseFloat64 are 4·M·P and 8·M·P.
 	DenseFloat32, DenseFloat64 int
-	// Compressed is what Matrix stores: the distinct values as float64 plus
-	// one byte per code (two for columns with more than 256 values).
-	Compressed int
+	// Stored is what Matrix stores: the distinct values as float64 plus one
+	// byte per code (two for columns with more than 256 values).
+	Stored int
 	// Packed is the source paper's accounting: every code at ⌈log₂ m_j⌉
 	// bits (at least one), summed over the matrix without rounding to whole
 	// bytes, plus the distinct values as float32. It is fractional, like
@@ -130,7 +130,7 @@ func (m *Matrix) Memory() Memory {
 		if m.codes16[j] != nil {
 			width = 2
 		}
-		mem.Compressed += 8*len(vals) + width*m.rows
+		mem.Stored += 8*len(vals) + width*m.rows
 		bits := max(1, int(math.Ceil(math.Log2(float64(len(vals))))))
 		mem.Packed += float64(4*len(vals)) + float64(bits*m.rows)/8
 	}
@@ -181,14 +181,22 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	ops.Additions += m.rows * len(blocks) * n
 	// Rows accumulate their table rows with the SIMD axpy kernel, split
 	// over the cores.
+	if n == 1 { // X·β: a sum of table entries per row, no vector calls
+		out := dst.RawMatrix()
+		for i := 0; i < m.rows; i++ {
+			var s float64
+			for _, bl := range blocks {
+				s += bl.table[m.blockCode(bl, i)]
+			}
+			out.Data[i*out.Stride] = s
+		}
+		return ops
+	}
 	parallelRows(m.rows, m.rows*len(blocks)*n, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			out := blas64.Vector{N: n, Inc: 1, Data: dst.RawRowView(i)}
 			for b, bl := range blocks {
-				k := m.code(i, bl.j)
-				if bl.k >= 0 {
-					k = k*len(m.values[bl.k]) + m.code(i, bl.k)
-				}
+				k := m.blockCode(bl, i)
 				row := blas64.Vector{N: n, Inc: 1, Data: bl.table[k*n : (k+1)*n]}
 				if b == 0 { // the first block initialises the row: no zeroing pass
 					copy(out.Data, row.Data)
@@ -205,6 +213,15 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 type block struct {
 	j, k  int
 	table []float64
+}
+
+// blockCode is the row of block bl's table that row i uses.
+func (m *Matrix) blockCode(bl block, i int) int {
+	k := m.code(i, bl.j)
+	if bl.k >= 0 {
+		k = k*len(m.values[bl.k]) + m.code(i, bl.k)
+	}
+	return k
 }
 
 // maxPairTable bounds the value combinations of a paired table.

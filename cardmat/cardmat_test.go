@@ -137,7 +137,7 @@ func TestMemory(t *testing.T) {
 	mem := m.Memory()
 	require.Equal(t, 8000, mem.DenseFloat32)
 	require.Equal(t, 16000, mem.DenseFloat64)
-	require.Equal(t, 8*4+1000+8*300+2*1000, mem.Compressed)
+	require.Equal(t, 8*4+1000+8*300+2*1000, mem.Stored)
 	require.Equal(t, float64(4*4)+2*1000/8.0+float64(4*300)+9*1000/8.0, mem.Packed)
 }
 

@@ -133,7 +133,7 @@ func memoryOf(path string) (*memoryReport, error) {
 	}
 	mem := m.Memory()
 	rep.Cols = len(cols)
-	rep.DenseFloat32, rep.DenseFloat64, rep.Compressed, rep.Stored = mem.DenseFloat32, mem.DenseFloat64, mem.Packed, mem.Compressed
+	rep.DenseFloat32, rep.DenseFloat64, rep.Compressed, rep.Stored = mem.DenseFloat32, mem.DenseFloat64, mem.Packed, mem.Stored
 	rep.Distinct = m.Distinct()
 	return rep, nil
 }
