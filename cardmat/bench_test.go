@@ -55,3 +55,33 @@ func BenchmarkLetterCompressedProductOnly(b *testing.B) {
 		m.Mul(&out, v)
 	}
 }
+
+func BenchmarkLetterDenseReuse(b *testing.B) {
+	x, v := letterLike()
+	out := mat.NewDense(20000, 1024, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out.Mul(x, v)
+	}
+}
+
+func BenchmarkLetterCompressedReuse(b *testing.B) {
+	x, v := letterLike()
+	m, _ := Encode(x)
+	out := mat.NewDense(20000, 1024, nil)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m.Mul(out, v)
+	}
+}
+
+func BenchmarkWrite164MB(b *testing.B) {
+	out := mat.NewDense(20000, 1024, nil)
+	row := make([]float64, 1024)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for r := 0; r < 20000; r++ {
+			copy(out.RawRowView(r), row)
+		}
+	}
+}

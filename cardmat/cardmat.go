@@ -1,15 +1,11 @@
 package cardmat
 
 import (
-	"errors"
-	"fmt"
 	"math"
 	"runtime"
-	"slices"
 	"sync"
 
 	"github.com/cardsparse/cardreg/solver"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,52 +22,6 @@ var (
 	_ solver.Design = (*Matrix)(nil)
 	_ solver.Gramer = (*Matrix)(nil)
 )
-
-// Encode compresses a: the distinct values of every column and the code of
-// every entry. It returns an error for an empty matrix or a NaN or infinite
-// entry.
-func Encode(a mat.Matrix) (*Matrix, error) {
-	if a == nil {
-		return nil, errors.New("cardmat: nil matrix")
-	}
-	r, c := a.Dims()
-	if r == 0 || c == 0 {
-		return nil, errors.New("cardmat: empty matrix")
-	}
-	m := &Matrix{rows: r, cols: c, values: make([][]float64, c), codes8: make([][]uint8, c), codes16: make([][]uint16, c)}
-	col := make([]float64, r)
-	for j := 0; j < c; j++ {
-		mat.Col(col, j, a)
-		for i, v := range col {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("cardmat: non-finite value %v at row %d, column %d", v, i+1, j+1)
-			}
-		}
-		vals := slices.Clone(col)
-		slices.Sort(vals)
-		vals = slices.Compact(vals)
-		if len(vals) > 1<<16 {
-			return nil, fmt.Errorf("cardmat: column %d has %d distinct values, more than two-byte codes hold; store it dense", j+1, len(vals))
-		}
-		m.values[j] = vals
-		if len(vals) <= 256 {
-			codes := make([]uint8, r)
-			for i, v := range col {
-				k, _ := slices.BinarySearch(vals, v)
-				codes[i] = uint8(k)
-			}
-			m.codes8[j] = codes
-		} else {
-			codes := make([]uint16, r)
-			for i, v := range col {
-				k, _ := slices.BinarySearch(vals, v)
-				codes[i] = uint16(k)
-			}
-			m.codes16[j] = codes
-		}
-	}
-	return m, nil
-}
 
 // Dims returns the shape.
 func (m *Matrix) Dims() (int, int) { return m.rows, m.cols }
@@ -146,116 +96,6 @@ type Ops struct {
 // matrix: M·P·N multiplications and M·(P−1)·N additions.
 func DenseOps(m, p, n int) Ops { return Ops{Multiplications: m * p * n, Additions: m * (p - 1) * n} }
 
-// Mul writes m·b into dst (sized automatically when empty). It implements
-// solver.Design.
-func (m *Matrix) Mul(dst *mat.Dense, b mat.Matrix) { m.MulOps(dst, b) }
-
-// MulOps is Mul that reports its operation counts: Σ_j m_j·N
-// multiplications for the tables and M·P·N additions.
-func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
-	br, n := b.Dims()
-	if br != m.cols {
-		panic(mat.ErrShape)
-	}
-	sizeDst(dst, m.rows, n)
-	// The tables T_j = C_j ⊗ B_(j,:), all columns at once.
-	tables := make([][]float64, m.cols)
-	brow := make([]float64, n)
-	var ops Ops
-	for j, vals := range m.values {
-		mat.Row(brow, j, b)
-		table := make([]float64, len(vals)*n)
-		for k, v := range vals {
-			t := table[k*n : (k+1)*n]
-			for c, x := range brow {
-				t[c] = v * x
-			}
-		}
-		tables[j] = table
-		ops.Multiplications += len(vals) * n
-	}
-	// Pairs of columns with few value combinations share one table of
-	// summed rows, T_jk[a·m_k + b] = T_j[a] + T_k[b], which halves the
-	// accumulations for m_j·m_k·N extra additions.
-	blocks := m.pairBlocks(tables, n, &ops)
-	ops.Additions += m.rows * len(blocks) * n
-	// Rows accumulate their table rows with the SIMD axpy kernel, split
-	// over the cores.
-	if n == 1 { // X·β: a sum of table entries per row, no vector calls
-		out := dst.RawMatrix()
-		for i := 0; i < m.rows; i++ {
-			var s float64
-			for _, bl := range blocks {
-				s += bl.table[m.blockCode(bl, i)]
-			}
-			out.Data[i*out.Stride] = s
-		}
-		return ops
-	}
-	parallelRows(m.rows, m.rows*len(blocks)*n, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			out := blas64.Vector{N: n, Inc: 1, Data: dst.RawRowView(i)}
-			for b, bl := range blocks {
-				k := m.blockCode(bl, i)
-				row := blas64.Vector{N: n, Inc: 1, Data: bl.table[k*n : (k+1)*n]}
-				if b == 0 { // the first block initialises the row: no zeroing pass
-					copy(out.Data, row.Data)
-					continue
-				}
-				blas64.Axpy(1, row, out)
-			}
-		}
-	})
-	return ops
-}
-
-// block is one table of a product: column j alone (k < 0) or the pair j, k.
-type block struct {
-	j, k  int
-	table []float64
-}
-
-// blockCode is the row of block bl's table that row i uses.
-func (m *Matrix) blockCode(bl block, i int) int {
-	k := m.code(i, bl.j)
-	if bl.k >= 0 {
-		k = k*len(m.values[bl.k]) + m.code(i, bl.k)
-	}
-	return k
-}
-
-// maxPairTable bounds the value combinations of a paired table.
-const maxPairTable = 256
-
-func (m *Matrix) pairBlocks(tables [][]float64, n int, ops *Ops) []block {
-	var blocks []block
-	for j := 0; j < m.cols; j++ {
-		mj := len(m.values[j])
-		if j+1 < m.cols {
-			mk := len(m.values[j+1])
-			if mj*mk <= maxPairTable && mj*mk*4 <= m.rows {
-				pair := make([]float64, mj*mk*n)
-				for a := 0; a < mj; a++ {
-					ta := tables[j][a*n : (a+1)*n]
-					for b := 0; b < mk; b++ {
-						tb := tables[j+1][b*n : (b+1)*n]
-						dst := pair[(a*mk+b)*n : (a*mk+b+1)*n]
-						for c := range dst {
-							dst[c] = ta[c] + tb[c]
-						}
-					}
-				}
-				ops.Additions += mj * mk * n
-				blocks = append(blocks, block{j: j, k: j + 1, table: pair})
-				j++
-				continue
-			}
-		}
-		blocks = append(blocks, block{j: j, k: -1, table: tables[j]})
-	}
-	return blocks
-}
-
 // parallelRows runs fn over [0, rows) split across the cores when the work
 // is large enough to pay for the goroutines.
 func parallelRows(rows, work int, fn func(lo, hi int)) {
@@ -274,45 +114,6 @@ func parallelRows(rows, work int, fn func(lo, hi int)) {
 		}(lo, min(lo+step, rows))
 	}
 	wg.Wait()
-}
-
-// MulTrans writes mᵀ·r into dst (sized automatically when empty). It
-// implements solver.Design.
-func (m *Matrix) MulTrans(dst *mat.Dense, r mat.Matrix) { m.MulTransOps(dst, r) }
-
-// MulTransOps is MulTrans that reports its operation counts: M·N additions
-// per column to sum the rows of r by code, and m_j·N multiplications.
-func (m *Matrix) MulTransOps(dst *mat.Dense, r mat.Matrix) Ops {
-	rr, n := r.Dims()
-	if rr != m.rows {
-		panic(mat.ErrShape)
-	}
-	sizeDst(dst, m.cols, n)
-	rd := mat.DenseCopyOf(r)
-	var ops Ops
-	for j := 0; j < m.cols; j++ {
-		vals := m.values[j]
-		sums := make([]float64, len(vals)*n)
-		for i := 0; i < m.rows; i++ {
-			k := m.code(i, j)
-			s := sums[k*n : (k+1)*n]
-			for c, x := range rd.RawRowView(i) {
-				s[c] += x
-			}
-		}
-		ops.Additions += m.rows * n
-		out := dst.RawRowView(j)
-		for c := range out {
-			out[c] = 0
-		}
-		for k, v := range vals {
-			for c, s := range sums[k*n : (k+1)*n] {
-				out[c] += v * s
-			}
-		}
-		ops.Multiplications += len(vals) * n
-	}
-	return ops
 }
 
 // Gram writes mᵀm into dst: for each pair of columns, the contingency

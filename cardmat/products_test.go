@@ -1,0 +1,169 @@
+package cardmat
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// randomShape draws r, c, n between 1 and the bounds, with one of them
+// often 1 (a single row, column or output column).
+func randomShape(rng *rand.Rand, maxR, maxC, maxN int) (int, int, int) {
+	r, c, n := 1+rng.IntN(maxR), 1+rng.IntN(maxC), 1+rng.IntN(maxN)
+	switch rng.IntN(6) {
+	case 0:
+		r = 1
+	case 1:
+		c = 1
+	case 2:
+		n = 1
+	}
+	return r, c, n
+}
+
+// TestLeftMulEqualsDense: d·X for a dense d equals gonum's product exactly
+// on integer data, and its counts follow the formula.
+func TestLeftMulEqualsDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 1))
+	for trial := 0; trial < 40; trial++ {
+		p, c, r := randomShape(rng, 70, 14, 40)
+		x := integerMatrix(rng, p, c, 1+rng.IntN(9))
+		d := integerMatrix(rng, r, p, 30)
+		m, err := Encode(x)
+		require.NoError(t, err)
+		var got, want mat.Dense
+		ops := m.LeftMul(&got, d)
+		want.Mul(d, x)
+		require.True(t, mat.Equal(&want, &got), "d·X %d×%d·%d×%d", r, p, p, c)
+		mult := 0
+		for _, v := range m.Distinct() {
+			mult += v * r
+		}
+		require.Equal(t, mult, ops.Multiplications)
+	}
+}
+
+// TestRowMatrix: row-wise encoding round-trips, and its product (the
+// paper's Algorithm 2) equals gonum's exactly on integer data.
+func TestRowMatrix(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 1))
+	for trial := 0; trial < 40; trial++ {
+		r, p, n := randomShape(rng, 20, 90, 30)
+		w := integerMatrix(rng, p, r, 1+rng.IntN(6)) // columns of this are the rows of W
+		wt := mat.DenseCopyOf(w.T())
+		rm, err := EncodeRows(wt)
+		require.NoError(t, err)
+		require.True(t, mat.Equal(wt, rm.Decode()))
+		gr, gc := rm.Dims()
+		require.Equal(t, []int{r, p}, []int{gr, gc})
+		for i, k := range rm.Distinct() {
+			seen := map[float64]bool{}
+			for _, v := range mat.Row(nil, i, wt) {
+				seen[v] = true
+			}
+			require.Equal(t, len(seen), k, "row %d", i)
+		}
+		b := integerMatrix(rng, p, n, 25)
+		var got, want mat.Dense
+		ops := rm.Mul(&got, b)
+		want.Mul(wt, b)
+		require.True(t, mat.Equal(&want, &got), "W·V %d×%d·%d×%d", r, p, p, n)
+		mult := 0
+		for _, k := range rm.Distinct() {
+			mult += k * n
+		}
+		require.Equal(t, mult, ops.Multiplications)
+		require.Equal(t, wt.At(r-1, p-1), rm.At(r-1, p-1))
+	}
+}
+
+// TestMulCompressed: the paper's Algorithm 3 (both factors compressed)
+// equals gonum's product exactly on integer data and to rounding
+// otherwise, and needs Σ_j m_j·n_j multiplications.
+func TestMulCompressed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 1))
+	for trial := 0; trial < 40; trial++ {
+		r, p, n := randomShape(rng, 80, 12, 60)
+		w := integerMatrix(rng, r, p, 1+rng.IntN(8))
+		v := mat.DenseCopyOf(integerMatrix(rng, n, p, 1+rng.IntN(8)).T())
+		wm, err := Encode(w)
+		require.NoError(t, err)
+		vm, err := EncodeRows(v)
+		require.NoError(t, err)
+		var got, want mat.Dense
+		ops := MulCompressed(&got, wm, vm)
+		want.Mul(w, v)
+		require.True(t, mat.Equal(&want, &got), "%d×%d·%d×%d", r, p, p, n)
+		mult := 0
+		for j, k := range wm.Distinct() {
+			mult += k * vm.Distinct()[j]
+		}
+		require.Equal(t, mult, ops.Multiplications)
+	}
+	// Non-integer values, as in the paper's benchmarks: integers shifted by
+	// one normal draw.
+	shift := rng.NormFloat64()
+	w, v := integerMatrix(rng, 300, 9, 10), integerMatrix(rng, 9, 200, 10)
+	w.Apply(func(_, _ int, x float64) float64 { return x - shift }, w)
+	v.Apply(func(_, _ int, x float64) float64 { return x - shift }, v)
+	wm, _ := Encode(w)
+	vm, _ := EncodeRows(v)
+	var got, want mat.Dense
+	MulCompressed(&got, wm, vm)
+	want.Mul(w, v)
+	require.True(t, mat.EqualApprox(&want, &got, 1e-12))
+}
+
+// TestMulNonIntegerMatchesToRounding: every product agrees with gonum to
+// rounding on real-valued data with ties.
+func TestMulNonIntegerMatchesToRounding(t *testing.T) {
+	rng := rand.New(rand.NewPCG(14, 1))
+	x := mat.NewDense(500, 7, nil)
+	x.Apply(func(_, _ int, _ float64) float64 { return math.Round(rng.NormFloat64()*3) / 7 }, x)
+	m, err := Encode(x)
+	require.NoError(t, err)
+	b := mat.NewDense(7, 300, nil)
+	b.Apply(func(_, _ int, _ float64) float64 { return rng.NormFloat64() }, b)
+	var got, want mat.Dense
+	m.Mul(&got, b)
+	want.Mul(x, b)
+	require.True(t, mat.EqualApprox(&want, &got, 1e-12))
+	d := mat.NewDense(40, 500, nil)
+	d.Apply(func(_, _ int, _ float64) float64 { return rng.NormFloat64() }, d)
+	got.Reset()
+	want.Reset()
+	m.LeftMul(&got, d)
+	want.Mul(d, x)
+	require.True(t, mat.EqualApprox(&want, &got, 1e-11))
+}
+
+// TestEncodeEdgeCases: negative zero shares zero's code; a column beyond
+// two-byte codes and non-finite entries of a row-encoded matrix are
+// rejected naming the user's row and column.
+func TestEncodeEdgeCases(t *testing.T) {
+	m, err := Encode(mat.NewDense(3, 1, []float64{0, math.Copysign(0, -1), 1}))
+	require.NoError(t, err)
+	require.Equal(t, []int{2}, m.Distinct())
+
+	big := mat.NewDense(maxDistinct+1, 1, nil)
+	for i := 0; i <= maxDistinct; i++ {
+		big.Set(i, 0, float64(i))
+	}
+	_, err = Encode(big)
+	require.ErrorContains(t, err, "column 1 has more than 65536 distinct values")
+	big.Set(maxDistinct, 0, 0) // exactly 65536: two-byte codes
+	m, err = Encode(big)
+	require.NoError(t, err)
+	require.Equal(t, float64(maxDistinct-1), m.At(maxDistinct-1, 0))
+
+	a := mat.NewDense(2, 3, []float64{1, 2, 3, 4, 5, math.Inf(1)})
+	_, err = EncodeRows(a)
+	require.ErrorContains(t, err, "row 2, column 3")
+	_, err = EncodeRows(nil)
+	require.Error(t, err)
+	_, err = EncodeRows(&mat.Dense{})
+	require.Error(t, err)
+}
