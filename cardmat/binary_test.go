@@ -66,3 +66,43 @@ func BenchmarkBinary2048Popcount(b *testing.B) {
 		BinaryMul(px, py, false)
 	}
 }
+
+// TestMulMod2: the packed GF(2) product equals the parity of the integer
+// product across shapes that are not multiples of 64 or 8, and the packed
+// forms round-trip.
+func TestMulMod2(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	for trial := 0; trial < 30; trial++ {
+		r, p, n := 1+rng.IntN(150), 1+rng.IntN(200), 1+rng.IntN(150)
+		a, b := randomBinary(rng, r, p, rng.Float64()), randomBinary(rng, p, n, rng.Float64())
+		pa, err := EncodeBinary(a)
+		require.NoError(t, err)
+		pb, err := EncodeBinary(b)
+		require.NoError(t, err)
+		require.True(t, mat.Equal(a, pa.Dense()))
+		require.True(t, mat.Equal(b.T(), pb.T()))
+		var want mat.Dense
+		want.Mul(a, b)
+		want.Apply(func(_, _ int, v float64) float64 { return math.Mod(v, 2) }, &want)
+		require.True(t, mat.Equal(&want, MulMod2(pa, pb).Dense()), "%d×%d·%d×%d", r, p, p, n)
+	}
+}
+
+func BenchmarkBinary2048Mod2(b *testing.B) {
+	x, y := binaryPair()
+	px, _ := EncodeBinary(x)
+	py, _ := EncodeBinary(y)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		MulMod2(px, py)
+	}
+}
+
+func BenchmarkBinary2048Encode(b *testing.B) {
+	x, _ := binaryPair()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		px, _ := EncodeBinary(x)
+		px.packColumns()
+	}
+}
