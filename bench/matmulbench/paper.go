@@ -1,0 +1,3 @@
+package main
+
+func runPaper(reps int, seed uint64, data string) error { return nil }
