@@ -80,18 +80,21 @@ func TestProductsEqualDense(t *testing.T) {
 		want.Mul(a, b)
 		require.True(t, mat.Equal(&want, &got), "X·B %d×%d×%d", r, c, n)
 		// Multiplications: one table row per distinct value. Additions: each
-		// output row adds one table row per block, a block being a pair of
-		// adjacent columns with at most 256 value combinations (and at most
-		// a quarter of the rows), whose table costs m_j·m_k·N additions.
+		// output row adds one table row per block, a block being a run of
+		// adjacent columns with at most min(256, M/4) value combinations,
+		// whose table is built a column at a time at N additions per row.
 		mult, add, d := 0, 0, m.Distinct()
 		for _, v := range d {
 			mult += v * n
 		}
-		for j := 0; j < c; j++ {
-			if j+1 < c && d[j]*d[j+1] <= 256 && 4*d[j]*d[j+1] <= r {
-				add += d[j]*d[j+1]*n + r*n
+		limit := min(256, max(1, r/4))
+		for j := 0; j < c; {
+			size := d[j]
+			j++
+			for j < c && size*d[j] <= limit {
+				size *= d[j]
+				add += size * n
 				j++
-				continue
 			}
 			add += r * n
 		}

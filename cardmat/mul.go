@@ -9,8 +9,10 @@ import (
 func (m *Matrix) Mul(dst *mat.Dense, b mat.Matrix) { m.MulOps(dst, b) }
 
 // MulOps is Mul that reports its operation counts: Σ_j m_j·N
-// multiplications for the tables and about M·P·N/2 additions (adjacent
-// columns with few value combinations share one table of summed rows).
+// multiplications for the tables, and M·N additions per block, a block
+// being a run of adjacent columns whose value combinations (at most 256)
+// share one table of summed rows, as in the method of the Four Russians:
+// eight binary columns, or two of up to 16 values, per block.
 // Each output row is the sum of one table row per block.
 func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	br, n := b.Dims()
@@ -21,7 +23,7 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	bd := denseOf(b)
 	plan := m.planBlocks()
 	tables := m.buildTables(plan, n, func(j int) []float64 { return m.valueTable(j, bd.RawRowView(j)) })
-	ops := Ops{Additions: plan.pairAdditions(n) + m.rows*len(plan)*n}
+	ops := Ops{Additions: plan.blockAdditions(n) + m.rows*len(plan)*n}
 	for _, vals := range m.values {
 		ops.Multiplications += len(vals) * n
 	}
@@ -57,39 +59,60 @@ func (m *Matrix) accumulate(dst *mat.Dense, plan blockPlan, tables [][]float64) 
 	})
 }
 
-// blockPlan lists the blocks of a product: column j alone (k < 0, mk = 1)
-// or the pair j, k sharing one table of mj·mk rows.
-type blockPlan []struct{ j, k, mj, mk int }
+// block is a run of adjacent columns [j, j+len(m)) sharing one table whose
+// rows are indexed by the mixed-radix code of the block's columns; m holds
+// their numbers of distinct values.
+type block struct {
+	j int
+	m []int
+}
 
-// maxPairTable bounds the value combinations of a paired table.
-const maxPairTable = 256
+// size is the number of table rows, Π m.
+func (b block) size() int {
+	s := 1
+	for _, x := range b.m {
+		s *= x
+	}
+	return s
+}
 
-// planBlocks pairs adjacent columns whose value combinations are few
-// against the rows.
+// blockPlan lists the blocks of a product.
+type blockPlan []block
+
+// maxBlockTable bounds the value combinations of a block's table: a block
+// of eight binary columns, two columns of 16 values. The tables then hold
+// 256 rows per block.
+const maxBlockTable = 256
+
+// planBlocks groups adjacent columns while their value combinations stay
+// within maxBlockTable and a quarter of the rows (a table larger than that
+// costs more to build than it saves).
 func (m *Matrix) planBlocks() blockPlan {
 	var plan blockPlan
-	for j := 0; j < m.cols; j++ {
-		mj := len(m.values[j])
-		if j+1 < m.cols {
-			mk := len(m.values[j+1])
-			if mj*mk <= maxPairTable && mj*mk*4 <= m.rows {
-				plan = append(plan, struct{ j, k, mj, mk int }{j, j + 1, mj, mk})
-				j++
-				continue
-			}
+	limit := min(maxBlockTable, max(1, m.rows/4))
+	for j := 0; j < m.cols; {
+		bl := block{j: j, m: []int{len(m.values[j])}}
+		size := bl.m[0]
+		for k := j + 1; k < m.cols && size*len(m.values[k]) <= limit; k++ {
+			size *= len(m.values[k])
+			bl.m = append(bl.m, len(m.values[k]))
 		}
-		plan = append(plan, struct{ j, k, mj, mk int }{j, -1, mj, 1})
+		plan = append(plan, bl)
+		j += len(bl.m)
 	}
 	return plan
 }
 
-// pairAdditions counts the additions that build the paired tables:
-// m_j·m_k·N per pair.
-func (p blockPlan) pairAdditions(n int) int {
+// blockAdditions counts the additions that build the block tables: adding
+// column t of a block to the table of its first t−1 columns costs one row
+// of N additions per row of the new table.
+func (p blockPlan) blockAdditions(n int) int {
 	s := 0
 	for _, bl := range p {
-		if bl.k >= 0 {
-			s += bl.mj * bl.mk * n
+		rows := bl.m[0]
+		for _, x := range bl.m[1:] {
+			rows *= x
+			s += rows * n
 		}
 	}
 	return s
@@ -101,9 +124,9 @@ func (m *Matrix) blockCodes(plan blockPlan) [][]uint16 {
 	for b, bl := range plan {
 		c := make([]uint16, m.rows)
 		for i := range c {
-			k := m.code(i, bl.j)
-			if bl.k >= 0 {
-				k = k*len(m.values[bl.k]) + m.code(i, bl.k)
+			k := 0
+			for t, x := range bl.m {
+				k = k*x + m.code(i, bl.j+t)
 			}
 			c[i] = uint16(k)
 		}
@@ -113,31 +136,35 @@ func (m *Matrix) blockCodes(plan blockPlan) [][]uint16 {
 }
 
 // buildTables returns the table of every block, with n entries per table
-// row: single(j) for a column alone, and for a pair the sums
-// single(j)[a] + single(k)[c] in row a·m_k + c.
+// row: single(j) for a column alone; for a block, the row of code
+// (c_1, …, c_g) is Σ_t single(j+t)[c_t], built one column at a time.
 func (m *Matrix) buildTables(plan blockPlan, n int, single func(j int) []float64) [][]float64 {
 	tables := make([][]float64, len(plan))
 	for p, bl := range plan {
-		tj := single(bl.j)
-		if bl.k < 0 {
-			tables[p] = tj
-			continue
-		}
-		tk := single(bl.k)
-		pair := make([]float64, bl.mj*bl.mk*n)
-		for a := 0; a < bl.mj; a++ {
-			ta := tj[a*n : (a+1)*n]
-			for c := 0; c < bl.mk; c++ {
-				tc := tk[c*n : (c+1)*n]
-				dst := pair[(a*bl.mk+c)*n : (a*bl.mk+c+1)*n]
-				for x := range dst {
-					dst[x] = ta[x] + tc[x]
+		table := single(bl.j)
+		rows := bl.m[0]
+		for t, x := range bl.m[1:] {
+			next := make([]float64, rows*x*n)
+			tc := single(bl.j + 1 + t)
+			for a := 0; a < rows; a++ {
+				ta := table[a*n : (a+1)*n]
+				for c := 0; c < x; c++ {
+					addRows(next[(a*x+c)*n:(a*x+c+1)*n], ta, tc[c*n:(c+1)*n])
 				}
 			}
+			table, rows = next, rows*x
 		}
-		tables[p] = pair
+		tables[p] = table
 	}
 	return tables
+}
+
+// addRows writes a + b into dst elementwise.
+func addRows(dst, a, b []float64) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for x := range dst {
+		dst[x] = a[x] + b[x]
+	}
 }
 
 // valueTable returns C_j ⊗ row: row k is values[j][k]·row.

@@ -167,3 +167,26 @@ func TestEncodeEdgeCases(t *testing.T) {
 	_, err = EncodeRows(&mat.Dense{})
 	require.Error(t, err)
 }
+
+// TestWideBlocks: binary and three-valued columns form blocks of up to
+// eight columns (256 combinations); the product stays exact and needs one
+// row addition per block.
+func TestWideBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 1))
+	x := randomBinary(rng, 2000, 21, 0.5)
+	for i := 0; i < 2000; i++ {
+		x.Set(i, 20, float64(rng.IntN(3)))
+	}
+	m, err := Encode(x)
+	require.NoError(t, err)
+	b := integerMatrix(rng, 21, 33, 50)
+	var got, want mat.Dense
+	ops := m.MulOps(&got, b)
+	want.Mul(x, b)
+	require.True(t, mat.Equal(&want, &got))
+	// Blocks: columns 0–7, 8–15, then 16–19 with the three-valued 20
+	// (2⁴·3 = 48 combinations).
+	build := (4 + 8 + 16 + 32 + 64 + 128 + 256) * 2 * 33
+	build += (4 + 8 + 16 + 48) * 33
+	require.Equal(t, 3*2000*33+build, ops.Additions)
+}

@@ -116,7 +116,7 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 		}
 		return table
 	})
-	ops.Additions += plan.pairAdditions(n) + w.rows*len(plan)*n
+	ops.Additions += plan.blockAdditions(n) + w.rows*len(plan)*n
 	w.accumulate(dst, plan, tables)
 	return ops
 }
