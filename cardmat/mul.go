@@ -22,7 +22,9 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	sizeDst(dst, m.rows, n)
 	bd := denseOf(b)
 	plan := m.planBlocks()
-	tables := m.buildTables(plan, n, func(j int) []float64 { return m.valueTable(j, bd.RawRowView(j)) })
+	var scratch arena
+	defer scratch.release()
+	tables := m.buildTables(&scratch, plan, n, func(j int) []float64 { return m.valueTable(&scratch, j, bd.RawRowView(j)) })
 	ops := Ops{Additions: plan.blockAdditions(n) + m.rows*len(plan)*n}
 	for _, vals := range m.values {
 		ops.Multiplications += len(vals) * n
@@ -138,13 +140,13 @@ func (m *Matrix) blockCodes(plan blockPlan) [][]uint16 {
 // buildTables returns the table of every block, with n entries per table
 // row: single(j) for a column alone; for a block, the row of code
 // (c_1, …, c_g) is Σ_t single(j+t)[c_t], built one column at a time.
-func (m *Matrix) buildTables(plan blockPlan, n int, single func(j int) []float64) [][]float64 {
+func (m *Matrix) buildTables(scratch *arena, plan blockPlan, n int, single func(j int) []float64) [][]float64 {
 	tables := make([][]float64, len(plan))
 	for p, bl := range plan {
 		table := single(bl.j)
 		rows := bl.m[0]
 		for t, x := range bl.m[1:] {
-			next := make([]float64, rows*x*n)
+			next := scratch.take(rows * x * n)
 			tc := single(bl.j + 1 + t)
 			for a := 0; a < rows; a++ {
 				ta := table[a*n : (a+1)*n]
@@ -168,9 +170,9 @@ func addRows(dst, a, b []float64) {
 }
 
 // valueTable returns C_j ⊗ row: row k is values[j][k]·row.
-func (m *Matrix) valueTable(j int, row []float64) []float64 {
+func (m *Matrix) valueTable(scratch *arena, j int, row []float64) []float64 {
 	w := len(row)
-	table := make([]float64, len(m.values[j])*w)
+	table := scratch.take(len(m.values[j]) * w)
 	for k, v := range m.values[j] {
 		t := table[k*w : (k+1)*w]
 		for c, x := range row {

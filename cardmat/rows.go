@@ -98,16 +98,18 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 	sizeDst(dst, w.rows, n)
 	plan := w.planBlocks()
 	var ops Ops
-	tables := w.buildTables(plan, n, func(j int) []float64 {
+	var scratch arena
+	defer scratch.release()
+	tables := w.buildTables(&scratch, plan, n, func(j int) []float64 {
 		cw, cv := w.values[j], v.t.values[j]
-		outer := make([]float64, len(cw)*len(cv))
+		outer := scratch.take(len(cw) * len(cv))
 		for a, x := range cw {
 			for b, y := range cv {
 				outer[a*len(cv)+b] = x * y
 			}
 		}
 		ops.Multiplications += len(cw) * len(cv)
-		table := make([]float64, len(cw)*n)
+		table := scratch.take(len(cw) * n)
 		for a := range cw {
 			row, d := table[a*n:(a+1)*n], outer[a*len(cv):(a+1)*len(cv)]
 			for c := range row {
