@@ -35,21 +35,54 @@ func EncodeBinary(a mat.Matrix) (*Binary, error) {
 	}
 	r, c := a.Dims()
 	b := newBinary(r, c)
-	row := make([]float64, c)
+	var buf []float64
 	for i := 0; i < r; i++ {
-		mat.Row(row, i, a)
+		row := rowOf(a, i, &buf)
 		packed := b.rowBits[i*b.words : (i+1)*b.words]
-		for j, v := range row {
-			switch v {
-			case 0:
-			case 1:
-				packed[j/64] |= 1 << (j % 64)
-			default:
-				return nil, fmt.Errorf("cardmat: entry (%d, %d) is %v, not 0 or 1", i+1, j+1, v)
+		for w := range packed {
+			word, bad := packWord(row[w*64 : min(len(row), (w+1)*64)])
+			if bad >= 0 {
+				j := w*64 + bad
+				return nil, fmt.Errorf("cardmat: entry (%d, %d) is %v, not 0 or 1", i+1, j+1, row[j])
 			}
+			packed[w] = word
 		}
 	}
 	return b, nil
+}
+
+// rowOf returns row i of a: a view for a *mat.Dense, else a copy in *buf.
+func rowOf(a mat.Matrix, i int, buf *[]float64) []float64 {
+	if d, ok := a.(*mat.Dense); ok {
+		return d.RawRowView(i)
+	}
+	_, c := a.Dims()
+	if len(*buf) != c {
+		*buf = make([]float64, c)
+	}
+	return mat.Row(*buf, i, a)
+}
+
+// packWord packs up to 64 entries, the first in the lowest bit; bad is the
+// index of the first entry that is not 0 or 1, or −1.
+func packWord(x []float64) (word uint64, bad int) {
+	var other bool
+	for t, v := range x {
+		one := v == 1
+		other = other || (!one && v != 0)
+		if one {
+			word |= 1 << t
+		}
+	}
+	if !other {
+		return word, -1
+	}
+	for t, v := range x {
+		if v != 0 && v != 1 {
+			return 0, t
+		}
+	}
+	return word, -1
 }
 
 // Dims returns the shape.

@@ -16,6 +16,7 @@ type Matrix struct {
 	values     [][]float64 // sorted distinct values per column
 	codes8     [][]uint8   // codes per column when it has ≤ 256 values
 	codes16    [][]uint16  // codes per column beyond
+	nonzeros   int         // entries that are not zero
 }
 
 var (
@@ -163,7 +164,19 @@ func (m *Matrix) SelectRows(rows []int) solver.Design {
 			out.codes16[j] = c
 		}
 	}
+	for j := 0; j < m.cols; j++ {
+		out.nonzeros += countNonzero(out.values[j], out.columnCodes(j))
+	}
 	return out
+}
+
+// columnCodes returns the codes of column j as two-byte values.
+func (m *Matrix) columnCodes(j int) []uint16 {
+	c := make([]uint16, m.rows)
+	for i := range c {
+		c[i] = uint16(m.code(i, j))
+	}
+	return c
 }
 
 func sizeDst(dst *mat.Dense, r, c int) {

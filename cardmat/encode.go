@@ -40,6 +40,7 @@ func encode(a mat.Matrix, rowWise bool) (*Matrix, error) {
 			return nil, err
 		}
 		m.values[j] = vals
+		m.nonzeros += countNonzero(vals, codes)
 		if len(vals) <= 256 {
 			c8 := make([]uint8, r)
 			for i, k := range codes {
@@ -160,4 +161,19 @@ func compareFloat(x, y float64) int {
 		return 1
 	}
 	return 0
+}
+
+// countNonzero counts the codes whose value is not zero.
+func countNonzero(vals []float64, codes []uint16) int {
+	z, ok := slices.BinarySearch(vals, 0)
+	if !ok {
+		return len(codes)
+	}
+	n := 0
+	for _, k := range codes {
+		if int(k) != z {
+			n++
+		}
+	}
+	return n
 }
