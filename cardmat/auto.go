@@ -35,7 +35,7 @@ type Choice struct {
 // per-operation speed ratio, against the dense multiply-adds. Encoding is
 // not counted: it is paid once per matrix.
 func (m *Matrix) Choose(n int) Choice {
-	plan := m.planBlocks()
+	plan, _ := m.blocks()
 	work := float64(plan.blockAdditions(n) + m.rows*len(plan)*n)
 	for _, vals := range m.values {
 		work += float64(len(vals) * n)

@@ -17,6 +17,10 @@ type Matrix struct {
 	codes8     [][]uint8   // codes per column when it has ≤ 256 values
 	codes16    [][]uint16  // codes per column beyond
 	nonzeros   int         // entries that are not zero
+
+	planOnce sync.Once  // the product's blocks depend on the matrix alone
+	plan     blockPlan  // blocks of columns sharing a table
+	blockRow [][]uint16 // per block, the table row of every matrix row
 }
 
 var (
@@ -125,13 +129,11 @@ func (m *Matrix) Gram(dst *mat.SymDense) {
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(m.cols)
 	}
+	var counts []int
 	for j := 0; j < m.cols; j++ {
 		for k := j; k < m.cols; k++ {
 			vj, vk := m.values[j], m.values[k]
-			counts := make([]int, len(vj)*len(vk))
-			for i := 0; i < m.rows; i++ {
-				counts[m.code(i, j)*len(vk)+m.code(i, k)]++
-			}
+			counts = m.contingency(counts, j, k)
 			var s float64
 			for a, x := range vj {
 				for b, y := range vk {
@@ -143,6 +145,30 @@ func (m *Matrix) Gram(dst *mat.SymDense) {
 			dst.SetSym(j, k, s)
 		}
 	}
+}
+
+// contingency returns, reusing buf, the counts of the code pairs of
+// columns j and k, code a of j and b of k at a·m_k + b.
+func (m *Matrix) contingency(buf []int, j, k int) []int {
+	mk := len(m.values[k])
+	size := len(m.values[j]) * mk
+	if cap(buf) < size {
+		buf = make([]int, size)
+	}
+	counts := buf[:size]
+	clear(counts)
+	cj, ck := m.codes8[j], m.codes8[k]
+	if cj == nil || ck == nil {
+		for i := 0; i < m.rows; i++ {
+			counts[m.code(i, j)*mk+m.code(i, k)]++
+		}
+		return counts
+	}
+	ck = ck[:len(cj)]
+	for i, a := range cj {
+		counts[int(a)*mk+int(ck[i])]++
+	}
+	return counts
 }
 
 // SelectRows returns the matrix of the given rows, in order, sharing the

@@ -101,6 +101,9 @@ func (h *valueHash) lookup(v float64) int {
 // the sorted distinct values; codes index them.
 // j is the column's index, for errors.
 func (h *valueHash) codeColumn(col []float64, codes []uint16, j int) ([]float64, error) {
+	if vals, ok := smallIntegerCodes(col, codes); ok {
+		return vals, nil
+	}
 	h.reset(64)
 	for i, v := range col {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -176,4 +179,34 @@ func countNonzero(vals []float64, codes []uint16) int {
 		}
 	}
 	return n
+}
+
+// smallIntegers bounds the direct path of smallIntegerCodes.
+const smallIntegers = 4096
+
+// smallIntegerCodes codes a column whose entries are all integers in
+// [0, 4096) (counts, pixel intensities, dummy variables) by direct
+// indexing, without hashing; ok is false for any other column.
+func smallIntegerCodes(col []float64, codes []uint16) (vals []float64, ok bool) {
+	var seen [smallIntegers]bool
+	hi := 0
+	for _, v := range col {
+		if !(v >= 0 && v < smallIntegers) || v != math.Trunc(v) {
+			return nil, false
+		}
+		k := int(v)
+		seen[k] = true
+		hi = max(hi, k)
+	}
+	var rank [smallIntegers]uint16
+	for k := 0; k <= hi; k++ {
+		if seen[k] {
+			rank[k] = uint16(len(vals))
+			vals = append(vals, float64(k))
+		}
+	}
+	for i, v := range col {
+		codes[i] = rank[int(v)]
+	}
+	return vals, true
 }

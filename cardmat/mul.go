@@ -21,7 +21,7 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	}
 	sizeDst(dst, m.rows, n)
 	bd := denseOf(b)
-	plan := m.planBlocks()
+	plan, codes := m.blocks()
 	var scratch arena
 	defer scratch.release()
 	tables := m.buildTables(&scratch, plan, n, func(j int) []float64 { return m.valueTable(&scratch, j, bd.RawRowView(j)) })
@@ -29,24 +29,40 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	for _, vals := range m.values {
 		ops.Multiplications += len(vals) * n
 	}
-	m.accumulate(dst, plan, tables)
+	m.accumulate(dst, plan, codes, tables)
 	return ops
+}
+
+// blocks returns the product's blocks and every row's table row in each,
+// computed once per matrix.
+func (m *Matrix) blocks() (blockPlan, [][]uint16) {
+	m.planOnce.Do(func() {
+		m.plan = m.planBlocks()
+		m.blockRow = m.blockCodes(m.plan)
+	})
+	return m.plan, m.blockRow
 }
 
 // accumulate writes into dst, row by row, the sum over blocks of the table
 // row selected by the row's codes; rows are spread over the cores.
-func (m *Matrix) accumulate(dst *mat.Dense, plan blockPlan, tables [][]float64) {
+func (m *Matrix) accumulate(dst *mat.Dense, plan blockPlan, codes [][]uint16, tables [][]float64) {
 	_, n := dst.Dims()
-	codes := m.blockCodes(plan)
 	out := dst.RawMatrix()
-	if n == 1 { // X·β: a sum of table entries per row
-		for i := 0; i < m.rows; i++ {
-			var s float64
-			for bl := range plan {
-				s += tables[bl][codes[bl][i]]
+	if n == 1 { // X·β: a sum of table entries per row, block by block
+		col := make([]float64, m.rows)
+		for bl, t := range tables {
+			c := codes[bl][:len(col)]
+			if bl == 0 {
+				for i, k := range c {
+					col[i] = t[k]
+				}
+				continue
 			}
-			out.Data[i*out.Stride] = s
+			for i, k := range c {
+				col[i] += t[k]
+			}
 		}
+		dst.SetCol(0, col)
 		return
 	}
 	parallelRows(m.rows, m.rows*len(plan)*n, func(lo, hi int) {

@@ -96,7 +96,7 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 		panic(mat.ErrShape)
 	}
 	sizeDst(dst, w.rows, n)
-	plan := w.planBlocks()
+	plan, codes := w.blocks()
 	var ops Ops
 	var scratch arena
 	defer scratch.release()
@@ -119,6 +119,6 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 		return table
 	})
 	ops.Additions += plan.blockAdditions(n) + w.rows*len(plan)*n
-	w.accumulate(dst, plan, tables)
+	w.accumulate(dst, plan, codes, tables)
 	return ops
 }

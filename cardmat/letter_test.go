@@ -1,0 +1,97 @@
+package cardmat
+
+import (
+	"encoding/csv"
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// letterPath is the letter data set, beside the repository.
+const letterPath = "../../shared/data/letter_recognition.csv"
+
+// letterRegression reads the 16 letter features and draws a response
+// y = Xβ + noise with four distinct coefficients, seeded.
+func letterRegression(tb testing.TB) (*mat.Dense, *mat.Dense) {
+	f, err := os.Open(letterPath)
+	if err != nil {
+		tb.Skipf("letter data not found beside the repository: %v", err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	require.NoError(tb, err)
+	x := mat.NewDense(len(recs)-1, 16, nil)
+	for i, rec := range recs[1:] {
+		for j := 0; j < 16; j++ {
+			v, err := strconv.ParseFloat(rec[j], 64)
+			require.NoError(tb, err)
+			x.Set(i, j, v)
+		}
+	}
+	rng := rand.New(rand.NewPCG(7, 7))
+	levels := []float64{-1, 0, 0.5, 2}
+	r, _ := x.Dims()
+	y := mat.NewDense(r, 1, nil)
+	beta := make([]float64, 16)
+	for j := range beta {
+		beta[j] = levels[rng.IntN(4)]
+	}
+	for i := 0; i < r; i++ {
+		s := 0.0
+		for j, b := range beta {
+			s += b * x.At(i, j)
+		}
+		y.Set(i, 0, s+2*rng.NormFloat64())
+	}
+	return x, y
+}
+
+// TestLetterCompressedFit: a cardinality path and a CV run on the compressed
+// letter data give the dense answers.
+func TestLetterCompressedFit(t *testing.T) {
+	x, y := letterRegression(t)
+	m, err := Encode(x)
+	require.NoError(t, err)
+	opts := &tensorreg.PathOptions{NLambda: 20, Options: tensorreg.Options{Settings: solver.Settings{Tol: 1e-10}}}
+	dense, err := tensorreg.FitPath(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, opts)
+	require.NoError(t, err)
+	comp, err := tensorreg.FitPath(m, y, penalty.Cardinality{Nu: 1}, opts)
+	require.NoError(t, err)
+	require.Equal(t, len(dense.Models), len(comp.Models))
+	for k := range dense.Models {
+		require.True(t, mat.EqualApprox(dense.Models[k].Coef, comp.Models[k].Coef, 1e-6), "λ #%d", k)
+	}
+}
+
+func benchLetterPath(b *testing.B, design func(*mat.Dense) solver.Design) {
+	x, y := letterRegression(b)
+	opts := &tensorreg.PathOptions{NLambda: 50}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := tensorreg.FitPath(design(x), y, penalty.Cardinality{Nu: 1}, opts); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The letter fits time the whole path, the compressed one with encoding.
+func BenchmarkLetterPathDense(b *testing.B) {
+	benchLetterPath(b, func(x *mat.Dense) solver.Design { return solver.DenseDesign{X: x} })
+}
+
+func BenchmarkLetterPathCompressed(b *testing.B) {
+	benchLetterPath(b, func(x *mat.Dense) solver.Design {
+		m, err := Encode(x)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return m
+	})
+}
