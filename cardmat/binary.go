@@ -3,6 +3,7 @@ package cardmat
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"sync"
 
@@ -64,17 +65,16 @@ func rowOf(a mat.Matrix, i int, buf *[]float64) []float64 {
 }
 
 // packWord packs up to 64 entries, the first in the lowest bit; bad is the
-// index of the first entry that is not 0 or 1, or −1.
+// index of the first entry that is not 0 or 1, or −1. The loop has no
+// data-dependent branch: bit 61 of a float64 is set for 1 and clear for
+// ±0, and v·(v−1) is zero exactly for 0 and 1 (NaN and ±Inf included).
 func packWord(x []float64) (word uint64, bad int) {
-	var other bool
+	var off float64
 	for t, v := range x {
-		one := v == 1
-		other = other || (!one && v != 0)
-		if one {
-			word |= 1 << t
-		}
+		word |= (math.Float64bits(v) >> 61 & 1) << t
+		off += math.Abs(v * (v - 1))
 	}
-	if !other {
+	if off == 0 {
 		return word, -1
 	}
 	for t, v := range x {
@@ -82,7 +82,7 @@ func packWord(x []float64) (word uint64, bad int) {
 			return 0, t
 		}
 	}
-	return word, -1
+	return word, -1 // not reached: off ≠ 0 means an entry is neither
 }
 
 // Dims returns the shape.

@@ -106,3 +106,21 @@ func BenchmarkBinary2048Encode(b *testing.B) {
 		px.packColumns()
 	}
 }
+
+// TestEncodeBinaryEntries: −0 packs as 0; NaN, ±Inf and values near 0 or 1
+// are rejected naming the first bad entry.
+func TestEncodeBinaryEntries(t *testing.T) {
+	row := make([]float64, 130)
+	row[3], row[64], row[129] = 1, 1, math.Copysign(0, -1)
+	b, err := EncodeBinary(mat.NewDense(1, 130, row))
+	require.NoError(t, err)
+	require.Equal(t, []float64{0, 1, 1, 0}, []float64{b.At(0, 0), b.At(0, 3), b.At(0, 64), b.At(0, 129)})
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 1e-300, 1 + 1e-15, -1, 0.5} {
+		r := make([]float64, 130)
+		r[70], r[100] = bad, 2
+		_, err := EncodeBinary(mat.NewDense(1, 130, r))
+		require.ErrorContains(t, err, "entry (1, 71)", "%v", bad)
+	}
+	_, err = EncodeBinary(nil)
+	require.Error(t, err)
+}

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,6 +116,9 @@ func binaryLines(n, reps int, seed uint64, withGonum bool) {
 		pb, _ = cardmat.EncodeBinary(b)
 	}))
 	line(fmt.Sprintf("cardreg_binary_mod2_%d", n), median(reps, func() { cardmat.MulMod2(pa, pb) }))
+	procs := runtime.GOMAXPROCS(1) // M4RI from Debian runs on one thread
+	line(fmt.Sprintf("cardreg_binary_mod2_1thread_%d", n), median(reps, func() { cardmat.MulMod2(pa, pb) }))
+	runtime.GOMAXPROCS(procs)
 	line(fmt.Sprintf("cardreg_binary_counts_%d", n), median(reps, func() { cardmat.BinaryMul(pa, pb, false) }))
 	if withGonum {
 		line(fmt.Sprintf("gonum_binary_%d", n), median(reps, func() {
