@@ -85,15 +85,6 @@ type block struct {
 	m []int
 }
 
-// size is the number of table rows, Π m.
-func (b block) size() int {
-	s := 1
-	for _, x := range b.m {
-		s *= x
-	}
-	return s
-}
-
 // blockPlan lists the blocks of a product.
 type blockPlan []block
 
