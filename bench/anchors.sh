@@ -9,7 +9,8 @@
 # outputs, BENCH_ADMM=1 also times cardreg's ADMM baseline with the explicit
 # all-pairs matrix (fitbench -admm; minutes and ~1.4 GB of memory at
 # p = 500), BENCH_ADMM_MAXITER caps its iterations (fitbench's default
-# otherwise). All timings are taken in-process by each program (median of
+# otherwise), BENCH_MATMUL=0 skips the compressed-product anchors (M4RI,
+# NumPy; bench/matmul/run.sh). All timings are taken in-process by each program (median of
 # BENCH_REPS runs after one warm-up), so interpreter / compiler start-up and
 # CSV parsing are never counted.
 set -euo pipefail
@@ -198,4 +199,13 @@ echo "(glmnet at default thresh 1e-7: objective $(value glmnet_objective_default
 if [[ -n "$CARDREG_NOTE" ]]; then
   echo
   echo "$CARDREG_NOTE"
+fi
+
+# ---- compressed products: M4RI and NumPy/OpenBLAS against cardmat --------------
+# BENCH_MATMUL=0 skips it; bench/matmul/run.sh installs libm4ri-dev when missing,
+# builds the C anchor and prints its own ratio table.
+if [[ "${BENCH_MATMUL:-1}" == 1 ]]; then
+  echo
+  echo "== compressed products (bench/matmul/run.sh) =="
+  bash bench/matmul/run.sh
 fi
