@@ -1,0 +1,231 @@
+package deepreg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Network is the feed-forward network of the source paper,
+//
+//	g_Θ(x) = W^L f^L(… W^1 f^1(W^0 x)),
+//
+// with L hidden layers and L+1 weight matrices W^l ∈ ℝ^{p_{l+1}×p_l}. Biases
+// are optional and off by default, because the theory (and its M_G and λ)
+// has none; when present, b^l is added after W^l and is never penalised.
+type Network struct {
+	// Weights holds W^0, …, W^L; W^l is p_{l+1}×p_l.
+	Weights []*mat.Dense
+	// Biases is nil, or holds b^0, …, b^L with b^l of length p_{l+1}.
+	Biases []*mat.VecDense
+	// Activations holds f^1, …, f^L, one per hidden layer.
+	Activations []Activation
+}
+
+// New returns a network with layer widths arch = (p_0, …, p_{L+1}), one
+// activation per hidden layer (len(arch)−2 of them), and weights drawn
+// i.i.d. N(0, 1/p_l) from the seed (biases start at zero).
+func New(arch []int, acts []Activation, bias bool, seed uint64) (*Network, error) {
+	if len(arch) < 2 {
+		return nil, fmt.Errorf("deepreg: architecture %v needs at least an input and an output width", arch)
+	}
+	for _, p := range arch {
+		if p < 1 {
+			return nil, fmt.Errorf("deepreg: architecture %v has a width below 1", arch)
+		}
+	}
+	if len(acts) != len(arch)-2 {
+		return nil, fmt.Errorf("deepreg: %d hidden layers need %d activations, got %d", len(arch)-2, len(arch)-2, len(acts))
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6e6574))
+	n := &Network{Activations: acts}
+	for l := 0; l+1 < len(arch); l++ {
+		w := mat.NewDense(arch[l+1], arch[l], nil)
+		sd := 1 / math.Sqrt(float64(arch[l]))
+		w.Apply(func(_, _ int, _ float64) float64 { return sd * rng.NormFloat64() }, w)
+		n.Weights = append(n.Weights, w)
+		if bias {
+			n.Biases = append(n.Biases, mat.NewVecDense(arch[l+1], nil))
+		}
+	}
+	return n, nil
+}
+
+// Arch returns the layer widths (p_0, …, p_{L+1}).
+func (n *Network) Arch() []int {
+	_, p0 := n.Weights[0].Dims()
+	arch := []int{p0}
+	for _, w := range n.Weights {
+		r, _ := w.Dims()
+		arch = append(arch, r)
+	}
+	return arch
+}
+
+// Params returns the number of weights P (biases not counted).
+func (n *Network) Params() int {
+	s := 0
+	for _, w := range n.Weights {
+		r, c := w.Dims()
+		s += r * c
+	}
+	return s
+}
+
+// Clone returns a deep copy.
+func (n *Network) Clone() *Network {
+	out := &Network{Activations: append([]Activation(nil), n.Activations...)}
+	for _, w := range n.Weights {
+		out.Weights = append(out.Weights, mat.DenseCopyOf(w))
+	}
+	for _, b := range n.Biases {
+		out.Biases = append(out.Biases, mat.VecDenseCopyOf(b))
+	}
+	return out
+}
+
+// check reports a network whose shapes do not chain.
+func (n *Network) check() error {
+	if len(n.Weights) == 0 {
+		return errors.New("deepreg: network has no weights")
+	}
+	if len(n.Activations) != len(n.Weights)-1 {
+		return fmt.Errorf("deepreg: %d weight matrices need %d activations, got %d", len(n.Weights), len(n.Weights)-1, len(n.Activations))
+	}
+	for l := 1; l < len(n.Weights); l++ {
+		_, c := n.Weights[l].Dims()
+		r, _ := n.Weights[l-1].Dims()
+		if c != r {
+			return fmt.Errorf("deepreg: W^%d has %d columns but W^%d has %d rows", l, c, l-1, r)
+		}
+	}
+	if n.Biases != nil && len(n.Biases) != len(n.Weights) {
+		return fmt.Errorf("deepreg: %d weight matrices need %d biases, got %d", len(n.Weights), len(n.Weights), len(n.Biases))
+	}
+	return nil
+}
+
+// trace keeps what back-propagation needs: the pre-activations Z^l and
+// activations H^l (H^0 is the input, not stored).
+type trace struct {
+	z []*mat.Dense // z[l] = Z^{l+1} = H^l W^lᵀ (+ b^l), n×p_{l+1}
+	h []*mat.Dense // h[l] = H^{l+1} = f^{l+1}(Z^{l+1}), for hidden layers
+}
+
+// forward runs the network on the rows of x. The first layer's product
+// goes through x's Mul, so a compressed design (cardmat) stays compressed.
+func (n *Network) forward(x solver.Design) *trace {
+	rows, _ := x.Dims()
+	t := &trace{}
+	var in *mat.Dense
+	for l, w := range n.Weights {
+		r, _ := w.Dims()
+		z := mat.NewDense(rows, r, nil)
+		if l == 0 {
+			x.Mul(z, w.T())
+		} else {
+			z.Mul(in, w.T())
+		}
+		if n.Biases != nil {
+			addBias(z, n.Biases[l])
+		}
+		t.z = append(t.z, z)
+		if l == len(n.Weights)-1 {
+			break
+		}
+		f := n.Activations[l]
+		h := mat.NewDense(rows, r, nil)
+		h.Apply(func(_, _ int, v float64) float64 { return f.Apply(v) }, z)
+		t.h = append(t.h, h)
+		in = h
+	}
+	return t
+}
+
+func addBias(z *mat.Dense, b *mat.VecDense) {
+	rows, _ := z.Dims()
+	for i := 0; i < rows; i++ {
+		row := z.RawRowView(i)
+		for j := range row {
+			row[j] += b.AtVec(j)
+		}
+	}
+}
+
+// Output returns g_Θ(x_i) for every row x_i of x, a solver.Design such as
+// solver.DenseDesign or a compressed cardmat.Matrix.
+func (n *Network) Output(x solver.Design) (*mat.Dense, error) {
+	if err := n.check(); err != nil {
+		return nil, err
+	}
+	if _, p := x.Dims(); p != n.Arch()[0] {
+		return nil, fmt.Errorf("deepreg: input has %d columns, the network %d", p, n.Arch()[0])
+	}
+	t := n.forward(x)
+	return t.z[len(t.z)-1], nil
+}
+
+// Predict is Output on a dense matrix.
+func (n *Network) Predict(x *mat.Dense) (*mat.Dense, error) {
+	return n.Output(solver.DenseDesign{X: x})
+}
+
+// Gradients holds ∂/∂W^l and ∂/∂b^l of a loss.
+type Gradients struct {
+	Weights []*mat.Dense
+	Biases  []*mat.VecDense
+}
+
+// Gradient returns the loss of the network on (x, y) and its gradients by
+// back-propagation. The first layer's gradient Xᵀδ goes through x's
+// MulTrans.
+func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *Gradients) {
+	t := n.forward(x)
+	out := t.z[len(t.z)-1]
+	value := loss.Value(out, y)
+	delta := mat.NewDense(out.RawMatrix().Rows, out.RawMatrix().Cols, nil)
+	loss.Grad(delta, out, y)
+	g := &Gradients{Weights: make([]*mat.Dense, len(n.Weights))}
+	if n.Biases != nil {
+		g.Biases = make([]*mat.VecDense, len(n.Biases))
+	}
+	for l := len(n.Weights) - 1; l >= 0; l-- {
+		r, c := n.Weights[l].Dims()
+		gw := mat.NewDense(r, c, nil)
+		if l == 0 {
+			var xt mat.Dense
+			x.MulTrans(&xt, delta) // Xᵀδ: p_0×p_1
+			gw.Copy(xt.T())
+		} else {
+			gw.Mul(delta.T(), t.h[l-1])
+		}
+		g.Weights[l] = gw
+		if n.Biases != nil {
+			g.Biases[l] = columnSums(delta)
+		}
+		if l == 0 {
+			break
+		}
+		prev := mat.NewDense(delta.RawMatrix().Rows, c, nil)
+		prev.Mul(delta, n.Weights[l])
+		f, z := n.Activations[l-1], t.z[l-1]
+		prev.Apply(func(i, j int, v float64) float64 { return v * f.Deriv(z.At(i, j)) }, prev)
+		delta = prev
+	}
+	return value, g
+}
+
+func columnSums(m *mat.Dense) *mat.VecDense {
+	r, c := m.Dims()
+	s := mat.NewVecDense(c, nil)
+	for i := 0; i < r; i++ {
+		for j, v := range m.RawRowView(i) {
+			s.SetVec(j, s.AtVec(j)+v)
+		}
+	}
+	return s
+}

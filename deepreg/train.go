@@ -1,0 +1,359 @@
+package deepreg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/cardsparse/cardreg/deepreg/kproject"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Options configure Train. The zero value trains with squared error, no
+// penalty, full batch, learning rate 0.1, for 100 epochs.
+type Options struct {
+	// Loss is SquaredError (the default) or CrossEntropy.
+	Loss Loss
+	// Penalty h acts on the columns of every W^l; nil trains without a
+	// penalty. The objective is Loss + Lambda·Σ_l h(W^l).
+	Penalty penalty.Penalty
+	Lambda  float64
+	// LearningRate is the step η (default 0.1).
+	LearningRate float64
+	// Epochs is the number of passes over the training rows (default 100).
+	Epochs int
+	// BatchSize is the rows per step; 0 (the default) is full batch.
+	BatchSize int
+	// Adam uses Adam's moment estimates for the gradient step, followed by
+	// the prox at step η·λ (a proximal Adam; the prox is exact for the
+	// scalar step, the scaling by the moments is Adam's).
+	Adam bool
+	// ProjectK > 0 projects every column of every W^l onto vectors with at
+	// most ProjectK distinct values after each step: exactly (optimal 1-D
+	// k-means) when ProjectExact is set, else by the source paper's
+	// heuristic (sort, cut into k equal parts, take means).
+	ProjectK     int
+	ProjectExact bool
+	// Seed drives the batch order and the validation split.
+	Seed uint64
+	// Validation is the share of rows held out for early stopping and the
+	// validation figures (0: none).
+	Validation float64
+	// Patience stops training after that many epochs without a lower
+	// validation loss, keeping the best network (0: never stop early).
+	Patience int
+	// Progress, when set, is called after every epoch.
+	Progress func(Epoch)
+}
+
+// Epoch holds the figures of one epoch, on the training rows (and the
+// validation rows when there are some; NaN otherwise).
+type Epoch struct {
+	Epoch int
+	// Loss is the data loss, Penalty is λ·Σ_l h(W^l), Objective their sum.
+	Loss, Penalty, Objective float64
+	// Metric is the accuracy (cross-entropy) or mean squared error.
+	Metric float64
+	// ValLoss and ValMetric are the validation figures.
+	ValLoss, ValMetric float64
+	// Projection is the squared distance moved by the last projection.
+	Projection float64
+	// Seconds is the wall time since training started.
+	Seconds float64
+}
+
+// Result is the outcome of Train.
+type Result struct {
+	// Network is the trained network (the best on validation when
+	// early stopping is on).
+	Network *Network
+	History []Epoch
+	// BestEpoch is the epoch whose network was kept.
+	BestEpoch int
+	// Stopped reports an early stop.
+	Stopped bool
+}
+
+// RowSelector is a design that restricts itself to some of its rows; it
+// is needed for mini-batches and validation splits on a design that is not
+// dense (cardmat.Matrix implements it).
+type RowSelector interface {
+	solver.Design
+	SelectRows(rows []int) solver.Design
+}
+
+// Train fits the network in place to (x, y) by proximal gradient descent
+// on Loss + λ·Σ_l h(W^l): a gradient step on the loss, then the exact prox
+// of the penalty at step η·λ, then the optional projection.
+func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result, error) {
+	o, err := opts.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	if err := net.check(); err != nil {
+		return nil, err
+	}
+	n, p := x.Dims()
+	if yr, _ := y.Dims(); yr != n {
+		return nil, fmt.Errorf("deepreg: %d input rows but %d target rows", n, yr)
+	}
+	if p != net.Arch()[0] {
+		return nil, fmt.Errorf("deepreg: input has %d columns, the network %d", p, net.Arch()[0])
+	}
+	rng := rand.New(rand.NewPCG(o.Seed, 0x747261696e))
+	train, val := split(n, o.Validation, rng)
+	tx, ty, err := subset(x, y, train)
+	if err != nil {
+		return nil, err
+	}
+	var vx solver.Design
+	var vy *mat.Dense
+	if len(val) > 0 {
+		if vx, vy, err = subset(x, y, val); err != nil {
+			return nil, err
+		}
+	}
+	s := newStepper(net, o)
+	res := &Result{Network: net}
+	best, bestLoss, since := net.Clone(), math.Inf(1), 0
+	start := time.Now()
+	for e := 1; e <= o.Epochs; e++ {
+		var moved float64
+		for _, batch := range batches(len(train), o.BatchSize, rng) {
+			bx, by, err := subset(tx, ty, batch)
+			if err != nil {
+				return nil, err
+			}
+			_, g := net.Gradient(bx, by, o.Loss)
+			moved = s.step(g)
+		}
+		ep := o.evaluate(net, tx, ty, vx, vy)
+		ep.Epoch, ep.Projection, ep.Seconds = e, moved, time.Since(start).Seconds()
+		res.History = append(res.History, ep)
+		if o.Progress != nil {
+			o.Progress(ep)
+		}
+		if vx == nil || o.Patience == 0 {
+			res.BestEpoch = e
+			continue
+		}
+		if ep.ValLoss < bestLoss {
+			best, bestLoss, since, res.BestEpoch = net.Clone(), ep.ValLoss, 0, e
+		} else if since++; since >= o.Patience {
+			res.Stopped = true
+			break
+		}
+	}
+	if vx != nil && o.Patience > 0 {
+		*net = *best
+	}
+	return res, nil
+}
+
+func (o *Options) withDefaults() (Options, error) {
+	var out Options
+	if o != nil {
+		out = *o
+	}
+	if out.Loss == nil {
+		out.Loss = SquaredError{}
+	}
+	if out.LearningRate == 0 {
+		out.LearningRate = 0.1
+	}
+	if out.Epochs == 0 {
+		out.Epochs = 100
+	}
+	switch {
+	case !(out.LearningRate > 0) || math.IsInf(out.LearningRate, 0):
+		return out, fmt.Errorf("deepreg: learning rate %v must be positive", out.LearningRate)
+	case out.Lambda < 0 || math.IsNaN(out.Lambda):
+		return out, fmt.Errorf("deepreg: lambda %v must be ≥ 0", out.Lambda)
+	case out.Epochs < 0 || out.BatchSize < 0 || out.ProjectK < 0 || out.Patience < 0:
+		return out, errors.New("deepreg: epochs, batch size, projection k and patience must be ≥ 0")
+	case out.Validation < 0 || out.Validation >= 1:
+		return out, fmt.Errorf("deepreg: validation share %v must be in [0, 1)", out.Validation)
+	case out.Lambda > 0 && out.Penalty == nil:
+		return out, errors.New("deepreg: lambda > 0 needs a penalty")
+	}
+	return out, nil
+}
+
+// evaluate computes an epoch's figures.
+func (o *Options) evaluate(net *Network, x solver.Design, y *mat.Dense, vx solver.Design, vy *mat.Dense) Epoch {
+	out, _ := net.Output(x)
+	ep := Epoch{Loss: o.Loss.Value(out, y), Metric: o.Loss.Metric(out, y), ValLoss: math.NaN(), ValMetric: math.NaN()}
+	if o.Penalty != nil {
+		for _, w := range net.Weights {
+			ep.Penalty += o.Lambda * o.Penalty.Value(w)
+		}
+	}
+	ep.Objective = ep.Loss + ep.Penalty
+	if vx != nil {
+		vo, _ := net.Output(vx)
+		ep.ValLoss, ep.ValMetric = o.Loss.Value(vo, vy), o.Loss.Metric(vo, vy)
+	}
+	return ep
+}
+
+// stepper applies one update: gradient (or Adam) step, prox, projection.
+type stepper struct {
+	net  *Network
+	o    Options
+	t    int
+	m, v []*mat.Dense // Adam's moments per weight matrix
+	mb   []*mat.VecDense
+	vb   []*mat.VecDense
+}
+
+func newStepper(net *Network, o Options) *stepper {
+	s := &stepper{net: net, o: o}
+	if o.Adam {
+		for _, w := range net.Weights {
+			r, c := w.Dims()
+			s.m = append(s.m, mat.NewDense(r, c, nil))
+			s.v = append(s.v, mat.NewDense(r, c, nil))
+		}
+		for _, b := range net.Biases {
+			s.mb = append(s.mb, mat.NewVecDense(b.Len(), nil))
+			s.vb = append(s.vb, mat.NewVecDense(b.Len(), nil))
+		}
+	}
+	return s
+}
+
+// Adam's constants, the usual ones.
+const (
+	adamBeta1 = 0.9
+	adamBeta2 = 0.999
+	adamEps   = 1e-8
+)
+
+// step updates the network and returns the squared distance moved by the
+// projection (0 without one).
+func (s *stepper) step(g *Gradients) float64 {
+	s.t++
+	eta := s.o.LearningRate
+	for l, w := range s.net.Weights {
+		d := g.Weights[l]
+		if s.o.Adam {
+			d = s.adam(s.m[l].RawMatrix().Data, s.v[l].RawMatrix().Data, d.RawMatrix().Data, d)
+		}
+		w.Add(w, scaled(-eta, d))
+		if s.o.Penalty != nil && s.o.Lambda > 0 {
+			s.o.Penalty.Prox(w, w, eta*s.o.Lambda)
+		}
+	}
+	for l, b := range s.net.Biases {
+		d := g.Biases[l]
+		if s.o.Adam {
+			dd := mat.NewDense(d.Len(), 1, nil)
+			s.adam(s.mb[l].RawVector().Data, s.vb[l].RawVector().Data, d.RawVector().Data, dd)
+			d = mat.VecDenseCopyOf(dd.ColView(0))
+		}
+		b.AddScaledVec(b, -eta, d)
+	}
+	var moved float64
+	if s.o.ProjectK > 0 {
+		for _, w := range s.net.Weights {
+			moved += kproject.Columns(w, s.o.ProjectK, s.o.ProjectExact)
+		}
+	}
+	return moved
+}
+
+// adam updates the moments m, v with the gradient g and writes the
+// bias-corrected direction m̂/(√v̂ + ε) into dst (same length as g).
+func (s *stepper) adam(m, v, g []float64, dst *mat.Dense) *mat.Dense {
+	c1 := 1 - math.Pow(adamBeta1, float64(s.t))
+	c2 := 1 - math.Pow(adamBeta2, float64(s.t))
+	out := make([]float64, len(g))
+	for i, gi := range g {
+		m[i] = adamBeta1*m[i] + (1-adamBeta1)*gi
+		v[i] = adamBeta2*v[i] + (1-adamBeta2)*gi*gi
+		out[i] = (m[i] / c1) / (math.Sqrt(v[i]/c2) + adamEps)
+	}
+	r, c := dst.Dims()
+	return mat.NewDense(r, c, out)
+}
+
+func scaled(a float64, m *mat.Dense) *mat.Dense {
+	var out mat.Dense
+	out.Scale(a, m)
+	return &out
+}
+
+// split draws the validation rows (a share of n) and returns the training
+// and validation rows, each in increasing order.
+func split(n int, share float64, rng *rand.Rand) (train, val []int) {
+	k := int(math.Round(share * float64(n)))
+	held := make([]bool, n)
+	for _, i := range rng.Perm(n)[:k] {
+		held[i] = true
+	}
+	for i := 0; i < n; i++ {
+		if held[i] {
+			val = append(val, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	return train, val
+}
+
+// batches returns the rows of one epoch in batches: all rows in order for
+// full batch, else a fresh permutation cut into pieces of size b.
+func batches(n, b int, rng *rand.Rand) [][]int {
+	if b == 0 || b >= n {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		return [][]int{all}
+	}
+	perm := rng.Perm(n)
+	var out [][]int
+	for lo := 0; lo < n; lo += b {
+		out = append(out, perm[lo:min(n, lo+b)])
+	}
+	return out
+}
+
+// subset returns the given rows of x and y; all rows in order return x
+// and y themselves.
+func subset(x solver.Design, y *mat.Dense, rows []int) (solver.Design, *mat.Dense, error) {
+	n, _ := x.Dims()
+	if len(rows) == n && isIdentity(rows) {
+		return x, y, nil
+	}
+	_, q := y.Dims()
+	sy := mat.NewDense(len(rows), q, nil)
+	for t, i := range rows {
+		sy.SetRow(t, y.RawRowView(i))
+	}
+	switch d := x.(type) {
+	case solver.DenseDesign:
+		_, p := d.X.Dims()
+		sx := mat.NewDense(len(rows), p, nil)
+		for t, i := range rows {
+			sx.SetRow(t, d.X.RawRowView(i))
+		}
+		return solver.DenseDesign{X: sx}, sy, nil
+	case RowSelector:
+		return d.SelectRows(rows), sy, nil
+	}
+	return nil, nil, errors.New("deepreg: mini-batches and validation splits need a dense design or a RowSelector")
+}
+
+func isIdentity(rows []int) bool {
+	for t, i := range rows {
+		if t != i {
+			return false
+		}
+	}
+	return true
+}
