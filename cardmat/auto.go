@@ -36,7 +36,7 @@ type Choice struct {
 // not counted: it is paid once per matrix.
 func (m *Matrix) Choose(n int) Choice {
 	plan, _ := m.blocks()
-	work := float64(plan.blockAdditions(n) + m.rows*len(plan)*n)
+	work := float64(plan.blockAdditions(n) + m.rows*(len(plan)-1)*n)
 	for _, vals := range m.values {
 		work += float64(len(vals) * n)
 	}
@@ -48,17 +48,17 @@ func (m *Matrix) Choose(n int) Choice {
 	return Choice{Compressed: ratio*work < dense, DenseWork: dense, CompressedWork: work}
 }
 
+var (
+	_ solver.Design = (*Auto)(nil)
+	_ solver.Gramer = (*Auto)(nil)
+)
+
 // Auto holds a matrix both dense and compressed and multiplies with
 // whichever Choose prefers for the shape at hand; the results agree to
 // rounding. It implements solver.Design and solver.Gramer, and selects
 // rows for cross-validation. Xᵀ·R and XᵀX always use the dense form: the
 // compressed ones replace multiply-adds by as many additions, which gonum's
 // kernels do faster.
-var (
-	_ solver.Design = (*Auto)(nil)
-	_ solver.Gramer = (*Auto)(nil)
-)
-
 type Auto struct {
 	dense      *mat.Dense
 	compressed *Matrix

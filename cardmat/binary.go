@@ -90,6 +90,9 @@ func (b *Binary) Dims() (int, int) { return b.rows, b.cols }
 
 // At returns entry (i, j), 0 or 1.
 func (b *Binary) At(i, j int) float64 {
+	if uint(i) >= uint(b.rows) || uint(j) >= uint(b.cols) {
+		panic(mat.ErrIndexOutOfRange)
+	}
 	return float64(b.rowBits[i*b.words+j/64] >> (j % 64) & 1)
 }
 
@@ -127,18 +130,13 @@ func (b *Binary) packColumns() {
 	})
 }
 
-// BinaryMul returns the integer product a·b of two packed 0/1 matrices
-// (a.cols must equal b.rows), or its entries modulo 2 when mod2 is set (the
-// product over GF(2), computed by MulMod2). Entry (i, j) of the integer
-// product is the popcount of row i of a AND column j of b: 64
-// multiply-adds per instruction, exact. Rows of the result are spread over
-// the cores.
-func BinaryMul(a, b *Binary, mod2 bool) *mat.Dense {
+// PopcountMul returns the integer product a·b of two packed 0/1 matrices
+// (a.cols must equal b.rows). Entry (i, j) is the popcount of row i of a
+// AND column j of b: 64 multiply-adds per instruction, exact. Rows of the
+// result are spread over the cores. MulMod2 is the product over GF(2).
+func PopcountMul(a, b *Binary) *mat.Dense {
 	if a.cols != b.rows {
 		panic(mat.ErrShape)
-	}
-	if mod2 {
-		return MulMod2(a, b).Dense()
 	}
 	b.packColumns()
 	out := mat.NewDense(a.rows, b.cols, nil)

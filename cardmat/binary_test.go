@@ -21,10 +21,10 @@ func randomBinary(rng *rand.Rand, r, c int, density float64) *mat.Dense {
 	return m
 }
 
-// TestBinaryMul: the popcount product equals gonum's product exactly (the
+// TestPopcountMul: the popcount product equals gonum's product exactly (the
 // counts are integers), and modulo 2 equals its parity, across shapes that
 // are and are not multiples of 64.
-func TestBinaryMul(t *testing.T) {
+func TestPopcountMul(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for _, s := range [][3]int{{1, 1, 1}, {3, 70, 5}, {64, 64, 64}, {65, 130, 17}, {200, 33, 129}} {
 		a, b := randomBinary(rng, s[0], s[1], 0.4), randomBinary(rng, s[1], s[2], 0.6)
@@ -34,10 +34,10 @@ func TestBinaryMul(t *testing.T) {
 		require.NoError(t, err)
 		var want mat.Dense
 		want.Mul(a, b)
-		require.True(t, mat.Equal(&want, BinaryMul(pa, pb, false)), "shape %v", s)
+		require.True(t, mat.Equal(&want, PopcountMul(pa, pb)), "shape %v", s)
 		parity := mat.DenseCopyOf(&want)
 		parity.Apply(func(_, _ int, v float64) float64 { return math.Mod(v, 2) }, parity)
-		require.True(t, mat.Equal(parity, BinaryMul(pa, pb, true)), "mod 2, shape %v", s)
+		require.True(t, mat.Equal(parity, MulMod2(pa, pb).Dense()), "mod 2, shape %v", s)
 	}
 	_, err := EncodeBinary(mat.NewDense(1, 2, []float64{1, 2}))
 	require.ErrorContains(t, err, "not 0 or 1")
@@ -63,7 +63,7 @@ func BenchmarkBinary2048Popcount(b *testing.B) {
 	py, _ := EncodeBinary(y)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		BinaryMul(px, py, false)
+		PopcountMul(px, py)
 	}
 }
 
@@ -123,4 +123,20 @@ func TestEncodeBinaryEntries(t *testing.T) {
 	}
 	_, err = EncodeBinary(nil)
 	require.Error(t, err)
+}
+
+// TestBinaryParallelAndBounds: products large enough to run on both cores
+// stay exact; At checks its indices.
+func TestBinaryParallelAndBounds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	a, b := randomBinary(rng, 300, 330, 0.5), randomBinary(rng, 330, 310, 0.5)
+	pa, _ := EncodeBinary(a)
+	pb, _ := EncodeBinary(b)
+	var want mat.Dense
+	want.Mul(a, b)
+	require.True(t, mat.Equal(&want, PopcountMul(pa, pb)))
+	want.Apply(func(_, _ int, v float64) float64 { return math.Mod(v, 2) }, &want)
+	require.True(t, mat.Equal(&want, MulMod2(pa, pb).Dense()))
+	require.Panics(t, func() { pa.At(0, 330) })
+	require.Panics(t, func() { pa.At(300, 0) })
 }

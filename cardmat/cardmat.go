@@ -1,6 +1,7 @@
 package cardmat
 
 import (
+	"gonum.org/v1/gonum/floats"
 	"math"
 	"runtime"
 	"sync"
@@ -121,18 +122,29 @@ func parallelRows(rows, work int, fn func(lo, hi int)) {
 	wg.Wait()
 }
 
-// Gram writes mᵀm into dst: for each pair of columns, the contingency
-// counts of their codes weight the products of their values, so the work
-// is M additions and m_j·m_k multiplications per pair, exact for integer
-// data. It implements solver.Gramer.
+// Gram writes mᵀm into dst (sized automatically when empty): for each
+// pair of columns whose value combinations number at most M, the
+// contingency counts of their codes (M increments, m_j·m_k counters)
+// weight the products of their values (at most 2·m_j·m_k
+// multiplications), exact for integer data; other pairs take the dot
+// product of the decoded columns. It implements solver.Gramer.
 func (m *Matrix) Gram(dst *mat.SymDense) {
 	if dst.IsEmpty() {
 		dst.ReuseAsSym(m.cols)
 	}
+	if dst.SymmetricDim() != m.cols {
+		panic(mat.ErrShape)
+	}
 	var counts []int
+	var cj, ck []float64
 	for j := 0; j < m.cols; j++ {
 		for k := j; k < m.cols; k++ {
 			vj, vk := m.values[j], m.values[k]
+			if len(vj)*len(vk) > m.rows {
+				cj, ck = m.decodeColumn(cj, j), m.decodeColumn(ck, k)
+				dst.SetSym(j, k, floats.Dot(cj, ck))
+				continue
+			}
 			counts = m.contingency(counts, j, k)
 			var s float64
 			for a, x := range vj {
@@ -145,6 +157,18 @@ func (m *Matrix) Gram(dst *mat.SymDense) {
 			dst.SetSym(j, k, s)
 		}
 	}
+}
+
+// decodeColumn returns column j, reusing buf.
+func (m *Matrix) decodeColumn(buf []float64, j int) []float64 {
+	if cap(buf) < m.rows {
+		buf = make([]float64, m.rows)
+	}
+	buf = buf[:m.rows]
+	for i := range buf {
+		buf[i] = m.values[j][m.code(i, j)]
+	}
+	return buf
 }
 
 // contingency returns, reusing buf, the counts of the code pairs of

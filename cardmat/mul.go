@@ -9,8 +9,8 @@ import (
 func (m *Matrix) Mul(dst *mat.Dense, b mat.Matrix) { m.MulOps(dst, b) }
 
 // MulOps is Mul that reports its operation counts: Σ_j m_j·N
-// multiplications for the tables, and M·N additions per block, a block
-// being a run of adjacent columns whose value combinations (at most 256)
+// multiplications for the tables, and M·N additions per block after the
+// first (which is copied), a block being a run of adjacent columns whose value combinations (at most 256)
 // share one table of summed rows, as in the method of the Four Russians:
 // eight binary columns, or two of up to 16 values, per block.
 // Each output row is the sum of one table row per block.
@@ -25,7 +25,7 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	var scratch arena
 	defer scratch.release()
 	tables := m.buildTables(&scratch, plan, n, func(j int) []float64 { return m.valueTable(&scratch, j, bd.RawRowView(j)) })
-	ops := Ops{Additions: plan.blockAdditions(n) + m.rows*len(plan)*n}
+	ops := Ops{Additions: plan.blockAdditions(n) + m.rows*(len(plan)-1)*n}
 	for _, vals := range m.values {
 		ops.Multiplications += len(vals) * n
 	}

@@ -53,14 +53,19 @@ func (r *RowMatrix) Memory() Memory { return r.t.Memory() }
 // the rows of b are summed by the codes of row k (P·N additions), and each
 // of the m_k sums is multiplied once by its value (m_k·N multiplications).
 // Rows are spread over the cores.
-func (r *RowMatrix) Mul(dst *mat.Dense, b mat.Matrix) Ops {
+func (r *RowMatrix) Mul(dst *mat.Dense, b mat.Matrix) { r.MulOps(dst, b) }
+
+// MulOps is Mul that reports its operation counts: M·P·N additions to
+// group the rows of b, Σ_k m_k·N multiplications and (m_k−1)·N additions
+// to combine the groups.
+func (r *RowMatrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	m, p := r.Dims()
 	br, n := b.Dims()
 	if br != p {
 		panic(mat.ErrShape)
 	}
 	sizeDst(dst, m, n)
-	bd := denseOf(b)
+	bd := unaliased(dst, b)
 	var ops Ops
 	for _, vals := range r.t.values {
 		ops.Additions += p*n + (len(vals)-1)*n
@@ -118,7 +123,7 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 		}
 		return table
 	})
-	ops.Additions += plan.blockAdditions(n) + w.rows*len(plan)*n
+	ops.Additions += plan.blockAdditions(n) + w.rows*(len(plan)-1)*n
 	w.accumulate(dst, plan, codes, tables)
 	return ops
 }

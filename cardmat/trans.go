@@ -1,6 +1,8 @@
 package cardmat
 
 import (
+	"unsafe"
+
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -19,7 +21,7 @@ func (m *Matrix) MulTransOps(dst *mat.Dense, r mat.Matrix) Ops {
 		panic(mat.ErrShape)
 	}
 	sizeDst(dst, m.cols, n)
-	rd := denseOf(r)
+	rd := unaliased(dst, r)
 	var ops Ops
 	for _, vals := range m.values {
 		ops.Additions += m.rows*n + (len(vals)-1)*n
@@ -75,12 +77,17 @@ func addTo(dst, x []float64) {
 	}
 }
 
-// LeftMul writes d·m into dst (sized automatically when empty) for a dense
-// d: column k of the result is Σ_v C_k[v]·(sum of the columns p of d with
+// LeftMul sets dst = d·m (sized automatically when empty) for a dense d:
+// column k of the result is Σ_v C_k[v]·(sum of the columns p of d with
 // code(p, k) = v), the source paper's grouping by codes applied to the
 // columns of d. It is (mᵀ·dᵀ)ᵀ, computed by MulTransOps on a transposed
-// copy of d: M·P·N additions and Σ_k m_k·M multiplications.
-func (m *Matrix) LeftMul(dst *mat.Dense, d mat.Matrix) Ops {
+// copy of d.
+func (m *Matrix) LeftMul(dst *mat.Dense, d mat.Matrix) { m.LeftMulOps(dst, d) }
+
+// LeftMulOps is LeftMul that reports its operation counts: for R rows of d,
+// R·M·N additions to group the columns of d and Σ_k m_k·R multiplications
+// and (m_k−1)·R additions to combine the groups.
+func (m *Matrix) LeftMulOps(dst *mat.Dense, d mat.Matrix) Ops {
 	dr, dc := d.Dims()
 	if dc != m.rows {
 		panic(mat.ErrShape)
@@ -90,4 +97,25 @@ func (m *Matrix) LeftMul(dst *mat.Dense, d mat.Matrix) Ops {
 	ops := m.MulTransOps(&t, d.T())
 	dst.Copy(t.T())
 	return ops
+}
+
+// unaliased returns r as a *mat.Dense that does not share memory with dst:
+// r itself, or a copy when r is dst or a view of the same data.
+func unaliased(dst *mat.Dense, r mat.Matrix) *mat.Dense {
+	rd := denseOf(r)
+	if rd == dst || overlaps(rd.RawMatrix().Data, dst.RawMatrix().Data) {
+		return mat.DenseCopyOf(rd)
+	}
+	return rd
+}
+
+// overlaps reports whether two slices share backing memory, judged by
+// their addresses within the common array.
+func overlaps(a, b []float64) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	a0, a1 := &a[0], &a[len(a)-1]
+	b0, b1 := &b[0], &b[len(b)-1]
+	return uintptr(unsafe.Pointer(a0)) <= uintptr(unsafe.Pointer(b1)) && uintptr(unsafe.Pointer(b0)) <= uintptr(unsafe.Pointer(a1))
 }

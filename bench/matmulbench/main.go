@@ -119,7 +119,7 @@ func binaryLines(n, reps int, seed uint64, withGonum bool) {
 	procs := runtime.GOMAXPROCS(1) // M4RI from Debian runs on one thread
 	line(fmt.Sprintf("cardreg_binary_mod2_1thread_%d", n), median(reps, func() { cardmat.MulMod2(pa, pb) }))
 	runtime.GOMAXPROCS(procs)
-	line(fmt.Sprintf("cardreg_binary_counts_%d", n), median(reps, func() { cardmat.BinaryMul(pa, pb, false) }))
+	line(fmt.Sprintf("cardreg_binary_counts_%d", n), median(reps, func() { cardmat.PopcountMul(pa, pb) }))
 	if withGonum {
 		line(fmt.Sprintf("gonum_binary_%d", n), median(reps, func() {
 			var c mat.Dense
