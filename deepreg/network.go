@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
+	"sync"
 
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -139,7 +141,10 @@ func (n *Network) forward(x solver.Design) *trace {
 		}
 		f := n.Activations[l]
 		h := mat.NewDense(rows, r, nil)
-		h.Apply(func(_, _ int, v float64) float64 { return f.Apply(v) }, z)
+		hd, zd := h.RawMatrix().Data, z.RawMatrix().Data
+		for i, v := range zd {
+			hd[i] = f.Apply(v)
+		}
 		t.h = append(t.h, h)
 		in = h
 	}
@@ -212,8 +217,10 @@ func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *
 		}
 		prev := mat.NewDense(delta.RawMatrix().Rows, c, nil)
 		prev.Mul(delta, n.Weights[l])
-		f, z := n.Activations[l-1], t.z[l-1]
-		prev.Apply(func(i, j int, v float64) float64 { return v * f.Deriv(z.At(i, j)) }, prev)
+		f, zd, pd := n.Activations[l-1], t.z[l-1].RawMatrix().Data, prev.RawMatrix().Data
+		for i, v := range zd {
+			pd[i] *= f.Deriv(v)
+		}
 		delta = prev
 	}
 	return value, g
@@ -228,4 +235,89 @@ func columnSums(m *mat.Dense) *mat.VecDense {
 		}
 	}
 	return s
+}
+
+// chunk is a share of a batch: its rows of the input and the target, and
+// its weight n_c/n in the batch mean.
+type chunk struct {
+	x      solver.Design
+	y      *mat.Dense
+	weight float64
+}
+
+// minChunkRows is the fewest rows worth a goroutine of their own.
+const minChunkRows = 256
+
+// chunks splits a batch into one chunk per core (when large enough), as
+// views for a dense input and by row selection otherwise.
+func chunks(x solver.Design, y *mat.Dense) []chunk {
+	n, _ := x.Dims()
+	k := min(runtime.GOMAXPROCS(0), n/minChunkRows)
+	if k < 2 {
+		return []chunk{{x, y, 1}}
+	}
+	out := make([]chunk, 0, k)
+	for c := 0; c < k; c++ {
+		lo, hi := c*n/k, (c+1)*n/k
+		_, q := y.Dims()
+		cy := y.Slice(lo, hi, 0, q).(*mat.Dense)
+		var cx solver.Design
+		switch d := x.(type) {
+		case solver.DenseDesign:
+			_, p := d.X.Dims()
+			cx = solver.DenseDesign{X: d.X.Slice(lo, hi, 0, p).(*mat.Dense)}
+		case RowSelector:
+			rows := make([]int, hi-lo)
+			for i := range rows {
+				rows[i] = lo + i
+			}
+			cx = d.SelectRows(rows)
+		default:
+			return []chunk{{x, y, 1}}
+		}
+		out = append(out, chunk{cx, cy, float64(hi-lo) / float64(n)})
+	}
+	return out
+}
+
+// gradientChunks is Gradient over the chunks of a batch, one goroutine per
+// chunk, combined with the chunk weights: the batch mean's loss and
+// gradients.
+func (n *Network) gradientChunks(cs []chunk, loss Loss) (float64, *Gradients) {
+	if len(cs) == 1 {
+		return n.Gradient(cs[0].x, cs[0].y, loss)
+	}
+	values := make([]float64, len(cs))
+	grads := make([]*Gradients, len(cs))
+	var wg sync.WaitGroup
+	for c := range cs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			values[c], grads[c] = n.Gradient(cs[c].x, cs[c].y, loss)
+		}()
+	}
+	wg.Wait()
+	total := grads[0]
+	value := cs[0].weight * values[0]
+	scaleGradients(total, cs[0].weight)
+	for c := 1; c < len(cs); c++ {
+		value += cs[c].weight * values[c]
+		for l, g := range grads[c].Weights {
+			total.Weights[l].Add(total.Weights[l], scaled(cs[c].weight, g))
+		}
+		for l, g := range grads[c].Biases {
+			total.Biases[l].AddScaledVec(total.Biases[l], cs[c].weight, g)
+		}
+	}
+	return value, total
+}
+
+func scaleGradients(g *Gradients, a float64) {
+	for _, w := range g.Weights {
+		w.Scale(a, w)
+	}
+	for _, b := range g.Biases {
+		b.ScaleVec(a, b)
+	}
 }

@@ -3,6 +3,7 @@ package deepreg
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/cardsparse/cardreg/cardmat"
@@ -128,5 +129,36 @@ func TestNewAndParse(t *testing.T) {
 	for _, s := range []string{"sigmoid", "relu:2", "leaky-relu:2", "leaky-relu:x"} {
 		_, err := ParseActivation(s)
 		require.Error(t, err, s)
+	}
+}
+
+// TestChunkedGradient: the gradient over per-core chunks of a batch equals
+// the gradient of the whole batch, for dense and compressed inputs.
+func TestChunkedGradient(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	x, y := randomData(rng, 1001, 6, 3, true)
+	x.Apply(func(_, _ int, v float64) float64 { return math.Round(v) }, x)
+	net, _ := New([]int{6, 7, 3}, []Activation{Tanh{}}, true, 4)
+	cx, err := cardmat.Encode(x)
+	require.NoError(t, err)
+	for _, d := range []solver.Design{solver.DenseDesign{X: x}, cx} {
+		v1, g1 := net.Gradient(d, y, CrossEntropy{})
+		cs := []chunk{}
+		for _, c := range []struct{ lo, hi int }{{0, 400}, {400, 1001}} {
+			rows := make([]int, c.hi-c.lo)
+			for i := range rows {
+				rows[i] = c.lo + i
+			}
+			sx, sy, err := subset(d, y, rows)
+			require.NoError(t, err)
+			cs = append(cs, chunk{sx, sy, float64(len(rows)) / 1001})
+		}
+		v2, g2 := net.gradientChunks(cs, CrossEntropy{})
+		require.InDelta(t, v1, v2, 1e-12)
+		for l := range g1.Weights {
+			require.True(t, mat.EqualApprox(g1.Weights[l], g2.Weights[l], 1e-12))
+			require.True(t, mat.EqualApprox(g1.Biases[l], g2.Biases[l], 1e-12))
+		}
+		require.Len(t, chunks(d, y), min(runtime.GOMAXPROCS(0), 1001/minChunkRows))
 	}
 }

@@ -46,7 +46,10 @@ type Options struct {
 	// Patience stops training after that many epochs without a lower
 	// validation loss, keeping the best network (0: never stop early).
 	Patience int
-	// Progress, when set, is called after every epoch.
+	// ReportEvery evaluates the figures every that many epochs (and after
+	// the last); 0 means every epoch. Evaluation costs a forward pass.
+	ReportEvery int
+	// Progress, when set, is called after every evaluated epoch.
 	Progress func(Epoch)
 }
 
@@ -118,18 +121,29 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 		}
 	}
 	s := newStepper(net, o)
+	var full []chunk // full batch: the chunks are the same every epoch
+	if o.BatchSize == 0 || o.BatchSize >= len(train) {
+		full = chunks(tx, ty)
+	}
 	res := &Result{Network: net}
 	best, bestLoss, since := net.Clone(), math.Inf(1), 0
 	start := time.Now()
 	for e := 1; e <= o.Epochs; e++ {
 		var moved float64
 		for _, batch := range batches(len(train), o.BatchSize, rng) {
-			bx, by, err := subset(tx, ty, batch)
-			if err != nil {
-				return nil, err
+			cs := full
+			if cs == nil {
+				bx, by, err := subset(tx, ty, batch)
+				if err != nil {
+					return nil, err
+				}
+				cs = chunks(bx, by)
 			}
-			_, g := net.Gradient(bx, by, o.Loss)
+			_, g := net.gradientChunks(cs, o.Loss)
 			moved = s.step(g)
+		}
+		if o.ReportEvery > 1 && e%o.ReportEvery != 0 && e != o.Epochs {
+			continue
 		}
 		ep := o.evaluate(net, tx, ty, vx, vy)
 		ep.Epoch, ep.Projection, ep.Seconds = e, moved, time.Since(start).Seconds()
@@ -173,8 +187,8 @@ func (o *Options) withDefaults() (Options, error) {
 		return out, fmt.Errorf("deepreg: learning rate %v must be positive", out.LearningRate)
 	case out.Lambda < 0 || math.IsNaN(out.Lambda):
 		return out, fmt.Errorf("deepreg: lambda %v must be ≥ 0", out.Lambda)
-	case out.Epochs < 0 || out.BatchSize < 0 || out.ProjectK < 0 || out.Patience < 0:
-		return out, errors.New("deepreg: epochs, batch size, projection k and patience must be ≥ 0")
+	case out.Epochs < 0 || out.BatchSize < 0 || out.ProjectK < 0 || out.Patience < 0 || out.ReportEvery < 0:
+		return out, errors.New("deepreg: epochs, batch size, projection k, patience and report interval must be ≥ 0")
 	case out.Validation < 0 || out.Validation >= 1:
 		return out, fmt.Errorf("deepreg: validation share %v must be in [0, 1)", out.Validation)
 	case out.Lambda > 0 && out.Penalty == nil:
