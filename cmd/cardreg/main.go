@@ -37,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runPredict(args[1:], stdout, stderr)
 	case "memory":
 		return runMemory(args[1:], stdout, stderr)
+	case "net":
+		return runNet(args[1:], stdout, stderr)
 	case "path", "cv":
 		return runPathCV(args[0], args[1:], stdout, stderr)
 	case "help", "-h", "--help":
@@ -48,6 +50,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(args) > 1 && args[1] == "lambda" {
 			return runLambda([]string{"-h"}, stdout, stderr)
+		}
+		if len(args) > 1 && args[1] == "net" {
+			return runNet([]string{"-h"}, stdout, stderr)
 		}
 		if len(args) > 1 && args[1] == "memory" {
 			return runMemory([]string{"-h"}, stdout, stderr)
@@ -61,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, help; see cardreg help)\n", args[0])
+	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, path, cv, net, predict, lambda, bound, memory, help; see cardreg help)\n", args[0])
 	return 2
 }
 
@@ -80,7 +85,8 @@ Usage:
   cardreg fit [flags] DATA.csv   fit one model and print it
   cardreg path [flags] DATA.csv  the lambda path as CSV
   cardreg cv [flags] DATA.csv    the cross-validation curve as CSV, with lambda_min and lambda_1se
-  cardreg predict --model M D.csv  predictions of a model saved by fit --save-model
+  cardreg net --arch A [flags] D.csv  train a penalised feed-forward network
+  cardreg predict --model M D.csv  predictions of a model saved by fit or net --save-model
   cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
   cardreg memory FILE.csv        storage: dense against compressed (few distinct values per column)

@@ -72,15 +72,16 @@ func loadModel(path string) (*savedModel, error) {
 func runPredict(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model")
+	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model or cardreg net --save-model")
 	out := fs.String("out", "", "output file (default: standard output); written only when complete")
 	sep := fs.String("sep", ",", "field separator of DATA.csv")
 	fs.Usage = func() {
 		fmt.Fprint(stdout, `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
 
-Prints one prediction per row of DATA.csv as CSV with the header "prediction".
-DATA.csv must hold every predictor column of the model, by name; other columns
-(the response, extra columns) are ignored.
+Prints one prediction per row of DATA.csv as CSV with the header "prediction":
+the fitted value, or for a network trained with --loss xent the predicted
+class. DATA.csv must hold every predictor column of the model, by name; other
+columns (the response, extra columns) are ignored.
 
 Example:
   cardreg fit --save-model model.json examples/cardinality.csv
@@ -126,6 +127,18 @@ Example:
 // predictFile returns X·coefficients + intercept for the model's columns of
 // the data file.
 func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
+	raw, err := os.ReadFile(modelPath)
+	if err != nil {
+		return nil, err
+	}
+	var head struct{ Format string }
+	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
+		t, err := readTable(dataPath, sep)
+		if err != nil {
+			return nil, err
+		}
+		return predictNetwork(raw, modelPath, t, dataPath)
+	}
 	m, err := loadModel(modelPath)
 	if err != nil {
 		return nil, err
