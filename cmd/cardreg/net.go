@@ -440,6 +440,11 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	if len(m.Arch) < 2 || len(m.Weights) != len(m.Arch)-1 || len(m.Activations) != len(m.Arch)-2 {
 		return nil, errors.New("inconsistent architecture, weights and activations")
 	}
+	for _, p := range m.Arch {
+		if p < 1 || p > 1<<20 {
+			return nil, fmt.Errorf("layer width %d out of range", p)
+		}
+	}
 	net := &deepreg.Network{}
 	for _, s := range m.Activations {
 		a, err := deepreg.ParseActivation(s)
@@ -451,11 +456,11 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	for l, rows := range m.Weights {
 		w := mat.NewDense(m.Arch[l+1], m.Arch[l], nil)
 		if len(rows) != m.Arch[l+1] {
-			return nil, fmt.Errorf("W^%d has %d rows, the architecture says %d", l, len(rows), m.Arch[l+1])
+			return nil, fmt.Errorf("weight matrix %d has %d rows, the architecture says %d", l, len(rows), m.Arch[l+1])
 		}
 		for i, row := range rows {
 			if len(row) != m.Arch[l] {
-				return nil, fmt.Errorf("W^%d row %d has %d entries, the architecture says %d", l, i, len(row), m.Arch[l])
+				return nil, fmt.Errorf("weight matrix %d, row %d has %d entries, the architecture says %d", l, i, len(row), m.Arch[l])
 			}
 			w.SetRow(i, row)
 		}
@@ -463,7 +468,7 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	}
 	for l, b := range m.Biases {
 		if len(b) != m.Arch[l+1] {
-			return nil, fmt.Errorf("b^%d has %d entries, the architecture says %d", l, len(b), m.Arch[l+1])
+			return nil, fmt.Errorf("bias %d has %d entries, the architecture says %d", l, len(b), m.Arch[l+1])
 		}
 		net.Biases = append(net.Biases, mat.NewVecDense(len(b), slices.Clone(b)))
 	}

@@ -108,5 +108,9 @@ func TestNetErrors(t *testing.T) {
 	require.NoError(t, os.WriteFile(bad, []byte(`{"format":"cardreg-network","version":1,"arch":[3,2],"weights":[[[1,2,3]]],"activations":[]}`), 0o644))
 	res = cardreg(t, "predict", "--model", bad, data)
 	require.Equal(t, 1, res.code)
-	require.Contains(t, res.stderr, "W^0 has 1 rows")
+	require.Contains(t, res.stderr, "weight matrix 0 has 1 rows")
+	require.NoError(t, os.WriteFile(bad, []byte(`{"format":"cardreg-network","version":1,"arch":[3,0],"weights":[[]],"activations":[]}`), 0o644))
+	res = cardreg(t, "predict", "--model", bad, data)
+	require.Equal(t, 1, res.code)
+	require.Contains(t, res.stderr, "layer width 0 out of range")
 }
