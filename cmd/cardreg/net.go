@@ -475,8 +475,14 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	if len(m.Biases) != 0 && len(m.Biases) != len(m.Weights) {
 		return nil, errors.New("inconsistent biases")
 	}
-	if len(m.Names) != m.Arch[0] || (m.Center != nil && len(m.Center) != m.Arch[0]) || (m.Scale != nil && len(m.Scale) != m.Arch[0]) {
+	if len(m.Names) != m.Arch[0] || (m.Center != nil && len(m.Center) != m.Arch[0]) || (m.Scale != nil && len(m.Scale) != m.Arch[0]) ||
+		(m.Center == nil) != (m.Scale == nil) {
 		return nil, errors.New("input names, centre and scale do not match the input width")
+	}
+	for _, s := range m.Scale {
+		if !(s > 0) {
+			return nil, errors.New("input scales must be positive")
+		}
 	}
 	return net, nil
 }

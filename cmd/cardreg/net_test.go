@@ -114,3 +114,14 @@ func TestNetErrors(t *testing.T) {
 	require.Equal(t, 1, res.code)
 	require.Contains(t, res.stderr, "layer width 0 out of range")
 }
+
+// FuzzNetModel: any model file gives predictions or an error, never a
+// panic.
+func FuzzNetModel(f *testing.F) {
+	f.Add([]byte(`{"format":"cardreg-network","version":1,"loss":"xent","names":["a","b"],"classes":[0,1],"arch":[2,2],"weights":[[[1,2],[3,4]]],"activations":[]}`))
+	f.Add([]byte(`{"format":"cardreg-network","version":1,"names":["a","b"],"center":[0,0],"scale":[1,1],"arch":[2,3,1],"weights":[[[1,2],[3,4],[5,6]],[[1,1,1]]],"activations":["tanh"],"biases":[[0,0,0],[1]]}`))
+	tab := &table{names: []string{"a", "b"}, cols: [][]float64{{1, 2}, {3, 4}}}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		predictNetwork(raw, "m.json", tab, "d.csv")
+	})
+}
