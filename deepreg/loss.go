@@ -92,6 +92,29 @@ func (CrossEntropy) Metric(out, y *mat.Dense) float64 {
 
 func (CrossEntropy) String() string { return "xent" }
 
+// ValueGrad returns Value and writes Grad in one pass, computing each
+// row's softmax once.
+func (CrossEntropy) ValueGrad(dst, out, y *mat.Dense) float64 {
+	n, _ := out.Dims()
+	var s float64
+	for i := 0; i < n; i++ {
+		o, t, d := out.RawRowView(i), y.RawRowView(i), dst.RawRowView(i)
+		lse := logSumExp(o)
+		for k, v := range o {
+			if t[k] != 0 {
+				s -= t[k] * (v - lse)
+			}
+			d[k] = (math.Exp(v-lse) - t[k]) / float64(n)
+		}
+	}
+	return s / float64(n)
+}
+
+// valueGrader is a loss that computes its value and gradient together.
+type valueGrader interface {
+	ValueGrad(dst, out, y *mat.Dense) float64
+}
+
 func logSumExp(v []float64) float64 {
 	m := math.Inf(-1)
 	for _, x := range v {

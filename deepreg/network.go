@@ -191,9 +191,14 @@ type Gradients struct {
 func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *Gradients) {
 	t := n.forward(x)
 	out := t.z[len(t.z)-1]
-	value := loss.Value(out, y)
 	delta := mat.NewDense(out.RawMatrix().Rows, out.RawMatrix().Cols, nil)
-	loss.Grad(delta, out, y)
+	var value float64
+	if vg, ok := loss.(valueGrader); ok {
+		value = vg.ValueGrad(delta, out, y)
+	} else {
+		value = loss.Value(out, y)
+		loss.Grad(delta, out, y)
+	}
 	g := &Gradients{Weights: make([]*mat.Dense, len(n.Weights))}
 	if n.Biases != nil {
 		g.Biases = make([]*mat.VecDense, len(n.Biases))

@@ -162,3 +162,15 @@ func TestChunkedGradient(t *testing.T) {
 		require.Len(t, chunks(d, y), min(runtime.GOMAXPROCS(0), 1001/minChunkRows))
 	}
 }
+
+// TestCrossEntropyValueGrad: the fused pass equals Value and Grad.
+func TestCrossEntropyValueGrad(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 10))
+	out, y := randomData(rng, 9, 4, 4, true)
+	var ce CrossEntropy
+	d1, d2 := mat.NewDense(9, 4, nil), mat.NewDense(9, 4, nil)
+	ce.Grad(d1, out, y)
+	v := ce.ValueGrad(d2, out, y)
+	require.InDelta(t, ce.Value(out, y), v, 1e-15)
+	require.True(t, mat.EqualApprox(d1, d2, 1e-16))
+}
