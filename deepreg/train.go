@@ -21,6 +21,11 @@ type Options struct {
 	// Penalty h acts on the columns of every W^l; nil trains without a
 	// penalty. The objective is Loss + Lambda·Σ_l h(W^l).
 	Penalty penalty.Penalty
+	// LayerPenalties, when set, holds one penalty per weight matrix (nil
+	// entries: none) and replaces Penalty, for penalties whose shape
+	// depends on the layer, such as penalty.Grouped with row labels of
+	// length p_{l+1}.
+	LayerPenalties []penalty.Penalty
 	Lambda  float64
 	// LearningRate is the step η (default 0.1).
 	LearningRate float64
@@ -99,6 +104,9 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 	}
 	if err := net.check(); err != nil {
 		return nil, err
+	}
+	if o.LayerPenalties != nil && len(o.LayerPenalties) != len(net.Weights) {
+		return nil, fmt.Errorf("deepreg: %d layer penalties for %d weight matrices", len(o.LayerPenalties), len(net.Weights))
 	}
 	n, p := x.Dims()
 	if yr, _ := y.Dims(); yr != n {
@@ -191,19 +199,27 @@ func (o *Options) withDefaults() (Options, error) {
 		return out, errors.New("deepreg: epochs, batch size, projection k, patience and report interval must be ≥ 0")
 	case out.Validation < 0 || out.Validation >= 1:
 		return out, fmt.Errorf("deepreg: validation share %v must be in [0, 1)", out.Validation)
-	case out.Lambda > 0 && out.Penalty == nil:
+	case out.Lambda > 0 && out.Penalty == nil && out.LayerPenalties == nil:
 		return out, errors.New("deepreg: lambda > 0 needs a penalty")
 	}
 	return out, nil
+}
+
+// layerPenalty is the penalty of W^l, or nil.
+func (o *Options) layerPenalty(l int) penalty.Penalty {
+	if o.LayerPenalties != nil {
+		return o.LayerPenalties[l]
+	}
+	return o.Penalty
 }
 
 // evaluate computes an epoch's figures.
 func (o *Options) evaluate(net *Network, x solver.Design, y *mat.Dense, vx solver.Design, vy *mat.Dense) Epoch {
 	out, _ := net.Output(x)
 	ep := Epoch{Loss: o.Loss.Value(out, y), Metric: o.Loss.Metric(out, y), ValLoss: math.NaN(), ValMetric: math.NaN()}
-	if o.Penalty != nil {
-		for _, w := range net.Weights {
-			ep.Penalty += o.Lambda * o.Penalty.Value(w)
+	for l, w := range net.Weights {
+		if h := o.layerPenalty(l); h != nil {
+			ep.Penalty += o.Lambda * h.Value(w)
 		}
 	}
 	ep.Objective = ep.Loss + ep.Penalty
@@ -258,8 +274,8 @@ func (s *stepper) step(g *Gradients) float64 {
 			d = s.adam(s.m[l].RawMatrix().Data, s.v[l].RawMatrix().Data, d.RawMatrix().Data, d)
 		}
 		w.Add(w, scaled(-eta, d))
-		if s.o.Penalty != nil && s.o.Lambda > 0 {
-			s.o.Penalty.Prox(w, w, eta*s.o.Lambda)
+		if h := s.o.layerPenalty(l); h != nil && s.o.Lambda > 0 {
+			h.Prox(w, w, eta*s.o.Lambda)
 		}
 	}
 	for l, b := range s.net.Biases {

@@ -214,3 +214,20 @@ func TestKappaAndFitScale(t *testing.T) {
 	_, err = FitScale(start, solver.DenseDesign{X: x}, y, penalty.Ridge{}, lambda, nil)
 	require.Error(t, err)
 }
+
+// TestLayerPenalties: a grouped penalty per layer (row labels of each
+// layer's width) trains, and its value is what Train reports.
+func TestLayerPenalties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(12, 12))
+	x, y := randomData(rng, 60, 4, 1, false)
+	net, _ := New([]int{4, 6, 1}, []Activation{Tanh{}}, false, 1)
+	g0 := penalty.NewGrouped([]int{0, 0, 0, 1, 1, 1}, 1)
+	opts := &Options{LayerPenalties: []penalty.Penalty{g0, penalty.L1{Nu: 1}}, Lambda: 0.01, Epochs: 20}
+	res, err := Train(net, solver.DenseDesign{X: x}, y, opts)
+	require.NoError(t, err)
+	last := res.History[19]
+	require.InDelta(t, 0.01*(g0.Value(net.Weights[0])+penalty.L1{Nu: 1}.Value(net.Weights[1])), last.Penalty, 1e-12)
+	opts.LayerPenalties = opts.LayerPenalties[:1]
+	_, err = Train(net, solver.DenseDesign{X: x}, y, opts)
+	require.ErrorContains(t, err, "1 layer penalties for 2 weight matrices")
+}
