@@ -26,7 +26,7 @@ type Options struct {
 	// depends on the layer, such as penalty.Grouped with row labels of
 	// length p_{l+1}.
 	LayerPenalties []penalty.Penalty
-	Lambda  float64
+	Lambda         float64
 	// LearningRate is the step η (default 0.1).
 	LearningRate float64
 	// Epochs is the number of passes over the training rows (default 100).
