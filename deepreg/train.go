@@ -281,9 +281,8 @@ func (s *stepper) step(g *Gradients) float64 {
 	for l, b := range s.net.Biases {
 		d := g.Biases[l]
 		if s.o.Adam {
-			dd := mat.NewDense(d.Len(), 1, nil)
-			s.adam(s.mb[l].RawVector().Data, s.vb[l].RawVector().Data, d.RawVector().Data, dd)
-			d = mat.VecDenseCopyOf(dd.ColView(0))
+			dir := s.adam(s.mb[l].RawVector().Data, s.vb[l].RawVector().Data, d.RawVector().Data, mat.NewDense(d.Len(), 1, nil))
+			d = mat.VecDenseCopyOf(dir.ColView(0))
 		}
 		b.AddScaledVec(b, -eta, d)
 	}

@@ -231,3 +231,20 @@ func TestLayerPenalties(t *testing.T) {
 	_, err = Train(net, solver.DenseDesign{X: x}, y, opts)
 	require.ErrorContains(t, err, "1 layer penalties for 2 weight matrices")
 }
+
+// TestAdamMovesBiases: with Adam, biases move by about η in the first
+// step (Adam's first direction is the sign of the gradient).
+func TestAdamMovesBiases(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	x, y := randomData(rng, 50, 3, 2, false)
+	net, _ := New([]int{3, 4, 2}, []Activation{Tanh{}}, true, 1)
+	_, g := net.Gradient(solver.DenseDesign{X: x}, y, SquaredError{})
+	_, err := Train(net, solver.DenseDesign{X: x}, y, &Options{Adam: true, LearningRate: 0.01, Epochs: 1})
+	require.NoError(t, err)
+	for l, b := range net.Biases {
+		for i := 0; i < b.Len(); i++ {
+			want := -0.01 * math.Copysign(1, g.Biases[l].AtVec(i))
+			require.InDelta(t, want, b.AtVec(i), 1e-6)
+		}
+	}
+}
