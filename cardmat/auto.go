@@ -35,11 +35,8 @@ type Choice struct {
 // per-operation speed ratio, against the dense multiply-adds. Encoding is
 // not counted: it is paid once per matrix.
 func (m *Matrix) Choose(n int) Choice {
-	plan, _ := m.blocks()
-	work := float64(plan.blockAdditions(n) + m.rows*(len(plan)-1)*n)
-	for _, vals := range m.values {
-		work += float64(len(vals) * n)
-	}
+	ops := m.mulOps(n)
+	work := float64(ops.Additions + ops.Multiplications)
 	ratio := speedRatioSmall
 	if m.rows*n > largeOutput {
 		ratio = speedRatioLarge

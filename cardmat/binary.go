@@ -211,23 +211,13 @@ func MulMod2(a, b *Binary) *Binary {
 	out := newBinary(a.rows, b.cols)
 	w := b.words
 	const group = tablesPerPass * stripBits
+	full := a.cols / group * group // columns covered by whole groups
 	parallelRows(a.rows, a.rows*a.cols*w/stripBits, func(lo, hi int) {
 		tables := make([][]uint64, tablesPerPass)
 		for t := range tables {
 			tables[t] = make([]uint64, (1<<stripBits)*w)
 		}
-		for s := 0; s < a.cols; s += group {
-			if a.cols-s < group { // the last columns: one table at a time
-				for ; s < a.cols; s += stripBits {
-					k := min(stripBits, a.cols-s)
-					b.xorTable(tables[0], s, k)
-					for i := lo; i < hi; i++ {
-						x := a.bitsAt(i, s, k)
-						xorInto(out.rowBits[i*w:(i+1)*w], tables[0][x*w:(x+1)*w])
-					}
-				}
-				break
-			}
+		for s := 0; s < full; s += group {
 			for t, table := range tables {
 				b.xorTable(table, s+t*stripBits, stripBits)
 			}
@@ -236,6 +226,14 @@ func MulMod2(a, b *Binary) *Binary {
 				xorFour(out.rowBits[i*w:(i+1)*w],
 					tables[0][(x&0xff)*w:], tables[1][(x>>8&0xff)*w:],
 					tables[2][(x>>16&0xff)*w:], tables[3][(x>>24)*w:])
+			}
+		}
+		for s := full; s < a.cols; s += stripBits { // the last columns: one table at a time
+			k := min(stripBits, a.cols-s)
+			b.xorTable(tables[0], s, k)
+			for i := lo; i < hi; i++ {
+				x := a.bitsAt(i, s, k)
+				xorInto(out.rowBits[i*w:(i+1)*w], tables[0][x*w:(x+1)*w])
 			}
 		}
 	})

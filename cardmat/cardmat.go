@@ -214,19 +214,8 @@ func (m *Matrix) SelectRows(rows []int) solver.Design {
 			out.codes16[j] = c
 		}
 	}
-	for j := 0; j < m.cols; j++ {
-		out.nonzeros += countNonzero(out.values[j], out.columnCodes(j))
-	}
+	out.nonzeros = out.countNonzeros()
 	return out
-}
-
-// columnCodes returns the codes of column j as two-byte values.
-func (m *Matrix) columnCodes(j int) []uint16 {
-	c := make([]uint16, m.rows)
-	for i := range c {
-		c[i] = uint16(m.code(i, j))
-	}
-	return c
 }
 
 func sizeDst(dst *mat.Dense, r, c int) {

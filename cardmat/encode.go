@@ -40,7 +40,6 @@ func encode(a mat.Matrix, rowWise bool) (*Matrix, error) {
 			return nil, err
 		}
 		m.values[j] = vals
-		m.nonzeros += countNonzero(vals, codes)
 		if len(vals) <= 256 {
 			c8 := make([]uint8, r)
 			for i, k := range codes {
@@ -51,6 +50,7 @@ func encode(a mat.Matrix, rowWise bool) (*Matrix, error) {
 			m.codes16[j] = slices.Clone(codes)
 		}
 	}
+	m.nonzeros = m.countNonzeros()
 	return m, nil
 }
 
@@ -166,16 +166,19 @@ func compareFloat(x, y float64) int {
 	return 0
 }
 
-// countNonzero counts the codes whose value is not zero.
-func countNonzero(vals []float64, codes []uint16) int {
-	z, ok := slices.BinarySearch(vals, 0)
-	if !ok {
-		return len(codes)
-	}
+// countNonzeros counts the entries that are not zero.
+func (m *Matrix) countNonzeros() int {
 	n := 0
-	for _, k := range codes {
-		if int(k) != z {
-			n++
+	for j, vals := range m.values {
+		z, ok := slices.BinarySearch(vals, 0)
+		if !ok {
+			n += m.rows
+			continue
+		}
+		for i := 0; i < m.rows; i++ {
+			if m.code(i, j) != z {
+				n++
+			}
 		}
 	}
 	return n

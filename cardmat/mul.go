@@ -10,9 +10,10 @@ func (m *Matrix) Mul(dst *mat.Dense, b mat.Matrix) { m.MulOps(dst, b) }
 
 // MulOps is Mul that reports its operation counts: Σ_j m_j·N
 // multiplications for the tables, and M·N additions per block after the
-// first (which is copied), a block being a run of adjacent columns whose value combinations (at most 256)
-// share one table of summed rows, as in the method of the Four Russians:
-// eight binary columns, or two of up to 16 values, per block.
+// first (which is copied), a block being a run of adjacent columns whose
+// value combinations (at most 256) share one table of summed rows, as in
+// the method of the Four Russians: eight binary columns, or two of up to
+// 16 values, per block. The table building adds its own additions.
 // Each output row is the sum of one table row per block.
 func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	br, n := b.Dims()
@@ -25,11 +26,17 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	var scratch arena
 	defer scratch.release()
 	tables := m.buildTables(&scratch, plan, n, func(j int) []float64 { return m.valueTable(&scratch, j, bd.RawRowView(j)) })
-	ops := Ops{Additions: plan.blockAdditions(n) + m.rows*(len(plan)-1)*n}
+	m.accumulate(dst, plan, codes, tables)
+	return m.mulOps(n)
+}
+
+// mulOps is the operation count of Mul for n output columns.
+func (m *Matrix) mulOps(n int) Ops {
+	plan, _ := m.blocks()
+	ops := Ops{Additions: plan.additions(m.rows, n)}
 	for _, vals := range m.values {
 		ops.Multiplications += len(vals) * n
 	}
-	m.accumulate(dst, plan, codes, tables)
 	return ops
 }
 
@@ -112,11 +119,13 @@ func (m *Matrix) planBlocks() blockPlan {
 	return plan
 }
 
-// blockAdditions counts the additions that build the block tables: adding
-// column t of a block to the table of its first t−1 columns costs one row
-// of N additions per row of the new table.
-func (p blockPlan) blockAdditions(n int) int {
-	s := 0
+// additions counts the additions of a product with n output columns and
+// the given rows: building the block tables (adding column t of a block to
+// the table of its first t−1 columns costs one row of n additions per row
+// of the new table), then one table row per output row and block after
+// the first, which is copied.
+func (p blockPlan) additions(rows, n int) int {
+	s := rows * (len(p) - 1) * n
 	for _, bl := range p {
 		rows := bl.m[0]
 		for _, x := range bl.m[1:] {

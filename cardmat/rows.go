@@ -3,7 +3,6 @@ package cardmat
 import (
 	"errors"
 
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -75,14 +74,7 @@ func (r *RowMatrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 		var sums []float64
 		for k := lo; k < hi; k++ {
 			sums = r.t.sumByCode(sums, k, bd)
-			out := dst.RawRowView(k)
-			vals := r.t.values[k]
-			for c := range out {
-				out[c] = vals[0] * sums[c]
-			}
-			for v := 1; v < len(vals); v++ {
-				blas64.Axpy(vals[v], vec(sums[v*n:(v+1)*n]), vec(out))
-			}
+			combine(dst.RawRowView(k), r.t.values[k], sums)
 		}
 	})
 	return ops
@@ -123,7 +115,7 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 		}
 		return table
 	})
-	ops.Additions += plan.blockAdditions(n) + w.rows*(len(plan)-1)*n
+	ops.Additions += plan.additions(w.rows, n)
 	w.accumulate(dst, plan, codes, tables)
 	return ops
 }

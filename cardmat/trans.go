@@ -31,14 +31,7 @@ func (m *Matrix) MulTransOps(dst *mat.Dense, r mat.Matrix) Ops {
 		var sums []float64
 		for j := lo; j < hi; j++ {
 			sums = m.sumByCode(sums, j, rd)
-			out := dst.RawRowView(j)
-			vals := m.values[j]
-			for c := range out {
-				out[c] = vals[0] * sums[c]
-			}
-			for k := 1; k < len(vals); k++ {
-				blas64.Axpy(vals[k], vec(sums[k*n:(k+1)*n]), vec(out))
-			}
+			combine(dst.RawRowView(j), m.values[j], sums)
 		}
 	})
 	return ops
@@ -59,6 +52,18 @@ func (m *Matrix) sumByCode(buf []float64, j int, r *mat.Dense) []float64 {
 		addTo(sums[k*n:(k+1)*n], r.RawRowView(i))
 	}
 	return sums
+}
+
+// combine writes Σ_k vals[k]·sums[k] into out, sums holding one row of
+// len(out) entries per value: one multiplication per value and entry.
+func combine(out, vals, sums []float64) {
+	n := len(out)
+	for c := range out {
+		out[c] = vals[0] * sums[c]
+	}
+	for k := 1; k < len(vals); k++ {
+		blas64.Axpy(vals[k], vec(sums[k*n:(k+1)*n]), vec(out))
+	}
 }
 
 // vec wraps a slice as a unit-stride vector.

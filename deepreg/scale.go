@@ -148,8 +148,9 @@ func scaledNet(n *Network, kappa float64) *Network {
 // κ = max(0, (⟨y, out⟩ − nλ/2) / ‖out‖²), and 0 when out is zero.
 func Kappa(out, y *mat.Dense, lambda float64) float64 {
 	n, _ := out.Dims()
-	num := mat.Dot(flat(y), flat(out)) - float64(n)*lambda/2
-	den := mat.Dot(flat(out), flat(out))
+	o := flat(out)
+	num := mat.Dot(flat(y), o) - float64(n)*lambda/2
+	den := mat.Dot(o, o)
 	if den == 0 || num <= 0 {
 		return 0
 	}
