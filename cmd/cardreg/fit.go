@@ -134,14 +134,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cardreg fit: %v\n", err)
-		if errors.As(err, new(usageError)) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return exitStatus(stderr, "fit", err)
 }
 
 // validate checks the flags that do not depend on the data, before any

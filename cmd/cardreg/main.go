@@ -12,6 +12,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -68,6 +69,19 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, path, cv, net, predict, lambda, bound, memory, help; see cardreg help)\n", args[0])
 	return 2
+}
+
+// exitStatus reports err (if any) on one line of stderr and returns the
+// exit status: 0 without an error, 2 for a usage error, 1 otherwise.
+func exitStatus(stderr io.Writer, cmd string, err error) int {
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
+	if errors.As(err, new(usageError)) {
+		return 2
+	}
+	return 1
 }
 
 // writeJSON writes v as indented JSON, the one layout of every command's

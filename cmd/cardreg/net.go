@@ -106,14 +106,7 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cardreg net: %v\n", err)
-		if errors.As(err, new(usageError)) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return exitStatus(stderr, "net", err)
 }
 
 // netConfig is what the flags say, checked before the data are read.

@@ -77,14 +77,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
-		if errors.As(err, new(usageError)) {
-			return 2
-		}
-		return 1
-	}
-	return 0
+	return exitStatus(stderr, cmd, err)
 }
 
 var pathUsage = map[string]string{
