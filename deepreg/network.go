@@ -111,6 +111,24 @@ func (n *Network) check() error {
 	return nil
 }
 
+// checkData reports inputs and targets whose shapes do not fit the
+// network: x must have p_0 columns, y as many rows as x and p_{L+1}
+// columns.
+func (n *Network) checkData(x solver.Design, y *mat.Dense) error {
+	rows, p := x.Dims()
+	yr, yc := y.Dims()
+	arch := n.Arch()
+	switch {
+	case yr != rows:
+		return fmt.Errorf("deepreg: %d input rows but %d target rows", rows, yr)
+	case p != arch[0]:
+		return fmt.Errorf("deepreg: input has %d columns, the network %d", p, arch[0])
+	case yc != arch[len(arch)-1]:
+		return fmt.Errorf("deepreg: target has %d columns, the network %d outputs", yc, arch[len(arch)-1])
+	}
+	return nil
+}
+
 // trace keeps what back-propagation needs: the pre-activations Z^l and
 // activations H^l (H^0 is the input, not stored).
 type trace struct {

@@ -45,6 +45,9 @@ func FitScale(start *Network, x solver.Design, y *mat.Dense, h penalty.Penalty, 
 	if err := start.check(); err != nil {
 		return nil, err
 	}
+	if err := start.checkData(x, y); err != nil {
+		return nil, err
+	}
 	if _, ok := h.(penalty.Ridge); ok || h == nil {
 		return nil, errors.New("deepreg: the scale estimator needs a norm (cardinality, grouped or lasso), not ridge or none")
 	}

@@ -108,13 +108,10 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 	if o.LayerPenalties != nil && len(o.LayerPenalties) != len(net.Weights) {
 		return nil, fmt.Errorf("deepreg: %d layer penalties for %d weight matrices", len(o.LayerPenalties), len(net.Weights))
 	}
-	n, p := x.Dims()
-	if yr, _ := y.Dims(); yr != n {
-		return nil, fmt.Errorf("deepreg: %d input rows but %d target rows", n, yr)
+	if err := net.checkData(x, y); err != nil {
+		return nil, err
 	}
-	if p != net.Arch()[0] {
-		return nil, fmt.Errorf("deepreg: input has %d columns, the network %d", p, net.Arch()[0])
-	}
+	n, _ := x.Dims()
 	rng := rand.New(rand.NewPCG(o.Seed, 0x747261696e))
 	train, val := split(n, o.Validation, rng)
 	tx, ty, err := subset(x, y, train)

@@ -93,6 +93,10 @@ func TestTrainOptions(t *testing.T) {
 	}
 	_, err = Train(net, solver.DenseDesign{X: x}, mat.NewDense(3, 3, nil), nil)
 	require.ErrorContains(t, err, "target rows")
+	_, err = Train(net, solver.DenseDesign{X: x}, mat.NewDense(200, 2, nil), nil)
+	require.ErrorContains(t, err, "target has 2 columns, the network 3 outputs")
+	_, err = FitScale(net, solver.DenseDesign{X: x}, mat.NewDense(200, 2, nil), penalty.L1{Nu: 1}, 0.1, nil)
+	require.ErrorContains(t, err, "target has 2 columns")
 }
 
 func cmpFloat(a, b float64) int {
