@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
+	"strconv"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -34,8 +36,15 @@ func NewFigure(cols int, panels ...*plot.Plot) *Figure {
 // dpi is the resolution of the PNG files.
 const dpi = 96
 
-// Encode renders the figure as "png" or "svg".
-func (f *Figure) Encode(format string) ([]byte, error) {
+// Encode renders the figure as "png" or "svg". gonum/plot panics on data
+// it cannot draw (a non-positive value on a log axis); that panic is
+// returned as an error.
+func (f *Figure) Encode(format string) (_ []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("drawing the figure: %v", p)
+		}
+	}()
 	w, h := f.PanelWidth, f.PanelHeight
 	if w == 0 {
 		w = 5 * vg.Inch
@@ -130,11 +139,11 @@ func LinePanel(title, xlabel, ylabel string, logX, logY bool, series ...Series) 
 	p.Legend.Top = true
 	if logX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	if logY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	p.Add(plotter.NewGrid())
 	for i, s := range series {
@@ -180,4 +189,31 @@ func errorBars(s Series) (*plotter.YErrorBars, error) {
 		return nil, fmt.Errorf("%s: %d points but %d/%d interval ends", s.Name, len(s.XY), len(s.Low), len(s.High))
 	}
 	return plotter.NewYErrorBars(intervalXY{s.XY, s.Low, s.High})
+}
+
+// logTicks labels 1, 2 and 5 times each power of ten on a log axis, so that
+// an axis spanning less than a decade still has labels; gonum/plot's
+// LogTicks labels powers of ten only.
+type logTicks struct{}
+
+func (logTicks) Ticks(lo, hi float64) []plot.Tick {
+	if lo <= 0 || hi <= lo {
+		return nil
+	}
+	var ticks []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		base := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * base
+			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
+			}
+			ticks = append(ticks, t)
+		}
+	}
+	return ticks
 }

@@ -79,39 +79,42 @@ func runMemory(cfg Config) (*Result, error) {
 	return r, nil
 }
 
-// memoryFigure draws grouped bars per data set: dense float32, the paper's
-// compressed figure and cardreg's, on a log scale.
+// memoryFigure draws, per data set, the reduction factor dense float32 /
+// compressed bytes of the paper and of cardreg.
 func memoryFigure(r *Result) (*Figure, error) {
 	p := plot.New()
-	p.Title.Text = "Memory of three data sets (bytes, log scale)"
-	p.Y.Label.Text = "bytes"
-	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Title.Text = "Memory: dense float32 bytes / compressed bytes"
+	p.Y.Label.Text = "reduction factor"
 	p.Legend.Top = true
-	series := []struct {
-		name string
-		col  string
-	}{{"dense float32", "dense_float32_bytes"}, {"paper, compressed", "paper_sparse_bytes"}, {"cardreg, compressed", "packed_bytes"}}
-	w := vg.Points(14)
+	dense, err := r.Floats("dense_float32_bytes")
+	if err != nil {
+		return nil, err
+	}
+	w := vg.Points(20)
 	names := make([]string, len(r.Rows))
 	for i, row := range r.Rows {
 		names[i] = row[0]
 	}
-	for k, s := range series {
+	for k, s := range []struct{ name, col string }{{"paper", "paper_sparse_bytes"}, {"cardreg", "packed_bytes"}} {
 		vals, err := r.Floats(s.col)
 		if err != nil {
 			return nil, err
 		}
-		bars, err := plotter.NewBarChart(plotter.Values(vals), w)
+		factor := make(plotter.Values, len(vals))
+		for i := range vals {
+			factor[i] = dense[i] / vals[i]
+		}
+		bars, err := plotter.NewBarChart(factor, w)
 		if err != nil {
 			return nil, err
 		}
-		bars.Color = Palette[(k+1)%len(Palette)]
-		bars.Offset = vg.Length(k-1) * w
+		bars.Color = Palette[k+1]
+		bars.Offset = vg.Length(2*k-1) * w / 2
 		p.Add(bars)
 		p.Legend.Add(s.name, bars)
 	}
 	p.NominalX(names...)
+	p.Y.Min, p.Y.Max = 0, p.Y.Max*1.2 // room for the legend
 	return NewFigure(1, p), nil
 }
 

@@ -11,6 +11,7 @@ import (
 func All() []Experiment {
 	return []Experiment{
 		Memory(),
+		Bound(),
 	}
 }
 

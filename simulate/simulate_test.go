@@ -1,0 +1,228 @@
+package simulate
+
+import (
+	"bytes"
+	"image/png"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// requireRenders checks the four output files of r: the CSV has a header
+// and one line per row, the JSON names the experiment, the PNG decodes to a
+// figure of the expected size and the SVG is an SVG document.
+func requireRenders(t *testing.T, r *Result) {
+	t.Helper()
+	files, err := r.Files()
+	require.NoError(t, err)
+	assert.Equal(t, len(r.Rows)+1, bytes.Count(files["csv"], []byte("\n")))
+	assert.Contains(t, string(files["json"]), `"name": "`+r.Name+`"`)
+	img, err := png.Decode(bytes.NewReader(files["png"]))
+	require.NoError(t, err)
+	b := img.Bounds()
+	assert.Equal(t, r.Figure.Cols*5*dpi, b.Dx())
+	assert.Equal(t, int(float64(r.Figure.Rows)*3.5*dpi), b.Dy())
+	assert.Greater(t, len(files["png"]), 10000, "a PNG this small is blank")
+	assert.True(t, bytes.HasPrefix(files["svg"], []byte("<?xml")) || bytes.HasPrefix(files["svg"], []byte("<svg")))
+}
+
+// requireFinite checks every cell of the named columns is a finite number.
+func requireFinite(t *testing.T, r *Result, cols ...string) {
+	t.Helper()
+	for _, c := range cols {
+		v, err := r.Floats(c)
+		require.NoError(t, err)
+		for i, x := range v {
+			require.False(t, math.IsNaN(x) || math.IsInf(x, 0), "row %d, column %s: %v", i+1, c, x)
+		}
+	}
+}
+
+func TestBoundQuick(t *testing.T) {
+	cfg := Config{Seed: 1, Quick: true}
+	r, err := Bound().Run(cfg)
+	require.NoError(t, err)
+	exact, interval := boundGrid(true)
+	require.Len(t, r.Rows, 2*(len(exact)+len(interval)))
+	requireFinite(t, r, "P", "n", "lower", "upper", "closed_form", "paper_bound")
+	lo, _ := r.Floats("lower")
+	up, _ := r.Floats("upper")
+	cf, _ := r.Floats("closed_form")
+	pb, _ := r.Floats("paper_bound")
+	for i := range lo {
+		assert.LessOrEqual(t, lo[i], cf[i]*(1+1e-9))
+		assert.GreaterOrEqual(t, up[i], cf[i]*(1-1e-9))
+		assert.LessOrEqual(t, up[i], pb[i], "the paper's bound 2/√P")
+		if r.Rows[i][2] == "exact" {
+			assert.InDelta(t, cf[i], lo[i], 1e-9*cf[i])
+		}
+	}
+	requireRenders(t, r)
+	again, err := Bound().Run(cfg)
+	require.NoError(t, err)
+	assert.Equal(t, r.Deterministic(), again.Deterministic())
+}
+
+// testDataDir is the shared data folder seen from this package's folder.
+const testDataDir = "../../shared/data"
+
+// requireData skips a test when the shared data folder is missing.
+func requireData(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat(testDataDir); err != nil {
+		t.Skip("../shared/data is not beside the repository")
+	}
+}
+
+func TestMemoryTable(t *testing.T) {
+	requireData(t)
+	r, err := Memory().Run(Config{DataDir: testDataDir})
+	require.NoError(t, err)
+	require.Len(t, r.Rows, len(memorySets))
+	packed, _ := r.Floats("packed_bytes")
+	dense, _ := r.Floats("dense_float32_bytes")
+	for i, s := range memorySets {
+		d, err := LoadCSV(filepath.Join(testDataDir, s.File), s.Cols)
+		require.NoError(t, err)
+		// The accounting recomputed from the data: ⌈log₂ m_j⌉ bits per
+		// code (at least one) and 32 bits per distinct value.
+		rows, cols := d.X.Dims()
+		var bits float64
+		for j := range cols {
+			seen := map[float64]bool{}
+			for i := range rows {
+				seen[d.X.At(i, j)] = true
+			}
+			m := len(seen)
+			bits += float64(rows)*math.Max(1, math.Ceil(math.Log2(float64(m)))) + 32*float64(m)
+		}
+		assert.InDelta(t, bits/8, packed[i], 1e-9, s.Label)
+		assert.Equal(t, s.PaperDense, dense[i], "%s: the paper's dense float32 bytes", s.Label)
+		assert.Less(t, packed[i], s.PaperSparse, s.Label)
+	}
+	requireRenders(t, r)
+}
+
+// randIndexPairs is the adjusted Rand index by counting pairs directly
+// (Steinley's form 2(ad − bc)/((a+b)(b+d)+(a+c)(c+d))), a reference for
+// AdjustedRand's contingency-table form.
+func randIndexPairs(x, y []int) float64 {
+	var a, b, c, d float64
+	for i := range x {
+		for j := i + 1; j < len(x); j++ {
+			sx, sy := x[i] == x[j], y[i] == y[j]
+			switch {
+			case sx && sy:
+				a++
+			case sx:
+				b++
+			case sy:
+				c++
+			default:
+				d++
+			}
+		}
+	}
+	return 2 * (a*d - b*c) / ((a+b)*(b+d) + (a+c)*(c+d))
+}
+
+func TestAdjustedRand(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 200 {
+		n := 2 + rng.IntN(30)
+		x, y := make([]int, n), make([]int, n)
+		kx, ky := 1+rng.IntN(5), 1+rng.IntN(5)
+		for i := range x {
+			x[i], y[i] = rng.IntN(kx), rng.IntN(ky)
+		}
+		want := randIndexPairs(x, y)
+		if math.IsNaN(want) {
+			continue // both trivial: the pair form is 0/0
+		}
+		assert.InDelta(t, want, AdjustedRand(x, y), 1e-12)
+	}
+	labels := []int{0, 0, 1, 1, 2, 2, 2}
+	relabelled := []int{5, 5, 9, 9, 1, 1, 1}
+	assert.Equal(t, 1.0, AdjustedRand(labels, relabelled))
+	assert.Equal(t, 1.0, AdjustedRand([]int{3, 3, 3}, []int{1, 1, 1}))
+}
+
+func TestSummarize(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, math.NaN()}
+	s := Summarize(xs)
+	assert.Equal(t, 10, s.N)
+	assert.InDelta(t, 5.5, s.Mean, 1e-12)
+	assert.InDelta(t, math.Sqrt(55.0/6), s.SD, 1e-12)
+	// t_{0.975, 9} = 2.262157 from tables.
+	assert.InDelta(t, 2.262157*s.SD/math.Sqrt(10), s.High-s.Mean, 1e-5)
+	assert.InDelta(t, s.Mean-s.Low, s.High-s.Mean, 1e-12)
+	one := Summarize([]float64{3})
+	assert.Equal(t, Stat{Mean: 3, Low: 3, High: 3, N: 1}, one)
+}
+
+func TestSaveIsAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Bound().Run(Config{Quick: true})
+	require.NoError(t, err)
+	require.NoError(t, r.Save(dir))
+	before, err := os.ReadFile(filepath.Join(dir, "bound.csv"))
+	require.NoError(t, err)
+	broken := *r
+	broken.Rows = append([][]string{{"1"}}, r.Rows...) // a short row
+	require.Error(t, broken.Save(dir))
+	broken = *r
+	broken.Figure = nil
+	require.Error(t, broken.Save(dir))
+	after, err := os.ReadFile(filepath.Join(dir, "bound.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 4, "no temporary files are left")
+	for _, e := range entries {
+		assert.False(t, strings.HasPrefix(e.Name(), "."), e.Name())
+	}
+}
+
+func TestLoadCSVErrors(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bad.csv")
+	require.NoError(t, os.WriteFile(path, []byte("a,b,label\n1,2,x\n3,oops,y\n"), 0o644))
+	_, err := LoadCSV(path, 2)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), path+":3: column 2 (b)")
+	d, err := LoadCSV(path, 1)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"2", "oops"}, d.Labels)
+	_, err = LoadCSV(filepath.Join(dir, "missing.csv"), -1)
+	assert.ErrorContains(t, err, "--data")
+}
+
+func TestLookup(t *testing.T) {
+	for _, e := range All() {
+		got, err := Lookup(e.Name)
+		require.NoError(t, err)
+		assert.Equal(t, e.Name, got.Name)
+		assert.NotEmpty(t, e.Summary)
+		assert.Positive(t, e.DefaultSeeds)
+	}
+	_, err := Lookup("nope")
+	assert.ErrorContains(t, err, "memory")
+}
+
+func TestFormat(t *testing.T) {
+	assert.Equal(t, "NA", Format(math.NaN()))
+	assert.Equal(t, "0.1", Format(0.1))
+	x := 1.0 / 3
+	back, err := strconv.ParseFloat(Format(x), 64)
+	require.NoError(t, err)
+	assert.Equal(t, x, back)
+	assert.Equal(t, "7", Format(7))
+}
