@@ -42,6 +42,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runNet(args[1:], stdout, stderr)
 	case "path", "cv":
 		return runPathCV(args[0], args[1:], stdout, stderr)
+	case "simulate":
+		return runSimulate(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		if len(args) > 1 && args[1] == "fit" {
 			return runFit([]string{"-h"}, stdout, stderr)
@@ -61,13 +63,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if len(args) > 1 && args[1] == "predict" {
 			return runPredict([]string{"-h"}, stdout, stderr)
 		}
+		if len(args) > 1 && args[1] == "simulate" {
+			return runSimulate([]string{"-h"}, stdout, stderr)
+		}
 		if len(args) > 1 && (args[1] == "path" || args[1] == "cv") {
 			return runPathCV(args[1], []string{"-h"}, stdout, stderr)
 		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, path, cv, net, predict, lambda, bound, memory, help; see cardreg help)\n", args[0])
+	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, path, cv, net, predict, lambda, bound, memory, simulate, help; see cardreg help)\n", args[0])
 	return 2
 }
 
@@ -104,6 +109,7 @@ Usage:
   cardreg lambda [flags]         the theoretical lambda (networks, or --regression)
   cardreg bound [flags]          check the bound M_A <= 2/sqrt(P) by linear programs
   cardreg memory FILE.csv        storage: dense against compressed (few distinct values per column)
+  cardreg simulate NAME --out D  run an experiment or a figure of the source paper (list: all names)
   cardreg help [command]         show help
 
 Objective: ||y - X b - b0||^2 + lambda * h(b), no 1/(2n) factor;
