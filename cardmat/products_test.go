@@ -239,3 +239,22 @@ func TestAliasingViewsAndWideCodes(t *testing.T) {
 	require.Panics(t, func() { vm.Gram(mat.NewSymDense(3, nil)) })
 	require.Panics(t, func() { vm.Mul(mat.NewDense(2, 2, nil), bt.T()) })
 }
+
+// TestPaperIntroductionExample is the source paper's §1 example: W (6×2)
+// with three distinct values per column times V (2×4) with two per row
+// takes 3·2·2 = 12 multiplications compressed against 6·2·4 = 48 dense.
+func TestPaperIntroductionExample(t *testing.T) {
+	w := mat.NewDense(6, 2, []float64{2.1, 1.1, 1, 2.3, 1, 1.1, 2.1, 1.1, 3, 2.3, 3, 4})
+	a, b, c, d := 1.5, -2.0, 0.5, 3.0
+	v := mat.NewDense(2, 4, []float64{a, b, b, a, c, d, d, c})
+	cw, err := Encode(w)
+	require.NoError(t, err)
+	rv, err := EncodeRows(v)
+	require.NoError(t, err)
+	var got, want mat.Dense
+	ops := MulCompressed(&got, cw, rv)
+	want.Mul(w, v)
+	require.True(t, mat.EqualApprox(&got, &want, 1e-12))
+	require.Equal(t, 12, ops.Multiplications)
+	require.Equal(t, 48, DenseOps(6, 2, 4).Multiplications)
+}
