@@ -10,6 +10,11 @@ import (
 // them.
 func All() []Experiment {
 	return []Experiment{
+		LinearGrid(),
+		TensorRegression(),
+		Matmul(),
+		Powers(),
+		Markov(),
 		Memory(),
 		Bound(),
 	}

@@ -70,19 +70,8 @@ func TestBoundQuick(t *testing.T) {
 	assert.Equal(t, r.Deterministic(), again.Deterministic())
 }
 
-// testDataDir is the shared data folder seen from this package's folder.
-const testDataDir = "../../shared/data"
-
-// requireData skips a test when the shared data folder is missing.
-func requireData(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(testDataDir); err != nil {
-		t.Skip("../shared/data is not beside the repository")
-	}
-}
-
 func TestMemoryTable(t *testing.T) {
-	requireData(t)
+	needData(t)
 	r, err := Memory().Run(Config{DataDir: testDataDir})
 	require.NoError(t, err)
 	require.Len(t, r.Rows, len(memorySets))

@@ -1,18 +1,22 @@
 // Command matmulbench times cardreg's compressed and binary products for the
 // side-by-side comparison with NumPy/OpenBLAS and M4RI run by
-// bench/matmul/run.sh, and, with -paper, the source paper's benchmark
-// settings against gonum and the baselines.
+// bench/matmul/run.sh, and, with -paper, runs the source paper's settings:
+// the experiments matmul, powers and markov of package simulate (the same
+// as `cardreg simulate matmul|powers|markov`), printed as Markdown tables.
 //
 // Usage:
 //
 //	go run ./bench/matmulbench [-reps 5] [-sizes 2048,4096] [-seed 1]
-//	go run ./bench/matmulbench -paper [-reps 5] [-data ../shared/data]
+//	go run ./bench/matmulbench -paper [-reps 5] [-seed 1] [-data ../shared/data] [-out DIR]
 //
-// It prints "name value" lines (seconds, the median of -reps runs after one
-// warm-up, timed in-process); with -paper, a Markdown table instead. The
-// matrices are those of bench/matmul: binary N×N with independent fair
-// bits, and the letter-like 20000×16 (integers uniform on 0..9) times
-// 16×1024 (standard normal).
+// Without -paper it prints "name value" lines (seconds, the median of -reps
+// runs after one warm-up, timed in-process). The matrices are those of
+// bench/matmul: binary N×N with independent fair bits, and the letter-like
+// 20000×16 (integers uniform on 0..9) times 16×1024 (standard normal).
+//
+// With -paper, -reps is the number of repetitions (new matrices each; the
+// tables show medians), -seed the base seed, and -out, when set, a folder
+// where each experiment's CSV, JSON, PNG and SVG are saved.
 package main
 
 import (
@@ -34,15 +38,16 @@ func main() {
 	reps := flag.Int("reps", 5, "timed runs per measurement (median reported)")
 	sizes := flag.String("sizes", "2048,4096", "binary matrix sizes")
 	seed := flag.Uint64("seed", 1, "random seed")
-	paper := flag.Bool("paper", false, "time the source paper's settings and print a Markdown table")
+	paper := flag.Bool("paper", false, "run the source paper's settings (simulate: matmul, powers, markov) and print Markdown tables")
 	data := flag.String("data", "../shared/data", "directory of the real data sets (for -paper)")
+	out := flag.String("out", "", "with -paper: also save each experiment's CSV, JSON, PNG and SVG in this folder")
 	gonumMax := flag.Int("gonum-max", 2048, "largest binary size also timed with gonum's Dense.Mul")
 	flag.Parse()
 	if *reps < 1 {
 		fail(fmt.Errorf("-reps must be at least 1, got %d", *reps))
 	}
 	if *paper {
-		if err := runPaper(*reps, *seed, *data); err != nil {
+		if err := runPaper(*reps, *seed, *data, *out); err != nil {
 			fail(err)
 		}
 		return
