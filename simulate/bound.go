@@ -32,7 +32,7 @@ func boundGrid(quick bool) (exact, interval []int) {
 	if quick {
 		return []int{2, 3, 4, 5, 6}, []int{16}
 	}
-	return []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, []int{16, 24, 32, 48, 64}
+	return []int{2, 3, 4, 5, 6, 7, 8, 9, 10}, []int{12, 16, 20, 24}
 }
 
 func runBound(cfg Config) (*Result, error) {

@@ -10,6 +10,7 @@ import (
 // them.
 func All() []Experiment {
 	return []Experiment{
+		RegressionVsLasso(),
 		LinearGrid(),
 		TensorRegression(),
 		Matmul(),
@@ -17,6 +18,8 @@ func All() []Experiment {
 		Markov(),
 		Memory(),
 		Bound(),
+		Digits(),
+		Letter(),
 	}
 }
 

@@ -6,7 +6,7 @@
 //
 // Usage:
 //
-//	go run ./bench/deepreg/gobench [-iters 1000] [-reps 3] [-init FILE] [-curve FILE]
+//	go run ./bench/deepreg/gobench [-iters 1000] [-reps 3] [-init FILE]
 //
 // It prints "name value" lines: seconds per iteration (median of -reps runs
 // from the same initial weights, the figures evaluated only after the last
@@ -15,7 +15,8 @@
 // onto 8 distinct values after each step (the paper's heuristic). -init reads
 // the weights {"weights": [W0, W1]} (rows of W^l) that the PyTorch script
 // also reads; otherwise they are drawn from a seed and written to -init-out
-// when given. -curve writes accuracy against wall time per epoch as CSV.
+// when given. Accuracy against wall time (the paper's figure) is the
+// experiment simulate.Digits, `cardreg simulate digits`.
 package main
 
 import (
@@ -41,7 +42,6 @@ func main() {
 	initFile := flag.String("init", "", "initial weights as JSON (else drawn from -seed)")
 	initOut := flag.String("init-out", "", "write the initial weights as JSON")
 	seed := flag.Uint64("seed", 1, "seed of the initial weights")
-	curve := flag.String("curve", "", "write accuracy against wall time per epoch (CSV)")
 	flag.Parse()
 	x, y, err := readDigits(*data)
 	if err != nil {
@@ -70,7 +70,6 @@ func main() {
 		{"dense_project8", solver.DenseDesign{X: x}, 8},
 		{"compressed_project8", cx, 8},
 	}
-	var rows [][]string
 	for _, v := range variants {
 		opts := &deepreg.Options{Loss: deepreg.CrossEntropy{}, LearningRate: *lr, Epochs: *iters, ReportEvery: *iters, ProjectK: v.project}
 		times := make([]float64, *reps)
@@ -87,21 +86,6 @@ func main() {
 		slices.Sort(times)
 		fmt.Printf("go_%s_sec_per_iter %.6g\ngo_%s_final_loss %.6g\ngo_%s_accuracy %.6g\n",
 			v.name, times[len(times)/2], v.name, last.Loss, v.name, last.Metric)
-		if *curve != "" {
-			opts.ReportEvery = 0
-			res, err := deepreg.Train(start.Clone(), v.design, y, opts)
-			if err != nil {
-				fail(err)
-			}
-			for _, e := range res.History {
-				rows = append(rows, []string{v.name, strconv.Itoa(e.Epoch), fmt.Sprint(e.Seconds), fmt.Sprint(e.Loss), fmt.Sprint(e.Metric)})
-			}
-		}
-	}
-	if *curve != "" {
-		if err := writeCurve(*curve, rows); err != nil {
-			fail(err)
-		}
 	}
 }
 
@@ -194,21 +178,4 @@ func writeInit(path string, net *deepreg.Network) error {
 		return err
 	}
 	return os.WriteFile(path, b, 0o644)
-}
-
-func writeCurve(path string, rows [][]string) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	if err := w.Write([]string{"variant", "epoch", "seconds", "loss", "accuracy"}); err != nil {
-		f.Close()
-		return err
-	}
-	if err := w.WriteAll(rows); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
