@@ -191,9 +191,9 @@ func errorBars(s Series) (*plotter.YErrorBars, error) {
 	return plotter.NewYErrorBars(intervalXY{s.XY, s.Low, s.High})
 }
 
-// logTicks labels 1, 2 and 5 times each power of ten on a log axis, so that
-// an axis spanning less than a decade still has labels; gonum/plot's
-// LogTicks labels powers of ten only.
+// logTicks labels 1, 2 and 5 times each power of ten on a log axis spanning
+// less than three decades, so that a short axis still has labels (gonum/plot's
+// LogTicks labels powers of ten only), and powers of ten beyond.
 type logTicks struct{}
 
 func (logTicks) Ticks(lo, hi float64) []plot.Tick {
@@ -209,7 +209,7 @@ func (logTicks) Ticks(lo, hi float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if m == 1 || m == 2 || m == 5 {
+			if m == 1 || (hi/lo < 1000 && (m == 2 || m == 5)) {
 				t.Label = strconv.FormatFloat(v, 'g', 3, 64)
 			}
 			ticks = append(ticks, t)

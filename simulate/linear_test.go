@@ -1,12 +1,9 @@
 package simulate
 
 import (
-	"bytes"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"slices"
-	"strconv"
 	"testing"
 
 	"github.com/cardsparse/cardreg/cardmat"
@@ -17,39 +14,13 @@ import (
 	"gonum.org/v1/gonum/stat"
 )
 
-// checkResult runs the shared checks of a Quick result: columns, row count,
-// finite numeric cells, determinism and a figure that renders.
+// checkResult runs the shared checks of a Quick result (two repetitions
+// from seed 7) and checks its columns and row count.
 func checkResult(t *testing.T, e Experiment, columns []string, rows int, text []string) *Result {
 	t.Helper()
-	cfg := Config{Seed: 7, Seeds: 2, Quick: true}
-	r, err := e.Run(cfg)
-	require.NoError(t, err)
+	r := checkQuick(t, e, 7, 2, text...)
 	require.Equal(t, columns, r.Columns)
 	require.Len(t, r.Rows, rows)
-	for i, row := range r.Rows {
-		require.Len(t, row, len(columns))
-		for j, cell := range row {
-			if slices.Contains(text, columns[j]) {
-				continue
-			}
-			v, err := strconv.ParseFloat(cell, 64)
-			require.NoError(t, err, "row %d, column %s", i, columns[j])
-			require.False(t, math.IsNaN(v) || math.IsInf(v, 0), "row %d, column %s: %s", i, columns[j], cell)
-		}
-	}
-	for _, c := range r.Timing {
-		require.Contains(t, r.Columns, c)
-	}
-	again, err := e.Run(cfg)
-	require.NoError(t, err)
-	require.Equal(t, r.Deterministic(), again.Deterministic(), "same seed, same numbers")
-	files, err := r.Files()
-	require.NoError(t, err)
-	_, err = png.Decode(bytes.NewReader(files["png"]))
-	require.NoError(t, err)
-	svg := files["svg"]
-	require.True(t, bytes.HasPrefix(svg, []byte("<?xml")) || bytes.HasPrefix(svg, []byte("<svg")))
-	require.Contains(t, string(files["json"]), `"summary"`)
 	return r
 }
 

@@ -1,96 +1,20 @@
 package simulate
 
 import (
-	"bytes"
-	"image/png"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
 
-// testDataDir is the folder of the real data sets seen from this package's
-// directory (the tests' working directory): ../shared/data beside the
-// repository.
-const testDataDir = "../../shared/data"
-
-// needData skips the test when the real data sets are missing.
-func needData(t *testing.T) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(testDataDir, "digits.csv")); err != nil {
-		t.Skipf("real data sets not found in %s: %v", testDataDir, err)
-	}
-}
-
-// quickRun runs e in Quick mode with two repetitions and checks it took at
-// most limit.
-func quickRun(t *testing.T, e Experiment, seed uint64, limit time.Duration) *Result {
-	t.Helper()
-	start := time.Now()
-	r, err := e.Run(Config{Seed: seed, Seeds: 2, Quick: true, DataDir: testDataDir})
-	require.NoError(t, err)
-	require.Less(t, time.Since(start), limit, "quick run too slow")
-	return r
-}
-
-// checkCells asserts every cell of the numeric columns parses as a finite
-// number; "NA" is accepted only in the seconds column of a skipped row.
-func checkCells(t *testing.T, r *Result, text []string) {
-	t.Helper()
-	status := slices.Index(r.Columns, "status")
-	for i, row := range r.Rows {
-		require.Len(t, row, len(r.Columns), "row %d", i+1)
-		for j, cell := range row {
-			if slices.Contains(text, r.Columns[j]) {
-				continue
-			}
-			if cell == "NA" && r.Columns[j] == "seconds" && status >= 0 && row[status] == "skipped" {
-				continue
-			}
-			v, err := strconv.ParseFloat(cell, 64)
-			require.NoError(t, err, "row %d, column %s", i+1, r.Columns[j])
-			require.False(t, math.IsNaN(v) || math.IsInf(v, 0), "row %d, column %s: %s", i+1, r.Columns[j], cell)
-		}
-	}
-}
-
-// checkFiles renders the result and checks the figure decodes.
-func checkFiles(t *testing.T, r *Result) {
-	t.Helper()
-	files, err := r.Files()
-	require.NoError(t, err)
-	img, err := png.Decode(bytes.NewReader(files["png"]))
-	require.NoError(t, err)
-	b := img.Bounds()
-	assert.Greater(t, b.Dx(), 300)
-	assert.Greater(t, b.Dy(), 200)
-	svg := string(files["svg"])
-	assert.True(t, strings.HasPrefix(svg, "<?xml") || strings.HasPrefix(svg, "<svg"), "svg starts with %.20q", svg)
-	assert.Contains(t, string(files["json"]), `"summary"`)
-	assert.NotContains(t, string(files["json"]), "NaN")
-}
-
-// checkDeterministic runs e again with the same seed and with another.
-func checkDeterministic(t *testing.T, e Experiment, r *Result, limit time.Duration) {
-	t.Helper()
-	again := quickRun(t, e, r.BaseSeed, limit)
-	assert.Equal(t, r.Deterministic(), again.Deterministic(), "same seed, different rows")
-	assert.Equal(t, r.Columns, again.Columns)
-}
-
 func TestMatmulQuick(t *testing.T) {
 	needData(t)
 	e := Matmul()
-	r := quickRun(t, e, 7, 20*time.Second)
+	r := checkQuick(t, e, 7, 2, "panel", "method", "product", "status")
 	assert.Equal(t, "matmul", r.Name)
 	assert.Equal(t, []string{"panel", "x", "method", "rep", "seed", "rows", "inner", "cols", "distinct", "product", "status", "seconds"}, r.Columns)
 	assert.Equal(t, []string{"seconds"}, r.Timing)
@@ -110,7 +34,6 @@ func TestMatmulQuick(t *testing.T) {
 		}
 	}
 	assert.Equal(t, perPanel, count)
-	checkCells(t, r, []string{"panel", "method", "product", "status"})
 
 	panels, ok := r.Summary.([]TimingPanel)
 	require.True(t, ok, "summary is %T", r.Summary)
@@ -126,18 +49,15 @@ func TestMatmulQuick(t *testing.T) {
 			}
 		}
 	}
-	checkFiles(t, r)
-	checkDeterministic(t, e, r, 20*time.Second)
-	other := quickRun(t, e, 8, 20*time.Second)
+	other := runQuick(t, e, 8, 2)
 	assert.Equal(t, len(r.Rows), len(other.Rows))
 }
 
 func TestPowersQuick(t *testing.T) {
 	e := Powers()
-	r := quickRun(t, e, 3, 10*time.Second)
+	r := checkQuick(t, e, 3, 2, "method")
 	assert.Equal(t, []string{"power", "method", "rep", "seed", "edges", "max_entry", "exact_range", "max_rel_diff", "seconds", "cumulative_seconds"}, r.Columns)
 	require.Len(t, r.Rows, 10*3*2) // powers × methods × repetitions
-	checkCells(t, r, []string{"method"})
 	maxRel, err := r.Floats("max_rel_diff")
 	require.NoError(t, err)
 	for i, d := range maxRel {
@@ -150,25 +70,20 @@ func TestPowersQuick(t *testing.T) {
 	for i := range cum {
 		assert.GreaterOrEqual(t, cum[i], step[i])
 	}
-	checkFiles(t, r)
-	checkDeterministic(t, e, r, 10*time.Second)
-	other := quickRun(t, e, 4, 10*time.Second)
+	other := runQuick(t, e, 4, 2)
 	assert.NotEqual(t, r.Deterministic(), other.Deterministic(), "another seed, another graph")
 }
 
 func TestMarkovQuick(t *testing.T) {
 	e := Markov()
-	r := quickRun(t, e, 5, 10*time.Second)
+	r := checkQuick(t, e, 5, 2, "method")
 	assert.Equal(t, []string{"step", "method", "rep", "seed", "max_abs_diff", "seconds", "cumulative_seconds"}, r.Columns)
 	require.Len(t, r.Rows, 21*3*2) // steps 0..20 × methods × repetitions
-	checkCells(t, r, []string{"method"})
 	diff, err := r.Floats("max_abs_diff")
 	require.NoError(t, err)
 	for i, d := range diff {
 		assert.LessOrEqual(t, d, 1e-12, "row %d", i+1)
 	}
-	checkFiles(t, r)
-	checkDeterministic(t, e, r, 10*time.Second)
 }
 
 // TestTransition checks the Markov transition matrix: rows sum to one, two

@@ -1,8 +1,6 @@
 package simulate
 
 import (
-	"bytes"
-	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -15,43 +13,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// requireRenders checks the four output files of r: the CSV has a header
-// and one line per row, the JSON names the experiment, the PNG decodes to a
-// figure of the expected size and the SVG is an SVG document.
-func requireRenders(t *testing.T, r *Result) {
-	t.Helper()
-	files, err := r.Files()
-	require.NoError(t, err)
-	assert.Equal(t, len(r.Rows)+1, bytes.Count(files["csv"], []byte("\n")))
-	assert.Contains(t, string(files["json"]), `"name": "`+r.Name+`"`)
-	img, err := png.Decode(bytes.NewReader(files["png"]))
-	require.NoError(t, err)
-	b := img.Bounds()
-	assert.Equal(t, r.Figure.Cols*5*dpi, b.Dx())
-	assert.Equal(t, int(float64(r.Figure.Rows)*3.5*dpi), b.Dy())
-	assert.Greater(t, len(files["png"]), 10000, "a PNG this small is blank")
-	assert.True(t, bytes.HasPrefix(files["svg"], []byte("<?xml")) || bytes.HasPrefix(files["svg"], []byte("<svg")))
-}
-
-// requireFinite checks every cell of the named columns is a finite number.
-func requireFinite(t *testing.T, r *Result, cols ...string) {
-	t.Helper()
-	for _, c := range cols {
-		v, err := r.Floats(c)
-		require.NoError(t, err)
-		for i, x := range v {
-			require.False(t, math.IsNaN(x) || math.IsInf(x, 0), "row %d, column %s: %v", i+1, c, x)
-		}
-	}
-}
-
 func TestBoundQuick(t *testing.T) {
-	cfg := Config{Seed: 1, Quick: true}
-	r, err := Bound().Run(cfg)
-	require.NoError(t, err)
+	r := checkQuick(t, Bound(), 1, 1, "method")
 	exact, interval := boundGrid(true)
 	require.Len(t, r.Rows, 2*(len(exact)+len(interval)))
-	requireFinite(t, r, "P", "n", "lower", "upper", "closed_form", "paper_bound")
 	lo, _ := r.Floats("lower")
 	up, _ := r.Floats("upper")
 	cf, _ := r.Floats("closed_form")
@@ -64,10 +29,6 @@ func TestBoundQuick(t *testing.T) {
 			assert.InDelta(t, cf[i], lo[i], 1e-9*cf[i])
 		}
 	}
-	requireRenders(t, r)
-	again, err := Bound().Run(cfg)
-	require.NoError(t, err)
-	assert.Equal(t, r.Deterministic(), again.Deterministic())
 }
 
 func TestMemoryTable(t *testing.T) {

@@ -10,9 +10,11 @@ import (
 // Stat is the mean of repeated measurements with their standard deviation
 // and a 95 % interval for the mean (Student's t, n−1 degrees of freedom).
 type Stat struct {
-	Mean, SD  float64
-	Low, High float64
-	N         int
+	Mean float64 `json:"mean"`
+	SD   float64 `json:"sd"`
+	Low  float64 `json:"low"`
+	High float64 `json:"high"`
+	N    int     `json:"n"`
 }
 
 // Summarize returns the Stat of xs, NaNs dropped. With a single value the SD
