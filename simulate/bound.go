@@ -56,11 +56,11 @@ func runBound(cfg Config) (*Result, error) {
 			g.Scale(w, g)
 			k, err := bounds.KernelOf(g)
 			if err != nil {
-				return nil, fmt.Errorf("P = %d, n = %d: %w", p, n, err)
+				return nil, fmt.Errorf("at P = %d, n = %d: %w", p, n, err)
 			}
 			closed := 2 / (float64(n) * w)
 			if tol := 1e-9 * closed; k.Lower > closed+tol || k.Upper < closed-tol {
-				return nil, fmt.Errorf("P = %d, n = %d: computed M_A in [%g, %g] misses 2/(n√P) = %g", p, n, k.Lower, k.Upper, closed)
+				return nil, fmt.Errorf("at P = %d, n = %d: computed M_A in [%g, %g] misses 2/(n√P) = %g", p, n, k.Lower, k.Upper, closed)
 			}
 			worst = math.Max(worst, k.Upper*w/2)
 			method := "interval"
