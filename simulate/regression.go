@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-
 	"time"
 
 	"github.com/cardsparse/cardreg/deepreg"
