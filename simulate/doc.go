@@ -10,7 +10,9 @@
 // with gonum/plot. Result.Save writes DIR/NAME.csv, .json, .png and .svg, all
 // or none. Run i of an experiment uses the seed Config.Seed + i, so the same
 // seed gives the same numbers; only the wall-time columns (Result.Timing)
-// differ between runs.
+// differ between runs. The network experiments split their batches over
+// GOMAXPROCS goroutines, so their losses agree to the last bits only on
+// machines with the same GOMAXPROCS (the JSON records it).
 //
 // The command line is `cardreg simulate NAME --out DIR`; `cardreg simulate
 // list` names every experiment. docs/paper.md is the reproduction report built

@@ -509,7 +509,8 @@ func rank(r mmRun) int {
 }
 
 // sameProduct reports whether got equals ref to 1e-9 relative to ref's
-// largest entry (exactly, mod 2, when mod2 is set).
+// largest absolute row sum, ‖ref‖_∞, at least 1 (exactly, mod 2, when mod2
+// is set).
 func sameProduct(got, ref *mat.Dense, mod2 bool) error {
 	gr, gc := got.Dims()
 	rr, rc := ref.Dims()

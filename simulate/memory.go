@@ -35,6 +35,7 @@ func Memory() Experiment {
 		Name:         "memory",
 		Summary:      "the paper's memory table: Yeast, Concrete and AI4I stored dense and compressed",
 		DefaultSeeds: 1,
+		fixed:        true,
 		run:          runMemory,
 	}
 }

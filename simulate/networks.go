@@ -212,7 +212,10 @@ func Letter() Experiment {
 	}
 }
 
-// curveData reads the data set: inputs scaled to [0, 1], one-hot targets.
+// curveData reads the data set with one-hot targets: inputs divided by
+// s.scale (digits: to [0, 1]) or, when s.scale is 0 (letter), standardised
+// with the mean and standard deviation of all rows, the held-out rows
+// included.
 func curveData(cfg Config, s *curveSettings) (*mat.Dense, *mat.Dense, error) {
 	path := cfg.dataFile(s.file)
 	d, err := LoadCSV(path, s.cols)

@@ -40,7 +40,8 @@ func (r *Result) Files() (map[string][]byte, error) {
 		"timing_columns":  r.Timing,
 		"elapsed_seconds": r.Elapsed,
 		"versions":        Versions(),
-		"machine":         map[string]any{"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU()},
+		"machine": map[string]any{"goos": runtime.GOOS, "goarch": runtime.GOARCH, "cpus": runtime.NumCPU(),
+			"gomaxprocs": runtime.GOMAXPROCS(0)},
 	}
 	j, err := json.MarshalIndent(meta, "", "  ")
 	if err != nil {
@@ -58,9 +59,10 @@ func (r *Result) Files() (map[string][]byte, error) {
 	return out, nil
 }
 
-// Save writes DIR/NAME.csv, .json, .png and .svg. Every file is rendered
-// and written to a temporary file first and renamed into place only when all
-// four are written, so a failure leaves earlier outputs untouched.
+// Save writes DIR/NAME.csv, .json, .png and .svg. All four are rendered and
+// written to temporary files in DIR first and renamed into place only when
+// every write succeeded, so a failed render or write leaves earlier outputs
+// untouched.
 func (r *Result) Save(dir string) error {
 	files, err := r.Files()
 	if err != nil {

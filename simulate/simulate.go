@@ -42,9 +42,16 @@ type Experiment struct {
 	Summary string
 	// DefaultSeeds is the number of repetitions when Config.Seeds is 0.
 	DefaultSeeds int
+	// fixed marks an experiment without repetitions or randomness (the
+	// memory table, the bound): it runs once and takes no seeds.
+	fixed bool
 	// run does the work; Run fills in the bookkeeping.
 	run func(cfg Config) (*Result, error)
 }
+
+// Repeated reports whether the experiment has repetitions (and takes
+// Config.Seeds); the memory table and the bound have none.
+func (e Experiment) Repeated() bool { return !e.fixed }
 
 // Run runs the experiment and returns its result, with the seeds, the
 // configuration and the elapsed time recorded.
@@ -54,6 +61,9 @@ func (e Experiment) Run(cfg Config) (*Result, error) {
 	}
 	if cfg.Seeds == 0 {
 		cfg.Seeds = e.DefaultSeeds
+	}
+	if e.fixed && cfg.Seeds != 1 {
+		return nil, fmt.Errorf("%s has no repetitions and no randomness: drop --seeds", e.Name)
 	}
 	if cfg.DataDir == "" {
 		cfg.DataDir = DefaultDataDir
@@ -67,9 +77,9 @@ func (e Experiment) Run(cfg Config) (*Result, error) {
 	r.Description = e.Summary
 	r.BaseSeed = cfg.Seed
 	r.Quick = cfg.Quick
-	r.Seeds = make([]uint64, cfg.Seeds)
-	for i := range r.Seeds {
-		r.Seeds[i] = cfg.SeedFor(i)
+	r.Seeds = []uint64{}
+	for i := 0; i < cfg.Seeds && !e.fixed; i++ {
+		r.Seeds = append(r.Seeds, cfg.SeedFor(i))
 	}
 	r.Elapsed = time.Since(start).Seconds()
 	return r, nil
@@ -81,11 +91,16 @@ const DefaultDataDir = "../shared/data"
 
 // Result is what an experiment produced.
 type Result struct {
+	// Name and Description are the experiment's name and one-line summary.
 	Name, Description string
-	BaseSeed          uint64
-	Seeds             []uint64
-	Quick             bool
-	Elapsed           float64
+	// BaseSeed is Config.Seed; Seeds lists the seed of every repetition
+	// (empty for an experiment without repetitions).
+	BaseSeed uint64
+	Seeds    []uint64
+	// Quick reports a run at the reduced sizes.
+	Quick bool
+	// Elapsed is the wall time of the run in seconds.
+	Elapsed float64
 	// Params are the experiment's settings (sizes, grids, λ rules), written
 	// to the JSON file.
 	Params any

@@ -155,6 +155,17 @@ func TestLoadCSVErrors(t *testing.T) {
 	assert.ErrorContains(t, err, "--data")
 }
 
+func TestFixedExperimentsTakeNoSeeds(t *testing.T) {
+	_, err := Bound().Run(Config{Seeds: 3, Quick: true})
+	assert.ErrorContains(t, err, "drop --seeds")
+	r, err := Bound().Run(Config{Seed: 5, Quick: true})
+	require.NoError(t, err)
+	assert.Empty(t, r.Seeds)
+	assert.Equal(t, uint64(5), r.BaseSeed)
+	assert.False(t, Bound().Repeated())
+	assert.True(t, Digits().Repeated())
+}
+
 func TestLookup(t *testing.T) {
 	for _, e := range All() {
 		got, err := Lookup(e.Name)

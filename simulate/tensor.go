@@ -288,10 +288,13 @@ func tensorTiming(pl tensorPlan, seed uint64, q int) ([]timingRow, error) {
 func estimationRun(pl tensorPlan, seed uint64) (map[string]fitMetrics, error) {
 	rng := rand.New(rand.NewPCG(seed, 2000))
 	p := pl.Side * pl.Side
-	x := mat.DenseCopyOf(paperTensor(rng, pl.NTrain, pl.Side, pl.Levels).Matrix(1))
+	// One draw split into training and test rows, so both share the
+	// construction's common shift.
+	all := mat.DenseCopyOf(paperTensor(rng, pl.NTrain+pl.NTest, pl.Side, pl.Levels).Matrix(1))
+	x := all.Slice(0, pl.NTrain, 0, p).(*mat.Dense)
+	xtest := all.Slice(pl.NTrain, pl.NTrain+pl.NTest, 0, p).(*mat.Dense)
 	bstar, labels := tensorTruth(rng, p, 1, pl.K)
 	y := tensorResponse(rng, x, bstar, pl.Sigma)
-	xtest := mat.DenseCopyOf(paperTensor(rng, pl.NTest, pl.Side, pl.Levels).Matrix(1))
 	truth := tensorResponse(rng, xtest, bstar, 0)
 	ytest := tensorResponse(rng, xtest, bstar, pl.Sigma)
 	out := map[string]fitMetrics{}

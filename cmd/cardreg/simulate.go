@@ -19,12 +19,14 @@ Runs an experiment comparing cardinality, lasso and ridge, or one of the
 source paper's figures, and writes DIR/NAME.csv (one row per run), NAME.json
 (configuration, seeds, versions, summary) and the figure NAME.png and
 NAME.svg. Repetition i uses the seed S+i, so the same seed gives the same
-numbers (wall times aside). Files are replaced only when all four are
-written. "all" runs every experiment in turn.
+numbers (wall times aside). The four files are written to temporary files
+and renamed into place only when all are written, so a failed run leaves
+earlier outputs as they were. "all" runs every experiment in turn.
 
 Flags:
   --out DIR      folder of the outputs (created when missing; required)
-  --seeds N      repetitions (default: the experiment's, see list)
+  --seeds N      repetitions (default: the experiment's, see list; memory
+                 and bound have none)
   --seed S       base seed (default 1)
   --quick        reduced sizes (the test suite's), seconds instead of minutes
   --data DIR     folder of the real data sets (default ../shared/data)
@@ -60,6 +62,9 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	exps := simulate.All()
 	if pos[0] != "all" {
 		e, err := simulate.Lookup(pos[0])
+		if err == nil && !e.Repeated() && *seeds > 1 {
+			err = fmt.Errorf("%s has no repetitions: drop --seeds", e.Name)
+		}
 		if err != nil {
 			return exitStatus(stderr, "simulate", usageError{err})
 		}
@@ -68,6 +73,10 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	cfg := simulate.Config{Seed: *seed, Seeds: *seeds, Quick: *quick, DataDir: *data}
 	var failed []error
 	for _, e := range exps {
+		cfg := cfg
+		if len(exps) > 1 && !e.Repeated() {
+			cfg.Seeds = 0 // --seeds is for the experiments with repetitions
+		}
 		if err := runExperiment(e, cfg, *out, *force, stdout, stderr); err != nil {
 			failed = append(failed, err)
 			fmt.Fprintf(stderr, "cardreg simulate: %v\n", err)

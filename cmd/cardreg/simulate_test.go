@@ -30,6 +30,7 @@ func TestSimulateUsageErrors(t *testing.T) {
 		{[]string{"simulate", "nope", "--out", "x"}, `unknown experiment "nope"`},
 		{[]string{"simulate", "bound", "--out", "x", "--seeds", "-1"}, "--seeds -1"},
 		{[]string{"simulate", "bound", "--out", "x", "--bogus"}, "bogus"},
+		{[]string{"simulate", "memory", "--out", "x", "--seeds", "3"}, "no repetitions"},
 	} {
 		res := cardreg(t, c.args...)
 		assert.Equal(t, 2, res.code, c.args)
