@@ -323,11 +323,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 			"base_in_rows": "the base setting is run once per seed with factor \"base\" and is a level of every factor in the summary and figure",
 		},
 	}
-	type key struct {
-		setting int
-		method  string
-	}
-	metrics := map[key][]fitMetrics{}
+	metrics := map[linearKey][]fitMetrics{}
 	total, done := len(settings)*cfg.Seeds, 0
 	for si, s := range settings {
 		for i := range cfg.Seeds {
@@ -340,26 +336,53 @@ func runLinearGrid(cfg Config) (*Result, error) {
 				fm := res[method]
 				r.Add(s.Factor, s.N, s.P, s.Sigma, s.K, s.Rho, seed, method,
 					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda, fm.Seconds)
-				metrics[key{si, method}] = append(metrics[key{si, method}], fm)
+				metrics[linearKey{si, method}] = append(metrics[linearKey{si, method}], fm)
 			}
 			done++
 			cfg.progress(done, total)
 		}
 	}
-	// Summaries per factor level, the base included in every factor.
-	type levelSummary struct {
-		Factor   string  `json:"factor"`
-		Level    float64 `json:"level"`
-		Base     bool    `json:"base"`
-		Method   string  `json:"method"`
-		EstError Stat    `json:"est_error"`
-		TestMSE  Stat    `json:"test_mse"`
-		Excess   Stat    `json:"excess_mse"`
-		ARI      Stat    `json:"ari"`
-		Distinct Stat    `json:"distinct"`
-		Lambda   Stat    `json:"lambda"`
-		Seconds  Stat    `json:"seconds"`
+	summary, curves := linearSummary(pl, settings, metrics)
+	r.Summary = summary
+	fig, err := linearFigure(pl, curves)
+	if err != nil {
+		return nil, err
 	}
+	r.Figure = fig
+	return r, nil
+}
+
+// linearKey identifies the runs of one setting (an index into the plan's
+// settings) and method.
+type linearKey struct {
+	setting int
+	method  string
+}
+
+// linearCell identifies one curve of the figure: a factor and a method.
+type linearCell struct {
+	factor, method string
+}
+
+// levelSummary is the summary of one method at one level of one factor.
+type levelSummary struct {
+	Factor   string  `json:"factor"`
+	Level    float64 `json:"level"`
+	Base     bool    `json:"base"`
+	Method   string  `json:"method"`
+	EstError Stat    `json:"est_error"`
+	TestMSE  Stat    `json:"test_mse"`
+	Excess   Stat    `json:"excess_mse"`
+	ARI      Stat    `json:"ari"`
+	Distinct Stat    `json:"distinct"`
+	Lambda   Stat    `json:"lambda"`
+	Seconds  Stat    `json:"seconds"`
+}
+
+// linearSummary summarises every factor level and method over the seeds,
+// the base setting counted as a level of every factor, and returns the
+// summaries also grouped into the figure's curves.
+func linearSummary(pl linearPlan, settings []linearSetting, metrics map[linearKey][]fitMetrics) ([]levelSummary, map[linearCell][]levelSummary) {
 	pick := func(fs []fitMetrics, f func(fitMetrics) float64) Stat {
 		xs := make([]float64, len(fs))
 		for i, m := range fs {
@@ -368,10 +391,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 		return Summarize(xs)
 	}
 	var summary []levelSummary
-	type cell struct {
-		factor, method string
-	}
-	curves := map[cell][]levelSummary{}
+	curves := map[linearCell][]levelSummary{}
 	for _, f := range linearFactors {
 		levels := slices.Clone(pl.Levels[f])
 		slices.Sort(levels)
@@ -381,7 +401,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 				si = slices.IndexFunc(settings, func(s linearSetting) bool { return s.Factor == f && s.Level == v })
 			}
 			for _, method := range linearMethods {
-				fs := metrics[key{si, method}]
+				fs := metrics[linearKey{si, method}]
 				ls := levelSummary{
 					Factor: f, Level: v, Base: si == 0, Method: method,
 					EstError: pick(fs, func(m fitMetrics) float64 { return m.EstError }),
@@ -393,13 +413,17 @@ func runLinearGrid(cfg Config) (*Result, error) {
 					Seconds:  pick(fs, func(m fitMetrics) float64 { return m.Seconds }),
 				}
 				summary = append(summary, ls)
-				curves[cell{f, method}] = append(curves[cell{f, method}], ls)
+				curves[linearCell{f, method}] = append(curves[linearCell{f, method}], ls)
 			}
 		}
 	}
-	r.Summary = summary
-	// Figure: one column per factor; rows: estimation error, excess test
-	// error, ARI.
+	return summary, curves
+}
+
+// linearFigure draws one column per factor and three rows: estimation
+// error, excess test error and the adjusted Rand index, each with 95 %
+// intervals.
+func linearFigure(pl linearPlan, curves map[linearCell][]levelSummary) (*Figure, error) {
 	rows := []struct {
 		label string
 		get   func(levelSummary) Stat
@@ -416,7 +440,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 			logX := f == "n" || f == "p" || f == "sigma" || f == "k"
 			for _, method := range linearMethods {
 				s := Series{Name: method}
-				for _, l := range curves[cell{f, method}] {
+				for _, l := range curves[linearCell{f, method}] {
 					st := row.get(l)
 					low, high := st.Low, st.High
 					if row.log {
@@ -438,8 +462,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 			panels = append(panels, p)
 		}
 	}
-	r.Figure = NewFigure(len(linearFactors), panels...)
-	return r, nil
+	return NewFigure(len(linearFactors), panels...), nil
 }
 
 // legendLeft reports whether the legend should go top left: when the

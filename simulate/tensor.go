@@ -337,11 +337,7 @@ func runTensorRegression(cfg Config) (*Result, error) {
 		},
 	}
 	p := pl.Side * pl.Side
-	type tkey struct {
-		q      int
-		method string
-	}
-	timings := map[tkey][]timingRow{}
+	timings := map[tensorKey][]timingRow{}
 	est := map[string][]fitMetrics{}
 	total, done := cfg.Seeds*(len(pl.Responses)+1), 0
 	for i := range cfg.Seeds {
@@ -355,7 +351,7 @@ func runTensorRegression(cfg Config) (*Result, error) {
 				fm := t.Metrics
 				r.Add(seed, "timing", responseName(pl, t.Q), t.Method, pl.N, p, t.Q, t.Secs, t.EncodeSecs, t.MulSecs, t.TransSecs, t.RelDiff,
 					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda)
-				timings[tkey{q, t.Method}] = append(timings[tkey{q, t.Method}], t)
+				timings[tensorKey{q, t.Method}] = append(timings[tensorKey{q, t.Method}], t)
 			}
 			done++
 			cfg.progress(done, total)
@@ -374,16 +370,21 @@ func runTensorRegression(cfg Config) (*Result, error) {
 		cfg.progress(done, total)
 	}
 
-	col := func(rows []timingRow, f func(timingRow) float64) []float64 {
-		out := make([]float64, len(rows))
-		for i, t := range rows {
-			out[i] = f(t)
-		}
-		return out
+	r.Summary = tensorSummary(pl, timings, est)
+	fig, err := tensorFigure(pl, timings, est)
+	if err != nil {
+		return nil, err
 	}
+	r.Figure = fig
+	return r, nil
+}
+
+// tensorSummary summarises the timings per response shape and the
+// estimation errors per method over the seeds.
+func tensorSummary(pl tensorPlan, timings map[tensorKey][]timingRow, est map[string][]fitMetrics) map[string]any {
 	var timingSummary []map[string]any
 	for _, q := range pl.Responses {
-		c, d := timings[tkey{q, "compressed"}], timings[tkey{q, "dense"}]
+		c, d := timings[tensorKey{q, "compressed"}], timings[tensorKey{q, "dense"}]
 		ratios := make([]float64, len(c))
 		for i := range c {
 			ratios[i] = d[i].Secs / c[i].Secs
@@ -391,16 +392,16 @@ func runTensorRegression(cfg Config) (*Result, error) {
 		timingSummary = append(timingSummary, map[string]any{
 			"response":                 responseName(pl, q),
 			"q":                        q,
-			"compressed_seconds":       Summarize(col(c, func(t timingRow) float64 { return t.Secs })),
-			"dense_seconds":            Summarize(col(d, func(t timingRow) float64 { return t.Secs })),
+			"compressed_seconds":       Summarize(timingColumn(c, func(t timingRow) float64 { return t.Secs })),
+			"dense_seconds":            Summarize(timingColumn(d, func(t timingRow) float64 { return t.Secs })),
 			"dense_over_compressed":    Summarize(ratios),
-			"compressed_mul_seconds":   Summarize(col(c, func(t timingRow) float64 { return t.MulSecs })),
-			"dense_mul_seconds":        Summarize(col(d, func(t timingRow) float64 { return t.MulSecs })),
-			"compressed_trans_seconds": Summarize(col(c, func(t timingRow) float64 { return t.TransSecs })),
-			"dense_trans_seconds":      Summarize(col(d, func(t timingRow) float64 { return t.TransSecs })),
-			"encode_seconds":           Summarize(col(c, func(t timingRow) float64 { return t.EncodeSecs })),
-			"max_rel_diff":             slices.Max(col(c, func(t timingRow) float64 { return t.RelDiff })),
-			"est_error_10_iterations":  Summarize(col(c, func(t timingRow) float64 { return t.Metrics.EstError })),
+			"compressed_mul_seconds":   Summarize(timingColumn(c, func(t timingRow) float64 { return t.MulSecs })),
+			"dense_mul_seconds":        Summarize(timingColumn(d, func(t timingRow) float64 { return t.MulSecs })),
+			"compressed_trans_seconds": Summarize(timingColumn(c, func(t timingRow) float64 { return t.TransSecs })),
+			"dense_trans_seconds":      Summarize(timingColumn(d, func(t timingRow) float64 { return t.TransSecs })),
+			"encode_seconds":           Summarize(timingColumn(c, func(t timingRow) float64 { return t.EncodeSecs })),
+			"max_rel_diff":             slices.Max(timingColumn(c, func(t timingRow) float64 { return t.RelDiff })),
+			"est_error_10_iterations":  Summarize(timingColumn(c, func(t timingRow) float64 { return t.Metrics.EstError })),
 		})
 	}
 	estSummary := map[string]any{}
@@ -423,20 +424,24 @@ func runTensorRegression(cfg Config) (*Result, error) {
 			"seconds":    get(func(m fitMetrics) float64 { return m.Seconds }),
 		}
 	}
-	r.Summary = map[string]any{
+	return map[string]any{
 		"timing":     timingSummary,
 		"estimation": estSummary,
 		"paper": map[string]float64{"compressed_seconds": paperTensorSeconds["compressed"], "dense_seconds": paperTensorSeconds["dense"],
 			"dense_over_compressed": round(paperTensorSeconds["dense"]/paperTensorSeconds["compressed"], 3)},
 	}
 
-	// Figure: one timing panel per response shape, then the estimation and
-	// excess test errors per method.
+}
+
+// tensorFigure draws one timing panel per response shape, then the
+// estimation and excess test errors per method.
+func tensorFigure(pl tensorPlan, timings map[tensorKey][]timingRow, est map[string][]fitMetrics) (*Figure, error) {
+	p := pl.Side * pl.Side
 	var panels []*plot.Plot
 	for _, q := range pl.Responses {
 		var bars []barValue
 		for _, name := range []string{"compressed", "dense"} {
-			bars = append(bars, barValue{Label: name, Stat: Summarize(col(timings[tkey{q, name}], func(t timingRow) float64 { return t.Secs }))})
+			bars = append(bars, barValue{Label: name, Stat: Summarize(timingColumn(timings[tensorKey{q, name}], func(t timingRow) float64 { return t.Secs }))})
 		}
 		title := fmt.Sprintf("%d iterations, %d×%d×%d input, %s response", pl.Iters, pl.N, pl.Side, pl.Side, responseName(pl, q))
 		if q > 1 {
@@ -472,8 +477,22 @@ func runTensorRegression(cfg Config) (*Result, error) {
 		}
 		panels = append(panels, panel)
 	}
-	r.Figure = NewFigure(2, panels...)
-	return r, nil
+	return NewFigure(2, panels...), nil
+}
+
+// timingColumn returns one field of every timing row.
+func timingColumn(rows []timingRow, f func(timingRow) float64) []float64 {
+	out := make([]float64, len(rows))
+	for i, t := range rows {
+		out[i] = f(t)
+	}
+	return out
+}
+
+// tensorKey identifies the timing rows of one response width and method.
+type tensorKey struct {
+	q      int
+	method string
 }
 
 func responseName(pl tensorPlan, q int) string {
