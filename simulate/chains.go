@@ -324,6 +324,68 @@ func transition(rng *rand.Rand, states int) *mat.Dense {
 	return p
 }
 
+// initialDistributions returns chains×states rows of independent uniforms,
+// each normalised to sum 1.
+func initialDistributions(rng *rand.Rand, chains, states int) *mat.Dense {
+	x0 := mat.NewDense(chains, states, nil)
+	for i := 0; i < chains; i++ {
+		row := x0.RawRowView(i)
+		var s float64
+		for j := range row {
+			row[j] = rng.Float64()
+			s += row[j]
+		}
+		for j := range row {
+			row[j] /= s
+		}
+	}
+	return x0
+}
+
+// markovTrajectory runs the chains from x0 for steps steps with method m,
+// writing each step's wall time into secs (step 0 is the preprocessing:
+// encoding and the first copy). mCardreg keeps the distributions transposed
+// (states×chains) and multiplies by Pᵀ encoded once; mLeftMul multiplies
+// X·P with P encoded; mGonum multiplies densely.
+func markovTrajectory(m string, p, x0 *mat.Dense, steps int, secs []float64) ([]*mat.Dense, error) {
+	chains, states := x0.Dims()
+	out := make([]*mat.Dense, steps+1)
+	for i := range out {
+		if m == mCardreg {
+			out[i] = mat.NewDense(states, chains, nil)
+		} else {
+			out[i] = mat.NewDense(chains, states, nil)
+		}
+	}
+	var enc *cardmat.Matrix
+	for s := 0; s <= steps; s++ {
+		start := time.Now()
+		var err error
+		switch {
+		case s == 0 && m == mCardreg:
+			if enc, err = cardmat.Encode(p.T()); err != nil {
+				return nil, err
+			}
+			out[0].Copy(x0.T())
+		case s == 0 && m == mLeftMul:
+			if enc, err = cardmat.Encode(p); err != nil {
+				return nil, err
+			}
+			out[0].Copy(x0)
+		case s == 0:
+			out[0].Copy(x0)
+		case m == mGonum:
+			out[s].Mul(out[s-1], p)
+		case m == mCardreg:
+			enc.Mul(out[s], out[s-1])
+		default:
+			enc.LeftMul(out[s], out[s-1])
+		}
+		secs[s] = time.Since(start).Seconds()
+	}
+	return out, nil
+}
+
 func runMarkov(cfg Config) (*Result, error) {
 	states, chains, steps := 200, 500, 100
 	if cfg.Quick {
@@ -352,54 +414,12 @@ func runMarkov(cfg Config) (*Result, error) {
 		seed := cfg.SeedFor(rep)
 		rng := rand.New(rand.NewPCG(seed, 0x6d61726b6f76))
 		p := transition(rng, states)
-		x0 := mat.NewDense(chains, states, nil)
-		for i := 0; i < chains; i++ {
-			row := x0.RawRowView(i)
-			var s float64
-			for j := range row {
-				row[j] = rng.Float64()
-				s += row[j]
-			}
-			for j := range row {
-				row[j] /= s
-			}
-		}
+		x0 := initialDistributions(rng, chains, states)
 		traj := map[string][]*mat.Dense{}
 		for _, m := range methods {
-			out := make([]*mat.Dense, steps+1)
-			for i := range out {
-				if m == mCardreg {
-					out[i] = mat.NewDense(states, chains, nil)
-				} else {
-					out[i] = mat.NewDense(chains, states, nil)
-				}
-			}
-			secs := ct.secs[m][rep]
-			var enc *cardmat.Matrix
-			for s := 0; s <= steps; s++ {
-				start := time.Now()
-				var err error
-				switch {
-				case s == 0 && m == mCardreg:
-					if enc, err = cardmat.Encode(p.T()); err != nil {
-						return nil, err
-					}
-					out[0].Copy(x0.T())
-				case s == 0 && m == mLeftMul:
-					if enc, err = cardmat.Encode(p); err != nil {
-						return nil, err
-					}
-					out[0].Copy(x0)
-				case s == 0:
-					out[0].Copy(x0)
-				case m == mGonum:
-					out[s].Mul(out[s-1], p)
-				case m == mCardreg:
-					enc.Mul(out[s], out[s-1])
-				default:
-					enc.LeftMul(out[s], out[s-1])
-				}
-				secs[s] = time.Since(start).Seconds()
+			out, err := markovTrajectory(m, p, x0, steps, ct.secs[m][rep])
+			if err != nil {
+				return nil, err
 			}
 			traj[m] = out
 		}
