@@ -251,30 +251,30 @@ func binaryRuns(a, b *mat.Dense) []mmRun {
 			return nil
 		}},
 		{name: mBitPacked, result: func() *mat.Dense { return counts }, run: func() error {
-			pa, err := cardmat.EncodeBinary(a)
-			if err != nil {
-				return err
+			pa, pb, err := packBoth(a, b)
+			if err == nil {
+				counts = cardmat.PopcountMul(pa, pb)
 			}
-			pb, err := cardmat.EncodeBinary(b)
-			if err != nil {
-				return err
-			}
-			counts = cardmat.PopcountMul(pa, pb)
-			return nil
+			return err
 		}},
 		{name: mCardreg, mod2: true, result: func() *mat.Dense { return mod2.Dense() }, run: func() error {
-			pa, err := cardmat.EncodeBinary(a)
-			if err != nil {
-				return err
+			pa, pb, err := packBoth(a, b)
+			if err == nil {
+				mod2 = cardmat.MulMod2(pa, pb)
 			}
-			pb, err := cardmat.EncodeBinary(b)
-			if err != nil {
-				return err
-			}
-			mod2 = cardmat.MulMod2(pa, pb)
-			return nil
+			return err
 		}},
 	}
+}
+
+// packBoth packs the rows of both 0/1 factors (cardmat.EncodeBinary).
+func packBoth(a, b *mat.Dense) (*cardmat.Binary, *cardmat.Binary, error) {
+	pa, err := cardmat.EncodeBinary(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	pb, err := cardmat.EncodeBinary(b)
+	return pa, pb, err
 }
 
 // dataSet is one real data set of the paper's data-times-weights figures.
