@@ -14,7 +14,10 @@ goimports_version=v0.31.0
 
 if ! command -v jupyter-nbconvert >/dev/null 2>&1 || ! python3 -c 'import nbclient, jupyter_client' 2>/dev/null; then
   sudo=""
-  [ "$(id -u)" = 0 ] || sudo=sudo
+  if [ "$(id -u)" != 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "notebooks: need root or sudo to install jupyter-nbconvert" >&2; exit 1; }
+    sudo=sudo
+  fi
   $sudo apt-get update -qq
   $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jupyter-nbconvert python3-nbclient jupyter-client >/dev/null
 fi
