@@ -206,6 +206,39 @@ func maxRelDiff(got, want *mat.Dense) float64 {
 	return d
 }
 
+// powersTrajectory computes A, A², …, A^steps with method m, writing each
+// power's wall time into secs (power 1 includes mCardreg's encoding of A,
+// which the later powers reuse).
+func powersTrajectory(m string, a *mat.Dense, steps int, secs []float64) ([]*mat.Dense, error) {
+	n, _ := a.Dims()
+	out := make([]*mat.Dense, steps)
+	for i := range out {
+		out[i] = mat.NewDense(n, n, nil)
+	}
+	var enc *cardmat.Matrix
+	for s := 0; s < steps; s++ {
+		start := time.Now()
+		switch {
+		case s == 0 && m == mCardreg:
+			var err error
+			if enc, err = cardmat.Encode(a); err != nil {
+				return nil, err
+			}
+			out[0].Copy(a)
+		case s == 0:
+			out[0].Copy(a)
+		case m == mNaive:
+			out[s] = matmulbase.Naive(a, out[s-1])
+		case m == mGonum:
+			out[s].Mul(a, out[s-1])
+		default:
+			enc.Mul(out[s], out[s-1])
+		}
+		secs[s] = time.Since(start).Seconds()
+	}
+	return out, nil
+}
+
 func runPowers(cfg Config) (*Result, error) {
 	n, steps, prob := 200, 30, 0.1
 	if cfg.Quick {
@@ -235,33 +268,15 @@ func runPowers(cfg Config) (*Result, error) {
 		edges := int(mat.Sum(a)) / 2
 		res := map[string][]*mat.Dense{}
 		for _, m := range methods {
-			out := make([]*mat.Dense, steps)
-			for i := range out {
-				out[i] = mat.NewDense(n, n, nil)
-			}
-			secs := ct.secs[m][rep]
-			var enc *cardmat.Matrix
-			for s := 0; s < steps; s++ {
-				start := time.Now()
-				switch {
-				case s == 0 && m == mCardreg:
-					var err error
-					if enc, err = cardmat.Encode(a); err != nil {
-						return nil, err
-					}
-					out[0].Copy(a)
-				case s == 0:
-					out[0].Copy(a)
-				case m == mNaive:
-					out[s] = matmulbase.Naive(a, out[s-1])
-				case m == mGonum:
-					out[s].Mul(a, out[s-1])
-				default:
-					enc.Mul(out[s], out[s-1])
-				}
-				secs[s] = time.Since(start).Seconds()
+			out, err := powersTrajectory(m, a, steps, ct.secs[m][rep])
+			if err != nil {
+				return nil, err
 			}
 			res[m] = out
+		}
+		cum := map[string][]float64{}
+		for _, m := range methods {
+			cum[m] = cumulative(ct.secs[m][rep])
 		}
 		for s := 0; s < steps; s++ {
 			want := res[mGonum][s]
@@ -270,17 +285,13 @@ func runPowers(cfg Config) (*Result, error) {
 			if !exact && exactThrough > s {
 				exactThrough = s
 			}
-			cum := map[string]float64{}
 			for _, m := range methods {
 				d := maxRelDiff(res[m][s], want)
 				if (exact && d != 0) || d > 1e-10 {
 					return nil, fmt.Errorf("seed %d, power %d: %s differs from gonum by %g (relative; largest entry %g)", seed, s+1, m, d, maxEntry)
 				}
 				worst = math.Max(worst, d)
-				for _, v := range ct.secs[m][rep][:s+1] {
-					cum[m] += v
-				}
-				r.Add(s+1, m, rep, seed, edges, maxEntry, b2i(exact), d, ct.secs[m][rep][s], cum[m])
+				r.Add(s+1, m, rep, seed, edges, maxEntry, b2i(exact), d, ct.secs[m][rep][s], cum[m][s])
 			}
 		}
 		cfg.progress(rep+1, cfg.Seeds)
@@ -423,6 +434,10 @@ func runMarkov(cfg Config) (*Result, error) {
 			}
 			traj[m] = out
 		}
+		cum := map[string][]float64{}
+		for _, m := range methods {
+			cum[m] = cumulative(ct.secs[m][rep])
+		}
 		for s := 0; s <= steps; s++ {
 			want := traj[mGonum][s]
 			for i := 0; i < chains; i++ {
@@ -430,7 +445,6 @@ func runMarkov(cfg Config) (*Result, error) {
 					return nil, fmt.Errorf("seed %d, step %d: chain %d sums to %v", seed, s, i+1, sum)
 				}
 			}
-			cum := map[string]float64{}
 			for _, m := range methods {
 				got := traj[m][s]
 				if m == mCardreg {
@@ -447,10 +461,7 @@ func runMarkov(cfg Config) (*Result, error) {
 					return nil, fmt.Errorf("seed %d, step %d: %s differs from gonum by %g", seed, s, m, d)
 				}
 				worst = math.Max(worst, d)
-				for _, v := range ct.secs[m][rep][:s+1] {
-					cum[m] += v
-				}
-				r.Add(s, m, rep, seed, d, ct.secs[m][rep][s], cum[m])
+				r.Add(s, m, rep, seed, d, ct.secs[m][rep][s], cum[m][s])
 			}
 		}
 		cfg.progress(rep+1, cfg.Seeds)
