@@ -355,17 +355,17 @@ func curveSummary(s curveSettings, runs [][]curveRun) map[string]any {
 			}
 		}
 		entry := map[string]any{
-			"final_" + name:         statJSON(Summarize(final)),
-			"final_heldout":         statJSON(Summarize(finalVal)),
-			"seconds_per_epoch":     statJSON(Summarize(perEpoch)),
+			"final_" + name:         Summarize(final),
+			"final_heldout":         Summarize(finalVal),
+			"seconds_per_epoch":     Summarize(perEpoch),
 			"reached_threshold":     fmt.Sprintf("%d of %d", len(secs), len(runs[v])),
 			"seconds_to_threshold":  nil,
 			"epoch_at_threshold":    nil,
 			"threshold_description": fmt.Sprintf("first reported epoch with %s %s %g", name, map[bool]string{true: "≥", false: "≤"}[s.higher], s.Threshold),
 		}
 		if len(secs) > 0 {
-			entry["seconds_to_threshold"] = statJSON(Summarize(secs))
-			entry["epoch_at_threshold"] = statJSON(Summarize(epochs))
+			entry["seconds_to_threshold"] = Summarize(secs)
+			entry["epoch_at_threshold"] = Summarize(epochs)
 		}
 		variants[vr.Name] = entry
 	}

@@ -334,9 +334,9 @@ func runRegression(cfg Config) (*Result, error) {
 	methods := map[string]any{}
 	for _, m := range regMethods {
 		entry := map[string]any{
-			"weight_error_fro":  statJSON(Summarize(werr[m])),
-			"test_mse":          statJSON(Summarize(tmse[m])),
-			"test_function_mse": statJSON(Summarize(fmse[m])),
+			"weight_error_fro":  Summarize(werr[m]),
+			"test_mse":          Summarize(tmse[m]),
+			"test_function_mse": Summarize(fmse[m]),
 		}
 		if m != "unpenalised" {
 			entry["lambdas"] = lams[m]
@@ -351,7 +351,7 @@ func runRegression(cfg Config) (*Result, error) {
 	r.Summary = map[string]any{
 		"paper_weight_error": map[string]float64{"with_penalty": paperErrorPenalised, "without_penalty": paperErrorPlain,
 			"ratio": round(paperErrorPenalised/paperErrorPlain, 4)},
-		"target_norm_fro": statJSON(Summarize(targetNorms(r))),
+		"target_norm_fro": Summarize(targetNorms(r)),
 		"methods":         methods,
 		"cardinality_vs_lasso": map[string]any{
 			"weight_error_below_lasso": countBelow(werr["cardinality"], werr["lasso"]),
@@ -394,21 +394,6 @@ func zeroLike(n *deepreg.Network) *deepreg.Network {
 		w.Zero()
 	}
 	return z
-}
-
-// statJSON is a Stat rounded to 6 significant digits for the JSON summary.
-func statJSON(s Stat) map[string]any {
-	return map[string]any{"mean": sig(s.Mean), "sd": sig(s.SD), "ci95": []float64{sig(s.Low), sig(s.High)}, "n": s.N}
-}
-
-// sig rounds x to 6 significant digits; NaN and ±Inf, which JSON cannot
-// hold, become 0 (callers pass finite values).
-func sig(x float64) float64 {
-	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
-		return 0
-	}
-	e := math.Floor(math.Log10(math.Abs(x)))
-	return round(x, int(5-e))
 }
 
 // regressionFigure draws the true function and the three fits of the first

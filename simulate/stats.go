@@ -1,6 +1,7 @@
 package simulate
 
 import (
+	"encoding/json"
 	"math"
 
 	"gonum.org/v1/gonum/stat"
@@ -10,11 +11,25 @@ import (
 // Stat is the mean of repeated measurements with their standard deviation
 // and a 95 % interval for the mean (Student's t, n−1 degrees of freedom).
 type Stat struct {
-	Mean float64 `json:"mean"`
-	SD   float64 `json:"sd"`
-	Low  float64 `json:"low"`
-	High float64 `json:"high"`
-	N    int     `json:"n"`
+	Mean, SD  float64
+	Low, High float64
+	N         int
+}
+
+// MarshalJSON writes the Stat for the JSON summaries: mean, SD and the
+// interval as "ci95", rounded to six significant digits, and n.
+func (s Stat) MarshalJSON() ([]byte, error) {
+	return json.Marshal(map[string]any{"mean": sig(s.Mean), "sd": sig(s.SD), "ci95": []float64{sig(s.Low), sig(s.High)}, "n": s.N})
+}
+
+// sig rounds x to 6 significant digits; NaN and ±Inf, which JSON cannot
+// hold, become 0 (callers pass finite values).
+func sig(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) || x == 0 {
+		return 0
+	}
+	e := math.Floor(math.Log10(math.Abs(x)))
+	return round(x, int(5-e))
 }
 
 // Summarize returns the Stat of xs, NaNs dropped. With a single value the SD
