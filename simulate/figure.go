@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
-	"io"
 	"math"
 	"strconv"
 
@@ -93,16 +92,6 @@ func (f *Figure) draw(dc draw.Canvas) {
 			}
 		}
 	}
-}
-
-// WriteTo is Encode followed by a write, for callers that stream.
-func (f *Figure) WriteTo(w io.Writer, format string) error {
-	b, err := f.Encode(format)
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(b)
-	return err
 }
 
 // Palette is the figures' colours, one per method, in a fixed order so that
