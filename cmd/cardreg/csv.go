@@ -16,13 +16,39 @@ import (
 	"unicode/utf8"
 )
 
-// table is a numeric CSV file held column by column.
+// table is a CSV file held column by column: numbers, or text for the
+// columns read as labels.
 type table struct {
 	names []string
 	cols  [][]float64
+	// text holds the cells of the columns read as labels (nil for the
+	// numeric ones, whose cols entry is then nil).
+	text [][]string
 	// dropped counts the rows left out for a missing (empty, NaN or
 	// infinite) cell when reading with dropMissing.
 	dropped int
+	n       int // data rows
+	// sepHint, when not empty, says the file seems to use another field
+	// separator; messages about the columns append it.
+	sepHint string
+}
+
+// readOptions says how to read a table. The zero value reads every column
+// of a comma-separated file as numbers.
+type readOptions struct {
+	sep rune // the field separator; 0 means ','
+	// dropMissing leaves out the rows holding an empty, NaN or infinite
+	// cell instead of failing (cells that are not numbers at all are still
+	// errors).
+	dropMissing bool
+	// keep, when not nil, says which columns to read; the others are
+	// skipped unparsed and may hold anything.
+	keep func(name string) bool
+	// labels, when not nil, says which columns hold text labels (class
+	// names) rather than numbers.
+	labels func(name string) bool
+	// progress draws a progress bar (nil: on a terminal after a second).
+	progress *progress
 }
 
 // utf8BOM is the byte order mark some spreadsheet programs put at the start
@@ -34,25 +60,26 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 const readBufSize = 1 << 20
 
 // readTable reads a CSV file with a header row whose fields all parse as
-// finite numbers. A leading UTF-8 byte order mark is skipped and CRLF line
-// ends are accepted; quoting follows RFC 4180 (as encoding/csv without
-// LazyQuotes), blank lines are skipped and cells are trimmed of white space.
-// Errors are one line naming the file and the physical line.
+// finite numbers; see readTableWith.
+func readTable(path string, sep rune) (*table, error) {
+	return readTableWith(path, readOptions{sep: sep})
+}
+
+// readTableWith reads a CSV file with a header row. A leading UTF-8 byte
+// order mark is skipped and CRLF line ends are accepted; quoting follows
+// RFC 4180 (as encoding/csv without LazyQuotes), blank lines are skipped
+// and cells are trimmed of white space. "-" reads standard input, and gzip
+// data are decompressed (see openInput). Errors are one line naming the
+// file and the physical line, and quote at most a short prefix of a cell.
 //
 // The file is read in one pass straight into the columns; its text is never
 // held in memory. When the load takes more than a second and stderr is a
 // terminal, a progress bar is drawn on stderr and erased at the end.
-func readTable(path string, sep rune) (*table, error) { return readTableOpts(path, sep, false) }
-
-// readTableOpts is readTable that, with dropMissing, leaves out the rows
-// holding an empty, NaN or infinite cell instead of failing (cells that are
-// not numbers at all are still errors).
-func readTableOpts(path string, sep rune, dropMissing bool) (*table, error) {
-	var p *progress
-	if isTerminal(os.Stderr) {
-		p = &progress{w: os.Stderr, label: "reading " + path, delay: time.Second}
+func readTableWith(path string, o readOptions) (*table, error) {
+	if o.progress == nil && isTerminal(os.Stderr) {
+		o.progress = &progress{w: os.Stderr, label: "reading " + path, delay: time.Second}
 	}
-	return readTableFull(path, sep, p, dropMissing)
+	return readTableFull(path, o)
 }
 
 // isTerminal reports whether w is a terminal (a character device).
@@ -83,49 +110,52 @@ func fitProgress(stderr io.Writer, force bool, label string) (func(done, total i
 	}, p.done
 }
 
-// readTableProgress is readTable with the progress bar drawn on p (none if p
-// is nil).
+// readTableProgress is readTable with the progress bar drawn on p.
 func readTableProgress(path string, sep rune, p *progress) (*table, error) {
-	return readTableFull(path, sep, p, false)
+	return readTableFull(path, readOptions{sep: sep, progress: p})
 }
 
-func readTableFull(path string, sep rune, p *progress, dropMissing bool) (_ *table, err error) {
+func readTableFull(path string, o readOptions) (_ *table, err error) {
+	sep := o.sep
+	if sep == 0 {
+		sep = ','
+	}
 	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
 		return nil, fmt.Errorf("%s: invalid field separator %q", path, sep)
 	}
-	f, err := os.Open(path)
+	in, err := openInput(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var size int64
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-		size = fi.Size()
-	}
+	defer in.Close()
+	p := o.progress
 	if p != nil {
-		p.start, p.size = time.Now(), size
+		p.start, p.size = time.Now(), in.size
 		defer p.done()
 	}
-	r := &csvReader{path: path, br: bufio.NewReaderSize(f, readBufSize), sep: utf8.AppendRune(nil, sep), dropMissing: dropMissing}
+	r := &csvReader{path: in.name, br: in.r, sep: utf8.AppendRune(nil, sep), dropMissing: o.dropMissing}
 	if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
 		r.br.Discard(len(utf8BOM))
 		r.n += int64(len(utf8BOM))
 	}
-	t, err := r.header()
+	t, err := r.header(o)
 	if err != nil {
 		return nil, err
 	}
-	if err := r.data(t, size, p); err != nil {
+	if err := r.data(t, in.size, p); err != nil {
 		return nil, err
 	}
-	if len(t.cols[0]) == 0 && t.dropped > 0 {
-		return nil, fmt.Errorf("%s: no data rows left after dropping %d with missing values", path, t.dropped)
+	if t.rows() == 0 && t.dropped > 0 {
+		return nil, fmt.Errorf("%s: no data rows left after dropping %d with missing values", in.name, t.dropped)
 	}
-	if len(t.cols[0]) == 0 {
-		return nil, fmt.Errorf("%s: no data rows after the header", path)
+	if t.rows() == 0 {
+		return nil, fmt.Errorf("%s: no data rows after the header", in.name)
 	}
 	return t, nil
 }
+
+// rows is the number of data rows read.
+func (t *table) rows() int { return t.n }
 
 // csvReader splits a CSV file into records. Records without a quote (the
 // common case) are split in place in the read buffer; the others are
@@ -138,6 +168,8 @@ type csvReader struct {
 	line        int    // physical lines read so far
 	n           int64  // bytes read so far
 	long        []byte // a line longer than the read buffer
+	fields      int    // fields per record (the header's)
+	dest        []int  // the table column of each field, -1 for skipped ones
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
 	// and starts on line lines[i].
@@ -285,8 +317,9 @@ func (r *csvReader) parseRecord(line []byte) error {
 	}
 }
 
-// header reads the header row into a table with empty columns.
-func (r *csvReader) header() (*table, error) {
+// header reads the header row into a table with empty columns, and sets
+// which field goes to which column.
+func (r *csvReader) header(o readOptions) (*table, error) {
 	line, err := r.nextLine()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file, expected a header row", r.path)
@@ -297,27 +330,61 @@ func (r *csvReader) header() (*table, error) {
 	if err := r.parseRecord(line); err != nil {
 		return nil, err
 	}
-	t := &table{names: make([]string, len(r.ends)), cols: make([][]float64, len(r.ends))}
+	t := &table{}
+	if len(r.ends) == 1 {
+		t.sepHint = sepHint(r.rec, r.sep)
+	}
 	seen := map[string]int{}
 	start := 0
+	r.dest = make([]int, len(r.ends))
 	for j, end := range r.ends {
 		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
 		start = end
-		t.names[j] = name
 		if name == "" {
 			return nil, fmt.Errorf("%s:%d: column %d has an empty name", r.path, line, j+1)
 		}
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 			// A quoted name may hold a line break or a tab, which would
 			// break the one-line messages and the text output.
-			return nil, fmt.Errorf("%s:%d: column %d: name %q holds a control character", r.path, line, j+1, name)
+			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control character", r.path, line, j+1, shortText([]byte(name)))
 		}
 		if k, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s:%d: column name %q appears twice (columns %d and %d)", r.path, line, name, k+1, j+1)
+			return nil, fmt.Errorf("%s:%d: column name %s appears twice (columns %d and %d)", r.path, line, shortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
+		r.dest[j] = -1
+		if o.keep != nil && !o.keep(name) {
+			continue
+		}
+		r.dest[j] = len(t.names)
+		t.names = append(t.names, name)
+		if o.labels != nil && o.labels(name) {
+			t.text = append(t.text, []string{})
+			t.cols = append(t.cols, nil)
+		} else {
+			t.text = append(t.text, nil)
+			t.cols = append(t.cols, []float64{})
+		}
 	}
+	r.fields = len(r.ends)
 	return t, nil
+}
+
+// sepHint says which separator a one-field header seems to use instead of
+// sep, or "" when none.
+func sepHint(header, sep []byte) string {
+	for _, c := range []string{";", "\t", "|", ","} {
+		if c != string(sep) && bytes.Contains(header, []byte(c)) {
+			flag := c
+			if c == "\t" {
+				flag = `'\t'`
+			} else if c == ";" || c == "|" {
+				flag = "'" + c + "'"
+			}
+			return fmt.Sprintf(" (the header has one column but holds %q: try --sep %s)", c, flag)
+		}
+	}
+	return ""
 }
 
 // cellError is the first bad cell of a record; it is reported only once the
@@ -449,9 +516,7 @@ func parseSimple(b []byte) (float64, bool) {
 
 // data reads the data rows into t's columns.
 func (r *csvReader) data(t *table, size int64, p *progress) error {
-	ncol := len(t.cols)
 	start := r.n // bytes before the first data row
-	rows := 0
 	const sample = 256 // rows read before the columns are sized
 	for {
 		line, err := r.nextLine()
@@ -464,15 +529,12 @@ func (r *csvReader) data(t *table, size int64, p *progress) error {
 		recLine := r.line
 		var bad *cellError
 		nf := 0
-		// store parses field j of the record (or only counts it past
-		// the header's count or after a bad cell).
+		// store parses field nf of the record (or only counts it when
+		// skipped, past the header's count or after a bad cell).
 		store := func(field []byte, line int) {
-			if nf < ncol && bad == nil {
-				v, err := parseCell(field)
-				if err != nil {
-					bad = &cellError{line: line, col: nf, text: string(bytes.TrimSpace(field)), reason: err}
-				} else {
-					t.cols[nf] = append(t.cols[nf], v)
+			if nf < r.fields && bad == nil {
+				if k := r.dest[nf]; k >= 0 {
+					bad = t.store(k, field, line)
 				}
 			}
 			nf++
@@ -511,23 +573,20 @@ func (r *csvReader) data(t *table, size int64, p *progress) error {
 				from = end
 			}
 		}
-		if nf != ncol {
-			return fmt.Errorf("%s:%d: expected %d fields, got %d", r.path, recLine, ncol, nf)
+		if nf != r.fields {
+			return fmt.Errorf("%s:%d: expected %d fields, got %d%s", r.path, recLine, r.fields, nf, t.sepHint)
 		}
 		if bad != nil {
 			if !r.dropMissing || (bad.reason != errEmptyCell && bad.reason != errNotFinite) {
-				return bad.error(r.path, t.names[bad.col])
+				return bad.error(r.path, t.names[bad.col], t.sepHint)
 			}
-			// Roll back the row's cells stored before the missing one.
-			for j := 0; j < bad.col; j++ {
-				t.cols[j] = t.cols[j][:rows]
-			}
+			t.truncate(t.n)
 			t.dropped++
 			continue
 		}
-		rows++
-		if rows == sample && size > 0 {
-			sizeColumns(t, rows, size-r.n, r.n-start)
+		t.n++
+		if t.n == sample && size > 0 {
+			sizeColumns(t, t.n, size-r.n, r.n-start)
 		}
 		if p != nil && r.n >= p.next {
 			p.next = r.n + 64<<10
@@ -536,14 +595,44 @@ func (r *csvReader) data(t *table, size int64, p *progress) error {
 	}
 }
 
-func (e *cellError) error(path, name string) error {
+// store appends a field to column k, or returns why it cannot.
+func (t *table) store(k int, field []byte, line int) *cellError {
+	if t.text[k] != nil {
+		s := strings.TrimSpace(string(field))
+		if s == "" {
+			return &cellError{line: line, col: k, reason: errEmptyCell}
+		}
+		t.text[k] = append(t.text[k], s)
+		return nil
+	}
+	v, err := parseCell(field)
+	if err != nil {
+		return &cellError{line: line, col: k, text: shortText(bytes.TrimSpace(field)), reason: err}
+	}
+	t.cols[k] = append(t.cols[k], v)
+	return nil
+}
+
+// truncate drops the cells of a row stored in part (a dropped row).
+func (t *table) truncate(rows int) {
+	for k := range t.names {
+		if t.text[k] != nil {
+			t.text[k] = t.text[k][:rows]
+		} else {
+			t.cols[k] = t.cols[k][:rows]
+		}
+	}
+}
+
+func (e *cellError) error(path, name, hint string) error {
+	name = shortText([]byte(name))
 	switch e.reason {
 	case errEmptyCell:
-		return fmt.Errorf("%s:%d: column %q: empty cell (missing values are not supported)", path, e.line, name)
+		return fmt.Errorf("%s:%d: column %s: empty cell (missing values are not supported)", path, e.line, name)
 	case errNotFinite:
-		return fmt.Errorf("%s:%d: column %q: %q is not a finite number", path, e.line, name, e.text)
+		return fmt.Errorf("%s:%d: column %s: %s is not a finite number", path, e.line, name, e.text)
 	default:
-		return fmt.Errorf("%s:%d: column %q: cannot parse %q as a number", path, e.line, name, e.text)
+		return fmt.Errorf("%s:%d: column %s: cannot parse %s as a number%s", path, e.line, name, e.text, hint)
 	}
 }
 
@@ -556,14 +645,16 @@ func sizeColumns(t *table, rows int, rest, used int64) {
 	est += est/32 + 64
 	// A row takes at least two bytes per column (a digit and a separator
 	// or the line end).
-	if most := rest/(2*int64(len(t.cols))) + 1; est > most {
+	if most := rest/(2*int64(max(len(t.cols), 1))) + 1; est > most {
 		est = most
 	}
 	if est > math.MaxInt32 {
 		est = math.MaxInt32
 	}
 	for j := range t.cols {
-		t.cols[j] = slices.Grow(t.cols[j], int(est))
+		if t.cols[j] != nil {
+			t.cols[j] = slices.Grow(t.cols[j], int(est))
+		}
 	}
 }
 

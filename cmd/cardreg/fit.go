@@ -8,14 +8,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
-	"unicode/utf8"
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
@@ -26,7 +23,8 @@ import (
 
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
-	nu, tol, sigma, t                                                                    float64
+	tol, sigma, t                                                                        float64
+	nu                                                                                   optFloat
 	folds, maxIter                                                                       int
 	seed                                                                                 uint64
 	noIntercept, standardize, relax, progress, dropMissing                               bool
@@ -42,7 +40,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
-	fs.Float64Var(&f.nu, "nu", 0, "weight of the kernel term; default 1 for lasso, 1/(1 - M_G) for cardinality and grouped")
+	fs.Var(&f.nu, "nu", "weight of the kernel term, > 0 (default 1 for lasso, 1/(1 - M_G) for cardinality and grouped)")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
 	fs.StringVar(&f.responses, "responses", "", "several response columns, comma separated: a multi-response fit (the penalty acts per response)")
 	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated")
@@ -59,7 +57,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
-	fs.StringVar(&f.sep, "sep", ",", "field separator")
+	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
@@ -140,12 +138,11 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 // validate checks the flags that do not depend on the data, before any
 // work is done.
 func (f *fitFlags) validate() error {
-	if len([]rune(f.sep)) != 1 {
-		return usagef("--sep must be one character, got %q", f.sep)
+	sep, err := parseSep(f.sep)
+	if err != nil {
+		return err
 	}
-	if r := []rune(f.sep)[0]; r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
-		return usagef("--sep cannot be %q", f.sep)
-	}
+	f.sep = string(sep)
 	switch f.penalty {
 	case "cardinality", "grouped", "lasso", "ridge", "general":
 	default:
@@ -154,8 +151,8 @@ func (f *fitFlags) validate() error {
 	if f.penalty == "grouped" && f.groups == "" {
 		return usagef("--penalty grouped needs --groups with one label per predictor")
 	}
-	if f.nu < 0 || math.IsNaN(f.nu) || math.IsInf(f.nu, 0) {
-		return usagef("--nu must be a finite number > 0 (or 0 for the default), got %v", f.nu)
+	if err := checkNu(f.nu); err != nil {
+		return err
 	}
 	if f.responses != "" && (f.saveModel != "" || f.lambda == "theory" || f.target != "") {
 		return usagef("--responses does not combine with --target, --save-model or --lambda theory (single-response for now)")
@@ -268,7 +265,7 @@ type problem struct {
 // loadProblem reads the data file and builds the penalty and options the
 // flags ask for; fit, path and cv share it.
 func loadProblem(path string, f *fitFlags) (*problem, error) {
-	t, err := readTableOpts(path, []rune(f.sep)[0], f.dropMissing)
+	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing})
 	if err != nil {
 		return nil, err
 	}
@@ -392,17 +389,15 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 // buildPenalty returns the penalty and the ν used, with a note when the
 // default had to fall back.
 func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) {
-	nu, note := f.nu, ""
+	nu, note := f.nu.v, ""
 	switch f.penalty {
 	case "lasso":
-		if nu == 0 {
-			nu = 1
-		}
+		nu = f.nu.or(1)
 		return penalty.L1{Nu: nu}, nu, "", nil
 	case "ridge":
 		return penalty.Ridge{}, 0, "", nil
 	case "cardinality":
-		if nu == 0 {
+		if !f.nu.set {
 			nu, note = defaultNu(p)
 		}
 		return penalty.Cardinality{Nu: nu}, nu, note, nil
@@ -412,7 +407,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 			return nil, 0, "", err
 		}
 		g := penalty.NewGrouped(labels, 0)
-		if nu == 0 {
+		if !f.nu.set {
 			mg, _ := bounds.PenaltyKernel(g, p, 1)
 			nu, note = nuFromM(mg)
 		}
@@ -423,7 +418,7 @@ func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) 
 		if err != nil {
 			return nil, 0, "", err
 		}
-		if nu == 0 {
+		if !f.nu.set {
 			k, err := bounds.KernelOf(g)
 			if err != nil {
 				return nil, 0, "", err
@@ -683,49 +678,6 @@ func (r *fitResult) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
 	}
 	return tw.Flush()
-}
-
-// writeOutput writes to stdout, or to a file through a temporary file that
-// replaces it only once complete, so a failure never leaves a partial file.
-// A new file gets the usual permissions (0666 less the umask); a replaced
-// one keeps its own.
-func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) error) error {
-	if path == "" {
-		return fn(stdout)
-	}
-	tmp, err := createTemp(filepath.Dir(path))
-	if err != nil {
-		return fmt.Errorf("%s %s: %v", flagName, path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if err := fn(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() {
-		tmp.Chmod(fi.Mode().Perm())
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("%s %s: %v", flagName, path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("%s %s: %v", flagName, path, err)
-	}
-	return nil
-}
-
-// createTemp is os.CreateTemp with mode 0666 (less the umask) instead of
-// 0600, since the file becomes the user's output.
-func createTemp(dir string) (*os.File, error) {
-	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf(".cardreg-%d.tmp", rand.Uint64()))
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
-		return f, err
-	}
-	return nil, errors.New("cannot create a temporary file")
 }
 
 // theory is the Theorem 2 λ with its ingredients.

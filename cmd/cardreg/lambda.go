@@ -18,7 +18,8 @@ import (
 type lambdaFlags struct {
 	arch, penalty, activation, data, target, format, groups string
 	n, mc                                                   int
-	xnorm, alip, slope, nu, c, sigma, t                     float64
+	xnorm, alip, slope, c, sigma, t                         float64
+	nu                                                      optFloat
 	weighted, unweighted, regression, noIntercept           bool
 	seed                                                    uint64
 }
@@ -51,7 +52,7 @@ func runLambda(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&f.xnorm, "xnorm", 0, "||x||_n = sqrt(sum ||x_i||^2 / n)")
 	fs.StringVar(&f.data, "data", "", "CSV file: n and ||x||_n from its predictor columns (networks), or the design (--regression)")
 	fs.StringVar(&f.target, "target", "", "response column of --data (default: the last)")
-	fs.Float64Var(&f.nu, "nu", 0, "nu (default: the smallest admissible, 1/(1 - M_G))")
+	fs.Var(&f.nu, "nu", "nu > 0 (default: the smallest admissible, 1/(1 - M_G))")
 	fs.Float64Var(&f.c, "C", 1, "the theorem's noise constant")
 	fs.BoolVar(&f.regression, "regression", false, "Theorem 2 (linear regression) instead of Theorem 1 (networks)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--regression: noise standard deviation")
@@ -82,6 +83,9 @@ Flags:
 	if err == nil && fs.NArg() > 0 {
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
+	if err == nil {
+		err = checkNu(f.nu)
+	}
 	if err == nil && f.format != "text" && f.format != "json" {
 		err = fmt.Errorf("unknown --format %q (text or json)", f.format)
 	}
@@ -109,16 +113,17 @@ Flags:
 		}
 		return 1
 	}
-	if f.format == "json" {
-		writeJSON(stdout, out)
-		return 0
-	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, kv := range out.text {
-		fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
-	}
-	tw.Flush()
-	return 0
+	err = writeOutput("", "", stdout, func(w io.Writer) error {
+		if f.format == "json" {
+			return writeJSON(w, out)
+		}
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, kv := range out.text {
+			fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
+		}
+		return tw.Flush()
+	})
+	return exitStatus(stderr, "lambda", err)
 }
 
 // lambdaResult is printed as JSON (fields) or as text (the ordered rows).
@@ -153,7 +158,7 @@ func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 	if n < 1 || !(xnorm > 0) {
 		return nil, usagef("give --n and --xnorm, or --data")
 	}
-	net := bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Nu: f.nu, C: f.c, Unweighted: f.unweighted}
+	net := bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Nu: f.nu.v, C: f.c, Unweighted: f.unweighted}
 	switch f.penalty {
 	case "cardinality":
 		net.Penalty = bounds.Cardinality

@@ -16,9 +16,35 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"strings"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	removeTempsOnSignal()
+	stdout := &errWriter{w: os.Stdout}
+	code := run(os.Args[1:], stdout, os.Stderr)
+	if code == 0 && stdout.err != nil {
+		// A command that printed without checking: its output is lost
+		// (a full disk, a closed pipe), so the run failed.
+		fmt.Fprintf(os.Stderr, "cardreg: writing standard output: %v\n", stdout.err)
+		code = 1
+	}
+	os.Exit(code)
+}
+
+// commands runs each command on its arguments (flags and files).
+var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
+	"fit":      runFit,
+	"bound":    runBound,
+	"lambda":   runLambda,
+	"predict":  runPredict,
+	"memory":   runMemory,
+	"net":      runNet,
+	"path":     func(args []string, stdout, stderr io.Writer) int { return runPathCV("path", args, stdout, stderr) },
+	"cv":       func(args []string, stdout, stderr io.Writer) int { return runPathCV("cv", args, stdout, stderr) },
+	"simulate": runSimulate,
+}
 
 // run dispatches a command line and returns the exit status: 0 on success,
 // 1 when the work failed (bad data, I/O), 2 on a usage error.
@@ -27,53 +53,64 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprint(stderr, usage)
 		return 2
 	}
-	switch args[0] {
-	case "fit":
-		return runFit(args[1:], stdout, stderr)
-	case "bound":
-		return runBound(args[1:], stdout, stderr)
-	case "lambda":
-		return runLambda(args[1:], stdout, stderr)
-	case "predict":
-		return runPredict(args[1:], stdout, stderr)
-	case "memory":
-		return runMemory(args[1:], stdout, stderr)
-	case "net":
-		return runNet(args[1:], stdout, stderr)
-	case "path", "cv":
-		return runPathCV(args[0], args[1:], stdout, stderr)
-	case "simulate":
-		return runSimulate(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		if len(args) > 1 && args[1] == "fit" {
-			return runFit([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "bound" {
-			return runBound([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "lambda" {
-			return runLambda([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "net" {
-			return runNet([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "memory" {
-			return runMemory([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "predict" {
-			return runPredict([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && args[1] == "simulate" {
-			return runSimulate([]string{"-h"}, stdout, stderr)
-		}
-		if len(args) > 1 && (args[1] == "path" || args[1] == "cv") {
-			return runPathCV(args[1], []string{"-h"}, stdout, stderr)
-		}
-		fmt.Fprint(stdout, usage)
-		return 0
+	if cmd, ok := commands[args[0]]; ok {
+		return cmd(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: fit, path, cv, net, predict, lambda, bound, memory, simulate, help; see cardreg help)\n", args[0])
+	switch args[0] {
+	case "--version", "-version", "version":
+		fmt.Fprintf(stdout, "cardreg %s\n", version())
+		return 0
+	case "help", "-h", "--help":
+		if len(args) == 1 {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		if cmd, ok := commands[args[1]]; ok && len(args) == 2 {
+			return cmd([]string{"-h"}, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "cardreg help: no help for %q (commands: %s)\n", strings.Join(args[1:], " "), commandList())
+		return 2
+	}
+	fmt.Fprintf(stderr, "cardreg: unknown command %q (commands: %s; see cardreg help)\n", args[0], commandList())
 	return 2
+}
+
+// commandList names the commands, for messages.
+func commandList() string {
+	return "fit, path, cv, net, predict, lambda, bound, memory, simulate, help, version"
+}
+
+// version is the module version cardreg was built from (a release tag
+// with go install …@version), else the VCS revision of a build from a
+// clone, else "(devel)".
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(devel)"
+	}
+	v := bi.Main.Version
+	if v != "" && v != "(devel)" {
+		return v
+	}
+	rev, modified := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value == "true"
+		}
+	}
+	if rev == "" {
+		return "(devel) " + bi.GoVersion
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if modified {
+		rev += " (modified)"
+	}
+	return "(devel) " + rev + " " + bi.GoVersion
 }
 
 // exitStatus reports err (if any) on one line of stderr and returns the
@@ -111,6 +148,7 @@ Usage:
   cardreg memory FILE.csv        storage: dense against compressed (few distinct values per column)
   cardreg simulate NAME --out D  run an experiment or a figure of the source paper (list: all names)
   cardreg help [command]         show help
+  cardreg --version              the version
 
 Objective: ||y - X b - b0||^2 + lambda * h(b), no 1/(2n) factor;
 glmnet's and scikit-learn's lambda is lambda / (2n).

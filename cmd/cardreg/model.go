@@ -86,7 +86,11 @@ columns (the response, extra columns) are ignored.
 Example:
   cardreg fit --save-model model.json examples/cardinality.csv
   cardreg predict --model model.json examples/cardinality.csv
+
+Flags:
 `)
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
 	}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
@@ -98,8 +102,11 @@ Example:
 		err = errors.New("--model is required")
 	case len(pos) != 1:
 		err = fmt.Errorf("expected one data file, got %d arguments", len(pos))
-	case len([]rune(*sep)) != 1:
-		err = fmt.Errorf("--sep must be one character, got %q", *sep)
+	default:
+		var r rune
+		if r, err = parseSep(*sep); err == nil {
+			*sep = string(r)
+		}
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)

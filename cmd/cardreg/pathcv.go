@@ -27,7 +27,11 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
 	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n > p, else 1e-2)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
-	fs.Usage = func() { fmt.Fprint(stdout, pathUsage[cmd]) }
+	fs.Usage = func() {
+		fmt.Fprint(stdout, pathUsage[cmd]+"\nFlags:\n")
+		fs.SetOutput(stdout)
+		fs.PrintDefaults()
+	}
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		return 0

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+	"unicode/utf8"
+)
+
+// stdinName is how messages name standard input, read when a data file is
+// given as "-".
+const stdinName = "<stdin>"
+
+// input is an opened data file: its text (decompressed when the file is
+// gzip), the name messages use, and its size in bytes when known (0 for
+// standard input and compressed files, whose text size is unknown).
+type input struct {
+	r    *bufio.Reader
+	name string
+	size int64
+	c    io.Closer
+}
+
+func (in *input) Close() error { return in.c.Close() }
+
+// sniffSize is how much of a file's start is looked at to tell text from
+// other formats.
+const sniffSize = 4096
+
+// openInput opens a data file for reading: "-" is standard input, a gzip
+// stream (by its magic bytes, whatever the name) is decompressed, and a
+// file that is not text — another compression format, a Parquet or ZIP file
+// (a spreadsheet), UTF-16 text or binary data — is refused with a message
+// saying what it looks like.
+func openInput(path string) (*input, error) {
+	in := &input{name: path}
+	var f *os.File
+	if path == "-" {
+		f, in.name = os.Stdin, stdinName
+		in.c = io.NopCloser(nil)
+	} else {
+		var err error
+		if f, err = os.Open(path); err != nil {
+			return nil, err
+		}
+		in.c = f
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		if fi.IsDir() {
+			f.Close()
+			return nil, fmt.Errorf("%s: is a directory, expected a data file", path)
+		}
+		if fi.Mode().IsRegular() {
+			in.size = fi.Size()
+		}
+	}
+	in.r = bufio.NewReaderSize(f, readBufSize)
+	if head, _ := in.r.Peek(2); bytes.Equal(head, []byte{0x1f, 0x8b}) {
+		zr, err := gzip.NewReader(in.r)
+		if err != nil {
+			in.Close()
+			return nil, fmt.Errorf("%s: looks like gzip but cannot be decompressed: %v", in.name, err)
+		}
+		in.r = bufio.NewReaderSize(&gzipErrors{zr: zr, name: in.name}, readBufSize)
+		in.size = 0
+	}
+	head, _ := in.r.Peek(sniffSize)
+	if what := notText(head); what != "" {
+		in.Close()
+		return nil, fmt.Errorf("%s: %s, expected CSV text", in.name, what)
+	}
+	return in, nil
+}
+
+// gzipErrors names the file in the errors of a gzip stream.
+type gzipErrors struct {
+	zr   *gzip.Reader
+	name string
+}
+
+func (g *gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.zr.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("%s: gzip: %v", g.name, err)
+	}
+	return n, err
+}
+
+// magics are the starts of formats users mistake for CSV.
+var magics = []struct {
+	prefix, what string
+}{
+	{"PAR1", "looks like a Parquet file"},
+	{"PK\x03\x04", "looks like a ZIP archive (a spreadsheet such as .xlsx? export it as CSV)"},
+	{"\xd0\xcf\x11\xe0", "looks like an old Office document (.xls? export it as CSV)"},
+	{"BZh", "looks like bzip2-compressed data (decompress it first: bunzip2)"},
+	{"\xfd7zXZ\x00", "looks like xz-compressed data (decompress it first: unxz)"},
+	{"\x28\xb5\x2f\xfd", "looks like zstd-compressed data (decompress it first: unzstd)"},
+	{"\xff\xfe", "looks like UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"},
+	{"\xfe\xff", "looks like UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"},
+}
+
+// notText says what the start of a file looks like when it is not text
+// (CSV), or "" when it may be. A NUL byte never occurs in text; in UTF-16
+// without a byte order mark every other byte of ASCII text is one.
+func notText(head []byte) string {
+	for _, m := range magics {
+		if bytes.HasPrefix(head, []byte(m.prefix)) {
+			return m.what
+		}
+	}
+	i := bytes.IndexByte(head, 0)
+	if i < 0 {
+		return ""
+	}
+	if len(head) >= 4 && (head[1] == 0 && head[3] == 0 || head[0] == 0 && head[2] == 0) {
+		return "looks like UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"
+	}
+	return fmt.Sprintf("looks like binary data (a NUL byte at byte %d)", i+1)
+}
+
+// shortText is text for a message: at most a short prefix of a cell, so
+// that a huge cell is never echoed whole.
+func shortText(b []byte) string {
+	const most = 40
+	if len(b) <= most {
+		return fmt.Sprintf("%q", b)
+	}
+	cut := most - 8
+	for cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q… (%d bytes)", b[:cut], len(b))
+}
+
+// parseSep reads a --sep value: one character, or `\t` or "tab" for a tab
+// (a shell passes '\t' as a backslash and a t).
+func parseSep(s string) (rune, error) {
+	switch s {
+	case `\t`, "tab", "TAB":
+		return '\t', nil
+	}
+	if utf8.RuneCountInString(s) != 1 {
+		return 0, usagef(`--sep must be one character (or \t for a tab), got %q`, s)
+	}
+	r, _ := utf8.DecodeRuneInString(s)
+	if r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
+		return 0, usagef("--sep cannot be %q", s)
+	}
+	return r, nil
+}
