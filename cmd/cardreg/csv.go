@@ -516,7 +516,7 @@ func parseSimple(b []byte) (float64, bool) {
 
 // data reads the data rows into t's columns.
 func (r *csvReader) data(t *table, size int64, p *progress) error {
-	start := r.n // bytes before the first data row
+	start := r.n       // bytes before the first data row
 	const sample = 256 // rows read before the columns are sized
 	for {
 		line, err := r.nextLine()
