@@ -41,9 +41,10 @@ type readOptions struct {
 	// cell instead of failing (cells that are not numbers at all are still
 	// errors).
 	dropMissing bool
-	// keep, when not nil, says which columns to read; the others are
-	// skipped unparsed and may hold anything.
-	keep func(name string) bool
+	// columns, when not nil, says from the header's names which columns
+	// to read; the others are skipped unparsed and may hold anything. Its
+	// error (a usage error, say) is returned as it is.
+	columns func(header []string) ([]bool, error)
 	// labels, when not nil, says which columns hold text labels (class
 	// names) rather than numbers.
 	labels func(name string) bool
@@ -337,6 +338,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 	seen := map[string]int{}
 	start := 0
 	r.dest = make([]int, len(r.ends))
+	names := make([]string, len(r.ends))
 	for j, end := range r.ends {
 		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
 		start = end
@@ -346,14 +348,26 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 			// A quoted name may hold a line break or a tab, which would
 			// break the one-line messages and the text output.
-			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control character", r.path, line, j+1, shortText([]byte(name)))
+			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control character%s", r.path, line, j+1, shortText([]byte(name)), t.sepHint)
 		}
 		if k, dup := seen[name]; dup {
 			return nil, fmt.Errorf("%s:%d: column name %s appears twice (columns %d and %d)", r.path, line, shortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
+		names[j] = name
+	}
+	keep := slices.Repeat([]bool{true}, len(names))
+	if o.columns != nil {
+		if keep, err = o.columns(names); err != nil {
+			if errors.As(err, new(usageError)) {
+				return nil, usagef("%s: %v", r.path, err)
+			}
+			return nil, fmt.Errorf("%s: %w", r.path, err)
+		}
+	}
+	for j, name := range names {
 		r.dest[j] = -1
-		if o.keep != nil && !o.keep(name) {
+		if !keep[j] {
 			continue
 		}
 		r.dest[j] = len(t.names)

@@ -23,6 +23,7 @@ import (
 
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
+	drop, predictors                                                                     string
 	tol, sigma, t                                                                        float64
 	nu                                                                                   optFloat
 	folds, maxIter                                                                       int
@@ -36,14 +37,16 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.SetOutput(stderr)
 	f := &fitFlags{stderr: stderr}
 	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G)")
-	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper; see --sigma, --t)")
+	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
 	fs.Var(&f.nu, "nu", "weight of the kernel term, > 0 (default 1 for lasso, 1/(1 - M_G) for cardinality and grouped)")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
 	fs.StringVar(&f.responses, "responses", "", "several response columns, comma separated: a multi-response fit (the penalty acts per response)")
-	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated")
+	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated, or a file with one label per line")
+	fs.StringVar(&f.drop, "drop", "", "columns to leave out (an ID, a leaking label), comma separated; they may hold text")
+	fs.StringVar(&f.predictors, "predictors", "", "the predictor columns, comma separated (default: every column but the response and --drop)")
 	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
 	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
@@ -122,9 +125,15 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	err = f.validate()
+	if err == nil {
+		err = checkPaths([]string{pos[0], f.gFile, f.groups}, "--out", f.out, "--save-model", f.saveModel)
+	}
 	var res *fitResult
 	if err == nil {
 		res, err = fitFile(pos[0], f)
+	}
+	if err == nil {
+		res.warn(stderr, f.saveModel != "")
 	}
 	if err == nil && f.saveModel != "" {
 		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return saveModel(w, res) })
@@ -133,6 +142,29 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
 	return exitStatus(stderr, "fit", err)
+}
+
+// warn prints one line on stderr when the fit did not converge or some of
+// its cross-validation fits did not: the result is printed all the same.
+func (r *fitResult) warn(stderr io.Writer, saving bool) {
+	var parts []string
+	if !r.Converged {
+		s := fmt.Sprintf("the fit did not converge (%s after %d iterations", r.Status, r.Iterations)
+		if r.DualityGap != nil {
+			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
+		}
+		s += "; raise --max-iter or --tol)"
+		if saving {
+			s += "; the saved model records converged: false"
+		}
+		parts = append(parts, s)
+	}
+	if r.CV != nil && r.CV.Unconverged > 0 {
+		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the CV curve includes them)", r.CV.Unconverged))
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(stderr, "cardreg fit: warning: %s\n", strings.Join(parts, "; "))
+	}
 }
 
 // validate checks the flags that do not depend on the data, before any
@@ -265,7 +297,7 @@ type problem struct {
 // loadProblem reads the data file and builds the penalty and options the
 // flags ask for; fit, path and cv share it.
 func loadProblem(path string, f *fitFlags) (*problem, error) {
-	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing})
+	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
 	if err != nil {
 		return nil, err
 	}
@@ -273,26 +305,19 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	switch {
 	case f.responses != "":
 		targets = targets[:0]
-		for _, name := range strings.Split(f.responses, ",") {
-			k, err := t.index(strings.TrimSpace(name))
-			if err != nil {
-				return nil, usagef("--responses: %s: %v", path, err)
-			}
+		for _, name := range splitList(f.responses) {
+			k, _ := t.index(name) // present: checked by f.columns
 			if slices.Contains(targets, k) {
 				return nil, usagef("--responses names %q twice", t.names[k])
 			}
 			targets = append(targets, k)
 		}
 	case f.target != "":
-		k, err := t.index(f.target)
-		if err != nil {
-			return nil, usagef("--target: %s: %v", path, err)
-		}
-		targets[0] = k
+		targets[0], _ = t.index(f.target)
 	}
 	ti := targets[0]
 	if len(t.names) <= len(targets) {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
 	}
 	n := len(t.cols[0])
 	var names, constant []string
@@ -328,6 +353,80 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	return pr, nil
 }
 
+// columns picks the columns to read from the header: the responses, and
+// the predictors (--predictors, else all but --drop). Every name given must
+// be a column, and the response cannot be dropped.
+func (f *fitFlags) columns(header []string) ([]bool, error) {
+	index := func(flag, name string) (int, error) {
+		if j := slices.Index(header, name); j >= 0 {
+			return j, nil
+		}
+		return 0, usagef("%s: no column named %s (columns: %s)", flag, shortText([]byte(name)), strings.Join(header, ", "))
+	}
+	var targets []int
+	switch {
+	case f.responses != "":
+		for _, name := range splitList(f.responses) {
+			j, err := index("--responses", name)
+			if err != nil {
+				return nil, err
+			}
+			targets = append(targets, j)
+		}
+	case f.target != "":
+		j, err := index("--target", f.target)
+		if err != nil {
+			return nil, err
+		}
+		targets = append(targets, j)
+	default:
+		targets = append(targets, len(header)-1)
+	}
+	keep := make([]bool, len(header))
+	if f.predictors != "" {
+		for _, name := range splitList(f.predictors) {
+			j, err := index("--predictors", name)
+			if err != nil {
+				return nil, err
+			}
+			keep[j] = true
+		}
+	} else {
+		for j := range keep {
+			keep[j] = true
+		}
+	}
+	for _, name := range splitList(f.drop) {
+		j, err := index("--drop", name)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(targets, j) {
+			return nil, usagef("--drop leaves out the response %q; name the response with --target", name)
+		}
+		keep[j] = false
+	}
+	for _, j := range targets {
+		if f.predictors != "" && keep[j] {
+			return nil, usagef("--predictors names the response %q", header[j])
+		}
+		keep[j] = true
+	}
+	return keep, nil
+}
+
+// splitList splits a comma-separated list of names, trimmed; "" is none.
+func splitList(s string) []string {
+	if strings.TrimSpace(s) == "" {
+		return nil
+	}
+	parts := strings.Split(s, ",")
+	for i := range parts {
+		parts[i] = strings.TrimSpace(parts[i])
+	}
+	return parts
+}
+
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	pr, err := loadProblem(path, f)
 	if err != nil {
@@ -346,12 +445,15 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	var model *tensorreg.Model
 	design := solver.DenseDesign{X: x}
 	if f.lambda == "cv" {
+		if err := checkFolds(path, n, f.folds); err != nil {
+			return nil, err
+		}
 		report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
 		cv, err := tensorreg.CrossValidate(design, y, pen, &tensorreg.CVOptions{
 			PathOptions: tensorreg.PathOptions{Options: opts, Progress: report}, Folds: f.folds, Seed: f.seed})
 		erase()
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 		k := cv.IndexMin
 		if f.rule == "1se" {
@@ -365,12 +467,12 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		if f.lambda == "theory" {
 			th, err := theoryLambda(x, y, pen, nu, f)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
 		}
 		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
 	res.fill(model, 0, f.standardize)
@@ -384,6 +486,14 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		}
 	}
 	return res, nil
+}
+
+// checkFolds refuses more folds than rows, naming the file and the way out.
+func checkFolds(path string, n, folds int) error {
+	if n < folds {
+		return fmt.Errorf("%s: %d folds for %d observations: use --folds %d or fewer, or give --lambda", path, folds, n, n)
+	}
+	return nil
 }
 
 // buildPenalty returns the penalty and the ν used, with a note when the
@@ -496,9 +606,12 @@ func parseGroups(s string, p int) ([]int, error) {
 	if s == "" {
 		return nil, usagef("--penalty grouped needs --groups with one label per predictor")
 	}
-	parts := strings.Split(s, ",")
+	parts, from, err := listOrFile(s)
+	if err != nil {
+		return nil, usagef("--groups: %v", err)
+	}
 	if len(parts) != p {
-		return nil, usagef("--groups has %d labels for %d predictors", len(parts), p)
+		return nil, usagef("--groups%s has %d labels for %d predictors", from, len(parts), p)
 	}
 	ids := map[string]int{}
 	labels := make([]int, p)
@@ -510,6 +623,30 @@ func parseGroups(s string, p int) ([]int, error) {
 		labels[i] = ids[l]
 	}
 	return labels, nil
+}
+
+// listOrFile reads a list flag: comma-separated values inline, or, when
+// the value has no comma and names a file, the file's lines (blank lines
+// and surrounding white space ignored). from is " (file NAME)" for a file.
+func listOrFile(s string) (list []string, from string, err error) {
+	if !strings.Contains(s, ",") {
+		if fi, statErr := os.Stat(s); statErr == nil && !fi.IsDir() {
+			b, err := os.ReadFile(s)
+			if err != nil {
+				return nil, "", err
+			}
+			if what := notText(b[:min(len(b), sniffSize)]); what != "" {
+				return nil, "", fmt.Errorf("%s: %s, expected one label per line", s, what)
+			}
+			for _, line := range strings.Split(string(b), "\n") {
+				if line = strings.TrimSpace(line); line != "" {
+					list = append(list, line)
+				}
+			}
+			return list, " (file " + s + ")", nil
+		}
+	}
+	return strings.Split(s, ","), "", nil
 }
 
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {

@@ -8,7 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -36,12 +38,16 @@ type savedModel struct {
 	Intercept    float64   `json:"intercept"`
 	Relaxed      bool      `json:"relaxed"`
 	N            int       `json:"n"`
+	// Converged and DualityGap are the penalised fit's certificate
+	// (the gap is null for ridge, which has no dual norm here).
+	Converged  bool     `json:"converged"`
+	DualityGap *float64 `json:"duality_gap"`
 }
 
 func saveModel(w io.Writer, r *fitResult) error {
 	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
-		Relaxed: r.Relaxed, N: r.N})
+		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap})
 }
 
 func loadModel(path string) (*savedModel, error) {
@@ -112,6 +118,10 @@ Flags:
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
 		return 2
 	}
+	if err := checkPaths([]string{pos[0], *modelPath}, "--out", *out); err != nil {
+		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
+		return 2
+	}
 	pred, err := predictFile(*modelPath, pos[0], []rune(*sep)[0])
 	if err == nil {
 		err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
@@ -132,15 +142,19 @@ Flags:
 }
 
 // predictFile returns X·coefficients + intercept for the model's columns of
-// the data file.
+// the data file (or the network's predictions); the file's other columns
+// are not read.
 func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
 	raw, err := os.ReadFile(modelPath)
 	if err != nil {
 		return nil, err
 	}
-	var head struct{ Format string }
+	var head struct {
+		Format string
+		Names  []string
+	}
 	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
-		t, err := readTable(dataPath, sep)
+		t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(head.Names, "network", "input")})
 		if err != nil {
 			return nil, err
 		}
@@ -150,17 +164,14 @@ func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, err := readTable(dataPath, sep)
+	t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(m.Names, "model", "predictor")})
 	if err != nil {
 		return nil, err
 	}
-	n := len(t.cols[0])
+	n := t.rows()
 	x := mat.NewDense(n, len(m.Names), nil)
 	for k, name := range m.Names {
-		j, err := t.index(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: the model needs predictor %q: %v", dataPath, name, err)
-		}
+		j, _ := t.index(name) // present: checked by needColumns
 		x.SetCol(k, t.cols[j])
 	}
 	var y mat.Dense
@@ -170,4 +181,20 @@ func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
 		out[i] = y.At(i, 0) + m.Intercept
 	}
 	return out, nil
+}
+
+// needColumns picks the named columns of a header, every one of which
+// must be present.
+func needColumns(names []string, what, role string) func([]string) ([]bool, error) {
+	return func(header []string) ([]bool, error) {
+		keep := make([]bool, len(header))
+		for _, name := range names {
+			j := slices.Index(header, name)
+			if j < 0 {
+				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, shortText([]byte(name)), strings.Join(header, ", "))
+			}
+			keep[j] = true
+		}
+		return keep, nil
+	}
 }

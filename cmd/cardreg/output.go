@@ -174,7 +174,7 @@ func checkPaths(inputs []string, outputs ...string) error {
 		}
 		for _, p := range outs[:i] {
 			if samePath(o.path, p.path) {
-				return usagef("%s and %s name the same file %s", p.flag, o.flag, o.path)
+				return usagef("%s and %s name the same file %s; refusing to write it twice", p.flag, o.flag, o.path)
 			}
 		}
 	}

@@ -62,21 +62,34 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil && f.format != "csv" && f.format != "text" {
 		err = usagef("--format must be csv for %s", cmd)
 	}
+	if err == nil {
+		err = checkPaths([]string{pos[0], f.gFile, f.groups}, "--out", f.out, "--plot", f.plot)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
 		return 2
 	}
 	pr, err := loadProblem(pos[0], f.fitFlags)
-	var out string
+	if err == nil && cmd == "cv" {
+		n, _ := pr.x.Dims()
+		err = checkFolds(pos[0], n, f.folds)
+	}
+	var out, warning string
 	if err == nil {
 		report, erase := fitProgress(stderr, f.progress, "fitting the "+cmd)
 		defer erase()
 		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Progress: report}
 		if cmd == "path" {
-			out, err = pathCSV(pr, &po, f.plot)
+			out, warning, err = pathCSV(pr, &po, f.plot)
 		} else {
-			out, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
+			out, warning, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
 		}
+		if err != nil {
+			err = fmt.Errorf("%s: %w", pos[0], err)
+		}
+	}
+	if warning != "" {
+		fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
 	}
 	if err == nil {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
@@ -99,9 +112,11 @@ Example:
 `,
 	"cv": `Usage: cardreg cv [flags] DATA.csv
 
-K-fold cross-validation along the lambda grid; prints CSV: lambda, mean held-out
-mean squared error, its standard error, and a mark for lambda_min and
-lambda_1se (the largest lambda within one standard error of the minimum).
+K-fold cross-validation along the lambda grid; prints CSV: lambda (paper
+scale), lambda_glmnet (= lambda / (2n)), mean held-out mean squared error, its
+standard error, the number of distinct coefficient values of the full-data fit,
+and a mark for lambda_min and lambda_1se (the largest lambda within one
+standard error of the minimum).
 Takes fit's flags plus --nlambda, --min-ratio and --plot FILE.png|svg; --folds
 and --seed fix the folds.
 
@@ -110,14 +125,14 @@ Example:
 `,
 }
 
-func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, error) {
+func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, string, error) {
 	path, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if plotFile != "" {
 		if err := plotPath(path, pr.names, plotFile); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
 	var b strings.Builder
@@ -129,21 +144,47 @@ func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, e
 		}
 		b.WriteString(strings.Join(row, ",") + "\n")
 	}
-	return b.String(), nil
+	return b.String(), unconverged(path, 0), nil
 }
 
-func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, error) {
+// unconverged says how many fits of the path (and of the CV folds) hit
+// the iteration cap, or "" when none did.
+func unconverged(path *tensorreg.Path, folds int) string {
+	k := 0
+	for _, m := range path.Models {
+		if !m.Converged {
+			k++
+		}
+	}
+	var parts []string
+	if k > 0 {
+		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged)", k, len(path.Models)))
+	}
+	if folds > 0 {
+		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return strings.Join(parts, "; ") + "; raise --max-iter or --tol"
+}
+
+// cvCSV prints the curve: λ on both scales, the mean held-out error and
+// its standard error, the number of distinct coefficient values of the
+// full-data fit at that λ, and the marks of λ_min and λ_1se.
+func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, string, error) {
 	cv, err := tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, co)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if plotFile != "" {
 		if err := plotCV(cv, plotFile); err != nil {
-			return "", err
+			return "", "", err
 		}
 	}
+	n, _ := pr.x.Dims()
 	var b strings.Builder
-	b.WriteString("lambda,mean_error,std_error,mark\n")
+	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
 		mark := ""
 		switch {
@@ -154,9 +195,11 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, error
 		case k == cv.IndexSE:
 			mark = "lambda_1se"
 		}
-		b.WriteString(strings.Join([]string{num(lam), num(cv.MeanError[k]), num(cv.StdError[k]), mark}, ",") + "\n")
+		distinct := len(cv.Path.Models[k].DistinctValues(0))
+		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * float64(n))), num(cv.MeanError[k]), num(cv.StdError[k]),
+			strconv.Itoa(distinct), mark}, ",") + "\n")
 	}
-	return b.String(), nil
+	return b.String(), unconverged(cv.Path, cv.Unconverged), nil
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }

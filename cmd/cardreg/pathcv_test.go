@@ -53,17 +53,23 @@ func TestCVCommand(t *testing.T) {
 	res := cardreg(t, "cv", "--nlambda", "10", "--seed", "3", data)
 	require.Equal(t, 0, res.code, res.stderr)
 	rows := parseCSV(t, res.stdout)
-	require.Equal(t, []string{"lambda", "mean_error", "std_error", "mark"}, rows[0])
+	require.Equal(t, []string{"lambda", "lambda_glmnet", "mean_error", "std_error", "distinct_values", "mark"}, rows[0])
 	var lmin, l1se float64
 	for _, r := range rows[1:] {
 		lam, _ := strconv.ParseFloat(r[0], 64)
-		if strings.Contains(r[3], "lambda_min") {
+		glm, _ := strconv.ParseFloat(r[1], 64)
+		require.InEpsilon(t, lam/(2*400), glm, 1e-9, "lambda_glmnet = lambda/(2n), n = 400")
+		if strings.Contains(r[5], "lambda_min") {
 			lmin = lam
 		}
-		if strings.Contains(r[3], "lambda_1se") {
+		if strings.Contains(r[5], "lambda_1se") {
 			l1se = lam
 		}
 	}
+	// The distinct values at a λ are those of the full-data fit there.
+	mid := rows[len(rows)/2]
+	fit := decodeFit(t, cardreg(t, "fit", "--lambda", mid[0], "--format", "json", data).stdout)
+	require.Equal(t, strconv.Itoa(len(fit.DistinctValues)), mid[4])
 	require.Positive(t, lmin)
 	require.GreaterOrEqual(t, l1se, lmin)
 	again := cardreg(t, "cv", "--nlambda", "10", "--seed", "3", data)
