@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -821,14 +822,46 @@ func FuzzReadTable(f *testing.F) {
 		"a,b\r1,2\r",
 		"a\n\"unterminated\n",
 		"\x00,\xff\n1,2\n",
+		"id,a,y\nr1,2,3\n",
 	} {
-		f.Add([]byte(s))
+		for mode := range uint8(8) {
+			f.Add([]byte(s), mode)
+		}
 	}
 	// One file per fuzzing process (its inputs run one at a time); a
 	// t.TempDir per input would cost more than readTable itself.
 	path := filepath.Join(f.TempDir(), "in.csv")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		require.NoError(t, os.WriteFile(path, data, 0o644))
+	// mode: bit 0 gzips the bytes, bit 1 skips every other column, bit 2
+	// reads the first column as text labels.
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		content := data
+		if mode&1 != 0 {
+			var gz bytes.Buffer
+			zw := gzip.NewWriter(&gz)
+			zw.Write(data)
+			zw.Close()
+			content = gz.Bytes()
+		}
+		require.NoError(t, os.WriteFile(path, content, 0o644))
+		o := readOptions{sep: ','}
+		if mode&2 != 0 {
+			o.columns = func(header []string) ([]bool, error) {
+				keep := make([]bool, len(header))
+				for j := range keep {
+					keep[j] = j%2 == 0
+				}
+				return keep, nil
+			}
+		}
+		var first string
+		if mode&4 != 0 {
+			o.labels = func(name string) bool {
+				if first == "" {
+					first = name
+				}
+				return name == first
+			}
+		}
 		var tab *table
 		var err error
 		func() {
@@ -837,30 +870,39 @@ func FuzzReadTable(f *testing.F) {
 					t.Fatalf("readTable panicked on %q: %v\n%s", data, p, debug.Stack())
 				}
 			}()
-			tab, err = readTable(path, ',')
+			tab, err = readTableWith(path, o)
 		}()
 		if err != nil {
 			require.Nil(t, tab)
 			msg := err.Error()
 			require.Contains(t, msg, path)
 			require.NotContains(t, msg, "\n", "error is not one line")
+			require.Less(t, len(msg), 2*len(path)+600, "a long message: %q", msg)
 			return
 		}
-		require.NotEmpty(t, tab.names)
 		require.Len(t, tab.cols, len(tab.names))
+		require.Len(t, tab.text, len(tab.names))
+		if mode&2 == 0 {
+			require.NotEmpty(t, tab.names)
+		}
 		seen := map[string]bool{}
 		for j, name := range tab.names {
 			require.NotEmpty(t, name)
 			require.Equal(t, strings.TrimSpace(name), name)
 			require.False(t, seen[name], "duplicate name %q", name)
 			seen[name] = true
-			require.NotEmpty(t, tab.cols[j])
-			require.Len(t, tab.cols[j], len(tab.cols[0]), "column %d", j+1)
+			if tab.text[j] != nil {
+				require.Nil(t, tab.cols[j])
+				require.Len(t, tab.text[j], tab.rows(), "column %d", j+1)
+				continue
+			}
+			require.Len(t, tab.cols[j], tab.rows(), "column %d", j+1)
+			require.NotZero(t, tab.rows())
 			for _, v := range tab.cols[j] {
 				require.False(t, math.IsNaN(v) || math.IsInf(v, 0), "non-finite %v in column %d", v, j+1)
 			}
 		}
-		if bytes.HasPrefix(data, utf8BOM) && !bytes.HasPrefix(data[len(utf8BOM):], utf8BOM) {
+		if mode&2 == 0 && bytes.HasPrefix(data, utf8BOM) && !bytes.HasPrefix(data[len(utf8BOM):], utf8BOM) {
 			require.False(t, strings.HasPrefix(tab.names[0], "\ufeff"), "BOM kept in %q", tab.names[0])
 		}
 	})
