@@ -16,11 +16,12 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// modelFormat names the saved-model format; Version changes when fields
-// change meaning.
+// modelFormat names the saved-model format; the version changes when
+// fields change meaning. Version 2 added converged and duality_gap; version
+// 1 files (without them) are still read.
 const (
 	modelFormat  = "cardreg-model"
-	modelVersion = 1
+	modelVersion = 2
 )
 
 // savedModel is what fit --save-model writes and predict reads: enough to
@@ -44,35 +45,89 @@ type savedModel struct {
 	DualityGap *float64 `json:"duality_gap"`
 }
 
+// modelRequired are the keys a saved model must hold, not null; version 2
+// adds converged.
+var modelRequired = []string{"format", "version", "penalty", "lambda", "target", "names", "coefficients", "intercept", "relaxed", "n"}
+
 func saveModel(w io.Writer, r *fitResult) error {
 	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap})
 }
 
+// loadModel reads a model saved by fit, refusing one that was edited or
+// corrupted: a missing, null, duplicated or unknown field, a value out of
+// its range, predictor names empty or repeated.
 func loadModel(path string) (*savedModel, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
+	m, err := parseModel(b)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return m, nil
+}
+
+// parseModel decodes and checks a saved model.
+func parseModel(b []byte) (*savedModel, error) {
+	var head struct {
+		Format  string
+		Version int
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("not a cardreg model: %v", err)
+	}
+	if head.Format != modelFormat {
+		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", shortText([]byte(head.Format)), modelFormat)
+	}
+	required := modelRequired
+	switch head.Version {
+	case 1:
+	case modelVersion:
+		required = append(slices.Clone(required), "converged")
+	default:
+		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 and %d", head.Version, modelVersion)
+	}
 	var m savedModel
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a cardreg model: %v", path, err)
+	if err := decodeStrict(b, &m, required...); err != nil {
+		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
 	}
-	switch {
-	case m.Format != modelFormat:
-		return nil, fmt.Errorf("%s: not a cardreg model (format %q)", path, m.Format)
-	case m.Version != modelVersion:
-		return nil, fmt.Errorf("%s: model version %d, this cardreg reads version %d", path, m.Version, modelVersion)
-	case len(m.Names) == 0 || len(m.Names) != len(m.Coefficients):
-		return nil, fmt.Errorf("%s: %d predictor names for %d coefficients", path, len(m.Names), len(m.Coefficients))
-	}
-	for _, c := range append(m.Coefficients, m.Intercept) {
-		if math.IsNaN(c) || math.IsInf(c, 0) {
-			return nil, fmt.Errorf("%s: non-finite coefficient", path)
-		}
+	if err := m.check(); err != nil {
+		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
 	}
 	return &m, nil
+}
+
+// check tests the values of a decoded model.
+func (m *savedModel) check() error {
+	switch {
+	case !slices.Contains([]string{"cardinality", "grouped", "lasso", "ridge", "general"}, m.Penalty):
+		return fmt.Errorf("unknown penalty %s", shortText([]byte(m.Penalty)))
+	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
+		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
+	case m.Nu != nil && !(*m.Nu > 0):
+		return fmt.Errorf("nu %v is not > 0", *m.Nu)
+	case m.DualityGap != nil && !(*m.DualityGap >= 0):
+		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
+	case strings.TrimSpace(m.Target) == "":
+		return errors.New("empty target name")
+	case m.N < 1:
+		return fmt.Errorf("n = %d observations", m.N)
+	case len(m.Names) == 0 || len(m.Names) != len(m.Coefficients):
+		return fmt.Errorf("%d predictor names for %d coefficients", len(m.Names), len(m.Coefficients))
+	}
+	seen := map[string]bool{}
+	for _, name := range m.Names {
+		if strings.TrimSpace(name) == "" || seen[name] {
+			return fmt.Errorf("predictor name %s is empty or repeated", shortText([]byte(name)))
+		}
+		seen[name] = true
+	}
+	// JSON has no NaN or infinity, and a number beyond float64 fails to
+	// decode, so every coefficient is finite here.
+	return nil
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) int {
@@ -179,6 +234,9 @@ func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
 	out := make([]float64, n)
 	for i := range out {
 		out[i] = y.At(i, 0) + m.Intercept
+		if math.IsInf(out[i], 0) || math.IsNaN(out[i]) {
+			return nil, fmt.Errorf("%s: the prediction of data row %d overflows float64", dataPath, i+1)
+		}
 	}
 	return out, nil
 }

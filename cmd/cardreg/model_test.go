@@ -1,0 +1,111 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// savedExample saves a model of the bundled example and returns its bytes.
+func savedExample(t testing.TB, dir string) []byte {
+	model := filepath.Join(dir, "model.json")
+	var stdout, stderr strings.Builder
+	require.Equal(t, 0, run([]string{"fit", "--lambda", "50", "--save-model", model, "../../examples/cardinality.csv"}, &stdout, &stderr), stderr.String())
+	b, err := os.ReadFile(model)
+	require.NoError(t, err)
+	return b
+}
+
+// A model that was edited or corrupted is refused, one line naming the
+// file and what is wrong.
+func TestModelCorruptions(t *testing.T) {
+	dir := t.TempDir()
+	good := string(savedExample(t, dir))
+	data := "../../examples/cardinality.csv"
+	var fields map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal([]byte(good), &fields))
+	without := func(key string) string {
+		m := map[string]json.RawMessage{}
+		for k, v := range fields {
+			if k != key {
+				m[k] = v
+			}
+		}
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	with := func(key, value string) string {
+		m := map[string]json.RawMessage{}
+		for k, v := range fields {
+			m[k] = v
+		}
+		m[key] = json.RawMessage(value)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	cases := map[string]struct{ content, want string }{
+		"duplicated intercept": {strings.Replace(good, "{", `{"intercept": 0,`, 1), `"intercept" appears twice`},
+		"unknown field":        {with("intercpt", "1"), `unknown field "intercpt"`},
+		"null intercept":       {with("intercept", "null"), `"intercept" is null`},
+		"huge coefficient":     {with("coefficients", "[1e400,1,1,1,1,1,1,1,1,1,1,1]"), "coefficients"},
+		"string coefficient":   {with("intercept", `"1"`), "intercept"},
+		"repeated name":        {with("names", `["x1","x1","x3","x4","x5","x6","x7","x8","x9","x10","x11","x12"]`), `"x1" is empty or repeated`},
+		"too few names":        {with("names", `["x1"]`), "1 predictor names for 12 coefficients"},
+		"negative lambda":      {with("lambda", "-1"), "lambda -1"},
+		"zero nu":              {with("nu", "0"), "nu 0"},
+		"unknown penalty":      {with("penalty", `"elastic"`), "unknown penalty"},
+		"version 3":            {with("version", "3"), "model version 3"},
+		"trailing data":        {good + "{}", "after top-level value"},
+		"truncated":            {good[:len(good)/2], "not a cardreg model"},
+		"not an object":        {"[1,2]", "not a cardreg model"},
+		"empty":                {"", "not a cardreg model"},
+	}
+	for _, key := range append(modelRequired, "converged") {
+		cases["missing "+key] = struct{ content, want string }{without(key), key}
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := writeFile(t, dir, "bad.json", c.content)
+			oneLine(t, cardreg(t, "predict", "--model", path, data), 1, path, c.want)
+		})
+	}
+	// A version 1 model (before converged and duality_gap) still reads.
+	v1 := without("converged")
+	v1 = strings.Replace(v1, `"version":2`, `"version":1`, 1)
+	require.Contains(t, v1, `"version":1`)
+	res := cardreg(t, "predict", "--model", writeFile(t, dir, "v1.json", v1), data)
+	require.Equal(t, 0, res.code, res.stderr)
+	// Coefficients that overflow the prediction are an error, not Inf.
+	big := with("coefficients", "[1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308]")
+	oneLine(t, cardreg(t, "predict", "--model", writeFile(t, dir, "big.json", big), data), 1, "overflows")
+}
+
+// FuzzModel feeds arbitrary bytes to the saved-model reader: no panic, and
+// what it accepts is a consistent model with finite numbers.
+func FuzzModel(f *testing.F) {
+	dir := f.TempDir()
+	good := savedExample(f, dir)
+	f.Add(good)
+	f.Add([]byte(strings.Replace(string(good), `"version": 2`, `"version": 1`, 1)))
+	f.Add([]byte(`{"format":"cardreg-model","version":2}`))
+	f.Add([]byte(`{"format":"cardreg-model","format":"x"}`))
+	f.Add([]byte(`{"format":"cardreg-model","version":2,"penalty":"lasso","lambda":1,"nu":null,"target":"y","names":["a"],"coefficients":[2],"intercept":1,"relaxed":false,"n":3,"converged":true,"duality_gap":null}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseModel(b)
+		if err != nil {
+			require.Nil(t, m)
+			require.NotContains(t, err.Error(), "\n")
+			return
+		}
+		require.Equal(t, len(m.Names), len(m.Coefficients))
+		require.NotEmpty(t, m.Names)
+		for _, c := range append(m.Coefficients, m.Intercept, m.Lambda) {
+			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))
+		}
+	})
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+)
+
+// decodeStrict decodes one JSON object into v, refusing what
+// encoding/json lets through silently: a duplicated key at any depth (the
+// last would win), an unknown field, a required key that is missing or
+// null, and anything after the object.
+func decodeStrict(raw []byte, v any, required ...string) error {
+	if err := checkDuplicateKeys(raw); err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &fields); err != nil {
+		return err
+	}
+	for _, k := range required {
+		f, ok := fields[k]
+		if !ok {
+			return fmt.Errorf("field %q is missing", k)
+		}
+		if bytes.Equal(bytes.TrimSpace(f), []byte("null")) {
+			return fmt.Errorf("field %q is null", k)
+		}
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// checkDuplicateKeys walks one JSON value and reports the first object key
+// that appears twice in its object, with its path, and any data after the
+// value.
+func checkDuplicateKeys(raw []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	if err := walkJSON(dec, "$"); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return errors.New("data after the JSON object")
+	}
+	return nil
+}
+
+// walkJSON reads one value from dec, checking the keys of every object.
+func walkJSON(dec *json.Decoder, path string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			k, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := k.(string)
+			if seen[key] {
+				return fmt.Errorf("key %s appears twice in %s", shortText([]byte(key)), path)
+			}
+			seen[key] = true
+			if err := walkJSON(dec, path+"."+key); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // '}'
+		return err
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := walkJSON(dec, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+		_, err = dec.Token() // ']'
+		return err
+	}
+	return nil
+}
