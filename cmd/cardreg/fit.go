@@ -66,7 +66,10 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 
 Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
 glmnet's lambda is lambda / (2n)). DATA.csv has a header row; the response is
-the last column unless --target names another, the other columns are predictors.
+the last column unless --target names another, the other columns are predictors
+(less --drop, or only --predictors). DATA.csv may be gzip-compressed; - reads
+standard input. --lambda theory is Theorem 2's lambda: a conservative
+guarantee that over-shrinks (cross-validation predicts better).
 
 Example:
   cardreg fit --penalty cardinality examples/cardinality.csv
