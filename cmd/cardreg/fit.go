@@ -189,6 +189,9 @@ func (f *fitFlags) validate() error {
 	if err := checkNu(f.nu); err != nil {
 		return err
 	}
+	if f.responses != "" && len(splitList(f.responses)) == 0 {
+		return usagef("--responses is empty: name the response columns, comma separated")
+	}
 	if f.responses != "" && (f.saveModel != "" || f.lambda == "theory" || f.target != "") {
 		return usagef("--responses does not combine with --target, --save-model or --lambda theory (single-response for now)")
 	}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"testing"
+)
+
+// FuzzCommandLine runs arbitrary command lines (arguments separated by
+// NUL bytes) on small data files: no input of any command may panic.
+// Commands that run long (simulate, bound beyond small sizes) are left
+// out; the networks are kept small by the data.
+func FuzzCommandLine(f *testing.F) {
+	dir := f.TempDir()
+	data := filepath.Join(dir, "d.csv")
+	if err := writeTestFile(data, small); err != nil {
+		f.Fatal(err)
+	}
+	for _, s := range []string{
+		"fit\x00--lambda\x001\x00D",
+		"fit\x00--penalty\x00grouped\x00--groups\x00g,h\x00--lambda\x001\x00D",
+		"fit\x00--nu\x000.5\x00--lambda\x00theory\x00D",
+		"fit\x00--responses\x00a,y\x00--lambda\x002\x00D",
+		"path\x00--nlambda\x003\x00D",
+		"cv\x00--folds\x002\x00--nlambda\x003\x00D",
+		"net\x00--arch\x002,3,1\x00--epochs\x002\x00D",
+		"net\x00--arch\x002,3,10\x00--loss\x00xent\x00--epochs\x002\x00D",
+		"lambda\x00--arch\x004,3,1\x00--n\x00100\x00--xnorm\x001",
+		"lambda\x00--regression\x00--data\x00D",
+		"memory\x00D",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		args := strings.Split(line, "\x00")
+		if len(args) == 0 || args[0] == "simulate" || args[0] == "bound" || len(args) > 16 {
+			return
+		}
+		for i, a := range args {
+			if a == "D" {
+				args[i] = data
+			}
+			// Keep each run short: no long training or exact LPs.
+			if (a == "--epochs" || a == "--max-iter" || a == "--nlambda" || a == "--folds") && i+1 < len(args) && len(args[i+1]) > 2 {
+				return
+			}
+			if a == "--arch" && i+1 < len(args) && len(args[i+1]) > 12 {
+				return
+			}
+			if strings.Contains(a, "out") || strings.Contains(a, "save") || strings.Contains(a, "plot") {
+				return // no files written outside the test's folder
+			}
+		}
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("cardreg %q panicked: %v\n%s", args, p, debug.Stack())
+			}
+		}()
+		run(args, io.Discard, io.Discard)
+	})
+}
+
+// writeTestFile writes content to path.
+func writeTestFile(path, content string) error {
+	return writeOutput("", path, nil, func(w io.Writer) error { _, err := io.WriteString(w, content); return err })
+}
