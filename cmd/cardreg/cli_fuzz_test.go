@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -64,5 +65,65 @@ func FuzzCommandLine(f *testing.F) {
 
 // writeTestFile writes content to path.
 func writeTestFile(path, content string) error {
-	return writeOutput("", path, nil, func(w io.Writer) error { _, err := io.WriteString(w, content); return err })
+	return os.WriteFile(path, []byte(content), 0o644)
+}
+
+// FuzzReadMatrix feeds arbitrary bytes to the reader of --G files: no
+// panic; an error is one line naming the file; a matrix has p columns of
+// finite numbers.
+func FuzzReadMatrix(f *testing.F) {
+	for _, s := range []string{"1,-1,0\n0,1,-1\n", "1,2\n", "", "\"1\",2,3\n", "1,NaN,3\n", "1,2,3\n4,5\n"} {
+		f.Add([]byte(s), uint8(3))
+	}
+	path := filepath.Join(f.TempDir(), "g.csv")
+	f.Fuzz(func(t *testing.T, data []byte, p uint8) {
+		if p == 0 {
+			return
+		}
+		if err := writeTestFile(path, string(data)); err != nil {
+			t.Fatal(err)
+		}
+		g, err := readMatrix(path, int(p))
+		if err != nil {
+			if !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q does not name the file on one line", err)
+			}
+			return
+		}
+		r, c := g.Dims()
+		if c != int(p) || r == 0 {
+			t.Fatalf("%d×%d matrix for p = %d", r, c, p)
+		}
+		for i := range r {
+			for j := range c {
+				if v := g.At(i, j); v != v || v-v != 0 {
+					t.Fatalf("non-finite %v", v)
+				}
+			}
+		}
+	})
+}
+
+// FuzzGroupsFile feeds arbitrary bytes to the reader of --groups files: no
+// panic, one label per non-blank line or an error.
+func FuzzGroupsFile(f *testing.F) {
+	for _, s := range []string{"g\ng\nh\n", "a\r\nb\r\n", "", "\x00\x01", "\xff\xfeg\x00"} {
+		f.Add([]byte(s))
+	}
+	path := filepath.Join(f.TempDir(), "groups.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := writeTestFile(path, string(data)); err != nil {
+			t.Fatal(err)
+		}
+		labels, err := parseGroups(path, 3)
+		if err != nil {
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %q is not one line", err)
+			}
+			return
+		}
+		if len(labels) != 3 {
+			t.Fatalf("%d labels", len(labels))
+		}
+	})
 }

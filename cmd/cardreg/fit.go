@@ -582,7 +582,7 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 		for j, s := range rec {
 			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: column %d: cannot parse %q as a finite number", path, line, j+1, s)
+				return nil, fmt.Errorf("%s:%d: column %d: cannot parse %s as a finite number", path, line, j+1, shortText([]byte(s)))
 			}
 			data = append(data, v)
 		}
