@@ -1,0 +1,55 @@
+package suffstat
+
+import "fmt"
+
+// Folds holds one set of statistics per cross-validation fold.
+type Folds struct {
+	// Fold[k] summarises the rows of fold k.
+	Fold []*Moments
+}
+
+// NewFolds returns k empty folds of d variables.
+func NewFolds(k, d int) *Folds {
+	if k < 1 {
+		panic(fmt.Sprintf("suffstat: %d folds", k))
+	}
+	f := &Folds{Fold: make([]*Moments, k)}
+	for i := range f.Fold {
+		f.Fold[i] = New(d)
+	}
+	return f
+}
+
+// All returns the statistics of every row: the merge of the folds, in
+// fold order (so the same folds give the same numbers).
+func (f *Folds) All() *Moments {
+	all := New(f.Fold[0].d)
+	for _, m := range f.Fold {
+		all.Merge(m)
+	}
+	return all
+}
+
+// Train returns the training statistics of fold k: the merge of every
+// other fold, in fold order.
+func (f *Folds) Train(k int) *Moments {
+	tr := New(f.Fold[0].d)
+	for j, m := range f.Fold {
+		if j != k {
+			tr.Merge(m)
+		}
+	}
+	return tr
+}
+
+// FoldOf assigns a row to one of k folds from a stable key (a row number
+// or a key column's value, never the order rows happen to arrive in) and a
+// seed: the same key and seed always give the same fold, and keys spread
+// evenly (splitmix64, Steele, Lea and Flood 2014).
+func FoldOf(key, seed uint64, k int) int {
+	z := key + seed*0x9e3779b97f4a7c15 + 0x9e3779b97f4a7c15
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	z ^= z >> 31
+	return int(z % uint64(k))
+}
