@@ -95,6 +95,21 @@ func NewLeastSquares(x Design, y mat.Matrix) *LeastSquares {
 	return ls
 }
 
+// NewGramLeastSquares returns the loss ‖Y − XΘ‖²_F known only by its
+// sufficient statistics: H = XᵀX (p×p), C = XᵀY (p×q) and ‖Y‖²_F, as a
+// weighted or streamed source gives them (package suffstat: the centred
+// co-moments). It works in Gram form throughout; nothing needs the rows.
+// It panics if the shapes of h and c differ or yy is negative.
+func NewGramLeastSquares(h *mat.SymDense, c *mat.Dense, yy float64) *LeastSquares {
+	p, _ := c.Dims()
+	if h.SymmetricDim() != p || yy < 0 {
+		panic(mat.ErrShape)
+	}
+	hc := mat.NewSymDense(p, nil)
+	hc.CopySym(h)
+	return &LeastSquares{c: mat.DenseCopyOf(c), yy: yy, h: hc, hd: mat.DenseCopyOf(hc)}
+}
+
 // gram returns XᵀX, computed on first use, or nil when the loss works on X
 // directly. Methods that never need it (coordinate descent) never pay for it.
 func (ls *LeastSquares) gram() *mat.SymDense {
@@ -158,7 +173,7 @@ func (ls *LeastSquares) Lipschitz() float64 {
 // (numerically) orthogonal to its eigenvector; that, and the 1% margin in
 // Lipschitz, make it a bound in practice rather than a proof.
 func (ls *LeastSquares) topEigen() float64 {
-	_, p := ls.x.Dims()
+	p, _ := ls.Dims()
 	steps := min(p, 40)
 	q := make([]*mat.VecDense, 0, steps+1)
 	v := mat.NewVecDense(p, nil)

@@ -1,0 +1,68 @@
+package solver
+
+import (
+	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// A loss known only by XᵀX, XᵀY and ‖Y‖² gives the fit of the loss on X
+// and Y: the same objective, gap and solution, for FISTA with polishing
+// and for ADMM.
+func TestGramLeastSquaresMatchesRows(t *testing.T) {
+	x, y := regression(11, 120, 9, 2)
+	// On the rows themselves: a design without a Gram form.
+	rows := NewLeastSquares(rowsOnly{DenseDesign{X: x}}, y)
+	require.Nil(t, rows.Gram())
+	var h mat.SymDense
+	h.SymOuterK(1, x.T())
+	var c mat.Dense
+	c.Mul(x.T(), y)
+	yy := mat.Norm(y, 2)
+	stats := NewGramLeastSquares(&h, &c, yy*yy)
+	for _, tc := range []struct {
+		name string
+		pen  penalty.Penalty
+		m    Method
+	}{
+		{"cardinality FISTA", penalty.Cardinality{Nu: 1.5}, &FISTA{}},
+		{"lasso FISTA", penalty.L1{Nu: 1}, &FISTA{}},
+		{"general ADMM", mustGeneral(t, 9), &ADMM{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := &Settings{Tol: 1e-10, MaxIter: 50000}
+			ref := Loss(rows)
+			if _, ok := tc.m.(*ADMM); ok {
+				ref = NewLeastSquares(DenseDesign{X: x}, y) // ADMM needs XᵀX
+			}
+			want, err := Minimize(Problem{Loss: ref, Penalty: tc.pen, Lambda: 40}, nil, s, tc.m)
+			require.NoError(t, err)
+			got, err := Minimize(Problem{Loss: stats, Penalty: tc.pen, Lambda: 40}, nil, s, tc.m)
+			require.NoError(t, err)
+			require.True(t, got.Converged)
+			require.InEpsilon(t, want.Objective, got.Objective, 1e-9)
+			require.True(t, mat.EqualApprox(want.Theta, got.Theta, 1e-6), "%v\n%v", mat.Formatted(want.Theta), mat.Formatted(got.Theta))
+		})
+	}
+	require.InEpsilon(t, rows.Lipschitz(), stats.Lipschitz(), 1e-9)
+}
+
+func mustGeneral(t *testing.T, p int) penalty.Penalty {
+	g := mat.NewDense(p-1, p, nil)
+	for i := range p - 1 {
+		g.Set(i, i, 1)
+		g.Set(i, i+1, -1)
+	}
+	gen, err := penalty.NewGeneral(g, p, 1)
+	require.NoError(t, err)
+	return gen
+}
+
+// rowsOnly hides a design's Gram form, so that the loss works on X.
+type rowsOnly struct{ d DenseDesign }
+
+func (r rowsOnly) Dims() (int, int)                      { return r.d.Dims() }
+func (r rowsOnly) Mul(dst *mat.Dense, b mat.Matrix)      { r.d.Mul(dst, b) }
+func (r rowsOnly) MulTrans(dst *mat.Dense, m mat.Matrix) { r.d.MulTrans(dst, m) }
