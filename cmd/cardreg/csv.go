@@ -28,6 +28,10 @@ type table struct {
 	// infinite) cell when reading with dropMissing.
 	dropped int
 	n       int // data rows
+	// While streaming, the current row's cells (see readOptions.row).
+	stream  bool
+	rowVals []float64
+	rowText []string
 	// sepHint, when not empty, says the file seems to use another field
 	// separator; messages about the columns append it.
 	sepHint string
@@ -50,6 +54,12 @@ type readOptions struct {
 	labels func(name string) bool
 	// progress draws a progress bar (nil: on a terminal after a second).
 	progress *progress
+	// row, when not nil, streams the rows: it gets each data row's values
+	// of the numeric columns read (in table order, text columns 0) and its
+	// text cells (nil entries for numeric columns), valid until it returns,
+	// and the table keeps no cells. Its error stops the read and is
+	// returned with the file and line.
+	row func(values []float64, text []string) error
 }
 
 // utf8BOM is the byte order mark some spreadsheet programs put at the start
@@ -143,7 +153,11 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.data(t, in.size, p); err != nil {
+	if o.row != nil {
+		t.stream = true
+		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
+	}
+	if err := r.data(t, in.size, p, o.row); err != nil {
 		return nil, err
 	}
 	if t.rows() == 0 && t.dropped > 0 {
@@ -529,7 +543,7 @@ func parseSimple(b []byte) (float64, bool) {
 }
 
 // data reads the data rows into t's columns.
-func (r *csvReader) data(t *table, size int64, p *progress) error {
+func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, []string) error) error {
 	start := r.n       // bytes before the first data row
 	const sample = 256 // rows read before the columns are sized
 	for {
@@ -598,8 +612,13 @@ func (r *csvReader) data(t *table, size int64, p *progress) error {
 			t.dropped++
 			continue
 		}
+		if row != nil {
+			if err := row(t.rowVals, t.rowText); err != nil {
+				return fmt.Errorf("%s:%d: %w", r.path, recLine, err)
+			}
+		}
 		t.n++
-		if t.n == sample && size > 0 {
+		if t.n == sample && size > 0 && !t.stream {
 			sizeColumns(t, t.n, size-r.n, r.n-start)
 		}
 		if p != nil && r.n >= p.next {
@@ -616,19 +635,30 @@ func (t *table) store(k int, field []byte, line int) *cellError {
 		if s == "" {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}
-		t.text[k] = append(t.text[k], s)
+		if t.stream {
+			t.rowText[k] = s
+		} else {
+			t.text[k] = append(t.text[k], s)
+		}
 		return nil
 	}
 	v, err := parseCell(field)
 	if err != nil {
 		return &cellError{line: line, col: k, text: shortText(bytes.TrimSpace(field)), reason: err}
 	}
-	t.cols[k] = append(t.cols[k], v)
+	if t.stream {
+		t.rowVals[k] = v
+	} else {
+		t.cols[k] = append(t.cols[k], v)
+	}
 	return nil
 }
 
 // truncate drops the cells of a row stored in part (a dropped row).
 func (t *table) truncate(rows int) {
+	if t.stream {
+		return
+	}
 	for k := range t.names {
 		if t.text[k] != nil {
 			t.text[k] = t.text[k][:rows]

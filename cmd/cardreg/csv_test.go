@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -388,4 +389,39 @@ func FuzzReadTableRef(f *testing.F) {
 		}
 		checkAgainstRef(t, path, data, sep)
 	})
+}
+
+// Streaming gives the rows the table would hold, keeps none, and an error
+// of the row callback names the file and line.
+func TestReadStreaming(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "d.csv", "id,a,b,y\nr1,1,2,3\n\nr2,\"4\",5,6\nr3,7,8,9\n")
+	labels := func(name string) bool { return name == "id" }
+	want, err := readTableWith(path, readOptions{labels: labels})
+	require.NoError(t, err)
+	var rows [][]float64
+	var ids []string
+	got, err := readTableWith(path, readOptions{labels: labels, row: func(v []float64, text []string) error {
+		rows = append(rows, slices.Clone(v))
+		ids = append(ids, text[0])
+		return nil
+	}})
+	require.NoError(t, err)
+	require.Equal(t, want.rows(), got.rows())
+	require.Equal(t, want.text[0], ids)
+	for i, r := range rows {
+		for j := 1; j < 4; j++ {
+			require.Equal(t, want.cols[j][i], r[j])
+		}
+	}
+	for j := 1; j < 4; j++ {
+		require.Empty(t, got.cols[j], "a streamed table keeps no cells")
+	}
+	_, err = readTableWith(path, readOptions{labels: labels, row: func(v []float64, _ []string) error {
+		if v[1] == 4 {
+			return errors.New("stop here")
+		}
+		return nil
+	}})
+	require.EqualError(t, err, path+":4: stop here")
 }
