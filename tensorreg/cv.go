@@ -28,6 +28,10 @@ type CVOptions struct {
 	// Seed fixes the random assignment of rows to folds. The same seed gives
 	// the same folds and the same result.
 	Seed uint64
+	// FoldID, when not nil, gives each row's fold (0…K−1, every fold
+	// non-empty; glmnet's foldid less one), and Folds and Seed are not
+	// used.
+	FoldID []int
 }
 
 // CV is the result of K-fold cross-validation along a λ grid.
@@ -70,6 +74,12 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		k = 5
 	}
 	n, _ := x.Dims()
+	if co.FoldID != nil {
+		var err error
+		if k, err = checkFoldID(co.FoldID, n); err != nil {
+			return nil, err
+		}
+	}
 	if k < 2 || k > n {
 		return nil, fmt.Errorf("tensorreg: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
 	}
@@ -82,7 +92,10 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		return nil, err
 	}
 	grid := path.Lambdas
-	folds := assignFolds(n, k, co.Seed)
+	folds := co.FoldID
+	if folds == nil {
+		folds = assignFolds(n, k, co.Seed)
+	}
 	progress := newCounter(co.Progress, (k+1)*len(grid))
 	full.progress = progress
 	errs := make([][]float64, k)
@@ -121,6 +134,30 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		return nil, err
 	}
 	return cv, nil
+}
+
+// checkFoldID returns the number of folds of a user's fold assignment.
+func checkFoldID(id []int, n int) (int, error) {
+	if len(id) != n {
+		return 0, fmt.Errorf("tensorreg: %d fold ids for %d observations", len(id), n)
+	}
+	k := 0
+	for _, f := range id {
+		if f < 0 {
+			return 0, fmt.Errorf("tensorreg: negative fold id %d", f)
+		}
+		k = max(k, f+1)
+	}
+	seen := make([]bool, k)
+	for _, f := range id {
+		seen[f] = true
+	}
+	for f, ok := range seen {
+		if !ok {
+			return 0, fmt.Errorf("tensorreg: fold %d of 0…%d has no rows", f, k-1)
+		}
+	}
+	return k, nil
 }
 
 func assignFolds(n, k int, seed uint64) []int {

@@ -72,7 +72,8 @@ type Model struct {
 	N int
 	// R2 holds the coefficient of determination of each response.
 	R2 []float64
-	// Residuals is Y − fitted, n×q.
+	// Residuals is Y − fitted, n×q (nil for a fit from sufficient
+	// statistics, which has no rows).
 	Residuals *mat.Dense
 	// Relaxed reports whether Coef is the least-squares refit on the
 	// penalised solution's clusters (Options.Relax); false also when the
@@ -94,6 +95,11 @@ type prepared struct {
 	ymean    []float64
 	opts     Options
 	progress *counter // nil unless a path reports progress
+	nobs     int      // n, the number of observations
+	// tss holds, for a fit from sufficient statistics (x and y nil), each
+	// response's total sum of squares about its mean (about 0 without an
+	// intercept), for R².
+	tss []float64
 }
 
 func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
@@ -108,7 +114,7 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 	if n == 0 || p == 0 || q == 0 {
 		return nil, errors.New("tensorreg: empty design or response")
 	}
-	pr := &prepared{x: x, y: mat.DenseCopyOf(y)}
+	pr := &prepared{x: x, y: mat.DenseCopyOf(y), nobs: n}
 	if opts != nil {
 		pr.opts = *opts
 	}
@@ -237,7 +243,11 @@ func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool
 	p, q := pr.loss.Dims()
 	zero := mat.NewDense(p, q, nil)
 	m := pr.model(pen, lambda, zero)
-	m.Objective = sq(m.Residuals) // ‖Y − 1ȳᵀ‖²: no XᵀX needed
+	if pr.x == nil {
+		m.Objective = pr.loss.Eval(nil, zero) // ‖Y‖² from the statistics
+	} else {
+		m.Objective = sq(m.Residuals) // ‖Y − 1ȳᵀ‖²: no XᵀX needed
+	}
 	m.Gap, m.Converged, m.Status = 0, true, solver.GapConverged
 	return m, true
 }
@@ -292,7 +302,7 @@ func (pr *prepared) pathMethod() solver.Method {
 // model maps solver coefficients back to the data's scale and fills the
 // summaries.
 func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense) *Model {
-	n, _ := pr.x.Dims()
+	n := pr.nobs
 	p, q := theta.Dims()
 	coef := mat.DenseCopyOf(theta)
 	if pr.sd != nil {
@@ -314,6 +324,10 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 	}
 	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
 		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
+	if pr.x == nil {
+		m.R2 = pr.statsR2(theta)
+		return m
+	}
 	m.Residuals = mat.NewDense(n, q, nil)
 	pr.x.Mul(m.Residuals, coef)
 	m.Residuals.Sub(pr.y, m.Residuals)

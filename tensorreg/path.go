@@ -139,7 +139,8 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if nl == 0 {
 		nl = 100
 	}
-	n, p := pr.x.Dims()
+	n := pr.nobs
+	p, _ := pr.loss.Dims()
 	ratio := po.MinRatio
 	if ratio == 0 {
 		ratio = 1e-2

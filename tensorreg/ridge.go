@@ -66,6 +66,9 @@ func (pr *prepared) centredY() *mat.Dense {
 // with R = Y − XB and θ = 2R, D(θ) = ⟨θ, Y⟩ − ‖θ‖²/4 − ‖Xᵀθ‖²/(4λ), since
 // the conjugate of λ‖·‖² is ‖·‖²/(4λ).
 func (pr *prepared) ridgeCertificate(theta *mat.Dense, lambda float64) (obj, gap float64) {
+	if pr.x == nil {
+		return pr.statsRidgeCertificate(theta, lambda)
+	}
 	yc := pr.centredY()
 	var r, xtr mat.Dense
 	pr.design.Mul(&r, theta)

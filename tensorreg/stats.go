@@ -1,0 +1,250 @@
+package tensorreg
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
+	"gonum.org/v1/gonum/mat"
+)
+
+// A fit from sufficient statistics sees the data only through a
+// suffstat.Moments of the rows z = (x₁, …, x_p, y₁, …, y_q) with weights w:
+// it minimises Σᵢ wᵢ‖yᵢ − b₀ − Bᵀxᵢ‖² + λ·h(B), which for unit weights is
+// the objective of Fit on the same rows. The solver works in Gram form on
+// the centred co-moments (XᵀWX, XᵀWY and YᵀWY about the weighted means),
+// so any number of rows costs O((p+q)²) memory. Residuals are not
+// available (Model.Residuals is nil); R² comes from the statistics.
+
+// FitStats fits the model at one λ from the statistics m of the rows
+// (x, y) with q responses (the last q variables of m). Options.Standardize
+// scales by the weighted population standard deviations, and NoIntercept
+// refits about zero (from the raw moments W·z̄z̄ᵀ + C).
+func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+	pr, err := prepareStats(m, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pr.fit(pen, lambda, nil, pr.method(pen))
+}
+
+// FitPathStats is FitPath from the statistics m (see FitStats).
+func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
+	var po PathOptions
+	if opts != nil {
+		po = *opts
+	}
+	pr, err := prepareStats(m, q, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	path, err := pr.grid(pen, &po)
+	if err != nil {
+		return nil, err
+	}
+	pr.progress = newCounter(po.Progress, len(path.Lambdas))
+	return pr.runPath(pen, path)
+}
+
+// CrossValidateStats is CrossValidate from per-fold statistics: the grid
+// comes from all folds together, fold k is fitted on the merge of the
+// others (suffstat.Folds.Train) and scored on its own statistics by the
+// weighted mean squared error Σ w‖y − ŷ‖² / (W_k·q), which for unit
+// weights is CrossValidate's held-out error. Options.Folds and Seed are
+// not used: the folds are those of f.
+func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
+	var co CVOptions
+	if opts != nil {
+		co = *opts
+	}
+	k := len(f.Fold)
+	if k < 2 {
+		return nil, fmt.Errorf("tensorreg: %d folds: need at least 2", k)
+	}
+	for i, m := range f.Fold {
+		if m.W == 0 {
+			return nil, fmt.Errorf("tensorreg: fold %d has no rows (or zero weight): use fewer folds", i+1)
+		}
+	}
+	full, err := prepareStats(f.All(), q, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	path, err := full.grid(pen, &co.PathOptions)
+	if err != nil {
+		return nil, err
+	}
+	grid := path.Lambdas
+	progress := newCounter(co.Progress, (k+1)*len(grid))
+	errs := make([][]float64, k)
+	cv := &CV{Lambdas: grid}
+	for fold := range k {
+		pr, err := prepareStats(f.Train(fold), q, &co.Options)
+		if err != nil {
+			return nil, err
+		}
+		pr.progress = progress
+		fp, err := pr.runPath(pen, &Path{Lambdas: grid})
+		if err != nil {
+			return nil, err
+		}
+		errs[fold] = make([]float64, len(grid))
+		for l, m := range fp.Models {
+			if !m.Converged {
+				cv.Unconverged++
+			}
+			errs[fold][l] = heldOut(f.Fold[fold], q, m)
+		}
+	}
+	cv.summarise(errs)
+	full.progress = progress
+	if cv.Path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	return cv, nil
+}
+
+// heldOut is the weighted mean squared error of model m on the rows
+// summarised by s: with r = y − b₀ − Bᵀx, Σw r² = Cyy − 2βᵀCxy + βᵀCxxβ +
+// W·r̄² per response, r̄ the weighted mean residual.
+func heldOut(s *suffstat.Moments, q int, m *Model) float64 {
+	d := s.Dim()
+	p := d - q
+	var total float64
+	for j := range q {
+		yj := p + j
+		rbar := s.Mean[yj] - m.Intercept[j]
+		quad := s.C[yj*d+yj]
+		for a := range p {
+			ba := m.Coef.At(a, j)
+			rbar -= s.Mean[a] * ba
+			quad -= 2 * ba * comoment(s, a, yj)
+			for b := range p {
+				quad += ba * comoment(s, a, b) * m.Coef.At(b, j)
+			}
+		}
+		total += math.Max(quad, 0) + s.W*rbar*rbar
+	}
+	return total / (s.W * float64(q))
+}
+
+// comoment returns C[a][b] from the upper triangle.
+func comoment(s *suffstat.Moments, a, b int) float64 {
+	if a > b {
+		a, b = b, a
+	}
+	return s.C[a*s.Dim()+b]
+}
+
+// prepareStats builds the problem the solver sees from statistics.
+func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) {
+	if m == nil {
+		return nil, errors.New("tensorreg: nil statistics")
+	}
+	d := m.Dim()
+	p := d - q
+	if q < 1 || p < 1 {
+		return nil, fmt.Errorf("tensorreg: %d variables for %d responses: need at least one predictor", d, q)
+	}
+	if !(m.W > 0) || math.IsInf(m.W, 0) || m.N < 2 {
+		return nil, fmt.Errorf("tensorreg: statistics of %d rows with total weight %v: need at least 2 rows and a positive weight", m.N, m.W)
+	}
+	for _, v := range append(append([]float64(nil), m.Mean...), m.C...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, errors.New("tensorreg: the statistics hold a non-finite value (the data overflow float64)")
+		}
+	}
+	pr := &prepared{nobs: int(m.N)}
+	if opts != nil {
+		pr.opts = *opts
+	}
+	// The co-moments, about the means or, without an intercept, about 0.
+	c := func(a, b int) float64 {
+		v := comoment(m, a, b)
+		if pr.opts.NoIntercept {
+			v += m.W * m.Mean[a] * m.Mean[b]
+		}
+		return v
+	}
+	if pr.opts.Standardize {
+		pr.sd = make([]float64, p)
+		for a := range p {
+			pr.sd[a] = math.Sqrt(comoment(m, a, a) / m.W)
+			if !(pr.sd[a] > 1e-12*math.Max(1, math.Abs(m.Mean[a]))) {
+				pr.sd[a] = 1
+			}
+		}
+	}
+	scale := func(a int) float64 {
+		if pr.sd == nil {
+			return 1
+		}
+		return pr.sd[a]
+	}
+	h := mat.NewSymDense(p, nil)
+	for a := range p {
+		for b := a; b < p; b++ {
+			h.SetSym(a, b, c(a, b)/(scale(a)*scale(b)))
+		}
+	}
+	cross := mat.NewDense(p, q, nil)
+	pr.tss = make([]float64, q)
+	var yy float64
+	for j := range q {
+		for a := range p {
+			cross.Set(a, j, c(a, p+j)/scale(a))
+		}
+		pr.tss[j] = c(p+j, p+j)
+		yy += pr.tss[j]
+	}
+	pr.ymean = make([]float64, q)
+	if !pr.opts.NoIntercept {
+		pr.mean = append([]float64(nil), m.Mean[:p]...)
+		copy(pr.ymean, m.Mean[p:])
+	}
+	pr.loss = solver.NewGramLeastSquares(h, cross, yy)
+	return pr, nil
+}
+
+// statsR2 returns each response's R² = 1 − RSS/TSS, RSS from the Gram
+// form: ‖y‖² − 2θᵀc + θᵀHθ.
+func (pr *prepared) statsR2(theta *mat.Dense) []float64 {
+	h, c := pr.loss.Gram(), pr.loss.Cross()
+	p, q := theta.Dims()
+	out := make([]float64, q)
+	var ht mat.Dense
+	ht.Mul(h, theta)
+	for j := range q {
+		rss := pr.tss[j]
+		for a := range p {
+			rss += theta.At(a, j) * (ht.At(a, j) - 2*c.At(a, j))
+		}
+		out[j] = 1 - math.Max(rss, 0)/pr.tss[j]
+	}
+	return out
+}
+
+// statsRidgeCertificate is ridgeCertificate in Gram form: with R = Y − XΘ,
+// ‖R‖² = f(Θ), ⟨R, Y⟩ = ‖Y‖² − ⟨Θ, C⟩ and XᵀR = C − HΘ.
+func (pr *prepared) statsRidgeCertificate(theta *mat.Dense, lambda float64) (obj, gap float64) {
+	rr := pr.loss.Eval(nil, theta)
+	obj = rr + lambda*sq(theta)
+	var yy float64
+	for _, t := range pr.tss {
+		yy += t
+	}
+	var xtr mat.Dense
+	xtr.Mul(pr.loss.Gram(), theta)
+	xtr.Sub(pr.loss.Cross(), &xtr)
+	dual := 2*(yy-mat.Sum(elem(theta, pr.loss.Cross()))) - rr
+	if lambda > 0 {
+		dual -= sq(&xtr) / lambda
+	}
+	if obj == 0 {
+		return 0, 0
+	}
+	return obj, math.Max(obj-dual, 0) / obj
+}

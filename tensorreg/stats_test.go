@@ -1,0 +1,168 @@
+package tensorreg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// statsData draws rows with a shifted, scaled design and q responses.
+func statsData(seed uint64, n, p, q int) (*mat.Dense, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(seed, 5))
+	x := mat.NewDense(n, p, nil)
+	y := mat.NewDense(n, q, nil)
+	vals := []float64{-2, -1, 1, 2}
+	beta := make([]float64, p*q)
+	for i := range beta {
+		beta[i] = vals[rng.IntN(4)]
+	}
+	for i := range n {
+		for a := range p {
+			x.Set(i, a, 10+float64(a+1)*rng.NormFloat64())
+		}
+		for j := range q {
+			s := 3.0 + rng.NormFloat64()
+			for a := range p {
+				s += x.At(i, a) * beta[a*q+j]
+			}
+			y.Set(i, j, s)
+		}
+	}
+	return x, y
+}
+
+// momentsOf summarises rows (x, y) in chunks, as a streamed source would.
+func momentsOf(x, y *mat.Dense, rows []int) *suffstat.Moments {
+	_, p := x.Dims()
+	_, q := y.Dims()
+	m := suffstat.New(p + q)
+	z := make([]float64, p+q)
+	for _, i := range rows {
+		copy(z, x.RawRowView(i))
+		copy(z[p:], y.RawRowView(i))
+		m.Add(z, 1)
+	}
+	return m
+}
+
+func allRows(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+func requireSameModel(t *testing.T, want, got *Model, tol float64) {
+	t.Helper()
+	scale := mat.Norm(want.Coef, math.Inf(1)) + 1
+	require.True(t, mat.EqualApprox(want.Coef, got.Coef, tol*scale), "coefficients\n%v\n%v", mat.Formatted(want.Coef.T()), mat.Formatted(got.Coef.T()))
+	for j := range want.Intercept {
+		require.InDelta(t, want.Intercept[j], got.Intercept[j], tol*(math.Abs(want.Intercept[j])+scale))
+		require.InDelta(t, want.R2[j], got.R2[j], tol)
+	}
+	require.InEpsilon(t, want.Objective, got.Objective, tol)
+	require.Equal(t, want.Relaxed, got.Relaxed)
+}
+
+// The fit from statistics equals the fit on the rows.
+func TestFitStatsMatchesRows(t *testing.T) {
+	x, y := statsData(1, 150, 7, 1)
+	m := momentsOf(x, y, allRows(150))
+	for _, tc := range []struct {
+		name   string
+		pen    penalty.Penalty
+		lambda float64
+		opts   Options
+	}{
+		{"cardinality", penalty.Cardinality{Nu: 1.4}, 200, Options{}},
+		{"cardinality standardised", penalty.Cardinality{Nu: 1.4}, 200, Options{Standardize: true}},
+		{"cardinality relaxed", penalty.Cardinality{Nu: 1.4}, 2000, Options{Relax: true}},
+		{"lasso", penalty.L1{Nu: 1}, 300, Options{}},
+		{"lasso no intercept", penalty.L1{Nu: 1}, 300, Options{NoIntercept: true}},
+		{"grouped", penalty.NewGrouped([]int{0, 0, 0, 1, 1, 1, 1}, 1.2), 200, Options{}},
+		{"ridge", penalty.Ridge{}, 50, Options{}},
+		{"least squares", penalty.Cardinality{Nu: 1}, 0, Options{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := tc.opts
+			opts.Settings = solver.Settings{Tol: 1e-11, MaxIter: 100000}
+			opts.Method = &solver.FISTA{}
+			want, err := Fit(solver.DenseDesign{X: x}, y, tc.pen, tc.lambda, &opts)
+			require.NoError(t, err)
+			got, err := FitStats(m, 1, tc.pen, tc.lambda, &opts)
+			require.NoError(t, err)
+			require.Nil(t, got.Residuals)
+			requireSameModel(t, want, got, 1e-6)
+		})
+	}
+}
+
+func TestFitPathStatsMatchesRows(t *testing.T) {
+	x, y := statsData(2, 120, 6, 2)
+	po := &PathOptions{NLambda: 8, Options: Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}
+	want, err := FitPath(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, po)
+	require.NoError(t, err)
+	got, err := FitPathStats(momentsOf(x, y, allRows(120)), 2, penalty.Cardinality{Nu: 1.5}, po)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, want.Lambdas, got.Lambdas, 1e-9*want.Lambdas[0])
+	for l := range want.Models {
+		requireSameModel(t, want.Models[l], got.Models[l], 1e-6)
+	}
+}
+
+// Cross-validation from per-fold statistics equals cross-validation on
+// the rows with the same folds.
+func TestCrossValidateStatsMatchesRows(t *testing.T) {
+	const n, k = 160, 4
+	x, y := statsData(3, n, 5, 1)
+	foldID := make([]int, n)
+	f := suffstat.NewFolds(k, 6)
+	z := make([]float64, 6)
+	for i := range n {
+		foldID[i] = suffstat.FoldOf(uint64(i), 7, k)
+		copy(z, x.RawRowView(i))
+		z[5] = y.At(i, 0)
+		f.Fold[foldID[i]].Add(z, 1)
+	}
+	co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 10, Options: Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}}
+	want, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.3}, co)
+	require.NoError(t, err)
+	got, err := CrossValidateStats(f, 1, penalty.Cardinality{Nu: 1.3}, co)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, want.Lambdas, got.Lambdas, 1e-9*want.Lambdas[0])
+	for l := range want.Lambdas {
+		require.InEpsilon(t, want.MeanError[l], got.MeanError[l], 1e-6, "λ %d", l)
+		require.InDelta(t, want.StdError[l], got.StdError[l], 1e-6*want.MeanError[l], "λ %d", l)
+	}
+	require.Equal(t, want.IndexMin, got.IndexMin)
+	require.Equal(t, want.IndexSE, got.IndexSE)
+}
+
+// Weights are counts: a row of weight 2 is the row twice.
+func TestFitStatsWeights(t *testing.T) {
+	x, y := statsData(4, 60, 4, 1)
+	weighted := suffstat.New(5)
+	var rows []int
+	z := make([]float64, 5)
+	for i := range 60 {
+		copy(z, x.RawRowView(i))
+		z[4] = y.At(i, 0)
+		weighted.Add(z, float64(i%3))
+		for range i % 3 {
+			rows = append(rows, i)
+		}
+	}
+	opts := &Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	want, err := FitStats(momentsOf(x, y, rows), 1, penalty.Cardinality{Nu: 1.5}, 100, opts)
+	require.NoError(t, err)
+	got, err := FitStats(weighted, 1, penalty.Cardinality{Nu: 1.5}, 100, opts)
+	require.NoError(t, err)
+	requireSameModel(t, want, got, 1e-8)
+}
