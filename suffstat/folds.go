@@ -1,6 +1,9 @@
 package suffstat
 
-import "fmt"
+import (
+	"fmt"
+	"math/rand/v2"
+)
 
 // Folds holds one set of statistics per cross-validation fold.
 type Folds struct {
@@ -52,4 +55,25 @@ func FoldOf(key, seed uint64, k int) int {
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	z ^= z >> 31
 	return int(z % uint64(k))
+}
+
+// RowFold assigns row number i (0, 1, …, in the order of a file, which is
+// stable, unlike the order rows reach a parallel reader) to one of k folds:
+// each block of k consecutive rows is dealt to the k folds by a permutation
+// drawn from the seed and the block's number. Fold sizes differ by at most
+// one whatever the number of rows, which need not be known in advance, so
+// a streamed file and the same rows in memory get the same folds.
+func RowFold(i, seed uint64, k int) int {
+	b, r := i/uint64(k), int(i%uint64(k))
+	rng := rand.New(rand.NewPCG(seed, b))
+	// The r-th entry of a Fisher–Yates permutation of 0…k−1.
+	perm := make([]int, k)
+	for j := range perm {
+		perm[j] = j
+	}
+	for j := k - 1; j > 0; j-- {
+		l := rng.IntN(j + 1)
+		perm[j], perm[l] = perm[l], perm[j]
+	}
+	return perm[r]
 }

@@ -218,3 +218,28 @@ func TestFoldOf(t *testing.T) {
 	}
 	require.Greater(t, changed, n/2, "another seed gives other folds")
 }
+
+// RowFold deals each block of k rows to the k folds: balanced for any n,
+// deterministic, and seed-dependent.
+func TestRowFold(t *testing.T) {
+	for _, k := range []int{2, 5, 10} {
+		for _, n := range []int{k, 3*k + 1, 1000} {
+			counts := make([]int, k)
+			for i := range uint64(n) {
+				f := RowFold(i, 3, k)
+				require.Equal(t, f, RowFold(i, 3, k))
+				counts[f]++
+			}
+			for _, c := range counts {
+				require.InDelta(t, float64(n)/float64(k), c, 1, "n %d k %d: %v", n, k, counts)
+			}
+		}
+		changed := 0
+		for i := range uint64(100) {
+			if RowFold(i, 3, k) != RowFold(i, 4, k) {
+				changed++
+			}
+		}
+		require.Greater(t, changed, 20)
+	}
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -24,11 +25,12 @@ import (
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
 	drop, predictors                                                                     string
+	memory                                                                               int64
 	tol, sigma, t                                                                        float64
 	nu                                                                                   optFloat
 	folds, maxIter                                                                       int
 	seed                                                                                 uint64
-	noIntercept, standardize, relax, progress, dropMissing                               bool
+	noIntercept, standardize, relax, progress, dropMissing, stream                       bool
 	stderr                                                                               io.Writer
 }
 
@@ -57,6 +59,8 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
+	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory, one pass), not the rows; the same fit")
+	fs.Int64Var(&f.memory, "memory", 0, "memory budget in bytes above which the data are streamed (default: half the machine's memory)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
@@ -290,7 +294,8 @@ func isConstant(col []float64) bool {
 
 // problem is a data file turned into a design, a response and a penalty.
 type problem struct {
-	x, y            *mat.Dense
+	x, y            *mat.Dense      // the rows, or
+	stats           *suffstat.Folds // their statistics per fold, streamed
 	names, constant []string
 	responses       []string
 	dropped         int
@@ -303,6 +308,16 @@ type problem struct {
 // loadProblem reads the data file and builds the penalty and options the
 // flags ask for; fit, path and cv share it.
 func loadProblem(path string, f *fitFlags) (*problem, error) {
+	if shouldStream(path, f.stream, f.memory) {
+		if f.lambda == "theory" {
+			return nil, usagef("--lambda theory needs the rows in memory: leave out --stream (or raise --memory)")
+		}
+		k := 1
+		if f.lambda == "cv" {
+			k = f.folds
+		}
+		return loadStreamed(path, f, k)
+	}
 	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
 	if err != nil {
 		return nil, err
@@ -438,8 +453,8 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	x, y, pen, nu, opts := pr.x, pr.y, pr.pen, pr.nu, pr.opts
-	n, _ := x.Dims()
+	nu, opts := pr.nu, pr.opts
+	n := pr.rows()
 	res := &fitResult{Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target}
 	res.Constant, res.DroppedRows = pr.constant, pr.dropped
 	if p := len(pr.names); p >= n {
@@ -449,13 +464,12 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.Nu = &nu
 	}
 	var model *tensorreg.Model
-	design := solver.DenseDesign{X: x}
 	if f.lambda == "cv" {
 		if err := checkFolds(path, n, f.folds); err != nil {
 			return nil, err
 		}
 		report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
-		cv, err := tensorreg.CrossValidate(design, y, pen, &tensorreg.CVOptions{
+		cv, err := pr.crossValidate(&tensorreg.CVOptions{
 			PathOptions: tensorreg.PathOptions{Options: opts, Progress: report}, Folds: f.folds, Seed: f.seed})
 		erase()
 		if err != nil {
@@ -471,13 +485,13 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 	} else {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if f.lambda == "theory" {
-			th, err := theoryLambda(x, y, pen, nu, f)
+			th, err := theoryLambda(pr.x, pr.y, pr.pen, nu, f)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
 			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
 		}
-		if model, err = tensorreg.Fit(design, y, pen, lam, &opts); err != nil {
+		if model, err = pr.fit(lam); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
 )
 
@@ -71,8 +70,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	pr, err := loadProblem(pos[0], f.fitFlags)
 	if err == nil && cmd == "cv" {
-		n, _ := pr.x.Dims()
-		err = checkFolds(pos[0], n, f.folds)
+		err = checkFolds(pos[0], pr.rows(), f.folds)
 	}
 	var out, warning string
 	if err == nil {
@@ -126,7 +124,7 @@ Example:
 }
 
 func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, string, error) {
-	path, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
+	path, err := pr.path(po)
 	if err != nil {
 		return "", "", err
 	}
@@ -173,7 +171,7 @@ func unconverged(path *tensorreg.Path, folds int) string {
 // its standard error, the number of distinct coefficient values of the
 // full-data fit at that λ, and the marks of λ_min and λ_1se.
 func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, string, error) {
-	cv, err := tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, co)
+	cv, err := pr.crossValidate(co)
 	if err != nil {
 		return "", "", err
 	}
@@ -182,7 +180,7 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, strin
 			return "", "", err
 		}
 	}
-	n, _ := pr.x.Dims()
+	n := pr.rows()
 	var b strings.Builder
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {

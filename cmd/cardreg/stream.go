@@ -1,0 +1,185 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"slices"
+
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
+	"github.com/cardsparse/cardreg/tensorreg"
+)
+
+// A problem is held in one of two forms: the rows (x, y), or, streamed
+// from the file, the sufficient statistics of each cross-validation fold
+// (stats), in O(p²) memory whatever the number of rows. Both give the same
+// fits; the methods below hide which.
+
+// rows returns the number of observations.
+func (pr *problem) rows() int {
+	if pr.stats != nil {
+		return int(pr.stats.All().N)
+	}
+	n, _ := pr.x.Dims()
+	return n
+}
+
+// foldID deals the rows to k folds by suffstat.RowFold, the assignment
+// the streamed statistics use, so both forms cross-validate alike.
+func foldID(n, k int, seed uint64) []int {
+	id := make([]int, n)
+	for i := range id {
+		id[i] = suffstat.RowFold(uint64(i), seed, k)
+	}
+	return id
+}
+
+// fit fits at one λ.
+func (pr *problem) fit(lambda float64) (*tensorreg.Model, error) {
+	if pr.stats != nil {
+		return tensorreg.FitStats(pr.stats.All(), len(pr.responses), pr.pen, lambda, &pr.opts)
+	}
+	return tensorreg.Fit(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, lambda, &pr.opts)
+}
+
+// path fits along the grid of po.
+func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
+	if pr.stats != nil {
+		return tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pr.pen, po)
+	}
+	return tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
+}
+
+// crossValidate runs K-fold cross-validation on the folds of
+// suffstat.RowFold with the seed and K of co.
+func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error) {
+	if pr.stats != nil {
+		return tensorreg.CrossValidateStats(pr.stats, len(pr.responses), pr.pen, co)
+	}
+	c := *co
+	c.FoldID = foldID(pr.rows(), co.Folds, co.Seed)
+	return tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, &c)
+}
+
+// streamBudgetShare is the share of the machine's memory a fit may take
+// before the data are streamed instead of loaded (--memory's default).
+const streamBudgetShare = 0.5
+
+// inMemoryFactor is how many times its float64 size an in-memory
+// cross-validated fit peaks at (measured: 15–17× on 10⁶ × 50).
+const inMemoryFactor = 17
+
+// shouldStream says whether to stream path: when asked, or when the file
+// as float64 (about its size in bytes for CSV numbers) times the peak
+// factor passes the budget (0: a share of the machine's memory).
+func shouldStream(path string, force bool, budget int64) bool {
+	if force {
+		return true
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if budget <= 0 {
+		budget = int64(streamBudgetShare * float64(totalMemory()))
+	}
+	return budget > 0 && fi.Size()*inMemoryFactor > budget
+}
+
+// loadStreamed reads the file once, row by row, into per-fold statistics
+// of (predictors, responses): the rows are never held.
+func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
+	var keep []bool
+	var header []string
+	var folds *suffstat.Folds
+	var z []float64
+	var order []int // table column of each variable of z
+	row := uint64(0)
+	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
+	o.columns = func(h []string) ([]bool, error) {
+		var err error
+		keep, err = f.columns(h)
+		header = h
+		return keep, err
+	}
+	pr := &problem{}
+	o.row = func(v []float64, _ []string) error {
+		if folds == nil {
+			order = pr.variables(header, keep, f)
+			folds = suffstat.NewFolds(k, len(order))
+			z = make([]float64, len(order))
+		}
+		for i, c := range order {
+			z[i] = v[c]
+		}
+		folds.Fold[suffstat.RowFold(row, f.seed, k)].Add(z, 1)
+		row++
+		return nil
+	}
+	t, err := readTableWith(path, o)
+	if err != nil {
+		return nil, err
+	}
+	pr.stats, pr.dropped = folds, t.dropped
+	return pr, pr.finishStreamed(path, f)
+}
+
+// variables sets the names of predictors and responses from the columns
+// read and returns the table column of each variable, predictors first.
+func (pr *problem) variables(header []string, keep []bool, f *fitFlags) []int {
+	var kept []string
+	for j, name := range header {
+		if keep[j] {
+			kept = append(kept, name)
+		}
+	}
+	targets := []string{kept[len(kept)-1]}
+	switch {
+	case f.responses != "":
+		targets = splitList(f.responses)
+	case f.target != "":
+		targets = []string{f.target}
+	}
+	var order []int
+	for c, name := range kept {
+		if !slices.Contains(targets, name) {
+			order = append(order, c)
+			pr.names = append(pr.names, name)
+		}
+	}
+	for _, name := range targets {
+		order = append(order, slices.Index(kept, name))
+	}
+	pr.responses, pr.target = targets, targets[0]
+	return order
+}
+
+// finishStreamed checks the statistics as loadProblem checks the rows and
+// builds the penalty.
+func (pr *problem) finishStreamed(path string, f *fitFlags) error {
+	if len(pr.names) == 0 {
+		return fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	all := pr.stats.All()
+	if n := all.N; n < 2 {
+		return fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	}
+	d, p := all.Dim(), len(pr.names)
+	for j, name := range pr.names {
+		if all.C[j*d+j] == 0 && !f.noIntercept {
+			pr.constant = append(pr.constant, name)
+		}
+	}
+	for j, name := range pr.responses {
+		if all.C[(p+j)*d+p+j] == 0 {
+			return fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
+		}
+	}
+	var err error
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, p); err != nil {
+		return err
+	}
+	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
+		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	return nil
+}
