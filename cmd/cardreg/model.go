@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -11,9 +12,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/cardsparse/cardreg/solver"
-	"gonum.org/v1/gonum/mat"
 )
 
 // modelFormat names the saved-model format; the version changes when
@@ -177,18 +175,9 @@ Flags:
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
 		return 2
 	}
-	pred, err := predictFile(*modelPath, pos[0], []rune(*sep)[0])
-	if err == nil {
-		err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
-			buf := []byte("prediction\n")
-			for _, v := range pred {
-				buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
-				buf = append(buf, '\n')
-			}
-			_, err := w.Write(buf)
-			return err
-		})
-	}
+	err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
+		return predictFile(w, *modelPath, pos[0], []rune(*sep)[0])
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
 		return 1
@@ -196,13 +185,14 @@ Flags:
 	return 0
 }
 
-// predictFile returns X·coefficients + intercept for the model's columns of
-// the data file (or the network's predictions); the file's other columns
-// are not read.
-func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
+// predictFile writes the CSV of predictions of the model for the rows of
+// the data file: X·coefficients + intercept, streamed row by row in
+// constant memory (only the model's columns are read), or the network's
+// predictions.
+func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 	raw, err := os.ReadFile(modelPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var head struct {
 		Format string
@@ -211,34 +201,67 @@ func predictFile(modelPath, dataPath string, sep rune) ([]float64, error) {
 	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
 		t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(head.Names, "network", "input")})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return predictNetwork(raw, modelPath, t, dataPath)
+		pred, err := predictNetwork(raw, modelPath, t, dataPath)
+		if err != nil {
+			return err
+		}
+		return writePredictions(w, pred)
 	}
 	m, err := loadModel(modelPath)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(m.Names, "model", "predictor")})
-	if err != nil {
-		return nil, err
-	}
-	n := t.rows()
-	x := mat.NewDense(n, len(m.Names), nil)
-	for k, name := range m.Names {
-		j, _ := t.index(name) // present: checked by needColumns
-		x.SetCol(k, t.cols[j])
-	}
-	var y mat.Dense
-	solver.DenseDesign{X: x}.Mul(&y, mat.NewDense(len(m.Names), 1, m.Coefficients))
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = y.At(i, 0) + m.Intercept
-		if math.IsInf(out[i], 0) || math.IsNaN(out[i]) {
-			return nil, fmt.Errorf("%s: the prediction of data row %d overflows float64", dataPath, i+1)
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("prediction\n")
+	var col []int // the table column of each coefficient
+	pick := needColumns(m.Names, "model", "predictor")
+	o := readOptions{sep: sep, columns: func(header []string) ([]bool, error) {
+		keep, err := pick(header)
+		var kept []string
+		for j, k := range keep {
+			if k {
+				kept = append(kept, header[j])
+			}
 		}
+		for _, name := range m.Names {
+			col = append(col, slices.Index(kept, name))
+		}
+		return keep, err
+	}}
+	rows := 0
+	var buf []byte
+	o.row = func(v []float64, _ []string) error {
+		rows++
+		var pred float64
+		for k, c := range m.Coefficients {
+			pred += c * v[col[k]]
+		}
+		pred += m.Intercept
+		if math.IsInf(pred, 0) || math.IsNaN(pred) {
+			return fmt.Errorf("the prediction of data row %d overflows float64", rows)
+		}
+		buf = strconv.AppendFloat(buf[:0], pred, 'g', 17, 64)
+		buf = append(buf, '\n')
+		_, err := bw.Write(buf)
+		return err
 	}
-	return out, nil
+	if _, err := readTableWith(dataPath, o); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writePredictions writes predictions as CSV.
+func writePredictions(w io.Writer, pred []float64) error {
+	buf := []byte("prediction\n")
+	for _, v := range pred {
+		buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
+		buf = append(buf, '\n')
+	}
+	_, err := w.Write(buf)
+	return err
 }
 
 // needColumns picks the named columns of a header, every one of which
