@@ -134,6 +134,9 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
 		return nil, fmt.Errorf("%s: invalid field separator %q", path, sep)
 	}
+	if isParquet(path) {
+		return readParquet(path, o)
+	}
 	in, err := openInput(path)
 	if err != nil {
 		return nil, err
@@ -152,10 +155,6 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	t, err := r.header(o)
 	if err != nil {
 		return nil, err
-	}
-	if o.row != nil {
-		t.stream = true
-		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
 	}
 	if err := r.data(t, in.size, p, o.row); err != nil {
 		return nil, err
@@ -351,7 +350,6 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 	}
 	seen := map[string]int{}
 	start := 0
-	r.dest = make([]int, len(r.ends))
 	names := make([]string, len(r.ends))
 	for j, end := range r.ends {
 		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
@@ -370,21 +368,37 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		seen[name] = j
 		names[j] = name
 	}
+	nt, dest, err := newTable(r.path, names, o)
+	if err != nil {
+		return nil, err
+	}
+	nt.sepHint = t.sepHint
+	r.dest, r.fields = dest, len(r.ends)
+	return nt, nil
+}
+
+// newTable returns the empty table of the columns o picks from a header of
+// distinct names, and the table column of each header column (-1 when
+// skipped). Errors name the file.
+func newTable(path string, names []string, o readOptions) (*table, []int, error) {
 	keep := slices.Repeat([]bool{true}, len(names))
 	if o.columns != nil {
+		var err error
 		if keep, err = o.columns(names); err != nil {
 			if errors.As(err, new(usageError)) {
-				return nil, usagef("%s: %v", r.path, err)
+				return nil, nil, usagef("%s: %v", path, err)
 			}
-			return nil, fmt.Errorf("%s: %w", r.path, err)
+			return nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
 	}
+	t := &table{}
+	dest := make([]int, len(names))
 	for j, name := range names {
-		r.dest[j] = -1
+		dest[j] = -1
 		if !keep[j] {
 			continue
 		}
-		r.dest[j] = len(t.names)
+		dest[j] = len(t.names)
 		t.names = append(t.names, name)
 		if o.labels != nil && o.labels(name) {
 			t.text = append(t.text, []string{})
@@ -394,8 +408,11 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 			t.cols = append(t.cols, []float64{})
 		}
 	}
-	r.fields = len(r.ends)
-	return t, nil
+	if o.row != nil {
+		t.stream = true
+		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
+	}
+	return t, dest, nil
 }
 
 // sepHint says which separator a one-field header seems to use instead of

@@ -1,0 +1,235 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
+)
+
+// parquetMagic starts (and ends) every Parquet file.
+const parquetMagic = "PAR1"
+
+// isParquet reports whether the file at path starts with Parquet's magic
+// bytes (standard input is never Parquet: the format needs random access).
+func isParquet(path string) bool {
+	if path == "-" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(parquetMagic))
+	_, err = io.ReadFull(f, head)
+	return err == nil && string(head) == parquetMagic
+}
+
+// pqColumn is how one leaf column of a Parquet file is read.
+type pqColumn struct {
+	name  string
+	kind  parquet.Kind
+	scale float64 // 10^-s for a DECIMAL with scale s, else 1
+}
+
+// readParquet reads a flat Parquet file as readTableFull reads CSV: the
+// same options, the same table, the same kinds of errors, with "row N"
+// (1-based data row) in place of a line. Numeric columns of every
+// physical type are read (BOOLEAN as 0/1, INT32/INT64 with a DECIMAL
+// scale applied, FLOAT, DOUBLE); text (BYTE_ARRAY) only as labels or
+// skipped columns; a null is reported like an empty cell.
+func readParquet(path string, o readOptions) (t *table, err error) {
+	defer func() {
+		// The decoder is third-party code fed hostile bytes: a panic in it
+		// is a corrupt file, not a crash.
+		if p := recover(); p != nil {
+			t, err = nil, fmt.Errorf("%s: corrupt Parquet file (%v)", path, p)
+		}
+	}()
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	pf, err := parquet.OpenFile(f, fi.Size())
+	if err != nil {
+		return nil, fmt.Errorf("%s: not a readable Parquet file: %v", path, err)
+	}
+	if err := checkParquetSizes(path, pf.Metadata(), fi.Size()); err != nil {
+		return nil, err
+	}
+	cols, err := parquetColumns(path, pf.Schema())
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, len(cols))
+	for j, c := range cols {
+		names[j] = c.name
+	}
+	t, dest, err := newTable(path, names, o)
+	if err != nil {
+		return nil, err
+	}
+	r := parquet.NewReader(pf)
+	defer r.Close()
+	buf := make([]parquet.Row, 1024)
+	for {
+		n, rerr := r.ReadRows(buf)
+		for _, row := range buf[:n] {
+			if err := t.parquetRow(path, row, cols, dest, o); err != nil {
+				return nil, err
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return nil, fmt.Errorf("%s: %v", path, rerr)
+		}
+	}
+	if t.rows() == 0 {
+		return nil, fmt.Errorf("%s: no data rows", path)
+	}
+	return t, nil
+}
+
+// maxExpansion bounds how much larger than the file its encoded pages may
+// claim to be: dictionary and run-length encodings are counted before
+// compression, so real files stay far below it, while a corrupt size field
+// would make the decoder allocate without bound.
+const maxExpansion = 1000
+
+// checkParquetSizes refuses column chunks whose recorded sizes cannot be
+// those of this file.
+func checkParquetSizes(path string, md *format.FileMetaData, size int64) error {
+	for g, rg := range md.RowGroups {
+		for _, cc := range rg.Columns {
+			m := cc.MetaData
+			if m.TotalCompressedSize < 0 || m.TotalCompressedSize > size ||
+				m.TotalUncompressedSize < 0 || m.TotalUncompressedSize > maxExpansion*size+1<<20 || m.NumValues < 0 {
+				return fmt.Errorf("%s: corrupt Parquet file (row group %d: column chunk sizes %d/%d for a %d-byte file)",
+					path, g, m.TotalCompressedSize, m.TotalUncompressedSize, size)
+			}
+		}
+	}
+	return nil
+}
+
+// parquetColumns lists the leaf columns of a flat schema.
+func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, error) {
+	var cols []pqColumn
+	for _, fd := range s.Fields() {
+		if !fd.Leaf() || fd.Repeated() {
+			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat tables are read", path, shortText([]byte(fd.Name())))
+		}
+		c := pqColumn{name: strings.TrimSpace(fd.Name()), kind: fd.Type().Kind(), scale: 1}
+		if lt := fd.Type().LogicalType(); lt != nil {
+			if d, ok := lt.Value.(*format.DecimalType); ok {
+				c.scale = math.Pow(10, -float64(d.Scale))
+			}
+		}
+		cols = append(cols, c)
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("%s: no columns", path)
+	}
+	return cols, nil
+}
+
+// parquetRow stores one row.
+func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest []int, o readOptions) error {
+	if len(row) != len(cols) {
+		return fmt.Errorf("%s: row %d has %d values for %d columns", path, t.n+t.dropped+1, len(row), len(cols))
+	}
+	rowNo := t.n + t.dropped + 1
+	for _, v := range row {
+		j := v.Column()
+		if j < 0 || j >= len(cols) || dest[j] < 0 {
+			continue
+		}
+		k := dest[j]
+		bad := t.parquetValue(k, v, cols[j])
+		if bad == nil {
+			continue
+		}
+		if o.dropMissing && (bad == errEmptyCell || bad == errNotFinite) {
+			t.truncate(t.n)
+			t.dropped++
+			return nil
+		}
+		return parquetError(path, rowNo, t.names[k], bad, v)
+	}
+	if o.row != nil {
+		if err := o.row(t.rowVals, t.rowText); err != nil {
+			return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
+		}
+	}
+	t.n++
+	return nil
+}
+
+// errTextColumn is a text value in a numeric column.
+var errTextColumn = errors.New("text in a numeric column")
+
+// parquetValue stores v in column k, or says why it cannot.
+func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
+	if v.IsNull() {
+		return errEmptyCell
+	}
+	if t.text[k] != nil {
+		s := strings.TrimSpace(v.String())
+		if t.stream {
+			t.rowText[k] = s
+		} else {
+			t.text[k] = append(t.text[k], s)
+		}
+		return nil
+	}
+	var x float64
+	switch c.kind {
+	case parquet.Boolean:
+		if v.Boolean() {
+			x = 1
+		}
+	case parquet.Int32:
+		x = float64(v.Int32()) * c.scale
+	case parquet.Int64:
+		x = float64(v.Int64()) * c.scale
+	case parquet.Float:
+		x = float64(v.Float())
+	case parquet.Double:
+		x = v.Double()
+	default:
+		return errTextColumn
+	}
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return errNotFinite
+	}
+	if t.stream {
+		t.rowVals[k] = x
+	} else {
+		t.cols[k] = append(t.cols[k], x)
+	}
+	return nil
+}
+
+func parquetError(path string, row int, name string, why error, v parquet.Value) error {
+	name = shortText([]byte(name))
+	switch why {
+	case errEmptyCell:
+		return fmt.Errorf("%s: row %d: column %s: null (missing values are not supported)", path, row, name)
+	case errNotFinite:
+		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, shortText([]byte(v.String())))
+	}
+	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, shortText([]byte(v.String())))
+}
