@@ -114,6 +114,9 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 	n, _ := x.Dims()
 	rng := rand.New(rand.NewPCG(o.Seed, 0x747261696e))
 	train, val := split(n, o.Validation, rng)
+	if len(train) == 0 {
+		return nil, fmt.Errorf("deepreg: a validation share of %v leaves no training rows out of %d (keep at least one: share < %.3g)", o.Validation, n, 1-0.5/float64(n))
+	}
 	tx, ty, err := subset(x, y, train)
 	if err != nil {
 		return nil, err
@@ -147,11 +150,17 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 			_, g := net.gradientChunks(cs, o.Loss)
 			moved = s.step(g)
 		}
+		if err := net.finite(e); err != nil {
+			return nil, err
+		}
 		if o.ReportEvery > 1 && e%o.ReportEvery != 0 && e != o.Epochs {
 			continue
 		}
 		ep := o.evaluate(net, tx, ty, vx, vy)
 		ep.Epoch, ep.Projection, ep.Seconds = e, moved, time.Since(start).Seconds()
+		if math.IsNaN(ep.Loss) || math.IsInf(ep.Loss, 0) {
+			return nil, &DivergedError{Epoch: e, What: fmt.Sprintf("the training loss is %v", ep.Loss)}
+		}
 		res.History = append(res.History, ep)
 		if o.Progress != nil {
 			o.Progress(ep)
@@ -171,6 +180,39 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 		*net = *best
 	}
 	return res, nil
+}
+
+// DivergedError is returned by Train when the weights or the loss stop
+// being finite numbers: the step size is too large for the data's scale
+// (or the data overflow), and the network is left as it was at that epoch.
+type DivergedError struct {
+	// Epoch is the epoch (1-based) at which it was seen.
+	Epoch int
+	// What says what stopped being finite.
+	What string
+}
+
+func (e *DivergedError) Error() string {
+	return fmt.Sprintf("deepreg: training diverged at epoch %d: %s; lower the learning rate (or standardise the inputs)", e.Epoch, e.What)
+}
+
+// finite returns a DivergedError when a weight or bias is NaN or infinite.
+func (net *Network) finite(epoch int) error {
+	for l, w := range net.Weights {
+		for _, v := range w.RawMatrix().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &DivergedError{Epoch: epoch, What: fmt.Sprintf("weight matrix %d holds %v", l+1, v)}
+			}
+		}
+	}
+	for l, b := range net.Biases {
+		for _, v := range b.RawVector().Data {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return &DivergedError{Epoch: epoch, What: fmt.Sprintf("bias %d holds %v", l+1, v)}
+			}
+		}
+	}
+	return nil
 }
 
 func (o *Options) withDefaults() (Options, error) {

@@ -252,3 +252,35 @@ func TestAdamMovesBiases(t *testing.T) {
 		}
 	}
 }
+
+// Bad settings are errors, never a panic or NaN weights: a validation
+// share that leaves no training rows, and a step size that diverges.
+func TestTrainRefusesDegenerateRuns(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 13))
+	x, y := mat.NewDense(50, 3, nil), mat.NewDense(50, 1, nil)
+	for i := range 50 {
+		for j := range 3 {
+			x.Set(i, j, rng.NormFloat64())
+		}
+		y.Set(i, 0, x.At(i, 0)-2*x.At(i, 2))
+	}
+	for _, share := range []float64{0.99, 0.9999} {
+		net, _ := New([]int{3, 4, 1}, []Activation{ReLU{}}, false, 1)
+		_, err := Train(net, solver.DenseDesign{X: x}, y, &Options{Validation: share, Epochs: 2})
+		require.ErrorContains(t, err, "no training rows")
+	}
+	net, _ := New([]int{3, 4, 1}, []Activation{Tanh{}}, true, 1)
+
+	_, err := Train(net, solver.DenseDesign{X: x}, y, &Options{LearningRate: 1e6, Epochs: 50})
+	var de *DivergedError
+	require.ErrorAs(t, err, &de)
+	require.Positive(t, de.Epoch)
+	require.Contains(t, err.Error(), "learning rate")
+
+	// Overflowing data diverge too, and say so.
+	big := mat.DenseCopyOf(x)
+	big.Scale(1e200, big)
+	net, _ = New([]int{3, 4, 1}, []Activation{ReLU{}}, false, 1)
+	_, err = Train(net, solver.DenseDesign{X: big}, y, &Options{Epochs: 5})
+	require.ErrorAs(t, err, &de)
+}

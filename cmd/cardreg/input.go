@@ -155,3 +155,14 @@ func parseSep(s string) (rune, error) {
 	}
 	return r, nil
 }
+
+// validSep normalises a --sep value in place (\t to a tab) and reports
+// whether it is valid.
+func validSep(s *string) bool {
+	r, err := parseSep(*s)
+	if err != nil {
+		return false
+	}
+	*s = string(r)
+	return true
+}

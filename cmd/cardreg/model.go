@@ -207,7 +207,8 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 		if err != nil {
 			return err
 		}
-		return writePredictions(w, pred)
+		_, err = io.WriteString(w, "prediction\n"+strings.Join(pred, "\n")+"\n")
+		return err
 	}
 	m, err := loadModel(modelPath)
 	if err != nil {
@@ -251,17 +252,6 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 		return err
 	}
 	return bw.Flush()
-}
-
-// writePredictions writes predictions as CSV.
-func writePredictions(w io.Writer, pred []float64) error {
-	buf := []byte("prediction\n")
-	for _, v := range pred {
-		buf = strconv.AppendFloat(buf, v, 'g', 17, 64)
-		buf = append(buf, '\n')
-	}
-	_, err := w.Write(buf)
-	return err
 }
 
 // needColumns picks the named columns of a header, every one of which

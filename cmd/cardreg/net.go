@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -22,7 +21,8 @@ import (
 type netFlags struct {
 	arch, activation, penalty, loss, target, project, compressed string
 	format, out, saveModel, sep                                  string
-	lambda, nu, lr, validation                                   float64
+	lambda, lr, validation                                       float64
+	nu                                                           optFloat
 	projectK, epochs, batch, patience, every                     int
 	seed                                                         uint64
 	adam, bias, standardize, progress                            bool
@@ -35,7 +35,7 @@ func newNetFlags() (*flag.FlagSet, *netFlags) {
 	fs.StringVar(&f.activation, "activation", "relu", "hidden activation: relu, leaky-relu[:slope], identity, isru, arctan, tanh; or one per hidden layer, comma separated")
 	fs.StringVar(&f.penalty, "penalty", "none", "penalty on the columns of every weight matrix: cardinality, lasso, ridge or none")
 	fs.Float64Var(&f.lambda, "lambda", 0, "penalty weight: the objective is loss + lambda * sum_l h(W^l)")
-	fs.Float64Var(&f.nu, "nu", 0, "cardinality: weight of the kernel term (default 1/(1 - 2/p) for the smallest layer width p >= 3, else 1)")
+	fs.Var(&f.nu, "nu", "cardinality: weight of the kernel term, > 0 (default 1/(1 - 2/p) for the smallest layer width p >= 3, else 1)")
 	fs.IntVar(&f.projectK, "project-k", 0, "after every step, project each weight column onto at most k distinct values (0: off)")
 	fs.StringVar(&f.project, "project", "heuristic", "projection: heuristic (the source paper's: sort, k equal parts, means) or exact (optimal 1-D k-means)")
 	fs.StringVar(&f.loss, "loss", "squared", "squared (mean squared error, the theory's) or xent (softmax cross-entropy; the target's distinct values are the classes)")
@@ -153,6 +153,9 @@ func (f *netFlags) config() (*netConfig, error) {
 	default:
 		return nil, fmt.Errorf("--loss %q: want squared or xent", f.loss)
 	}
+	if err := checkNu(f.nu); err != nil {
+		return nil, err
+	}
 	var err error
 	if c.pen, c.nu, err = f.buildPenalty(c.arch); err != nil {
 		return nil, err
@@ -164,10 +167,16 @@ func (f *netFlags) config() (*netConfig, error) {
 		return nil, fmt.Errorf("--compressed %q: want auto, yes or no", f.compressed)
 	case f.format != "text" && f.format != "csv" && f.format != "json":
 		return nil, fmt.Errorf("--format %q: want text, csv or json", f.format)
-	case len([]rune(f.sep)) != 1:
-		return nil, fmt.Errorf("--sep must be one character, got %q", f.sep)
+	case !validSep(&f.sep):
+		return nil, fmt.Errorf(`--sep must be one character (or \t), got %q`, f.sep)
 	case !(f.lambda >= 0) || math.IsInf(f.lambda, 0):
 		return nil, fmt.Errorf("--lambda %v: want a finite number >= 0", f.lambda)
+	case !(f.validation >= 0 && f.validation < 1):
+		return nil, fmt.Errorf("--validation %v: want a share in [0, 1)", f.validation)
+	case !(f.lr > 0) || math.IsInf(f.lr, 0):
+		return nil, fmt.Errorf("--lr %v: want a finite number > 0", f.lr)
+	case f.epochs < 1 || f.batch < 0 || f.patience < 0 || f.projectK < 0:
+		return nil, errors.New("--epochs must be at least 1, and --batch, --patience and --project-k at least 0")
 	case f.every < 1:
 		return nil, fmt.Errorf("--every %d: want at least 1", f.every)
 	}
@@ -199,12 +208,7 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 	return nil, 0, fmt.Errorf("--penalty %q: want cardinality, lasso, ridge or none", f.penalty)
 }
 
-func (f *netFlags) nuOr(def float64) float64 {
-	if f.nu > 0 {
-		return f.nu
-	}
-	return def
-}
+func (f *netFlags) nuOr(def float64) float64 { return f.nu.or(def) }
 
 // netResult is a trained network with its history.
 type netResult struct {
@@ -215,20 +219,34 @@ type netResult struct {
 
 // trainFile reads the data, trains, and returns the result.
 func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*netResult, error) {
-	t, err := readTable(path, []rune(f.sep)[0])
+	var target string
+	o := readOptions{sep: []rune(f.sep)[0]}
+	o.columns = func(h []string) ([]bool, error) {
+		target = h[len(h)-1]
+		if f.target != "" {
+			if !slices.Contains(h, f.target) {
+				return nil, usagef("--target: no column named %s (columns: %s)", shortText([]byte(f.target)), strings.Join(h, ", "))
+			}
+			target = f.target
+		}
+		return slices.Repeat([]bool{true}, len(h)), nil
+	}
+	if f.loss == "xent" {
+		// Class labels may be text (cat, dog) or numbers (0…9).
+		o.labels = func(name string) bool { return name == target }
+	}
+	t, err := readTableWith(path, o)
 	if err != nil {
 		return nil, err
 	}
-	ti := len(t.names) - 1
-	if f.target != "" {
-		if ti, err = t.index(f.target); err != nil {
-			return nil, usagef("--target: %s: %v", path, err)
-		}
-	}
+	ti, _ := t.index(target)
 	m := &netModel{Format: netModelFormat, Version: netModelVersion, Target: t.names[ti], Loss: cfg.loss.String(),
 		Penalty: f.penalty, Lambda: f.lambda, Nu: cfg.nu}
 	x, y, err := m.prepare(t, ti, cfg, f.standardize, path)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkNetMemory(cfg.arch, len(t.cols[0]), totalMemory()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -249,10 +267,35 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	res, err := deepreg.Train(net, design, y, opts)
 	done()
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m.setNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil
+}
+
+// checkNetMemory refuses an architecture whose training would not fit in
+// half the machine's memory (total bytes; 0 when unknown: then 64 GiB):
+// about eight copies of the weights (weights, gradients, Adam's moments,
+// the best network kept, the prox's work) and three of the activations of
+// n rows. Sizes are summed in float64, so absurd widths cannot overflow.
+func checkNetMemory(arch []int, n int, total int64) error {
+	budget := float64(total) / 2
+	if total <= 0 {
+		budget = 64 << 30
+	}
+	var params, units float64
+	for l := 0; l+1 < len(arch); l++ {
+		params += float64(arch[l]) * float64(arch[l+1])
+	}
+	for _, w := range arch {
+		units += float64(w)
+	}
+	need := 8 * (8*params + 3*units*float64(n))
+	if need > budget {
+		return usagef("--arch %v needs about %.3g GB to train on %d rows (%.3g million weights), more than the %.3g GB allowed (half the machine's memory)",
+			arch, need/1e9, n, params/1e6, budget/1e9)
+	}
+	return nil
 }
 
 // design returns the input as a dense or compressed design.
@@ -339,6 +382,7 @@ type netModel struct {
 	Nu          float64       `json:"nu,omitempty"`
 	Names       []string      `json:"names"`
 	Classes     []float64     `json:"classes,omitempty"`
+	ClassLabels []string      `json:"class_labels,omitempty"`
 	Center      []float64     `json:"center,omitempty"`
 	Scale       []float64     `json:"scale,omitempty"`
 	Arch        []int         `json:"arch"`
@@ -380,16 +424,45 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 		}
 		return x, mat.NewDense(n, 1, slices.Clone(t.cols[ti])), nil
 	}
-	m.Classes = slices.Compact(slices.Sorted(slices.Values(t.cols[ti])))
-	if out != len(m.Classes) {
-		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], len(m.Classes))
+	labels := m.setClasses(t.text[ti])
+	if out != m.classes() {
+		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], m.classes())
 	}
-	labels := make([]int, n)
-	for i, v := range t.cols[ti] {
-		labels[i], _ = slices.BinarySearch(m.Classes, v)
-	}
-	return x, deepreg.OneHot(labels, len(m.Classes)), nil
+	return x, deepreg.OneHot(labels, m.classes()), nil
 }
+
+// setClasses sets the model's classes from the target's labels and
+// returns each row's class index. Labels that all read as numbers are
+// numeric classes (Classes, sorted by value, as 0…9 on digits); otherwise
+// they are text classes (ClassLabels, sorted), and predict prints them.
+func (m *netModel) setClasses(text []string) []int {
+	nums := make([]float64, len(text))
+	numeric := true
+	for i, s := range text {
+		v, err := parseCell([]byte(s))
+		if err != nil {
+			numeric = false
+			break
+		}
+		nums[i] = v
+	}
+	labels := make([]int, len(text))
+	if numeric {
+		m.Classes = slices.Compact(slices.Sorted(slices.Values(nums)))
+		for i, v := range nums {
+			labels[i], _ = slices.BinarySearch(m.Classes, v)
+		}
+		return labels
+	}
+	m.ClassLabels = slices.Compact(slices.Sorted(slices.Values(text)))
+	for i, s := range text {
+		labels[i], _ = slices.BinarySearch(m.ClassLabels, s)
+	}
+	return labels
+}
+
+// classes is the number of classes.
+func (m *netModel) classes() int { return len(m.Classes) + len(m.ClassLabels) }
 
 // meanSD returns the mean and standard deviation of a column (a constant
 // column gets scale 1).
@@ -480,21 +553,74 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	return net, nil
 }
 
-// predictNetwork returns one prediction per row: the output (squared) or
-// the class with the largest output (xent).
-func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]float64, error) {
+// parseNetModel decodes a saved network strictly (see decodeStrict) and
+// checks it: shapes, the loss and its classes, names and scales.
+func parseNetModel(raw []byte) (*netModel, *deepreg.Network, error) {
 	var m netModel
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return nil, fmt.Errorf("%s: not a cardreg network: %v", modelPath, err)
+	if err := decodeStrict(raw, &m, "format", "version", "target", "loss", "penalty", "lambda", "names", "arch", "activations", "weights"); err != nil {
+		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
-	if m.Version != netModelVersion {
-		return nil, fmt.Errorf("%s: network version %d, this cardreg reads version %d", modelPath, m.Version, netModelVersion)
+	if m.Format != netModelFormat || m.Version != netModelVersion {
+		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", shortText([]byte(m.Format)), m.Version, netModelFormat, netModelVersion)
 	}
 	net, err := m.network()
+	if err == nil {
+		err = m.checkValues()
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
+	}
+	return &m, net, nil
+}
+
+// checkValues tests what network() does not: the loss and its classes,
+// the input names, λ and ν.
+func (m *netModel) checkValues() error {
+	out := m.Arch[len(m.Arch)-1]
+	switch m.Loss {
+	case "squared":
+		if m.classes() != 0 || out != 1 {
+			return errors.New("a squared-loss network has one output and no classes")
+		}
+	case "xent":
+		if len(m.Classes) > 0 && len(m.ClassLabels) > 0 || m.classes() != out {
+			return fmt.Errorf("%d classes for %d outputs", m.classes(), out)
+		}
+		for i := 1; i < len(m.Classes); i++ {
+			if !(m.Classes[i] > m.Classes[i-1]) {
+				return errors.New("classes not strictly increasing")
+			}
+		}
+		for i := 1; i < len(m.ClassLabels); i++ {
+			if !(m.ClassLabels[i] > m.ClassLabels[i-1]) {
+				return errors.New("class labels not strictly increasing")
+			}
+		}
+	default:
+		return fmt.Errorf("unknown loss %s", shortText([]byte(m.Loss)))
+	}
+	seen := map[string]bool{}
+	for _, name := range m.Names {
+		if strings.TrimSpace(name) == "" || seen[name] {
+			return fmt.Errorf("input name %s is empty or repeated", shortText([]byte(name)))
+		}
+		seen[name] = true
+	}
+	if !(m.Lambda >= 0) || m.Nu < 0 {
+		return fmt.Errorf("lambda %v and nu %v must be >= 0", m.Lambda, m.Nu)
+	}
+	return nil
+}
+
+// predictNetwork returns one prediction per row, as text: the output
+// (squared) or the class with the largest output (xent), a number or a
+// label.
+func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]string, error) {
+	m, net, err := parseNetModel(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", modelPath, err)
 	}
-	n := len(t.cols[0])
+	n := t.rows()
 	x := mat.NewDense(n, len(m.Names), nil)
 	for k, name := range m.Names {
 		j, err := t.index(name)
@@ -513,11 +639,16 @@ func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]
 	if err != nil {
 		return nil, err
 	}
-	pred := make([]float64, n)
+	pred := make([]string, n)
 	for i := range pred {
 		row := out.RawRowView(i)
+		for _, v := range row {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("%s: the network's output for data row %d is %v (the inputs overflow it)", dataPath, i+1, v)
+			}
+		}
 		if m.Loss != "xent" {
-			pred[i] = row[0]
+			pred[i] = strconv.FormatFloat(row[0], 'g', 17, 64)
 			continue
 		}
 		best := 0
@@ -526,10 +657,11 @@ func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]
 				best = k
 			}
 		}
-		if best >= len(m.Classes) {
-			return nil, fmt.Errorf("%s: %d outputs but %d classes", modelPath, len(row), len(m.Classes))
+		if m.ClassLabels != nil {
+			pred[i] = csvNames([]string{m.ClassLabels[best]})[0]
+		} else {
+			pred[i] = strconv.FormatFloat(m.Classes[best], 'g', 17, 64)
 		}
-		pred[i] = m.Classes[best]
 	}
 	return pred, nil
 }
