@@ -114,4 +114,3 @@ func TestNetErrors(t *testing.T) {
 	require.Equal(t, 1, res.code)
 	require.Contains(t, res.stderr, "layer width 0 out of range")
 }
-
