@@ -83,6 +83,14 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	if k < 2 || k > n {
 		return nil, fmt.Errorf("tensorreg: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
 	}
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	co.Lambdas = sc.scaledLambdas(co.Lambdas)
 	full, err := prepare(x, y, &co.Options)
 	if err != nil {
 		return nil, err
@@ -131,6 +139,9 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	cv.summarise(errs)
 	full.opts = co.Options
 	if cv.Path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	if err := sc.cv(cv); err != nil {
 		return nil, err
 	}
 	return cv, nil

@@ -120,11 +120,13 @@ func columnMoments(x solver.Design, scale bool) (mean, sd []float64) {
 		return mean, nil
 	}
 	sd = make([]float64, p)
+	size := make([]float64, p) // each column's own scale
 	if dd, ok := x.(solver.DenseDesign); ok {
 		for i := 0; i < n; i++ {
 			for j, v := range dd.X.RawRowView(i)[:p] {
 				d := v - mean[j]
 				sd[j] += d * d
+				size[j] = math.Max(size[j], math.Abs(v))
 			}
 		}
 		for j := range sd {
@@ -138,14 +140,59 @@ func columnMoments(x solver.Design, scale bool) (mean, sd []float64) {
 		g.Gram(&h)
 		for j := 0; j < p; j++ {
 			sd[j] = math.Sqrt(math.Max(h.At(j, j)/float64(n)-mean[j]*mean[j], 0))
+			size[j] = math.Sqrt(h.At(j, j) / float64(n)) // root mean square
 		}
 	}
 	for j, v := range sd {
-		if !(v > 1e-12*math.Max(1, math.Abs(mean[j]))) {
+		if NegligibleSpread(v, size[j]) {
 			sd[j] = 1
 		}
 	}
 	return mean, sd
+}
+
+// constancyRatio is the spread, relative to a column's own magnitude,
+// below which the column counts as constant: rounding in its mean leaves
+// a spread of about 1e-16 of its magnitude on a truly constant column,
+// while any column of real values varies far more, at any scale.
+const constancyRatio = 1e-12
+
+// NegligibleSpread reports whether a column with standard deviation sd and
+// magnitude size (its largest absolute value, or root mean square) is
+// constant as far as float64 can tell: sd at most 1e-12 of size. It is the
+// one rule of constancy (IsConstant, Options.Standardize, and statistics
+// that no longer have the rows).
+func NegligibleSpread(sd, size float64) bool { return !(sd > constancyRatio*size) }
+
+// IsConstant reports whether a column is constant relative to its own
+// scale (the rule Options.Standardize uses: a spread below 1e-12 of its
+// magnitude): a column × 1e-12 is not constant, a column of one value is,
+// whatever its magnitude.
+func IsConstant(col []float64) bool {
+	if len(col) == 0 {
+		return true
+	}
+	var mean, size float64
+	for _, v := range col {
+		mean += v
+		size = math.Max(size, math.Abs(v))
+	}
+	if size == 0 {
+		return true
+	}
+	// Scale first, so that neither the sum nor the squares overflow or
+	// underflow at extreme magnitudes.
+	mean = 0
+	for _, v := range col {
+		mean += v / size
+	}
+	mean /= float64(len(col))
+	var ss float64
+	for _, v := range col {
+		d := v/size - mean
+		ss += d * d
+	}
+	return NegligibleSpread(math.Sqrt(ss/float64(len(col))), 1)
 }
 
 // transform returns the design the solver sees: centred when intercept,

@@ -102,27 +102,44 @@ type prepared struct {
 	tss []float64
 }
 
-func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+// checkInputs checks the shapes of a design and a response and that the
+// entries of a dense one are finite.
+func checkInputs(x solver.Design, y mat.Matrix) error {
 	if x == nil || y == nil {
-		return nil, errors.New("tensorreg: nil design or response")
+		return errors.New("tensorreg: nil design or response")
 	}
 	n, p := x.Dims()
 	ny, q := y.Dims()
 	if ny != n {
-		return nil, fmt.Errorf("tensorreg: design has %d rows but the response has %d", n, ny)
+		return fmt.Errorf("tensorreg: design has %d rows but the response has %d", n, ny)
 	}
 	if n == 0 || p == 0 || q == 0 {
-		return nil, errors.New("tensorreg: empty design or response")
+		return errors.New("tensorreg: empty design or response")
 	}
+	if err := finite("response", y, math.Inf(1)); err != nil {
+		return err
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		return finite("design", dd.X, math.Inf(1))
+	}
+	return nil
+}
+
+func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	_, q := y.Dims()
 	pr := &prepared{x: x, y: mat.DenseCopyOf(y), nobs: n}
 	if opts != nil {
 		pr.opts = *opts
 	}
-	if err := finite("response", pr.y); err != nil {
+	if err := finite("response", pr.y, maxMagnitude); err != nil {
 		return nil, err
 	}
 	if dd, ok := x.(solver.DenseDesign); ok {
-		if err := finite("design", dd.X); err != nil {
+		if err := finite("design", dd.X, maxMagnitude); err != nil {
 			return nil, err
 		}
 	}
@@ -158,18 +175,23 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 	return pr, nil
 }
 
-// maxMagnitude bounds the data: sums of n products of such values stay
-// finite for any realistic n.
+// maxMagnitude bounds the data a fit works on: sums of n products of such
+// values stay finite for any realistic n. Fit, FitPath and CrossValidate
+// bring dense data into range first (see rescale), so only data they
+// cannot rescale (structured designs) can exceed it.
 const maxMagnitude = 1e150
 
-func finite(what string, m *mat.Dense) error {
+// finite refuses a NaN or infinite entry of m, or one larger than most in
+// magnitude.
+func finite(what string, m mat.Matrix, most float64) error {
 	r, c := m.Dims()
 	for i := 0; i < r; i++ {
-		for j, v := range m.RawRowView(i)[:c] {
+		for j := 0; j < c; j++ {
+			v := m.At(i, j)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
 			}
-			if math.Abs(v) > maxMagnitude {
+			if math.Abs(v) > most {
 				return fmt.Errorf("tensorreg: %s value %v at row %d, column %d is too large: its square overflows float64 sums; rescale the data", what, v, i+1, j+1)
 			}
 		}
@@ -182,11 +204,29 @@ func finite(what string, m *mat.Dense) error {
 // B. Ridge is solved in closed form; every other penalty by the solver,
 // certified by its duality gap where the dual norm is known.
 func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, opts)
+	if err != nil {
+		return nil, err
+	}
 	pr, err := prepare(x, y, opts)
 	if err != nil {
 		return nil, err
 	}
-	return pr.fit(pen, lambda, nil, pr.method(pen))
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+	}
+	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen))
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.model(m); err != nil {
+		return nil, err
+	}
+	m.Lambda = lambda
+	return m, nil
 }
 
 // fit solves at λ from the warm start init (penalised scale, may be nil).

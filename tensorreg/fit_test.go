@@ -389,12 +389,12 @@ func TestReviewRegressions(t *testing.T) {
 	x, y, _ := simulate(15, 40, 3, 1, 1)
 	d := solver.DenseDesign{X: x}
 
-	// Values whose squares overflow are rejected up front (FISTA used to
-	// backtrack forever on the infinite loss).
+	// Columns whose scales no common scaling can hold at once are refused
+	// (FISTA used to backtrack forever on the infinite loss).
 	big := mat.DenseCopyOf(x)
 	big.Set(3, 1, 1e200)
 	_, err := Fit(solver.DenseDesign{X: big}, y, penalty.Cardinality{}, 1, nil)
-	require.ErrorContains(t, err, "too large")
+	require.ErrorContains(t, err, "rescale")
 
 	// One predictor, or identical predictors: fused at every λ, so the
 	// cardinality grid starts at λ_max, not at 1e-12·λ_max.

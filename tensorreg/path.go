@@ -56,6 +56,14 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if opts != nil {
 		po = *opts
 	}
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	po.Lambdas = sc.scaledLambdas(po.Lambdas)
 	pr, err := prepare(x, y, &po.Options)
 	if err != nil {
 		return nil, err
@@ -65,7 +73,13 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 		return nil, err
 	}
 	pr.progress = newCounter(po.Progress, len(path.Lambdas))
-	return pr.runPath(pen, path)
+	if path, err = pr.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	if err := sc.path(path); err != nil {
+		return nil, err
+	}
+	return path, nil
 }
 
 // counter serialises progress reports from concurrent fits.

@@ -173,7 +173,7 @@ func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) 
 		pr.sd = make([]float64, p)
 		for a := range p {
 			pr.sd[a] = math.Sqrt(comoment(m, a, a) / m.W)
-			if !(pr.sd[a] > 1e-12*math.Max(1, math.Abs(m.Mean[a]))) {
+			if NegligibleSpread(pr.sd[a], math.Sqrt(comoment(m, a, a)/m.W+m.Mean[a]*m.Mean[a])) {
 				pr.sd[a] = 1
 			}
 		}

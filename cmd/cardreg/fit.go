@@ -283,15 +283,6 @@ type cvSummary struct {
 	Unconverged int `json:"unconverged_fold_fits"`
 }
 
-func isConstant(col []float64) bool {
-	for _, v := range col {
-		if v != col[0] {
-			return false
-		}
-	}
-	return true
-}
-
 // problem is a data file turned into a design, a response and a penalty.
 type problem struct {
 	x, y            *mat.Dense      // the rows, or
@@ -349,7 +340,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		}
 		x.SetCol(len(names), col)
 		names = append(names, t.names[j])
-		if isConstant(col) && !f.noIntercept {
+		if tensorreg.IsConstant(col) && !f.noIntercept {
 			constant = append(constant, t.names[j])
 		}
 	}
@@ -359,7 +350,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	y := mat.NewDense(n, len(targets), nil)
 	var responses []string
 	for k, ti := range targets {
-		if isConstant(t.cols[ti]) {
+		if tensorreg.IsConstant(t.cols[ti]) {
 			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
 		}
 		y.SetCol(k, t.cols[ti])

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -350,4 +352,67 @@ func TestSignalRemovesTemp(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 130, ee.ExitCode())
 	require.Empty(t, listDir(t, dir), "the temporary file was left behind")
+}
+
+// scaledCSV writes the bundled example with every predictor × sx and the
+// response × sy (one column × tiny too, when tiny is not 0).
+func scaledCSV(t *testing.T, dir string, sx, sy float64, tinyCol int, tiny float64) string {
+	t.Helper()
+	b, err := os.ReadFile("../../examples/cardinality.csv")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var out strings.Builder
+	out.WriteString(lines[0] + "\n")
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		for j := range f {
+			v, err := strconv.ParseFloat(f[j], 64)
+			require.NoError(t, err)
+			s := sx
+			if j == len(f)-1 {
+				s = sy
+			} else if j == tinyCol && tiny != 0 {
+				s *= tiny
+			}
+			f[j] = strconv.FormatFloat(v*s, 'g', -1, 64)
+		}
+		out.WriteString(strings.Join(f, ",") + "\n")
+	}
+	return writeFile(t, dir, fmt.Sprintf("scaled-%g-%g-%g.csv", sx, sy, tiny), out.String())
+}
+
+// Scale: the same data at 1e-160, 1e-300 or 1e200 give the same fit
+// (mapped back), not all-zero coefficients or "the response is constant";
+// a column × 1e-12 is standardised, not set aside as constant.
+func TestScaleClasses(t *testing.T) {
+	dir := t.TempDir()
+	ref := decodeFit(t, cardreg(t, "fit", "--format", "json", "--tol", "1e-10", "../../examples/cardinality.csv").stdout)
+	for _, s := range []struct{ sx, sy float64 }{{1e-160, 1e-160}, {1e-300, 1e-300}, {1e200, 1e100}, {1, 1e-300}} {
+		path := scaledCSV(t, dir, s.sx, s.sy, 0, 0)
+		res := cardreg(t, "fit", "--format", "json", "--tol", "1e-10", path)
+		require.Equal(t, 0, res.code, "%v: %s", s, res.stderr)
+		got := decodeFit(t, res.stdout)
+		require.InDelta(t, *ref.R2, *got.R2, 1e-7, "%v", s)
+		require.Equal(t, len(ref.DistinctValues), len(got.DistinctValues), "%v", s)
+		for j := range ref.Coefficients {
+			require.InEpsilon(t, ref.Coefficients[j]*s.sy/s.sx, got.Coefficients[j], 1e-6, "%v", s)
+		}
+	}
+	// One column × 1e-12, standardised: the same standardised fit, and not
+	// listed as constant.
+	want := decodeFit(t, cardreg(t, "fit", "--standardize", "--lambda", "20", "--format", "json", "../../examples/cardinality.csv").stdout)
+	res := cardreg(t, "fit", "--standardize", "--lambda", "20", "--format", "json", scaledCSV(t, dir, 1, 1, 2, 1e-12))
+	require.Equal(t, 0, res.code, res.stderr)
+	got := decodeFit(t, res.stdout)
+	require.NotContains(t, res.stdout, "constant_predictors")
+	require.InDeltaSlice(t, want.DistinctValues, got.DistinctValues, 1e-7)
+	// A truly constant column is named, at any magnitude.
+	constCol := writeFile(t, dir, "const.csv", "a,c,y\n1,1e-300,2\n2,1e-300,3\n3,1e-300,5\n4,1e-300,4\n")
+	res = cardreg(t, "fit", "--lambda", "1", "--format", "json", constCol)
+	require.Equal(t, 0, res.code, res.stderr)
+	var named struct {
+		Constant []string `json:"constant_predictors"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &named))
+	require.Equal(t, []string{"c"}, named.Constant)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
 
@@ -164,14 +165,14 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 	if n := all.N; n < 2 {
 		return fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
 	}
-	d, p := all.Dim(), len(pr.names)
+	p := len(pr.names)
 	for j, name := range pr.names {
-		if all.C[j*d+j] == 0 && !f.noIntercept {
+		if constantStats(all, j) && !f.noIntercept {
 			pr.constant = append(pr.constant, name)
 		}
 	}
 	for j, name := range pr.responses {
-		if all.C[(p+j)*d+p+j] == 0 {
+		if constantStats(all, p+j) {
 			return fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
 		}
 	}
@@ -182,4 +183,12 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
 		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 	return nil
+}
+
+// constantStats applies tensorreg's rule of constancy to variable j of the
+// statistics, its root mean square standing for its magnitude.
+func constantStats(m *suffstat.Moments, j int) bool {
+	d := m.Dim()
+	v := m.C[j*d+j] / m.W
+	return tensorreg.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
 }

@@ -1,0 +1,241 @@
+package tensorreg
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Data far from unit scale break float64 arithmetic silently: at 1e-160
+// the products in XᵀY underflow, λ_max becomes 0 and every coefficient 0;
+// near 1e200 the squares overflow. A fit is equivariant under a common
+// scaling of X by sx and of Y by sy (DESIGN §3: with X = X'/sx, Y = Y'/sy
+// and B = (sx/sy)·B',
+//
+//	‖Y − XB‖² + λh(B) = [‖Y' − X'B'‖² + λ·sx·sy·h(B')] / sy²),
+//
+// so such data are fitted at unit scale and the results mapped back.
+// sx and sy are powers of two, so the scaling itself is exact; one factor
+// for all of X keeps the penalty's structure (equal coefficients stay
+// equal). Data within [2^-safeExp, 2^safeExp] are left exactly as they
+// are.
+
+// safeExp bounds the binary exponent of the largest entry of X or Y that
+// is fitted as it is: squares and n-fold sums of such numbers stay normal
+// floats.
+const safeExp = 120
+
+// scaling holds the powers of two applied to X and Y (1 and 1: none).
+// With standardised predictors the penalty acts on the standardised
+// coefficients, which do not depend on sx: λ then scales by sy alone.
+type scaling struct {
+	sx, sy float64
+	std    bool
+}
+
+// lambdaFactor is how λ scales.
+func (sc scaling) lambdaFactor() (float64, float64) {
+	if sc.std {
+		return 1, sc.sy
+	}
+	return sc.sx, sc.sy
+}
+
+// unitScale returns the power of two that brings the largest magnitude m
+// near 1, or 1 when m is within the safe range (or zero).
+func unitScale(m float64) float64 {
+	if m == 0 {
+		return 1
+	}
+	_, e := math.Frexp(m)
+	if e >= -safeExp && e <= safeExp {
+		return 1
+	}
+	return math.Ldexp(1, -e)
+}
+
+// maxAbs returns the largest magnitude of the entries of m.
+func maxAbs(m mat.Matrix) float64 {
+	r, c := m.Dims()
+	var out float64
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			out = math.Max(out, math.Abs(m.At(i, j)))
+		}
+	}
+	return out
+}
+
+// rescale returns the scaling of a dense design and its response and the
+// scaled copies (x and y themselves when no scaling is needed). Designs
+// other than dense ones are left as they are. It refuses predictors whose
+// scales differ so much that no common scale keeps their squares in
+// float64's range (say one column near 1e200, another near 1).
+func rescale(x solver.Design, y mat.Matrix, opts *Options) (scaling, solver.Design, mat.Matrix, error) {
+	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		top, small, smallMax := columnRange(dd.X, opts == nil || !opts.NoIntercept)
+		sc.sx = unitScale(top)
+		if _, e := math.Frexp(smallMax * sc.sx); small >= 0 && e < -safeExp {
+			return sc, nil, nil, fmt.Errorf("tensorreg: predictor column %d (largest magnitude %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale the data", small+1, smallMax, bigCol(dd.X, top)+1, top)
+		}
+		if sc.sx != 1 {
+			var xs mat.Dense
+			xs.Scale(sc.sx, dd.X)
+			x = solver.DenseDesign{X: &xs}
+		}
+	}
+	if sc.sy != 1 {
+		var ys mat.Dense
+		ys.Scale(sc.sy, y)
+		y = &ys
+	}
+	return sc, x, y, nil
+}
+
+// columnRange returns the largest magnitude of x, the column whose largest
+// magnitude is smallest among the non-zero columns (-1 when none), and
+// that column's largest magnitude. With an intercept, constant columns
+// (zero once centred) are left out of the smallest.
+func columnRange(x *mat.Dense, intercept bool) (top float64, small int, smallMax float64) {
+	n, p := x.Dims()
+	small = -1
+	col := make([]float64, n)
+	for j := 0; j < p; j++ {
+		m := colMax(x, j)
+		top = math.Max(top, m)
+		if intercept && IsConstant(mat.Col(col, j, x)) {
+			continue
+		}
+		if m > 0 && (small < 0 || m < smallMax) {
+			small, smallMax = j, m
+		}
+	}
+	return top, small, smallMax
+}
+
+// colMax returns the largest magnitude of column j.
+func colMax(x *mat.Dense, j int) float64 {
+	return maxAbs(x.Slice(0, x.RawMatrix().Rows, j, j+1))
+}
+
+// bigCol returns the first column holding magnitude top.
+func bigCol(x *mat.Dense, top float64) int {
+	_, p := x.Dims()
+	for j := 0; j < p; j++ {
+		if colMax(x, j) == top {
+			return j
+		}
+	}
+	return 0
+}
+
+func (sc scaling) identity() bool { return sc.sx == 1 && sc.sy == 1 }
+
+// lambda maps a user's λ to the scaled problem.
+func (sc scaling) lambda(l float64) float64 {
+	a, b := sc.lambdaFactor()
+	return l * a * b
+}
+
+// lambdas maps a grid of the scaled problem back (in place).
+func (sc scaling) lambdas(ls []float64) {
+	for i := range ls {
+		ls[i] = sc.unlambda(ls[i])
+	}
+}
+
+// unlambda maps a λ of the scaled problem back (dividing twice: sx·sy
+// itself may overflow).
+func (sc scaling) unlambda(l float64) float64 {
+	a, b := sc.lambdaFactor()
+	return l / a / b
+}
+
+// model maps a model of the scaled problem back to the data's scale.
+func (sc scaling) model(m *Model) error {
+	if sc.identity() {
+		return nil
+	}
+	m.Lambda = sc.unlambda(m.Lambda)
+	r, c := m.Coef.Dims()
+	for i := 0; i < r; i++ {
+		for j := 0; j < c; j++ {
+			// Multiply, then divide: sx/sy itself may overflow.
+			v := m.Coef.At(i, j) * sc.sx / sc.sy
+			if math.IsInf(v, 0) || math.IsNaN(v) {
+				return fmt.Errorf("tensorreg: on the data's scale coefficient %d is beyond float64 (the response is %.3g times larger than the predictors): rescale the data", i+1, sc.sx/sc.sy)
+			}
+			m.Coef.Set(i, j, v)
+		}
+	}
+	for j := range m.Intercept {
+		m.Intercept[j] /= sc.sy
+	}
+	m.Objective /= sc.sy * sc.sy
+	if m.Residuals != nil {
+		m.Residuals.Scale(1/sc.sy, m.Residuals)
+	}
+	// The values the penalty fused: coefficients (scaled as Coef) or, when
+	// standardised, coefficient × standard deviation (scaled by 1/sy).
+	fitted := mat.DenseCopyOf(m.fitted)
+	fitted.Apply(func(_, _ int, v float64) float64 {
+		if sc.std {
+			return v / sc.sy
+		}
+		return v * sc.sx / sc.sy
+	}, fitted)
+	m.fitted = fitted
+	return nil
+}
+
+// path maps a path of the scaled problem back.
+func (sc scaling) path(p *Path) error {
+	if sc.identity() {
+		return nil
+	}
+	sc.lambdas(p.Lambdas)
+	p.LambdaMax = sc.unlambda(p.LambdaMax)
+	p.LambdaFuse = sc.unlambda(p.LambdaFuse)
+	for _, m := range p.Models {
+		if err := sc.model(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scaledLambdas returns the user's grid mapped to the scaled problem.
+func (sc scaling) scaledLambdas(ls []float64) []float64 {
+	if ls == nil || sc.identity() {
+		return ls
+	}
+	out := make([]float64, len(ls))
+	for i, l := range ls {
+		out[i] = sc.lambda(l)
+	}
+	return out
+}
+
+// cv maps a cross-validation of the scaled problem back: λ as in path, the
+// mean squared errors by 1/sy².
+func (sc scaling) cv(cv *CV) error {
+	if sc.identity() {
+		return nil
+	}
+	// cv.Lambdas is the full path's grid: mapped once, with the path.
+	if err := sc.path(cv.Path); err != nil {
+		return err
+	}
+	if &cv.Lambdas[0] != &cv.Path.Lambdas[0] {
+		sc.lambdas(cv.Lambdas)
+	}
+	for l := range cv.MeanError {
+		cv.MeanError[l] /= sc.sy * sc.sy
+		cv.StdError[l] /= sc.sy * sc.sy
+	}
+	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[cv.IndexMin], cv.Lambdas[cv.IndexSE]
+	return nil
+}
