@@ -103,7 +103,7 @@ func TestIsConstant(t *testing.T) {
 		{[]float64{1e300, -1e300}, false},
 		{[]float64{1e8, 1e8 + 1e-2}, false},
 		{[]float64{1e8, 1e8 + 1e-8}, true}, // one ulp: rounding, not a spread
-		{[]float64{0.1 + 0.2, 0.3}, true}, // one ulp apart
+		{[]float64{0.1 + 0.2, 0.3}, true},  // one ulp apart
 	} {
 		require.Equal(t, c.want, IsConstant(c.col), "%v", c.col)
 	}
