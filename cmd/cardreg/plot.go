@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"path/filepath"
 	"strings"
 
@@ -11,6 +13,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // plotFormat returns the image format of a --plot file name.
@@ -40,7 +43,10 @@ func savePlot(p *plot.Plot, path string) error {
 }
 
 // plotPath draws every coefficient against λ (log scale), the way glmnet's
-// plot.glmnet does with xvar = "lambda".
+// plot.glmnet does with xvar = "lambda": one colour and dash pattern per
+// predictor (32 distinct combinations), the legend in a column of its own
+// beside the data, and along the top the number of distinct coefficient
+// values at each λ (glmnet's degrees-of-freedom axis).
 func plotPath(path *tensorreg.Path, names []string, file string) error {
 	p := plot.New()
 	p.Title.Text = "cardreg path"
@@ -48,24 +54,81 @@ func plotPath(path *tensorreg.Path, names []string, file string) error {
 	p.Y.Label.Text = "coefficient"
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
+	var models []*tensorreg.Model
+	for _, m := range path.Models {
+		if m.Lambda > 0 {
+			models = append(models, m)
+		}
+	}
+	if len(models) == 0 {
+		return errors.New("--plot: no λ > 0 on the path to draw on a log scale")
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for j, name := range names {
-		pts := make(plotter.XYs, 0, len(path.Models))
-		for _, m := range path.Models {
-			if m.Lambda > 0 {
-				pts = append(pts, plotter.XY{X: m.Lambda, Y: m.Coef.At(j, 0)})
-			}
+		pts := make(plotter.XYs, len(models))
+		for k, m := range models {
+			pts[k] = plotter.XY{X: m.Lambda, Y: m.Coef.At(j, 0)}
+			lo, hi = min(lo, pts[k].Y), max(hi, pts[k].Y)
 		}
 		line, err := plotter.NewLine(pts)
 		if err != nil {
 			return err
 		}
-		line.Color = plotColor(j)
+		line.LineStyle = pathStyle(j)
 		p.Add(line)
-		if len(names) <= 12 {
-			p.Legend.Add(name, line)
-		}
+		legend.Add(name, line)
 	}
-	return savePlot(p, file)
+	// The top axis: distinct values at a few λ, written just above the
+	// curves.
+	span := max(hi-lo, 1e-12*max(math.Abs(hi), 1))
+	top := hi + 0.12*span
+	p.Y.Min, p.Y.Max = lo-0.05*span, hi+0.2*span
+	var at plotter.XYs
+	var counts []string
+	step := max(1, len(models)/8)
+	for k := 0; k < len(models); k += step {
+		at = append(at, plotter.XY{X: models[k].Lambda, Y: top})
+		counts = append(counts, fmt.Sprint(len(models[k].DistinctValues(0))))
+	}
+	labels, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: counts})
+	if err != nil {
+		return err
+	}
+	p.Add(labels)
+	p.Title.Text = "cardreg path (top: number of distinct values)"
+	return savePlotLegend(p, legend, len(names), file)
+}
+
+// pathStyle is the line style of curve i: colours cycle fastest, then
+// dash patterns, so neighbours differ in colour and the first 32 in style.
+func pathStyle(i int) draw.LineStyle {
+	dashes := [][]vg.Length{nil, {vg.Points(6), vg.Points(3)}, {vg.Points(2), vg.Points(2)}, {vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}}
+	return draw.LineStyle{Color: plotColor(i), Width: vg.Points(1.2), Dashes: dashes[(i/8)%len(dashes)]}
+}
+
+// savePlotLegend draws p with its legend in a column to its right, never
+// over the data, and writes it like savePlot.
+func savePlotLegend(p *plot.Plot, legend plot.Legend, entries int, path string) error {
+	format, err := plotFormat(path)
+	if err != nil {
+		return err
+	}
+	w := 8.5 * vg.Inch
+	h := max(4.5*vg.Inch, vg.Length(entries)*legend.TextStyle.Height("M")*1.25+vg.Inch)
+	c, err := draw.NewFormattedCanvas(w, h, format)
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	side := 1.6 * vg.Inch
+	p.Draw(draw.Crop(dc, 0, -side, 0, 0))
+	legend.Draw(draw.Crop(dc, w-side, 0, 0, -vg.Points(30)))
+	return writeOutput("--plot", path, nil, func(wr io.Writer) error {
+		_, err := c.WriteTo(wr)
+		return err
+	})
 }
 
 // plotCV draws the mean held-out error with one-standard-error bars and
