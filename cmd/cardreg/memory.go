@@ -1,14 +1,11 @@
 package main
 
 import (
-	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -28,6 +25,10 @@ type memoryReport struct {
 	Distinct       []int    `json:"distinct_per_column"`
 	Columns        []string `json:"columns"`
 	SkippedColumns []string `json:"skipped_columns"`
+	// NotCompressible names the numeric columns with more distinct values
+	// than two-byte codes hold: they stay dense (float32 in the compressed
+	// total, float64 in the stored one).
+	NotCompressible []string `json:"not_compressible_columns"`
 }
 
 func runMemory(args []string, stdout, stderr io.Writer) int {
@@ -78,6 +79,9 @@ Example:
 		fmt.Fprintf(tw, "skipped (not numeric)\t%s\n", strings.Join(rep.SkippedColumns, ", "))
 	}
 	fmt.Fprintf(tw, "distinct per column\t%v\n", rep.Distinct)
+	for _, name := range rep.NotCompressible {
+		fmt.Fprintf(tw, "not compressible\t%s (more than %d distinct values: kept dense)\n", name, maxCodes)
+	}
 	fmt.Fprintf(tw, "dense float64\t%d bytes\n", rep.DenseFloat64)
 	fmt.Fprintf(tw, "dense float32\t%d bytes\n", rep.DenseFloat32)
 	fmt.Fprintf(tw, "compressed (paper's rule)\t%.1f bytes (%.1f%% of float32)\n", rep.Compressed, 100*rep.Compressed/float64(rep.DenseFloat32))
@@ -86,54 +90,96 @@ Example:
 	return 0
 }
 
-// memoryOf reads every column of a CSV with a header, keeps those whose
-// cells all parse as finite numbers, and accounts for their storage.
+// maxCodes is the most distinct values a compressed column holds (two-byte
+// codes, cardmat's limit).
+const maxCodes = 1 << 16
+
+// memoryOf reads every column of a CSV with a header (with cardreg's one
+// reader: gzip, stdin, Parquet, strict errors), keeps those whose cells all
+// parse as finite numbers, and accounts for their storage. A column with
+// more distinct values than two-byte codes hold is reported as not
+// compressible and counted dense (float32) in the compressed total.
 func memoryOf(path string) (*memoryReport, error) {
-	f, err := os.Open(path)
+	t, err := readTableWith(path, readOptions{labels: func(string) bool { return true }})
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	if len(recs) < 2 {
-		return nil, fmt.Errorf("%s: need a header and at least one data row", path)
-	}
-	rep := &memoryReport{File: path, Rows: len(recs) - 1}
+	rep := &memoryReport{File: path, Rows: t.rows()}
 	var cols [][]float64
-	for j, name := range recs[0] {
-		col := make([]float64, 0, rep.Rows)
-		for _, r := range recs[1:] {
-			v, err := strconv.ParseFloat(strings.TrimSpace(r[j]), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				col = nil
-				break
-			}
-			col = append(col, v)
-		}
-		if col == nil {
+	var names []string
+	for j, name := range t.names {
+		col, ok := numericColumn(t, j)
+		if !ok {
 			rep.SkippedColumns = append(rep.SkippedColumns, name)
 			continue
 		}
-		cols = append(cols, col)
 		rep.Columns = append(rep.Columns, name)
+		if d := distinctCount(col, maxCodes+1); d > maxCodes {
+			rep.NotCompressible = append(rep.NotCompressible, name)
+			rep.Distinct = append(rep.Distinct, d)
+			continue
+		}
+		cols, names = append(cols, col), append(names, name)
 	}
-	if len(cols) == 0 {
+	if len(rep.Columns) == 0 {
 		return nil, fmt.Errorf("%s: no numeric column", path)
 	}
-	x := mat.NewDense(rep.Rows, len(cols), nil)
-	for j, c := range cols {
-		x.SetCol(j, c)
+	rep.Cols = len(rep.Columns)
+	dense := len(rep.NotCompressible) * rep.Rows
+	rep.DenseFloat32, rep.DenseFloat64 = 4*rep.Rows*rep.Cols, 8*rep.Rows*rep.Cols
+	rep.Compressed, rep.Stored = float64(4*dense), 8*dense
+	if len(cols) > 0 {
+		x := mat.NewDense(rep.Rows, len(cols), nil)
+		for j, c := range cols {
+			x.SetCol(j, c)
+		}
+		m, err := cardmat.Encode(x)
+		if err != nil {
+			return nil, err
+		}
+		mem := m.Memory()
+		rep.Compressed += mem.Packed
+		rep.Stored += mem.Stored
+		// Distinct counts in column order, the dense columns' included.
+		counts := map[string]int{}
+		for j, d := range m.Distinct() {
+			counts[names[j]] = d
+		}
+		for j, name := range rep.NotCompressible {
+			counts[name] = rep.Distinct[j]
+		}
+		rep.Distinct = rep.Distinct[:0]
+		for _, name := range rep.Columns {
+			rep.Distinct = append(rep.Distinct, counts[name])
+		}
 	}
-	m, err := cardmat.Encode(x)
-	if err != nil {
-		return nil, err
-	}
-	mem := m.Memory()
-	rep.Cols = len(cols)
-	rep.DenseFloat32, rep.DenseFloat64, rep.Compressed, rep.Stored = mem.DenseFloat32, mem.DenseFloat64, mem.Packed, mem.Stored
-	rep.Distinct = m.Distinct()
 	return rep, nil
+}
+
+// numericColumn parses text column j as finite numbers.
+func numericColumn(t *table, j int) ([]float64, bool) {
+	col := make([]float64, len(t.text[j]))
+	for i, s := range t.text[j] {
+		v, err := parseCell([]byte(s))
+		if err != nil {
+			return nil, false
+		}
+		col[i] = v
+	}
+	return col, true
+}
+
+// distinctCount counts the distinct values of col, stopping at most.
+func distinctCount(col []float64, most int) int {
+	seen := map[uint64]bool{}
+	for _, v := range col {
+		if v == 0 {
+			v = 0 // -0 and +0 are one value
+		}
+		seen[math.Float64bits(v)] = true
+		if len(seen) >= most {
+			break
+		}
+	}
+	return len(seen)
 }

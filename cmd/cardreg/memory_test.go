@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -41,4 +43,28 @@ func TestMemoryTable(t *testing.T) {
 	}
 	bad := cardreg(t, "memory")
 	require.Equal(t, 2, bad.code)
+}
+
+// A continuous column is reported as not compressible, not a failure.
+func TestMemoryNotCompressible(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("level,cont,label\n")
+	for i := range 70000 {
+		fmt.Fprintf(&b, "%d,%d.5,t%d\n", i%3, i, i%2)
+	}
+	path := writeFile(t, t.TempDir(), "cont.csv", b.String())
+	res := cardreg(t, "memory", "--format", "json", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	var rep memoryReport
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &rep))
+	require.Equal(t, []string{"level", "cont"}, rep.Columns)
+	require.Equal(t, []string{"cont"}, rep.NotCompressible)
+	require.Equal(t, []string{"label"}, rep.SkippedColumns)
+	require.Equal(t, 3, rep.Distinct[0])
+	// cont stays dense: 4 bytes per row in the paper's total, beside the
+	// 2-bit codes and 3 float32 values of level.
+	require.InDelta(t, 4*70000+70000*2.0/8+3*4, rep.Compressed, 64)
+	text := cardreg(t, "memory", path)
+	require.Equal(t, 0, text.code)
+	require.Contains(t, text.stdout, "not compressible")
 }
