@@ -4,9 +4,9 @@ import (
 	"flag"
 	"math"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
-	"path/filepath"
 	"strings"
 	"testing"
 
