@@ -6,6 +6,7 @@ import (
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -81,4 +82,29 @@ func ExampleFitTensor() {
 	// Output:
 	// [2 3 1]
 	// B[0,2,0] = 1.85, B[1,0,0] = -0.94
+}
+
+// Fit from sufficient statistics: the rows are summarised one by one (as
+// a file too large for memory would be streamed) and never kept; the fit
+// equals ExampleFit's.
+func ExampleFitStats() {
+	x, y := data()
+	stats := suffstat.New(7) // six predictors, then the response
+	z := make([]float64, 7)
+	for i := 0; i < 200; i++ {
+		copy(z, x.RawRowView(i))
+		z[6] = y.At(i, 0)
+		stats.Add(z, 1) // weight 1
+	}
+	m, err := tensorreg.FitStats(stats, 1, penalty.Cardinality{Nu: 1}, 12, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, cl := range m.Clusters(0) {
+		fmt.Printf("%v: %.2f\n", cl, m.Coef.At(cl[0], 0))
+	}
+	// Output:
+	// [0 1 2]: 1.85
+	// [3 4 5]: -0.94
 }
