@@ -357,10 +357,12 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		if name == "" {
 			return nil, fmt.Errorf("%s:%d: column %d has an empty name", r.path, line, j+1)
 		}
-		if strings.IndexFunc(name, unicode.IsControl) >= 0 {
+		if strings.IndexFunc(name, invisible) >= 0 {
 			// A quoted name may hold a line break or a tab, which would
-			// break the one-line messages and the text output.
-			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control character%s", r.path, line, j+1, shortText([]byte(name)), t.sepHint)
+			// break the one-line messages and the text output; a byte
+			// order mark or another format character would make two
+			// names look alike.
+			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, shortText([]byte(name)), t.sepHint)
 		}
 		if k, dup := seen[name]; dup {
 			return nil, fmt.Errorf("%s:%d: column name %s appears twice (columns %d and %d)", r.path, line, shortText([]byte(name)), k+1, j+1)
@@ -414,6 +416,10 @@ func newTable(path string, names []string, o readOptions) (*table, []int, error)
 	}
 	return t, dest, nil
 }
+
+// invisible reports a control character or an invisible format character
+// (a byte order mark, a zero-width space).
+func invisible(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
 
 // sepHint says which separator a one-field header seems to use instead of
 // sep, or "" when none.

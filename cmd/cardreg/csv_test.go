@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 
 	"github.com/stretchr/testify/require"
 )
@@ -53,7 +54,7 @@ func refReadTable(path string, sep rune) (*table, int, error) {
 	for j, name := range header {
 		line, _ := r.FieldPos(j)
 		name = strings.TrimSpace(name)
-		if name == "" || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 }) || seen[name] {
+		if name == "" || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 || unicode.Is(unicode.Cf, c) }) || seen[name] {
 			return nil, line, errors.New("bad header")
 		}
 		seen[name] = true
@@ -211,7 +212,7 @@ func TestBadTable(t *testing.T) {
 		{"a,b\n\n", "t.csv: no data rows after the header"},
 		{"a,b,a\n1,2,3\n", `t.csv:1: column name "a" appears twice (columns 1 and 3)`},
 		{"\na,,y\n1,2,3\n", "t.csv:2: column 2 has an empty name"},
-		{"\"a\tb\",y\n1,2\n", `t.csv:1: column 1: name "a\tb" holds a control character`},
+		{"\"a\tb\",y\n1,2\n", `t.csv:1: column 1: name "a\tb" holds a control or invisible character`},
 		{"a,b\n1,2\"x\n", `t.csv:2: byte 4: bare " in non-quoted field`},
 		{"a,b\n1,\"2\"x\n", `t.csv:2: byte 5: extraneous or missing " in quoted-field`},
 		{"a,b\n1,\"2\n3\n", `t.csv:2: byte 3: the quoted field that starts here has no closing "`},
