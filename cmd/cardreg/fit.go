@@ -24,7 +24,7 @@ import (
 
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
-	drop, predictors                                                                     string
+	drop, predictors, db, table, query                                                   string
 	memory                                                                               int64
 	tol, sigma, t                                                                        float64
 	nu                                                                                   optFloat
@@ -59,6 +59,9 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
+	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
+	fs.StringVar(&f.table, "table", "", "with --db: the table to fit")
+	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
 	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory, one pass), not the rows; the same fit")
 	fs.Int64Var(&f.memory, "memory", 0, "memory budget in bytes above which the data are streamed (default: half the machine's memory)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
@@ -127,13 +130,13 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
 		return 2
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "cardreg fit: expected one data file, got %d arguments (see cardreg help fit)\n", len(pos))
+	if pos, err = f.dataArgs(pos); err != nil {
+		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
 		return 2
 	}
 	err = f.validate()
 	if err == nil {
-		err = checkPaths([]string{pos[0], f.gFile, f.groups}, "--out", f.out, "--save-model", f.saveModel)
+		err = checkPaths([]string{f.dataFile(pos[0]), f.gFile, f.groups}, "--out", f.out, "--save-model", f.saveModel)
 	}
 	var res *fitResult
 	if err == nil {
@@ -172,6 +175,34 @@ func (r *fitResult) warn(stderr io.Writer, saving bool) {
 	if len(parts) > 0 {
 		fmt.Fprintf(stderr, "cardreg fit: warning: %s\n", strings.Join(parts, "; "))
 	}
+}
+
+// dataArgs checks the positional arguments: one data file, or none with
+// --db, and returns them (the source's name for --db).
+func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
+	if f.db == "" {
+		if f.table != "" || f.query != "" {
+			return nil, usagef("--table and --query need --db")
+		}
+		if len(pos) != 1 {
+			return nil, usagef("expected one data file, got %d arguments", len(pos))
+		}
+		return pos, nil
+	}
+	if len(pos) != 0 {
+		return nil, usagef("--db takes no data file, got %d arguments", len(pos))
+	}
+	if (f.table == "") == (f.query == "") {
+		return nil, usagef("--db needs --table NAME or --query SELECT (one of them)")
+	}
+	if f.lambda == "theory" {
+		return nil, usagef("--lambda theory needs the rows: not available with --db")
+	}
+	name := f.db + " table " + f.table
+	if f.query != "" {
+		name = f.db + " query"
+	}
+	return []string{name}, nil
 }
 
 // validate checks the flags that do not depend on the data, before any
@@ -299,6 +330,9 @@ type problem struct {
 // loadProblem reads the data file and builds the penalty and options the
 // flags ask for; fit, path and cv share it.
 func loadProblem(path string, f *fitFlags) (*problem, error) {
+	if f.db != "" {
+		return loadDB(path, f)
+	}
 	if shouldStream(path, f.stream, f.memory) {
 		if f.lambda == "theory" {
 			return nil, usagef("--lambda theory needs the rows in memory: leave out --stream (or raise --memory)")

@@ -35,8 +35,8 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
-	if err == nil && len(pos) != 1 {
-		err = usagef("expected one data file, got %d arguments", len(pos))
+	if err == nil {
+		pos, err = f.dataArgs(pos)
 	}
 	if err == nil {
 		// The grid replaces --lambda and the output is always CSV;
@@ -62,7 +62,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		err = usagef("--format must be csv for %s", cmd)
 	}
 	if err == nil {
-		err = checkPaths([]string{pos[0], f.gFile, f.groups}, "--out", f.out, "--plot", f.plot)
+		err = checkPaths([]string{f.dataFile(pos[0]), f.gFile, f.groups}, "--out", f.out, "--plot", f.plot)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)

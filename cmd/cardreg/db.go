@@ -1,0 +1,53 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/cardsparse/cardreg/sqlstats"
+)
+
+// dataFile is the data file of the command line, or "" with --db.
+func (f *fitFlags) dataFile(name string) string {
+	if f.db != "" {
+		return ""
+	}
+	return name
+}
+
+// loadDB computes the per-fold statistics inside ClickHouse (--db) and
+// returns the problem built on them, as loadStreamed does for a file: the
+// same column selection (--target, --drop, --predictors); folds from a
+// hash of each row's values and --seed, stable whatever order the
+// cluster reads the rows in.
+func loadDB(name string, f *fitFlags) (*problem, error) {
+	ctx := context.Background()
+	q := sqlstats.HTTP{URL: f.db}
+	src := sqlstats.Source{Table: f.table, Query: f.query, Folds: 1, Seed: f.seed}
+	if f.lambda == "cv" {
+		src.Folds = f.folds
+	}
+	header, err := q.Columns(ctx, sqlstats.ClickHouse, src)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	keep, err := f.columns(header)
+	if err != nil {
+		return nil, usagef("%s: %v", name, err)
+	}
+	pr := &problem{}
+	order := pr.variables(header, keep, f)
+	var kept []string
+	for j, k := range keep {
+		if k {
+			kept = append(kept, header[j])
+		}
+	}
+	for _, c := range order {
+		src.Columns = append(src.Columns, kept[c])
+	}
+	if pr.stats, err = sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	return pr, pr.finishStreamed(name, f)
+}
