@@ -28,19 +28,23 @@ type Dialect struct {
 
 // ClickHouse is the dialect of ClickHouse (tested with 18.16).
 var ClickHouse = Dialect{
-	Name:      "ClickHouse",
-	Quote:     func(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" },
-	Float:     func(e string) string { return "toFloat64(" + e + ")" },
-	HashFold:  func(keys []string, seed uint64, k int) string { return fmt.Sprintf("cityHash64(%d, %s) %% %d", seed, strings.Join(keys, ", "), k) },
+	Name:  "ClickHouse",
+	Quote: func(s string) string { return "`" + strings.ReplaceAll(s, "`", "\\`") + "`" },
+	Float: func(e string) string { return "toFloat64(" + e + ")" },
+	HashFold: func(keys []string, seed uint64, k int) string {
+		return fmt.Sprintf("cityHash64(%d, %s) %% %d", seed, strings.Join(keys, ", "), k)
+	},
 	NotFinite: func(e string) string { return "NOT isFinite(" + e + ")" },
 }
 
 // PostgreSQL is the dialect of PostgreSQL (expected to work, untested).
 var PostgreSQL = Dialect{
-	Name:     "PostgreSQL",
-	Quote:    func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` },
-	Float:    func(e string) string { return "CAST(" + e + " AS double precision)" },
-	HashFold: func(keys []string, seed uint64, k int) string { return fmt.Sprintf("mod(abs(hashtextextended(concat_ws('|', %s), %d)), %d)", strings.Join(keys, ", "), int64(seed>>1), k) },
+	Name:  "PostgreSQL",
+	Quote: func(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` },
+	Float: func(e string) string { return "CAST(" + e + " AS double precision)" },
+	HashFold: func(keys []string, seed uint64, k int) string {
+		return fmt.Sprintf("mod(abs(hashtextextended(concat_ws('|', %s), %d)), %d)", strings.Join(keys, ", "), int64(seed>>1), k)
+	},
 	NotFinite: func(e string) string {
 		return "(" + e + " = 'NaN'::float8 OR " + e + " IN ('Infinity'::float8, '-Infinity'::float8))"
 	},
@@ -48,10 +52,12 @@ var PostgreSQL = Dialect{
 
 // DuckDB is the dialect of DuckDB (expected to work, untested).
 var DuckDB = Dialect{
-	Name:      "DuckDB",
-	Quote:     PostgreSQL.Quote,
-	Float:     func(e string) string { return "CAST(" + e + " AS DOUBLE)" },
-	HashFold:  func(keys []string, seed uint64, k int) string { return fmt.Sprintf("hash(%d, %s) %% %d", seed, strings.Join(keys, ", "), k) },
+	Name:  "DuckDB",
+	Quote: PostgreSQL.Quote,
+	Float: func(e string) string { return "CAST(" + e + " AS DOUBLE)" },
+	HashFold: func(keys []string, seed uint64, k int) string {
+		return fmt.Sprintf("hash(%d, %s) %% %d", seed, strings.Join(keys, ", "), k)
+	},
 	NotFinite: func(e string) string { return "NOT isfinite(" + e + ")" },
 }
 
