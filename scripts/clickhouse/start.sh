@@ -68,16 +68,16 @@ XML
   (cd "$d" && nohup "$server" --config-file="$d/config.xml" --pid-file="$d/pid" >"$d/log/stdout.log" 2>&1 &)
 done
 
+# Ready when the native port answers (clickhouse-client comes with the
+# server's package; no curl needed).
+ready() { [ "$(clickhouse-client --host 127.0.0.1 --port "$(tcp "$1")" --query 'SELECT 1' 2>/dev/null)" = "1" ]; }
 for s in 1 2; do
-  url="http://127.0.0.1:$(http $s)/"
-  for _ in $(seq 1 60); do
-    if [ "$(curl -s --max-time 2 --data-binary 'SELECT 1' "$url" 2>/dev/null)" = "1" ]; then
-      break
-    fi
+  for _ in $(seq 1 120); do
+    ready "$s" && break
     sleep 0.5
   done
-  if [ "$(curl -s --max-time 2 --data-binary 'SELECT 1' "$url" 2>/dev/null)" != "1" ]; then
-    echo "start.sh: shard $s did not answer on $url; its log:" >&2
+  if ! ready "$s"; then
+    echo "start.sh: shard $s did not answer on 127.0.0.1:$(tcp $s); its log:" >&2
     tail -n 20 "$dir/shard$s/log/error.log" "$dir/shard$s/log/stdout.log" >&2 2>/dev/null || true
     exit 1
   fi
