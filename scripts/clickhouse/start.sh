@@ -65,7 +65,10 @@ XML
   if [ -f "$d/pid" ] && kill -0 "$(cat "$d/pid")" 2>/dev/null; then
     continue # already running
   fi
-  (cd "$d" && nohup "$server" --config-file="$d/config.xml" --pid-file="$d/pid" >"$d/log/stdout.log" 2>&1 &)
+  # exec: the background job is the server itself, so $! is its pid; no
+  # descriptor of this script's stdout stays open in it.
+  (cd "$d" && exec "$server" --config-file="$d/config.xml") </dev/null >"$d/log/stdout.log" 2>&1 &
+  echo $! >"$d/pid"
 done
 
 # Ready when the native port answers (clickhouse-client comes with the
@@ -76,8 +79,8 @@ for s in 1 2; do
     ready "$s" && break
     sleep 0.5
   done
-  if ! ready "$s"; then
-    echo "start.sh: shard $s did not answer on 127.0.0.1:$(tcp $s); its log:" >&2
+  if ! ready "$s" || ! kill -0 "$(cat "$dir/shard$s/pid")" 2>/dev/null; then
+    echo "start.sh: shard $s is not running or not answering on 127.0.0.1:$(tcp $s) (a port in use? set CARDREG_CH_PORT); its log:" >&2
     tail -n 20 "$dir/shard$s/log/error.log" "$dir/shard$s/log/stdout.log" >&2 2>/dev/null || true
     exit 1
   fi
