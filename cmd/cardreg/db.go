@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strconv"
 
 	"github.com/cardsparse/cardreg/sqlstats"
 )
@@ -36,7 +37,7 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 		return nil, usagef("%s: %v", name, err)
 	}
 	pr := &problem{}
-	order := pr.variables(header, keep, f)
+	order, wcol, fcol := pr.variables(header, keep, f)
 	var kept []string
 	for j, k := range keep {
 		if k {
@@ -46,8 +47,38 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	for _, c := range order {
 		src.Columns = append(src.Columns, kept[c])
 	}
+	if wcol >= 0 {
+		src.Weight = kept[wcol]
+	}
+	if fcol >= 0 {
+		src.FoldColumn = kept[fcol]
+		if src.Folds, err = dbFolds(ctx, q, kept[fcol], src); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
 	if pr.stats, err = sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return pr, pr.finishStreamed(name, f)
+}
+
+// dbFolds returns K, the largest value of the fold column.
+func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Source) (int, error) {
+	from := sqlstats.ClickHouse.Quote(src.Table)
+	if src.Query != "" {
+		from = "(" + src.Query + ")"
+	}
+	rows, err := q.Query(ctx, "SELECT max("+sqlstats.ClickHouse.Quote(col)+") FROM "+from)
+	if err != nil {
+		return 0, err
+	}
+	if len(rows) != 1 || len(rows[0]) != 1 {
+		return 0, fmt.Errorf("--foldid %s: no folds", col)
+	}
+	v, err := strconv.ParseFloat(rows[0][0], 64)
+	if err != nil {
+		return 0, fmt.Errorf("--foldid %s: %v", col, err)
+	}
+	k, err := foldOf(v)
+	return k + 1, err
 }

@@ -24,7 +24,7 @@ import (
 
 type fitFlags struct {
 	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
-	drop, predictors, db, table, query                                                   string
+	drop, predictors, db, table, query, weights, foldid                                  string
 	memory                                                                               int64
 	tol, sigma, t                                                                        float64
 	nu                                                                                   optFloat
@@ -59,6 +59,8 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
+	fs.StringVar(&f.weights, "weights", "", "column of observation weights (>= 0; the objective sums w_i times each squared residual, unnormalised: weights 2 count a row twice); fitted through the sufficient statistics")
+	fs.StringVar(&f.foldid, "foldid", "", "column of cross-validation folds 1..K (glmnet's foldid), instead of --folds and --seed")
 	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
@@ -317,6 +319,7 @@ type cvSummary struct {
 // problem is a data file turned into a design, a response and a penalty.
 type problem struct {
 	x, y            *mat.Dense      // the rows, or
+	foldID          []int           // the rows' folds from --foldid (0-based), or nil
 	stats           *suffstat.Folds // their statistics per fold, streamed
 	names, constant []string
 	responses       []string
@@ -333,9 +336,9 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	if f.db != "" {
 		return loadDB(path, f)
 	}
-	if shouldStream(path, f.stream, f.memory) {
+	if f.weights != "" || shouldStream(path, f.stream, f.memory) {
 		if f.lambda == "theory" {
-			return nil, usagef("--lambda theory needs the rows in memory: leave out --stream (or raise --memory)")
+			return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
 		}
 		k := 1
 		if f.lambda == "cv" {
@@ -362,14 +365,23 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		targets[0], _ = t.index(f.target)
 	}
 	ti := targets[0]
-	if len(t.names) <= len(targets) {
+	skip := slices.Clone(targets)
+	var foldID []int
+	if f.foldid != "" {
+		j, _ := t.index(f.foldid)
+		skip = append(skip, j)
+		if foldID, err = foldColumn(t.cols[j]); err != nil {
+			return nil, fmt.Errorf("%s: --foldid %s: %v", path, f.foldid, err)
+		}
+	}
+	if len(t.names) <= len(skip) {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
 	}
-	n := len(t.cols[0])
+	n := t.rows()
 	var names, constant []string
-	x := mat.NewDense(n, len(t.names)-len(targets), nil)
+	x := mat.NewDense(n, len(t.names)-len(skip), nil)
 	for j, col := range t.cols {
-		if slices.Contains(targets, j) {
+		if slices.Contains(skip, j) {
 			continue
 		}
 		x.SetCol(len(names), col)
@@ -390,7 +402,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		y.SetCol(k, t.cols[ti])
 		responses = append(responses, t.names[ti])
 	}
-	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped}
+	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped, foldID: foldID}
 	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
 		return nil, err
 	}
@@ -428,6 +440,20 @@ func (f *fitFlags) columns(header []string) ([]bool, error) {
 	default:
 		targets = append(targets, len(header)-1)
 	}
+	var special []int // weights and folds: read, never predictors
+	for _, c := range []struct{ flag, name string }{{"--weights", f.weights}, {"--foldid", f.foldid}} {
+		if c.name == "" {
+			continue
+		}
+		j, err := index(c.flag, c.name)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(targets, j) || slices.Contains(special, j) {
+			return nil, usagef("%s names the column %q, which has another role", c.flag, c.name)
+		}
+		special = append(special, j)
+	}
 	keep := make([]bool, len(header))
 	if f.predictors != "" {
 		for _, name := range splitList(f.predictors) {
@@ -447,14 +473,14 @@ func (f *fitFlags) columns(header []string) ([]bool, error) {
 		if err != nil {
 			return nil, err
 		}
-		if slices.Contains(targets, j) {
-			return nil, usagef("--drop leaves out the response %q; name the response with --target", name)
+		if slices.Contains(targets, j) || slices.Contains(special, j) {
+			return nil, usagef("--drop leaves out %q, the response (name it with --target) or --weights or --foldid", name)
 		}
 		keep[j] = false
 	}
-	for _, j := range targets {
+	for _, j := range append(targets, special...) {
 		if f.predictors != "" && keep[j] {
-			return nil, usagef("--predictors names the response %q", header[j])
+			return nil, usagef("--predictors names %q, the response or --weights or --foldid", header[j])
 		}
 		keep[j] = true
 	}

@@ -51,15 +51,50 @@ func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
 	return tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
 }
 
-// crossValidate runs K-fold cross-validation on the folds of
-// suffstat.RowFold with the seed and K of co.
+// crossValidate runs K-fold cross-validation on the folds of --foldid, or
+// else of suffstat.RowFold with the seed and K of co.
 func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error) {
 	if pr.stats != nil {
 		return tensorreg.CrossValidateStats(pr.stats, len(pr.responses), pr.pen, co)
 	}
 	c := *co
-	c.FoldID = foldID(pr.rows(), co.Folds, co.Seed)
+	c.FoldID = pr.foldID
+	if c.FoldID == nil {
+		c.FoldID = foldID(pr.rows(), co.Folds, co.Seed)
+	}
 	return tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, &c)
+}
+
+// maxFolds bounds --foldid's values.
+const maxFolds = 1000
+
+// foldOf reads one --foldid value: an integer 1…maxFolds.
+func foldOf(v float64) (int, error) {
+	if v != math.Trunc(v) || v < 1 || v > maxFolds {
+		return 0, fmt.Errorf("fold %v is not an integer in 1…%d", v, maxFolds)
+	}
+	return int(v) - 1, nil
+}
+
+// foldColumn reads a --foldid column into 0-based folds, every fold from
+// 1 to its largest value present.
+func foldColumn(col []float64) ([]int, error) {
+	out := make([]int, len(col))
+	seen := map[int]bool{}
+	k := 0
+	for i, v := range col {
+		f, err := foldOf(v)
+		if err != nil {
+			return nil, fmt.Errorf("data row %d: %v", i+1, err)
+		}
+		out[i], seen[f], k = f, true, max(k, f+1)
+	}
+	for f := range k {
+		if !seen[f] {
+			return nil, fmt.Errorf("fold %d of 1…%d has no rows", f+1, k)
+		}
+	}
+	return out, nil
 }
 
 // streamBudgetShare is the share of the machine's memory a fit may take
@@ -90,6 +125,9 @@ func shouldStream(path string, force bool, budget int64) bool {
 // loadStreamed reads the file once, row by row, into per-fold statistics
 // of (predictors, responses): the rows are never held.
 func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
+	if f.foldid != "" {
+		k = 1 // grown to the largest fold seen
+	}
 	var keep []bool
 	var header []string
 	var folds *suffstat.Folds
@@ -104,16 +142,33 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		return keep, err
 	}
 	pr := &problem{}
+	var wcol, fcol int
 	o.row = func(v []float64, _ []string) error {
 		if folds == nil {
-			order = pr.variables(header, keep, f)
+			order, wcol, fcol = pr.variables(header, keep, f)
 			folds = suffstat.NewFolds(k, len(order))
 			z = make([]float64, len(order))
 		}
 		for i, c := range order {
 			z[i] = v[c]
 		}
-		folds.Fold[suffstat.RowFold(row, f.seed, k)].Add(z, 1)
+		w := 1.0
+		if wcol >= 0 {
+			if w = v[wcol]; !(w >= 0) {
+				return fmt.Errorf("--weights %s: weight %v is negative", f.weights, w)
+			}
+		}
+		fold := suffstat.RowFold(row, f.seed, k)
+		if fcol >= 0 {
+			var err error
+			if fold, err = foldOf(v[fcol]); err != nil {
+				return fmt.Errorf("--foldid %s: %v", f.foldid, err)
+			}
+			for len(folds.Fold) <= fold {
+				folds.Fold = append(folds.Fold, suffstat.New(len(order)))
+			}
+		}
+		folds.Fold[fold].Add(z, w)
 		row++
 		return nil
 	}
@@ -126,8 +181,9 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 }
 
 // variables sets the names of predictors and responses from the columns
-// read and returns the table column of each variable, predictors first.
-func (pr *problem) variables(header []string, keep []bool, f *fitFlags) []int {
+// read and returns the table column of each variable, predictors first,
+// and those of the weights and folds (-1 when not given).
+func (pr *problem) variables(header []string, keep []bool, f *fitFlags) (order []int, wcol, fcol int) {
 	var kept []string
 	for j, name := range header {
 		if keep[j] {
@@ -141,9 +197,8 @@ func (pr *problem) variables(header []string, keep []bool, f *fitFlags) []int {
 	case f.target != "":
 		targets = []string{f.target}
 	}
-	var order []int
 	for c, name := range kept {
-		if !slices.Contains(targets, name) {
+		if !slices.Contains(targets, name) && name != f.weights && name != f.foldid {
 			order = append(order, c)
 			pr.names = append(pr.names, name)
 		}
@@ -152,7 +207,14 @@ func (pr *problem) variables(header []string, keep []bool, f *fitFlags) []int {
 		order = append(order, slices.Index(kept, name))
 	}
 	pr.responses, pr.target = targets, targets[0]
-	return order
+	wcol, fcol = -1, -1
+	if f.weights != "" {
+		wcol = slices.Index(kept, f.weights)
+	}
+	if f.foldid != "" {
+		fcol = slices.Index(kept, f.foldid)
+	}
+	return order, wcol, fcol
 }
 
 // finishStreamed checks the statistics as loadProblem checks the rows and
