@@ -23,7 +23,7 @@ func TestCVSummariseRules(t *testing.T) {
 		{10, 5.8, 5.0, 5, 7},
 	}
 	cv := &CV{Lambdas: []float64{5, 4, 3, 2, 1}}
-	cv.summarise(errs)
+	cv.summarise(errs, []float64{1, 1, 1, 1})
 	require.InDeltaSlice(t, []float64{10, 5.8, 5.5, 5, 7}, cv.MeanError, 1e-12)
 	// Index 3: deviations 0, 1, −1, 0 → sample sd √(2/3), SE √(2/3)/2.
 	se3 := math.Sqrt(2.0/3) / 2
@@ -38,7 +38,7 @@ func TestCVSummariseRules(t *testing.T) {
 	// the largest λ (index 1) must be chosen, index 0 (10) is outside even
 	// without the 1/√K.
 	errs[0][3], errs[2][3], errs[3][3] = 3, 7, 4 // mean 5, deviations −2, 1, 2, −1
-	cv.summarise(errs)
+	cv.summarise(errs, []float64{1, 1, 1, 1})
 	var ss float64
 	for _, d := range []float64{-2, 1, 2, -1} {
 		ss += d * d
@@ -51,8 +51,19 @@ func TestCVSummariseRules(t *testing.T) {
 
 	// Ties at the minimum go to the larger λ (glmnet: max λ with cvm ≤ min).
 	cv.Lambdas = cv.Lambdas[:3]
-	cv.summarise([][]float64{{3, 2, 2}, {3, 2, 2}})
+	cv.summarise([][]float64{{3, 2, 2}, {3, 2, 2}}, []float64{1, 1})
 	require.Equal(t, 1, cv.IndexMin)
+}
+
+// Folds of unequal size weigh by their size, as in cv.glmnet: cvm is the
+// weighted mean, cvsd = √(weighted mean of squared deviations / (K − 1)).
+func TestCVSummariseWeighted(t *testing.T) {
+	cv := &CV{Lambdas: []float64{1}}
+	cv.summarise([][]float64{{1}, {4}, {7}}, []float64{1, 2, 3})
+	mean := (1*1 + 2*4 + 3*7) / 6.0
+	require.InDelta(t, mean, cv.MeanError[0], 1e-12)
+	v := (1*(1-mean)*(1-mean) + 2*(4-mean)*(4-mean) + 3*(7-mean)*(7-mean)) / 6
+	require.InDelta(t, math.Sqrt(v/2), cv.StdError[0], 1e-12)
 }
 
 func TestFoldsDependOnSeedAndAreBalanced(t *testing.T) {

@@ -63,7 +63,7 @@ func ExampleCrossValidate() {
 	fmt.Println("distinct values at λ_1se:", len(m.DistinctValues(0)))
 	// Output:
 	// λ_1se ≥ λ_min: true
-	// distinct values at λ_1se: 3
+	// distinct values at λ_1se: 2
 }
 
 // A tensor regression with X of shape N×2×3 is the vectorised regression on

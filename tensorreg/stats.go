@@ -82,12 +82,13 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	errs := make([][]float64, k)
 	cv := &CV{Lambdas: grid}
 	for fold := range k {
-		pr, err := prepareStats(f.Train(fold), q, &co.Options)
+		train := f.Train(fold)
+		pr, err := prepareStats(train, q, &co.Options)
 		if err != nil {
 			return nil, err
 		}
 		pr.progress = progress
-		fp, err := pr.runPath(pen, &Path{Lambdas: grid})
+		fp, err := pr.runPath(pen, &Path{Lambdas: foldGrid(grid, train.W/(train.W+f.Fold[fold].W))})
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +100,11 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 			errs[fold][l] = heldOut(f.Fold[fold], q, m)
 		}
 	}
-	cv.summarise(errs)
+	sizes := make([]float64, k)
+	for i, m := range f.Fold {
+		sizes[i] = m.W
+	}
+	cv.summarise(errs, sizes)
 	full.progress = progress
 	if cv.Path, err = full.runPath(pen, path); err != nil {
 		return nil, err
