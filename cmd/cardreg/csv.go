@@ -646,6 +646,7 @@ func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, 
 		}
 		if p != nil && r.n >= p.next {
 			p.next = r.n + 64<<10
+			p.rows = t.n + t.dropped
 			p.update(r.n)
 		}
 	}
@@ -733,6 +734,7 @@ type progress struct {
 	start time.Time
 	size  int64 // 0 when unknown
 
+	rows     int   // data rows read so far (0: not shown)
 	next     int64 // the byte count at which to look at the clock again
 	drawn    int   // width of the bar on the screen, 0 if none
 	lastDraw time.Time
@@ -752,6 +754,10 @@ func (p *progress) update(n int64) {
 		s = fmt.Sprintf("%s [%s%s] %3.0f%%", p.label, strings.Repeat("#", k), strings.Repeat(" ", width-k), 100*frac)
 	} else {
 		s = fmt.Sprintf("%s: %d MB", p.label, n>>20)
+	}
+	if p.rows > 0 {
+		// Rows and throughput, for reads long enough to watch.
+		s += fmt.Sprintf(", %d rows, %.0f MB/s", p.rows, float64(n)/1e6/now.Sub(p.start).Seconds())
 	}
 	pad := max(p.drawn-utf8.RuneCountInString(s), 0)
 	fmt.Fprintf(p.w, "\r%s%s", s, strings.Repeat(" ", pad))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"time"
 	"slices"
 
 	"github.com/cardsparse/cardreg/solver"
@@ -135,6 +136,13 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var order []int // table column of each variable of z
 	row := uint64(0)
 	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
+	if isTerminal(os.Stderr) || f.progress {
+		// The one pass over the data: its progress, with rows and MB/s.
+		o.progress = &progress{w: f.stderr, label: "streaming " + path + " (pass 1 of 1: the statistics)", delay: time.Second}
+		if f.progress {
+			o.progress.delay = 0
+		}
+	}
 	o.columns = func(h []string) ([]bool, error) {
 		var err error
 		keep, err = f.columns(h)
