@@ -68,12 +68,8 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err != nil {
 		return nil, err
 	}
-	path, err := pr.grid(pen, &po)
+	path, err := pr.gridPath(pen, &po)
 	if err != nil {
-		return nil, err
-	}
-	pr.progress = newCounter(po.Progress, len(path.Lambdas))
-	if path, err = pr.runPath(pen, path); err != nil {
 		return nil, err
 	}
 	if err := sc.path(path); err != nil {
@@ -104,6 +100,16 @@ func (c *counter) step() {
 	defer c.mu.Unlock()
 	c.done++
 	c.report(c.done, c.total)
+}
+
+// gridPath computes the grid of po and fits along it, reporting progress.
+func (pr *prepared) gridPath(pen penalty.Penalty, po *PathOptions) (*Path, error) {
+	path, err := pr.grid(pen, po)
+	if err != nil {
+		return nil, err
+	}
+	pr.progress = newCounter(po.Progress, len(path.Lambdas))
+	return pr.runPath(pen, path)
 }
 
 func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {

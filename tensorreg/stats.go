@@ -41,12 +41,7 @@ func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOpt
 	if err != nil {
 		return nil, err
 	}
-	path, err := pr.grid(pen, &po)
-	if err != nil {
-		return nil, err
-	}
-	pr.progress = newCounter(po.Progress, len(path.Lambdas))
-	return pr.runPath(pen, path)
+	return pr.gridPath(pen, &po)
 }
 
 // CrossValidateStats is CrossValidate from per-fold statistics: the grid
