@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,7 +157,12 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.data(t, in.size, p, o.row); err != nil {
+	if o.row != nil && runtime.GOMAXPROCS(0) > 1 {
+		err = r.dataParallel(t, p, o.row)
+	} else {
+		err = r.data(t, in.size, p, o.row)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if t.rows() == 0 && t.dropped > 0 {
@@ -183,6 +189,7 @@ type csvReader struct {
 	n           int64  // bytes read so far
 	long        []byte // a line longer than the read buffer
 	fields      int    // fields per record (the header's)
+	recLine     int    // the first line of the record being read
 	dest        []int  // the table column of each field, -1 for skipped ones
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
@@ -578,6 +585,7 @@ func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, 
 			return err
 		}
 		recLine := r.line
+		r.recLine = recLine
 		var bad *cellError
 		nf := 0
 		// store parses field nf of the record (or only counts it when

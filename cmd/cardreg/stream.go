@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"time"
 	"slices"
+	"time"
 
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+)
+
+// blockSize is how much of a file one parser takes at a time (a variable
+// so that tests can cut small files into many blocks).
+var blockSize = 1 << 20
+
+// block is a run of whole records: they start on line first (1-based).
+type block struct {
+	data  []byte
+	first int
+	res   chan blockRows
+}
+
+// blockRows are a block's parsed rows: values, and text cells when some
+// columns are labels, row after row.
+type blockRows struct {
+	vals    []float64
+	text    []string
+	lines   []int // each row's first line, for the errors of row
+	n       int   // rows
+	dropped int
+	err     error
+}
+
+// dataParallel is data for a streamed read: the rows after the header are
+// cut into blocks of whole records (a line end outside quotes; RFC 4180
+// quotes are balanced in a record, so parity tells), parsed on every core,
+// and handed to row in file order, with the same errors (file and line) as
+// the serial reader. It returns the table's row counts.
+func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []string) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	order := make(chan *block, 2*workers)
+	work := make(chan *block, 2*workers)
+	stop := make(chan struct{})
+	defer close(stop)
+	go r.split(order, work, stop)
+	for range workers {
+		go func() {
+			for b := range work {
+				b.res <- r.parseBlock(t, b)
+			}
+		}()
+	}
+	defer func() {
+		// Let the splitter finish (stop is closed next); results are
+		// buffered, so no worker waits on them.
+		go func() {
+			for range order {
+			}
+		}()
+	}()
+	ncol := len(t.names)
+	for b := range order {
+		if b.res == nil { // the splitter's read error
+			return b.err()
+		}
+		res := <-b.res
+		if res.err != nil {
+			return res.err
+		}
+		for i := range res.n {
+			vals := res.vals[i*ncol : (i+1)*ncol]
+			var text []string
+			if res.text != nil {
+				text = res.text[i*ncol : (i+1)*ncol]
+			}
+			if err := row(vals, text); err != nil {
+				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
+			}
+		}
+		t.n += res.n
+		t.dropped += res.dropped
+		r.n += int64(len(b.data))
+		if p != nil {
+			p.rows = t.n + t.dropped
+			p.update(r.n)
+		}
+	}
+	return nil
+}
+
+// err returns the read error a splitter block carries.
+func (b *block) err() error { return errors.New(string(b.data)) }
+
+// split reads blocks of whole records and sends each to order (in file
+// order) and work. A read error is sent as a block without a result
+// channel. It closes both channels at the end.
+func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}) {
+	defer close(order)
+	defer close(work)
+	var pending []byte
+	line := r.line + 1
+	eof := false
+	for !eof {
+		buf := make([]byte, blockSize)
+		n, err := io.ReadFull(r.br, buf)
+		data := append(pending, buf[:n]...)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			eof = true
+		} else if err != nil {
+			select {
+			case order <- &block{data: []byte(r.path + ": " + err.Error())}:
+			case <-stop:
+			}
+			return
+		}
+		cut := len(data)
+		if !eof {
+			if cut = recordEnd(data); cut < 0 {
+				pending = data // one record longer than a block: read on
+				continue
+			}
+		}
+		pending = slices.Clone(data[cut:])
+		b := &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
+		line += bytes.Count(b.data, []byte{'\n'})
+		select {
+		case order <- b:
+		case <-stop:
+			return
+		}
+		select {
+		case work <- b:
+		case <-stop:
+			return
+		}
+	}
+}
+
+// recordEnd returns the length of the longest prefix of data made of
+// whole records: up to a line end with an even number of quotes before
+// it, or -1 when there is none.
+func recordEnd(data []byte) int {
+	end, quotes := -1, 0
+	for i := 0; i < len(data); {
+		j := bytes.IndexAny(data[i:], "\"\n")
+		if j < 0 {
+			break
+		}
+		i += j
+		if data[i] == '"' {
+			quotes++
+		} else if quotes%2 == 0 {
+			end = i + 1
+		}
+		i++
+	}
+	return end
+}
+
+// parseBlock parses a block's records with the serial reader's code, its
+// line numbers offset to the block's place in the file.
+func (r *csvReader) parseBlock(t *table, b *block) blockRows {
+	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
+		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest}
+	bt := &table{names: t.names, cols: make([][]float64, len(t.names)), text: t.text, stream: true,
+		rowVals: make([]float64, len(t.names)), rowText: make([]string, len(t.names)), sepHint: t.sepHint}
+	var out blockRows
+	hasText := slices.ContainsFunc(t.text, func(s []string) bool { return s != nil })
+	out.err = br.data(bt, 0, nil, func(v []float64, text []string) error {
+		out.vals = append(out.vals, v...)
+		out.lines = append(out.lines, br.recLine)
+		if hasText {
+			out.text = append(out.text, text...)
+		}
+		return nil
+	})
+	out.n, out.dropped = bt.n, bt.dropped
+	return out
+}

@@ -1,0 +1,126 @@
+package main
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// streamed reads path with a row callback, in parallel (many small blocks)
+// or serially, and returns the rows, the table and the error.
+func streamed(t testing.TB, path string, parallel bool, o readOptions) ([][]float64, []string, *table, error) {
+	old := runtime.GOMAXPROCS(0)
+	oldBlock := blockSize
+	defer func() { runtime.GOMAXPROCS(old); blockSize = oldBlock }()
+	if parallel {
+		runtime.GOMAXPROCS(max(old, 3))
+		blockSize = 37 // many blocks, cut anywhere
+	} else {
+		runtime.GOMAXPROCS(1)
+	}
+	var rows [][]float64
+	var labels []string
+	o.row = func(v []float64, text []string) error {
+		if len(rows) == 50 && o.dropMissing {
+			return fmt.Errorf("row callback stops at row %d", len(rows)+1)
+		}
+		rows = append(rows, slices.Clone(v))
+		if text != nil {
+			labels = append(labels, text[0])
+		}
+		return nil
+	}
+	tab, err := readTableWith(path, o)
+	return rows, labels, tab, err
+}
+
+// The parallel reader gives the serial reader's rows, in order, and its
+// errors, whatever the cuts between blocks: quoted fields spanning lines,
+// CRLF, blank lines, missing values, labels.
+func TestParallelEqualsSerial(t *testing.T) {
+	dir := t.TempDir()
+	rng := rand.New(rand.NewPCG(4, 4))
+	var b strings.Builder
+	b.WriteString("id,a,\"b\nb\",y\r\n")
+	for i := range 400 {
+		switch i % 7 {
+		case 0:
+			fmt.Fprintf(&b, "\"r%d\n\",%d,\"%v\",%v\r\n", i, i, rng.NormFloat64(), rng.NormFloat64())
+		case 3:
+			b.WriteString("\n")
+			fmt.Fprintf(&b, "r%d,%d,%v,\n", i, i, rng.NormFloat64())
+		default:
+			fmt.Fprintf(&b, "\"r\"\"%d\",%d,%v,%v\n", i, i, rng.NormFloat64(), rng.NormFloat64())
+		}
+	}
+	path := writeFile(t, dir, "p.csv", b.String())
+	labels := func(name string) bool { return name == "id" }
+	for _, drop := range []bool{false, true} {
+		o := readOptions{labels: labels, dropMissing: drop}
+		sr, sl, st, serr := streamed(t, path, false, o)
+		pr, pl, pt, perr := streamed(t, path, true, o)
+		if serr != nil || perr != nil {
+			require.Error(t, serr)
+			require.Error(t, perr)
+			require.Equal(t, serr.Error(), perr.Error())
+			continue
+		}
+		require.Equal(t, sr, pr)
+		require.Equal(t, sl, pl)
+		require.Equal(t, st.rows(), pt.rows())
+		require.Equal(t, st.dropped, pt.dropped)
+	}
+	// A bad cell far into the file: the same message.
+	bad := writeFile(t, dir, "bad.csv", strings.Replace(b.String(), ",200,", ",2x0,", 1))
+	_, _, _, serr := streamed(t, bad, false, readOptions{labels: labels})
+	_, _, _, perr := streamed(t, bad, true, readOptions{labels: labels})
+	require.Error(t, serr)
+	require.Equal(t, serr.Error(), perr.Error())
+}
+
+// FuzzReadParallel: on arbitrary bytes the parallel reader (blocks of a
+// few bytes) and the serial one agree on rows and errors.
+func FuzzReadParallel(f *testing.F) {
+	for _, s := range []string{"a,b\n1,2\n3,4\n", "a,b\r\n\"1\n\",2\r\n\n3,4", "a\n\"x\"\"y\"\n", "a,b\n1,\n2,3\n", "a,b\n1,2\n3\n"} {
+		f.Add([]byte(s), uint8(5), false)
+	}
+	path := filepath.Join(f.TempDir(), "f.csv")
+	f.Fuzz(func(t *testing.T, data []byte, size uint8, drop bool) {
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		o := readOptions{dropMissing: drop}
+		sr, _, _, serr := streamed(t, path, false, o)
+		old := blockSize
+		blockSize = int(size)%64 + 1
+		defer func() { blockSize = old }()
+		pr, _, _, perr := streamedKeepBlock(t, path, o)
+		if serr != nil || perr != nil {
+			if serr == nil || perr == nil || serr.Error() != perr.Error() {
+				t.Fatalf("serial %v, parallel %v", serr, perr)
+			}
+			return
+		}
+		require.Equal(t, sr, pr)
+	})
+}
+
+// streamedKeepBlock is streamed in parallel with the block size as set.
+func streamedKeepBlock(t testing.TB, path string, o readOptions) ([][]float64, []string, *table, error) {
+	old := runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 3))
+	defer runtime.GOMAXPROCS(old)
+	var rows [][]float64
+	o.row = func(v []float64, _ []string) error {
+		rows = append(rows, slices.Clone(v))
+		return nil
+	}
+	tab, err := readTableWith(path, o)
+	return rows, nil, tab, err
+}
