@@ -67,7 +67,7 @@ func openInput(path string) (*input, error) {
 			in.Close()
 			return nil, fmt.Errorf("%s: looks like gzip but cannot be decompressed: %v", in.name, err)
 		}
-		in.r = bufio.NewReaderSize(&gzipErrors{zr: zr, name: in.name}, readBufSize)
+		in.r = bufio.NewReaderSize(&gzipErrors{zr: zr}, readBufSize)
 		in.size = 0
 	}
 	head, _ := in.r.Peek(sniffSize)
@@ -78,16 +78,16 @@ func openInput(path string) (*input, error) {
 	return in, nil
 }
 
-// gzipErrors names the file in the errors of a gzip stream.
+// gzipErrors says "gzip" in the errors of a gzip stream (the readers
+// add the file's name).
 type gzipErrors struct {
-	zr   *gzip.Reader
-	name string
+	zr *gzip.Reader
 }
 
 func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)
 	if err != nil && err != io.EOF {
-		err = fmt.Errorf("%s: gzip: %v", g.name, err)
+		err = fmt.Errorf("gzip: %v", err)
 	}
 	return n, err
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -16,9 +15,10 @@ var blockSize = 1 << 20
 
 // block is a run of whole records: they start on line first (1-based).
 type block struct {
-	data  []byte
-	first int
-	res   chan blockRows
+	data    []byte
+	first   int
+	res     chan blockRows
+	readErr error // a read error, in place of data, at its place in the file
 }
 
 // blockRows are a block's parsed rows: values, and text cells when some
@@ -61,8 +61,8 @@ func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []st
 	}()
 	ncol := len(t.names)
 	for b := range order {
-		if b.res == nil { // the splitter's read error
-			return b.err()
+		if b.readErr != nil {
+			return b.readErr
 		}
 		res := <-b.res
 		if res.err != nil {
@@ -89,12 +89,9 @@ func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []st
 	return nil
 }
 
-// err returns the read error a splitter block carries.
-func (b *block) err() error { return errors.New(string(b.data)) }
-
 // split reads blocks of whole records and sends each to order (in file
-// order) and work. A read error is sent as a block without a result
-// channel. It closes both channels at the end.
+// order) and work. A read error is sent as a block of its own. It closes
+// both channels at the end.
 func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}) {
 	defer close(order)
 	defer close(work)
@@ -109,7 +106,7 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}) {
 			eof = true
 		} else if err != nil {
 			select {
-			case order <- &block{data: []byte(r.path + ": " + err.Error())}:
+			case order <- &block{readErr: fmt.Errorf("%s: %w", r.path, err)}:
 			case <-stop:
 			}
 			return
