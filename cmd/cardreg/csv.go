@@ -55,6 +55,9 @@ type readOptions struct {
 	labels func(name string) bool
 	// progress draws a progress bar (nil: on a terminal after a second).
 	progress *progress
+	// noHeader reads a file without a header row: the columns are named
+	// "1", "2", … and the first record is data.
+	noHeader bool
 	// row, when not nil, streams the rows: it gets each data row's values
 	// of the numeric columns read (in table order, text columns 0) and its
 	// text cells (nil entries for numeric columns), valid until it returns,
@@ -190,6 +193,7 @@ type csvReader struct {
 	long        []byte // a line longer than the read buffer
 	fields      int    // fields per record (the header's)
 	recLine     int    // the first line of the record being read
+	pending     []byte // a line to read again (a headerless file's first)
 	dest        []int  // the table column of each field, -1 for skipped ones
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
@@ -236,6 +240,12 @@ func (r *csvReader) readLine() ([]byte, error) {
 // nextLine returns the next line that is not blank, or io.EOF. (A line is
 // empty only at the end of a file ending in "\r".)
 func (r *csvReader) nextLine() ([]byte, error) {
+	if r.pending != nil {
+		line := r.pending
+		r.pending = nil
+		r.line++
+		return line, nil
+	}
 	for {
 		line, err := r.readLine()
 		if err != nil || len(line) > 1 || len(line) == 1 && line[0] != '\n' {
@@ -348,8 +358,25 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 	if err != nil {
 		return nil, err
 	}
+	first := slices.Clone(line)
 	if err := r.parseRecord(line); err != nil {
 		return nil, err
+	}
+	if o.noHeader {
+		if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
+			return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
+		}
+		names := make([]string, len(r.ends))
+		for j := range names {
+			names[j] = strconv.Itoa(j + 1)
+		}
+		r.pending, r.line = first, r.line-1
+		t, dest, err := newTable(r.path, names, o)
+		if err != nil {
+			return nil, err
+		}
+		r.dest, r.fields = dest, len(r.ends)
+		return t, nil
 	}
 	t := &table{}
 	if len(r.ends) == 1 {

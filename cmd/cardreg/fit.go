@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -624,39 +623,18 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 	if path == "" {
 		return nil, usagef("--penalty general needs --G FILE")
 	}
-	fh, err := os.Open(path)
+	t, err := readTableWith(path, readOptions{noHeader: true})
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	r := csv.NewReader(fh)
-	var data []float64
-	rows := 0
-	for {
-		rec, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		line, _ := r.FieldPos(0)
-		if len(rec) != p {
-			return nil, fmt.Errorf("%s:%d: G has %d columns, the data has %d predictors", path, line, len(rec), p)
-		}
-		for j, s := range rec {
-			v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
-			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s:%d: column %d: cannot parse %s as a finite number", path, line, j+1, shortText([]byte(s)))
-			}
-			data = append(data, v)
-		}
-		rows++
+	if len(t.names) != p {
+		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.names), p)
 	}
-	if rows == 0 {
-		return nil, fmt.Errorf("%s: G has no rows", path)
+	g := mat.NewDense(t.rows(), p, nil)
+	for j, col := range t.cols {
+		g.SetCol(j, col)
 	}
-	return mat.NewDense(rows, p, data), nil
+	return g, nil
 }
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on

@@ -130,7 +130,7 @@ func TestGeneralPenalty(t *testing.T) {
 	}{
 		{[]string{"--penalty", "general", "--lambda", "1", data}, 2, "needs --G"},
 		{[]string{"--penalty", "general", "--G", g, data}, 2, "give --lambda NUMBER"},
-		{[]string{"--penalty", "general", "--G", writeFile(t, dir, "g2.csv", "1,-1\n"), "--lambda", "1", data}, 1, "g2.csv:1: G has 2 columns"},
+		{[]string{"--penalty", "general", "--G", writeFile(t, dir, "g2.csv", "1,-1\n"), "--lambda", "1", data}, 1, "g2.csv: G has 2 columns"},
 		{[]string{"--penalty", "general", "--G", writeFile(t, dir, "g3.csv", "1,x,0\n"), "--lambda", "1", data}, 1, `cannot parse "x"`},
 	} {
 		r := cardreg(t, append([]string{"fit"}, c.args...)...)
