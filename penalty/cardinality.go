@@ -134,3 +134,6 @@ func FusionDualNorm(g []float64) float64 {
 	}
 	return pairwiseDual(g, sum(g)/float64(len(g)), newWorkspace(len(g)))
 }
+
+// Validate refuses a negative, NaN or infinite ν.
+func (h Cardinality) Validate() error { return checkNu("cardinality", h.Nu) }

@@ -126,3 +126,6 @@ func (g *Grouped) colDual(v []float64, q int, w *workspace) float64 {
 	g.each(v, func(k int, b []float64) { m = math.Max(m, fullDual(b, g.Weight(k, q), nu, w)) })
 	return m
 }
+
+// Validate refuses a negative, NaN or infinite ν.
+func (g *Grouped) Validate() error { return checkNu("grouped", g.Nu) }

@@ -81,3 +81,6 @@ func (Ridge) Prox(dst *mat.Dense, theta mat.Matrix, tau float64) {
 	sizeLike(dst, r, c)
 	dst.Scale(1/(1+2*tau), theta)
 }
+
+// Validate refuses a negative, NaN or infinite ν.
+func (h L1) Validate() error { return checkNu("lasso", h.Nu) }

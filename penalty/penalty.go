@@ -1,6 +1,7 @@
 package penalty
 
 import (
+	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/mat"
@@ -134,4 +135,29 @@ func nuOrOne(nu float64) float64 {
 		return 1
 	}
 	return nu
+}
+
+// Validator is implemented by penalties whose parameters can be out of
+// range.
+type Validator interface {
+	// Validate returns an error saying which parameter is out of range.
+	Validate() error
+}
+
+// Validate returns p's Validate error, or nil when p has nothing to
+// check. Solvers call it before any work, so that a bad parameter is an
+// error, never a panic or a meaningless "converged".
+func Validate(p Penalty) error {
+	if v, ok := p.(Validator); ok {
+		return v.Validate()
+	}
+	return nil
+}
+
+// checkNu refuses a ν that is negative, NaN or infinite (zero means 1).
+func checkNu(name string, nu float64) error {
+	if nu < 0 || math.IsNaN(nu) || math.IsInf(nu, 0) {
+		return fmt.Errorf("penalty: %s ν = %v must be finite and ≥ 0 (0 means 1)", name, nu)
+	}
+	return nil
 }

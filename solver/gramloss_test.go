@@ -66,3 +66,16 @@ type rowsOnly struct{ d DenseDesign }
 func (r rowsOnly) Dims() (int, int)                      { return r.d.Dims() }
 func (r rowsOnly) Mul(dst *mat.Dense, b mat.Matrix)      { r.d.Mul(dst, b) }
 func (r rowsOnly) MulTrans(dst *mat.Dense, m mat.Matrix) { r.d.MulTrans(dst, m) }
+
+// A negative ν is an error for every method (coordinate descent used to
+// report "converged" with gap 0, FISTA panicked).
+func TestNegativeNuRefused(t *testing.T) {
+	x, y := regression(12, 40, 5, 1)
+	ls := NewLeastSquares(DenseDesign{X: x}, y)
+	for _, pen := range []penalty.Penalty{penalty.L1{Nu: -1}, penalty.Cardinality{Nu: -2}, penalty.NewGrouped([]int{0, 0, 1, 1, 1}, -1)} {
+		for _, m := range []Method{CoordinateDescent{}, &FISTA{}, &ADMM{}} {
+			_, err := Minimize(Problem{Loss: ls, Penalty: pen, Lambda: 3}, nil, nil, m)
+			require.ErrorContains(t, err, "ν", "%T %T", pen, m)
+		}
+	}
+}

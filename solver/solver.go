@@ -164,6 +164,9 @@ func Minimize(p Problem, init mat.Matrix, s *Settings, m Method) (*Result, error
 	if p.Loss == nil || p.Penalty == nil {
 		return nil, errors.New("solver: problem needs a loss and a penalty")
 	}
+	if err := penalty.Validate(p.Penalty); err != nil {
+		return nil, err
+	}
 	if p.Lambda < 0 || math.IsNaN(p.Lambda) || math.IsInf(p.Lambda, 0) {
 		return nil, fmt.Errorf("solver: λ must be finite and non-negative, got %v", p.Lambda)
 	}

@@ -234,6 +234,9 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	if pen == nil {
 		return nil, errors.New("tensorreg: nil penalty")
 	}
+	if err := penalty.Validate(pen); err != nil {
+		return nil, err
+	}
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
 	}
