@@ -338,3 +338,14 @@ func finiteMatrix(m *mat.Dense) bool {
 	}
 	return true
 }
+
+// NuMin returns 1/(1 − M_G), the smallest ν the theorems allow (DESIGN §3:
+// ν ≥ 1/(1 − M_G)), and false when M_G ≥ 1 leaves no admissible ν. It is
+// the one home of that default: the command line, the network λ and the
+// networks' penalty all take it from here.
+func NuMin(mg float64) (float64, bool) {
+	if !(mg < 1) {
+		return 0, false
+	}
+	return 1 / (1 - mg), true
+}

@@ -128,10 +128,10 @@ func NetworkLambda(net Network) (NetworkConstants, error) {
 		nc.LayerM = append(nc.LayerM, m)
 	}
 	nc.MG = slices.Max(nc.LayerM)
-	if nc.MG >= 1 {
+	var ok bool
+	if nc.NuMin, ok = NuMin(nc.MG); !ok {
 		return nc, fmt.Errorf("bounds: M_G = %g ≥ 1, so no ν satisfies ν ≥ 1/(1 − M_G) (a layer has two rows)", nc.MG)
 	}
-	nc.NuMin = 1 / (1 - nc.MG)
 	nc.Nu = net.Nu
 	if nc.Nu == 0 {
 		nc.Nu = nc.NuMin

@@ -645,10 +645,11 @@ func defaultNu(p int) (float64, string) {
 }
 
 func nuFromM(m float64) (float64, string) {
-	if m >= 1 {
+	nu, ok := bounds.NuMin(m)
+	if !ok {
 		return 1, fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", m)
 	}
-	return 1 / (1 - m), ""
+	return nu, ""
 }
 
 func parseGroups(s string, p int) ([]int, error) {

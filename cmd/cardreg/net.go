@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/penalty"
@@ -197,8 +198,9 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 		return penalty.Ridge{}, 0, nil
 	case "cardinality":
 		nu := 1.0
-		if w := slices.Min(arch[1:]); w >= 3 {
-			nu = 1 / (1 - 2/float64(w)) // M_A = 2/p for the all-pairs matrix on p rows
+		m, _ := bounds.PenaltyKernel(penalty.Cardinality{}, slices.Min(arch[1:]), 1)
+		if v, ok := bounds.NuMin(m); ok {
+			nu = v
 		}
 		nu = f.nuOr(nu)
 		return penalty.Cardinality{Nu: nu}, nu, nil
