@@ -45,6 +45,25 @@
 // removes the shrinkage of the common values; on simulated data with four
 // true values it lowers ‖β̂ − β*‖ by about 30 % (TestRecovery).
 //
+// Cross-validation fits fold k at λ·(W_train/W), the share of rows (or of
+// the total weight) its training rows hold: the objective sums over rows,
+// so the full-data λ would penalise each training row harder than the
+// final fit does. The curve is the folds' errors weighted by fold size with
+// cv.glmnet's standard error; with the same folds and grid, λ_min and λ_1se
+// are cv.glmnet's (cmd/cardreg's TestCVMatchesGlmnet runs R).
+//
+// FitStats, FitPathStats and CrossValidateStats fit from sufficient
+// statistics alone (package suffstat: Σw, the weighted means and centred
+// co-moments of X and Y, per fold), with observation weights, in O((p+q)²)
+// memory whatever the number of rows; they give the fits on the rows
+// (Model.Residuals is then nil).
+//
+// Data far from unit scale are fitted at unit scale: X and Y are multiplied
+// by exact powers of two and the results mapped back, so that products
+// neither underflow (data × 1e-160 once gave all-zero coefficients,
+// "converged") nor overflow. Constancy is judged relative to each column's
+// own magnitude (IsConstant).
+//
 // The tensor operations (Unfold, Fold, ModeProduct, Contract) follow
 // T. G. Kolda and B. W. Bader, "Tensor Decompositions and Applications",
 // SIAM Review 51(3), 2009, with row-major index order throughout.
