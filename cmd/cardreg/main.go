@@ -1,5 +1,6 @@
-// Command cardreg fits regression models under cardinality sparsity from CSV
-// files.
+// Command cardreg fits regression models under cardinality sparsity from
+// CSV or Parquet files (gzip and standard input too), streamed when they
+// are large, or from a ClickHouse table by SQL (--db).
 //
 // Usage:
 //
@@ -7,7 +8,9 @@
 //	cardreg help [command]
 //
 // The objective is ‖y − Xβ − b₀‖² + λ·h(β), with no 1/(2n): λ_glmnet = λ/(2n).
-// Run "cardreg help fit" for the flags.
+// Run "cardreg help fit" for the flags. Errors are one line on stderr (exit
+// 2 for usage, 1 for data or numerical errors); outputs are written whole or
+// not at all, and never over an input.
 package main
 
 import (
