@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strconv"
 
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -81,4 +82,15 @@ func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Sour
 	}
 	k, err := foldOf(v)
 	return k + 1, err
+}
+
+// redactURL is a database URL for messages: its user, password and query
+// parameters (where ClickHouse takes credentials) are left out.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "the --db server"
+	}
+	u.User, u.RawQuery = nil, ""
+	return u.String()
 }

@@ -61,6 +61,8 @@ func TestClickHouseFit(t *testing.T) {
 	res := cardreg(t, "cv", "--nlambda", "6", "--db", url, "--query", "SELECT * FROM example WHERE x1 > -10")
 	require.Equal(t, 0, res.code, res.stderr)
 	require.Contains(t, res.stdout, "lambda_min")
-	oneLine(t, cardreg(t, "fit", "--db", url, "--table", "nope"), 1, "nope")
+	res = cardreg(t, "fit", "--db", url+"?user=default&password=secret", "--table", "nope")
+	oneLine(t, res, 1, "nope")
+	require.NotContains(t, res.stderr, "secret", "credentials stay out of messages")
 	oneLine(t, cardreg(t, "fit", "--db", url), 2, "--table")
 }

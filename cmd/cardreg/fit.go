@@ -199,9 +199,9 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 	if f.lambda == "theory" {
 		return nil, usagef("--lambda theory needs the rows: not available with --db")
 	}
-	name := f.db + " table " + f.table
+	name := redactURL(f.db) + " table " + f.table
 	if f.query != "" {
-		name = f.db + " query"
+		name = redactURL(f.db) + " query"
 	}
 	return []string{name}, nil
 }
