@@ -3,9 +3,11 @@ package sqlstats
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -34,6 +36,13 @@ func (h HTTP) post(ctx context.Context, body string) (io.ReadCloser, error) {
 	}
 	resp, err := c.Do(req)
 	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			// Its text holds the whole URL, credentials included.
+			u := *req.URL
+			u.User, u.RawQuery = nil, ""
+			return nil, fmt.Errorf("%s: %v", u.String(), ue.Err)
+		}
 		return nil, err
 	}
 	if resp.StatusCode != http.StatusOK {

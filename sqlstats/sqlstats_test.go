@@ -239,3 +239,11 @@ func TestIntegrationClickHouse(t *testing.T) {
 	_, err = Compute(ctx, q, ClickHouse, Source{Table: "no_such_table", Columns: []string{"a", "b"}, Folds: 1})
 	require.ErrorContains(t, err, "no_such_table")
 }
+
+// A connection error does not print the URL's credentials.
+func TestHTTPErrorHidesCredentials(t *testing.T) {
+	_, err := HTTP{URL: "http://127.0.0.1:1/?user=u&password=secret"}.Query(context.Background(), "SELECT 1")
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), "secret")
+	require.Contains(t, err.Error(), "127.0.0.1:1")
+}
