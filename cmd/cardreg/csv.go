@@ -160,8 +160,10 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.row != nil && runtime.GOMAXPROCS(0) > 1 {
-		err = r.dataParallel(t, p, o.row)
+	if runtime.GOMAXPROCS(0) > 1 && r.pending == nil {
+		// (A headerless file, whose first line is read already, is read
+		// on one core: such files are small.)
+		err = r.dataParallel(t, in.size, p, o.row)
 	} else {
 		err = r.data(t, in.size, p, o.row)
 	}
@@ -744,6 +746,9 @@ func (e *cellError) error(path, name, hint string) error {
 // are not regrown (and copied) as they fill: growing by appending alone
 // needs up to three times the final size at its peak.
 func sizeColumns(t *table, rows int, rest, used int64) {
+	if rest <= 0 || used <= 0 {
+		return
+	}
 	est := rest * int64(rows) / used
 	est += est/32 + 64
 	// A row takes at least two bytes per column (a digit and a separator

@@ -32,13 +32,24 @@ type blockRows struct {
 	err     error
 }
 
-// dataParallel is data for a streamed read: the rows after the header are
-// cut into blocks of whole records (a line end outside quotes; RFC 4180
-// quotes are balanced in a record, so parity tells), parsed on every core,
-// and handed to row in file order, with the same errors (file and line) as
-// the serial reader. It returns the table's row counts.
-func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []string) error) error {
+// dataParallel is data on every core: the rows after the header are cut
+// into blocks of whole records (a line end outside quotes; RFC 4180
+// quotes are balanced in a record, so parity tells), parsed in parallel,
+// and handed to row in file order (or, when row is nil, appended to the
+// table's columns, sized from the first block), with the same errors
+// (file and line) as the serial reader.
+func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]float64, []string) error) error {
 	workers := runtime.GOMAXPROCS(0)
+	// Which columns are labels, copied: the workers read it while a table
+	// kept in memory grows its columns.
+	labels := make([]bool, len(t.names))
+	for k := range labels {
+		labels[k] = t.text[k] != nil
+	}
+	if row == nil {
+		row = t.appendRow
+	}
+	start := r.n
 	order := make(chan *block, 2*workers)
 	work := make(chan *block, 2*workers)
 	stop := make(chan struct{})
@@ -47,7 +58,7 @@ func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []st
 	for range workers {
 		go func() {
 			for b := range work {
-				b.res <- r.parseBlock(t, b)
+				b.res <- r.parseBlock(t.names, labels, t.sepHint, b)
 			}
 		}()
 	}
@@ -60,6 +71,9 @@ func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []st
 		}()
 	}()
 	ncol := len(t.names)
+	if p != nil {
+		p.update(r.n) // drawn (after its delay) from the start, as the serial reader does
+	}
 	for b := range order {
 		if b.readErr != nil {
 			return b.readErr
@@ -81,6 +95,10 @@ func (r *csvReader) dataParallel(t *table, p *progress, row func([]float64, []st
 		t.n += res.n
 		t.dropped += res.dropped
 		r.n += int64(len(b.data))
+		if !t.stream && t.n == res.n && size > 0 && t.n > 0 {
+			// The first block tells how many rows the file holds.
+			sizeColumns(t, t.n, size-r.n, r.n-start)
+		}
 		if p != nil {
 			p.rows = t.n + t.dropped
 			p.update(r.n)
@@ -155,15 +173,32 @@ func recordEnd(data []byte) int {
 	return end
 }
 
+// appendRow stores a row in a table kept in memory.
+func (t *table) appendRow(v []float64, text []string) error {
+	for k := range t.names {
+		if t.text[k] != nil {
+			t.text[k] = append(t.text[k], text[k])
+		} else {
+			t.cols[k] = append(t.cols[k], v[k])
+		}
+	}
+	return nil
+}
+
 // parseBlock parses a block's records with the serial reader's code, its
 // line numbers offset to the block's place in the file.
-func (r *csvReader) parseBlock(t *table, b *block) blockRows {
+func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *block) blockRows {
 	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
 		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest}
-	bt := &table{names: t.names, cols: make([][]float64, len(t.names)), text: t.text, stream: true,
-		rowVals: make([]float64, len(t.names)), rowText: make([]string, len(t.names)), sepHint: t.sepHint}
+	bt := &table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
+		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: hint}
+	hasText := false
+	for k, l := range labels {
+		if l {
+			bt.text[k], hasText = []string{}, true
+		}
+	}
 	var out blockRows
-	hasText := slices.ContainsFunc(t.text, func(s []string) bool { return s != nil })
 	out.err = br.data(bt, 0, nil, func(v []float64, text []string) error {
 		out.vals = append(out.vals, v...)
 		out.lines = append(out.lines, br.recLine)

@@ -92,6 +92,7 @@ func FuzzReadParallel(f *testing.F) {
 		f.Add([]byte(s), uint8(5), false)
 	}
 	path := filepath.Join(f.TempDir(), "f.csv")
+	f.Add([]byte("1,2\n3,4\n"), uint8(2), false)
 	f.Fuzz(func(t *testing.T, data []byte, size uint8, drop bool) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
@@ -106,9 +107,12 @@ func FuzzReadParallel(f *testing.F) {
 			if serr == nil || perr == nil || serr.Error() != perr.Error() {
 				t.Fatalf("serial %v, parallel %v", serr, perr)
 			}
-			return
+		} else {
+			require.Equal(t, sr, pr)
 		}
-		require.Equal(t, sr, pr)
+		// And into memory, with and without a header.
+		readBoth(t, path, readOptions{dropMissing: drop}, blockSize)
+		readBoth(t, path, readOptions{noHeader: true}, blockSize)
 	})
 }
 
@@ -123,4 +127,54 @@ func streamedKeepBlock(t testing.TB, path string, o readOptions) ([][]float64, [
 	}
 	tab, err := readTableWith(path, o)
 	return rows, nil, tab, err
+}
+
+// readBoth reads path into memory on one core and in parallel (blocks of
+// blockBytes) and requires the same table or the same error.
+func readBoth(t *testing.T, path string, o readOptions, blockBytes int) {
+	t.Helper()
+	old, oldBlock := runtime.GOMAXPROCS(1), blockSize
+	defer func() { runtime.GOMAXPROCS(old); blockSize = oldBlock }()
+	serial, serr := readTableWith(path, o)
+	runtime.GOMAXPROCS(max(old, 3))
+	blockSize = blockBytes
+	par, perr := readTableWith(path, o)
+	if serr != nil || perr != nil {
+		require.Error(t, serr)
+		require.Error(t, perr)
+		require.Equal(t, serr.Error(), perr.Error())
+		return
+	}
+	require.Equal(t, serial.names, par.names)
+	require.Equal(t, serial.cols, par.cols)
+	require.Equal(t, serial.text, par.text)
+	require.Equal(t, serial.rows(), par.rows())
+	require.Equal(t, serial.dropped, par.dropped)
+}
+
+// In memory too, and without a header (the --G file: its first line is
+// read before the blocks start), the parallel read is the serial one.
+func TestParallelInMemory(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("id,a,b\n")
+	for i := range 300 {
+		fmt.Fprintf(&b, "\"r%d\",%d,%d.5\n", i, i, i%7)
+		if i%50 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	path := writeFile(t, dir, "m.csv", b.String())
+	for _, size := range []int{5, 64, 1 << 20} {
+		readBoth(t, path, readOptions{labels: func(n string) bool { return n == "id" }}, size)
+		readBoth(t, path, readOptions{columns: func(h []string) ([]bool, error) { return []bool{false, true, true}, nil }}, size)
+	}
+	g := writeFile(t, dir, "g.csv", "1,-1,0\n0,1,-1\n\n1,0,-1\n")
+	for _, size := range []int{1, 3, 1 << 20} {
+		readBoth(t, g, readOptions{noHeader: true}, size)
+	}
+	m, err := readMatrix(g, 3)
+	require.NoError(t, err)
+	r, _ := m.Dims()
+	require.Equal(t, 3, r, "the first row of a headerless file is data")
 }
