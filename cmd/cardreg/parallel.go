@@ -7,6 +7,7 @@ import (
 	"io"
 	"runtime"
 	"slices"
+	"sync"
 )
 
 // blockSize is how much of a file one parser takes at a time (a variable
@@ -95,6 +96,8 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 		t.n += res.n
 		t.dropped += res.dropped
 		r.n += int64(len(b.data))
+		putFloats(res.vals)
+		putBytes(b.data)
 		if !t.stream && t.n == res.n && size > 0 && t.n > 0 {
 			// The first block tells how many rows the file holds.
 			sizeColumns(t, t.n, size-r.n, r.n-start)
@@ -117,9 +120,10 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}) {
 	line := r.line + 1
 	eof := false
 	for !eof {
-		buf := make([]byte, blockSize)
-		n, err := io.ReadFull(r.br, buf)
-		data := append(pending, buf[:n]...)
+		data := getBytes(len(pending) + blockSize)
+		copy(data, pending)
+		n, err := io.ReadFull(r.br, data[len(pending):])
+		data = data[:len(pending)+n]
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			eof = true
 		} else if err != nil {
@@ -198,7 +202,7 @@ func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *bl
 			bt.text[k], hasText = []string{}, true
 		}
 	}
-	var out blockRows
+	out := blockRows{vals: getFloats()}
 	out.err = br.data(bt, 0, nil, func(v []float64, text []string) error {
 		out.vals = append(out.vals, v...)
 		out.lines = append(out.lines, br.recLine)
@@ -210,3 +214,31 @@ func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *bl
 	out.n, out.dropped = bt.n, bt.dropped
 	return out
 }
+
+// Pools of block buffers: the raw bytes and the parsed values of a block
+// are reused once its rows are handed on, so that a read leaves little
+// garbage (the heap of an in-memory read stays near its columns' size).
+var (
+	bytesPool  sync.Pool
+	floatsPool sync.Pool
+)
+
+// getBytes returns a buffer of length n.
+func getBytes(n int) []byte {
+	if b, ok := bytesPool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+func putBytes(b []byte) { bytesPool.Put(&b) }
+
+// getFloats returns an empty buffer of values.
+func getFloats() []float64 {
+	if f, ok := floatsPool.Get().(*[]float64); ok {
+		return (*f)[:0]
+	}
+	return nil
+}
+
+func putFloats(f []float64) { floatsPool.Put(&f) }
