@@ -1,0 +1,8 @@
+//go:build !amd64 || purego
+
+package kernel
+
+// hasAsm is false: this build has no assembly micro-kernel.
+const hasAsm = false
+
+func kern6x8(k int, a, b, c []float64, ldc int) { kern6x8Go(k, a, b, c, ldc) }

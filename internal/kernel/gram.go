@@ -1,0 +1,150 @@
+package kernel
+
+import (
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// mr×nr is the register block of C; kc is the depth of a packed slab of X.
+const (
+	mr = 6
+	nr = 8
+	kc = 256
+)
+
+// UseAsm selects the assembly micro-kernel when the CPU supports it. Tests
+// set it to false to exercise the portable Go micro-kernel.
+var UseAsm = true
+
+// Accelerated reports whether Gram runs the assembly micro-kernel.
+func Accelerated() bool { return UseAsm && hasAsm }
+
+// SymRankK writes XᵀX into dst, which is resized to p×p if it is empty
+// (dst.IsEmpty) and must otherwise be p×p, where X is n×p.
+func SymRankK(dst *mat.SymDense, x *mat.Dense) {
+	n, p := x.Dims()
+	if dst.IsEmpty() {
+		*dst = *mat.NewSymDense(p, nil)
+	}
+	if dst.SymmetricDim() != p {
+		panic("kernel: dimension mismatch")
+	}
+	raw := x.RawMatrix()
+	d := dst.RawSymmetric()
+	Gram(d.Data, d.Stride, raw.Data, n, p, raw.Stride)
+}
+
+// Gram writes the upper triangle of XᵀX into dst (row-major, stride ldc), for
+// the n×p row-major matrix x with stride ldx. The strict lower triangle of
+// dst is not touched.
+func Gram(dst []float64, ldc int, x []float64, n, p, ldx int) {
+	if p == 0 {
+		return
+	}
+	if ldc < p || ldx < p || len(dst) < (p-1)*ldc+p || (n > 0 && len(x) < (n-1)*ldx+p) {
+		panic("kernel: bad dimensions")
+	}
+	pp := (p + 23) / 24 * 24 // a multiple of mr and nr
+	workers := runtime.GOMAXPROCS(0)
+	// Each worker needs at least a few slabs to amortise its private p×p.
+	if w := n * p / (4 * kc * 24); w < workers {
+		workers = max(w, 1)
+	}
+	parts := make([][]float64, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		lo, hi := n*w/workers, n*(w+1)/workers
+		parts[w] = make([]float64, pp*pp)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			gramRows(parts[w], pp, x[min(lo*ldx, len(x)):], hi-lo, p, ldx)
+		}()
+	}
+	wg.Wait()
+	for i := range p {
+		row := dst[i*ldc+i : i*ldc+p]
+		copy(row, parts[0][i*pp+i:i*pp+p])
+		for _, q := range parts[1:] {
+			for j, v := range q[i*pp+i : i*pp+p] {
+				row[j] += v
+			}
+		}
+	}
+}
+
+// gramRows adds the upper block triangle of XᵀX to c (pp×pp, stride pp; pp
+// a multiple of 24 ≥ p) for the n×p matrix x, slab by slab of kc rows.
+func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
+	pa := make([]float64, kc*pp) // panels of mr columns, kc×mr each
+	pb := make([]float64, kc*pp) // panels of nr columns, kc×nr each
+	for k0 := 0; k0 < n; k0 += kc {
+		k := min(kc, n-k0)
+		pack(pa, x[k0*ldx:], k, p, pp, ldx, mr)
+		pack(pb, x[k0*ldx:], k, p, pp, ldx, nr)
+		// Column blocks of C of 96 columns: their B panels (kc×96) stay in
+		// L2 while the A micro-panels stream through L1.
+		const nc = 96
+		for j0 := 0; j0 < pp; j0 += nc {
+			j1 := min(j0+nc, pp)
+			for i := 0; i < j1; i += mr {
+				a := pa[i*k:]
+				for j := max(j0, i/nr*nr); j < j1; j += nr {
+					kern6x8(k, a, pb[j*k:], c[i*pp+j:], pp)
+				}
+			}
+		}
+	}
+}
+
+// pack copies the k×p slab x into panels of w columns: panel q holds
+// x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or beyond p.
+func pack(dst, x []float64, k, p, pp, ldx, w int) {
+	for q := 0; q < pp/w; q++ {
+		panel := dst[q*w*k : (q+1)*w*k]
+		c0 := q * w
+		if c0+w <= p {
+			for l := range k {
+				copy(panel[l*w:l*w+w], x[l*ldx+c0:l*ldx+c0+w])
+			}
+			continue
+		}
+		for l := range k {
+			row := panel[l*w : l*w+w]
+			clear(row)
+			if c0 < p {
+				copy(row, x[l*ldx+c0:l*ldx+p])
+			}
+		}
+	}
+}
+
+// kern6x8Go is the portable micro-kernel: it adds Σ_l a[l*6+i]·b[l*8+j] to
+// c[i*ldc+j] for i < 6, j < 8, l < k.
+func kern6x8Go(k int, a, b, c []float64, ldc int) {
+	var acc [mr][nr]float64
+	a, b = a[:k*mr], b[:k*nr]
+	for l := range k {
+		al := a[l*mr : l*mr+mr : l*mr+mr]
+		bl := b[l*nr : l*nr+nr : l*nr+nr]
+		for i, ai := range al {
+			r := &acc[i]
+			r[0] += ai * bl[0]
+			r[1] += ai * bl[1]
+			r[2] += ai * bl[2]
+			r[3] += ai * bl[3]
+			r[4] += ai * bl[4]
+			r[5] += ai * bl[5]
+			r[6] += ai * bl[6]
+			r[7] += ai * bl[7]
+		}
+	}
+	for i := range mr {
+		row := c[i*ldc : i*ldc+nr]
+		for j := range row {
+			row[j] += acc[i][j]
+		}
+	}
+}
