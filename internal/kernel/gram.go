@@ -86,9 +86,10 @@ func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
 		pack(pb, x[k0*ldx:], k, p, pp, ldx, nr)
 		// Column blocks of C of 96 columns: their B panels (kc×96) stay in
 		// L2 while the A micro-panels stream through L1.
+		// Only panels that hold a column below p are visited.
 		const nc = 96
-		for j0 := 0; j0 < pp; j0 += nc {
-			j1 := min(j0+nc, pp)
+		for j0 := 0; j0 < p; j0 += nc {
+			j1 := min(j0+nc, p)
 			for i := 0; i < j1; i += mr {
 				a := pa[i*k:]
 				for j := max(j0, i/nr*nr); j < j1; j += nr {
@@ -100,9 +101,10 @@ func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
 }
 
 // pack copies the k×p slab x into panels of w columns: panel q holds
-// x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or beyond p.
+// x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or beyond p. Only
+// the panels that hold a column below p are written.
 func pack(dst, x []float64, k, p, pp, ldx, w int) {
-	for q := 0; q < pp/w; q++ {
+	for q := 0; q < (p+w-1)/w; q++ {
 		panel := dst[q*w*k : (q+1)*w*k]
 		c0 := q * w
 		if c0+w <= p {

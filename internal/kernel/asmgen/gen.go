@@ -35,18 +35,41 @@ func main() {
 		}
 	}
 	b0, b1, s := YMM(), YMM(), YMM()
-	Label("loop")
-	VMOVUPD(Mem{Base: b}, b0)
-	VMOVUPD(Mem{Base: b, Disp: 32}, b1)
-	for i := 0; i < mr; i++ {
-		VBROADCASTSD(Mem{Base: a, Disp: 8 * i}, s)
-		VFMADD231PD(b0, s, acc[i][0])
-		VFMADD231PD(b1, s, acc[i][1])
+	// step emits one rank-1 update from row l of the panels.
+	step := func(l int) {
+		VMOVUPD(Mem{Base: b, Disp: 8 * nr * l}, b0)
+		VMOVUPD(Mem{Base: b, Disp: 8*nr*l + 32}, b1)
+		for i := 0; i < mr; i++ {
+			VBROADCASTSD(Mem{Base: a, Disp: 8 * (mr*l + i)}, s)
+			VFMADD231PD(b0, s, acc[i][0])
+			VFMADD231PD(b1, s, acc[i][1])
+		}
 	}
+	// The loop is unrolled by unroll; the k mod unroll remaining rows run
+	// one at a time first.
+	const unroll = 4
+	r := GP64()
+	MOVQ(k, r)
+	ANDQ(U8(unroll-1), r)
+	JZ(LabelRef("main"))
+	Label("tail")
+	step(0)
 	ADDQ(U32(8*mr), a)
 	ADDQ(U32(8*nr), b)
+	DECQ(r)
+	JNZ(LabelRef("tail"))
+	Label("main")
+	SHRQ(U8(2), k)
+	JZ(LabelRef("store"))
+	Label("loop")
+	for l := 0; l < unroll; l++ {
+		step(l)
+	}
+	ADDQ(U32(8*mr*unroll), a)
+	ADDQ(U32(8*nr*unroll), b)
 	DECQ(k)
 	JNZ(LabelRef("loop"))
+	Label("store")
 
 	t := YMM()
 	for i := 0; i < mr; i++ {
