@@ -53,17 +53,24 @@ func Gram(dst []float64, ldc int, x []float64, n, p, ldx int) {
 		workers = max(w, 1)
 	}
 	parts := make([][]float64, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
-		lo, hi := n*w/workers, n*(w+1)/workers
-		parts[w] = make([]float64, pp*pp)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			gramRows(parts[w], pp, x[min(lo*ldx, len(x)):], hi-lo, p, ldx)
-		}()
+	for w := range parts {
+		parts[w] = getBuf(pp * pp)
+		clear(parts[w])
 	}
-	wg.Wait()
+	if workers == 1 {
+		gramRows(parts[0], pp, x, n, p, ldx)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := n*w/workers, n*(w+1)/workers
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				gramRows(parts[w], pp, x[min(lo*ldx, len(x)):], hi-lo, p, ldx)
+			}()
+		}
+		wg.Wait()
+	}
 	for i := range p {
 		row := dst[i*ldc+i : i*ldc+p]
 		copy(row, parts[0][i*pp+i:i*pp+p])
@@ -73,13 +80,32 @@ func Gram(dst []float64, ldc int, x []float64, n, p, ldx int) {
 			}
 		}
 	}
+	for _, q := range parts {
+		putBuf(q)
+	}
 }
+
+// bufs recycles the packing and partial-product buffers between calls.
+var bufs sync.Pool
+
+// getBuf returns a buffer of length n with arbitrary contents.
+func getBuf(n int) []float64 {
+	if b, ok := bufs.Get().(*[]float64); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]float64, n)
+}
+
+// putBuf hands b back to getBuf.
+func putBuf(b []float64) { bufs.Put(&b) }
 
 // gramRows adds the upper block triangle of XᵀX to c (pp×pp, stride pp; pp
 // a multiple of 24 ≥ p) for the n×p matrix x, slab by slab of kc rows.
 func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
-	pa := make([]float64, kc*pp) // panels of mr columns, kc×mr each
-	pb := make([]float64, kc*pp) // panels of nr columns, kc×nr each
+	pa := getBuf(min(kc, n) * pp) // panels of mr columns, k×mr each
+	pb := getBuf(min(kc, n) * pp) // panels of nr columns, k×nr each
+	defer putBuf(pa)
+	defer putBuf(pb)
 	for k0 := 0; k0 < n; k0 += kc {
 		k := min(kc, n-k0)
 		pack(pa, x[k0*ldx:], k, p, pp, ldx, mr)
