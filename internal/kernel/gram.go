@@ -126,25 +126,41 @@ func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
 	}
 }
 
-// pack copies the k×p slab x into panels of w columns: panel q holds
-// x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or beyond p. Only
-// the panels that hold a column below p are written.
+// pack copies the k×p slab x into panels of w columns (w is mr or nr):
+// panel q holds x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or
+// beyond p. Only the panels that hold a column below p are written. X is
+// read row by row; the full panels are filled by unrolled moves (a copy call
+// per 6 or 8 doubles cost as much as the multiply-adds at p = 100).
 func pack(dst, x []float64, k, p, pp, ldx, w int) {
-	for q := 0; q < (p+w-1)/w; q++ {
-		panel := dst[q*w*k : (q+1)*w*k]
-		c0 := q * w
-		if c0+w <= p {
-			for l := range k {
-				copy(panel[l*w:l*w+w], x[l*ldx+c0:l*ldx+c0+w])
+	full := p / w
+	for l := range k {
+		row := x[l*ldx : l*ldx+p]
+		off := l * w
+		if w == 8 {
+			for q := range full {
+				s := row[q*8 : q*8+8 : q*8+8]
+				d := dst[off : off+8 : off+8]
+				d[0], d[1], d[2], d[3] = s[0], s[1], s[2], s[3]
+				d[4], d[5], d[6], d[7] = s[4], s[5], s[6], s[7]
+				off += 8 * k
 			}
-			continue
+		} else if w == 6 {
+			for q := range full {
+				s := row[q*6 : q*6+6 : q*6+6]
+				d := dst[off : off+6 : off+6]
+				d[0], d[1], d[2], d[3], d[4], d[5] = s[0], s[1], s[2], s[3], s[4], s[5]
+				off += 6 * k
+			}
+		} else {
+			for q := range full {
+				copy(dst[off:off+w], row[q*w:q*w+w])
+				off += w * k
+			}
 		}
-		for l := range k {
-			row := panel[l*w : l*w+w]
-			clear(row)
-			if c0 < p {
-				copy(row, x[l*ldx+c0:l*ldx+p])
-			}
+		if full*w < p {
+			d := dst[off : off+w]
+			clear(d)
+			copy(d, row[full*w:])
 		}
 	}
 }
