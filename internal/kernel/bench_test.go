@@ -11,7 +11,7 @@ import (
 // BenchmarkGram times Gram against gonum's SymOuterK (impl=gonum) and the
 // portable micro-kernel (impl=go) side by side. GFlop/s counts n·p² flops.
 func BenchmarkGram(b *testing.B) {
-	for _, s := range [][2]int{{5000, 500}, {100000, 100}, {1000, 50}, {200, 20}} {
+	for _, s := range [][2]int{{5000, 500}, {100000, 100}, {1000, 50}, {200, 20}, {64, 16}, {20, 8}} {
 		n, p := s[0], s[1]
 		rng := rand.New(rand.NewPCG(1, 1))
 		data := make([]float64, n*p)
