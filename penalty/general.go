@@ -17,7 +17,8 @@ import (
 // Its proximal operator has no closed form: Prox solves the dual problem
 // min_{‖u‖∞ ≤ τ} ½‖v − Kᵀu‖² per column by accelerated projected gradient
 // with adaptive restart, and stops when the prox's primal–dual gap is at most
-// Tol·max(1, primal value). Build it with NewGeneral.
+// Tol·max(primal value, ½‖v‖²), v the column: relative, so that the
+// accuracy does not depend on the scale of Θ. Build it with NewGeneral.
 type General struct {
 	// Tol is the relative duality-gap tolerance of the inner prox solver.
 	// If zero, 1e-12 is used.
@@ -136,7 +137,7 @@ func (h *General) ProxGap(dst *mat.Dense, theta mat.Matrix, tau float64) float64
 
 // proxCol runs accelerated projected gradient on the dual of one column's
 // prox, u ∈ [−τ, τ]^(m+p), x = v − Kᵀu, and returns x with its relative gap
-// ½‖Kᵀu‖² + τ‖Kx‖₁ − ½‖v‖² + ½‖x‖² over max(1, primal value).
+// ½‖Kᵀu‖² + τ‖Kx‖₁ − ½‖v‖² + ½‖x‖² over max(primal value, ½‖v‖²).
 func (h *General) proxCol(v []float64, tau float64) ([]float64, float64) {
 	x := append([]float64(nil), v...)
 	if tau == 0 || h.lip == 0 {
@@ -185,7 +186,11 @@ func (h *General) proxCol(v []float64, tau float64) ([]float64, float64) {
 			xv.SubVec(vv, ktu)
 			kx.MulVec(K, xv)
 			primal := 0.5*mat.Dot(ktu, ktu) + tau*vecL1(kx)
-			gap = (primal - 0.5*mat.Dot(vv, vv) + 0.5*mat.Dot(xv, xv)) / math.Max(1, primal)
+			vv2 := 0.5 * mat.Dot(vv, vv)
+			gap = primal - vv2 + 0.5*mat.Dot(xv, xv)
+			if gap != 0 { // relative to the terms it is a difference of
+				gap /= math.Max(primal, vv2)
+			}
 			if gap <= tol {
 				break
 			}
