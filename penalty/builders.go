@@ -90,10 +90,7 @@ func kernelFromGram(gtg *mat.SymDense) (*mat.SymDense, float64) {
 	for _, v := range vals {
 		top = math.Max(top, v)
 	}
-	tol := 1e-10 * math.Max(top, 1)
-	if top == 0 {
-		tol = 0
-	}
+	tol := 1e-10 * top // relative: G's units must not change its kernel
 	for k, v := range vals {
 		if v > tol {
 			continue

@@ -51,3 +51,14 @@ func TestGeneralProxGapIsHonest(t *testing.T) {
 		require.LessOrEqual(t, ob-obj(&a), gap*math.Max(ob, v*v/2)+1e-12, "trial %d", trial)
 	}
 }
+
+// The kernel of G does not depend on G's units: G·1e-6 (a matrix read from
+// a file in other units) has the kernel of G. An absolute eigenvalue
+// threshold used to call everything the kernel.
+func TestKernelIsScaleFree(t *testing.T) {
+	for _, c := range []float64{1e-6, 1e-150, 1e150} {
+		var g mat.Dense
+		g.Scale(c, AllPairs(4))
+		require.True(t, mat.EqualApprox(KernelProjection(AllPairs(4), 4), KernelProjection(&g, 4), 1e-12), "G×%g", c)
+	}
+}
