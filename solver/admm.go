@@ -37,7 +37,9 @@ type Splitter interface {
 // iterations and across calls with the same loss, penalty and ρ (a λ path).
 // It stops when the primal residual ‖KΘ − z‖ ≤ Tol·max(‖KΘ‖, ‖z‖) and the
 // dual residual ρ‖Kᵀ(z − z_prev)‖ ≤ Tol·‖ρKᵀu‖, each with an absolute floor
-// of Tol·1e-3·√size (Boyd et al., 2011, §3.3.1).
+// (Boyd et al., 2011, §3.3.1) of Tol·1e-3 times the problem's own magnitude
+// (‖2C‖ for the dual residual, about ‖KΘ‖ for the primal one), so that the
+// criterion does not depend on the data's scale.
 type ADMM struct {
 	// Rho is the penalty parameter ρ > 0. If zero, 2·tr(H)/tr(KᵀK) is used,
 	// which balances the two terms of the system and does not depend on λ.
@@ -78,6 +80,7 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 	twoC.Scale(2, loss.Cross())
 	res := &Result{Gap: math.NaN(), Status: IterationLimit}
 	thr := p.Lambda / rho
+	floorPri, floorDual := m.floors(loss, pen)
 	for it := 1; it <= s.MaxIter; it++ {
 		tmp.Sub(z, u)
 		Mul(&rhs, m.k.T(), &tmp)
@@ -102,10 +105,9 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 		Mul(&dres, m.k.T(), &zOld)
 		Mul(&ku, m.k.T(), u)
 		dual := rho * mat.Norm(&dres, 2)
-		floor := s.Tol * 1e-3 * math.Sqrt(float64(kr*cols))
-		epsPri := floor + s.Tol*math.Max(mat.Norm(&kt, 2), mat.Norm(z, 2))
-		epsDual := floor + s.Tol*rho*mat.Norm(&ku, 2)
-		res.Residual = math.Max(primal/math.Max(epsPri/s.Tol, 1e-300), dual/math.Max(epsDual/s.Tol, 1e-300))
+		epsPri := s.Tol * (floorPri + math.Max(mat.Norm(&kt, 2), mat.Norm(z, 2)))
+		epsDual := s.Tol * (floorDual + rho*mat.Norm(&ku, 2))
+		res.Residual = math.Max(relative(primal, epsPri/s.Tol), relative(dual, epsDual/s.Tol))
 		res.Objective = p.Objective(theta)
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: it, Objective: res.Objective, Criterion: res.Residual})
@@ -118,6 +120,23 @@ func (m *ADMM) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error)
 	res.Theta = theta
 	res.Objective = p.Objective(theta)
 	return res, nil
+}
+
+// floors returns the absolute parts of the stopping tolerances, over Tol:
+// 1e-3 times the problem's own magnitudes, so that they do not depend on
+// the data's scale. The dual residual has the units of the gradient, whose
+// size at Θ = 0 is ‖2C‖; the primal residual those of KΘ, whose size is
+// about √(tr(KᵀK)/p)·‖Θ‖, with ‖Θ‖ ≈ ‖2C‖/(2·tr(H)/p), the gradient over
+// the mean curvature.
+func (m *ADMM) floors(loss Quadratic, pen Splitter) (primal, dual float64) {
+	h := loss.Gram()
+	p := h.SymmetricDim()
+	g := 2 * mat.Norm(loss.Cross(), 2)
+	curv := 2 * mat.Trace(h) / float64(p)
+	if g == 0 || !(curv > 0) {
+		return 0, 1e-3 * g
+	}
+	return 1e-3 * g / curv * math.Sqrt(mat.Trace(pen.StackedGram())/float64(p)), 1e-3 * g
 }
 
 // factorize forms and factorises 2H + ρKᵀK unless the cached factor fits.

@@ -20,7 +20,7 @@
 // for least squares), with status GapFloor and the gap reached in Gap. For least
 // squares f(Θ) = ‖Y − XΘ‖²_F, θ = 2R·min(1, λ/h*(2XᵀR)) with R = Y − XΘ and
 // D(θ) = ⟨θ, Y⟩ − ‖θ‖²/4 (DESIGN §3). Otherwise FISTA stops on the relative
-// fixed-point residual ‖Θ_{k+1} − Y_k‖_F ≤ Tol·max(1, ‖Θ_{k+1}‖_F) of the
+// fixed-point residual ‖Θ_{k+1} − Y_k‖_F ≤ Tol·max(‖Θ_{k+1}‖_F, ‖Y_k‖_F) of the
 // proximal-gradient map (also at λ = 0, where the dual feasible set
 // {Xᵀθ = 0} makes the gap useless), and ADMM on its primal and dual residuals (Boyd et
 // al., 2011, §3.3). Reaching MaxIter is never silent: Converged is false and

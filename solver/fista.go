@@ -62,9 +62,11 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 				return nil, errors.New("solver: backtracking found no step: the loss is not smooth or not finite")
 			}
 		}
-		// Fixed-point residual of the prox-gradient map, before y moves.
+		// Fixed-point residual of the prox-gradient map, before y moves,
+		// relative to the iterates (so that it does not depend on the
+		// scale of Θ; 0/0 when both are exactly zero counts as 0).
 		step.Sub(xNew, y)
-		resid := mat.Norm(step, 2) / math.Max(1, mat.Norm(xNew, 2))
+		resid := relative(mat.Norm(step, 2), math.Max(mat.Norm(xNew, 2), mat.Norm(y, 2)))
 		// Gradient restart: ⟨y − x⁺, x⁺ − x⟩ > 0 means the momentum points
 		// uphill.
 		tNew := (1 + math.Sqrt(1+4*t*t)) / 2
@@ -118,6 +120,14 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		res.Objective = p.Objective(x)
 	}
 	return res, nil
+}
+
+// relative returns a/b, and 0 when both are 0.
+func relative(a, b float64) float64 {
+	if a == 0 {
+		return 0
+	}
+	return a / b
 }
 
 // gapStatus says whether a certificate stops the method.
