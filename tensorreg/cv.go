@@ -86,7 +86,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
 	}
-	sc, x, y, err := rescale(x, y, &co.Options)
+	sc, x, y, err := rescale(x, y, pen, &co.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -207,7 +207,7 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
 	}
-	sc, x, y, err := rescale(x, y, opts)
+	sc, x, y, err := rescale(x, y, pen, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -59,7 +59,7 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
 	}
-	sc, x, y, err := rescale(x, y, &po.Options)
+	sc, x, y, err := rescale(x, y, pen, &po.Options)
 	if err != nil {
 		return nil, err
 	}

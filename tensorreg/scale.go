@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -30,14 +31,24 @@ const safeExp = 120
 // scaling holds the powers of two applied to X and Y (1 and 1: none).
 // With standardised predictors the penalty acts on the standardised
 // coefficients, which do not depend on sx: λ then scales by sy alone.
+//
+// Ridge, ‖B‖², has degree 2 rather than 1: with B = (sx/sy)·B' (B' the
+// scaled problem's) its term is λ·(sx/sy)²‖B'‖², so λ scales by sx² (and
+// not at all when standardised).
 type scaling struct {
 	sx, sy float64
 	std    bool
+	ridge  bool
 }
 
-// lambdaFactor is how λ scales.
+// lambdaFactor is how λ scales: λ' = λ·a·b.
 func (sc scaling) lambdaFactor() (float64, float64) {
-	if sc.std {
+	switch {
+	case sc.ridge && sc.std:
+		return 1, 1
+	case sc.ridge:
+		return sc.sx, sc.sx
+	case sc.std:
 		return 1, sc.sy
 	}
 	return sc.sx, sc.sy
@@ -73,8 +84,9 @@ func maxAbs(m mat.Matrix) float64 {
 // other than dense ones are left as they are. It refuses predictors whose
 // scales differ so much that no common scale keeps their squares in
 // float64's range (say one column near 1e200, another near 1).
-func rescale(x solver.Design, y mat.Matrix, opts *Options) (scaling, solver.Design, mat.Matrix, error) {
-	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize}
+func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) (scaling, solver.Design, mat.Matrix, error) {
+	_, ridge := pen.(penalty.Ridge)
+	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize, ridge: ridge}
 	if dd, ok := x.(solver.DenseDesign); ok {
 		top, small, smallMax := columnRange(dd.X, opts == nil || !opts.NoIntercept)
 		sc.sx = unitScale(top)

@@ -125,3 +125,30 @@ func TestStandardizeTinyColumn(t *testing.T) {
 	require.InDeltaSlice(t, want.DistinctValues(0), got.DistinctValues(0), 1e-7)
 	require.InEpsilon(t, want.Coef.At(2, 0)*1e12, got.Coef.At(2, 0), 1e-6)
 }
+
+// Ridge has degree 2: λ scales by sx² (by nothing when standardised), so
+// the same data at another scale give the same ridge fit.
+func TestScaleRidge(t *testing.T) {
+	x, y := statsData(12, 60, 4, 1)
+	for _, std := range []bool{false, true} {
+		opts := &Options{Standardize: std}
+		want, err := Fit(solver.DenseDesign{X: x}, y, penalty.Ridge{}, 40, opts)
+		require.NoError(t, err)
+		for _, s := range []struct{ sx, sy float64 }{{1e-130, 1e-100}, {1e150, 1}, {1, 1e-200}} { // λ·sx² stays a normal float
+			xs, ys := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
+			xs.Scale(s.sx, xs)
+			ys.Scale(s.sy, ys)
+			lam := 40 * s.sx * s.sx
+			if std {
+				lam = 40
+			}
+			got, err := Fit(solver.DenseDesign{X: xs}, ys, penalty.Ridge{}, lam, opts)
+			require.NoError(t, err)
+			for i := range 4 {
+				w := want.Coef.At(i, 0) * s.sy / s.sx
+				require.InDelta(t, w, got.Coef.At(i, 0), 1e-8*math.Abs(w), "std %v scale %v", std, s)
+			}
+			require.InDelta(t, want.R2[0], got.R2[0], 1e-9)
+		}
+	}
+}
