@@ -275,8 +275,10 @@ type fitResult struct {
 	// penalty alone.
 	Constant []string `json:"constant_predictors,omitempty"`
 	// DroppedRows counts rows left out for missing values (--drop-missing).
-	DroppedRows    int        `json:"dropped_rows,omitempty"`
-	Objective      float64    `json:"objective"`
+	DroppedRows int `json:"dropped_rows,omitempty"`
+	// Objective is null when it is beyond float64 (a response of magnitude
+	// beyond about 1e154: it is in units of y²; the fit itself is exact).
+	Objective      *float64   `json:"objective"`
 	DualityGap     *float64   `json:"duality_gap"`
 	Converged      bool       `json:"converged"`
 	Status         string     `json:"status"`
@@ -702,7 +704,10 @@ func listOrFile(s string) (list []string, from string, err error) {
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 	r.Lambda = m.Lambda
 	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
-	r.Objective = m.Objective
+	r.Objective = nil
+	if obj := m.Objective; !math.IsInf(obj, 0) && !math.IsNaN(obj) {
+		r.Objective = &obj
+	}
 	if !math.IsNaN(m.Gap) {
 		g := m.Gap
 		r.DualityGap = &g
@@ -839,7 +844,11 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if r.NuNote != "" {
 		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)
 	}
-	fmt.Fprintf(tw, "objective\t%.10g\n", r.Objective)
+	if r.Objective != nil {
+		fmt.Fprintf(tw, "objective\t%.10g\n", *r.Objective)
+	} else {
+		fmt.Fprintf(tw, "objective\tbeyond float64 (in units of the response squared; the fit is unaffected)\n")
+	}
 	if r.DualityGap != nil {
 		fmt.Fprintf(tw, "duality gap\t%.3g (relative)\n", *r.DualityGap)
 	}

@@ -416,3 +416,15 @@ func TestScaleClasses(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(res.stdout), &named))
 	require.Equal(t, []string{"c"}, named.Constant)
 }
+
+// A response near 1e200 fits; its objective (units of y², about 1e400) is
+// beyond float64 and printed as null, not an encoder error.
+func TestHugeResponseObjective(t *testing.T) {
+	path := scaledCSV(t, t.TempDir(), 1, 1e200, 0, 0)
+	res := cardreg(t, "fit", "--lambda", "1e200", "--format", "json", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Contains(t, res.stdout, `"objective": null`)
+	text := cardreg(t, "fit", "--lambda", "1e200", path)
+	require.Equal(t, 0, text.code, text.stderr)
+	require.Contains(t, text.stdout, "beyond float64")
+}
