@@ -469,20 +469,31 @@ func (m *netModel) classes() int { return len(m.Classes) + len(m.ClassLabels) }
 // meanSD returns the mean and standard deviation of a column (a constant
 // column gets scale 1).
 func meanSD(col []float64) (float64, float64) {
+	// On the column divided by its largest magnitude, so that neither the
+	// sum nor the squares overflow (columns near 1e200 had an infinite
+	// scale, which zeroed them) or underflow.
+	var size float64
+	for _, v := range col {
+		size = math.Max(size, math.Abs(v))
+	}
+	if size == 0 {
+		return 0, 1
+	}
 	var s float64
 	for _, v := range col {
-		s += v
+		s += v / size
 	}
 	mean := s / float64(len(col))
 	var ss float64
 	for _, v := range col {
-		ss += (v - mean) * (v - mean)
+		d := v/size - mean
+		ss += d * d
 	}
-	sd := math.Sqrt(ss / float64(len(col)))
+	sd := math.Sqrt(ss/float64(len(col))) * size
 	if sd == 0 {
 		sd = 1
 	}
-	return mean, sd
+	return mean * size, sd
 }
 
 func (m *netModel) setNetwork(net *deepreg.Network) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -152,4 +153,33 @@ func FuzzNetModel(f *testing.F) {
 		require.Len(t, pred, tab.rows())
 		_ = m
 	})
+}
+
+// --standardize on columns near 1e200 gives the unscaled fit (their scale
+// was +Inf, which zeroed every input).
+func TestNetStandardizeLarge(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../examples/cardinality.csv")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	var big strings.Builder
+	big.WriteString(lines[0] + "\n")
+	for _, line := range lines[1:] {
+		f := strings.Split(line, ",")
+		for j := 0; j < len(f)-1; j++ {
+			f[j] += "e200"
+		}
+		big.WriteString(strings.Join(f, ",") + "\n")
+	}
+	path := writeFile(t, dir, "big.csv", big.String())
+	want := cardreg(t, "net", "--arch", "12,3,1", "--standardize", "--epochs", "30", "--format", "csv", "../../examples/cardinality.csv")
+	got := cardreg(t, "net", "--arch", "12,3,1", "--standardize", "--epochs", "30", "--format", "csv", path)
+	require.Equal(t, 0, got.code, got.stderr)
+	loss := func(s string) float64 {
+		rows := strings.Split(strings.TrimSpace(s), "\n")
+		v, err := strconv.ParseFloat(strings.Split(rows[len(rows)-1], ",")[1], 64)
+		require.NoError(t, err)
+		return v
+	}
+	require.InEpsilon(t, loss(want.stdout), loss(got.stdout), 1e-9)
 }
