@@ -158,20 +158,7 @@ func FuzzNetModel(f *testing.F) {
 // --standardize on columns near 1e200 gives the unscaled fit (their scale
 // was +Inf, which zeroed every input).
 func TestNetStandardizeLarge(t *testing.T) {
-	dir := t.TempDir()
-	b, err := os.ReadFile("../../examples/cardinality.csv")
-	require.NoError(t, err)
-	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	var big strings.Builder
-	big.WriteString(lines[0] + "\n")
-	for _, line := range lines[1:] {
-		f := strings.Split(line, ",")
-		for j := 0; j < len(f)-1; j++ {
-			f[j] += "e200"
-		}
-		big.WriteString(strings.Join(f, ",") + "\n")
-	}
-	path := writeFile(t, dir, "big.csv", big.String())
+	path := scaledCSV(t, t.TempDir(), 1e200, 1, 0, 0)
 	want := cardreg(t, "net", "--arch", "12,3,1", "--standardize", "--epochs", "30", "--format", "csv", "../../examples/cardinality.csv")
 	got := cardreg(t, "net", "--arch", "12,3,1", "--standardize", "--epochs", "30", "--format", "csv", path)
 	require.Equal(t, 0, got.code, got.stderr)
