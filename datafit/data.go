@@ -1,0 +1,156 @@
+package datafit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Data are the observations of a generalised linear model.
+type Data struct {
+	// X is the n×p matrix of predictors. It is not copied.
+	X *mat.Dense
+	// Y holds the n responses.
+	Y []float64
+	// Weights holds n observation weights ≥ 0 with a positive sum; nil means
+	// all 1. They are rescaled to sum to n (glmnet's convention), so that
+	// multiplying every weight by a constant changes nothing.
+	Weights []float64
+	// Offset holds n known terms added to the linear predictor (glmnet's
+	// offset); nil means 0.
+	Offset []float64
+	// Unpenalized lists the columns of X left out of the penalty: their
+	// coefficients are fitted without shrinkage, like the intercept, and
+	// take no part in the fusion of the cardinality penalty. Sorted,
+	// without repeats.
+	Unpenalized []int
+	// NoIntercept drops the intercept.
+	NoIntercept bool
+}
+
+// RowError is a problem with one observation.
+type RowError struct {
+	// Row is the observation's index, from 0.
+	Row int
+	// What names the field: "response", "weight" or "offset".
+	What string
+	// Err says why.
+	Err error
+}
+
+func (e *RowError) Error() string {
+	return fmt.Sprintf("observation %d: %s: %v", e.Row+1, e.What, e.Err)
+}
+
+func (e *RowError) Unwrap() error { return e.Err }
+
+// Check validates the data for family fam: shapes, finite values, valid
+// responses, weights and offsets, and a response that a model with an
+// intercept can fit (not a single binomial class, not all-zero counts).
+func (d *Data) Check(fam Family) error {
+	if d.X == nil {
+		return errors.New("datafit: no predictors")
+	}
+	n, p := d.X.Dims()
+	if len(d.Y) != n {
+		return fmt.Errorf("datafit: %d responses for %d rows of predictors", len(d.Y), n)
+	}
+	for _, v := range []struct {
+		name string
+		s    []float64
+	}{{"weights", d.Weights}, {"offsets", d.Offset}} {
+		if v.s != nil && len(v.s) != n {
+			return fmt.Errorf("datafit: %d %s for %d rows", len(v.s), v.name, n)
+		}
+	}
+	if !slices.IsSorted(d.Unpenalized) || len(slices.Compact(slices.Clone(d.Unpenalized))) != len(d.Unpenalized) {
+		return errors.New("datafit: unpenalised columns must be sorted and distinct")
+	}
+	for _, j := range d.Unpenalized {
+		if j < 0 || j >= p {
+			return fmt.Errorf("datafit: unpenalised column %d outside 0..%d", j, p-1)
+		}
+	}
+	if err := d.checkRows(fam); err != nil {
+		return err
+	}
+	return d.checkFittable(fam)
+}
+
+func (d *Data) checkRows(fam Family) error {
+	n, p := d.X.Dims()
+	var wsum float64
+	for i := range n {
+		if err := fam.Check(d.Y[i]); err != nil {
+			return &RowError{i, "response", err}
+		}
+		if d.Weights != nil {
+			w := d.Weights[i]
+			if !(w >= 0) || math.IsInf(w, 0) {
+				return &RowError{i, "weight", fmt.Errorf("%v is not a finite number ≥ 0", w)}
+			}
+			wsum += w
+		}
+		if d.Offset != nil && (math.IsNaN(d.Offset[i]) || math.IsInf(d.Offset[i], 0)) {
+			return &RowError{i, "offset", fmt.Errorf("%v is not finite", d.Offset[i])}
+		}
+		for j := range p {
+			if v := d.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
+				return &RowError{i, "predictor", fmt.Errorf("column %d is %v", j+1, v)}
+			}
+		}
+	}
+	if d.Weights != nil && !(wsum > 0) {
+		return errors.New("datafit: the weights sum to 0")
+	}
+	return nil
+}
+
+// checkFittable refuses responses whose intercept-only fit is at infinity.
+func (d *Data) checkFittable(fam Family) error {
+	if d.NoIntercept || d.Offset != nil {
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, y := range d.Y {
+		if d.Weights == nil || d.Weights[i] > 0 {
+			lo, hi = math.Min(lo, y), math.Max(hi, y)
+		}
+	}
+	switch fam.(type) {
+	case Binomial:
+		if lo == hi {
+			return fmt.Errorf("datafit: every binomial response is %v: a logistic model needs both classes", lo)
+		}
+	case Poisson:
+		if hi == 0 {
+			return errors.New("datafit: every poisson count is 0: the log-linear model's intercept is −∞")
+		}
+	}
+	return nil
+}
+
+// weights returns the weights rescaled to sum to n.
+func (d *Data) weights() []float64 {
+	n := len(d.Y)
+	w := make([]float64, n)
+	if d.Weights == nil {
+		for i := range w {
+			w[i] = 1
+		}
+		return w
+	}
+	// Divided by the largest first, so that huge weights do not overflow.
+	top := slices.Max(d.Weights)
+	var sum float64
+	for _, v := range d.Weights {
+		sum += v / top
+	}
+	for i, v := range d.Weights {
+		w[i] = v / top * (float64(n) / sum)
+	}
+	return w
+}

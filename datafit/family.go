@@ -1,0 +1,192 @@
+package datafit
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Family is the distribution of a response given its linear predictor η,
+// described by what a penalised fit needs: the unit deviance d(y, η), its
+// first two derivatives in η, its convex conjugate in η, and the link.
+// Adding a family is one type implementing it.
+type Family interface {
+	// Name is the family's name as glmnet spells it ("binomial").
+	Name() string
+	// Link names the link function g, with η = g(μ).
+	Link() string
+	// Check returns an error saying why y is not a valid response.
+	Check(y float64) error
+	// Mean returns μ = g⁻¹(η).
+	Mean(eta float64) float64
+	// Eta returns g(μ) for a mean μ inside the family's range (the
+	// intercept of a fit without predictors).
+	Eta(mu float64) float64
+	// Deviance returns the unit deviance d(y, η) ≥ 0.
+	Deviance(y, eta float64) float64
+	// Derivs returns ∂d/∂η and ∂²d/∂η² at (y, η).
+	Derivs(y, eta float64) (d1, d2 float64)
+	// Conjugate returns d*(y, v) = sup_η vη − d(y, η), +Inf outside its
+	// domain.
+	Conjugate(y, v float64) float64
+	// Curvature returns sup_η ∂²d/∂η² (+Inf when unbounded).
+	Curvature() float64
+}
+
+// ByName returns the family called name: gaussian, binomial or poisson.
+func ByName(name string) (Family, error) {
+	switch strings.ToLower(name) {
+	case "gaussian":
+		return Gaussian{}, nil
+	case "binomial":
+		return Binomial{}, nil
+	case "poisson":
+		return Poisson{}, nil
+	}
+	return nil, fmt.Errorf("datafit: unknown family %q (want gaussian, binomial or poisson)", name)
+}
+
+// xlogx returns x·log x, with 0·log 0 = 0.
+func xlogx(x float64) float64 {
+	if x == 0 {
+		return 0
+	}
+	return x * math.Log(x)
+}
+
+// Gaussian is least squares: identity link, d(y, η) = (y − η)².
+type Gaussian struct{}
+
+// Name returns "gaussian".
+func (Gaussian) Name() string { return "gaussian" }
+
+// Link returns "identity".
+func (Gaussian) Link() string { return "identity" }
+
+// Check accepts any finite y.
+func (Gaussian) Check(y float64) error {
+	if math.IsNaN(y) || math.IsInf(y, 0) {
+		return fmt.Errorf("response %v is not finite", y)
+	}
+	return nil
+}
+
+// Mean returns η.
+func (Gaussian) Mean(eta float64) float64 { return eta }
+
+// Eta returns μ.
+func (Gaussian) Eta(mu float64) float64 { return mu }
+
+// Deviance returns (y − η)².
+func (Gaussian) Deviance(y, eta float64) float64 { return (y - eta) * (y - eta) }
+
+// Derivs returns 2(η − y) and 2.
+func (Gaussian) Derivs(y, eta float64) (float64, float64) { return 2 * (eta - y), 2 }
+
+// Conjugate returns vy + v²/4.
+func (Gaussian) Conjugate(y, v float64) float64 { return v*y + v*v/4 }
+
+// Curvature returns 2.
+func (Gaussian) Curvature() float64 { return 2 }
+
+// Binomial is logistic regression: response 0 or 1, logit link,
+// d(y, η) = 2[log(1 + e^η) − yη].
+type Binomial struct{}
+
+// Name returns "binomial".
+func (Binomial) Name() string { return "binomial" }
+
+// Link returns "logit".
+func (Binomial) Link() string { return "logit" }
+
+// Check accepts 0 and 1.
+func (Binomial) Check(y float64) error {
+	if y != 0 && y != 1 {
+		return fmt.Errorf("binomial response %v is not 0 or 1", y)
+	}
+	return nil
+}
+
+// Mean returns 1/(1 + e^−η).
+func (Binomial) Mean(eta float64) float64 {
+	if eta >= 0 {
+		return 1 / (1 + math.Exp(-eta))
+	}
+	e := math.Exp(eta)
+	return e / (1 + e)
+}
+
+// Eta returns log(μ/(1 − μ)).
+func (Binomial) Eta(mu float64) float64 { return math.Log(mu / (1 - mu)) }
+
+// Deviance returns 2[log(1 + e^η) − yη], evaluated without overflow.
+func (Binomial) Deviance(y, eta float64) float64 {
+	return 2 * (math.Max(eta, 0) + math.Log1p(math.Exp(-math.Abs(eta))) - y*eta)
+}
+
+// Derivs returns 2(μ − y) and 2μ(1 − μ).
+func (b Binomial) Derivs(y, eta float64) (float64, float64) {
+	mu := b.Mean(eta)
+	return 2 * (mu - y), 2 * mu * (1 - mu)
+}
+
+// Conjugate returns 2[a log a + (1 − a) log(1 − a)] with a = y + v/2,
+// +Inf unless 0 ≤ a ≤ 1.
+func (Binomial) Conjugate(y, v float64) float64 {
+	a := y + v/2
+	if a < 0 || a > 1 {
+		return math.Inf(1)
+	}
+	return 2 * (xlogx(a) + xlogx(1-a))
+}
+
+// Curvature returns 1/2.
+func (Binomial) Curvature() float64 { return 0.5 }
+
+// Poisson is a count model: response a non-negative number, log link,
+// d(y, η) = 2[y log y − y − yη + e^η].
+type Poisson struct{}
+
+// Name returns "poisson".
+func (Poisson) Name() string { return "poisson" }
+
+// Link returns "log".
+func (Poisson) Link() string { return "log" }
+
+// Check accepts finite y ≥ 0 (glmnet, too, accepts non-integer counts).
+func (Poisson) Check(y float64) error {
+	if !(y >= 0) || math.IsInf(y, 0) {
+		return fmt.Errorf("poisson response %v is not a finite count ≥ 0", y)
+	}
+	return nil
+}
+
+// Mean returns e^η.
+func (Poisson) Mean(eta float64) float64 { return math.Exp(eta) }
+
+// Eta returns log μ.
+func (Poisson) Eta(mu float64) float64 { return math.Log(mu) }
+
+// Deviance returns 2[y log y − y − yη + e^η].
+func (Poisson) Deviance(y, eta float64) float64 {
+	return math.Max(2*(xlogx(y)-y-y*eta+math.Exp(eta)), 0)
+}
+
+// Derivs returns 2(μ − y) and 2μ.
+func (Poisson) Derivs(y, eta float64) (float64, float64) {
+	mu := math.Exp(eta)
+	return 2 * (mu - y), 2 * mu
+}
+
+// Conjugate returns 2(b log b − b) − 2(y log y − y) with b = y + v/2, +Inf
+// when b < 0.
+func (Poisson) Conjugate(y, v float64) float64 {
+	b := y + v/2
+	if b < 0 {
+		return math.Inf(1)
+	}
+	return 2*(xlogx(b)-b) - 2*(xlogx(y)-y)
+}
+
+// Curvature returns +Inf: e^η is unbounded.
+func (Poisson) Curvature() float64 { return math.Inf(1) }

@@ -1,0 +1,168 @@
+package datafit
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// sample draws n rows of p predictors and a response of family f from a
+// model whose coefficients take the values in beta.
+func sample(f Family, n int, beta []float64, seed uint64) *Data {
+	r := rand.New(rand.NewPCG(seed, 1))
+	p := len(beta)
+	x := mat.NewDense(n, p, nil)
+	y := make([]float64, n)
+	w := make([]float64, n)
+	o := make([]float64, n)
+	for i := range n {
+		eta := 0.2
+		for j := range p {
+			v := r.NormFloat64()
+			x.Set(i, j, v)
+			eta += beta[j] * v
+		}
+		o[i] = 0.3 * r.NormFloat64()
+		eta += o[i]
+		w[i] = 0.5 + r.Float64()
+		switch f.(type) {
+		case Binomial:
+			if r.Float64() < f.Mean(eta) {
+				y[i] = 1
+			}
+		case Poisson:
+			y[i] = float64(poisson(r, f.Mean(eta)))
+		default:
+			y[i] = eta + r.NormFloat64()
+		}
+	}
+	return &Data{X: x, Y: y, Weights: w, Offset: o}
+}
+
+func poisson(r *rand.Rand, mu float64) int {
+	l, k, p := math.Exp(-mu), 0, 1.0
+	for {
+		p *= r.Float64()
+		if p <= l {
+			return k
+		}
+		k++
+	}
+}
+
+// TestLossGradient checks the profiled gradient against central differences
+// and that the profiled intercept and unpenalised coefficients are at their
+// minimum (the loss does not decrease when they move).
+func TestLossGradient(t *testing.T) {
+	for _, f := range families {
+		d := sample(f, 60, []float64{0.5, -0.5, 0.5, 0, 0.2}, 3)
+		d.Unpenalized = []int{1}
+		l, err := NewLoss(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theta := mat.NewDense(4, 1, []float64{0.3, 0.1, -0.2, 0.05})
+		var g mat.Dense
+		l.Eval(&g, theta)
+		for a := range 4 {
+			h := 1e-6
+			tp, tm := mat.DenseCopyOf(theta), mat.DenseCopyOf(theta)
+			tp.Set(a, 0, tp.At(a, 0)+h)
+			tm.Set(a, 0, tm.At(a, 0)-h)
+			num := (l.Eval(nil, tp) - l.Eval(nil, tm)) / (2 * h)
+			if math.Abs(num-g.At(a, 0)) > 1e-5*(1+math.Abs(num)) {
+				t.Errorf("%s: ∂/∂β%d = %v, difference %v", f.Name(), a, g.At(a, 0), num)
+			}
+		}
+		// The profile is a minimum: the free gradient vanishes.
+		l.Eval(nil, theta)
+		gf, _ := l.freeDerivs()
+		for a, v := range gf {
+			if math.Abs(v) > 1e-9*l.nullDev {
+				t.Errorf("%s: free gradient %d = %v", f.Name(), a, v)
+			}
+		}
+	}
+}
+
+// TestWeakDuality checks D(s·u) ≤ F at random points for dual-feasible s,
+// and that the gap closes at a solution found by FISTA and by proximal
+// Newton, which agree.
+func TestWeakDuality(t *testing.T) {
+	for _, f := range families {
+		d := sample(f, 80, []float64{0.4, 0.4, -0.3, 0, 0, 0.4}, 7)
+		l, err := NewLoss(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pen := penalty.Cardinality{Nu: 1}
+		lmax, _ := solver.LambdaMax(l, pen)
+		lambda := 0.1 * lmax
+		prob := solver.Problem{Loss: l, Penalty: pen, Lambda: lambda}
+		r := rand.New(rand.NewPCG(1, 2))
+		for range 20 {
+			theta := mat.NewDense(6, 1, nil)
+			for a := range 6 {
+				theta.Set(a, 0, 0.5*r.NormFloat64())
+			}
+			var g mat.Dense
+			fv := l.Eval(&g, theta)
+			dn, _ := penalty.DualNorm(pen, &g)
+			s := math.Min(1, lambda/dn)
+			if dual, primal := l.Dual(theta, fv, s), prob.Objective(theta); dual > primal+1e-9*primal {
+				t.Errorf("%s: dual %v above primal %v", f.Name(), dual, primal)
+			}
+		}
+		set := &solver.Settings{Tol: 1e-10, MaxIter: 200000}
+		a, err := solver.Minimize(prob, nil, set, &solver.FISTA{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := solver.Minimize(prob, nil, set, &solver.ProxNewton{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Converged || !b.Converged {
+			t.Fatalf("%s: FISTA %v (gap %v), proximal Newton %v (gap %v)", f.Name(), a.Status, a.Gap, b.Status, b.Gap)
+		}
+		if math.Abs(a.Objective-b.Objective) > 1e-9*a.Objective {
+			t.Errorf("%s: objectives %v and %v", f.Name(), a.Objective, b.Objective)
+		}
+		var diff mat.Dense
+		diff.Sub(a.Theta, b.Theta)
+		if mat.Norm(&diff, math.Inf(1)) > 1e-4 {
+			t.Errorf("%s: solutions differ by %v:\n%v\n%v", f.Name(), mat.Norm(&diff, math.Inf(1)), mat.Formatted(a.Theta.T()), mat.Formatted(b.Theta.T()))
+		}
+		t.Logf("%s: FISTA %d iterations, proximal Newton %d", f.Name(), a.Iterations, b.Iterations)
+	}
+}
+
+// TestCheck checks the refusals of bad data.
+func TestCheck(t *testing.T) {
+	x := mat.NewDense(3, 1, []float64{1, 2, 3})
+	cases := []struct {
+		f Family
+		d Data
+	}{
+		{Binomial{}, Data{X: x, Y: []float64{0, 2, 1}}},
+		{Binomial{}, Data{X: x, Y: []float64{1, 1, 1}}},
+		{Poisson{}, Data{X: x, Y: []float64{0, -1, 1}}},
+		{Poisson{}, Data{X: x, Y: []float64{0, 0, 0}}},
+		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Weights: []float64{1, -1, 1}}},
+		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Weights: []float64{0, 0, 0}}},
+		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Offset: []float64{0, math.NaN(), 1}}},
+		{Gaussian{}, Data{X: x, Y: []float64{0, 1}}},
+		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Unpenalized: []int{3}}},
+	}
+	for i, c := range cases {
+		if err := c.d.Check(c.f); err == nil {
+			t.Errorf("case %d accepted", i)
+		} else {
+			t.Logf("case %d: %v", i, err)
+		}
+	}
+}

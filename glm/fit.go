@@ -1,0 +1,259 @@
+package glm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Options configure a fit. The zero value fits a gaussian model with an
+// intercept, unit weights, no offset, every predictor penalised, and stops
+// at a relative duality gap of 1e-7.
+type Options struct {
+	// Family is the response distribution. If nil, datafit.Gaussian.
+	Family datafit.Family
+	// Weights, Offset, Unpenalized and NoIntercept are as in datafit.Data.
+	Weights     []float64
+	Offset      []float64
+	Unpenalized []int
+	NoIntercept bool
+	// Standardize scales each predictor to unit weighted population
+	// standard deviation before fitting (glmnet's default) and maps the
+	// coefficients back.
+	Standardize bool
+	// Settings say when the solver stops.
+	Settings solver.Settings
+	// Method is the solver. If nil: proximal Newton when n ≥ p and p ≤
+	// 5000, else FISTA.
+	Method solver.Method
+}
+
+// Model is a fitted generalised linear model: η = Intercept + X·Coef + offset.
+type Model struct {
+	// Family is the response distribution.
+	Family datafit.Family
+	// Penalty and Lambda are what was fitted, on the penalised
+	// coefficients only (in the order of Penalized).
+	Penalty penalty.Penalty
+	Lambda  float64
+	// Coef holds one coefficient per predictor, on the data's scale.
+	Coef []float64
+	// Intercept is b₀ (0 without one).
+	Intercept float64
+	// Penalized lists the predictors the penalty acts on.
+	Penalized []int
+	// Deviance is Σ wᵢd(yᵢ, ηᵢ) at the fit (weights summing to n);
+	// NullDeviance the same for the intercept-only model (with the
+	// offset); DevRatio = 1 − Deviance/NullDeviance (glmnet's dev.ratio).
+	Deviance, NullDeviance, DevRatio float64
+	// Objective is Deviance + λh(β) on the solver's scale (standardised
+	// predictors when Standardize is set); Gap its certified relative
+	// duality gap.
+	Objective, Gap float64
+	// Iterations, Converged and Status report the solver.
+	Iterations int
+	Converged  bool
+	Status     solver.Status
+	// N is the number of observations.
+	N int
+
+	solution *mat.Dense // the solver's β, the next warm start
+}
+
+// problem is one data set ready for the solver.
+type problem struct {
+	fam  datafit.Family
+	loss *datafit.Loss
+	sd   []float64 // column scales (nil without standardisation)
+	opts Options
+	n, p int
+	null float64
+}
+
+func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
+	if x == nil {
+		return nil, errors.New("glm: nil design")
+	}
+	pb := &problem{}
+	if opts != nil {
+		pb.opts = *opts
+	}
+	if pb.opts.Family == nil {
+		pb.opts.Family = datafit.Gaussian{}
+	}
+	pb.fam = pb.opts.Family
+	pb.n, pb.p = x.Dims()
+	d := &datafit.Data{X: x, Y: y, Weights: pb.opts.Weights, Offset: pb.opts.Offset,
+		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept}
+	if err := d.Check(pb.fam); err != nil {
+		return nil, err
+	}
+	if pb.opts.Standardize {
+		pb.sd = columnScales(x, pb.opts.Weights)
+		d.X = scaleColumns(x, pb.sd)
+	}
+	loss, err := datafit.NewLoss(pb.fam, d)
+	if err != nil {
+		return nil, err
+	}
+	pb.loss = loss
+	pb.null, err = nullDeviance(pb.fam, d)
+	return pb, err
+}
+
+// nullDeviance returns the deviance of the intercept-only model with the
+// data's offset (glmnet's nulldev).
+func nullDeviance(fam datafit.Family, d *datafit.Data) (float64, error) {
+	n, _ := d.X.Dims()
+	nd := *d
+	nd.X, nd.Unpenalized = mat.NewDense(n, 1, nil), nil
+	l, err := datafit.NewLoss(fam, &nd)
+	if err != nil {
+		return 0, err
+	}
+	return l.NullDeviance(), nil
+}
+
+// columnScales returns each column's weighted population standard
+// deviation (1 for a constant column).
+func columnScales(x *mat.Dense, w []float64) []float64 {
+	n, p := x.Dims()
+	sd := make([]float64, p)
+	for j := range p {
+		var sw, m, s float64
+		for i := range n {
+			wi := 1.0
+			if w != nil {
+				wi = w[i]
+			}
+			sw += wi
+			m += wi * x.At(i, j)
+		}
+		m /= sw
+		for i := range n {
+			wi := 1.0
+			if w != nil {
+				wi = w[i]
+			}
+			d := x.At(i, j) - m
+			s += wi * d * d
+		}
+		sd[j] = math.Sqrt(s / sw)
+		if !(sd[j] > 1e-12*math.Max(math.Abs(m), 1e-300)) {
+			sd[j] = 1
+		}
+	}
+	return sd
+}
+
+func scaleColumns(x *mat.Dense, sd []float64) *mat.Dense {
+	n, p := x.Dims()
+	out := mat.NewDense(n, p, nil)
+	for i := range n {
+		src, dst := x.RawRowView(i), out.RawRowView(i)
+		for j := range p {
+			dst[j] = src[j] / sd[j]
+		}
+	}
+	return out
+}
+
+// Fit fits the model of opts to predictors x (n×p) and responses y at one
+// λ ≥ 0 with penalty pen acting on the penalised predictors (all but
+// opts.Unpenalized, in order). Non-convergence is not an error: see
+// Model.Converged.
+func Fit(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+	pb, err := newProblem(x, y, opts)
+	if err != nil {
+		return nil, err
+	}
+	return pb.fit(pen, lambda, nil)
+}
+
+// method returns the solver for this problem.
+func (pb *problem) method() solver.Method {
+	if pb.opts.Method != nil {
+		return pb.opts.Method
+	}
+	if m, _ := pb.loss.Dims(); pb.n >= m && m <= 5000 {
+		return &solver.ProxNewton{}
+	}
+	return &solver.FISTA{}
+}
+
+func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*Model, error) {
+	if pen == nil {
+		return nil, errors.New("glm: nil penalty")
+	}
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+	}
+	res, err := solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, init, &pb.opts.Settings, pb.method())
+	if err != nil {
+		return nil, err
+	}
+	return pb.model(pen, lambda, res), nil
+}
+
+// model maps a solver result back to the data's scale.
+func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result) *Model {
+	dev := pb.loss.Eval(nil, res.Theta)
+	free := pb.loss.Free()
+	m := &Model{Family: pb.fam, Penalty: pen, Lambda: lambda, Coef: make([]float64, pb.p),
+		Penalized: slices.Clone(pb.loss.Penalized()), Deviance: dev, NullDeviance: pb.null,
+		Objective: res.Objective, Gap: res.Gap, Iterations: res.Iterations,
+		Converged: res.Converged, Status: res.Status, N: pb.n, solution: res.Theta}
+	for a, j := range m.Penalized {
+		m.Coef[j] = res.Theta.At(a, 0)
+	}
+	if !pb.opts.NoIntercept {
+		m.Intercept, free = free[0], free[1:]
+	}
+	for a, j := range pb.opts.Unpenalized {
+		m.Coef[j] = free[a]
+	}
+	if pb.sd != nil {
+		for j := range m.Coef {
+			m.Coef[j] /= pb.sd[j]
+		}
+	}
+	if pb.null > 0 {
+		m.DevRatio = 1 - dev/pb.null
+	}
+	return m
+}
+
+// Link returns the linear predictor Intercept + X·Coef (+ offset when not
+// nil) for new rows.
+func (m *Model) Link(x mat.Matrix, offset []float64) []float64 {
+	n, _ := x.Dims()
+	eta := make([]float64, n)
+	for i := range n {
+		e := m.Intercept
+		for j, c := range m.Coef {
+			if c != 0 {
+				e += c * x.At(i, j)
+			}
+		}
+		if offset != nil {
+			e += offset[i]
+		}
+		eta[i] = e
+	}
+	return eta
+}
+
+// Response returns the fitted means g⁻¹(η) for new rows.
+func (m *Model) Response(x mat.Matrix, offset []float64) []float64 {
+	eta := m.Link(x, offset)
+	for i, e := range eta {
+		eta[i] = m.Family.Mean(e)
+	}
+	return eta
+}
