@@ -194,7 +194,11 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
 	}
-	res, err := solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, init, &pb.opts.Settings, pb.method())
+	var start mat.Matrix
+	if init != nil {
+		start = init
+	}
+	res, err := solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method())
 	if err != nil {
 		return nil, err
 	}
@@ -256,4 +260,16 @@ func (m *Model) Response(x mat.Matrix, offset []float64) []float64 {
 		eta[i] = m.Family.Mean(e)
 	}
 	return eta
+}
+
+// LambdaMax returns the smallest λ at which every penalised coefficient is
+// zero, h*(∇F(0)) with the intercept and unpenalised coefficients fitted,
+// and false when the penalty has no known dual norm.
+func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (float64, bool, error) {
+	pb, err := newProblem(x, y, opts)
+	if err != nil {
+		return 0, false, err
+	}
+	l, ok := solver.LambdaMax(pb.loss, pen)
+	return l, ok, nil
 }

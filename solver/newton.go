@@ -59,7 +59,10 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 		}
 		res.Iterations = k
 		if next == nil {
-			break // no decrease along the Newton step: stalled
+			// No decrease along the Newton step: the objective is flat
+			// to rounding while the dual point is not yet good enough.
+			// First-order steps finish the certificate.
+			return m.finish(p, x, s, res)
 		}
 		x = next
 		obj, gap, floor = certificate(p, x, grad)
@@ -121,3 +124,15 @@ func (m *ProxNewton) step(p Problem, nl Newtoner, inner Method, x, grad *mat.Den
 
 // armijo is the sufficient-decrease fraction of the line search.
 const armijo = 1e-4
+
+// finish runs FISTA from x when proximal Newton stalls, and reports the
+// outer iterations plus FISTA's.
+func (m *ProxNewton) finish(p Problem, x *mat.Dense, s Settings, res *Result) (*Result, error) {
+	r, err := (&FISTA{}).Minimize(p, x, s)
+	if err != nil {
+		return nil, err
+	}
+	r.Iterations += res.Iterations
+	r.Trace = append(res.Trace, r.Trace...)
+	return r, nil
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env Rscript
+# Reference fits of R glmnet for the logistic and Poisson tests of package glm.
+#
+#   Rscript bench/glmfamily.R export DIR
+#       writes glmnet's own example data, DIR/binomial.csv (BinomialExample)
+#       and DIR/poisson.csv (PoissonExample): columns x1..xp, y.
+#   Rscript bench/glmfamily.R fit DATA.csv FAMILY LAMBDAS [WEIGHTCOL|-] [OFFSETCOL|-] [FACTORS|-]
+#       fits glmnet(family = FAMILY, standardize = FALSE, thresh = 1e-14)
+#       at the comma-separated glmnet-scale lambdas on the x columns of
+#       DATA.csv (every column but y, the weight and the offset column),
+#       with penalty.factor FACTORS (comma-separated) when given, and prints
+#       one line per lambda: the intercept, then the coefficients.
+#
+# Scales: glmnet minimises dev/(2n) + lambda_glmnet * P(b) with the weights
+# rescaled to sum to n; cardreg minimises dev + lambda * h(b), so
+# lambda = 2 n lambda_glmnet.
+suppressPackageStartupMessages(library(glmnet))
+args <- commandArgs(trailingOnly = TRUE)
+if (args[1] == "export") {
+  data(BinomialExample)
+  d <- data.frame(BinomialExample$x, y = BinomialExample$y)
+  names(d) <- c(paste0("x", seq_len(ncol(BinomialExample$x))), "y")
+  write.csv(d, file.path(args[2], "binomial.csv"), row.names = FALSE)
+  data(PoissonExample)
+  d <- data.frame(PoissonExample$x, y = PoissonExample$y)
+  names(d) <- c(paste0("x", seq_len(ncol(PoissonExample$x))), "y")
+  write.csv(d, file.path(args[2], "poisson.csv"), row.names = FALSE)
+  quit(save = "no")
+}
+d <- read.csv(args[2])
+family <- args[3]
+lambdas <- as.numeric(strsplit(args[4], ",")[[1]])
+wcol <- if (length(args) >= 5 && args[5] != "-") args[5] else NULL
+ocol <- if (length(args) >= 6 && args[6] != "-") args[6] else NULL
+pf <- if (length(args) >= 7 && args[7] != "-") as.numeric(strsplit(args[7], ",")[[1]]) else NULL
+x <- as.matrix(d[, setdiff(names(d), c("y", wcol, ocol)), drop = FALSE])
+w <- if (is.null(wcol)) rep(1, nrow(x)) else d[[wcol]]
+off <- if (is.null(ocol)) NULL else d[[ocol]]
+if (is.null(pf)) pf <- rep(1, ncol(x))
+fit <- glmnet(x, d$y, family = family, weights = w, offset = off, lambda = lambdas,
+              standardize = FALSE, thresh = 1e-14, maxit = 1e7, penalty.factor = pf)
+b <- as.matrix(coef(fit))
+for (k in seq_along(lambdas)) cat(formatC(b[, k], digits = 17, format = "g"), "\n")
