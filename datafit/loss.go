@@ -18,13 +18,13 @@ import (
 // solver.Newtoner, so that proximal Newton can minimise it. A Loss is not
 // safe for concurrent use.
 type Loss struct {
-	fam     Family
-	xp      *mat.Dense // penalised columns, n×m
-	xu      *mat.Dense // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
-	penal   []int      // the columns of X in xp
+	fam   Family
+	xp    *mat.Dense // penalised columns, n×m
+	xu    *mat.Dense // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
+	penal []int      // the columns of X in xp
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
-	y, w, o []float64
+	y, w, o   []float64
 
 	free    []float64 // intercept and unpenalised coefficients at the last evaluation
 	eta     []float64 // linear predictor at the last evaluation
