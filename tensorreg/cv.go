@@ -3,10 +3,9 @@ package tensorreg
 import (
 	"errors"
 	"fmt"
-	"math"
-	"math/rand/v2"
 	"sync"
 
+	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -153,37 +152,14 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 
 // checkFoldID returns the number of folds of a user's fold assignment.
 func checkFoldID(id []int, n int) (int, error) {
-	if len(id) != n {
-		return 0, fmt.Errorf("tensorreg: %d fold ids for %d observations", len(id), n)
-	}
-	k := 0
-	for _, f := range id {
-		if f < 0 {
-			return 0, fmt.Errorf("tensorreg: negative fold id %d", f)
-		}
-		k = max(k, f+1)
-	}
-	seen := make([]bool, k)
-	for _, f := range id {
-		seen[f] = true
-	}
-	for f, ok := range seen {
-		if !ok {
-			return 0, fmt.Errorf("tensorreg: fold %d of 0…%d has no rows", f, k-1)
-		}
+	k, err := cvcurve.CheckIDs(id, n)
+	if err != nil {
+		return 0, fmt.Errorf("tensorreg: %w", err)
 	}
 	return k, nil
 }
 
-func assignFolds(n, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	perm := rng.Perm(n)
-	folds := make([]int, n)
-	for pos, i := range perm {
-		folds[i] = pos % k
-	}
-	return folds
-}
+func assignFolds(n, k int, seed uint64) []int { return cvcurve.Assign(n, k, seed) }
 
 // foldGrid is the grid a fold's training rows are fitted on: λ·share, the
 // share of the weight (rows) they hold. The objective sums over rows, so
@@ -258,45 +234,12 @@ func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
 	return out
 }
 
-// summarise computes the curve as cv.glmnet does: the mean of the folds'
-// errors weighted by their weights w (rows, or Σw), and the standard error
-// √(Σ w (e − mean)² / Σw / (K − 1)).
+// summarise computes the curve as cv.glmnet does (package cvcurve): the
+// mean of the folds' errors weighted by their weights w (rows, or Σw), its
+// standard error, λ_min and λ_1se.
 func (cv *CV) summarise(errs [][]float64, w []float64) {
-	k := float64(len(errs))
-	var wsum float64
-	for _, v := range w {
-		wsum += v
-	}
-	nl := len(cv.Lambdas)
-	cv.MeanError = make([]float64, nl)
-	cv.StdError = make([]float64, nl)
-	for l := 0; l < nl; l++ {
-		var s, ss float64
-		for f := range errs {
-			s += w[f] * errs[f][l]
-		}
-		mean := s / wsum
-		for f := range errs {
-			d := errs[f][l] - mean
-			ss += w[f] * d * d
-		}
-		cv.MeanError[l] = mean
-		cv.StdError[l] = math.Sqrt(ss / wsum / (k - 1))
-	}
-	best := 0
-	for l, e := range cv.MeanError {
-		if e < cv.MeanError[best] {
-			best = l
-		}
-	}
-	cv.IndexMin, cv.LambdaMin = best, cv.Lambdas[best]
-	bound := cv.MeanError[best] + cv.StdError[best]
-	se := best
-	for l := 0; l < best; l++ { // the grid decreases: the largest λ comes first
-		if cv.MeanError[l] <= bound {
-			se = l
-			break
-		}
-	}
-	cv.IndexSE, cv.LambdaSE = se, cv.Lambdas[se]
+	c := cvcurve.Summarise(errs, w, false)
+	cv.MeanError, cv.StdError = c.Mean, c.SE
+	cv.IndexMin, cv.LambdaMin = c.IndexMin, cv.Lambdas[c.IndexMin]
+	cv.IndexSE, cv.LambdaSE = c.IndexSE, cv.Lambdas[c.IndexSE]
 }

@@ -1,0 +1,106 @@
+// Package cvcurve holds what every cross-validation shares: the assignment
+// of rows to folds, the check of a user's fold ids, and the error curve with
+// its standard errors, λ_min and λ_1se, all as cv.glmnet computes them.
+package cvcurve
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// Assign returns each of n rows' fold (0…k−1), balanced, from a seeded
+// random permutation: the same seed gives the same folds.
+func Assign(n, k int, seed uint64) []int {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	perm := rng.Perm(n)
+	folds := make([]int, n)
+	for pos, i := range perm {
+		folds[i] = pos % k
+	}
+	return folds
+}
+
+// CheckIDs returns the number of folds of a user's fold assignment (0…K−1,
+// every fold non-empty, at least 3 folds as cv.glmnet requires).
+func CheckIDs(id []int, n int) (int, error) {
+	if len(id) != n {
+		return 0, fmt.Errorf("%d fold ids for %d observations", len(id), n)
+	}
+	k := 0
+	for _, f := range id {
+		if f < 0 {
+			return 0, fmt.Errorf("negative fold id %d", f)
+		}
+		k = max(k, f+1)
+	}
+	seen := make([]bool, k)
+	for _, f := range id {
+		seen[f] = true
+	}
+	for f, ok := range seen {
+		if !ok {
+			return 0, fmt.Errorf("fold %d of 0…%d has no rows", f, k-1)
+		}
+	}
+	if k < 3 {
+		return 0, fmt.Errorf("%d folds: cross-validation needs at least 3", k)
+	}
+	return k, nil
+}
+
+// Curve is a cross-validation curve along a decreasing λ grid.
+type Curve struct {
+	// Mean is the fold errors' mean weighted by the folds' weights, SE its
+	// standard error √(Σ w (e − mean)² / Σw / (K − 1)).
+	Mean, SE []float64
+	// IndexMin is the index of the best mean (the largest λ attaining it),
+	// IndexSE that of the largest λ whose mean is within one standard error
+	// of it (glmnet's λ_1se rule).
+	IndexMin, IndexSE int
+}
+
+// Summarise computes the curve from errs[fold][λ] and the folds' weights w
+// (rows, or Σw). When larger is better (AUC) the best mean is the largest.
+func Summarise(errs [][]float64, w []float64, largerBetter bool) Curve {
+	k := float64(len(errs))
+	var wsum float64
+	for _, v := range w {
+		wsum += v
+	}
+	nl := len(errs[0])
+	c := Curve{Mean: make([]float64, nl), SE: make([]float64, nl)}
+	for l := range nl {
+		var s, ss float64
+		for f := range errs {
+			s += w[f] * errs[f][l]
+		}
+		mean := s / wsum
+		for f := range errs {
+			d := errs[f][l] - mean
+			ss += w[f] * d * d
+		}
+		c.Mean[l] = mean
+		c.SE[l] = math.Sqrt(ss / wsum / (k - 1))
+	}
+	sign := 1.0
+	if largerBetter {
+		sign = -1
+	}
+	best := 0
+	for l, e := range c.Mean {
+		if sign*e < sign*c.Mean[best] {
+			best = l
+		}
+	}
+	bound := sign*c.Mean[best] + c.SE[best]
+	se := best
+	for l := 0; l < best; l++ { // the grid decreases: the largest λ comes first
+		if sign*c.Mean[l] <= bound {
+			se = l
+			break
+		}
+	}
+	c.IndexMin, c.IndexSE = best, se
+	return c
+}
