@@ -270,6 +270,6 @@ func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (f
 	if err != nil {
 		return 0, false, err
 	}
-	l, ok := solver.LambdaMax(pb.loss, pen)
+	l, ok := pb.lambdaMax(pen)
 	return l, ok, nil
 }

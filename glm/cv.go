@@ -1,0 +1,266 @@
+package glm
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// CVOptions configure K-fold cross-validation.
+type CVOptions struct {
+	PathOptions
+	// Folds is K. If zero, 10 (cv.glmnet's default).
+	Folds int
+	// Seed fixes the random assignment of rows to folds.
+	Seed uint64
+	// FoldID, when not nil, gives each row's fold (0…K−1; cv.glmnet's
+	// foldid less one); Folds and Seed are then not used.
+	FoldID []int
+	// Measure is cv.glmnet's type.measure: "deviance" (the default), "mse",
+	// "mae", "class" or "auc" (the last two binomial only).
+	Measure string
+}
+
+// CV is a cross-validation curve along the full-data grid.
+type CV struct {
+	// Measure is what Mean holds.
+	Measure string
+	// Lambdas is the grid, shared by the folds.
+	Lambdas []float64
+	// Mean and SE are the curve and its standard errors, as cv.glmnet's
+	// cvm and cvsd.
+	Mean, SE []float64
+	// IndexMin and IndexSE are the indices of λ_min and λ_1se.
+	IndexMin, IndexSE int
+	// LambdaMin and LambdaSE are their λ.
+	LambdaMin, LambdaSE float64
+	// Path is the full-data path along Lambdas.
+	Path *Path
+	// Folds holds each row's fold.
+	Folds []int
+	// Unconverged counts fold fits that stopped at the iteration cap.
+	Unconverged int
+}
+
+// Measures lists the valid type.measure names of a family.
+func Measures(fam datafit.Family) []string {
+	if _, ok := fam.(datafit.Binomial); ok {
+		return []string{"deviance", "mse", "mae", "class", "auc"}
+	}
+	return []string{"deviance", "mse", "mae"}
+}
+
+// CrossValidate runs K-fold cross-validation as cv.glmnet does: the grid
+// from the full data, each fold fitted on the rest at λ·n_train/n (the
+// same λ_glmnet = λ/(2n) as the full fit, since weights are rescaled to
+// sum to each fit's row count), the held-out measure averaged per fold
+// with the observation weights, and the curve weighted by the folds'
+// total weights (cvcurve).
+func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
+	var co CVOptions
+	if opts != nil {
+		co = *opts
+	}
+	if co.Measure == "" {
+		co.Measure = "deviance"
+	}
+	fam := co.Family
+	if fam == nil {
+		fam = datafit.Gaussian{}
+	}
+	if !slices.Contains(Measures(fam), co.Measure) {
+		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
+	}
+	full, err := newProblem(x, y, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	grid, generated, err := full.grid(pen, &co.PathOptions)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	folds, k, err := foldsOf(&co, n)
+	if err != nil {
+		return nil, err
+	}
+	path, err := full.path(pen, grid, generated)
+	if err != nil {
+		return nil, err
+	}
+	grid = path.Lambdas
+	cv := &CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
+	errs := make([][]float64, k)
+	weights := make([]float64, k)
+	for f := range k {
+		if errs[f], weights[f], err = cv.fold(x, y, pen, &co, f); err != nil {
+			return nil, fmt.Errorf("glm: fold %d: %w", f+1, err)
+		}
+	}
+	c := cvcurve.Summarise(errs, weights, co.Measure == "auc")
+	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
+	cv.LambdaMin, cv.LambdaSE = grid[c.IndexMin], grid[c.IndexSE]
+	return cv, nil
+}
+
+func foldsOf(co *CVOptions, n int) ([]int, int, error) {
+	if co.FoldID != nil {
+		k, err := cvcurve.CheckIDs(co.FoldID, n)
+		if err != nil {
+			return nil, 0, fmt.Errorf("glm: %w", err)
+		}
+		return co.FoldID, k, nil
+	}
+	k := co.Folds
+	if k == 0 {
+		k = 10
+	}
+	if k < 3 || k > n {
+		return nil, 0, fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	}
+	return cvcurve.Assign(n, k, co.Seed), k, nil
+}
+
+// fold fits the training rows of fold f along the scaled grid and returns
+// the held-out measure per λ and the fold's total weight.
+func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, error) {
+	var train, test []int
+	for i, g := range cv.Folds {
+		if g == f {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	n := len(cv.Folds)
+	o := co.Options
+	o.Weights, o.Offset = pick(co.Weights, train), pick(co.Offset, train)
+	pb, err := newProblem(rows(x, train), pick(y, train), &o)
+	if err != nil {
+		return nil, 0, err
+	}
+	share := float64(len(train)) / float64(n)
+	scaled := make([]float64, len(cv.Lambdas))
+	for i, l := range cv.Lambdas {
+		scaled[i] = l * share
+	}
+	path, err := pb.path(pen, scaled, false)
+	if err != nil {
+		return nil, 0, err
+	}
+	xt, yt, wt, ot := rows(x, test), pick(y, test), pick(co.Weights, test), pick(co.Offset, test)
+	if wt == nil {
+		wt = make([]float64, len(test))
+		for i := range wt {
+			wt[i] = 1
+		}
+	}
+	out := make([]float64, len(cv.Lambdas))
+	for l := range out {
+		m := path.Models[min(l, len(path.Models)-1)]
+		if !m.Converged {
+			cv.Unconverged++
+		}
+		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt)
+	}
+	var wsum float64
+	for _, v := range wt {
+		wsum += v
+	}
+	return out, wsum, nil
+}
+
+func pick(v []float64, idx []int) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+func rows(x *mat.Dense, idx []int) *mat.Dense {
+	_, p := x.Dims()
+	out := mat.NewDense(len(idx), p, nil)
+	for k, i := range idx {
+		out.SetRow(k, x.RawRowView(i))
+	}
+	return out
+}
+
+// probMin is cv.glmnet's clipping of probabilities in the binomial
+// deviance.
+const probMin = 1e-5
+
+// score returns the weighted mean of the held-out measure (or the fold's
+// AUC), computed as cv.glmnet computes it for the family.
+func score(measure string, fam datafit.Family, y, eta, w []float64) float64 {
+	if measure == "auc" {
+		return auc(y, eta, w)
+	}
+	_, binomial := fam.(datafit.Binomial)
+	var s, sw float64
+	for i, e := range eta {
+		mu := fam.Mean(e)
+		var v float64
+		switch measure {
+		case "mse":
+			v = (y[i] - mu) * (y[i] - mu)
+		case "mae":
+			v = math.Abs(y[i] - mu)
+		case "class":
+			if y[i] == 0 && mu >= 0.5 || y[i] == 1 && mu <= 0.5 {
+				v = 1
+			}
+		default: // deviance
+			if binomial {
+				mu = math.Min(math.Max(mu, probMin), 1-probMin)
+				v = -2 * (y[i]*math.Log(mu) + (1-y[i])*math.Log(1-mu))
+			} else {
+				v = fam.Deviance(y[i], e)
+			}
+		}
+		if binomial && (measure == "mse" || measure == "mae") {
+			v *= 2 // cv.glmnet scores both columns of the two-class response
+		}
+		s += w[i] * v
+		sw += w[i]
+	}
+	return s / sw
+}
+
+// auc returns the weighted area under the ROC curve: the weighted share of
+// (positive, negative) pairs ordered correctly, ties counting one half.
+func auc(y, eta, w []float64) float64 {
+	idx := make([]int, len(y))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return eta[idx[a]] < eta[idx[b]] })
+	var negBelow, pos, neg, good float64
+	for a := 0; a < len(idx); {
+		b := a
+		var tp, tn float64
+		for ; b < len(idx) && eta[idx[b]] == eta[idx[a]]; b++ {
+			if y[idx[b]] == 1 {
+				tp += w[idx[b]]
+			} else {
+				tn += w[idx[b]]
+			}
+		}
+		good += tp * (negBelow + tn/2)
+		negBelow += tn
+		pos += tp
+		neg += tn
+		a = b
+	}
+	return good / (pos * neg)
+}

@@ -1,0 +1,94 @@
+package glm
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCVMatchesGlmnet runs lasso cross-validation on identical folds and
+// grid in cardreg and in R's cv.glmnet, for the binomial family under
+// every type.measure and for Poisson and gaussian deviance, with weights:
+// λ_min and λ_1se are the same, the curve agrees to 1e-6 relative.
+func TestCVMatchesGlmnet(t *testing.T) {
+	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
+		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
+	}
+	cases := []struct {
+		fam     datafit.Family
+		measure string
+	}{
+		{datafit.Binomial{}, "deviance"}, {datafit.Binomial{}, "class"}, {datafit.Binomial{}, "auc"},
+		{datafit.Binomial{}, "mse"}, {datafit.Binomial{}, "mae"},
+		{datafit.Poisson{}, "deviance"}, {datafit.Gaussian{}, "mse"},
+	}
+	for _, c := range cases {
+		t.Run(c.fam.Name()+" "+c.measure, func(t *testing.T) { cvMatch(t, c.fam, c.measure) })
+	}
+}
+
+func cvMatch(t *testing.T, fam datafit.Family, measure string) {
+	tb := own(fam, 300, 12, 4)
+	if _, ok := fam.(datafit.Gaussian); ok {
+		tb = own(datafit.Poisson{}, 300, 12, 4) // counts are a fine gaussian response
+	}
+	n, p := tb.x.Dims()
+	folds := make([]int, n)
+	w := make([]float64, n)
+	for i := range folds {
+		folds[i] = (i * 7) % 5
+		w[i] = 0.5 + float64(i%4)/3
+	}
+	opts := &CVOptions{PathOptions: PathOptions{Options: Options{Family: fam, Weights: w,
+		Settings: solver.Settings{Tol: 1e-13, MaxIter: 100000}}, NLambda: 20, MinRatio: 0.02},
+		FoldID: folds, Measure: measure}
+	cv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, opts)
+	require.NoError(t, err)
+	require.Empty(t, cv.Path.Note)
+	// The same data, folds and grid (glmnet scale) for cv.glmnet.
+	var b strings.Builder
+	for j := range p {
+		fmt.Fprintf(&b, "x%d,", j+1)
+	}
+	b.WriteString("fold,w,y\n")
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for i := range n {
+		for j := range p {
+			b.WriteString(g(tb.x.At(i, j)) + ",")
+		}
+		fmt.Fprintf(&b, "%d,%s,%s\n", folds[i]+1, g(w[i]), g(tb.y[i]))
+	}
+	path := filepath.Join(t.TempDir(), "cv.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	var grid []string
+	for _, l := range cv.Lambdas {
+		grid = append(grid, g(l/(2*float64(n))))
+	}
+	out, err := exec.Command("Rscript", "../bench/cvglmnet.R", path, "fold", "w", strings.Join(grid, ","), fam.Name(), measure, "w").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	require.Len(t, lines, len(cv.Lambdas)+2)
+	parse := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err)
+		return v
+	}
+	for l := range cv.Lambdas {
+		f := strings.Fields(lines[l])
+		require.InEpsilon(t, parse(f[1]), cv.Mean[l], 1e-6, "cvm at λ %d", l)
+		require.InEpsilon(t, parse(f[2]), cv.SE[l], 1e-5, "cvsd at λ %d", l)
+	}
+	scale := 2 * float64(n)
+	require.InEpsilon(t, parse(strings.Fields(lines[len(cv.Lambdas)])[1]), cv.LambdaMin/scale, 1e-9, "λ_min")
+	require.InEpsilon(t, parse(strings.Fields(lines[len(cv.Lambdas)+1])[1]), cv.LambdaSE/scale, 1e-9, "λ_1se")
+	t.Logf("λ_min index %d, λ_1se index %d of %d", cv.IndexMin, cv.IndexSE, len(cv.Lambdas))
+}

@@ -1,0 +1,58 @@
+package glm
+
+import (
+	"math"
+	"testing"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
+)
+
+// TestSeparablePathStops fits a logistic lasso path on perfectly separable
+// data: the path stops with a note once the deviance ratio passes 0.999,
+// and every fit on it is finite.
+func TestSeparablePathStops(t *testing.T) {
+	n := 40
+	x := mat.NewDense(n, 3, nil)
+	y := make([]float64, n)
+	for i := range n {
+		v := float64(i) - 19.5
+		x.Set(i, 0, v)
+		x.Set(i, 1, math.Sin(float64(i)))
+		x.Set(i, 2, math.Cos(3*float64(i)))
+		if v > 0 {
+			y[i] = 1
+		}
+	}
+	p, err := FitPath(x, y, penalty.L1{}, &PathOptions{Options: Options{Family: datafit.Binomial{}}, MinRatio: 1e-7})
+	require.NoError(t, err)
+	require.NotEmpty(t, p.Note)
+	require.Less(t, len(p.Models), 100)
+	last := p.Models[len(p.Models)-1]
+	require.Greater(t, last.DevRatio, devMax)
+	for _, m := range p.Models {
+		for _, c := range m.Coef {
+			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))
+		}
+	}
+	t.Log(p.Note)
+}
+
+// TestPathWarmStartsAgree checks that a path's fits equal one-off fits at
+// the same λ (warm starts change nothing but speed).
+func TestPathWarmStartsAgree(t *testing.T) {
+	tb := own(datafit.Poisson{}, 200, 9, 3)
+	opts := Options{Family: datafit.Poisson{}}
+	opts.Settings.Tol = 1e-11
+	p, err := FitPath(tb.x, tb.y, penalty.Cardinality{Nu: 1}, &PathOptions{Options: opts, NLambda: 8})
+	require.NoError(t, err)
+	require.Empty(t, p.Note)
+	for i, l := range p.Lambdas {
+		m, err := Fit(tb.x, tb.y, penalty.Cardinality{Nu: 1}, l, &opts)
+		require.NoError(t, err)
+		require.InEpsilon(t, m.Objective, p.Models[i].Objective, 1e-9)
+	}
+	require.InDelta(t, 0, p.Models[0].DevRatio, 1e-12, "the first λ is λ_max")
+}
