@@ -273,3 +273,46 @@ func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (f
 	l, ok := pb.lambdaMax(pen)
 	return l, ok, nil
 }
+
+// Clusters returns the groups of penalised predictors (indices into Coef)
+// that share one value on the scale the penalty acts on (standardised
+// with Standardize), by decreasing value, each in increasing order.
+func (m *Model) Clusters() [][]int {
+	v := mat.Col(nil, 0, m.solution)
+	idx := make([]int, len(v))
+	for a := range idx {
+		idx[a] = a
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case v[a] > v[b]:
+			return -1
+		case v[a] < v[b]:
+			return 1
+		}
+		return a - b
+	})
+	var out [][]int
+	for k := 0; k < len(idx); {
+		e := k + 1
+		for e < len(idx) && v[idx[e]] == v[idx[k]] {
+			e++
+		}
+		cl := make([]int, e-k)
+		for c, a := range idx[k:e] {
+			cl[c] = m.Penalized[a]
+		}
+		slices.Sort(cl)
+		out = append(out, cl)
+		k = e
+	}
+	return out
+}
+
+// DistinctValues returns the sorted distinct values of the penalised
+// coefficients on the scale the penalty acts on.
+func (m *Model) DistinctValues() []float64 {
+	v := mat.Col(nil, 0, m.solution)
+	slices.Sort(v)
+	return slices.Compact(v)
+}

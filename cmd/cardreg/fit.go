@@ -31,6 +31,7 @@ type fitFlags struct {
 	seed                                                                                 uint64
 	noIntercept, standardize, relax, progress, dropMissing, stream                       bool
 	stderr                                                                               io.Writer
+	fam                                                                                  familyFlags
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -69,6 +70,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)
+	f.fam.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
@@ -260,11 +262,15 @@ func (f *fitFlags) validate() error {
 	if f.format != "text" && f.format != "json" && f.format != "csv" {
 		return usagef("unknown --format %q (text, json or csv)", f.format)
 	}
-	return nil
+	return f.validateFamily()
 }
 
 // fitResult is what fit prints.
 type fitResult struct {
+	// Family and Link name the response distribution (gaussian and
+	// identity for least squares).
+	Family       string   `json:"family"`
+	Link         string   `json:"link"`
 	Penalty      string   `json:"penalty"`
 	Lambda       float64  `json:"lambda"`
 	LambdaGlmnet float64  `json:"lambda_glmnet"`
@@ -297,6 +303,16 @@ type fitResult struct {
 	// predictor's standard deviation, the values the penalty fuses).
 	ValueScale string   `json:"value_scale"`
 	R2         *float64 `json:"r2"` // nil (null) when undefined
+	// Deviance, NullDeviance and DevRatio (glmnet's dev.ratio, R² for
+	// gaussian) describe fits of package glm (--family and its flags).
+	Deviance     *float64 `json:"deviance,omitempty"`
+	NullDeviance *float64 `json:"null_deviance,omitempty"`
+	DevRatio     *float64 `json:"dev_ratio"`
+	// Unpenalized lists the predictors left out of the penalty (--exclude,
+	// --penalty-factor 0); OffsetColumn and WeightsColumn the columns used.
+	Unpenalized   []string `json:"unpenalized,omitempty"`
+	OffsetColumn  string   `json:"offset_column,omitempty"`
+	WeightsColumn string   `json:"weights_column,omitempty"`
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.
@@ -441,8 +457,8 @@ func (f *fitFlags) columns(header []string) ([]bool, error) {
 	default:
 		targets = append(targets, len(header)-1)
 	}
-	var special []int // weights and folds: read, never predictors
-	for _, c := range []struct{ flag, name string }{{"--weights", f.weights}, {"--foldid", f.foldid}} {
+	var special []int // weights, offsets and folds: read, never predictors
+	for _, c := range []struct{ flag, name string }{{"--weights", f.weights}, {"--offset", f.fam.offset}, {"--foldid", f.foldid}} {
 		if c.name == "" {
 			continue
 		}
@@ -475,13 +491,13 @@ func (f *fitFlags) columns(header []string) ([]bool, error) {
 			return nil, err
 		}
 		if slices.Contains(targets, j) || slices.Contains(special, j) {
-			return nil, usagef("--drop leaves out %q, the response (name it with --target) or --weights or --foldid", name)
+			return nil, usagef("--drop leaves out %q, the response (name it with --target) or --weights, --offset or --foldid", name)
 		}
 		keep[j] = false
 	}
 	for _, j := range append(targets, special...) {
 		if f.predictors != "" && keep[j] {
-			return nil, usagef("--predictors names %q, the response or --weights or --foldid", header[j])
+			return nil, usagef("--predictors names %q, the response or --weights, --offset or --foldid", header[j])
 		}
 		keep[j] = true
 	}
@@ -501,13 +517,16 @@ func splitList(s string) []string {
 }
 
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
+	if f.usesGLM() {
+		return glmFitFile(path, f)
+	}
 	pr, err := loadProblem(path, f)
 	if err != nil {
 		return nil, err
 	}
 	nu, opts := pr.nu, pr.opts
 	n := pr.rows()
-	res := &fitResult{Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target}
+	res := &fitResult{Family: "gaussian", Link: "identity", Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target, WeightsColumn: f.weights}
 	res.Constant, res.DroppedRows = pr.constant, pr.dropped
 	if p := len(pr.names); p >= n {
 		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, n))
@@ -735,6 +754,7 @@ func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 	}
 	if r2 := m.R2[j]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
 		r.R2 = &r2
+		r.DevRatio = &r2
 	}
 }
 
@@ -820,6 +840,9 @@ func (r *fitResult) jsonValue() any {
 
 func (r *fitResult) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if r.Family != "" && r.Family != "gaussian" {
+		fmt.Fprintf(tw, "family\t%s (%s link)\n", r.Family, r.Link)
+	}
 	fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
 	if r.LambdaRule != "" {
 		fmt.Fprintf(tw, "lambda\t%.6g (%s; glmnet scale %.6g)\n", r.Lambda, r.LambdaRule, r.LambdaGlmnet)
@@ -859,10 +882,19 @@ func (r *fitResult) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
 	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
-	if r.R2 != nil {
+	switch {
+	case r.Deviance != nil && r.Family != "gaussian":
+		fmt.Fprintf(tw, "deviance\t%.10g (null %.10g; deviance ratio %.6f)\n", *r.Deviance, *r.NullDeviance, *r.DevRatio)
+	case r.R2 != nil:
 		fmt.Fprintf(tw, "R²\t%.6f\n", *r.R2)
-	} else {
+	default:
 		fmt.Fprintf(tw, "R²\tundefined\n")
+	}
+	if len(r.Unpenalized) > 0 {
+		fmt.Fprintf(tw, "unpenalized\t%s\n", strings.Join(r.Unpenalized, " "))
+	}
+	if r.OffsetColumn != "" {
+		fmt.Fprintf(tw, "offset\t%s\n", r.OffsetColumn)
 	}
 	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
 	if r.ValueScale == "standardized" {

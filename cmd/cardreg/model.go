@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/cardsparse/cardreg/datafit"
 	"io"
 	"math"
 	"os"
@@ -15,11 +17,12 @@ import (
 )
 
 // modelFormat names the saved-model format; the version changes when
-// fields change meaning. Version 2 added converged and duality_gap; version
-// 1 files (without them) are still read.
+// fields change meaning. Version 2 added converged and duality_gap,
+// version 3 family, link, offset_column and weights; older files (least
+// squares, without them) are still read.
 const (
 	modelFormat  = "cardreg-model"
-	modelVersion = 2
+	modelVersion = 3
 )
 
 // savedModel is what fit --save-model writes and predict reads: enough to
@@ -41,6 +44,16 @@ type savedModel struct {
 	// (the gap is null for ridge, which has no dual norm here).
 	Converged  bool     `json:"converged"`
 	DualityGap *float64 `json:"duality_gap"`
+	// Family and Link say how the linear predictor maps to the response
+	// (gaussian and identity in versions 1 and 2). OffsetColumn names the
+	// column predict adds to the linear predictor ("" for none). Weights
+	// says how observation weights entered the fit: "none", or
+	// "normalised to sum to n" (package glm) or "as given" (least squares
+	// from sufficient statistics).
+	Family       string `json:"family,omitempty"`
+	Link         string `json:"link,omitempty"`
+	OffsetColumn string `json:"offset_column,omitempty"`
+	Weights      string `json:"weights,omitempty"`
 }
 
 // modelRequired are the keys a saved model must hold, not null; version 2
@@ -48,9 +61,17 @@ type savedModel struct {
 var modelRequired = []string{"format", "version", "penalty", "lambda", "target", "names", "coefficients", "intercept", "relaxed", "n"}
 
 func saveModel(w io.Writer, r *fitResult) error {
+	weights := "none"
+	switch {
+	case r.WeightsColumn != "" && r.Deviance != nil:
+		weights = "normalised to sum to n"
+	case r.WeightsColumn != "":
+		weights = "as given"
+	}
 	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
-		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap})
+		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
+		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights})
 }
 
 // loadModel reads a model saved by fit, refusing one that was edited or
@@ -83,14 +104,19 @@ func parseModel(b []byte) (*savedModel, error) {
 	required := modelRequired
 	switch head.Version {
 	case 1:
-	case modelVersion:
+	case 2:
 		required = append(slices.Clone(required), "converged")
+	case modelVersion:
+		required = append(slices.Clone(required), "converged", "family", "link", "weights")
 	default:
-		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 and %d", head.Version, modelVersion)
+		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 to %d", head.Version, modelVersion)
 	}
 	var m savedModel
 	if err := decodeStrict(b, &m, required...); err != nil {
 		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
+	}
+	if head.Version < 3 {
+		m.Family, m.Link = "gaussian", "identity"
 	}
 	if err := m.check(); err != nil {
 		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
@@ -109,6 +135,12 @@ func (m *savedModel) check() error {
 		return fmt.Errorf("nu %v is not > 0", *m.Nu)
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
+	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
+		return fmt.Errorf("unknown family and link %s/%s", shortText([]byte(m.Family)), shortText([]byte(m.Link)))
+	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
+		return fmt.Errorf("unknown weights %s", shortText([]byte(m.Weights)))
+	case m.OffsetColumn != "" && slices.Contains(m.Names, m.OffsetColumn):
+		return fmt.Errorf("offset column %s is also a predictor", shortText([]byte(m.OffsetColumn)))
 	case strings.TrimSpace(m.Target) == "":
 		return errors.New("empty target name")
 	case m.N < 1:
@@ -134,13 +166,16 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model or cardreg net --save-model")
 	out := fs.String("out", "", "output file (default: standard output); written only when complete")
 	sep := fs.String("sep", ",", "field separator of DATA.csv")
+	typ := fs.String("type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
 	fs.Usage = func() {
 		fmt.Fprint(stdout, `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
 
 Prints one prediction per row of DATA.csv as CSV with the header "prediction":
-the fitted value, or for a network trained with --loss xent the predicted
-class. DATA.csv must hold every predictor column of the model, by name; other
-columns (the response, extra columns) are ignored.
+the fitted value (--type: the fitted mean, the linear predictor or, for a
+logistic model, the class), or for a network trained with --loss xent the
+predicted class. DATA.csv must hold every predictor column of the model, by
+name, and the offset column of a model fitted with --offset; other columns (the
+response, extra columns) are ignored.
 
 Example:
   cardreg fit --save-model model.json examples/cardinality.csv
@@ -161,6 +196,8 @@ Flags:
 		err = errors.New("--model is required")
 	case len(pos) != 1:
 		err = fmt.Errorf("expected one data file, got %d arguments", len(pos))
+	case !slices.Contains([]string{"link", "response", "class"}, *typ):
+		err = fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(*typ)))
 	default:
 		var r rune
 		if r, err = parseSep(*sep); err == nil {
@@ -176,7 +213,7 @@ Flags:
 		return 2
 	}
 	err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
-		return predictFile(w, *modelPath, pos[0], []rune(*sep)[0])
+		return predictFile(w, *modelPath, pos[0], []rune(*sep)[0], *typ)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
@@ -189,7 +226,7 @@ Flags:
 // the data file: X·coefficients + intercept, streamed row by row in
 // constant memory (only the model's columns are read), or the network's
 // predictions.
-func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
+func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) error {
 	raw, err := os.ReadFile(modelPath)
 	if err != nil {
 		return err
@@ -214,10 +251,33 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 	if err != nil {
 		return err
 	}
+	fam, err := datafit.ByName(m.Family)
+	if err != nil {
+		return err
+	}
+	if _, ok := fam.(datafit.Binomial); typ == "class" && !ok {
+		return usagef("--type class is for binomial models; this one is %s", m.Family)
+	}
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("prediction\n")
 	var col []int // the table column of each coefficient
+	need := m.Names
 	pick := needColumns(m.Names, "model", "predictor")
+	if m.OffsetColumn != "" {
+		need = append(slices.Clone(need), m.OffsetColumn)
+		names, offset := pick, needColumns([]string{m.OffsetColumn}, "model", "offset")
+		pick = func(header []string) ([]bool, error) {
+			keep, err := names(header)
+			if err != nil {
+				return nil, err
+			}
+			off, err := offset(header)
+			for j, k := range off {
+				keep[j] = keep[j] || k
+			}
+			return keep, err
+		}
+	}
 	o := readOptions{sep: sep, columns: func(header []string) ([]bool, error) {
 		keep, err := pick(header)
 		var kept []string
@@ -226,7 +286,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 				kept = append(kept, header[j])
 			}
 		}
-		for _, name := range m.Names {
+		for _, name := range need {
 			col = append(col, slices.Index(kept, name))
 		}
 		return keep, err
@@ -240,6 +300,10 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune) error {
 			pred += c * v[col[k]]
 		}
 		pred += m.Intercept
+		if m.OffsetColumn != "" {
+			pred += v[col[len(col)-1]]
+		}
+		pred = transformPrediction(fam, pred, typ)
 		if math.IsInf(pred, 0) || math.IsNaN(pred) {
 			return fmt.Errorf("the prediction of data row %d overflows float64", rows)
 		}
@@ -268,4 +332,18 @@ func needColumns(names []string, what, role string) func([]string) ([]bool, erro
 		}
 		return keep, nil
 	}
+}
+
+// transformPrediction maps a linear predictor to what --type asks for.
+func transformPrediction(fam datafit.Family, eta float64, typ string) float64 {
+	switch typ {
+	case "link":
+		return eta
+	case "class":
+		if eta > 0 {
+			return 1
+		}
+		return 0
+	}
+	return fam.Mean(eta)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -59,13 +60,17 @@ func TestModelCorruptions(t *testing.T) {
 		"negative lambda":      {with("lambda", "-1"), "lambda -1"},
 		"zero nu":              {with("nu", "0"), "nu 0"},
 		"unknown penalty":      {with("penalty", `"elastic"`), "unknown penalty"},
-		"version 3":            {with("version", "3"), "model version 3"},
+		"version 4":            {with("version", "4"), "model version 4"},
+		"unknown family":       {with("family", `"gamma"`), "unknown family"},
+		"mismatched link":      {with("link", `"logit"`), "unknown family and link"},
+		"offset is predictor":  {with("offset_column", `"x1"`), "offset column"},
+		"unknown weights":      {with("weights", `"doubled"`), "unknown weights"},
 		"trailing data":        {good + "{}", "after top-level value"},
 		"truncated":            {good[:len(good)/2], "not a cardreg model"},
 		"not an object":        {"[1,2]", "not a cardreg model"},
 		"empty":                {"", "not a cardreg model"},
 	}
-	for _, key := range append(modelRequired, "converged") {
+	for _, key := range append(modelRequired, "converged", "family", "link", "weights") {
 		cases["missing "+key] = struct{ content, want string }{without(key), key}
 	}
 	for name, c := range cases {
@@ -74,12 +79,23 @@ func TestModelCorruptions(t *testing.T) {
 			oneLine(t, cardreg(t, "predict", "--model", path, data), 1, path, c.want)
 		})
 	}
-	// A version 1 model (before converged and duality_gap) still reads.
-	v1 := without("converged")
-	v1 = strings.Replace(v1, `"version":2`, `"version":1`, 1)
-	require.Contains(t, v1, `"version":1`)
-	res := cardreg(t, "predict", "--model", writeFile(t, dir, "v1.json", v1), data)
-	require.Equal(t, 0, res.code, res.stderr)
+	// Version 1 (before converged and duality_gap) and version 2 (before
+	// family, link and weights) models still read, as least squares.
+	older := func(version string, drop ...string) string {
+		m := map[string]json.RawMessage{}
+		for k, v := range fields {
+			if !slices.Contains(drop, k) {
+				m[k] = v
+			}
+		}
+		m["version"] = json.RawMessage(version)
+		b, _ := json.Marshal(m)
+		return string(b)
+	}
+	for _, v := range []string{older("1", "converged", "duality_gap", "family", "link", "weights"), older("2", "family", "link", "weights")} {
+		res := cardreg(t, "predict", "--model", writeFile(t, dir, "old.json", v), data)
+		require.Equal(t, 0, res.code, res.stderr)
+	}
 	// Coefficients that overflow the prediction are an error, not Inf.
 	big := with("coefficients", "[1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308,1e308]")
 	oneLine(t, cardreg(t, "predict", "--model", writeFile(t, dir, "big.json", big), data), 1, "overflows")

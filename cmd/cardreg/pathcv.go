@@ -68,6 +68,16 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
 		return 2
 	}
+	if f.usesGLM() {
+		out, warning, err := glmPathCV(cmd, pos[0], f)
+		if warning != "" {
+			fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
+		}
+		if err == nil {
+			err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
+		}
+		return exitStatus(stderr, cmd, err)
+	}
 	pr, err := loadProblem(pos[0], f.fitFlags)
 	if err == nil && cmd == "cv" {
 		err = checkFolds(pos[0], pr.rows(), f.folds)
@@ -184,18 +194,9 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, strin
 	var b strings.Builder
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
-		mark := ""
-		switch {
-		case k == cv.IndexMin && k == cv.IndexSE:
-			mark = "lambda_min lambda_1se"
-		case k == cv.IndexMin:
-			mark = "lambda_min"
-		case k == cv.IndexSE:
-			mark = "lambda_1se"
-		}
 		distinct := len(cv.Path.Models[k].DistinctValues(0))
 		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * float64(n))), num(cv.MeanError[k]), num(cv.StdError[k]),
-			strconv.Itoa(distinct), mark}, ",") + "\n")
+			strconv.Itoa(distinct), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
 	return b.String(), unconverged(cv.Path, cv.Unconverged), nil
 }

@@ -1,0 +1,387 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// familyFlags are the flags of generalised linear models, shared by fit,
+// path and cv.
+type familyFlags struct {
+	family, offset, penaltyFactor, exclude, typeMeasure string
+}
+
+func (g *familyFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&g.family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1) or poisson (log-linear; counts)")
+	fs.StringVar(&g.offset, "offset", "", "column of offsets added to the linear predictor (glmnet's offset; e.g. log exposure for poisson)")
+	fs.StringVar(&g.penaltyFactor, "penalty-factor", "", "lasso: one factor >= 0 per predictor (inline, comma separated, or a file with one per line); rescaled to sum to p as glmnet does; 0 leaves a predictor unpenalised")
+	fs.StringVar(&g.exclude, "exclude", "", "predictors left out of the penalty (fitted unpenalised, outside the fusion), comma separated")
+	fs.StringVar(&g.typeMeasure, "type-measure", "", "cross-validation measure (cv.glmnet's type.measure): deviance, mse, mae, and for binomial class, auc (default: mse for gaussian, deviance otherwise)")
+}
+
+// usesGLM reports whether the fit needs the generalised linear model
+// route (package glm): a non-gaussian family, an offset, penalty factors,
+// excluded predictors or a measure other than the gaussian MSE.
+func (f *fitFlags) usesGLM() bool {
+	g := f.fam
+	return g.family != "gaussian" || g.offset != "" || g.penaltyFactor != "" || g.exclude != "" ||
+		g.typeMeasure != "" && g.typeMeasure != "mse"
+}
+
+// validateFamily checks the family flags and what they combine with.
+func (f *fitFlags) validateFamily() error {
+	fam, err := datafit.ByName(f.fam.family)
+	if err != nil {
+		return usagef("unknown --family %q (gaussian, binomial or poisson)", f.fam.family)
+	}
+	if m := f.fam.typeMeasure; m != "" && !slices.Contains(glm.Measures(fam), m) {
+		return usagef("--type-measure %s is not one of %s for --family %s", m, strings.Join(glm.Measures(fam), ", "), fam.Name())
+	}
+	if f.fam.penaltyFactor != "" && f.penalty != "lasso" {
+		return usagef("--penalty-factor is for the lasso; for %s use --exclude to leave predictors unpenalised", f.penalty)
+	}
+	if !f.usesGLM() {
+		return nil
+	}
+	what := "--family " + fam.Name()
+	if fam.Name() == "gaussian" {
+		what = "--offset, --penalty-factor, --exclude and --type-measure"
+	}
+	switch {
+	case f.penalty == "ridge" || f.penalty == "general":
+		return usagef("%s: --penalty %s is not supported yet (cardinality, grouped, lasso)", what, f.penalty)
+	case f.penalty == "grouped" && f.fam.exclude != "":
+		return usagef("--exclude does not combine with --penalty grouped yet: leave the predictors out of --groups' data instead")
+	case f.lambda == "theory":
+		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
+	case f.responses != "":
+		return usagef("%s: one response at a time (--target)", what)
+	case f.relax:
+		return usagef("%s: --relax is not supported yet", what)
+	case f.stream || f.db != "":
+		return usagef("%s: --stream and --db fit gaussian models only so far; these data are fitted in memory", what)
+	}
+	return nil
+}
+
+// glmProblem is a data file read for package glm.
+type glmProblem struct {
+	x          *mat.Dense
+	y          []float64
+	names      []string
+	target     string
+	dropped    int
+	foldID     []int
+	excluded   []string
+	pen        penalty.Penalty
+	nu         float64
+	note       string
+	opts       glm.Options
+	constant   []string
+	family     datafit.Family
+	offsetName string
+}
+
+// loadGLM reads the data file and builds the options of a generalised
+// linear model.
+func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
+	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
+	if err != nil {
+		return nil, err
+	}
+	fam, _ := datafit.ByName(f.fam.family)
+	gp := &glmProblem{family: fam, dropped: t.dropped, offsetName: f.fam.offset}
+	ti := len(t.names) - 1
+	if f.target != "" {
+		ti, _ = t.index(f.target)
+	}
+	gp.target = t.names[ti]
+	skip := []int{ti}
+	column := func(name string) []float64 {
+		j, _ := t.index(name) // present: checked by f.columns
+		skip = append(skip, j)
+		return t.cols[j]
+	}
+	if f.weights != "" {
+		gp.opts.Weights = column(f.weights)
+	}
+	if f.fam.offset != "" {
+		gp.opts.Offset = column(f.fam.offset)
+	}
+	if f.foldid != "" {
+		if gp.foldID, err = foldColumn(column(f.foldid)); err != nil {
+			return nil, fmt.Errorf("%s: --foldid %s: %v", path, f.foldid, err)
+		}
+	}
+	var cols [][]float64
+	for j, col := range t.cols {
+		if !slices.Contains(skip, j) {
+			cols = append(cols, col)
+			gp.names = append(gp.names, t.names[j])
+		}
+	}
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
+	}
+	n := t.rows()
+	if n < 2 {
+		return nil, fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	}
+	gp.x = mat.NewDense(n, len(cols), nil)
+	for j, col := range cols {
+		gp.x.SetCol(j, col)
+	}
+	gp.y = t.cols[ti]
+	if err := gp.check(path, f); err != nil {
+		return nil, err
+	}
+	return gp, gp.build(f)
+}
+
+// check validates the response, weights and offsets row by row, naming the
+// file, the data row and the column.
+func (gp *glmProblem) check(path string, f *fitFlags) error {
+	d := &datafit.Data{X: gp.x, Y: gp.y, Weights: gp.opts.Weights, Offset: gp.opts.Offset, NoIntercept: f.noIntercept}
+	err := d.Check(gp.family)
+	var re *datafit.RowError
+	if errors.As(err, &re) {
+		col := map[string]string{"response": gp.target, "weight": f.weights, "offset": f.fam.offset}[re.What]
+		where := fmt.Sprintf("data row %d", re.Row+1)
+		if gp.dropped == 0 {
+			where = fmt.Sprintf("line %d", re.Row+2)
+		}
+		return fmt.Errorf("%s: %s, column %s: %v", path, where, shortText([]byte(col)), re.Err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
+	}
+	return nil
+}
+
+// build sets the penalty, the unpenalised predictors and the options.
+func (gp *glmProblem) build(f *fitFlags) error {
+	p := len(gp.names)
+	var free []int
+	for _, name := range splitList(f.fam.exclude) {
+		j := slices.Index(gp.names, name)
+		if j < 0 {
+			return usagef("--exclude: %s is not a predictor (predictors: %s)", shortText([]byte(name)), strings.Join(gp.names, ", "))
+		}
+		if !slices.Contains(free, j) {
+			free = append(free, j)
+		}
+	}
+	slices.Sort(free)
+	if len(free) == p {
+		return usagef("--exclude leaves no predictor to penalise")
+	}
+	var err error
+	if gp.pen, gp.nu, gp.note, err = buildPenalty(f, p-len(free)); err != nil {
+		return err
+	}
+	if f.fam.penaltyFactor != "" {
+		if gp.pen, free, err = penaltyFactors(f.fam.penaltyFactor, p, free); err != nil {
+			return err
+		}
+		gp.nu = 0
+	}
+	for _, j := range free {
+		gp.excluded = append(gp.excluded, gp.names[j])
+	}
+	gp.opts.Family, gp.opts.Unpenalized = gp.family, free
+	gp.opts.NoIntercept, gp.opts.Standardize = f.noIntercept, f.standardize
+	gp.opts.Settings = solver.Settings{Tol: f.tol, MaxIter: f.maxIter}
+	return nil
+}
+
+// penaltyFactors reads --penalty-factor (inline or a file) for p
+// predictors; predictors also in --exclude get factor 0.
+func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, error) {
+	list, from, err := listOrFile(s)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(list) != p {
+		return nil, nil, usagef("--penalty-factor%s has %d values for %d predictors", from, len(list), p)
+	}
+	fs := make([]float64, p)
+	for j, v := range list {
+		if fs[j], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || !(fs[j] >= 0) || math.IsInf(fs[j], 0) {
+			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, shortText([]byte(v)))
+		}
+	}
+	for _, j := range exclude {
+		fs[j] = 0
+	}
+	pen, free, err := glm.PenaltyFactors(fs)
+	if err != nil {
+		return nil, nil, usagef("--penalty-factor: %v", strings.TrimPrefix(err.Error(), "glm: "))
+	}
+	return pen, free, nil
+}
+
+// glmFitFile is fitFile for a generalised linear model.
+func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
+	gp, err := loadGLM(path, f)
+	if err != nil {
+		return nil, err
+	}
+	n := len(gp.y)
+	res := &fitResult{Penalty: f.penalty, NuNote: gp.note, N: n, P: len(gp.names), Names: gp.names, Target: gp.target,
+		DroppedRows: gp.dropped, Family: gp.family.Name(), Link: gp.family.Link(), Unpenalized: gp.excluded,
+		OffsetColumn: gp.offsetName, WeightsColumn: f.weights}
+	if gp.nu > 0 {
+		nu := gp.nu
+		res.Nu = &nu
+	}
+	var model *glm.Model
+	if f.lambda == "cv" {
+		cv, err := gp.crossValidate(f, &glm.PathOptions{Options: gp.opts})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		k := cv.IndexMin
+		if f.rule == "1se" {
+			k = cv.IndexSE
+		}
+		model = cv.Path.Models[k]
+		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + f.rule
+		res.CV = &cvSummary{Folds: len(slices.Compact(slices.Sorted(slices.Values(cv.Folds)))), LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
+	} else {
+		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
+		if model, err = glm.Fit(gp.x, gp.y, gp.pen, lam, &gp.opts); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	res.fillGLM(model, f.standardize)
+	return res, nil
+}
+
+// crossValidate runs cv.glmnet-style cross-validation with the folds of
+// --foldid or of --folds and --seed.
+func (gp *glmProblem) crossValidate(f *fitFlags, po *glm.PathOptions) (*glm.CV, error) {
+	id := gp.foldID
+	if id == nil {
+		if err := checkFolds("", len(gp.y), f.folds); err != nil {
+			return nil, errors.New(strings.TrimPrefix(err.Error(), ": "))
+		}
+		id = foldID(len(gp.y), f.folds, f.seed)
+	}
+	return glm.CrossValidate(gp.x, gp.y, gp.pen, &glm.CVOptions{PathOptions: *po, FoldID: id, Measure: f.fam.typeMeasure})
+}
+
+// fillGLM fills the result from a glm model.
+func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
+	r.Lambda = m.Lambda
+	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
+	obj, dev, null, ratio := m.Objective, m.Deviance, m.NullDeviance, m.DevRatio
+	r.Objective, r.Deviance, r.NullDeviance, r.DevRatio = &obj, &dev, &null, &ratio
+	if !math.IsNaN(m.Gap) {
+		g := m.Gap
+		r.DualityGap = &g
+	}
+	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
+	r.Intercept, r.Coefficients = m.Intercept, m.Coef
+	r.DistinctValues = m.DistinctValues()
+	r.ValueScale = "data"
+	if standardized {
+		r.ValueScale = "standardized"
+	}
+	for c, cl := range m.Clusters() {
+		names := make([]string, len(cl))
+		for k, i := range cl {
+			names[k] = r.Names[i]
+		}
+		r.Clusters = append(r.Clusters, names)
+		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
+	}
+	if m.Family.Name() == "gaussian" {
+		r.R2 = &ratio
+	}
+}
+
+// glmPathCV runs path or cv for a generalised linear model and returns the
+// CSV and a warning.
+func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
+	if f.plot != "" {
+		return "", "", usagef("--plot draws gaussian fits only so far")
+	}
+	gp, err := loadGLM(path, f.fitFlags)
+	if err != nil {
+		return "", "", err
+	}
+	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio}
+	var b strings.Builder
+	var p *glm.Path
+	if cmd == "path" {
+		if p, err = glm.FitPath(gp.x, gp.y, gp.pen, po); err != nil {
+			return "", "", fmt.Errorf("%s: %w", path, err)
+		}
+		b.WriteString("lambda,objective,distinct_values,converged,dev_ratio," + strings.Join(csvNames(gp.names), ",") + "\n")
+		for _, m := range p.Models {
+			row := []string{num(m.Lambda), num(m.Objective), strconv.Itoa(len(m.DistinctValues())), strconv.FormatBool(m.Converged), num(m.DevRatio)}
+			for _, c := range m.Coef {
+				row = append(row, num(c))
+			}
+			b.WriteString(strings.Join(row, ",") + "\n")
+		}
+		return b.String(), glmWarning(p, 0), nil
+	}
+	cv, err := gp.crossValidate(f.fitFlags, po)
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", path, err)
+	}
+	n := float64(len(gp.y))
+	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
+	for k, lam := range cv.Lambdas {
+		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * n)), num(cv.Mean[k]), num(cv.SE[k]),
+			strconv.Itoa(len(cv.Path.Models[k].DistinctValues())), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
+	}
+	return b.String(), glmWarning(cv.Path, cv.Unconverged), nil
+}
+
+// mark names λ_min and λ_1se in a cv table.
+func mark(k, kmin, kse int) string {
+	switch {
+	case k == kmin && k == kse:
+		return "lambda_min lambda_1se"
+	case k == kmin:
+		return "lambda_min"
+	case k == kse:
+		return "lambda_1se"
+	}
+	return ""
+}
+
+// glmWarning says why a path stopped early and how many fits did not
+// converge.
+func glmWarning(p *glm.Path, folds int) string {
+	var parts []string
+	if p.Note != "" {
+		parts = append(parts, "the path "+p.Note)
+	}
+	k := 0
+	for _, m := range p.Models {
+		if !m.Converged {
+			k++
+		}
+	}
+	if k > 0 {
+		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged); raise --max-iter or --tol", k, len(p.Models)))
+	}
+	if folds > 0 {
+		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
+	}
+	return strings.Join(parts, "; ")
+}

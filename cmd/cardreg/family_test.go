@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// glmOut is the part of fit's JSON the family tests read.
+type glmOut struct {
+	Family       string    `json:"family"`
+	Link         string    `json:"link"`
+	Lambda       float64   `json:"lambda"`
+	Objective    float64   `json:"objective"`
+	Deviance     *float64  `json:"deviance"`
+	NullDeviance *float64  `json:"null_deviance"`
+	DevRatio     *float64  `json:"dev_ratio"`
+	Gap          float64   `json:"duality_gap"`
+	Intercept    float64   `json:"intercept"`
+	Coefficients []float64 `json:"coefficients"`
+	Unpenalized  []string  `json:"unpenalized"`
+	Offset       string    `json:"offset_column"`
+}
+
+func glmFitJSON(t *testing.T, args ...string) glmOut {
+	t.Helper()
+	res := cardreg(t, append([]string{"fit", "--format", "json"}, args...)...)
+	require.Equal(t, 0, res.code, res.stderr)
+	var out glmOut
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	return out
+}
+
+// TestFamilyFitMatchesGlmnet runs cardreg fit on the bundled logistic and
+// Poisson examples with weights, an offset and penalty factors, and checks
+// the coefficients against R glmnet at the same λ (λ_glmnet = λ/(2n)):
+// the plumbing from flags to the fit is glmnet's model.
+func TestFamilyFitMatchesGlmnet(t *testing.T) {
+	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
+		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
+	}
+	dir := t.TempDir()
+	// claims.csv with a weight column: x1..x10, w, off, claims.
+	claims := readExample(t, "../../examples/claims.csv")
+	var b strings.Builder
+	b.WriteString("x1,x2,x3,x4,x5,x6,x7,x8,x9,x10,w,off,y\n")
+	for i, row := range claims {
+		b.WriteString(strings.Join(row[:10], ",") + "," + strconv.FormatFloat(0.5+float64(i%3)/2, 'g', -1, 64) + "," + row[11] + "," + row[12] + "\n")
+	}
+	data := writeFile(t, dir, "claims.csv", b.String())
+	factors := "1,1,0,2,1,1,1,0.5,1,1"
+	out := glmFitJSON(t, "--family", "poisson", "--penalty", "lasso", "--lambda", "20", "--weights", "w", "--offset", "off",
+		"--penalty-factor", factors, "--tol", "1e-13", data)
+	require.Equal(t, "log", out.Link)
+	require.Equal(t, []string{"x3"}, out.Unpenalized)
+	ref, err := exec.Command("Rscript", "../../bench/glmfamily.R", "fit", data, "poisson", strconv.FormatFloat(20.0/2000, 'g', -1, 64), "w", "off", factors).CombinedOutput()
+	require.NoError(t, err, "%s", ref)
+	want := strings.Fields(string(ref))
+	require.Len(t, want, 11)
+	got := append([]float64{out.Intercept}, out.Coefficients...)
+	for j, s := range want {
+		v, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err)
+		require.InDelta(t, v, got[j], 1e-5, "coefficient %d", j)
+	}
+}
+
+func readExample(t *testing.T, path string) [][]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return parseCSV(t, string(b))[1:]
+}
+
+// TestFamilyOutputs checks the keys and consistency of a logistic fit's
+// output: dev_ratio = 1 − deviance/null, objective ≥ deviance, the saved
+// model predicts probabilities whose logit is the link, and classes.
+func TestFamilyOutputs(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	out := glmFitJSON(t, "--family", "binomial", "--lambda", "4", "--save-model", model, "--exclude", "income", "../../examples/credit.csv")
+	require.Equal(t, "binomial", out.Family)
+	require.Equal(t, "logit", out.Link)
+	require.InDelta(t, 1-*out.Deviance / *out.NullDeviance, *out.DevRatio, 1e-12)
+	require.GreaterOrEqual(t, out.Objective, *out.Deviance)
+	require.LessOrEqual(t, out.Gap, 1e-7)
+	require.Equal(t, []string{"income"}, out.Unpenalized)
+	pred := func(typ string) []float64 {
+		res := cardreg(t, "predict", "--type", typ, "--model", model, "../../examples/credit.csv")
+		require.Equal(t, 0, res.code, res.stderr)
+		rows := parseCSV(t, res.stdout)[1:]
+		v := make([]float64, len(rows))
+		for i, r := range rows {
+			v[i], _ = strconv.ParseFloat(r[0], 64)
+		}
+		return v
+	}
+	prob, link, class := pred("response"), pred("link"), pred("class")
+	require.Len(t, prob, 1000)
+	for i := range prob {
+		require.InDelta(t, link[i], math.Log(prob[i]/(1-prob[i])), 1e-9)
+		require.Equal(t, float64(map[bool]int{true: 1, false: 0}[prob[i] > 0.5]), class[i])
+	}
+	// A gaussian fit's JSON has the family keys too, and dev_ratio = r2.
+	g := cardreg(t, "fit", "--format", "json", "--lambda", "5", "../../examples/cardinality.csv")
+	require.Contains(t, g.stdout, `"family": "gaussian"`)
+	require.Contains(t, g.stdout, `"dev_ratio"`)
+}
+
+// TestFamilyBadInput: one line on stderr naming the file, line and column,
+// and the exit status: 1 for bad data, 2 for a bad command line.
+func TestFamilyBadInput(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", "a,b,w,off,f,y\n1,2,1,0,1,0\n2,1,1,0,2,1\n3,3,1,0,3,2\n4,0,-1,0,1,1\n5,5,1,0,2,0\n6,1,1,0,3,1\n")
+	cases := []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{[]string{"--family", "binomial", "--drop", "w,off,f"}, 1, []string{data, "line 4", `column "y"`, "not 0 or 1"}},
+		{[]string{"--family", "poisson", "--weights", "w", "--drop", "off,f"}, 1, []string{"line 5", `column "w"`, "-1"}},
+		{[]string{"--family", "gamma"}, 2, []string{"unknown --family"}},
+		{[]string{"--family", "poisson", "--type-measure", "auc"}, 2, []string{"--type-measure auc"}},
+		{[]string{"--family", "binomial", "--penalty-factor", "1,1"}, 2, []string{"--penalty-factor is for the lasso"}},
+		{[]string{"--family", "poisson", "--penalty", "lasso", "--penalty-factor", "1,1,1", "--drop", "w,off,f"}, 2, []string{"3 values for 2 predictors"}},
+		{[]string{"--family", "poisson", "--offset", "nosuch"}, 2, []string{"--offset", "nosuch"}},
+		{[]string{"--family", "poisson", "--exclude", "nosuch", "--drop", "w,off,f"}, 2, []string{"--exclude", "nosuch"}},
+		{[]string{"--family", "poisson", "--lambda", "theory"}, 2, []string{"theory"}},
+		{[]string{"--family", "poisson", "--relax"}, 2, []string{"--relax"}},
+		{[]string{"--family", "poisson", "--stream"}, 2, []string{"--stream"}},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			args := append(append([]string{"fit", "--lambda", "1"}, c.args...), data)
+			if hasArg(c.args, "theory") {
+				args = append(append([]string{"fit"}, c.args...), data)
+			}
+			oneLine(t, cardreg(t, args...), c.code, c.want...)
+		})
+	}
+	// Fold ids with two folds.
+	twoFolds := writeFile(t, dir, "two.csv", "a,b,f,y\n1,2,1,0\n2,1,2,1\n3,3,1,1\n4,0,2,0\n5,5,1,1\n6,1,2,0\n")
+	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--foldid", "f", twoFolds), 1, "at least 3")
+}
+
+func hasArg(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
