@@ -88,7 +88,7 @@ func TestFamilyOutputs(t *testing.T) {
 	out := glmFitJSON(t, "--family", "binomial", "--lambda", "4", "--save-model", model, "--exclude", "income", "../../examples/credit.csv")
 	require.Equal(t, "binomial", out.Family)
 	require.Equal(t, "logit", out.Link)
-	require.InDelta(t, 1-*out.Deviance / *out.NullDeviance, *out.DevRatio, 1e-12)
+	require.InDelta(t, 1 - *out.Deviance / *out.NullDeviance, *out.DevRatio, 1e-12)
 	require.GreaterOrEqual(t, out.Objective, *out.Deviance)
 	require.LessOrEqual(t, out.Gap, 1e-7)
 	require.Equal(t, []string{"income"}, out.Unpenalized)
