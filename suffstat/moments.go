@@ -171,3 +171,16 @@ func (m *Moments) Sym() *mat.SymDense {
 	}
 	return s
 }
+
+// Scale multiplies every weight by c > 0: W and the co-moments scale by c,
+// the means do not change. Normalising weights to sum to n is Scale(N/W).
+// It panics if c is not finite and positive.
+func (m *Moments) Scale(c float64) {
+	if !(c > 0) || math.IsInf(c, 0) {
+		panic(fmt.Sprintf("suffstat: scale %v", c))
+	}
+	m.W *= c
+	for i := range m.C {
+		m.C[i] *= c
+	}
+}

@@ -158,3 +158,31 @@ func hasArg(s []string, v string) bool {
 	}
 	return false
 }
+
+// TestGaussianRoutesAgree: a weighted gaussian fit through the sufficient
+// statistics (tensorreg) and through package glm (taken when an offset is
+// given, here all zero) are the same fit: one objective convention.
+func TestGaussianRoutesAgree(t *testing.T) {
+	dir := t.TempDir()
+	weighted, _ := exampleWith(t, dir)
+	b, err := os.ReadFile(weighted)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	for i := range lines {
+		if i == 0 {
+			lines[i] = "zero," + lines[i]
+		} else {
+			lines[i] = "0," + lines[i]
+		}
+	}
+	data := writeFile(t, dir, "zero.csv", strings.Join(lines, "\n")+"\n")
+	for _, pen := range []string{"cardinality", "lasso"} {
+		a := glmFitJSON(t, "--penalty", pen, "--lambda", "30", "--tol", "1e-12", "--weights", "w", "--drop", "fold,zero", data)
+		g := glmFitJSON(t, "--penalty", pen, "--lambda", "30", "--tol", "1e-12", "--weights", "w", "--drop", "fold", "--offset", "zero", data)
+		require.Equal(t, "zero", g.Offset)
+		require.InDeltaSlice(t, a.Coefficients, g.Coefficients, 1e-7, pen)
+		require.InDelta(t, a.Intercept, g.Intercept, 1e-7, pen)
+		require.InEpsilon(t, a.Objective, g.Objective, 1e-9, pen)
+		require.InDelta(t, *a.DevRatio, *g.DevRatio, 1e-9, pen)
+	}
+}

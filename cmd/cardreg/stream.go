@@ -235,6 +235,18 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 	if n := all.N; n < 2 {
 		return fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
 	}
+	if f.weights != "" {
+		// The weights are rescaled to sum to n, as glmnet and package glm
+		// do, so that λ_glmnet = λ/(2n) holds for weighted fits too.
+		if !(all.W > 0) {
+			return fmt.Errorf("%s: --weights %s: every weight is 0", path, f.weights)
+		}
+		c := float64(all.N) / all.W
+		for _, m := range pr.stats.Fold {
+			m.Scale(c)
+		}
+		all = pr.stats.All()
+	}
 	p := len(pr.names)
 	for j, name := range pr.names {
 		if constantStats(all, j) && !f.noIntercept {

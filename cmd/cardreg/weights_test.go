@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -28,12 +29,21 @@ func exampleWith(t *testing.T, dir string) (weighted, repeated string) {
 	return writeFile(t, dir, "weighted.csv", w.String()), writeFile(t, dir, "repeated.csv", r.String())
 }
 
-// Weights count rows: weight 2 is the row twice, 0 the row left out.
+// Weights count rows: weight 2 is the row twice, 0 the row left out. The
+// weights are rescaled to sum to the n rows of the file (glmnet's
+// convention), so the repeated rows (W of them) are fitted at the same
+// λ_glmnet = λ/(2n): at λ·W/n.
 func TestWeights(t *testing.T) {
 	dir := t.TempDir()
 	weighted, repeated := exampleWith(t, dir)
+	n, w := 0.0, 0.0
+	for i := range 400 {
+		n, w = n+1, w+float64(i%3)
+	}
 	for _, args := range [][]string{{"--lambda", "30"}, {"--lambda", "30", "--standardize", "--penalty", "lasso"}, {"--lambda", "80", "--relax"}} {
-		want := decodeFit(t, cardreg(t, append(append([]string{"fit", "--format", "json", "--tol", "1e-11"}, args...), repeated)...).stdout)
+		lam, _ := strconv.ParseFloat(args[1], 64)
+		rep := append([]string{"--lambda", strconv.FormatFloat(lam*w/n, 'g', -1, 64)}, args[2:]...)
+		want := decodeFit(t, cardreg(t, append(append([]string{"fit", "--format", "json", "--tol", "1e-11"}, rep...), repeated)...).stdout)
 		res := cardreg(t, append(append([]string{"fit", "--format", "json", "--tol", "1e-11", "--weights", "w", "--drop", "fold"}, args...), weighted)...)
 		require.Equal(t, 0, res.code, res.stderr)
 		got := decodeFit(t, res.stdout)
