@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,7 +18,7 @@ import (
 // safe for concurrent use.
 type Loss struct {
 	fam   Family
-	xp    *mat.Dense // penalised columns, n×m
+	xpt   *mat.Dense // penalised columns by rows: m×n, row a is column penal[a] of X
 	xu    *mat.Dense // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
 	penal []int      // the columns of X in xp
 	// intercept says whether the first column of xu is the intercept's.
@@ -65,7 +64,7 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if len(l.penal) == 0 {
 		return nil, errors.New("datafit: every predictor is unpenalised: nothing for the penalty to act on")
 	}
-	l.xp = columns(d.X, l.penal)
+	l.xpt = columnsT(d.X, l.penal)
 	if len(unpen) > 0 {
 		l.xu = columns(d.X, unpen)
 	}
@@ -98,6 +97,26 @@ func columns(x *mat.Dense, cols []int) *mat.Dense {
 				row[a] = 1
 			} else {
 				row[a] = x.At(i, j)
+			}
+		}
+	}
+	return out
+}
+
+// columnsT copies the listed columns of x as the rows of a matrix,
+// transposing in tiles so that reads and writes stay in cache.
+func columnsT(x *mat.Dense, cols []int) *mat.Dense {
+	n, _ := x.Dims()
+	out := mat.NewDense(len(cols), n, nil)
+	raw, dst := x.RawMatrix(), out.RawMatrix()
+	const tile = 32
+	for i0 := 0; i0 < n; i0 += tile {
+		for a0 := 0; a0 < len(cols); a0 += tile {
+			for i := i0; i < min(i0+tile, n); i++ {
+				row := raw.Data[i*raw.Stride:]
+				for a := a0; a < min(a0+tile, len(cols)); a++ {
+					dst.Data[a*dst.Stride+i] = row[cols[a]]
+				}
 			}
 		}
 	}
@@ -157,7 +176,7 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 			grad.ReuseAs(m, 1)
 		}
 		g := mat.NewVecDense(m, nil)
-		g.MulVec(l.xp.T(), mat.NewVecDense(len(u), u))
+		g.MulVec(l.xpt, mat.NewVecDense(len(u), u))
 		grad.SetCol(0, g.RawVector().Data)
 	}
 	return f
@@ -166,13 +185,16 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 // evaluate sets eta (and free) for β = theta.
 func (l *Loss) evaluate(theta mat.Matrix) {
 	m := len(l.penal)
-	beta := mat.Col(nil, 0, theta)
 	if r, _ := theta.Dims(); r != m {
 		panic(mat.ErrShape)
 	}
+	beta := mat.Col(nil, 0, theta)
+	if slices.Equal(beta, l.last) {
+		return // η and the profile are those of β already
+	}
 	l.last = beta
 	base := mat.NewVecDense(len(l.y), nil)
-	base.MulVec(l.xp, mat.NewVecDense(m, beta))
+	base.MulVec(l.xpt.T(), mat.NewVecDense(m, beta))
 	b := base.RawVector().Data
 	for i := range b {
 		b[i] += l.o[i]
@@ -223,19 +245,19 @@ func (l *Loss) profile(base []float64) {
 	for range 100 {
 		g, h := l.freeDerivs()
 		step, dec, ok := newtonStep(g, h)
-		if !ok || negligible(step, l.free) || dec > prev/10 && dec <= 1e-16*(math.Abs(f)+1) {
+		if !ok || negligible(step, l.free) || dec > prev/10 && dec <= 1e-12*(math.Abs(f)+1) {
 			return // converged, or stalled at rounding
 		}
 		prev = dec
-		if dec <= 1e-16*(math.Abs(f)+1) {
-			// Quadratic convergence: full steps until the step is
-			// rounding, so that the free gradient (the dual point's
-			// infeasibility) vanishes to working precision.
-			for a := range k {
-				l.free[a] += step[a]
-			}
-			l.setEta(base, l.free)
-			f = l.value(l.eta)
+		// The full step, accepted within the rounding of the sum (near
+		// the minimum the decrease is below it), else backtracking.
+		for a := range k {
+			trial[a] = l.free[a] + step[a]
+		}
+		l.setEta(base, trial)
+		if ft := l.value(l.eta); finite(ft) && ft <= f+1e-13*(math.Abs(f)+1) {
+			f = ft
+			copy(l.free, trial)
 			continue
 		}
 		if !l.backtrack(base, step, &f, trial) {
@@ -358,51 +380,32 @@ func (l *Loss) Lipschitz() float64 {
 		return 0
 	}
 	if l.lip == 0 {
-		n, m := l.xp.Dims()
-		var mean []float64
-		if l.intercept {
-			mean = weightedMeans(l.xp, l.w)
-		}
-		z := mat.NewDense(n, m, nil)
-		for i := range n {
-			s := math.Sqrt(l.w[i])
-			row, src := z.RawRowView(i), l.xp.RawRowView(i)
-			for j := range m {
-				v := src[j]
-				if mean != nil {
-					v -= mean[j]
+		m, n := l.xpt.Dims()
+		z := mat.NewDense(m, n, nil)
+		for a := range m {
+			row, src := z.RawRowView(a), l.xpt.RawRowView(a)
+			var mean, sw float64
+			if l.intercept {
+				for i, v := range src {
+					mean += l.w[i] * v
+					sw += l.w[i]
 				}
-				row[j] = s * v
+				mean /= sw
+			}
+			for i, v := range src {
+				row[i] = math.Sqrt(l.w[i]) * (v - mean)
 			}
 		}
-		ls := solver.NewLeastSquares(solver.DenseDesign{X: z}, mat.NewDense(n, 1, nil))
+		ls := solver.NewLeastSquares(solver.ColumnDesign{XT: z}, mat.NewDense(n, 1, nil))
 		l.lip = c * ls.Lipschitz() / 2
 	}
 	return l.lip
 }
 
-func weightedMeans(x *mat.Dense, w []float64) []float64 {
-	n, m := x.Dims()
-	mean := make([]float64, m)
-	var sw float64
-	for i := range n {
-		sw += w[i]
-		for j, v := range x.RawRowView(i) {
-			mean[j] += w[i] * v
-		}
-	}
-	for j := range mean {
-		mean[j] /= sw
-	}
-	return mean
-}
-
 // Dual returns the dual objective −Σ wᵢd*(yᵢ, s·∂d/∂ηᵢ) + s·Σ wᵢ(∂d/∂ηᵢ)oᵢ at
 // the dual point of β = theta scaled by s.
 func (l *Loss) Dual(theta mat.Matrix, _ float64, s float64) float64 {
-	if !slices.Equal(mat.Col(nil, 0, theta), l.last) {
-		l.evaluate(theta)
-	}
+	l.evaluate(theta)
 	var d float64
 	for i, e := range l.eta {
 		if l.w[i] == 0 {
@@ -420,104 +423,112 @@ func (l *Loss) Dual(theta mat.Matrix, _ float64, s float64) float64 {
 func (l *Loss) GapFloor() float64 { return l.floor }
 
 // Quadratic returns the proximal Newton (IRLS) model of the loss at
-// β = theta as a least-squares loss in Gram form: the weighted least
-// squares of the working response on the penalised columns with weights
-// wᵢ∂²d/∂η²/2, the intercept and the unpenalised columns profiled out of
-// its Gram matrix (a Schur complement of the weighted co-moments).
+// β = theta as a least-squares loss: the rows of the penalised columns and
+// of the working response zᵢ = ηᵢ − oᵢ − (∂d/∂η)/(∂²d/∂η²), scaled by
+// √(wᵢ∂²d/∂η²/2), with the intercept and the unpenalised columns projected
+// out (in that weighted metric). The loss forms its Gram matrix only if a
+// method asks for it (FISTA does, coordinate descent does not).
 func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	l.evaluate(theta)
-	n, m := l.xp.Dims()
-	k := len(l.free)
-	intercept := l.intercept
-	extra := k
-	if intercept {
-		extra-- // the column of ones is the centring
-	}
-	d := extra + m + 1
-	z := mat.NewDense(n, d, nil)
-	wt := make([]float64, n)
+	m, n := l.xpt.Dims()
+	s := make([]float64, n)
+	z := make([]float64, n)
 	for i, e := range l.eta {
 		d1, d2 := l.fam.Derivs(l.y[i], e)
 		if l.w[i] == 0 || !(d2 > 0) {
 			continue
 		}
-		wt[i] = l.w[i] * d2 / 2
-		row := z.RawRowView(i)
-		if extra > 0 {
-			copy(row, l.xu.RawRowView(i)[k-extra:])
-		}
-		copy(row[extra:], l.xp.RawRowView(i))
-		row[d-1] = e - l.o[i] - d1/d2
+		s[i] = math.Sqrt(l.w[i] * d2 / 2)
+		z[i] = s[i] * (e - l.o[i] - d1/d2)
 	}
-	mo := suffstat.New(d)
-	mo.AddRows(z, wt)
-	if !(mo.W > 0) {
-		return nil, errors.New("datafit: every observation has zero curvature (fitted means at the boundary)")
-	}
-	c := mo.Sym()
-	if !intercept {
-		for a := range d {
-			for b := a; b < d; b++ {
-				c.SetSym(a, b, c.At(a, b)+mo.W*mo.Mean[a]*mo.Mean[b])
-			}
+	xt := mat.NewDense(m, n, nil)
+	yt := mat.NewDense(1, n, z)
+	var basis []*mat.VecDense
+	if l.xu != nil {
+		var err error
+		if basis, err = weightedBasis(l.xu, s); err != nil {
+			return nil, err
 		}
 	}
-	h, cross, yy, err := schur(c, extra)
-	if err != nil {
-		return nil, err
+	for a := range m {
+		weightedResidual(xt.RawRowView(a), l.xpt.RawRowView(a), s, basis)
 	}
-	return solver.NewGramLeastSquares(h, cross, math.Max(yy, 0)), nil
+	for _, q := range basis {
+		projectOut(yt, q)
+	}
+	return solver.NewLeastSquares(solver.ColumnDesign{XT: xt}, yt.T()), nil
 }
 
-// schur removes the first k variables from the co-moments c of
-// [X_U X_P z]: the co-moments of X_P and z after regression on X_U.
-func schur(c *mat.SymDense, k int) (*mat.SymDense, *mat.Dense, float64, error) {
-	d := c.SymmetricDim()
-	m := d - k - 1
-	rest := mat.NewSymDense(d-k, nil)
-	for a := range d - k {
-		for b := a; b < d-k; b++ {
-			rest.SetSym(a, b, c.At(k+a, k+b))
+// weightedBasis returns an orthonormal basis of the columns of diag(s)·u,
+// by modified Gram–Schmidt applied twice.
+func weightedBasis(u *mat.Dense, s []float64) ([]*mat.VecDense, error) {
+	n, k := u.Dims()
+	var basis []*mat.VecDense
+	for c := range k {
+		v := mat.NewVecDense(n, nil)
+		for i := range n {
+			v.SetVec(i, s[i]*u.At(i, c))
 		}
-	}
-	if k > 0 {
-		cuu := mat.NewSymDense(k, nil)
-		for a := range k {
-			for b := a; b < k; b++ {
-				cuu.SetSym(a, b, c.At(a, b))
+		before := mat.Norm(v, 2)
+		for range 2 {
+			for _, q := range basis {
+				v.AddScaledVec(v, -mat.Dot(v, q), q)
 			}
 		}
-		var ch mat.Cholesky
-		if !ch.Factorize(cuu) {
-			return nil, nil, 0, errors.New("datafit: the unpenalised predictors are collinear (with the intercept) on the observations that carry weight")
+		after := mat.Norm(v, 2)
+		if !(after > 1e-10*before) {
+			return nil, errors.New("datafit: the unpenalised predictors are collinear (with the intercept) on the observations that carry weight")
 		}
-		cur := mat.NewDense(k, d-k, nil)
-		for a := range k {
-			for b := range d - k {
-				cur.Set(a, b, c.At(a, k+b))
-			}
+		v.ScaleVec(1/after, v)
+		basis = append(basis, v)
+	}
+	return basis, nil
+}
+
+// projectOut removes from every row of a its component along the unit
+// vector q.
+func projectOut(a *mat.Dense, q *mat.VecDense) {
+	qv := q.RawVector().Data
+	for r := range a.RawMatrix().Rows {
+		row := a.RawRowView(r)
+		var dot float64
+		for i, v := range row {
+			dot += qv[i] * v
 		}
-		var sol mat.Dense
-		if err := ch.SolveTo(&sol, cur); err != nil {
-			return nil, nil, 0, err
-		}
-		var corr mat.Dense
-		corr.Mul(cur.T(), &sol)
-		for a := range d - k {
-			for b := a; b < d-k; b++ {
-				rest.SetSym(a, b, rest.At(a, b)-corr.At(a, b))
-			}
+		for i := range row {
+			row[i] -= dot * qv[i]
 		}
 	}
-	h := mat.NewSymDense(m, nil)
-	cross := mat.NewDense(m, 1, nil)
-	for a := range m {
-		for b := a; b < m; b++ {
-			h.SetSym(a, b, rest.At(a, b))
+}
+
+// weightedResidual writes into dst the column s⊙x less its components
+// along the orthonormal basis vectors, the first of them folded into the
+// scaling pass.
+func weightedResidual(dst, x, s []float64, basis []*mat.VecDense) {
+	if len(basis) == 0 {
+		for i, v := range x {
+			dst[i] = s[i] * v
 		}
-		cross.Set(a, 0, rest.At(a, m))
+		return
 	}
-	return h, cross, rest.At(m, m), nil
+	q := basis[0].RawVector().Data
+	var dot float64
+	for i, v := range x {
+		dot += q[i] * s[i] * v
+	}
+	for i, v := range x {
+		dst[i] = s[i]*v - dot*q[i]
+	}
+	for _, b := range basis[1:] {
+		qb := b.RawVector().Data
+		var d float64
+		for i, v := range dst {
+			d += qb[i] * v
+		}
+		for i := range dst {
+			dst[i] -= d * qb[i]
+		}
+	}
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }

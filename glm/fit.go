@@ -91,10 +91,10 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 	pb.n, pb.p = x.Dims()
 	d := &datafit.Data{X: x, Y: y, Weights: pb.opts.Weights, Offset: pb.opts.Offset,
 		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept}
-	if err := d.Check(pb.fam); err != nil {
-		return nil, err
-	}
 	if pb.opts.Standardize {
+		if err := d.Check(pb.fam); err != nil { // before the scales
+			return nil, err
+		}
 		pb.sd = columnScales(x, pb.opts.Weights)
 		d.X = scaleColumns(x, pb.sd)
 	}
@@ -315,4 +315,28 @@ func (m *Model) DistinctValues() []float64 {
 	v := mat.Col(nil, 0, m.solution)
 	slices.Sort(v)
 	return slices.Compact(v)
+}
+
+// Certify returns the relative duality gap of coefficients coef (one per
+// predictor; the intercept and unpenalised coefficients are fitted
+// exactly) for the problem at λ: a certificate of any solver's answer,
+// e.g. glmnet's.
+func Certify(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, coef []float64, opts *Options) (float64, error) {
+	pb, err := newProblem(x, y, opts)
+	if err != nil {
+		return 0, err
+	}
+	if len(coef) != pb.p {
+		return 0, fmt.Errorf("glm: %d coefficients for %d predictors", len(coef), pb.p)
+	}
+	pen0 := pb.loss.Penalized()
+	theta := mat.NewDense(len(pen0), 1, nil)
+	for a, j := range pen0 {
+		c := coef[j]
+		if pb.sd != nil {
+			c *= pb.sd[j]
+		}
+		theta.Set(a, 0, c)
+	}
+	return solver.Certificate(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, theta), nil
 }

@@ -38,34 +38,30 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs a least-squares loss")
 	}
-	d, ok := ls.x.(DenseDesign)
+	xt, ok := columnsOf(ls.x)
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs a dense design")
 	}
-	l1, ok := p.Penalty.(penalty.L1)
+	rows, cols := ls.Dims()
+	factors, ok := cdFactors(p.Penalty, rows)
 	if !ok {
-		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty")
+		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors)")
 	}
 	if p.Lambda == 0 {
 		return nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
 	}
-	nu := l1.Nu
-	if nu == 0 {
-		nu = 1
-	}
-	rows, cols := ls.Dims()
 	theta := mat.NewDense(rows, cols, nil)
 	if init != nil {
 		theta.Copy(init)
 	}
-	cd := newCDState(d.X, p.Lambda*nu/2)
+	cd := newCDState(xt, p.Lambda, factors)
 	res := &Result{Status: IterationLimit, Residual: math.NaN(), Converged: true}
 	var obj float64
 	worst, floor := 0.0, false
 	for j := 0; j < cols; j++ {
 		col := mat.Col(nil, j, theta)
 		y := mat.Col(nil, j, ls.y)
-		r := cd.column(col, y, p.Lambda, nu, s, res)
+		r := cd.column(col, y, p.Lambda, s, res)
 		theta.SetCol(j, col)
 		obj += r.obj
 		worst = math.Max(worst, r.gap)
@@ -86,17 +82,65 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	return res, nil
 }
 
-// cdState holds the columns of X, contiguous, and their squared norms.
-type cdState struct {
-	xt    blas64.General // p×n: row k is column k of X
-	norms []float64
-	thr   float64 // λν/2
-	n     int
+// cdFactors returns the per-coordinate weights of a separable L1 penalty:
+// ν for penalty.L1, the factors of penalty.WeightedL1.
+func cdFactors(pen penalty.Penalty, p int) ([]float64, bool) {
+	switch h := pen.(type) {
+	case penalty.L1:
+		nu := h.Nu
+		if nu == 0 {
+			nu = 1
+		}
+		f := make([]float64, p)
+		for k := range f {
+			f[k] = nu
+		}
+		return f, true
+	case penalty.WeightedL1:
+		return h.Factors, len(h.Factors) == p
+	}
+	return nil, false
 }
 
-func newCDState(x *mat.Dense, thr float64) *cdState {
-	n, p := x.Dims()
-	cd := &cdState{xt: transpose(x), norms: make([]float64, p), thr: thr, n: n}
+// IsSeparableL1 reports whether coordinate descent handles pen (the lasso,
+// with or without penalty factors).
+func IsSeparableL1(pen penalty.Penalty) bool {
+	switch pen.(type) {
+	case penalty.L1, penalty.WeightedL1:
+		return true
+	}
+	return false
+}
+
+// cdState holds the columns of X, contiguous, their squared norms and the
+// coordinates' penalty weights.
+type cdState struct {
+	xt      blas64.General // p×n: row k is column k of X
+	norms   []float64
+	factors []float64 // f_k: the penalty is λΣ f_k|θ_k|
+	lambda  float64
+	n       int
+}
+
+// columnsOf returns the columns of a dense design as the rows of a p×n
+// matrix: a copy for a DenseDesign, XT itself for a ColumnDesign.
+func columnsOf(d Design) (blas64.General, bool) {
+	switch d := d.(type) {
+	case DenseDesign:
+		return transpose(d.X), true
+	case ColumnDesign:
+		raw := d.XT.RawMatrix()
+		if raw.Stride != raw.Cols {
+			return transpose(mat.DenseCopyOf(d.XT.T())), true
+		}
+		return raw, true
+	}
+	return blas64.General{}, false
+}
+
+func newCDState(xt blas64.General, lambda float64, factors []float64) *cdState {
+	p, n := xt.Rows, xt.Cols
+	cd := &cdState{xt: xt, norms: make([]float64, p), factors: factors, lambda: lambda, n: n}
 	for k := range cd.norms {
 		xk := cd.col(k)
 		cd.norms[k] = blas64.Dot(xk, xk)
@@ -117,7 +161,7 @@ func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
 	}
 	xk := cd.col(k)
 	z := blas64.Dot(xk, r) + cd.norms[k]*theta[k]
-	next := penalty.SoftThreshold(z, cd.thr) / cd.norms[k]
+	next := penalty.SoftThreshold(z, cd.lambda*cd.factors[k]/2) / cd.norms[k]
 	delta := next - theta[k]
 	if delta == 0 {
 		return 0
@@ -133,7 +177,7 @@ type cdColumn struct {
 }
 
 // column runs coordinate descent on one response column.
-func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, res *Result) cdColumn {
+func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *Result) cdColumn {
 	p := len(theta)
 	r := blas64.Vector{N: cd.n, Inc: 1, Data: append([]float64(nil), y...)}
 	for k, t := range theta {
@@ -165,9 +209,9 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 		}
 		res.Iterations = max(res.Iterations, sweeps)
 		var zeroed bool
-		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, nu, screened)
+		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened)
 		if zeroed { // certify the point returned, not the one screened
-			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, nu, screened)
+			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened)
 		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
@@ -181,29 +225,29 @@ func (cd *cdState) column(theta, y []float64, lambda, nu float64, s Settings, re
 }
 
 // certificate returns P(θ) and the relative duality gap from the residual:
-// with s = min(1, λ/h*(2Xᵀr)), D = 2s⟨r, y⟩ − s²‖r‖² (DESIGN §3). It also
-// applies the gap-safe screening rule at the dual point 2s·r, marking
-// coordinates that are zero at the optimum (theta is zero there already or
-// is set so, and the residual updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda, nu float64, screened []bool) (obj, gap float64, zeroed bool) {
+// with s = min(1, λ/h*(2Xᵀr)), h*(g) = max_k |g_k|/f_k, D = 2s⟨r, y⟩ − s²‖r‖²
+// (DESIGN §3). It also applies the gap-safe screening rule at the dual
+// point 2s·r, marking coordinates that are zero at the optimum (theta is
+// zero there already or is set so, and the residual updated).
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool) (obj, gap float64, zeroed bool) {
 	corr := make([]float64, len(theta))
-	var gmax, l1 float64
+	var dual, l1 float64
 	for k := range theta {
 		corr[k] = blas64.Dot(cd.col(k), r)
-		gmax = math.Max(gmax, math.Abs(corr[k]))
-		l1 += math.Abs(theta[k])
+		dual = math.Max(dual, 2*math.Abs(corr[k])/cd.factors[k])
+		l1 += cd.factors[k] * math.Abs(theta[k])
 	}
 	rr := blas64.Dot(r, r)
-	obj = rr + lambda*nu*l1
+	obj = rr + lambda*l1
 	s := 1.0
-	if dual := 2 * gmax / nu; dual > lambda {
+	if dual > lambda {
 		s = lambda / dual
 	}
 	gap = math.Max(obj-(2*s*blas64.Dot(r, y)-s*s*rr), 0)
 	radius := 2 * math.Sqrt(gap)
 	for k := range theta {
 		// |x_kᵀθ_dual| = 2s|x_kᵀr|; strict inequality keeps ties active.
-		if !screened[k] && 2*s*math.Abs(corr[k])+radius*math.Sqrt(cd.norms[k]) < lambda*nu {
+		if !screened[k] && 2*s*math.Abs(corr[k])+radius*math.Sqrt(cd.norms[k]) < lambda*cd.factors[k] {
 			screened[k] = true
 			if theta[k] != 0 {
 				blas64.Axpy(theta[k], cd.col(k), r)

@@ -48,6 +48,35 @@ func (d DenseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { Mul(dst, d.X.T(), 
 // Gram writes XᵀX into dst.
 func (d DenseDesign) Gram(dst *mat.SymDense) { gram(dst, d.X) }
 
+// ColumnDesign is a Design stored by columns: XT is p×n, its row k the
+// column k of X. Coordinate descent sweeps it without transposing, which
+// suits designs rebuilt at every step (the weighted models of proximal
+// Newton).
+type ColumnDesign struct {
+	// XT is Xᵀ; it is not copied.
+	XT *mat.Dense
+}
+
+var (
+	_ Design = ColumnDesign{}
+	_ Gramer = ColumnDesign{}
+)
+
+// Dims returns the shape of X.
+func (d ColumnDesign) Dims() (n, p int) {
+	p, n = d.XT.Dims()
+	return n, p
+}
+
+// Mul writes X·B into dst.
+func (d ColumnDesign) Mul(dst *mat.Dense, b mat.Matrix) { Mul(dst, d.XT.T(), b) }
+
+// MulTrans writes Xᵀ·R into dst.
+func (d ColumnDesign) MulTrans(dst *mat.Dense, r mat.Matrix) { Mul(dst, d.XT, r) }
+
+// Gram writes XᵀX into dst.
+func (d ColumnDesign) Gram(dst *mat.SymDense) { gram(dst, mat.DenseCopyOf(d.XT.T())) }
+
 // LeastSquares is the loss f(Θ) = ‖Y − XΘ‖²_F on the source paper's scale
 // (no 1/(2n)). It is a DualLoss and a Polisher.
 //
@@ -152,6 +181,18 @@ func (ls *LeastSquares) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 		ls.x.MulTrans(grad, &r)
 		grad.Scale(2, grad)
 	}
+	return sqNorm(&r)
+}
+
+// valueCheap returns ‖Y − XΘ‖²_F without forming XᵀX: from the rows when
+// the Gram matrix has not been formed yet, else from it.
+func (ls *LeastSquares) valueCheap(theta mat.Matrix) float64 {
+	if ls.h != nil || ls.x == nil {
+		return ls.Eval(nil, theta)
+	}
+	var r mat.Dense
+	ls.x.Mul(&r, theta)
+	r.Sub(&r, ls.y)
 	return sqNorm(&r)
 }
 

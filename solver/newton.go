@@ -20,13 +20,28 @@ type Newtoner interface {
 // ProxNewton is the proximal Newton method (Lee, Sun and Saunders, SIAM J.
 // Optim. 24(3), 2014), glmnet's outer loop for non-quadratic losses: each
 // outer iteration minimises the loss's quadratic model plus λh with an
-// inner method (FISTA with polishing on the model's Gram form), then
-// backtracks along the step until the true objective decreases enough. It
-// stops on the true problem's relative duality gap; Iterations counts outer
-// iterations. It needs a Newtoner loss.
+// inner method, then backtracks along the step until the true objective
+// decreases enough. It stops on the true problem's relative duality gap;
+// Iterations counts outer iterations. It needs a Newtoner loss.
 type ProxNewton struct {
-	// Inner minimises the quadratic models. If nil, FISTA is used.
+	// Inner minimises the quadratic models. If nil, coordinate descent
+	// for the lasso on a dense model (glmnet's inner loop), else FISTA
+	// with polishing on the model's Gram form.
 	Inner Method
+}
+
+// inner returns the method for the model q.
+func (m *ProxNewton) inner(p Problem, q *LeastSquares) Method {
+	if m.Inner != nil {
+		return m.Inner
+	}
+	switch q.x.(type) {
+	case DenseDesign, ColumnDesign:
+		if IsSeparableL1(p.Penalty) {
+			return CoordinateDescent{}
+		}
+	}
+	return &FISTA{}
 }
 
 // Minimize implements Method.
@@ -34,10 +49,6 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 	nl, ok := p.Loss.(Newtoner)
 	if !ok {
 		return nil, errors.New("solver: proximal Newton needs a loss with a quadratic model (a Newtoner)")
-	}
-	inner := m.Inner
-	if inner == nil {
-		inner = &FISTA{}
 	}
 	rows, cols := p.Loss.Dims()
 	x := mat.NewDense(rows, cols, nil)
@@ -53,7 +64,7 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 			res.Converged = true
 			break
 		}
-		next, err := m.step(p, nl, inner, x, grad, obj, gap, s)
+		next, err := m.step(p, nl, x, grad, obj, gap, s)
 		if err != nil {
 			return nil, err
 		}
@@ -85,19 +96,19 @@ const maxOuter = 500
 
 // step minimises the model at x and returns the accepted point, or nil when
 // the line search finds no decrease. grad holds ∇f(x).
-func (m *ProxNewton) step(p Problem, nl Newtoner, inner Method, x, grad *mat.Dense, obj, gap float64, s Settings) (*mat.Dense, error) {
+func (m *ProxNewton) step(p Problem, nl Newtoner, x, grad *mat.Dense, obj, gap float64, s Settings) (*mat.Dense, error) {
 	q, err := nl.Quadratic(x)
 	if err != nil {
 		return nil, err
 	}
 	// Solve the model to a fraction of the outer gap, in absolute terms.
-	qx := q.Eval(nil, x) + p.Lambda*p.Penalty.Value(x)
+	qx := q.valueCheap(x) + p.Lambda*p.Penalty.Value(x)
 	tol := 0.1 * gap * obj / math.Max(qx, math.SmallestNonzeroFloat64)
 	tol = math.Min(math.Max(tol, 1e-13), 1e-3)
 	if math.IsNaN(tol) {
 		tol = 1e-3
 	}
-	r, err := Minimize(Problem{Loss: q, Penalty: p.Penalty, Lambda: p.Lambda}, x, &Settings{Tol: tol, MaxIter: s.MaxIter, GapEvery: s.GapEvery}, inner)
+	r, err := Minimize(Problem{Loss: q, Penalty: p.Penalty, Lambda: p.Lambda}, x, &Settings{Tol: tol, MaxIter: s.MaxIter, GapEvery: s.GapEvery}, m.inner(p, q))
 	if err != nil {
 		return nil, err
 	}

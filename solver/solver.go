@@ -219,3 +219,12 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 	}
 	return obj, g / obj, floor
 }
+
+// Certificate returns the relative duality gap of p at theta (NaN when the
+// loss has no dual or the penalty no dual norm): how far from optimal any
+// solver's answer is.
+func Certificate(p Problem, theta *mat.Dense) float64 {
+	r, c := theta.Dims()
+	_, gap, _ := certificate(p, theta, mat.NewDense(r, c, nil))
+	return gap
+}

@@ -1,0 +1,224 @@
+// Command glmbench times cardreg's logistic and Poisson fits (package glm)
+// for bench/glm.sh, beside R glmnet on the same data, and certifies
+// glmnet's coefficients with cardreg's duality gap.
+//
+//	glmbench -gen -n 5000 -p 500 -family binomial -out data.csv
+//	glmbench -data data.csv -family binomial -lambda 0.01 -tol 1e-7 -reps 5
+//	glmbench -data data.csv -family binomial -path 100 -tol 1e-7 -reps 3
+//	glmbench -data data.csv -family binomial -lambda 0.01 -certify coef.txt
+//
+// λ is on glmnet's scale (λ_glmnet); cardreg fits at 2n·λ. Timings are
+// medians over -reps runs after one warm-up, data reading excluded.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"runtime/pprof"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+func main() {
+	gen := flag.Bool("gen", false, "generate a data set")
+	n := flag.Int("n", 5000, "rows (-gen)")
+	p := flag.Int("p", 500, "columns (-gen)")
+	seed := flag.Uint64("seed", 1, "seed (-gen)")
+	out := flag.String("out", "", "output CSV (-gen)")
+	data := flag.String("data", "", "data CSV: x1..xp, y")
+	family := flag.String("family", "binomial", "binomial or poisson")
+	pen := flag.String("penalty", "lasso", "lasso or cardinality")
+	lambda := flag.Float64("lambda", 0, "λ on glmnet's scale")
+	path := flag.Int("path", 0, "fit a path of this many λ instead")
+	tol := flag.Float64("tol", 1e-7, "relative duality-gap tolerance")
+	reps := flag.Int("reps", 3, "timed repetitions")
+	certify := flag.String("certify", "", "file of glmnet coefficients (intercept first) to certify")
+	method := flag.String("method", "auto", "auto, newton or fista")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs")
+	flag.Parse()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			log.Fatal(err)
+		}
+		defer pprof.StopCPUProfile()
+	}
+	fam, err := datafit.ByName(*family)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *gen {
+		generate(*out, fam, *n, *p, *seed)
+		return
+	}
+	x, y := read(*data)
+	rows, _ := x.Dims()
+	var h penalty.Penalty = penalty.L1{}
+	if *pen == "cardinality" {
+		h = penalty.Cardinality{Nu: 1}
+	}
+	opts := glm.Options{Family: fam, Settings: solver.Settings{Tol: *tol, MaxIter: 100000}}
+	switch *method {
+	case "newton":
+		opts.Method = &solver.ProxNewton{}
+	case "fista":
+		opts.Method = &solver.FISTA{}
+	}
+	lam := 2 * float64(rows) * *lambda
+	if *certify != "" {
+		fmt.Printf("glmnet_gap %.3g\n", certifyCoef(*certify, x, y, h, lam, &opts))
+		return
+	}
+	var times []float64
+	for r := 0; r <= *reps; r++ {
+		start := time.Now()
+		if *path > 0 {
+			pth, err := glm.FitPath(x, y, h, &glm.PathOptions{Options: opts, NLambda: *path})
+			if err != nil {
+				log.Fatal(err)
+			}
+			if r == 0 {
+				worst := 0.0
+				for _, m := range pth.Models {
+					worst = math.Max(worst, m.Gap)
+				}
+				fmt.Printf("cardreg_path_len %d\ncardreg_path_worst_gap %.3g\n", len(pth.Models), worst)
+			}
+		} else {
+			m, err := glm.Fit(x, y, h, lam, &opts)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if r == 0 {
+				fmt.Printf("cardreg_gap %.3g\ncardreg_iterations %d\ncardreg_nonzero %d\n", m.Gap, m.Iterations, nonzero(m.Coef))
+			}
+		}
+		if r > 0 {
+			times = append(times, time.Since(start).Seconds())
+		}
+	}
+	slices.Sort(times)
+	fmt.Printf("cardreg_seconds %.4f\n", times[len(times)/2])
+}
+
+func nonzero(v []float64) int {
+	k := 0
+	for _, c := range v {
+		if c != 0 {
+			k++
+		}
+	}
+	return k
+}
+
+// certifyCoef returns the relative duality gap of glmnet's β (its
+// intercept is replaced by the optimal one for β, which only helps it).
+func certifyCoef(path string, x *mat.Dense, y []float64, h penalty.Penalty, lam float64, opts *glm.Options) float64 {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	f := strings.Fields(string(b))
+	_, p := x.Dims()
+	beta := make([]float64, p)
+	for j := range p {
+		beta[j], _ = strconv.ParseFloat(f[j+1], 64)
+	}
+	gap, err := glm.Certify(x, y, h, lam, beta, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return gap
+}
+
+func generate(path string, fam datafit.Family, n, p int, seed uint64) {
+	r := rand.New(rand.NewPCG(seed, 3))
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w := bufio.NewWriter(f)
+	for j := range p {
+		fmt.Fprintf(w, "x%d,", j+1)
+	}
+	fmt.Fprintln(w, "y")
+	beta := make([]float64, p)
+	for j := range min(p, 20) {
+		beta[j] = []float64{0.5, -0.5}[j%2] * 0.6
+	}
+	row := make([]string, p+1)
+	for range n {
+		eta := -0.5
+		for j := range p {
+			v := r.NormFloat64()
+			eta += beta[j] * v
+			row[j] = strconv.FormatFloat(v, 'g', 8, 64)
+		}
+		mu := fam.Mean(eta)
+		var yv float64
+		if _, ok := fam.(datafit.Binomial); ok {
+			if r.Float64() < mu {
+				yv = 1
+			}
+		} else {
+			l, k, q := math.Exp(-mu), 0, r.Float64()
+			for q > l {
+				q *= r.Float64()
+				k++
+			}
+			yv = float64(k)
+		}
+		row[p] = strconv.FormatFloat(yv, 'g', -1, 64)
+		fmt.Fprintln(w, strings.Join(row, ","))
+	}
+	if err := w.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	f.Close()
+}
+
+func read(path string) (*mat.Dense, []float64) {
+	f, err := os.Open(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	sc.Scan()
+	var data, y []float64
+	p := 0
+	for sc.Scan() {
+		cells := strings.Split(sc.Text(), ",")
+		p = len(cells) - 1
+		for j, c := range cells {
+			v, err := strconv.ParseFloat(c, 64)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if j == p {
+				y = append(y, v)
+			} else {
+				data = append(data, v)
+			}
+		}
+	}
+	return mat.NewDense(len(y), p, data), y
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env Rscript
+# R glmnet anchor for bench/glm.sh: times glmnet(family = FAMILY,
+# standardize = FALSE, thresh = THRESH) on DATA.csv (x1..xp, y), one lambda
+# (glmnet scale) and the default 100-lambda path, median of REPS after one
+# warm-up, in-process (reading the CSV is not timed). Writes the one-lambda
+# coefficients (intercept first) to COEF for cardreg to certify.
+#
+#   Rscript bench/glmnet_family.R DATA.csv FAMILY LAMBDA THRESH REPS COEF
+suppressPackageStartupMessages(library(glmnet))
+a <- commandArgs(trailingOnly = TRUE)
+d <- as.matrix(read.csv(a[1]))
+x <- d[, -ncol(d)]
+y <- d[, ncol(d)]
+family <- a[2]; lambda <- as.numeric(a[3]); thresh <- as.numeric(a[4]); reps <- as.integer(a[5])
+time <- function(f) {
+  f()
+  t <- replicate(reps, system.time(f())[["elapsed"]])
+  median(t)
+}
+one <- time(function() glmnet(x, y, family = family, lambda = lambda, standardize = FALSE, thresh = thresh))
+path <- time(function() glmnet(x, y, family = family, standardize = FALSE, thresh = thresh))
+fit <- glmnet(x, y, family = family, lambda = lambda, standardize = FALSE, thresh = thresh)
+cat(formatC(as.vector(as.matrix(coef(fit))), digits = 17, format = "g"), "\n", file = a[6])
+pfit <- glmnet(x, y, family = family, standardize = FALSE, thresh = thresh)
+cat(sprintf("glmnet_seconds %.4f\nglmnet_path_seconds %.4f\nglmnet_path_len %d\nglmnet_nonzero %d\n",
+            one, path, length(pfit$lambda), sum(coef(fit)[-1] != 0)))
