@@ -541,3 +541,23 @@ func weightedMean(v, w []float64) float64 {
 	}
 	return s / sw
 }
+
+// Restrict returns the loss of the same data with only the penalised
+// predictors at positions keep (indices into Penalized, increasing) free:
+// the others are held at zero. Working-set methods solve it and check the
+// rest on the full loss. It shares the observations with l.
+func (l *Loss) Restrict(keep []int) *Loss {
+	_, n := l.xpt.Dims()
+	r := *l
+	r.xpt = mat.NewDense(len(keep), n, nil)
+	r.penal = make([]int, len(keep))
+	for a, k := range keep {
+		copy(r.xpt.RawRowView(a), l.xpt.RawRowView(k))
+		r.penal[a] = l.penal[k]
+	}
+	r.free = slices.Clone(l.free)
+	r.eta = make([]float64, n)
+	r.last = nil
+	r.lip = 0
+	return &r
+}

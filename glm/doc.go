@@ -9,8 +9,9 @@
 // does. Every fit is certified by the relative duality gap of the true
 // (non-quadratic) problem.
 //
-// The default method is proximal Newton (solver.ProxNewton): each outer
-// iteration is one weighted least-squares problem in Gram form, solved by
-// FISTA with polishing, which suits n ≥ p; for wide data (p > n, or p
-// above the Gram limit) FISTA runs on the deviance directly.
+// The default method is proximal Newton (solver.ProxNewton, glmnet's outer
+// loop): each outer iteration is one weighted least-squares problem,
+// solved by coordinate descent for the lasso and by FISTA with polishing
+// on its Gram matrix for the other penalties; for those, wide data (p > n,
+// or p above 5000) go to FISTA on the deviance directly.
 package glm

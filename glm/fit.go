@@ -176,12 +176,15 @@ func Fit(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, opts *O
 	return pb.fit(pen, lambda, nil)
 }
 
-// method returns the solver for this problem.
-func (pb *problem) method() solver.Method {
+// method returns the solver for this problem: proximal Newton, whose
+// inner loop is coordinate descent on the rows for the lasso (any shape)
+// and FISTA on the model's Gram matrix otherwise (n ≥ p and p ≤ 5000
+// only), else FISTA on the deviance directly.
+func (pb *problem) method(pen penalty.Penalty) solver.Method {
 	if pb.opts.Method != nil {
 		return pb.opts.Method
 	}
-	if m, _ := pb.loss.Dims(); pb.n >= m && m <= 5000 {
+	if m, _ := pb.loss.Dims(); solver.IsSeparableL1(pen) || pb.n >= m && m <= 5000 {
 		return &solver.ProxNewton{}
 	}
 	return &solver.FISTA{}
@@ -198,7 +201,16 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if init != nil {
 		start = init
 	}
-	res, err := solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method())
+	var res *solver.Result
+	var err error
+	if m, _ := pb.loss.Dims(); pb.opts.Method == nil && solver.IsSeparableL1(pen) && m > workingSetMin && lambda > 0 {
+		if err := penalty.Validate(pen); err != nil {
+			return nil, err
+		}
+		res, err = pb.fitWorkingSet(pen, lambda, init)
+	} else {
+		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method(pen))
+	}
 	if err != nil {
 		return nil, err
 	}

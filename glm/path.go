@@ -39,10 +39,15 @@ type Path struct {
 // infinity and the rest of the grid only chases it.
 const devMax = 0.999
 
+// devFrac is glmnet's fdev: a generated path stops once the deviance ratio
+// changes by less than this fraction of itself between two λ.
+const devFrac = 1e-5
+
 // FitPath fits the model along a decreasing λ grid, each fit warm-started
 // at the previous solution. On a generated grid it stops, with a Note, once
-// the deviance ratio passes 0.999 (glmnet's rule); on any grid it stops when
-// a fit fails to converge with coefficients growing without bound.
+// the deviance ratio passes 0.999 or changes by less than 1e-5 of itself
+// (glmnet's rules); on any grid it stops when a fit fails to converge with
+// coefficients growing without bound.
 func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	var po PathOptions
 	if opts != nil {
@@ -109,6 +114,10 @@ func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*P
 		out.Models = append(out.Models, m)
 		warm = m.solution
 		if i == len(grid)-1 {
+			break
+		}
+		if generated && i > 0 && m.DevRatio-out.Models[i-1].DevRatio < devFrac*m.DevRatio {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the deviance ratio moved by less than %g of itself (glmnet's rule)", l, i+1, len(grid), devFrac)
 			break
 		}
 		if generated && m.DevRatio > devMax {
