@@ -48,7 +48,7 @@ func TestPathWarmStartsAgree(t *testing.T) {
 	opts.Settings.Tol = 1e-11
 	p, err := FitPath(tb.x, tb.y, penalty.Cardinality{Nu: 1}, &PathOptions{Options: opts, NLambda: 8})
 	require.NoError(t, err)
-	require.Empty(t, p.Note)
+	require.Greater(t, len(p.Models), 4)
 	for i, l := range p.Lambdas {
 		m, err := Fit(tb.x, tb.y, penalty.Cardinality{Nu: 1}, l, &opts)
 		require.NoError(t, err)
