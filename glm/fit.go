@@ -23,6 +23,12 @@ type Options struct {
 	Offset      []float64
 	Unpenalized []int
 	NoIntercept bool
+	// Relax refits each penalised solution without the penalty on its
+	// clusters (one free value per cluster of equal coefficients, the
+	// lasso's zeros kept), glmnet's relax = TRUE with γ = 0; cross-
+	// validation then scores the refits. Model.Relaxed says whether the
+	// refit was used (it is not when it diverges, e.g. on separable data).
+	Relax bool
 	// Standardize scales each predictor to unit weighted population
 	// standard deviation before fitting (glmnet's default) and maps the
 	// coefficients back.
@@ -62,8 +68,13 @@ type Model struct {
 	Status     solver.Status
 	// N is the number of observations.
 	N int
+	// Relaxed reports whether Coef is the unpenalised refit on the
+	// penalised solution's clusters (Options.Relax); Objective, Gap and
+	// the convergence fields then describe the penalised fit.
+	Relaxed bool
 
 	solution *mat.Dense // the solver's β, the next warm start
+	fitted   *mat.Dense // β on the penalty's scale: the solution or its relaxed refit
 }
 
 // problem is one data set ready for the solver.
@@ -219,14 +230,18 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 
 // model maps a solver result back to the data's scale.
 func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result) *Model {
-	dev := pb.loss.Eval(nil, res.Theta)
+	theta, relaxed := res.Theta, false
+	if pb.opts.Relax {
+		theta, relaxed = pb.relax(pen, res.Theta)
+	}
+	dev := pb.loss.Eval(nil, theta)
 	free := pb.loss.Free()
 	m := &Model{Family: pb.fam, Penalty: pen, Lambda: lambda, Coef: make([]float64, pb.p),
 		Penalized: slices.Clone(pb.loss.Penalized()), Deviance: dev, NullDeviance: pb.null,
 		Objective: res.Objective, Gap: res.Gap, Iterations: res.Iterations,
-		Converged: res.Converged, Status: res.Status, N: pb.n, solution: res.Theta}
+		Converged: res.Converged, Status: res.Status, N: pb.n, solution: res.Theta, fitted: theta, Relaxed: relaxed}
 	for a, j := range m.Penalized {
-		m.Coef[j] = res.Theta.At(a, 0)
+		m.Coef[j] = theta.At(a, 0)
 	}
 	if !pb.opts.NoIntercept {
 		m.Intercept, free = free[0], free[1:]
@@ -290,7 +305,7 @@ func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (f
 // that share one value on the scale the penalty acts on (standardised
 // with Standardize), by decreasing value, each in increasing order.
 func (m *Model) Clusters() [][]int {
-	v := mat.Col(nil, 0, m.solution)
+	v := mat.Col(nil, 0, m.fitted)
 	idx := make([]int, len(v))
 	for a := range idx {
 		idx[a] = a
@@ -324,7 +339,7 @@ func (m *Model) Clusters() [][]int {
 // DistinctValues returns the sorted distinct values of the penalised
 // coefficients on the scale the penalty acts on.
 func (m *Model) DistinctValues() []float64 {
-	v := mat.Col(nil, 0, m.solution)
+	v := mat.Col(nil, 0, m.fitted)
 	slices.Sort(v)
 	return slices.Compact(v)
 }

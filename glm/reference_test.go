@@ -9,6 +9,7 @@ import (
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestCardinalityMatchesReference fits cardinality logistic and Poisson
@@ -65,4 +66,38 @@ func distinct(v []float64) int {
 		seen[x] = true
 	}
 	return len(seen)
+}
+
+// TestRelax checks the relaxed refit: its cluster values are a stationary
+// point of the unpenalised deviance over the clusters (the gradient summed
+// over each cluster vanishes), the clusters are the penalised fit's, and
+// the deviance is below the penalised fit's.
+func TestRelax(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+		tb := own(fam, 300, 9, 21)
+		pen := penalty.Cardinality{Nu: 1}
+		opts := &Options{Family: fam}
+		lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+		require.NoError(t, err)
+		plain, err := Fit(tb.x, tb.y, pen, 0.2*lmax, opts)
+		require.NoError(t, err)
+		opts.Relax = true
+		m, err := Fit(tb.x, tb.y, pen, 0.2*lmax, opts)
+		require.NoError(t, err)
+		require.True(t, m.Relaxed)
+		require.Less(t, m.Deviance, plain.Deviance)
+		require.Equal(t, plain.Clusters(), m.Clusters(), "the same clusters (of the penalised solution)")
+		require.Equal(t, len(plain.DistinctValues()), distinct(m.Coef))
+		pb, err := newProblem(tb.x, tb.y, opts)
+		require.NoError(t, err)
+		var g mat.Dense
+		pb.loss.Eval(&g, mat.NewDense(9, 1, m.Coef))
+		for _, cl := range m.Clusters() {
+			var s float64
+			for _, j := range cl {
+				s += g.At(j, 0)
+			}
+			require.InDelta(t, 0, s, 1e-6*m.NullDeviance, "%s cluster %v", fam.Name(), cl)
+		}
+	}
 }

@@ -67,8 +67,6 @@ func (f *fitFlags) validateFamily() error {
 		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
 	case f.responses != "":
 		return usagef("%s: one response at a time (--target)", what)
-	case f.relax:
-		return usagef("%s: --relax is not supported yet", what)
 	case f.stream || f.db != "":
 		return usagef("%s: --stream and --db fit gaussian models only so far; these data are fitted in memory", what)
 	}
@@ -200,7 +198,7 @@ func (gp *glmProblem) build(f *fitFlags) error {
 		gp.excluded = append(gp.excluded, gp.names[j])
 	}
 	gp.opts.Family, gp.opts.Unpenalized = gp.family, free
-	gp.opts.NoIntercept, gp.opts.Standardize = f.noIntercept, f.standardize
+	gp.opts.NoIntercept, gp.opts.Standardize, gp.opts.Relax = f.noIntercept, f.standardize, f.relax
 	gp.opts.Settings = solver.Settings{Tol: f.tol, MaxIter: f.maxIter}
 	return nil
 }
@@ -292,7 +290,7 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 		r.DualityGap = &g
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
-	r.Intercept, r.Coefficients = m.Intercept, m.Coef
+	r.Intercept, r.Coefficients, r.Relaxed = m.Intercept, m.Coef, m.Relaxed
 	r.DistinctValues = m.DistinctValues()
 	r.ValueScale = "data"
 	if standardized {

@@ -133,7 +133,6 @@ func TestFamilyBadInput(t *testing.T) {
 		{[]string{"--family", "poisson", "--offset", "nosuch"}, 2, []string{"--offset", "nosuch"}},
 		{[]string{"--family", "poisson", "--exclude", "nosuch", "--drop", "w,off,f"}, 2, []string{"--exclude", "nosuch"}},
 		{[]string{"--family", "poisson", "--lambda", "theory"}, 2, []string{"theory"}},
-		{[]string{"--family", "poisson", "--relax"}, 2, []string{"--relax"}},
 		{[]string{"--family", "poisson", "--stream"}, 2, []string{"--stream"}},
 	}
 	for _, c := range cases {

@@ -86,7 +86,7 @@ guarantee that over-shrinks (cross-validation predicts better).
 Example:
   cardreg fit --penalty cardinality examples/cardinality.csv
   cardreg fit --penalty lasso --lambda 50 --format json examples/cardinality.csv
-  cardreg fit --family binomial --rule 1se examples/credit.csv
+  cardreg fit --family binomial --relax --rule 1se examples/credit.csv
   cardreg fit --family poisson --offset log_exposure --drop exposure examples/claims.csv
 
 Flags:
@@ -881,7 +881,11 @@ func (r *fitResult) writeText(w io.Writer) error {
 	}
 	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
 	if r.Relaxed {
-		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by least squares on the clusters below (objective and gap: penalised fit)\n")
+		how := "least squares"
+		if r.Family != "" && r.Family != "gaussian" {
+			how = "maximum likelihood"
+		}
+		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on the clusters below (objective and gap: penalised fit)\n", how)
 	}
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
