@@ -224,3 +224,17 @@ func groupedLayer(labels []int, cols int, unweighted bool) float64 {
 	m, _ := PenaltyKernel(g, len(labels), cols)
 	return m
 }
+
+// CentreColumns returns x with each column's mean subtracted: the design
+// RegressionLambda takes for a model with an intercept.
+func CentreColumns(x *mat.Dense) *mat.Dense {
+	n, p := x.Dims()
+	out := mat.DenseCopyOf(x)
+	for j := range p {
+		m := mat.Sum(x.ColView(j)) / float64(n)
+		for i := range n {
+			out.Set(i, j, x.At(i, j)-m)
+		}
+	}
+	return out
+}

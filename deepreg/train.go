@@ -86,13 +86,9 @@ type Result struct {
 	Stopped bool
 }
 
-// RowSelector is a design that restricts itself to some of its rows; it
-// is needed for mini-batches and validation splits on a design that is not
-// dense (cardmat.Matrix implements it).
-type RowSelector interface {
-	solver.Design
-	SelectRows(rows []int) solver.Design
-}
+// RowSelector is solver.RowSelector: mini-batches and validation splits
+// need it on a design that is not dense (cardmat.Matrix implements it).
+type RowSelector = solver.RowSelector
 
 // Train fits the network in place to (x, y) by proximal gradient descent
 // on Loss + λ·Σ_l h(W^l): a gradient step on the loss, then the exact prox

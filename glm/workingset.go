@@ -93,10 +93,7 @@ func factorsOf(pen penalty.Penalty, m int) []float64 {
 	case penalty.WeightedL1:
 		copy(f, h.Factors)
 	case penalty.L1:
-		nu := h.Nu
-		if nu == 0 {
-			nu = 1
-		}
+		nu := penalty.EffectiveNu(h.Nu)
 		for j := range f {
 			f[j] = nu
 		}

@@ -125,9 +125,10 @@ func sum(v []float64) float64 {
 	return s
 }
 
-// nuOrOne returns the documented default ν = 1 for a zero ν and panics on a
-// negative or NaN one.
-func nuOrOne(nu float64) float64 {
+// EffectiveNu is the one home of the library's default: a zero ν means
+// ν = 1 (the lasso's L1{}, the plain Cardinality{}). It panics on a
+// negative or NaN ν, which Validate refuses first.
+func EffectiveNu(nu float64) float64 {
 	if nu < 0 || math.IsNaN(nu) {
 		panic("penalty: negative or NaN ν")
 	}
@@ -136,6 +137,8 @@ func nuOrOne(nu float64) float64 {
 	}
 	return nu
 }
+
+func nuOrOne(nu float64) float64 { return EffectiveNu(nu) }
 
 // Validator is implemented by penalties whose parameters can be out of
 // range.

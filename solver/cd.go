@@ -87,10 +87,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 func cdFactors(pen penalty.Penalty, p int) ([]float64, bool) {
 	switch h := pen.(type) {
 	case penalty.L1:
-		nu := h.Nu
-		if nu == 0 {
-			nu = 1
-		}
+		nu := penalty.EffectiveNu(h.Nu)
 		f := make([]float64, p)
 		for k := range f {
 			f[k] = nu

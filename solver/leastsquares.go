@@ -19,6 +19,15 @@ type Design interface {
 	MulTrans(dst *mat.Dense, r mat.Matrix)
 }
 
+// RowSelector is a design that can restrict itself to a subset of its rows,
+// which cross-validation, mini-batches and validation splits need on a
+// design that is not dense (cardmat.Matrix implements it).
+type RowSelector interface {
+	Design
+	// SelectRows returns the design made of the given rows, in order.
+	SelectRows(rows []int) Design
+}
+
 // Gramer is a design that computes XᵀX directly, faster than p products.
 type Gramer interface {
 	// Gram writes XᵀX into dst, sized automatically when empty.

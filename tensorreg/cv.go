@@ -11,13 +11,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// RowSelector is a design that can restrict itself to a subset of its rows,
-// which cross-validation needs. solver.DenseDesign is handled directly.
-type RowSelector interface {
-	solver.Design
-	// SelectRows returns the design made of the given rows, in order.
-	SelectRows(rows []int) solver.Design
-}
+// RowSelector is solver.RowSelector, a design that can restrict itself to
+// a subset of its rows (cross-validation needs it).
+type RowSelector = solver.RowSelector
 
 // CVOptions configure K-fold cross-validation.
 type CVOptions struct {

@@ -267,10 +267,7 @@ type fusedLine struct {
 
 func (pr *prepared) newFusedLine(h penalty.Cardinality) *fusedLine {
 	p, q := pr.loss.Dims()
-	fl := &fusedLine{p: p, nu: h.Nu}
-	if fl.nu == 0 {
-		fl.nu = 1
-	}
+	fl := &fusedLine{p: p, nu: penalty.EffectiveNu(h.Nu)}
 	pr.loss.Eval(&fl.a, mat.NewDense(p, q, nil))
 	ones := mat.NewDense(p, q, nil)
 	ones.Apply(func(int, int, float64) float64 { return 1 }, ones)

@@ -928,37 +928,19 @@ type theory struct {
 	T           float64 `json:"t"`
 }
 
-// theoryLambda is λ = max(M_G, 1/ν)·λ_t of bounds.RegressionLambda on the
-// centred design (unless --no-intercept), with σ from --sigma or estimated
-// by least squares.
+// theoryLambda is tensorreg.TheoryLambda with the flags' σ and t.
 func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags) (*theory, error) {
-	xc := x
-	if !f.noIntercept {
-		xc = centreColumns(x)
+	th, err := tensorreg.TheoryLambda(x, y, pen, nu, f.sigma, f.t, f.noIntercept)
+	if errors.Is(err, tensorreg.ErrNoSigma) {
+		return nil, usagef("--lambda theory: %s; give --sigma", strings.TrimPrefix(err.Error(), "tensorreg: "))
 	}
-	n, p := xc.Dims()
-	th := &theory{Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
-	if th.Sigma == 0 {
-		dof := n - p
-		if !f.noIntercept {
-			dof--
-		}
-		if dof < 1 {
-			return nil, usagef("--lambda theory: cannot estimate sigma with n = %d and p = %d; give --sigma", n, p)
-		}
-		ls, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, pen, 0, &tensorreg.Options{NoIntercept: f.noIntercept})
-		if err != nil {
-			return nil, err
-		}
-		r := ls.Residuals.ColView(0)
-		th.Sigma = math.Sqrt(mat.Dot(r, r) / float64(dof))
-		th.SigmaFrom = fmt.Sprintf("least-squares residuals, %d degrees of freedom", dof)
-	}
-	th.MG, _ = bounds.PenaltyKernel(pen, p, 1)
-	rc, err := bounds.RegressionLambda(xc, 1, th.Sigma, f.t, th.MG, nu)
 	if err != nil {
 		return nil, err
 	}
-	th.Lambda, th.LambdaT, th.S, th.Equivalence = rc.Lambda, rc.LambdaT, rc.S, rc.Equivalence
-	return th, nil
+	from := th.SigmaFrom
+	if from == "given" {
+		from = "--sigma"
+	}
+	return &theory{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence, MG: th.MG,
+		Sigma: th.Sigma, SigmaFrom: from, T: th.T}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/deepreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -24,16 +25,17 @@ type lambdaFlags struct {
 	seed                                                    uint64
 }
 
-// activationLip returns a_Lip for the known activations. Leaky ReLU,
-// x ↦ max(x, αx), is max(1, |α|)-Lipschitz.
+// activationLip returns a_Lip of a named activation, from package deepreg
+// (the one table of activations); --slope sets leaky relu's slope.
 func activationLip(name string, slope float64) (float64, error) {
-	switch name {
-	case "relu", "identity", "isru", "arctan":
-		return 1, nil
-	case "leaky-relu":
-		return math.Max(1, math.Abs(slope)), nil
+	if name == "leaky-relu" {
+		name = "leaky-relu:" + strconv.FormatFloat(slope, 'g', -1, 64)
 	}
-	return 0, fmt.Errorf("unknown --activation %q (relu, identity, leaky-relu, isru, arctan; or give --alip)", name)
+	a, err := deepreg.ParseActivation(name)
+	if err != nil {
+		return 0, fmt.Errorf("--activation: %v; or give --alip", strings.TrimPrefix(err.Error(), "deepreg: "))
+	}
+	return a.Lipschitz(), nil
 }
 
 func runLambda(args []string, stdout, stderr io.Writer) int {
@@ -204,7 +206,7 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 		return nil, err
 	}
 	if !f.noIntercept {
-		x = centreColumns(x)
+		x = bounds.CentreColumns(x)
 	}
 	_, p := x.Dims()
 	pen, nu, _, err := buildPenalty(&fitFlags{penalty: f.penalty, nu: f.nu}, p)
@@ -306,18 +308,6 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 		}
 	}
 	return x, 1, nil
-}
-
-func centreColumns(x *mat.Dense) *mat.Dense {
-	n, p := x.Dims()
-	out := mat.DenseCopyOf(x)
-	for j := 0; j < p; j++ {
-		m := mat.Sum(x.ColView(j)) / float64(n)
-		for i := 0; i < n; i++ {
-			out.Set(i, j, x.At(i, j)-m)
-		}
-	}
-	return out
 }
 
 func fmtFloats(v []float64) string {

@@ -1068,7 +1068,7 @@ func TestLambdaTheory(t *testing.T) {
 	for j := 0; j < 12; j++ {
 		x.SetCol(j, d.col(t, fmt.Sprintf("x%d", j+1)))
 	}
-	rc, err := bounds.RegressionLambda(centreColumns(x), 1, 1, 0.05, 2.0/12, 1/(1-2.0/12))
+	rc, err := bounds.RegressionLambda(bounds.CentreColumns(x), 1, 1, 0.05, 2.0/12, 1/(1-2.0/12))
 	require.NoError(t, err)
 	require.InDelta(t, rc.Lambda, out.Lambda, 1e-9*rc.Lambda)
 
