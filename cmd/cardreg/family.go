@@ -185,7 +185,7 @@ func (gp *glmProblem) build(f *fitFlags) error {
 		return usagef("--exclude leaves no predictor to penalise")
 	}
 	var err error
-	if gp.pen, gp.nu, gp.note, err = buildPenalty(f, p-len(free)); err != nil {
+	if gp.pen, gp.nu, gp.note, err = buildPenalty(f.penaltySpec(), p-len(free)); err != nil {
 		return err
 	}
 	if f.fam.penaltyFactor != "" {

@@ -424,7 +424,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		responses = append(responses, t.names[ti])
 	}
 	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped, foldID: foldID}
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, len(names)); err != nil {
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(names)); err != nil {
 		return nil, err
 	}
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
@@ -591,9 +591,21 @@ func checkFolds(path string, n, folds int) error {
 	return nil
 }
 
+// penaltySpec is what the penalty factory needs from a command line:
+// fit, path, cv and lambda build penalties through it.
+type penaltySpec struct {
+	penalty       string // cardinality, grouped, lasso, ridge or general
+	nu            optFloat
+	groups, gFile string // --groups (grouped) and --G (general)
+}
+
+func (f *fitFlags) penaltySpec() penaltySpec {
+	return penaltySpec{penalty: f.penalty, nu: f.nu, groups: f.groups, gFile: f.gFile}
+}
+
 // buildPenalty returns the penalty and the ν used, with a note when the
 // default had to fall back.
-func buildPenalty(f *fitFlags, p int) (penalty.Penalty, float64, string, error) {
+func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error) {
 	nu, note := f.nu.v, ""
 	switch f.penalty {
 	case "lasso":

@@ -209,7 +209,7 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 		x = bounds.CentreColumns(x)
 	}
 	_, p := x.Dims()
-	pen, nu, _, err := buildPenalty(&fitFlags{penalty: f.penalty, nu: f.nu}, p)
+	pen, nu, _, err := buildPenalty(penaltySpec{penalty: f.penalty, nu: f.nu}, p)
 	if err != nil {
 		return nil, err
 	}

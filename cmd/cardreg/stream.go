@@ -259,7 +259,7 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 		}
 	}
 	var err error
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f, p); err != nil {
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), p); err != nil {
 		return err
 	}
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
