@@ -92,7 +92,7 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 }
 
 // maxOuter bounds the outer iterations; proximal Newton converges in tens.
-const maxOuter = 500
+const maxOuter = 100
 
 // step minimises the model at x and returns the accepted point, or nil when
 // the line search finds no decrease. grad holds ∇f(x).
