@@ -1,0 +1,67 @@
+package glm
+
+import (
+	"testing"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/stretchr/testify/require"
+)
+
+// tableSource streams a table from memory, counting passes.
+type tableSource struct {
+	tb     *table
+	passes int
+}
+
+func (s *tableSource) Pass(row func(x []float64, y, w, o float64) error) error {
+	s.passes++
+	n, _ := s.tb.x.Dims()
+	for i := range n {
+		w, o := 1.0, 0.0
+		if s.tb.w != nil {
+			w = s.tb.w[i]
+		}
+		if s.tb.o != nil {
+			o = s.tb.o[i]
+		}
+		if err := row(s.tb.x.RawRowView(i), s.tb.y[i], w, o); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TestFitSourceMatchesFit: a streamed fit (passes over the rows, O(p²)
+// memory) equals the in-memory fit, for both families, the lasso and the
+// cardinality penalty, with weights and offsets, certified by its gap.
+func TestFitSourceMatchesFit(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+		tb := own(fam, 500, 8, 31)
+		n, _ := tb.x.Dims()
+		tb.w, tb.o = make([]float64, n), make([]float64, n)
+		for i := range n {
+			tb.w[i] = 0.5 + float64(i%4)/2
+			tb.o[i] = 0.1 * float64(i%5-2)
+		}
+		for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
+			opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: solver.Settings{Tol: 1e-10}}
+			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+			require.NoError(t, err)
+			want, err := Fit(tb.x, tb.y, pen, 0.1*lmax, opts)
+			require.NoError(t, err)
+			src := &tableSource{tb: tb}
+			got, err := FitSource(src, 8, pen, 0.1*lmax, &Options{Family: fam, Settings: solver.Settings{Tol: 1e-10}})
+			require.NoError(t, err)
+			require.True(t, got.Converged, "%s %T: %v gap %v", fam.Name(), pen, got.Status, got.Gap)
+			require.LessOrEqual(t, got.Gap, 1e-10)
+			require.InEpsilon(t, want.Objective, got.Objective, 1e-9)
+			require.InDelta(t, want.Intercept, got.Intercept, 1e-5)
+			require.InDeltaSlice(t, want.Coef, got.Coef, 1e-5)
+			require.InEpsilon(t, want.NullDeviance, got.NullDeviance, 1e-10)
+			require.Equal(t, src.passes, got.Passes)
+			t.Logf("%s %T: %d passes, %d Newton steps, gap %.1e", fam.Name(), pen, got.Passes, got.Iterations, got.Gap)
+		}
+	}
+}
