@@ -5,9 +5,11 @@ import (
 	"flag"
 	"fmt"
 	"math"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glm"
@@ -67,8 +69,8 @@ func (f *fitFlags) validateFamily() error {
 		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
 	case f.responses != "":
 		return usagef("%s: one response at a time (--target)", what)
-	case f.stream || f.db != "":
-		return usagef("%s: --stream and --db fit gaussian models only so far; these data are fitted in memory", what)
+	case f.db != "":
+		return usagef("%s: --db fits gaussian models only so far", what)
 	}
 	return nil
 }
@@ -231,6 +233,9 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 
 // glmFitFile is fitFile for a generalised linear model.
 func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
+	if f.fam.family != "gaussian" && shouldStream(path, f.stream, f.memory) {
+		return glmStreamFit(path, f)
+	}
 	gp, err := loadGLM(path, f)
 	if err != nil {
 		return nil, err
@@ -312,6 +317,9 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 // glmPathCV runs path or cv for a generalised linear model and returns the
 // CSV and a warning.
 func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
+	if f.stream {
+		return "", "", usagef("%s: a streamed logistic or Poisson %s would need a pass over the file per Newton step and λ; use cardreg fit --stream --lambda NUMBER", cmd, cmd)
+	}
 	if f.plot != "" {
 		return "", "", usagef("--plot draws gaussian fits only so far")
 	}
@@ -382,4 +390,120 @@ func glmWarning(p *glm.Path, folds int) string {
 		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// fileSource is a glm.RowSource over a data file: every pass reads the file
+// again (in parallel blocks), so the rows are never held.
+type fileSource struct {
+	path   string
+	f      *fitFlags
+	names  []string // the predictors, in order (known after the first pass)
+	target string
+	pass   int
+}
+
+func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
+	s.pass++
+	var xi []int
+	yi, wi, oi := -1, -1, -1
+	var x []float64
+	ro := readOptions{sep: []rune(s.f.sep)[0], dropMissing: s.f.dropMissing}
+	if isTerminal(os.Stderr) || s.f.progress {
+		ro.progress = &progress{w: s.f.stderr, label: fmt.Sprintf("streaming %s (pass %d)", s.path, s.pass), delay: time.Second}
+		if s.f.progress {
+			ro.progress.delay = 0
+		}
+	}
+	ro.columns = func(h []string) ([]bool, error) {
+		keep, err := s.f.columns(h)
+		if err != nil {
+			return nil, err
+		}
+		var kept []string
+		for j, k := range keep {
+			if k {
+				kept = append(kept, h[j])
+			}
+		}
+		s.target = kept[len(kept)-1]
+		if s.f.target != "" {
+			s.target = s.f.target
+		}
+		s.names = s.names[:0]
+		for c, name := range kept {
+			switch name {
+			case s.target:
+				yi = c
+			case s.f.weights:
+				wi = c
+			case s.f.fam.offset:
+				oi = c
+			default:
+				xi = append(xi, c)
+				s.names = append(s.names, name)
+			}
+		}
+		x = make([]float64, len(xi))
+		return keep, nil
+	}
+	ro.row = func(v []float64, _ []string) error {
+		for k, c := range xi {
+			x[k] = v[c]
+		}
+		w, o := 1.0, 0.0
+		if wi >= 0 {
+			w = v[wi]
+		}
+		if oi >= 0 {
+			o = v[oi]
+		}
+		err := row(x, v[yi], w, o)
+		var re *datafit.RowError
+		if errors.As(err, &re) {
+			col := map[string]string{"response": s.target, "weight": s.f.weights, "offset": s.f.fam.offset}[re.What]
+			return fmt.Errorf("column %s: %v", shortText([]byte(col)), re.Err)
+		}
+		return err
+	}
+	_, err := readTableWith(s.path, ro)
+	return err
+}
+
+// glmStreamFit fits a logistic or Poisson model at one λ by passes over
+// the file (glm.FitSource).
+func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
+	if f.lambda == "cv" || f.lambda == "theory" {
+		return nil, usagef("a streamed %s fit takes --lambda NUMBER: each Newton step is a pass over the file, and cross-validation would need one per step, λ and fold (fit in memory with a larger --memory, or pick λ on a sample)", f.fam.family)
+	}
+	if f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.foldid != "" {
+		return nil, usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --foldid yet", f.fam.family)
+	}
+	fam, _ := datafit.ByName(f.fam.family)
+	src := &fileSource{path: path, f: f}
+	// A first pass learns the predictors, so that the penalty can be built.
+	if err := src.Pass(func([]float64, float64, float64, float64) error { return nil }); err != nil {
+		return nil, err
+	}
+	p := len(src.names)
+	if p == 0 {
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	pen, nu, note, err := buildPenalty(f.penaltySpec(), p)
+	if err != nil {
+		return nil, err
+	}
+	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
+	sr, err := glm.FitSource(src, p, pen, lam, &glm.Options{Family: fam, NoIntercept: f.noIntercept,
+		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	res := &fitResult{Penalty: f.penalty, NuNote: note, N: sr.N, P: p, Names: src.names, Target: src.target,
+		Family: fam.Name(), Link: fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
+		Passes: src.pass}
+	if nu > 0 {
+		res.Nu = &nu
+	}
+	res.fillGLM(sr.Model, false)
+	return res, nil
 }

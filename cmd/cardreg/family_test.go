@@ -133,7 +133,7 @@ func TestFamilyBadInput(t *testing.T) {
 		{[]string{"--family", "poisson", "--offset", "nosuch"}, 2, []string{"--offset", "nosuch"}},
 		{[]string{"--family", "poisson", "--exclude", "nosuch", "--drop", "w,off,f"}, 2, []string{"--exclude", "nosuch"}},
 		{[]string{"--family", "poisson", "--lambda", "theory"}, 2, []string{"theory"}},
-		{[]string{"--family", "poisson", "--stream"}, 2, []string{"--stream"}},
+		{[]string{"--family", "poisson", "--stream", "--exclude", "a"}, 2, []string{"streamed", "--exclude"}},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -184,4 +184,21 @@ func TestGaussianRoutesAgree(t *testing.T) {
 		require.InEpsilon(t, a.Objective, g.Objective, 1e-9, pen)
 		require.InDelta(t, *a.DevRatio, *g.DevRatio, 1e-9, pen)
 	}
+}
+
+// TestFamilyStream: a logistic fit streamed from the file (--stream) is the
+// in-memory fit, and bad data while streaming name the file, line and
+// column.
+func TestFamilyStream(t *testing.T) {
+	mem := glmFitJSON(t, "--family", "binomial", "--lambda", "4", "--tol", "1e-10", "../../examples/credit.csv")
+	str := glmFitJSON(t, "--family", "binomial", "--lambda", "4", "--tol", "1e-10", "--stream", "../../examples/credit.csv")
+	require.InDeltaSlice(t, mem.Coefficients, str.Coefficients, 1e-6)
+	require.InDelta(t, mem.Intercept, str.Intercept, 1e-6)
+	require.InEpsilon(t, mem.Objective, str.Objective, 1e-9)
+	require.InEpsilon(t, *mem.NullDeviance, *str.NullDeviance, 1e-12)
+	dir := t.TempDir()
+	bad := writeFile(t, dir, "bad.csv", "a,b,y\n1,2,0\n2,1,1\n3,3,2\n4,0,1\n")
+	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--lambda", "1", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
+	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--stream", bad), 2, "--lambda NUMBER")
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 2, "fit --stream")
 }

@@ -317,6 +317,9 @@ type fitResult struct {
 	Unpenalized   []string `json:"unpenalized,omitempty"`
 	OffsetColumn  string   `json:"offset_column,omitempty"`
 	WeightsColumn string   `json:"weights_column,omitempty"`
+	// Passes counts the passes over the file of a streamed logistic or
+	// Poisson fit (0 in memory).
+	Passes int `json:"passes,omitempty"`
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.
@@ -915,6 +918,9 @@ func (r *fitResult) writeText(w io.Writer) error {
 	}
 	if r.OffsetColumn != "" {
 		fmt.Fprintf(tw, "offset\t%s\n", r.OffsetColumn)
+	}
+	if r.Passes > 0 {
+		fmt.Fprintf(tw, "streamed\t%d passes over the file (proximal Newton, two per step)\n", r.Passes)
 	}
 	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
 	if r.ValueScale == "standardized" {
