@@ -15,6 +15,7 @@ import (
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -129,6 +130,9 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		if !slices.Contains(skip, j) {
 			cols = append(cols, col)
 			gp.names = append(gp.names, t.names[j])
+			if tensorreg.IsConstant(col) && !f.noIntercept {
+				gp.constant = append(gp.constant, t.names[j])
+			}
 		}
 	}
 	if len(cols) == 0 {
@@ -242,7 +246,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 	}
 	n := len(gp.y)
 	res := &fitResult{Penalty: f.penalty, NuNote: gp.note, N: n, P: len(gp.names), Names: gp.names, Target: gp.target,
-		DroppedRows: gp.dropped, Family: gp.family.Name(), Link: gp.family.Link(), Unpenalized: gp.excluded,
+		DroppedRows: gp.dropped, Constant: gp.constant, Family: gp.family.Name(), Link: gp.family.Link(), Unpenalized: gp.excluded,
 		OffsetColumn: gp.offsetName, WeightsColumn: f.weights}
 	if gp.nu > 0 {
 		nu := gp.nu
