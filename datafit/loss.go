@@ -20,7 +20,7 @@ type Loss struct {
 	fam   Family
 	xpt   *mat.Dense // penalised columns by rows: m×n, row a is column penal[a] of X
 	xu    *mat.Dense // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
-	penal []int      // the columns of X in xp
+	penal []int      // the columns of X in xpt
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
@@ -223,19 +223,21 @@ func (l *Loss) profile(base []float64) {
 		return
 	}
 	f := l.value(l.eta)
-	// Also try the intercept-only fit shifted by the mean of base (the
-	// warm start is poor after a far-away β), and keep the better start.
-	saved := slices.Clone(l.free)
-	clear(l.free)
-	if l.intercept {
-		l.free[0] = l.nullIntercept() - weightedMean(base, l.w)
-	}
-	l.setEta(base, l.free)
-	if fr := l.value(l.eta); finite(fr) && !(fr >= f) {
-		f = fr
-	} else {
-		copy(l.free, saved)
+	if !finite(f) || f > 2*l.nullDev {
+		// The warm start is poor (after a far-away β): also try the
+		// intercept-only fit shifted by the mean of base, keep the better.
+		saved := slices.Clone(l.free)
+		clear(l.free)
+		if l.intercept {
+			l.free[0] = l.nullIntercept() - weightedMean(base, l.w)
+		}
 		l.setEta(base, l.free)
+		if fr := l.value(l.eta); finite(fr) && !(fr >= f) {
+			f = fr
+		} else {
+			copy(l.free, saved)
+			l.setEta(base, l.free)
+		}
 	}
 	if !finite(f) {
 		return
