@@ -42,6 +42,7 @@ func main() {
 	family := flag.String("family", "binomial", "binomial or poisson")
 	pen := flag.String("penalty", "lasso", "lasso or cardinality")
 	lambda := flag.Float64("lambda", 0, "λ on glmnet's scale")
+	frac := flag.Float64("frac", 0, "λ as this fraction of λ_max instead of -lambda")
 	path := flag.Int("path", 0, "fit a path of this many λ instead")
 	tol := flag.Float64("tol", 1e-7, "relative duality-gap tolerance")
 	reps := flag.Int("reps", 3, "timed repetitions")
@@ -82,6 +83,13 @@ func main() {
 		opts.Method = &solver.FISTA{}
 	}
 	lam := 2 * float64(rows) * *lambda
+	if *frac > 0 {
+		lmax, _, err := glm.LambdaMax(x, y, h, &opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		lam = *frac * lmax
+	}
 	if *certify != "" {
 		fmt.Printf("glmnet_gap %.3g\n", certifyCoef(*certify, x, y, h, lam, &opts))
 		return
