@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -193,11 +194,13 @@ func (l *Loss) evaluate(theta mat.Matrix) {
 		return // η and the profile are those of β already
 	}
 	l.last = beta
-	base := mat.NewVecDense(len(l.y), nil)
-	base.MulVec(l.xpt.T(), mat.NewVecDense(m, beta))
-	b := base.RawVector().Data
-	for i := range b {
-		b[i] += l.o[i]
+	// base = o + X_P β, column by column over the nonzero coefficients
+	// (the rows of xpt are contiguous): O(n·nnz) for sparse β.
+	b := slices.Clone(l.o)
+	for a, v := range beta {
+		if v != 0 {
+			floats.AddScaled(b, v, l.xpt.RawRowView(a))
+		}
 	}
 	l.profile(b)
 }

@@ -49,18 +49,29 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 		for a, j := range set {
 			x.Set(j, 0, res.Theta.At(a, 0))
 		}
-		pb.loss.Eval(grad, x)
+		obj, gap, floor := solver.CertificateGrad(full, x, grad)
+		in := make([]bool, m)
+		for _, j := range set {
+			in[j] = true
+		}
 		var add []int
 		for j := range m {
-			if !slices.Contains(set, j) && math.Abs(grad.At(j, 0)) > lambda*factors[j] {
+			if !in[j] && math.Abs(grad.At(j, 0)) > lambda*factors[j] {
 				add = append(add, j)
 			}
 		}
 		if len(add) == 0 || len(set) == m {
+			// The full problem's certificate decides, not the subproblem's.
 			out := *res
-			out.Theta, out.Iterations = x, total
-			out.Objective = full.Objective(x)
-			out.Gap = solver.Certificate(full, x)
+			out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
+			switch {
+			case gap <= pb.opts.Settings.Tol || pb.opts.Settings.Tol == 0 && gap <= 1e-7:
+				out.Converged, out.Status = true, solver.GapConverged
+			case floor:
+				out.Converged, out.Status = true, solver.GapFloor
+			default:
+				out.Converged, out.Status = false, solver.IterationLimit
+			}
 			return &out, nil
 		}
 		set = mergeSorted(set, add)

@@ -225,6 +225,13 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 // solver's answer is.
 func Certificate(p Problem, theta *mat.Dense) float64 {
 	r, c := theta.Dims()
-	_, gap, _ := certificate(p, theta, mat.NewDense(r, c, nil))
+	_, gap, _ := CertificateGrad(p, theta, mat.NewDense(r, c, nil))
 	return gap
+}
+
+// CertificateGrad returns the objective and relative duality gap of p at
+// theta, like Certificate, and leaves ∇f(theta) in grad (sized like
+// theta): working-set methods read the optimality conditions off it.
+func CertificateGrad(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor bool) {
+	return certificate(p, theta, grad)
 }
