@@ -220,6 +220,16 @@ func (f *fitFlags) validate() error {
 		return err
 	}
 	f.sep = string(sep)
+	for _, check := range []func() error{f.validatePenalty, f.validateResponses, f.validateLambda, f.validateSolver, f.validateFamily} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validatePenalty checks --penalty, --groups and --nu.
+func (f *fitFlags) validatePenalty() error {
 	switch f.penalty {
 	case "cardinality", "grouped", "lasso", "ridge", "general":
 	default:
@@ -228,35 +238,53 @@ func (f *fitFlags) validate() error {
 	if f.penalty == "grouped" && f.groups == "" {
 		return usagef("--penalty grouped needs --groups with one label per predictor")
 	}
-	if err := checkNu(f.nu); err != nil {
-		return err
+	return checkNu(f.nu)
+}
+
+// validateResponses checks --responses and what it combines with.
+func (f *fitFlags) validateResponses() error {
+	if f.responses == "" {
+		return nil
 	}
-	if f.responses != "" && len(splitList(f.responses)) == 0 {
+	if len(splitList(f.responses)) == 0 {
 		return usagef("--responses is empty: name the response columns, comma separated")
 	}
-	if f.responses != "" && (f.saveModel != "" || f.lambda == "theory" || f.target != "") {
+	if f.saveModel != "" || f.lambda == "theory" || f.target != "" {
 		return usagef("--responses does not combine with --target, --save-model or --lambda theory (single-response for now)")
 	}
+	return nil
+}
+
+// validateLambda checks --lambda and the flags of its three forms.
+func (f *fitFlags) validateLambda() error {
 	if f.penalty == "general" && (f.lambda == "cv" || f.lambda == "theory") {
 		return usagef("--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	}
-	if f.lambda == "theory" {
+	switch f.lambda {
+	case "theory":
 		if f.sigma < 0 || !(f.t > 0 && f.t < 1) {
 			return usagef("--lambda theory needs --sigma >= 0 (0: estimate) and 0 < --t < 1")
 		}
 		if f.penalty == "ridge" {
 			return usagef("--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
 		}
-	} else if f.lambda == "cv" {
-		if f.folds < 2 {
-			return usagef("--folds must be at least 2, got %d", f.folds)
+	case "cv":
+		if f.folds < 3 {
+			return usagef("--folds must be at least 3 (as cv.glmnet), got %d", f.folds)
 		}
-	} else if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
-		return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", f.lambda)
+	default:
+		if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
+			return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", f.lambda)
+		}
 	}
 	if f.rule != "min" && f.rule != "1se" {
 		return usagef("--rule must be min or 1se, got %q", f.rule)
 	}
+	return nil
+}
+
+// validateSolver checks --tol, --max-iter and --format.
+func (f *fitFlags) validateSolver() error {
 	if !(f.tol > 0) || math.IsInf(f.tol, 0) {
 		return usagef("--tol must be a positive number, got %v", f.tol)
 	}
@@ -266,7 +294,7 @@ func (f *fitFlags) validate() error {
 	if f.format != "text" && f.format != "json" && f.format != "csv" {
 		return usagef("unknown --format %q (text, json or csv)", f.format)
 	}
-	return f.validateFamily()
+	return nil
 }
 
 // fitResult is what fit prints.
