@@ -214,13 +214,17 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	}
 	var res *solver.Result
 	var err error
-	if m, _ := pb.loss.Dims(); pb.opts.Method == nil && solver.IsSeparableL1(pen) && m > workingSetMin && lambda > 0 {
+	m, _ := pb.loss.Dims()
+	switch {
+	case pb.opts.Method != nil || !solver.IsSeparableL1(pen) || lambda == 0:
+		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method(pen))
+	case m > workingSetMin:
 		if err := penalty.Validate(pen); err != nil {
 			return nil, err
 		}
 		res, err = pb.fitWorkingSet(pen, lambda, init)
-	} else {
-		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method(pen))
+	default:
+		res, err = pb.loss.LassoCD(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, pb.opts.Settings)
 	}
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -55,4 +56,38 @@ func TestPathWarmStartsAgree(t *testing.T) {
 		require.InEpsilon(t, m.Objective, p.Models[i].Objective, 1e-9)
 	}
 	require.InDelta(t, 0, p.Models[0].DevRatio, 1e-12, "the first λ is λ_max")
+}
+
+// TestLassoMethodsAgree: the default lasso solver (glmnet's IRLS with
+// coordinate descent, on a working set above 64 predictors) and proximal
+// Newton with FISTA reach the same certified optimum, with penalty factors
+// and an unpenalised predictor, for both families.
+func TestLassoMethodsAgree(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+		for _, p := range []int{20, 120} {
+			tb := own(fam, 300, p, uint64(p))
+			factors := make([]float64, p)
+			for j := range factors {
+				factors[j] = 0.5 + float64(j%3)/2
+			}
+			factors[2] = 0
+			pen, free, err := PenaltyFactors(factors)
+			require.NoError(t, err)
+			opts := Options{Family: fam, Unpenalized: free}
+			opts.Settings.Tol = 1e-10
+			lmax, _, err := LambdaMax(tb.x, tb.y, pen, &opts)
+			require.NoError(t, err)
+			for _, frac := range []float64{0.5, 0.05} {
+				a, err := Fit(tb.x, tb.y, pen, frac*lmax, &opts)
+				require.NoError(t, err)
+				o := opts
+				o.Method = &solver.ProxNewton{Inner: &solver.FISTA{}}
+				b, err := Fit(tb.x, tb.y, pen, frac*lmax, &o)
+				require.NoError(t, err)
+				require.True(t, a.Converged && b.Converged, "%s p=%d λ=%g: %v gap %v; %v gap %v", fam.Name(), p, frac, a.Status, a.Gap, b.Status, b.Gap)
+				require.InEpsilon(t, b.Objective, a.Objective, 1e-9, "%s p=%d", fam.Name(), p)
+				require.InDeltaSlice(t, b.Coef, a.Coef, 1e-4)
+			}
+		}
+	}
 }

@@ -84,7 +84,10 @@ const workingMargin = 0.8
 
 // solveOn minimises over the predictors in set, starting from x.
 func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, lambda float64, x *mat.Dense) (*solver.Result, error) {
-	sub := pb.loss.Restrict(set)
+	sub := pb.loss
+	if m, _ := pb.loss.Dims(); len(set) < m {
+		sub = pb.loss.Restrict(set)
+	}
 	f := make([]float64, len(set))
 	start := mat.NewDense(len(set), 1, nil)
 	for a, j := range set {
@@ -95,7 +98,7 @@ func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, la
 	if l1, ok := pen.(penalty.L1); ok {
 		h = l1
 	}
-	return solver.Minimize(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, &pb.opts.Settings, &solver.ProxNewton{})
+	return sub.LassoCD(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, pb.opts.Settings)
 }
 
 func factorsOf(pen penalty.Penalty, m int) []float64 {

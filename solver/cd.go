@@ -43,7 +43,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 		return nil, errors.New("solver: coordinate descent needs a dense design")
 	}
 	rows, cols := ls.Dims()
-	factors, ok := cdFactors(p.Penalty, rows)
+	factors, ok := L1Factors(p.Penalty, rows)
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors)")
 	}
@@ -82,9 +82,10 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	return res, nil
 }
 
-// cdFactors returns the per-coordinate weights of a separable L1 penalty:
-// ν for penalty.L1, the factors of penalty.WeightedL1.
-func cdFactors(pen penalty.Penalty, p int) ([]float64, bool) {
+// L1Factors returns the per-coordinate weights fⱼ of a separable L1
+// penalty Σ fⱼ|θⱼ| on p coordinates: ν for penalty.L1, the factors of
+// penalty.WeightedL1; false for any other penalty.
+func L1Factors(pen penalty.Penalty, p int) ([]float64, bool) {
 	switch h := pen.(type) {
 	case penalty.L1:
 		nu := penalty.EffectiveNu(h.Nu)
