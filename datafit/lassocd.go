@@ -53,7 +53,7 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	res := &solver.Result{Gap: math.NaN(), Residual: math.NaN(), Status: solver.IterationLimit}
 	grad := mat.NewDense(m, 1, nil)
 	obj := cd.objective(cd.eta)
-	thr := math.Min(1e-3, 10*s.Tol*s.Tol)
+	thr := math.Min(1e-3, s.Tol*s.Tol)
 	lastGap, failures := math.Inf(1), 0
 	reweights := 100
 	if s.MaxIter > 0 {

@@ -46,6 +46,10 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 			return nil, err
 		}
 		total += res.Iterations
+		if len(set) == m {
+			res.Iterations += total - res.Iterations
+			return res, nil // the subproblem was the full problem, certified
+		}
 		for a, j := range set {
 			x.Set(j, 0, res.Theta.At(a, 0))
 		}
