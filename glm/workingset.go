@@ -47,7 +47,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 		}
 		total += res.Iterations
 		if len(set) == m {
-			res.Iterations += total - res.Iterations
+			res.Iterations = total
 			return res, nil // the subproblem was the full problem, certified
 		}
 		for a, j := range set {
