@@ -9,9 +9,12 @@
 // does. Every fit is certified by the relative duality gap of the true
 // (non-quadratic) problem.
 //
-// The default method is proximal Newton (solver.ProxNewton, glmnet's outer
-// loop): each outer iteration is one weighted least-squares problem,
-// solved by coordinate descent for the lasso and by FISTA with polishing
-// on its Gram matrix for the other penalties; for those, wide data (p > n,
-// or p above 5000) go to FISTA on the deviance directly.
+// The lasso (with or without penalty factors) is solved by glmnet's own
+// algorithm, iteratively reweighted least squares with coordinate descent
+// on the columns (datafit.Loss.LassoCD), on a working set of predictors
+// above 64 of them. The other penalties use proximal Newton
+// (solver.ProxNewton, glmnet's outer loop) with FISTA and polishing on
+// each weighted model's Gram matrix, or, for wide data (p > n, or p above
+// 5000), FISTA on the deviance directly. Every answer is certified by the
+// duality gap of the true problem.
 package glm

@@ -35,8 +35,9 @@ type Options struct {
 	Standardize bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
-	// Method is the solver. If nil: proximal Newton when n ≥ p and p ≤
-	// 5000, else FISTA.
+	// Method is the solver. If nil: glmnet's coordinate descent for the
+	// lasso (see the package documentation), proximal Newton for the other
+	// penalties when n ≥ p and p ≤ 5000, else FISTA.
 	Method solver.Method
 }
 
