@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/blas/blas64"
@@ -195,18 +196,14 @@ func (cd *lassoCD) column(xt *mat.Dense, j int) blas64.Vector {
 // update applies the exact coordinate update to penalised βⱼ and returns
 // xvⱼδ², the model decrease it buys.
 func (cd *lassoCD) update(j int) float64 {
-	x := cd.column(cd.l.xpt, j)
-	g := blas64.Dot(x, blas64.Vector{N: len(cd.vr), Inc: 1, Data: cd.vr})
+	x := cd.l.xpt.RawRowView(j)
+	g := kernel.Dot(x, cd.vr)
 	thr := cd.lambda * cd.f[j] / 2
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {
 		return 0 // stays at zero, whatever xvⱼ
 	}
 	if cd.xv[j] == 0 {
-		var xv float64
-		for i, xi := range x.Data {
-			xv += cd.v[i] * xi * xi
-		}
-		if cd.xv[j] = xv; xv == 0 {
+		if cd.xv[j] = kernel.Dot3(x, x, cd.v); cd.xv[j] == 0 {
 			return 0
 		}
 	}
@@ -215,9 +212,7 @@ func (cd *lassoCD) update(j int) float64 {
 	if delta == 0 {
 		return 0
 	}
-	for i, xi := range x.Data {
-		cd.vr[i] -= delta * cd.v[i] * xi
-	}
+	kernel.AxpyMul(-delta, cd.v, x, cd.vr)
 	cd.beta[j] = next
 	return cd.xv[j] * delta * delta
 }
@@ -231,18 +226,12 @@ func (cd *lassoCD) sweepFree() float64 {
 	var big float64
 	for a := range cd.free {
 		x := cd.xut.RawRowView(a)
-		var g, xv float64
-		for i, xi := range x {
-			g += xi * cd.vr[i]
-			xv += cd.v[i] * xi * xi
-		}
+		g, xv := kernel.Dot(x, cd.vr), kernel.Dot3(x, x, cd.v)
 		if xv == 0 {
 			continue
 		}
 		delta := g / xv
-		for i, xi := range x {
-			cd.vr[i] -= delta * cd.v[i] * xi
-		}
+		kernel.AxpyMul(-delta, cd.v, x, cd.vr)
 		cd.free[a] += delta
 		big = math.Max(big, xv*delta*delta)
 	}

@@ -6,3 +6,9 @@ package kernel
 const hasAsm = false
 
 func kern6x8(k int, a, b, c []float64, ldc int) { kern6x8Go(k, a, b, c, ldc) }
+
+func dotAsm(int, []float64, []float64) float64 { panic("kernel: no assembly") }
+
+func dot3Asm(int, []float64, []float64, []float64) float64 { panic("kernel: no assembly") }
+
+func axpyMulAsm(int, float64, []float64, []float64, []float64) { panic("kernel: no assembly") }

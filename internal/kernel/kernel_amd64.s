@@ -177,3 +177,129 @@ store:
 	VMOVUPD Y0, 32(BX)
 	VZEROUPPER
 	RET
+
+// func dotAVX2(n int, x *float64, y *float64) float64
+// Requires: AVX, FMA3, SSE2
+TEXT ·dotAVX2(SB), NOSPLIT, $0-32
+	MOVQ   n+0(FP), AX
+	MOVQ   x+8(FP), CX
+	MOVQ   y+16(FP), DX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	SHRQ   $0x04, AX
+	JZ     dotdone
+
+dotloop:
+	VMOVUPD     (CX), Y4
+	VFMADD231PD (DX), Y4, Y0
+	VMOVUPD     32(CX), Y4
+	VFMADD231PD 32(DX), Y4, Y1
+	VMOVUPD     64(CX), Y4
+	VFMADD231PD 64(DX), Y4, Y2
+	VMOVUPD     96(CX), Y4
+	VFMADD231PD 96(DX), Y4, Y3
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	DECQ        AX
+	JNZ         dotloop
+
+dotdone:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VZEROUPPER
+	MOVSD        X0, ret+24(FP)
+	RET
+
+// func dot3AVX2(n int, a *float64, b *float64, c *float64) float64
+// Requires: AVX, FMA3, SSE2
+TEXT ·dot3AVX2(SB), NOSPLIT, $0-40
+	MOVQ   n+0(FP), AX
+	MOVQ   a+8(FP), CX
+	MOVQ   b+16(FP), DX
+	MOVQ   c+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	SHRQ   $0x04, AX
+	JZ     dot3done
+
+dot3loop:
+	VMOVUPD     (CX), Y4
+	VMULPD      (DX), Y4, Y4
+	VFMADD231PD (BX), Y4, Y0
+	VMOVUPD     32(CX), Y4
+	VMULPD      32(DX), Y4, Y4
+	VFMADD231PD 32(BX), Y4, Y1
+	VMOVUPD     64(CX), Y4
+	VMULPD      64(DX), Y4, Y4
+	VFMADD231PD 64(BX), Y4, Y2
+	VMOVUPD     96(CX), Y4
+	VMULPD      96(DX), Y4, Y4
+	VFMADD231PD 96(BX), Y4, Y3
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	DECQ        AX
+	JNZ         dot3loop
+
+dot3done:
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VUNPCKHPD    X0, X0, X1
+	VADDSD       X1, X0, X0
+	VZEROUPPER
+	MOVSD        X0, ret+32(FP)
+	RET
+
+// func axpyMulAVX2(n int, alpha float64, a *float64, b *float64, y *float64)
+// Requires: AVX, FMA3
+TEXT ·axpyMulAVX2(SB), NOSPLIT, $0-40
+	MOVQ         n+0(FP), AX
+	VBROADCASTSD alpha+8(FP), Y0
+	MOVQ         a+16(FP), CX
+	MOVQ         b+24(FP), DX
+	MOVQ         y+32(FP), BX
+	SHRQ         $0x04, AX
+	JZ           axpydone
+
+axpyloop:
+	VMOVUPD     (CX), Y1
+	VMULPD      (DX), Y1, Y1
+	VMOVUPD     (BX), Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, (BX)
+	VMOVUPD     32(CX), Y1
+	VMULPD      32(DX), Y1, Y1
+	VMOVUPD     32(BX), Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 32(BX)
+	VMOVUPD     64(CX), Y1
+	VMULPD      64(DX), Y1, Y1
+	VMOVUPD     64(BX), Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 64(BX)
+	VMOVUPD     96(CX), Y1
+	VMULPD      96(DX), Y1, Y1
+	VMOVUPD     96(BX), Y2
+	VFMADD231PD Y1, Y0, Y2
+	VMOVUPD     Y2, 96(BX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	ADDQ        $0x00000080, BX
+	DECQ        AX
+	JNZ         axpyloop
+
+axpydone:
+	VZEROUPPER
+	RET

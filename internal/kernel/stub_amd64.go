@@ -8,3 +8,18 @@ package kernel
 //
 //go:noescape
 func kern6x8AVX2(k int, a *float64, b *float64, c *float64, ldc int)
+
+// dotAVX2 returns Σ x[i]·y[i] for i < 16·⌊n/16⌋.
+//
+//go:noescape
+func dotAVX2(n int, x *float64, y *float64) float64
+
+// dot3AVX2 returns Σ a[i]·b[i]·c[i] for i < 16·⌊n/16⌋.
+//
+//go:noescape
+func dot3AVX2(n int, a *float64, b *float64, c *float64) float64
+
+// axpyMulAVX2 adds alpha·a[i]·b[i] to y[i] for i < 16·⌊n/16⌋.
+//
+//go:noescape
+func axpyMulAVX2(n int, alpha float64, a *float64, b *float64, y *float64)

@@ -16,7 +16,15 @@ const mr, nr = 6, 8
 
 func main() {
 	ConstraintExpr("amd64,!purego")
+	gram()
+	dot()
+	dot3()
+	axpyMul()
+	Generate()
+}
 
+// gram emits the 6×8 register-blocked micro-kernel of the Gram product.
+func gram() {
 	TEXT("kern6x8AVX2", NOSPLIT, "func(k int, a, b, c *float64, ldc int)")
 	Doc(fmt.Sprintf("kern6x8AVX2 adds Σ_l a[l*%d+i]·b[l*%d+j] to c[i*ldc+j] for i<%d, j<%d, l<k (k ≥ 1).", mr, nr, mr, nr))
 	Pragma("noescape")
@@ -84,5 +92,121 @@ func main() {
 	}
 	VZEROUPPER()
 	RET()
-	Generate()
+}
+
+// block is the number of float64s the vector kernels handle per loop
+// iteration: four YMM registers, so that four independent FMA chains hide
+// the instruction's latency.
+const block = 16
+
+// sumLanes adds four accumulators and their lanes into the low lane of a
+// and returns it as an XMM register.
+func sumLanes(acc [4]reg.VecVirtual) reg.Register {
+	VADDPD(acc[1], acc[0], acc[0])
+	VADDPD(acc[3], acc[2], acc[2])
+	VADDPD(acc[2], acc[0], acc[0])
+	hi := XMM()
+	VEXTRACTF128(U8(1), acc[0], hi)
+	lo := acc[0].AsX()
+	VADDPD(hi, lo, lo)
+	h := XMM()
+	VUNPCKHPD(lo, lo, h)
+	VADDSD(h, lo, lo)
+	return lo
+}
+
+// reduce emits a loop over n/16 blocks of the vectors in ptrs, calling body
+// for each of the four YMM-wide lanes of a block at byte offset 32·i, and
+// returns the four accumulators (zeroed first).
+func reduce(name string, n reg.Register, ptrs []reg.Register, body func(i int, acc reg.VecVirtual)) [4]reg.VecVirtual {
+	var acc [4]reg.VecVirtual
+	for i := range acc {
+		acc[i] = YMM()
+		VXORPD(acc[i], acc[i], acc[i])
+	}
+	SHRQ(U8(4), n)
+	JZ(LabelRef(name + "done"))
+	Label(name + "loop")
+	for i := range acc {
+		body(i, acc[i])
+	}
+	for _, p := range ptrs {
+		ADDQ(U32(8*block), p)
+	}
+	DECQ(n)
+	JNZ(LabelRef(name + "loop"))
+	Label(name + "done")
+	return acc
+}
+
+// dot emits dotAVX2: Σ x[i]·y[i] over the whole blocks.
+func dot() {
+	TEXT("dotAVX2", NOSPLIT, "func(n int, x, y *float64) float64")
+	Doc(fmt.Sprintf("dotAVX2 returns Σ x[i]·y[i] for i < %d·⌊n/%d⌋.", block, block))
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	x := Load(Param("x"), GP64())
+	y := Load(Param("y"), GP64())
+	acc := reduce("dot", n, []reg.Register{x, y}, func(i int, acc reg.VecVirtual) {
+		t := YMM()
+		VMOVUPD(Mem{Base: x, Disp: 32 * i}, t)
+		VFMADD231PD(Mem{Base: y, Disp: 32 * i}, t, acc)
+	})
+	s := sumLanes(acc)
+	VZEROUPPER()
+	Store(s, ReturnIndex(0))
+	RET()
+}
+
+// dot3 emits dot3AVX2: Σ a[i]·b[i]·c[i] over the whole blocks.
+func dot3() {
+	TEXT("dot3AVX2", NOSPLIT, "func(n int, a, b, c *float64) float64")
+	Doc(fmt.Sprintf("dot3AVX2 returns Σ a[i]·b[i]·c[i] for i < %d·⌊n/%d⌋.", block, block))
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	c := Load(Param("c"), GP64())
+	acc := reduce("dot3", n, []reg.Register{a, b, c}, func(i int, acc reg.VecVirtual) {
+		t := YMM()
+		VMOVUPD(Mem{Base: a, Disp: 32 * i}, t)
+		VMULPD(Mem{Base: b, Disp: 32 * i}, t, t)
+		VFMADD231PD(Mem{Base: c, Disp: 32 * i}, t, acc)
+	})
+	s := sumLanes(acc)
+	VZEROUPPER()
+	Store(s, ReturnIndex(0))
+	RET()
+}
+
+// axpyMul emits axpyMulAVX2: y[i] += alpha·a[i]·b[i] over the whole blocks.
+func axpyMul() {
+	TEXT("axpyMulAVX2", NOSPLIT, "func(n int, alpha float64, a, b, y *float64)")
+	Doc(fmt.Sprintf("axpyMulAVX2 adds alpha·a[i]·b[i] to y[i] for i < %d·⌊n/%d⌋.", block, block))
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	al := YMM()
+	VBROADCASTSD(NewParamAddr("alpha", 8), al)
+	a := Load(Param("a"), GP64())
+	b := Load(Param("b"), GP64())
+	y := Load(Param("y"), GP64())
+	SHRQ(U8(4), n)
+	JZ(LabelRef("axpydone"))
+	Label("axpyloop")
+	for i := 0; i < block/4; i++ {
+		t, u := YMM(), YMM()
+		VMOVUPD(Mem{Base: a, Disp: 32 * i}, t)
+		VMULPD(Mem{Base: b, Disp: 32 * i}, t, t)
+		VMOVUPD(Mem{Base: y, Disp: 32 * i}, u)
+		VFMADD231PD(t, al, u)
+		VMOVUPD(u, Mem{Base: y, Disp: 32 * i})
+	}
+	for _, p := range []reg.Register{a, b, y} {
+		ADDQ(U32(8*block), p)
+	}
+	DECQ(n)
+	JNZ(LabelRef("axpyloop"))
+	Label("axpydone")
+	VZEROUPPER()
+	RET()
 }

@@ -1,0 +1,53 @@
+package kernel
+
+// Dot returns Σ x[i]·y[i] over i < len(x). It panics if y is shorter.
+func Dot(x, y []float64) float64 {
+	n := len(x)
+	_ = y[:n] // bounds: the assembly reads n values of each
+	var s float64
+	k := 0
+	if UseAsm && hasAsm && n >= block {
+		k = n &^ (block - 1)
+		s = dotAsm(n, x, y)
+	}
+	for i := k; i < n; i++ {
+		s += x[i] * y[i]
+	}
+	return s
+}
+
+// Dot3 returns Σ a[i]·b[i]·c[i] over i < len(a). It panics if b or c is
+// shorter.
+func Dot3(a, b, c []float64) float64 {
+	n := len(a)
+	_, _ = b[:n], c[:n]
+	var s float64
+	k := 0
+	if UseAsm && hasAsm && n >= block {
+		k = n &^ (block - 1)
+		s = dot3Asm(n, a, b, c)
+	}
+	for i := k; i < n; i++ {
+		s += a[i] * b[i] * c[i]
+	}
+	return s
+}
+
+// AxpyMul adds alpha·a[i]·b[i] to y[i] for i < len(y). It panics if a or b
+// is shorter.
+func AxpyMul(alpha float64, a, b, y []float64) {
+	n := len(y)
+	_, _ = a[:n], b[:n]
+	k := 0
+	if UseAsm && hasAsm && n >= block {
+		k = n &^ (block - 1)
+		axpyMulAsm(n, alpha, a, b, y)
+	}
+	for i := k; i < n; i++ {
+		y[i] += alpha * a[i] * b[i]
+	}
+}
+
+// block is the number of values the assembly kernels take per iteration
+// (the rest is done in Go).
+const block = 16

@@ -1,0 +1,106 @@
+package kernel
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// checkVec compares Dot, Dot3 and AxpyMul with plain loops on vectors of
+// length n starting at offset off of their backing arrays (unaligned
+// views), on the current dispatch path.
+func checkVec(t testing.TB, rng *rand.Rand, n, off int) {
+	vec := func() []float64 {
+		v := make([]float64, n+off+3)
+		for i := range v {
+			v[i] = rng.NormFloat64()
+		}
+		return v[off : off+n]
+	}
+	a, b, c := vec(), vec(), vec()
+	var d, d3, scale, scale3 float64
+	for i := range n {
+		d += a[i] * b[i]
+		d3 += a[i] * b[i] * c[i]
+		scale += math.Abs(a[i] * b[i])
+		scale3 += math.Abs(a[i] * b[i] * c[i])
+	}
+	tol := 1e-14 * float64(n+1)
+	if got := Dot(a, b); math.Abs(got-d) > tol*(scale+1) {
+		t.Fatalf("Dot n=%d off=%d (asm %v): %v, want %v", n, off, UseAsm, got, d)
+	}
+	if got := Dot3(a, b, c); math.Abs(got-d3) > tol*(scale3+1) {
+		t.Fatalf("Dot3 n=%d off=%d (asm %v): %v, want %v", n, off, UseAsm, got, d3)
+	}
+	y := vec()
+	want := make([]float64, n)
+	for i := range n {
+		want[i] = y[i] + 0.7*a[i]*b[i]
+	}
+	full := y[:n+3] // the values past n must not change
+	after := append([]float64(nil), full[n:]...)
+	AxpyMul(0.7, a, b, y)
+	for i := range n {
+		if math.Abs(y[i]-want[i]) > 1e-15*(math.Abs(want[i])+1) {
+			t.Fatalf("AxpyMul n=%d off=%d (asm %v): y[%d] = %v, want %v", n, off, UseAsm, i, y[i], want[i])
+		}
+	}
+	for i, v := range after {
+		if full[n+i] != v {
+			t.Fatalf("AxpyMul n=%d wrote past the end", n)
+		}
+	}
+}
+
+// TestVec runs every length 0–70 and a few long ones, aligned and not, on
+// every dispatch path (the Go fallback forced too).
+func TestVec(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	paths(t, func(t testing.TB) {
+		for n := range 71 {
+			for _, off := range []int{0, 1, 3} {
+				checkVec(t, rng, n, off)
+			}
+		}
+		for _, n := range []int{1000, 4097, 100003} {
+			checkVec(t, rng, n, 1)
+		}
+	})
+}
+
+// TestVecCanFail: a wrong sum is caught.
+func TestVecCanFail(t *testing.T) {
+	x := []float64{1, 2, 3}
+	if Dot(x, x) != 14 || Dot3(x, x, x) != 36 {
+		t.Fatal("Dot or Dot3 wrong on a hand example")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a short second vector did not panic")
+		}
+	}()
+	Dot(x, x[:2])
+}
+
+// FuzzVec checks arbitrary lengths and offsets on every path.
+func FuzzVec(f *testing.F) {
+	f.Add(uint16(17), uint8(1), uint64(1))
+	f.Fuzz(func(t *testing.T, n uint16, off uint8, seed uint64) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		paths(t, func(t testing.TB) { checkVec(t, rng, int(n%5000), int(off%8)) })
+	})
+}
+
+func BenchmarkDot(b *testing.B) {
+	x := make([]float64, 5000)
+	for i := range x {
+		x[i] = float64(i % 7)
+	}
+	paths(b, func(tb testing.TB) {
+		b.Run(map[bool]string{true: "asm", false: "go"}[UseAsm], func(b *testing.B) {
+			for b.Loop() {
+				Dot(x, x)
+			}
+		})
+	})
+}
