@@ -76,6 +76,7 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 			continue
 		}
 		theta := mat.NewDense(m, 1, slices.Clone(cd.beta))
+		copy(l.free, cd.free) // the profile starts from the sweeps' intercept
 		o, gap, floor := solver.CertificateGrad(pen, theta, grad)
 		res.Objective, res.Gap, res.Theta = o, gap, theta
 		if gap <= s.Tol || floor {
