@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
@@ -141,7 +142,7 @@ func newCDState(xt blas64.General, lambda float64, factors []float64) *cdState {
 	cd := &cdState{xt: xt, norms: make([]float64, p), factors: factors, lambda: lambda, n: n}
 	for k := range cd.norms {
 		xk := cd.col(k)
-		cd.norms[k] = blas64.Dot(xk, xk)
+		cd.norms[k] = kernel.Dot(xk.Data, xk.Data)
 	}
 	return cd
 }
@@ -158,13 +159,13 @@ func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
 		return 0
 	}
 	xk := cd.col(k)
-	z := blas64.Dot(xk, r) + cd.norms[k]*theta[k]
+	z := kernel.Dot(xk.Data, r.Data) + cd.norms[k]*theta[k]
 	next := penalty.SoftThreshold(z, cd.lambda*cd.factors[k]/2) / cd.norms[k]
 	delta := next - theta[k]
 	if delta == 0 {
 		return 0
 	}
-	blas64.Axpy(-delta, xk, r)
+	kernel.Axpy(-delta, xk.Data, r.Data)
 	theta[k] = next
 	return cd.norms[k] * delta * delta
 }
@@ -180,11 +181,11 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	r := blas64.Vector{N: cd.n, Inc: 1, Data: append([]float64(nil), y...)}
 	for k, t := range theta {
 		if t != 0 {
-			blas64.Axpy(-t, cd.col(k), r)
+			kernel.Axpy(-t, cd.col(k).Data, r.Data)
 		}
 	}
 	yv := blas64.Vector{N: cd.n, Inc: 1, Data: y}
-	yy := blas64.Dot(yv, yv)
+	yy := kernel.Dot(yv.Data, yv.Data)
 	var out cdColumn
 	screened := make([]bool, p)
 	for sweeps := 0; sweeps < s.MaxIter; {
@@ -231,24 +232,24 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 	corr := make([]float64, len(theta))
 	var dual, l1 float64
 	for k := range theta {
-		corr[k] = blas64.Dot(cd.col(k), r)
+		corr[k] = kernel.Dot(cd.col(k).Data, r.Data)
 		dual = math.Max(dual, 2*math.Abs(corr[k])/cd.factors[k])
 		l1 += cd.factors[k] * math.Abs(theta[k])
 	}
-	rr := blas64.Dot(r, r)
+	rr := kernel.Dot(r.Data, r.Data)
 	obj = rr + lambda*l1
 	s := 1.0
 	if dual > lambda {
 		s = lambda / dual
 	}
-	gap = math.Max(obj-(2*s*blas64.Dot(r, y)-s*s*rr), 0)
+	gap = math.Max(obj-(2*s*kernel.Dot(r.Data, y.Data)-s*s*rr), 0)
 	radius := 2 * math.Sqrt(gap)
 	for k := range theta {
 		// |x_kᵀθ_dual| = 2s|x_kᵀr|; strict inequality keeps ties active.
 		if !screened[k] && 2*s*math.Abs(corr[k])+radius*math.Sqrt(cd.norms[k]) < lambda*cd.factors[k] {
 			screened[k] = true
 			if theta[k] != 0 {
-				blas64.Axpy(theta[k], cd.col(k), r)
+				kernel.Axpy(theta[k], cd.col(k).Data, r.Data)
 				theta[k], zeroed = 0, true
 			}
 		}

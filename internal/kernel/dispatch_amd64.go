@@ -20,3 +20,5 @@ func dotAsm(n int, x, y []float64) float64 { return dotAVX2(n, &x[0], &y[0]) }
 func dot3Asm(n int, a, b, c []float64) float64 { return dot3AVX2(n, &a[0], &b[0], &c[0]) }
 
 func axpyMulAsm(n int, alpha float64, a, b, y []float64) { axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0]) }
+
+func axpyAsm(n int, alpha float64, x, y []float64) { axpyAVX2(n, alpha, &x[0], &y[0]) }

@@ -12,3 +12,5 @@ func dotAsm(int, []float64, []float64) float64 { panic("kernel: no assembly") }
 func dot3Asm(int, []float64, []float64, []float64) float64 { panic("kernel: no assembly") }
 
 func axpyMulAsm(int, float64, []float64, []float64, []float64) { panic("kernel: no assembly") }
+
+func axpyAsm(int, float64, []float64, []float64) { panic("kernel: no assembly") }

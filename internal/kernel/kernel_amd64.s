@@ -303,3 +303,35 @@ axpyloop:
 axpydone:
 	VZEROUPPER
 	RET
+
+// func axpyAVX2(n int, alpha float64, x *float64, y *float64)
+// Requires: AVX, FMA3
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-32
+	MOVQ         n+0(FP), AX
+	VBROADCASTSD alpha+8(FP), Y0
+	MOVQ         x+16(FP), CX
+	MOVQ         y+24(FP), DX
+	SHRQ         $0x04, AX
+	JZ           axdone
+
+axloop:
+	VMOVUPD     (DX), Y1
+	VFMADD231PD (CX), Y0, Y1
+	VMOVUPD     Y1, (DX)
+	VMOVUPD     32(DX), Y1
+	VFMADD231PD 32(CX), Y0, Y1
+	VMOVUPD     Y1, 32(DX)
+	VMOVUPD     64(DX), Y1
+	VFMADD231PD 64(CX), Y0, Y1
+	VMOVUPD     Y1, 64(DX)
+	VMOVUPD     96(DX), Y1
+	VFMADD231PD 96(CX), Y0, Y1
+	VMOVUPD     Y1, 96(DX)
+	ADDQ        $0x00000080, CX
+	ADDQ        $0x00000080, DX
+	DECQ        AX
+	JNZ         axloop
+
+axdone:
+	VZEROUPPER
+	RET

@@ -23,3 +23,8 @@ func dot3AVX2(n int, a *float64, b *float64, c *float64) float64
 //
 //go:noescape
 func axpyMulAVX2(n int, alpha float64, a *float64, b *float64, y *float64)
+
+// axpyAVX2 adds alpha·x[i] to y[i] for i < 16·⌊n/16⌋.
+//
+//go:noescape
+func axpyAVX2(n int, alpha float64, x *float64, y *float64)

@@ -48,6 +48,20 @@ func AxpyMul(alpha float64, a, b, y []float64) {
 	}
 }
 
+// Axpy adds alpha·x[i] to y[i] for i < len(y). It panics if x is shorter.
+func Axpy(alpha float64, x, y []float64) {
+	n := len(y)
+	_ = x[:n]
+	k := 0
+	if UseAsm && hasAsm && n >= block {
+		k = n &^ (block - 1)
+		axpyAsm(n, alpha, x, y)
+	}
+	for i := k; i < n; i++ {
+		y[i] += alpha * x[i]
+	}
+}
+
 // block is the number of values the assembly kernels take per iteration
 // (the rest is done in Go).
 const block = 16

@@ -44,6 +44,13 @@ func checkVec(t testing.TB, rng *rand.Rand, n, off int) {
 		if math.Abs(y[i]-want[i]) > 1e-15*(math.Abs(want[i])+1) {
 			t.Fatalf("AxpyMul n=%d off=%d (asm %v): y[%d] = %v, want %v", n, off, UseAsm, i, y[i], want[i])
 		}
+		want[i] = y[i] - 1.3*c[i]
+	}
+	Axpy(-1.3, c, y)
+	for i := range n {
+		if math.Abs(y[i]-want[i]) > 1e-15*(math.Abs(want[i])+1) {
+			t.Fatalf("Axpy n=%d off=%d (asm %v): y[%d] = %v, want %v", n, off, UseAsm, i, y[i], want[i])
+		}
 	}
 	for i, v := range after {
 		if full[n+i] != v {

@@ -20,6 +20,7 @@ func main() {
 	dot()
 	dot3()
 	axpyMul()
+	axpy()
 	Generate()
 }
 
@@ -207,6 +208,35 @@ func axpyMul() {
 	DECQ(n)
 	JNZ(LabelRef("axpyloop"))
 	Label("axpydone")
+	VZEROUPPER()
+	RET()
+}
+
+// axpy emits axpyAVX2: y[i] += alpha·x[i] over the whole blocks.
+func axpy() {
+	TEXT("axpyAVX2", NOSPLIT, "func(n int, alpha float64, x, y *float64)")
+	Doc(fmt.Sprintf("axpyAVX2 adds alpha·x[i] to y[i] for i < %d·⌊n/%d⌋.", block, block))
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	al := YMM()
+	VBROADCASTSD(NewParamAddr("alpha", 8), al)
+	x := Load(Param("x"), GP64())
+	y := Load(Param("y"), GP64())
+	SHRQ(U8(4), n)
+	JZ(LabelRef("axdone"))
+	Label("axloop")
+	for i := 0; i < block/4; i++ {
+		u := YMM()
+		VMOVUPD(Mem{Base: y, Disp: 32 * i}, u)
+		VFMADD231PD(Mem{Base: x, Disp: 32 * i}, al, u)
+		VMOVUPD(u, Mem{Base: y, Disp: 32 * i})
+	}
+	for _, p := range []reg.Register{x, y} {
+		ADDQ(U32(8*block), p)
+	}
+	DECQ(n)
+	JNZ(LabelRef("axloop"))
+	Label("axdone")
 	VZEROUPPER()
 	RET()
 }
