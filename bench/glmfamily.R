@@ -10,6 +10,10 @@
 #       DATA.csv (every column but y, the weight and the offset column),
 #       with penalty.factor FACTORS (comma-separated) when given, and prints
 #       one line per lambda: the intercept, then the coefficients.
+#   Rscript bench/glmfamily.R path DATA.csv FAMILY
+#       fits glmnet's own path (its grid, standardize = FALSE, thresh = 1e-14)
+#       on the x columns of DATA.csv and prints one line per lambda it kept:
+#       lambda, then dev.ratio.
 #
 # Scales: glmnet minimises dev/(2n) + lambda_glmnet * P(b) with the weights
 # rescaled to sum to n; cardreg minimises dev + lambda * h(b), so
@@ -29,6 +33,12 @@ if (args[1] == "export") {
 }
 d <- read.csv(args[2])
 family <- args[3]
+if (args[1] == "path") {
+  x <- as.matrix(d[, setdiff(names(d), "y"), drop = FALSE])
+  fit <- glmnet(x, d$y, family = family, standardize = FALSE, thresh = 1e-14, maxit = 1e7)
+  for (k in seq_along(fit$lambda)) cat(formatC(c(fit$lambda[k], fit$dev.ratio[k]), digits = 17, format = "g"), "\n")
+  quit(save = "no")
+}
 lambdas <- as.numeric(strsplit(args[4], ",")[[1]])
 wcol <- if (length(args) >= 5 && args[5] != "-") args[5] else NULL
 ocol <- if (length(args) >= 6 && args[6] != "-") args[6] else NULL

@@ -8,7 +8,6 @@ import (
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -27,7 +26,7 @@ import (
 // the rounding floor) solver.ProxNewton finishes from the point reached.
 // Iterations counts reweightings (and proximal Newton's steps).
 func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (*solver.Result, error) {
-	m, n := l.xpt.Dims()
+	m, n := len(l.xp), len(l.y)
 	factors, ok := solver.L1Factors(pen.Penalty, m)
 	if !ok {
 		return nil, errors.New("datafit: LassoCD needs the lasso penalty (with or without factors)")
@@ -76,7 +75,7 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 			continue
 		}
 		theta := mat.NewDense(m, 1, slices.Clone(cd.beta))
-		copy(l.free, cd.free) // the profile starts from the sweeps' intercept
+		l.adopt(cd.beta, cd.eta, cd.free) // the profile starts from the sweeps' point
 		o, gap, floor := solver.CertificateGrad(pen, theta, grad)
 		res.Objective, res.Gap, res.Theta = o, gap, theta
 		if gap <= s.Tol || floor {
@@ -177,27 +176,22 @@ func (cd *lassoCD) solveModel(thr float64) {
 			}
 		}
 	}
-	eta := blas64.Vector{N: len(cd.eta), Inc: 1, Data: cd.eta}
 	for j, b := range cd.beta {
 		if d := b - beta0[j]; d != 0 {
-			blas64.Axpy(d, cd.column(cd.l.xpt, j), eta)
+			kernel.Axpy(d, cd.l.xp[j], cd.eta)
 		}
 	}
 	for a, b := range cd.free {
 		if d := b - free0[a]; d != 0 {
-			blas64.Axpy(d, cd.column(cd.xut, a), eta)
+			kernel.Axpy(d, cd.xut.RawRowView(a), cd.eta)
 		}
 	}
-}
-
-func (cd *lassoCD) column(xt *mat.Dense, j int) blas64.Vector {
-	return blas64.Vector{N: len(cd.eta), Inc: 1, Data: xt.RawRowView(j)}
 }
 
 // update applies the exact coordinate update to penalised βⱼ and returns
 // xvⱼδ², the model decrease it buys.
 func (cd *lassoCD) update(j int) float64 {
-	x := cd.l.xpt.RawRowView(j)
+	x := cd.l.xp[j]
 	g := kernel.Dot(x, cd.vr)
 	thr := cd.lambda * cd.f[j] / 2
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {

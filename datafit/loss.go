@@ -6,8 +6,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/solver"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -19,9 +19,9 @@ import (
 // safe for concurrent use.
 type Loss struct {
 	fam   Family
-	xpt   *mat.Dense // penalised columns by rows: m×n, row a is column penal[a] of X
-	xu    *mat.Dense // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
-	penal []int      // the columns of X in xpt
+	xp    [][]float64 // penalised columns, each contiguous: xp[a] is column penal[a] of X
+	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
+	penal []int       // the columns of X in xpt
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
@@ -65,7 +65,7 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if len(l.penal) == 0 {
 		return nil, errors.New("datafit: every predictor is unpenalised: nothing for the penalty to act on")
 	}
-	l.xpt = columnsT(d.X, l.penal)
+	l.xp = rowsOf(columnsT(d.X, l.penal))
 	if len(unpen) > 0 {
 		l.xu = columns(d.X, unpen)
 	}
@@ -124,6 +124,16 @@ func columnsT(x *mat.Dense, cols []int) *mat.Dense {
 	return out
 }
 
+// rowsOf returns views of the rows of a.
+func rowsOf(a *mat.Dense) [][]float64 {
+	r, _ := a.Dims()
+	out := make([][]float64, r)
+	for i := range out {
+		out[i] = a.RawRowView(i)
+	}
+	return out
+}
+
 // nullIntercept returns the intercept of the fit without predictors or
 // offset, g(ȳ_w), a good start for the profile.
 func (l *Loss) nullIntercept() float64 {
@@ -172,13 +182,12 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 				u[i] = l.w[i] * d1
 			}
 		}
-		m := len(l.penal)
 		if grad.IsEmpty() {
-			grad.ReuseAs(m, 1)
+			grad.ReuseAs(len(l.penal), 1)
 		}
-		g := mat.NewVecDense(m, nil)
-		g.MulVec(l.xpt, mat.NewVecDense(len(u), u))
-		grad.SetCol(0, g.RawVector().Data)
+		for a, x := range l.xp {
+			grad.Set(a, 0, kernel.Dot(x, u))
+		}
 	}
 	return f
 }
@@ -195,14 +204,59 @@ func (l *Loss) evaluate(theta mat.Matrix) {
 	}
 	l.last = beta
 	// base = o + X_P β, column by column over the nonzero coefficients
-	// (the rows of xpt are contiguous): O(n·nnz) for sparse β.
+	// (each contiguous): O(n·nnz) for sparse β.
 	b := slices.Clone(l.o)
 	for a, v := range beta {
 		if v != 0 {
-			floats.AddScaled(b, v, l.xpt.RawRowView(a))
+			kernel.Axpy(v, l.xp[a], b)
 		}
 	}
 	l.profile(b)
+}
+
+// adopt sets the loss at β = beta from a linear predictor eta computed
+// with the unpenalised coefficients free (as coordinate descent keeps
+// them), then profiles those: it avoids evaluate's O(n·nnz) rebuild of η.
+func (l *Loss) adopt(beta, eta, free []float64) {
+	l.last = slices.Clone(beta)
+	copy(l.free, free)
+	base := slices.Clone(eta)
+	if l.xu != nil {
+		for i := range base {
+			for c, v := range l.xu.RawRowView(i) {
+				base[i] -= v * free[c]
+			}
+		}
+	}
+	l.profile(base)
+}
+
+// Adopt tells l that theta (over all of l's penalised predictors) is the
+// point sub, a Restrict of l, was last evaluated at, with zeros outside
+// sub's predictors, so that l reuses sub's linear predictor and profile
+// instead of rebuilding them. It does nothing when theta is not that point.
+func (l *Loss) Adopt(sub *Loss, theta mat.Matrix) {
+	beta := mat.Col(nil, 0, theta)
+	if sub.last == nil || len(beta) != len(l.penal) {
+		return
+	}
+	k := 0
+	for a, j := range l.penal {
+		want := 0.0
+		if k < len(sub.penal) && sub.penal[k] == j {
+			want = sub.last[k]
+			k++
+		}
+		if beta[a] != want {
+			return
+		}
+	}
+	if k != len(sub.penal) {
+		return
+	}
+	l.last = beta
+	copy(l.free, sub.free)
+	copy(l.eta, sub.eta)
 }
 
 // value returns Σ w d(y, η).
@@ -385,10 +439,10 @@ func (l *Loss) Lipschitz() float64 {
 		return 0
 	}
 	if l.lip == 0 {
-		m, n := l.xpt.Dims()
+		m, n := len(l.xp), len(l.y)
 		z := mat.NewDense(m, n, nil)
-		for a := range m {
-			row, src := z.RawRowView(a), l.xpt.RawRowView(a)
+		for a, src := range l.xp {
+			row := z.RawRowView(a)
 			var mean, sw float64
 			if l.intercept {
 				for i, v := range src {
@@ -435,7 +489,7 @@ func (l *Loss) GapFloor() float64 { return l.floor }
 // method asks for it (FISTA does, coordinate descent does not).
 func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	l.evaluate(theta)
-	m, n := l.xpt.Dims()
+	m, n := len(l.xp), len(l.y)
 	s := make([]float64, n)
 	z := make([]float64, n)
 	for i, e := range l.eta {
@@ -456,7 +510,7 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 		}
 	}
 	for a := range m {
-		weightedResidual(xt.RawRowView(a), l.xpt.RawRowView(a), s, basis)
+		weightedResidual(xt.RawRowView(a), l.xp[a], s, basis)
 	}
 	for _, q := range basis {
 		projectOut(yt, q)
@@ -550,14 +604,15 @@ func weightedMean(v, w []float64) float64 {
 // Restrict returns the loss of the same data with only the penalised
 // predictors at positions keep (indices into Penalized, increasing) free:
 // the others are held at zero. Working-set methods solve it and check the
-// rest on the full loss. It shares the observations with l.
+// rest on the full loss. It shares the observations and the columns with l
+// (nothing is copied but O(n) of state).
 func (l *Loss) Restrict(keep []int) *Loss {
-	_, n := l.xpt.Dims()
+	n := len(l.y)
 	r := *l
-	r.xpt = mat.NewDense(len(keep), n, nil)
+	r.xp = make([][]float64, len(keep))
 	r.penal = make([]int, len(keep))
 	for a, k := range keep {
-		copy(r.xpt.RawRowView(a), l.xpt.RawRowView(k))
+		r.xp[a] = l.xp[k]
 		r.penal[a] = l.penal[k]
 	}
 	r.free = slices.Clone(l.free)

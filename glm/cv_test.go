@@ -32,7 +32,10 @@ func TestCVMatchesGlmnet(t *testing.T) {
 		{datafit.Poisson{}, "deviance"}, {datafit.Gaussian{}, "mse"},
 	}
 	for _, c := range cases {
-		t.Run(c.fam.Name()+" "+c.measure, func(t *testing.T) { cvMatch(t, c.fam, c.measure) })
+		t.Run(c.fam.Name()+" "+c.measure, func(t *testing.T) {
+			t.Parallel() // each waits mostly on R's start-up
+			cvMatch(t, c.fam, c.measure)
+		})
 	}
 }
 

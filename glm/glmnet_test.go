@@ -96,6 +96,8 @@ func own(f datafit.Family, n, p int, seed uint64) *table {
 		}
 		mu := f.Mean(eta)
 		switch f.(type) {
+		case datafit.Gaussian:
+			tb.y[i] = mu + r.NormFloat64()
 		case datafit.Binomial:
 			if r.Float64() < mu {
 				tb.y[i] = 1
@@ -218,6 +220,7 @@ func TestMatchesGlmnet(t *testing.T) {
 	for _, set := range sets {
 		for _, variant := range []string{"plain", "weights", "offset", "weights+offset", "factors"} {
 			t.Run(set.name+" "+variant, func(t *testing.T) {
+				t.Parallel() // each waits mostly on R's start-up
 				matchGlmnet(t, dir, set.fam, set.tb, variant)
 			})
 		}
@@ -284,5 +287,56 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		if math.Abs(ours-m.Objective) > 1e-9*ours {
 			t.Errorf("reported objective %v, recomputed %v", m.Objective, ours)
 		}
+	}
+}
+
+// TestPathMatchesGlmnet fits glmnet's own path (its grid and its stopping
+// rules, which differ per family) and ours on the same data: the same
+// number of λ, the same λ and the same deviance ratios.
+func TestPathMatchesGlmnet(t *testing.T) {
+	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
+		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("Rscript", "../bench/glmfamily.R", "export", dir).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	sets := []struct {
+		name string
+		fam  datafit.Family
+		tb   *table
+	}{
+		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
+		{"PoissonExample", datafit.Poisson{}, readTable(t, filepath.Join(dir, "poisson.csv"))},
+		{"own binomial", datafit.Binomial{}, own(datafit.Binomial{}, 300, 10, 1)},
+		{"own poisson", datafit.Poisson{}, own(datafit.Poisson{}, 300, 10, 2)},
+		{"own gaussian", datafit.Gaussian{}, own(datafit.Gaussian{}, 300, 10, 3)},
+	}
+	for _, set := range sets {
+		t.Run(set.name, func(t *testing.T) {
+			t.Parallel()
+			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
+			set.tb.write(t, path)
+			out, err := exec.Command("Rscript", "../bench/glmfamily.R", "path", path, set.fam.Name()).CombinedOutput()
+			require.NoError(t, err, "%s", out)
+			var ref [][]float64
+			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+				var row []float64
+				for _, f := range strings.Fields(line) {
+					v, err := strconv.ParseFloat(f, 64)
+					require.NoError(t, err, line)
+					row = append(row, v)
+				}
+				ref = append(ref, row)
+			}
+			opts := Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
+			ours, err := FitPath(set.tb.x, set.tb.y, penalty.L1{}, &PathOptions{Options: opts})
+			require.NoError(t, err)
+			n, _ := set.tb.x.Dims()
+			require.Equal(t, len(ref), len(ours.Models), "path length (ours: %s)", ours.Note)
+			for k, m := range ours.Models {
+				require.InEpsilon(t, ref[k][0], ours.Lambdas[k]/(2*float64(n)), 1e-9, "λ %d", k)
+				require.InDelta(t, ref[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+			}
+		})
 	}
 }

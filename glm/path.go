@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -18,8 +19,8 @@ type PathOptions struct {
 	Lambdas []float64
 	// NLambda is the grid's length. If zero, 100.
 	NLambda int
-	// MinRatio is the smallest λ over λ_max. If zero, 1e-4 when n > p and
-	// 1e-2 otherwise (glmnet's lambda.min.ratio).
+	// MinRatio is the smallest λ over λ_max. If zero, solver.MinRatio:
+	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
 	MinRatio float64
 }
 
@@ -39,15 +40,39 @@ type Path struct {
 // infinity and the rest of the grid only chases it.
 const devMax = 0.999
 
-// devFrac is glmnet's fdev: a generated path stops once the deviance ratio
-// changes by less than this fraction of itself between two λ.
+// devFrac is glmnet's fdev: a generated path stops once the deviance
+// ratio stops moving (see settled).
 const devFrac = 1e-5
+
+// minPath is glmnet's mnlam: a generated path never stops for a settled
+// deviance ratio before this many λ.
+const minPath = 5
+
+// settled reports whether a generated path stops after the deviance ratios
+// dev (one per λ so far) by glmnet's rule for the family, and the rule in
+// words: gaussian when the last step moved the ratio by less than 1e-5 of
+// itself, binomial when it moved by less than 1e-5, Poisson when the last
+// four steps moved it by less than 1e-4 of itself.
+func settled(fam datafit.Family, dev []float64) (bool, string) {
+	m := len(dev) - 1
+	if m+1 < minPath {
+		return false, ""
+	}
+	last := dev[m]
+	switch fam.(type) {
+	case datafit.Binomial:
+		return last-dev[m-1] < devFrac, fmt.Sprintf("the deviance ratio moved by less than %g", devFrac)
+	case datafit.Poisson:
+		return last-dev[m-minPath+1] < 10*devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself over %d λ", 10*devFrac, minPath-1)
+	}
+	return last-dev[m-1] < devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself", devFrac)
+}
 
 // FitPath fits the model along a decreasing λ grid, each fit warm-started
 // at the previous solution. On a generated grid it stops, with a Note, once
-// the deviance ratio passes 0.999 or changes by less than 1e-5 of itself
-// (glmnet's rules); on any grid it stops when a fit fails to converge with
-// coefficients growing without bound.
+// the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
+// glmnet applies them per family: see settled); on any grid it stops when a
+// fit fails to converge with coefficients growing without bound.
 func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	var po PathOptions
 	if opts != nil {
@@ -84,10 +109,7 @@ func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, 
 	}
 	ratio := po.MinRatio
 	if ratio == 0 {
-		ratio = 1e-2
-		if pb.n > pb.p {
-			ratio = 1e-4
-		}
+		ratio = solver.MinRatio(pb.n, pb.p)
 	}
 	if !(ratio > 0 && ratio < 1) || nl < 1 {
 		return nil, false, fmt.Errorf("glm: grid of %d values down to %v·λ_max", nl, ratio)
@@ -105,6 +127,7 @@ func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, 
 func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*Path, error) {
 	out := &Path{}
 	var warm *mat.Dense
+	var devs []float64
 	for i, l := range grid {
 		m, err := pb.fit(pen, l, warm)
 		if err != nil {
@@ -113,11 +136,12 @@ func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*P
 		out.Lambdas = append(out.Lambdas, l)
 		out.Models = append(out.Models, m)
 		warm = m.solution
+		devs = append(devs, m.DevRatio)
 		if i == len(grid)-1 {
 			break
 		}
-		if generated && i > 0 && m.DevRatio-out.Models[i-1].DevRatio < devFrac*m.DevRatio {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the deviance ratio moved by less than %g of itself (glmnet's rule)", l, i+1, len(grid), devFrac)
+		if stop, why := settled(pb.fam, devs); generated && stop {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
 			break
 		}
 		if generated && m.DevRatio > devMax {

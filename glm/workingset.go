@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -41,7 +42,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 		if len(set) == 0 {
 			set = []int{argmaxScore(grad, factors)}
 		}
-		res, err := pb.solveOn(set, pen, factors, lambda, x)
+		sub, res, err := pb.solveOn(set, pen, factors, lambda, x)
 		if err != nil {
 			return nil, err
 		}
@@ -53,6 +54,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 		for a, j := range set {
 			x.Set(j, 0, res.Theta.At(a, 0))
 		}
+		pb.loss.Adopt(sub, x)
 		obj, gap, floor := solver.CertificateGrad(full, x, grad)
 		in := make([]bool, m)
 		for _, j := range set {
@@ -87,7 +89,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 const workingMargin = 0.8
 
 // solveOn minimises over the predictors in set, starting from x.
-func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, lambda float64, x *mat.Dense) (*solver.Result, error) {
+func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, lambda float64, x *mat.Dense) (*datafit.Loss, *solver.Result, error) {
 	sub := pb.loss
 	if m, _ := pb.loss.Dims(); len(set) < m {
 		sub = pb.loss.Restrict(set)
@@ -102,7 +104,8 @@ func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, la
 	if l1, ok := pen.(penalty.L1); ok {
 		h = l1
 	}
-	return sub.LassoCD(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, pb.opts.Settings)
+	res, err := sub.LassoCD(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, pb.opts.Settings)
+	return sub, res, err
 }
 
 func factorsOf(pen penalty.Penalty, m int) []float64 {

@@ -182,6 +182,16 @@ func Minimize(p Problem, init mat.Matrix, s *Settings, m Method) (*Result, error
 	return m.Minimize(p, init, s.defaults())
 }
 
+// MinRatio returns glmnet's default lambda.min.ratio, the bottom of a
+// generated λ grid over λ_max, for n observations and p predictors: 1e-4
+// when n ≥ p, 1e-2 when p > n.
+func MinRatio(n, p int) float64 {
+	if n < p {
+		return 1e-2
+	}
+	return 1e-4
+}
+
 // LambdaMax returns h*(∇f(0)), the smallest λ for which Θ = 0 minimises
 // f + λh, and false when the penalty has no known dual norm.
 func LambdaMax(loss Loss, pen penalty.Penalty) (float64, bool) {

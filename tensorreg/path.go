@@ -17,7 +17,7 @@ type PathOptions struct {
 	// NLambda is the number of λ values. If zero, 100 is used.
 	NLambda int
 	// MinRatio is the ratio of the smallest to the largest λ of the grid. If
-	// zero, 1e-4 is used when n > p and 1e-2 otherwise (glmnet's defaults).
+	// zero, solver.MinRatio: 1e-4 when n ≥ p, 1e-2 otherwise (glmnet's defaults).
 	MinRatio float64
 	// Lambdas, when set, is the grid itself (sorted decreasingly on use).
 	Lambdas []float64
@@ -163,10 +163,7 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	p, _ := pr.loss.Dims()
 	ratio := po.MinRatio
 	if ratio == 0 {
-		ratio = 1e-2
-		if n > p {
-			ratio = 1e-4
-		}
+		ratio = solver.MinRatio(n, p)
 	}
 	if _, isRidge := pen.(penalty.Ridge); !hasDual && !isRidge {
 		return nil, fmt.Errorf("tensorreg: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)

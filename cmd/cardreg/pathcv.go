@@ -24,7 +24,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs, ff := newFitFlags(stderr)
 	f := &pathFlags{fitFlags: ff}
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
-	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n > p, else 1e-2)")
+	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
 	fs.Usage = func() {
 		fmt.Fprint(stdout, pathUsage[cmd]+"\nFlags:\n")
