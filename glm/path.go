@@ -92,24 +92,35 @@ func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) 
 // grid returns the user's grid or a generated one.
 func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, error) {
 	if po.Lambdas != nil {
-		for i, l := range po.Lambdas {
-			if !(l >= 0) || math.IsInf(l, 0) || i > 0 && l > po.Lambdas[i-1] {
-				return nil, false, errors.New("glm: the λ grid must be finite, ≥ 0 and decreasing")
-			}
-		}
-		return po.Lambdas, false, nil
+		return checkGrid(po.Lambdas)
 	}
 	lmax, ok := pb.lambdaMax(pen)
 	if !ok {
 		return nil, false, errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
 	}
+	return logGrid(lmax, pb.n, pb.p, po)
+}
+
+// checkGrid returns a user's grid after checking it.
+func checkGrid(lambdas []float64) ([]float64, bool, error) {
+	for i, l := range lambdas {
+		if !(l >= 0) || math.IsInf(l, 0) || i > 0 && l > lambdas[i-1] {
+			return nil, false, errors.New("glm: the λ grid must be finite, ≥ 0 and decreasing")
+		}
+	}
+	return lambdas, false, nil
+}
+
+// logGrid returns po's generated grid below lmax for n observations of p
+// predictors: evenly spaced in log scale down to MinRatio·lmax.
+func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
 	nl := po.NLambda
 	if nl == 0 {
 		nl = 100
 	}
 	ratio := po.MinRatio
 	if ratio == 0 {
-		ratio = solver.MinRatio(pb.n, pb.p)
+		ratio = solver.MinRatio(n, p)
 	}
 	if !(ratio > 0 && ratio < 1) || nl < 1 {
 		return nil, false, fmt.Errorf("glm: grid of %d values down to %v·λ_max", nl, ratio)
@@ -125,22 +136,33 @@ func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, 
 }
 
 func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*Path, error) {
-	out := &Path{}
 	var warm *mat.Dense
+	return runPath(pb.fam, grid, generated, func(l float64) (*Model, error) {
+		m, err := pb.fit(pen, l, warm)
+		if err == nil {
+			warm = m.solution
+		}
+		return m, err
+	})
+}
+
+// runPath fits along grid with fit (which warm-starts itself) and applies
+// the stopping rules of a path of family fam.
+func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda float64) (*Model, error)) (*Path, error) {
+	out := &Path{}
 	var devs []float64
 	for i, l := range grid {
-		m, err := pb.fit(pen, l, warm)
+		m, err := fit(l)
 		if err != nil {
 			return nil, err
 		}
 		out.Lambdas = append(out.Lambdas, l)
 		out.Models = append(out.Models, m)
-		warm = m.solution
 		devs = append(devs, m.DevRatio)
 		if i == len(grid)-1 {
 			break
 		}
-		if stop, why := settled(pb.fam, devs); generated && stop {
+		if stop, why := settled(fam, devs); generated && stop {
 			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
 			break
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
@@ -39,7 +40,74 @@ type StreamResult struct {
 // The fit stops when the relative duality gap reaches the tolerance with
 // the intercept at its optimum (relative intercept gradient ≤ 1e-9). Offsets
 // and weights are supported; Unpenalized and Standardize are not (an error).
+// Tolerances below about 1e-8 may not be reached: the Newton steps can
+// stall at a relative gap near 1e-9 (reported as not converged).
 func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*StreamResult, error) {
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+	}
+	s, null, err := newStream(src, p, pen, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.lambda = lambda
+	pt, res, err := s.solve(null)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.model(pt, res)
+	if err != nil {
+		return nil, err
+	}
+	return &StreamResult{Model: m, Passes: s.passes}, nil
+}
+
+// StreamPath is a path fitted from a RowSource with the number of passes
+// it took.
+type StreamPath struct {
+	*Path
+	// Passes counts the passes over the rows.
+	Passes int
+}
+
+// FitPathSource fits a path like FitPath from a RowSource of p predictors
+// in O(p²) memory (see FitSource), each fit warm-started at the previous
+// one, with FitPath's grid and stopping rules. Passes: one to check the
+// rows, a few for the intercept-only model, one for λ_max when the grid is
+// generated, then per λ two per Newton step (typically 2–5 steps from a
+// warm start) and one for the deviance of the fit.
+func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions) (*StreamPath, error) {
+	var po PathOptions
+	if opts != nil {
+		po = *opts
+	}
+	s, null, err := newStream(src, p, pen, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	grid, generated, err := s.grid(null, &po)
+	if err != nil {
+		return nil, err
+	}
+	warm := null
+	pth, err := runPath(s.fam, grid, generated, func(lambda float64) (*Model, error) {
+		s.lambda = lambda
+		pt, res, err := s.solve(warm)
+		if err != nil {
+			return nil, err
+		}
+		warm = pt
+		return s.model(pt, res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &StreamPath{Path: pth, Passes: s.passes}, nil
+}
+
+// newStream validates the options, checks the rows and fits the
+// intercept-only model, which it returns.
+func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*streamFit, point, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
@@ -48,19 +116,40 @@ func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *
 		o.Family = datafit.Gaussian{}
 	}
 	if len(o.Unpenalized) > 0 || o.Standardize || o.Weights != nil || o.Offset != nil {
-		return nil, errors.New("glm: a streamed fit takes weights and offsets from its source and supports neither unpenalised predictors nor standardisation")
+		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and supports neither unpenalised predictors nor standardisation")
 	}
 	if err := penalty.Validate(pen); err != nil {
-		return nil, err
+		return nil, point{}, err
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
-	}
-	s := &streamFit{src: src, p: p, fam: o.Family, intercept: !o.NoIntercept, pen: pen, lambda: lambda, set: o.Settings}
+	s := &streamFit{src: src, p: p, fam: o.Family, intercept: !o.NoIntercept, pen: pen, set: o.Settings}
 	if s.set.Tol == 0 {
 		s.set.Tol = 1e-7
 	}
-	return s.run()
+	if err := s.check(); err != nil {
+		return nil, point{}, err
+	}
+	null := point{beta: make([]float64, s.p)}
+	if err := s.nullFit(&null); err != nil {
+		return nil, point{}, err
+	}
+	return s, null, nil
+}
+
+// grid returns the user's grid, or FitPath's generated one from λ_max, the
+// dual norm of the gradient at the intercept-only model (one pass).
+func (s *streamFit) grid(null point, po *PathOptions) ([]float64, bool, error) {
+	if po.Lambdas != nil {
+		return checkGrid(po.Lambdas)
+	}
+	st, err := s.statistics(null)
+	if err != nil {
+		return nil, false, err
+	}
+	lmax, ok := penalty.DualNorm(s.pen, mat.NewDense(s.p, 1, st.grad))
+	if !ok {
+		return nil, false, errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
+	}
+	return logGrid(lmax, s.n, s.p, po)
 }
 
 type streamFit struct {
@@ -106,14 +195,9 @@ func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) er
 	})
 }
 
-func (s *streamFit) run() (*StreamResult, error) {
-	if err := s.check(); err != nil {
-		return nil, err
-	}
-	cur := point{beta: make([]float64, s.p)}
-	if err := s.nullFit(&cur); err != nil {
-		return nil, err
-	}
+// solve runs proximal Newton at s.lambda from cur and returns the point
+// reached, certified by the result.
+func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 	res := &solver.Result{Gap: math.NaN(), Residual: math.NaN(), Status: solver.IterationLimit}
 	gap := math.Inf(1)
 	maxOuter := min(s.set.MaxIter, 100)
@@ -123,15 +207,15 @@ func (s *streamFit) run() (*StreamResult, error) {
 	for k := 1; k <= maxOuter; k++ {
 		st, err := s.statistics(cur)
 		if err != nil {
-			return nil, err
+			return point{}, nil, err
 		}
 		next, err := s.innerSolve(st, cur, gap)
 		if err != nil {
-			return nil, err
+			return point{}, nil, err
 		}
 		ls, err := s.lineSearch(cur, next, st)
 		if err != nil {
-			return nil, err
+			return point{}, nil, err
 		}
 		res.Iterations = k
 		res.Objective, gap = ls.obj0, ls.gap0
@@ -151,7 +235,7 @@ func (s *streamFit) run() (*StreamResult, error) {
 			res.Gap = math.NaN() // the last step was not certified
 		}
 	}
-	return s.model(cur, res)
+	return cur, res, nil
 }
 
 // check is the first pass: counts, weights and valid responses.
@@ -301,11 +385,15 @@ func (s *streamFit) innerSolve(st *stats, cur point, gap float64) (point, error)
 		cross.Set(a, 0, c.At(a, s.p))
 	}
 	q := solver.NewGramLeastSquares(h, cross, math.Max(c.At(s.p, s.p), 0))
-	tol := math.Min(1e-3, math.Max(1e-12, 0.1*gap))
+	start := mat.NewDense(s.p, 1, append([]float64(nil), cur.beta...))
+	// The model's relative gap is on the model's scale: ask for a tenth of
+	// the true gap, converted to that scale.
+	hcur := s.lambda * s.pen.Value(start)
+	tol := 0.1 * gap * (st.deviance + hcur) / (q.Eval(nil, start) + hcur)
+	tol = math.Min(1e-3, math.Max(1e-14, tol))
 	if math.IsNaN(tol) || math.IsInf(gap, 0) {
 		tol = 1e-3
 	}
-	start := mat.NewDense(s.p, 1, append([]float64(nil), cur.beta...))
 	r, err := solver.Minimize(solver.Problem{Loss: q, Penalty: s.pen, Lambda: s.lambda}, start, &solver.Settings{Tol: tol, MaxIter: max(s.set.MaxIter, 1000)}, &solver.FISTA{})
 	if err != nil {
 		return point{}, err
@@ -378,11 +466,12 @@ func (s *streamFit) lineSearch(cur, next point, st *stats) (*lineResult, error) 
 }
 
 // model is the fitted model at pt, certified by res.
-func (s *streamFit) model(pt point, res *solver.Result) (*StreamResult, error) {
+func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	dev, _, _, err := s.interceptPass(pt)
 	if err != nil {
 		return nil, err
 	}
+	pt.beta = slices.Clone(pt.beta)
 	beta := mat.NewDense(s.p, 1, pt.beta)
 	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: pt.beta, Intercept: pt.b0,
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
@@ -394,5 +483,5 @@ func (s *streamFit) model(pt point, res *solver.Result) (*StreamResult, error) {
 	if s.null > 0 {
 		m.DevRatio = 1 - dev/s.null
 	}
-	return &StreamResult{Model: m, Passes: s.passes}, nil
+	return m, nil
 }

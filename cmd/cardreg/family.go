@@ -321,33 +321,28 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 // glmPathCV runs path or cv for a generalised linear model and returns the
 // CSV and a warning.
 func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
-	if f.stream {
-		return "", "", usagef("%s: a streamed logistic or Poisson %s would need a pass over the file per Newton step and λ; use cardreg fit --stream --lambda NUMBER", cmd, cmd)
-	}
 	if f.plot != "" {
 		return "", "", usagef("--plot draws gaussian fits only so far")
+	}
+	if cmd == "path" && shouldStream(path, f.stream, f.memory) {
+		return glmStreamPath(path, f)
+	}
+	if f.stream {
+		return "", "", usagef("cv: a streamed logistic or Poisson cross-validation would need passes per Newton step, λ and fold; use cardreg path --stream, or cv in memory")
 	}
 	gp, err := loadGLM(path, f.fitFlags)
 	if err != nil {
 		return "", "", err
 	}
 	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio}
-	var b strings.Builder
-	var p *glm.Path
 	if cmd == "path" {
-		if p, err = glm.FitPath(gp.x, gp.y, gp.pen, po); err != nil {
+		p, err := glm.FitPath(gp.x, gp.y, gp.pen, po)
+		if err != nil {
 			return "", "", fmt.Errorf("%s: %w", path, err)
 		}
-		b.WriteString("lambda,objective,distinct_values,converged,dev_ratio," + strings.Join(csvNames(gp.names), ",") + "\n")
-		for _, m := range p.Models {
-			row := []string{num(m.Lambda), num(m.Objective), strconv.Itoa(len(m.DistinctValues())), strconv.FormatBool(m.Converged), num(m.DevRatio)}
-			for _, c := range m.Coef {
-				row = append(row, num(c))
-			}
-			b.WriteString(strings.Join(row, ",") + "\n")
-		}
-		return b.String(), glmWarning(p, 0), nil
+		return glmPathCSV(gp.names, p), glmWarning(p, 0), nil
 	}
+	var b strings.Builder
 	cv, err := gp.crossValidate(f.fitFlags, po)
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", path, err)
@@ -359,6 +354,20 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 			strconv.Itoa(len(cv.Path.Models[k].DistinctValues())), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
 	return b.String(), glmWarning(cv.Path, cv.Unconverged), nil
+}
+
+// glmPathCSV is the table of a path: one row per λ.
+func glmPathCSV(names []string, p *glm.Path) string {
+	var b strings.Builder
+	b.WriteString("lambda,objective,distinct_values,converged,dev_ratio," + strings.Join(csvNames(names), ",") + "\n")
+	for _, m := range p.Models {
+		row := []string{num(m.Lambda), num(m.Objective), strconv.Itoa(len(m.DistinctValues())), strconv.FormatBool(m.Converged), num(m.DevRatio)}
+		for _, c := range m.Coef {
+			row = append(row, num(c))
+		}
+		b.WriteString(strings.Join(row, ",") + "\n")
+	}
+	return b.String()
 }
 
 // mark names λ_min and λ_1se in a cv table.
@@ -477,37 +486,74 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 // the file (glm.FitSource).
 func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	if f.lambda == "cv" || f.lambda == "theory" {
-		return nil, usagef("a streamed %s fit takes --lambda NUMBER: each Newton step is a pass over the file, and cross-validation would need one per step, λ and fold (fit in memory with a larger --memory, or pick λ on a sample)", f.fam.family)
+		return nil, usagef("a streamed %s fit takes --lambda NUMBER: each Newton step is a pass over the file, and cross-validation would need one per step, λ and fold (fit in memory with a larger --memory, use cardreg path --stream, or pick λ on a sample)", f.fam.family)
 	}
-	if f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.foldid != "" {
-		return nil, usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --foldid yet", f.fam.family)
-	}
-	fam, _ := datafit.ByName(f.fam.family)
-	src := &fileSource{path: path, f: f}
-	// A first pass learns the predictors, so that the penalty can be built.
-	if err := src.Pass(func([]float64, float64, float64, float64) error { return nil }); err != nil {
-		return nil, err
-	}
-	p := len(src.names)
-	if p == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
-	}
-	pen, nu, note, err := buildPenalty(f.penaltySpec(), p)
+	ss, err := newStreamSetup(path, f)
 	if err != nil {
 		return nil, err
 	}
 	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
-	sr, err := glm.FitSource(src, p, pen, lam, &glm.Options{Family: fam, NoIntercept: f.noIntercept,
-		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}})
+	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	res := &fitResult{Penalty: f.penalty, NuNote: note, N: sr.N, P: p, Names: src.names, Target: src.target,
-		Family: fam.Name(), Link: fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
-		Passes: src.pass}
-	if nu > 0 {
+	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.names, Target: ss.src.target,
+		Family: ss.fam.Name(), Link: ss.fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
+		Passes: ss.src.pass}
+	if ss.nu > 0 {
+		nu := ss.nu
 		res.Nu = &nu
 	}
 	res.fillGLM(sr.Model, false)
 	return res, nil
+}
+
+// glmStreamPath fits a logistic or Poisson path by passes over the file
+// (glm.FitPathSource) and returns its table and a warning.
+func glmStreamPath(path string, f *pathFlags) (string, string, error) {
+	ss, err := newStreamSetup(path, f.fitFlags)
+	if err != nil {
+		return "", "", err
+	}
+	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio})
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", path, err)
+	}
+	warn := glmWarning(sp.Path, 0)
+	fmt.Fprintf(f.stderr, "cardreg path: streamed %s in %d passes\n", path, sp.Passes)
+	return glmPathCSV(ss.src.names, sp.Path), warn, nil
+}
+
+// streamSetup is what a streamed logistic or Poisson fit needs before its
+// passes: the source (after a first pass that learns the predictors), the
+// family and the penalty.
+type streamSetup struct {
+	src  *fileSource
+	p    int
+	fam  datafit.Family
+	pen  penalty.Penalty
+	nu   float64
+	note string
+}
+
+func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
+	if f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.foldid != "" {
+		return nil, usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --foldid yet", f.fam.family)
+	}
+	fam, _ := datafit.ByName(f.fam.family)
+	ss := &streamSetup{src: &fileSource{path: path, f: f}, fam: fam}
+	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { return nil }); err != nil {
+		return nil, err
+	}
+	ss.p = len(ss.src.names)
+	if ss.p == 0 {
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	var err error
+	ss.pen, ss.nu, ss.note, err = buildPenalty(f.penaltySpec(), ss.p)
+	return ss, err
+}
+
+func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
+	return &glm.Options{Family: ss.fam, NoIntercept: f.noIntercept, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 }

@@ -200,5 +200,35 @@ func TestFamilyStream(t *testing.T) {
 	bad := writeFile(t, dir, "bad.csv", "a,b,y\n1,2,0\n2,1,1\n3,3,2\n4,0,1\n")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--lambda", "1", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--stream", bad), 2, "--lambda NUMBER")
-	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 2, "fit --stream")
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 2, "path --stream")
+	oneLine(t, cardreg(t, "path", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
+}
+
+// TestFamilyStreamPath: a Poisson path streamed from the file is the
+// in-memory path: the same λ, the same stopping point, the same fits.
+func TestFamilyStreamPath(t *testing.T) {
+	args := []string{"path", "--family", "poisson", "--nlambda", "15", "--tol", "1e-8", "../../examples/claims.csv"}
+	mem := cardreg(t, args...)
+	require.Equal(t, 0, mem.code, mem.stderr)
+	str := cardreg(t, append(args, "--stream")...)
+	require.Equal(t, 0, str.code, str.stderr)
+	require.Contains(t, str.stderr, "passes")
+	a, b := parseCSV(t, mem.stdout), parseCSV(t, str.stdout)
+	require.Equal(t, len(a), len(b))
+	require.Equal(t, a[0], b[0])
+	for i := 1; i < len(a); i++ {
+		for j := range a[i] {
+			x, err1 := strconv.ParseFloat(a[i][j], 64)
+			y, err2 := strconv.ParseFloat(b[i][j], 64)
+			if err1 != nil || err2 != nil {
+				require.Equal(t, a[i][j], b[i][j], "row %d column %s", i, a[0][j])
+				continue
+			}
+			tol := 1e-5 // coefficients
+			if a[0][j] == "lambda" || a[0][j] == "objective" {
+				tol = 1e-9 * math.Abs(x)
+			}
+			require.InDelta(t, x, y, tol, "row %d column %s", i, a[0][j])
+		}
+	}
 }

@@ -64,7 +64,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
-	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory, one pass), not the rows; the same fit")
+	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
 	fs.Int64Var(&f.memory, "memory", 0, "memory budget in bytes above which the data are streamed (default: half the machine's memory)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
