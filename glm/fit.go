@@ -86,6 +86,10 @@ type problem struct {
 	opts Options
 	n, p int
 	null float64
+	// grad is the gradient of the loss at gradAt, the last working-set
+	// solution: the next fit of a path starts there.
+	grad   *mat.Dense
+	gradAt []float64
 }
 
 func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {

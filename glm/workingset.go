@@ -30,7 +30,11 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 	}
 	full := solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}
 	grad := mat.NewDense(m, 1, nil)
-	pb.loss.Eval(grad, x)
+	if pb.grad != nil && slices.Equal(pb.gradAt, x.RawMatrix().Data) {
+		grad.Copy(pb.grad) // a path's warm start: the last certificate's
+	} else {
+		pb.loss.Eval(grad, x)
+	}
 	var set []int
 	for j := range m {
 		if x.At(j, 0) != 0 || math.Abs(grad.At(j, 0)) >= workingMargin*lambda*factors[j] {
@@ -70,6 +74,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 			// The full problem's certificate decides, not the subproblem's.
 			out := *res
 			out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
+			pb.grad, pb.gradAt = grad, slices.Clone(x.RawMatrix().Data)
 			switch {
 			case gap <= pb.opts.Settings.Tol || pb.opts.Settings.Tol == 0 && gap <= 1e-7:
 				out.Converged, out.Status = true, solver.GapConverged
