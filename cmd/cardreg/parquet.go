@@ -45,6 +45,12 @@ type pqColumn struct {
 // scale applied, FLOAT, DOUBLE); text (BYTE_ARRAY) only as labels or
 // skipped columns; a null is reported like an empty cell.
 func readParquet(path string, o readOptions) (t *table, err error) {
+	return readParquetBy(path, o, true)
+}
+
+// readParquetBy is readParquet, column by column when columnar is true and
+// the columns allow it, else row by row.
+func readParquetBy(path string, o readOptions, columnar bool) (t *table, err error) {
 	defer func() {
 		// The decoder is third-party code fed hostile bytes: a panic in it
 		// is a corrupt file, not a crash.
@@ -80,6 +86,22 @@ func readParquet(path string, o readOptions) (t *table, err error) {
 	if err != nil {
 		return nil, err
 	}
+	if columnar && t.columnarOK(cols, dest) {
+		err = t.readColumnar(path, pf, cols, dest, o)
+	} else {
+		err = t.readRows(path, pf, cols, dest, o)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if t.rows() == 0 {
+		return nil, fmt.Errorf("%s: no data rows", path)
+	}
+	return t, nil
+}
+
+// readRows reads the file row by row (parquet-go assembles the rows).
+func (t *table) readRows(path string, pf *parquet.File, cols []pqColumn, dest []int, o readOptions) error {
 	r := parquet.NewReader(pf)
 	defer r.Close()
 	buf := make([]parquet.Row, 1024)
@@ -87,20 +109,16 @@ func readParquet(path string, o readOptions) (t *table, err error) {
 		n, rerr := r.ReadRows(buf)
 		for _, row := range buf[:n] {
 			if err := t.parquetRow(path, row, cols, dest, o); err != nil {
-				return nil, err
+				return err
 			}
 		}
 		if rerr == io.EOF {
-			break
+			return nil
 		}
 		if rerr != nil {
-			return nil, fmt.Errorf("%s: %v", path, rerr)
+			return fmt.Errorf("%s: %v", path, rerr)
 		}
 	}
-	if t.rows() == 0 {
-		return nil, fmt.Errorf("%s: no data rows", path)
-	}
-	return t, nil
 }
 
 // maxExpansion bounds how much larger than the file its encoded pages may
@@ -212,6 +230,11 @@ func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 	default:
 		return errTextColumn
 	}
+	return t.putNumber(k, x)
+}
+
+// putNumber stores the number x in column k, or says why it cannot.
+func (t *table) putNumber(k int, x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return errNotFinite
 	}
