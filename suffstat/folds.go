@@ -2,6 +2,7 @@ package suffstat
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 )
 
@@ -64,16 +65,39 @@ func FoldOf(key, seed uint64, k int) int {
 // one whatever the number of rows, which need not be known in advance, so
 // a streamed file and the same rows in memory get the same folds.
 func RowFold(i, seed uint64, k int) int {
-	b, r := i/uint64(k), int(i%uint64(k))
-	rng := rand.New(rand.NewPCG(seed, b))
-	// The r-th entry of a Fisher–Yates permutation of 0…k−1.
-	perm := make([]int, k)
-	for j := range perm {
-		perm[j] = j
+	return NewRowFolder(seed, k).Fold(i)
+}
+
+// RowFolder is RowFold for a sequence of rows: it keeps the permutation of
+// the last block, so consecutive rows cost one permutation per k rows.
+type RowFolder struct {
+	seed  uint64
+	block uint64
+	perm  []int
+}
+
+// NewRowFolder returns RowFold's assignment to k folds under seed.
+func NewRowFolder(seed uint64, k int) *RowFolder {
+	if k < 1 {
+		panic(fmt.Sprintf("suffstat: %d folds", k))
 	}
-	for j := k - 1; j > 0; j-- {
-		l := rng.IntN(j + 1)
-		perm[j], perm[l] = perm[l], perm[j]
+	return &RowFolder{seed: seed, block: math.MaxUint64, perm: make([]int, k)}
+}
+
+// Fold returns RowFold(i, seed, k).
+func (f *RowFolder) Fold(i uint64) int {
+	k := uint64(len(f.perm))
+	if b := i / k; b != f.block {
+		f.block = b
+		rng := rand.New(rand.NewPCG(f.seed, b))
+		// A Fisher–Yates permutation of 0…k−1.
+		for j := range f.perm {
+			f.perm[j] = j
+		}
+		for j := len(f.perm) - 1; j > 0; j-- {
+			l := rng.IntN(j + 1)
+			f.perm[j], f.perm[l] = f.perm[l], f.perm[j]
+		}
 	}
-	return perm[r]
+	return f.perm[i%k]
 }

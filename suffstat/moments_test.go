@@ -69,6 +69,28 @@ func requireClose(t *testing.T, m *Moments, z *mat.Dense, w []float64, tol float
 	}
 }
 
+// A Chunk (blocks of any size, weights with zeros) gives the statistics of
+// Add row by row, counts included.
+func TestChunk(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const n, d = 257, 6
+	z, w := randomRows(rng, n, d, 3)
+	w[5], w[77] = 0, 0
+	for _, size := range []int{1, 7, 64, 300} {
+		m := New(d)
+		c := NewChunk(m, size)
+		for i := range n {
+			c.Add(z.RawRowView(i), w[i])
+		}
+		c.Flush()
+		c.Flush() // an empty flush changes nothing
+		require.Equal(t, int64(n), m.N)
+		requireClose(t, m, z, w, 1e-12)
+	}
+	require.Panics(t, func() { NewChunk(New(d), 4).Add(make([]float64, d), -1) })
+	require.Panics(t, func() { NewChunk(New(d), 4).Add(make([]float64, d+1), 1) })
+}
+
 // Row by row, by chunks and by merges in any order: the same statistics.
 func TestMergeAnyOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -149,17 +171,20 @@ func TestLargeOffset(t *testing.T) {
 	want := ss / n
 	require.InDelta(t, 1.0/12, want, 0.002)
 
-	row, chunked, merged := New(1), New(1), New(1)
+	row, chunked, merged, blocks := New(1), New(1), New(1), New(1)
+	bc := NewChunk(blocks, 333)
 	for _, v := range x {
 		row.Add([]float64{v}, 1)
+		bc.Add([]float64{v}, 1)
 	}
+	bc.Flush()
 	chunked.AddRows(mat.NewDense(n, 1, x), nil)
 	for i0 := 0; i0 < n; i0 += 1000 {
 		c := New(1)
 		c.AddRows(mat.NewDense(1000, 1, x[i0:i0+1000]), nil)
 		merged.Merge(c)
 	}
-	for _, m := range []*Moments{row, chunked, merged} {
+	for _, m := range []*Moments{row, chunked, merged, blocks} {
 		require.InEpsilon(t, want, m.C[0]/m.W, 1e-6)
 	}
 
@@ -241,5 +266,34 @@ func TestRowFold(t *testing.T) {
 			}
 		}
 		require.Greater(t, changed, 20)
+	}
+}
+
+// A RowFolder, read in any order, gives RowFold's definition: the r-th
+// entry of the block's Fisher–Yates permutation drawn from PCG(seed, block).
+func TestRowFolder(t *testing.T) {
+	want := func(i, seed uint64, k int) int {
+		rng := rand.New(rand.NewPCG(seed, i/uint64(k)))
+		perm := make([]int, k)
+		for j := range perm {
+			perm[j] = j
+		}
+		for j := k - 1; j > 0; j-- {
+			l := rng.IntN(j + 1)
+			perm[j], perm[l] = perm[l], perm[j]
+		}
+		return perm[i%uint64(k)]
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, k := range []int{1, 3, 10} {
+		rf := NewRowFolder(7, k)
+		for i := range uint64(200) {
+			require.Equal(t, want(i, 7, k), rf.Fold(i))
+		}
+		for range 200 {
+			i := rng.Uint64N(1000)
+			require.Equal(t, want(i, 7, k), rf.Fold(i))
+			require.Equal(t, want(i, 7, k), RowFold(i, 7, k))
+		}
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding"
@@ -44,6 +45,7 @@ func (t *table) readColumnar(path string, pf *parquet.File, cols []pqColumn, des
 		err := t.columnarRows(path, rg.NumRows(), cur, dest, o)
 		for _, q := range cur {
 			if q != nil {
+				q.release()
 				q.pages.Close()
 			}
 		}
@@ -54,43 +56,133 @@ func (t *table) readColumnar(path string, pf *parquet.File, cols []pqColumn, des
 	return nil
 }
 
-// columnarRows reads one row group's rows from the cursors.
+// pqBlock is the number of rows the columnar reader gathers from its
+// columns at a time.
+const pqBlock = 256
+
+// pqBatch is a block of rows gathered from the columns: values row-major
+// in table order, null marks beside them.
+type pqBatch struct {
+	vals []float64
+	null []bool
+	rows int
+	err  error
+}
+
+// columnarRows reads one row group's rows from the cursors, a block of
+// rows at a time: a second goroutine decodes the pages and copies each
+// column's run of values into a block (row-major, like the table's rows)
+// while this one checks the previous block's rows and hands them on, in
+// order.
 func (t *table) columnarRows(path string, rows int64, cur []*pqCursor, dest []int, o readOptions) error {
-	for range rows {
-		rowNo := t.n + t.dropped + 1
-		drop := false
+	width := len(t.names)
+	free := make(chan *pqBatch, 3)
+	for range 3 {
+		free <- &pqBatch{vals: make([]float64, pqBlock*width), null: make([]bool, pqBlock*width)}
+	}
+	full := make(chan *pqBatch, 3)
+	done, exited := make(chan struct{}), make(chan struct{})
+	defer func() {
+		close(done)
+		<-exited // the cursors are the caller's again
+	}()
+	go func() {
+		defer close(exited)
+		gatherBatches(rows, cur, dest, width, free, full, done)
+	}()
+	for got := int64(0); got < rows; {
+		bt := <-full
+		if bt.err != nil {
+			return fmt.Errorf("%s: rows %d to %d: %v", path, t.n+t.dropped+1, t.n+t.dropped+pqBlock, bt.err)
+		}
+		for r := range bt.rows {
+			if err := t.columnarRow(path, bt.vals[r*width:(r+1)*width], bt.null[r*width:(r+1)*width], cur, dest, o); err != nil {
+				return err
+			}
+		}
+		got += int64(bt.rows)
+		free <- bt
+	}
+	return nil
+}
+
+// gatherBatches fills the batches from free with the row group's rows and
+// sends them on full, until the rows are done, an error (sent as a batch)
+// or done is closed. A panic of the decoder (a corrupt file) is an error.
+func gatherBatches(rows int64, cur []*pqCursor, dest []int, width int, free <-chan *pqBatch, full chan<- *pqBatch, done <-chan struct{}) {
+	var bt *pqBatch
+	send := func(b *pqBatch) bool {
+		select {
+		case full <- b:
+			return true
+		case <-done:
+			return false
+		}
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			send(&pqBatch{err: fmt.Errorf("corrupt Parquet file (%v)", p)})
+		}
+	}()
+	for sent := int64(0); sent < rows; sent += int64(bt.rows) {
+		select {
+		case bt = <-free:
+		case <-done:
+			return
+		}
+		bt.rows = int(min(pqBlock, rows-sent))
+		clear(bt.null[:bt.rows*width])
 		for j, q := range cur {
 			if q == nil {
 				continue
 			}
-			x, null, err := q.next()
-			if err != nil {
-				return fmt.Errorf("%s: row %d, column %s: %v", path, rowNo, shortText([]byte(q.c.name)), err)
+			if err := q.take(bt.rows, bt.vals, bt.null, dest[j], width); err != nil {
+				send(&pqBatch{err: fmt.Errorf("column %s: %v", shortText([]byte(q.c.name)), err)})
+				return
 			}
-			bad := errEmptyCell
-			if !null {
-				bad = t.putNumber(dest[j], x)
-			}
-			if bad == nil || drop {
-				continue
-			}
-			if !o.dropMissing {
-				return parquetError(path, rowNo, t.names[dest[j]], bad, parquet.ValueOf(x))
-			}
-			drop = true // read the row's other values, then drop it
 		}
-		if drop {
-			t.truncate(t.n)
-			t.dropped++
+		if !send(bt) {
+			return
+		}
+	}
+}
+
+// columnarRow checks one row (values in table order, null marks beside
+// them) and stores it, drops it or says why it cannot be read.
+func (t *table) columnarRow(path string, row []float64, null []bool, cur []*pqCursor, dest []int, o readOptions) error {
+	rowNo := t.n + t.dropped + 1
+	for j, q := range cur {
+		if q == nil {
 			continue
 		}
+		k := dest[j]
+		var bad error
+		switch x := row[k]; {
+		case null[k]:
+			bad = errEmptyCell
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			bad = errNotFinite
+		default:
+			continue
+		}
+		if !o.dropMissing {
+			return parquetError(path, rowNo, t.names[k], bad, parquet.ValueOf(row[k]))
+		}
+		t.dropped++
+		return nil
+	}
+	if t.stream {
 		if o.row != nil {
-			if err := o.row(t.rowVals, t.rowText); err != nil {
+			if err := o.row(row, t.rowText); err != nil {
 				return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
 			}
 		}
-		t.n++
+	} else {
+		for k, x := range row {
+			t.cols[k] = append(t.cols[k], x)
+		}
 	}
+	t.n++
 	return nil
 }
 
@@ -102,27 +194,38 @@ type pqCursor struct {
 	null  []bool    // which rows of the page are null (nil: none)
 	i     int       // the next row within the page
 	buf   []parquet.Value
-	own   []float64 // storage for vals when they are not the page's own
-	conv  []float64 // storage for converted values
+	own   []float64    // storage for vals when they are not the page's own
+	conv  []float64    // storage for converted values
+	page  parquet.Page // the current page, released for reuse when done
 }
 
-// next returns the column's value in the next row, or reports a null.
-func (q *pqCursor) next() (float64, bool, error) {
-	for q.i == len(q.vals) {
-		if err := q.load(); err != nil {
-			return 0, false, err
+// take copies the column's values in the next b rows into column k of the
+// row-major block blk of the given width, and marks its nulls in nul.
+func (q *pqCursor) take(b int, blk []float64, nul []bool, k, width int) error {
+	for r := 0; r < b; {
+		for q.i == len(q.vals) {
+			if err := q.load(); err != nil {
+				return err
+			}
 		}
+		m := min(b-r, len(q.vals)-q.i)
+		for a, x := range q.vals[q.i : q.i+m] {
+			blk[(r+a)*width+k] = x
+		}
+		if q.null != nil {
+			for a, isNull := range q.null[q.i : q.i+m] {
+				nul[(r+a)*width+k] = isNull
+			}
+		}
+		q.i += m
+		r += m
 	}
-	i := q.i
-	q.i++
-	if q.null != nil && q.null[i] {
-		return 0, true, nil
-	}
-	return q.vals[i], false, nil
+	return nil
 }
 
 // load decodes the next page.
 func (q *pqCursor) load() error {
+	q.release()
 	page, err := q.pages.ReadPage()
 	if err == io.EOF {
 		return fmt.Errorf("the column chunk ends before its row group")
@@ -130,6 +233,7 @@ func (q *pqCursor) load() error {
 	if err != nil {
 		return err
 	}
+	q.page = page
 	n := int(page.NumValues())
 	q.i, q.null = 0, nil
 	if page.Dictionary() == nil && q.plain(page, n) {
@@ -157,6 +261,15 @@ func (q *pqCursor) load() error {
 	}
 	q.vals = q.own
 	return nil
+}
+
+// release hands the current page back to the decoder's buffer pool (its
+// values, which vals may alias, are no longer read).
+func (q *pqCursor) release() {
+	if q.page != nil {
+		parquet.Release(q.page)
+		q.page = nil
+	}
 }
 
 // plain takes the values of a page of n rows stored plainly, and reports

@@ -30,8 +30,9 @@ func (pr *problem) rows() int {
 // the streamed statistics use, so both forms cross-validate alike.
 func foldID(n, k int, seed uint64) []int {
 	id := make([]int, n)
+	rf := suffstat.NewRowFolder(seed, k)
 	for i := range id {
-		id[i] = suffstat.RowFold(uint64(i), seed, k)
+		id[i] = rf.Fold(uint64(i))
 	}
 	return id
 }
@@ -132,6 +133,8 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var keep []bool
 	var header []string
 	var folds *suffstat.Folds
+	var chunks []*suffstat.Chunk // each fold's rows, added a block at a time
+	rowFolds := suffstat.NewRowFolder(f.seed, k)
 	var z []float64
 	var order []int // table column of each variable of z
 	row := uint64(0)
@@ -156,6 +159,9 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			order, wcol, fcol = pr.variables(header, keep, f)
 			folds = suffstat.NewFolds(k, len(order))
 			z = make([]float64, len(order))
+			for _, m := range folds.Fold {
+				chunks = append(chunks, suffstat.NewChunk(m, streamBlock))
+			}
 		}
 		for i, c := range order {
 			z[i] = v[c]
@@ -166,7 +172,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 				return fmt.Errorf("--weights %s: weight %v is negative", f.weights, w)
 			}
 		}
-		fold := suffstat.RowFold(row, f.seed, k)
+		fold := rowFolds.Fold(row)
 		if fcol >= 0 {
 			var err error
 			if fold, err = foldOf(v[fcol]); err != nil {
@@ -174,9 +180,10 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			}
 			for len(folds.Fold) <= fold {
 				folds.Fold = append(folds.Fold, suffstat.New(len(order)))
+				chunks = append(chunks, suffstat.NewChunk(folds.Fold[len(folds.Fold)-1], streamBlock))
 			}
 		}
-		folds.Fold[fold].Add(z, w)
+		chunks[fold].Add(z, w)
 		row++
 		return nil
 	}
@@ -184,9 +191,16 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, c := range chunks {
+		c.Flush()
+	}
 	pr.stats, pr.dropped = folds, t.dropped
 	return pr, pr.finishStreamed(path, f)
 }
+
+// streamBlock is the number of rows a streamed fold buffers before adding
+// them to its statistics (suffstat.Chunk).
+const streamBlock = 256
 
 // variables sets the names of predictors and responses from the columns
 // read and returns the table column of each variable, predictors first,
