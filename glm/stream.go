@@ -328,6 +328,7 @@ func (st *stats) interceptOK(intercept bool) bool {
 func (s *streamFit) statistics(pt point) (*stats, error) {
 	st := &stats{mo: suffstat.New(s.p + 1), grad: make([]float64, s.p)}
 	z := make([]float64, s.p+1)
+	chunk := suffstat.NewChunk(st.mo, 256)
 	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
 		w *= s.wscale
 		e := pt.eta(x, o)
@@ -343,9 +344,10 @@ func (s *streamFit) statistics(pt point) (*stats, error) {
 		}
 		copy(z, x)
 		z[s.p] = e - o - d1/d2
-		st.mo.Add(z, w*d2/2)
+		chunk.Add(z, w*d2/2)
 		return nil
 	})
+	chunk.Flush()
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# A file larger than comfortable memory, side by side in one run: the one
+# streamed pass of `cardreg cv --stream` on a 10^7 x 50 CSV against
+# pandas.read_csv (Debian python3-pandas, C parser) on the same file, and
+# on the same values as Parquet against the CSV. Medians and ratios by
+# farm-bench (paired runs); peak memory in its output.
+#
+#   bash bench/bigdata.sh            # BIG_N=10000000 BIG_P=50 RUNS=3 DIR=/tmp
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+N="${BIG_N:-10000000}"; P="${BIG_P:-50}"; RUNS="${RUNS:-3}"; DIR="${DIR:-/tmp}"
+csv="$DIR/big${N}x${P}.csv"; pq="$DIR/big${N}x${P}.parquet"
+go build -o "$DIR/cardreg-bench" ./cmd/cardreg
+[[ -f "$csv" ]] || go run ./bench/gendata -n "$N" -p "$P" -digits 8 -out "$csv"
+[[ -f "$pq" ]] || go run ./bench/gendata -n "$N" -p "$P" -digits 8 -parquet -out "$pq"
+ls -l "$csv" "$pq"
+echo "== cardreg cv --stream CSV (A) vs pandas.read_csv (B)"
+farm-bench -n "$RUNS" --timeout 3600 -- "$DIR/cardreg-bench" cv --stream "$csv" \
+  --vs "/usr/bin/python3 -c 'import pandas; pandas.read_csv(\"$csv\")'"
+echo "== cardreg cv --stream Parquet (A) vs CSV (B)"
+farm-bench -n "$RUNS" --timeout 3600 -- "$DIR/cardreg-bench" cv --stream "$pq" --vs "$DIR/cardreg-bench cv --stream $csv"
