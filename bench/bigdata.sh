@@ -15,7 +15,7 @@ go build -o "$DIR/cardreg-bench" ./cmd/cardreg
 [[ -f "$pq" ]] || go run ./bench/gendata -n "$N" -p "$P" -digits 8 -parquet -out "$pq"
 ls -l "$csv" "$pq"
 echo "== cardreg cv --stream CSV (A) vs pandas.read_csv (B)"
-farm-bench -n "$RUNS" --timeout 3600 -- "$DIR/cardreg-bench" cv --stream "$csv" \
-  --vs "/usr/bin/python3 -c 'import pandas; pandas.read_csv(\"$csv\")'"
+farm-bench -n "$RUNS" --timeout 3600 \
+  --vs "/usr/bin/python3 -c 'import pandas; pandas.read_csv(\"$csv\")'" -- "$DIR/cardreg-bench" cv --stream "$csv"
 echo "== cardreg cv --stream Parquet (A) vs CSV (B)"
-farm-bench -n "$RUNS" --timeout 3600 -- "$DIR/cardreg-bench" cv --stream "$pq" --vs "$DIR/cardreg-bench cv --stream $csv"
+farm-bench -n "$RUNS" --timeout 3600 --vs "$DIR/cardreg-bench cv --stream $csv" -- "$DIR/cardreg-bench" cv --stream "$pq"

@@ -6,6 +6,7 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
 )
 
@@ -97,6 +98,49 @@ func TestFitPathSourceMatchesFitPath(t *testing.T) {
 			}
 			require.Equal(t, src.passes, got.Passes)
 			t.Logf("%s %T: %d λ, %d passes", fam.Name(), pen, len(got.Models), got.Passes)
+		}
+	}
+}
+
+// TestCrossValidateSourceMatchesCrossValidate: a streamed cross-validation
+// is CrossValidate on the same folds (suffstat.RowFold), for both families
+// and every streamable measure, with weights and offsets.
+func TestCrossValidateSourceMatchesCrossValidate(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+		tb := own(fam, 240, 5, 33)
+		n, _ := tb.x.Dims()
+		tb.w, tb.o = make([]float64, n), make([]float64, n)
+		for i := range n {
+			tb.w[i] = 0.5 + float64(i%4)/2
+			tb.o[i] = 0.1 * float64(i%5-2)
+		}
+		ids := make([]int, n)
+		rf := suffstat.NewRowFolder(9, 4)
+		for i := range ids {
+			ids[i] = rf.Fold(uint64(i))
+		}
+		for _, measure := range Measures(fam) {
+			if measure == "auc" {
+				continue
+			}
+			set := solver.Settings{Tol: 1e-9}
+			po := PathOptions{Options: Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: set}, NLambda: 12}
+			want, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &CVOptions{PathOptions: po, FoldID: ids, Measure: measure})
+			require.NoError(t, err)
+			src := &tableSource{tb: tb}
+			po.Weights, po.Offset = nil, nil
+			got, err := CrossValidateSource(src, 5, penalty.L1{}, &CVOptions{PathOptions: po, Folds: 4, Seed: 9, Measure: measure})
+			require.NoError(t, err)
+			require.Equal(t, src.passes, got.Passes)
+			require.Equal(t, len(want.Lambdas), len(got.Lambdas), "%s %s", fam.Name(), measure)
+			for l := range want.Lambdas {
+				require.InEpsilon(t, want.Lambdas[l], got.Lambdas[l], 1e-9)
+				require.InEpsilon(t, want.Mean[l], got.Mean[l], 1e-6, "%s %s λ %d", fam.Name(), measure, l)
+				require.InDelta(t, want.SE[l], got.SE[l], 1e-6*want.SE[l]+1e-12, "%s %s λ %d", fam.Name(), measure, l)
+			}
+			require.Equal(t, want.IndexMin, got.IndexMin, "%s %s", fam.Name(), measure)
+			require.Equal(t, want.IndexSE, got.IndexSE, "%s %s", fam.Name(), measure)
+			t.Logf("%s %s: %d λ, %d passes", fam.Name(), measure, len(got.Lambdas), got.Passes)
 		}
 	}
 }

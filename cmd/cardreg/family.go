@@ -324,11 +324,11 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 	if f.plot != "" {
 		return "", "", usagef("--plot draws gaussian fits only so far")
 	}
-	if cmd == "path" && shouldStream(path, f.stream, f.memory) {
-		return glmStreamPath(path, f)
-	}
-	if f.stream {
-		return "", "", usagef("cv: a streamed logistic or Poisson cross-validation would need passes per Newton step, λ and fold; use cardreg path --stream, or cv in memory")
+	if shouldStream(path, f.stream, f.memory) {
+		if cmd == "path" {
+			return glmStreamPath(path, f)
+		}
+		return glmStreamCV(path, f)
 	}
 	gp, err := loadGLM(path, f.fitFlags)
 	if err != nil {
@@ -342,18 +342,23 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 		}
 		return glmPathCSV(gp.names, p), glmWarning(p, 0), nil
 	}
-	var b strings.Builder
 	cv, err := gp.crossValidate(f.fitFlags, po)
 	if err != nil {
 		return "", "", fmt.Errorf("%s: %w", path, err)
 	}
-	n := float64(len(gp.y))
+	return glmCVCSV(cv, len(gp.y)), glmWarning(cv.Path, cv.Unconverged), nil
+}
+
+// glmCVCSV is the table of a cross-validation of n observations: one row
+// per λ.
+func glmCVCSV(cv *glm.CV, n int) string {
+	var b strings.Builder
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
-		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * n)), num(cv.Mean[k]), num(cv.SE[k]),
+		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * float64(n))), num(cv.Mean[k]), num(cv.SE[k]),
 			strconv.Itoa(len(cv.Path.Models[k].DistinctValues())), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
-	return b.String(), glmWarning(cv.Path, cv.Unconverged), nil
+	return b.String()
 }
 
 // glmPathCSV is the table of a path: one row per λ.
@@ -522,6 +527,25 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	warn := glmWarning(sp.Path, 0)
 	fmt.Fprintf(f.stderr, "cardreg path: streamed %s in %d passes\n", path, sp.Passes)
 	return glmPathCSV(ss.src.names, sp.Path), warn, nil
+}
+
+// glmStreamCV cross-validates a logistic or Poisson path by passes over
+// the file (glm.CrossValidateSource) and returns its table and a warning.
+func glmStreamCV(path string, f *pathFlags) (string, string, error) {
+	if f.fam.typeMeasure == "auc" {
+		return "", "", usagef("cv: a streamed cross-validation cannot score --type-measure auc (it needs every held-out prediction at once); use another measure, or cv in memory")
+	}
+	ss, err := newStreamSetup(path, f.fitFlags)
+	if err != nil {
+		return "", "", err
+	}
+	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio}
+	sc, err := glm.CrossValidateSource(ss.src, ss.p, ss.pen, &glm.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed, Measure: f.fam.typeMeasure})
+	if err != nil {
+		return "", "", fmt.Errorf("%s: %w", path, err)
+	}
+	fmt.Fprintf(f.stderr, "cardreg cv: streamed %s in %d passes\n", path, sc.Passes)
+	return glmCVCSV(sc.CV, sc.Path.Models[0].N), glmWarning(sc.Path, sc.Unconverged), nil
 }
 
 // streamSetup is what a streamed logistic or Poisson fit needs before its

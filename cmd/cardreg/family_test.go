@@ -200,14 +200,20 @@ func TestFamilyStream(t *testing.T) {
 	bad := writeFile(t, dir, "bad.csv", "a,b,y\n1,2,0\n2,1,1\n3,3,2\n4,0,1\n")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--lambda", "1", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--stream", bad), 2, "--lambda NUMBER")
-	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 2, "path --stream")
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", bad), 2, "auc")
 	oneLine(t, cardreg(t, "path", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 }
 
-// TestFamilyStreamPath: a Poisson path streamed from the file is the
-// in-memory path: the same λ, the same stopping point, the same fits.
+// TestFamilyStreamPath: a Poisson path and a logistic cross-validation
+// streamed from the file are the in-memory ones: the same λ, the same
+// stopping point, the same fits and curve.
 func TestFamilyStreamPath(t *testing.T) {
-	args := []string{"path", "--family", "poisson", "--nlambda", "15", "--tol", "1e-8", "../../examples/claims.csv"}
+	streamEqualsMemory(t, "path", "--family", "poisson", "--nlambda", "15", "--tol", "1e-8", "../../examples/claims.csv")
+	streamEqualsMemory(t, "cv", "--family", "binomial", "--nlambda", "10", "--tol", "1e-8", "--type-measure", "class", "../../examples/credit.csv")
+}
+
+func streamEqualsMemory(t *testing.T, args ...string) {
 	mem := cardreg(t, args...)
 	require.Equal(t, 0, mem.code, mem.stderr)
 	str := cardreg(t, append(args, "--stream")...)
@@ -224,8 +230,8 @@ func TestFamilyStreamPath(t *testing.T) {
 				require.Equal(t, a[i][j], b[i][j], "row %d column %s", i, a[0][j])
 				continue
 			}
-			tol := 1e-5 // coefficients
-			if a[0][j] == "lambda" || a[0][j] == "objective" {
+			tol := 1e-5 // coefficients and curves
+			if a[0][j] == "lambda" || a[0][j] == "objective" || a[0][j] == "lambda_glmnet" {
 				tol = 1e-9 * math.Abs(x)
 			}
 			require.InDelta(t, x, y, tol, "row %d column %s", i, a[0][j])

@@ -1,0 +1,181 @@
+package glm
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/suffstat"
+)
+
+// StreamCV is a cross-validation fitted from a RowSource with the number
+// of passes it took.
+type StreamCV struct {
+	*CV
+	// Passes counts the passes over the rows.
+	Passes int
+}
+
+// CrossValidateSource runs CrossValidate's K-fold cross-validation from a
+// RowSource of p predictors in O(p²) memory: the full path from the
+// source (FitPathSource) gives the grid; each fold's training rows, a
+// filter of the source, are fitted along it scaled by n_train/n; one last
+// pass scores every held-out row with its fold's fits. Row i (in the
+// source's order) is in fold suffstat.RowFold(i, Seed, K), as the
+// streamed least-squares statistics deal them (opts.FoldID is not
+// supported). The measures are CrossValidate's but "auc", which needs the
+// held-out predictions together. Passes: about K + 1 streamed paths and
+// one.
+func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOptions) (*StreamCV, error) {
+	var co CVOptions
+	if opts != nil {
+		co = *opts
+	}
+	if co.FoldID != nil {
+		return nil, errors.New("glm: a streamed cross-validation deals the folds by row number; FoldID is not supported")
+	}
+	if co.Measure == "" {
+		co.Measure = "deviance"
+	}
+	if co.Measure == "auc" {
+		return nil, errors.New("glm: a streamed cross-validation cannot score auc (it needs every held-out prediction at once)")
+	}
+	fam := co.Family
+	if fam == nil {
+		return nil, errors.New("glm: a streamed cross-validation needs the family")
+	}
+	if !slices.Contains(Measures(fam), co.Measure) {
+		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
+	}
+	k := co.Folds
+	if k == 0 {
+		k = 10
+	}
+	counted := &countingSource{src: src}
+	full, err := FitPathSource(counted, p, pen, &co.PathOptions)
+	if err != nil {
+		return nil, err
+	}
+	n := full.Models[0].N
+	if k < 3 || k > n {
+		return nil, fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	}
+	cv := &CV{Measure: co.Measure, Lambdas: full.Lambdas, Path: full.Path}
+	sizes := foldSizes(n, k, co.Seed)
+	paths := make([]*Path, k)
+	for f := range k {
+		train := &foldSource{src: counted, folds: suffstat.NewRowFolder(co.Seed, k), skip: f}
+		po := co.PathOptions
+		po.Lambdas = make([]float64, len(cv.Lambdas))
+		for i, l := range cv.Lambdas {
+			po.Lambdas[i] = l * float64(n-sizes[f]) / float64(n)
+		}
+		sp, err := FitPathSource(train, p, pen, &po)
+		if err != nil {
+			return nil, fmt.Errorf("glm: fold %d: %w", f+1, err)
+		}
+		for _, m := range sp.Models {
+			if !m.Converged {
+				cv.Unconverged++
+			}
+		}
+		paths[f] = sp.Path
+	}
+	errs, weights, err := scoreSource(counted, paths, len(cv.Lambdas), co.Seed, co.Measure)
+	if err != nil {
+		return nil, err
+	}
+	c := cvcurve.Summarise(errs, weights, false)
+	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
+	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[c.IndexMin], cv.Lambdas[c.IndexSE]
+	return &StreamCV{CV: cv, Passes: counted.passes}, nil
+}
+
+// foldSizes counts the rows of each fold among n.
+func foldSizes(n, k int, seed uint64) []int {
+	sizes := make([]int, k)
+	rf := suffstat.NewRowFolder(seed, k)
+	for i := range uint64(n) {
+		sizes[rf.Fold(i)]++
+	}
+	return sizes
+}
+
+// scoreSource is the scoring pass: every row's measure under each of the
+// nl λ's fit of its own fold (the last fit where a fold's path stopped
+// short, as CrossValidate scores it), summed per fold with the weights.
+func scoreSource(src RowSource, paths []*Path, nl int, seed uint64, measure string) ([][]float64, []float64, error) {
+	k := len(paths)
+	rf := suffstat.NewRowFolder(seed, k)
+	sums := make([][]float64, k)
+	weights := make([]float64, k)
+	for f := range sums {
+		sums[f] = make([]float64, nl)
+	}
+	var i uint64
+	y1, eta1, w1 := make([]float64, 1), make([]float64, 1), make([]float64, 1)
+	err := src.Pass(func(x []float64, y, w, o float64) error {
+		f := rf.Fold(i)
+		i++
+		if w == 0 {
+			return nil
+		}
+		weights[f] += w
+		y1[0], w1[0] = y, w
+		for l := range sums[f] {
+			m := paths[f].Models[min(l, len(paths[f].Models)-1)]
+			eta1[0] = o + m.Intercept
+			for j, v := range x {
+				eta1[0] += m.Coef[j] * v
+			}
+			sums[f][l] += w * score(measure, m.Family, y1, eta1, w1)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	errs := make([][]float64, k)
+	for f := range errs {
+		if !(weights[f] > 0) {
+			return nil, nil, fmt.Errorf("glm: fold %d has no weight", f+1)
+		}
+		errs[f] = make([]float64, len(sums[f]))
+		for l, s := range sums[f] {
+			errs[f][l] = s / weights[f]
+		}
+	}
+	return errs, weights, nil
+}
+
+// countingSource counts the passes over a source.
+type countingSource struct {
+	src    RowSource
+	passes int
+}
+
+func (c *countingSource) Pass(row func(x []float64, y, w, o float64) error) error {
+	c.passes++
+	return c.src.Pass(row)
+}
+
+// foldSource is a source's rows outside one fold.
+type foldSource struct {
+	src   RowSource
+	folds *suffstat.RowFolder
+	skip  int
+}
+
+func (s *foldSource) Pass(row func(x []float64, y, w, o float64) error) error {
+	var i uint64
+	return s.src.Pass(func(x []float64, y, w, o float64) error {
+		f := s.folds.Fold(i)
+		i++
+		if f == s.skip {
+			return nil
+		}
+		return row(x, y, w, o)
+	})
+}
