@@ -21,7 +21,7 @@ type Loss struct {
 	fam   Family
 	xp    [][]float64 // penalised columns, each contiguous: xp[a] is column penal[a] of X
 	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
-	penal []int       // the columns of X in xpt
+	penal []int       // the columns of X in xp
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64

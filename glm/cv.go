@@ -117,14 +117,50 @@ func foldsOf(co *CVOptions, n int) ([]int, int, error) {
 		}
 		return co.FoldID, k, nil
 	}
-	k := co.Folds
-	if k == 0 {
-		k = 10
-	}
-	if k < 3 || k > n {
-		return nil, 0, fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	k := foldCount(co)
+	if err := checkFoldCount(k, n); err != nil {
+		return nil, 0, err
 	}
 	return cvcurve.Assign(n, k, co.Seed), k, nil
+}
+
+// foldCount is K: co.Folds, or cv.glmnet's 10.
+func foldCount(co *CVOptions) int {
+	if co.Folds == 0 {
+		return 10
+	}
+	return co.Folds
+}
+
+// checkFoldCount checks K for n observations (n < 0: not known yet).
+func checkFoldCount(k, n int) error {
+	if k < 3 || n >= 0 && k > n {
+		return fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	}
+	return nil
+}
+
+// foldGrid is the grid of a fold's training rows: the full-data grid
+// scaled by their share of the observations (the same λ_glmnet).
+func foldGrid(grid []float64, train, n int) []float64 {
+	share := float64(train) / float64(n)
+	scaled := make([]float64, len(grid))
+	for i, l := range grid {
+		scaled[i] = l * share
+	}
+	return scaled
+}
+
+// unconverged counts the λ of the grid (nl values) whose fold fit did not
+// converge, the last fit standing in where the path stopped short.
+func unconverged(p *Path, nl int) int {
+	k := 0
+	for l := range nl {
+		if !p.Models[min(l, len(p.Models)-1)].Converged {
+			k++
+		}
+	}
+	return k
 }
 
 // fold fits the training rows of fold f along the scaled grid and returns
@@ -145,12 +181,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	if err != nil {
 		return nil, 0, err
 	}
-	share := float64(len(train)) / float64(n)
-	scaled := make([]float64, len(cv.Lambdas))
-	for i, l := range cv.Lambdas {
-		scaled[i] = l * share
-	}
-	path, err := pb.path(pen, scaled, false)
+	path, err := pb.path(pen, foldGrid(cv.Lambdas, len(train), n), false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -161,12 +192,10 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 			wt[i] = 1
 		}
 	}
+	cv.Unconverged += unconverged(path, len(cv.Lambdas))
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
 		m := path.Models[min(l, len(path.Models)-1)]
-		if !m.Converged {
-			cv.Unconverged++
-		}
 		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt)
 	}
 	var wsum float64

@@ -44,8 +44,8 @@ const devMax = 0.999
 // ratio stops moving (see settled).
 const devFrac = 1e-5
 
-// minPath is glmnet's mnlam: a generated path never stops for a settled
-// deviance ratio before this many λ.
+// minPath is glmnet's mnlam: a generated path never stops by its deviance
+// rules (settled or past devMax) before this many λ.
 const minPath = 5
 
 // settled reports whether a generated path stops after the deviance ratios
@@ -166,7 +166,7 @@ func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda
 			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
 			break
 		}
-		if generated && m.DevRatio > devMax {
+		if generated && len(devs) >= minPath && m.DevRatio > devMax {
 			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): deviance ratio %.4f > %g, the fit is near-saturated (glmnet's rule)", l, i+1, len(grid), m.DevRatio, devMax)
 			break
 		}

@@ -328,7 +328,7 @@ func (st *stats) interceptOK(intercept bool) bool {
 func (s *streamFit) statistics(pt point) (*stats, error) {
 	st := &stats{mo: suffstat.New(s.p + 1), grad: make([]float64, s.p)}
 	z := make([]float64, s.p+1)
-	chunk := suffstat.NewChunk(st.mo, 256)
+	chunk := suffstat.NewChunk(st.mo, suffstat.DefaultBlock)
 	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
 		w *= s.wscale
 		e := pt.eta(x, o)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -44,14 +45,14 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	}
 	fam := co.Family
 	if fam == nil {
-		return nil, errors.New("glm: a streamed cross-validation needs the family")
+		fam = datafit.Gaussian{}
 	}
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
-	k := co.Folds
-	if k == 0 {
-		k = 10
+	k := foldCount(&co)
+	if err := checkFoldCount(k, -1); err != nil {
+		return nil, err
 	}
 	counted := &countingSource{src: src}
 	full, err := FitPathSource(counted, p, pen, &co.PathOptions)
@@ -59,8 +60,8 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 		return nil, err
 	}
 	n := full.Models[0].N
-	if k < 3 || k > n {
-		return nil, fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	if err := checkFoldCount(k, n); err != nil {
+		return nil, err
 	}
 	cv := &CV{Measure: co.Measure, Lambdas: full.Lambdas, Path: full.Path}
 	sizes := foldSizes(n, k, co.Seed)
@@ -68,19 +69,12 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	for f := range k {
 		train := &foldSource{src: counted, folds: suffstat.NewRowFolder(co.Seed, k), skip: f}
 		po := co.PathOptions
-		po.Lambdas = make([]float64, len(cv.Lambdas))
-		for i, l := range cv.Lambdas {
-			po.Lambdas[i] = l * float64(n-sizes[f]) / float64(n)
-		}
+		po.Lambdas = foldGrid(cv.Lambdas, n-sizes[f], n)
 		sp, err := FitPathSource(train, p, pen, &po)
 		if err != nil {
 			return nil, fmt.Errorf("glm: fold %d: %w", f+1, err)
 		}
-		for _, m := range sp.Models {
-			if !m.Converged {
-				cv.Unconverged++
-			}
-		}
+		cv.Unconverged += unconverged(sp.Path, len(cv.Lambdas))
 		paths[f] = sp.Path
 	}
 	errs, weights, err := scoreSource(counted, paths, len(cv.Lambdas), co.Seed, co.Measure)

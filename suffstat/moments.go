@@ -151,6 +151,10 @@ type block struct {
 	rows, w []float64
 }
 
+// DefaultBlock is a good block size for a Chunk: large enough for the
+// Gram kernel, small enough to stay in cache for tens of variables.
+const DefaultBlock = 256
+
 // NewChunk returns a Chunk adding to m in blocks of size rows.
 func NewChunk(m *Moments, size int) *Chunk {
 	if size < 1 {
@@ -194,6 +198,17 @@ func (c *Chunk) hand() {
 	}
 	c.jobs <- c.cur
 	c.cur = <-c.pool
+}
+
+// Close stops the Chunk without adding the rows still buffered (after an
+// error, when the statistics will not be used): its goroutine ends.
+func (c *Chunk) Close() {
+	if c.jobs != nil {
+		close(c.jobs)
+		<-c.idle
+		c.jobs, c.pool, c.idle = nil, nil, nil
+	}
+	c.cur.rows, c.cur.w = c.cur.rows[:0], c.cur.w[:0]
 }
 
 // Flush adds the buffered rows and waits until every block is added.

@@ -87,6 +87,13 @@ func TestChunk(t *testing.T) {
 		require.Equal(t, int64(n), m.N)
 		requireClose(t, m, z, w, 1e-12)
 	}
+	// Close after full blocks were handed on: returns (the worker ends).
+	c := NewChunk(New(d), 4)
+	for i := range 14 {
+		c.Add(z.RawRowView(i), 1)
+	}
+	c.Close()
+	c.Close()
 	require.Panics(t, func() { NewChunk(New(d), 4).Add(make([]float64, d), -1) })
 	require.Panics(t, func() { NewChunk(New(d), 4).Add(make([]float64, d+1), 1) })
 }

@@ -237,7 +237,7 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 
 // glmFitFile is fitFile for a generalised linear model.
 func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
-	if f.fam.family != "gaussian" && shouldStream(path, f.stream, f.memory) {
+	if glmShouldStream(path, f, f.lambda != "cv" && f.lambda != "theory") {
 		return glmStreamFit(path, f)
 	}
 	gp, err := loadGLM(path, f)
@@ -324,7 +324,7 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 	if f.plot != "" {
 		return "", "", usagef("--plot draws gaussian fits only so far")
 	}
-	if shouldStream(path, f.stream, f.memory) {
+	if glmShouldStream(path, f.fitFlags, cmd == "path" || f.fam.typeMeasure != "auc") {
 		if cmd == "path" {
 			return glmStreamPath(path, f)
 		}
@@ -491,7 +491,7 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 // the file (glm.FitSource).
 func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	if f.lambda == "cv" || f.lambda == "theory" {
-		return nil, usagef("a streamed %s fit takes --lambda NUMBER: each Newton step is a pass over the file, and cross-validation would need one per step, λ and fold (fit in memory with a larger --memory, use cardreg path --stream, or pick λ on a sample)", f.fam.family)
+		return nil, usagef("a streamed %s fit takes --lambda NUMBER; choose it with cardreg cv --stream (passes per Newton step, λ and fold), or fit in memory with a larger --memory", f.fam.family)
 	}
 	ss, err := newStreamSetup(path, f)
 	if err != nil {
@@ -546,6 +546,19 @@ func glmStreamCV(path string, f *pathFlags) (string, string, error) {
 	}
 	fmt.Fprintf(f.stderr, "cardreg cv: streamed %s in %d passes\n", path, sc.Passes)
 	return glmCVCSV(sc.CV, sc.Path.Models[0].N), glmWarning(sc.Path, sc.Unconverged), nil
+}
+
+// glmShouldStream reports whether a generalised linear fit streams: when
+// asked (--stream: what cannot stream is then refused with a message), or
+// by itself above --memory for a logistic or Poisson fit whose flags can
+// stream (ok says the command's own can).
+func glmShouldStream(path string, f *fitFlags, ok bool) bool {
+	if f.stream {
+		return true
+	}
+	streamable := ok && f.fam.family != "gaussian" && f.fam.exclude == "" && f.fam.penaltyFactor == "" &&
+		!f.standardize && f.foldid == ""
+	return streamable && shouldStream(path, false, f.memory)
 }
 
 // streamSetup is what a streamed logistic or Poisson fit needs before its

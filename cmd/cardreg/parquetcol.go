@@ -93,7 +93,8 @@ func (t *table) columnarRows(path string, rows int64, cur []*pqCursor, dest []in
 	for got := int64(0); got < rows; {
 		bt := <-full
 		if bt.err != nil {
-			return fmt.Errorf("%s: rows %d to %d: %v", path, t.n+t.dropped+1, t.n+t.dropped+pqBlock, bt.err)
+			first := t.n + t.dropped + 1
+			return fmt.Errorf("%s: rows %d to %d: %v", path, first, first-1+int(min(pqBlock, rows-got)), bt.err)
 		}
 		for r := range bt.rows {
 			if err := t.columnarRow(path, bt.vals[r*width:(r+1)*width], bt.null[r*width:(r+1)*width], cur, dest, o); err != nil {

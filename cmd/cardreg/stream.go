@@ -135,6 +135,11 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var folds *suffstat.Folds
 	var chunks []*suffstat.Chunk // each fold's rows, added a block at a time
 	rowFolds := suffstat.NewRowFolder(f.seed, k)
+	defer func() {
+		for _, c := range chunks {
+			c.Close() // after an error; a no-op once flushed
+		}
+	}()
 	var z []float64
 	var order []int // table column of each variable of z
 	row := uint64(0)
@@ -160,7 +165,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			folds = suffstat.NewFolds(k, len(order))
 			z = make([]float64, len(order))
 			for _, m := range folds.Fold {
-				chunks = append(chunks, suffstat.NewChunk(m, streamBlock))
+				chunks = append(chunks, suffstat.NewChunk(m, suffstat.DefaultBlock))
 			}
 		}
 		for i, c := range order {
@@ -180,7 +185,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			}
 			for len(folds.Fold) <= fold {
 				folds.Fold = append(folds.Fold, suffstat.New(len(order)))
-				chunks = append(chunks, suffstat.NewChunk(folds.Fold[len(folds.Fold)-1], streamBlock))
+				chunks = append(chunks, suffstat.NewChunk(folds.Fold[len(folds.Fold)-1], suffstat.DefaultBlock))
 			}
 		}
 		chunks[fold].Add(z, w)
@@ -197,10 +202,6 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	pr.stats, pr.dropped = folds, t.dropped
 	return pr, pr.finishStreamed(path, f)
 }
-
-// streamBlock is the number of rows a streamed fold buffers before adding
-// them to its statistics (suffstat.Chunk).
-const streamBlock = 256
 
 // variables sets the names of predictors and responses from the columns
 // read and returns the table column of each variable, predictors first,

@@ -3,7 +3,9 @@ package kernel
 // Dot returns Σ x[i]·y[i] over i < len(x). It panics if y is shorter.
 func Dot(x, y []float64) float64 {
 	n := len(x)
-	_ = y[:n] // bounds: the assembly reads n values of each
+	if len(y) < n { // the assembly reads n values of each
+		panic(errShort)
+	}
 	var s float64
 	k := 0
 	if UseAsm && hasAsm && n >= block {
@@ -20,7 +22,9 @@ func Dot(x, y []float64) float64 {
 // shorter.
 func Dot3(a, b, c []float64) float64 {
 	n := len(a)
-	_, _ = b[:n], c[:n]
+	if len(b) < n || len(c) < n {
+		panic(errShort)
+	}
 	var s float64
 	k := 0
 	if UseAsm && hasAsm && n >= block {
@@ -37,7 +41,9 @@ func Dot3(a, b, c []float64) float64 {
 // is shorter.
 func AxpyMul(alpha float64, a, b, y []float64) {
 	n := len(y)
-	_, _ = a[:n], b[:n]
+	if len(a) < n || len(b) < n {
+		panic(errShort)
+	}
 	k := 0
 	if UseAsm && hasAsm && n >= block {
 		k = n &^ (block - 1)
@@ -51,7 +57,9 @@ func AxpyMul(alpha float64, a, b, y []float64) {
 // Axpy adds alpha·x[i] to y[i] for i < len(y). It panics if x is shorter.
 func Axpy(alpha float64, x, y []float64) {
 	n := len(y)
-	_ = x[:n]
+	if len(x) < n {
+		panic(errShort)
+	}
 	k := 0
 	if UseAsm && hasAsm && n >= block {
 		k = n &^ (block - 1)
@@ -61,6 +69,9 @@ func Axpy(alpha float64, x, y []float64) {
 		y[i] += alpha * x[i]
 	}
 }
+
+// errShort is the panic of a vector shorter than the operation's length.
+const errShort = "kernel: vector too short"
 
 // block is the number of values the assembly kernels take per iteration
 // (the rest is done in Go).

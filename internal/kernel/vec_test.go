@@ -111,3 +111,25 @@ func BenchmarkDot(b *testing.B) {
 		})
 	})
 }
+
+// A vector shorter than the operation panics, even with spare capacity
+// past its length (which the assembly would otherwise read).
+func TestVecShortPanics(t *testing.T) {
+	long := make([]float64, 40)
+	short := make([]float64, 40)[:20] // capacity 40
+	for name, f := range map[string]func(){
+		"Dot":     func() { Dot(long, short) },
+		"Dot3":    func() { Dot3(long, long, short) },
+		"AxpyMul": func() { AxpyMul(1, long, short, long) },
+		"Axpy":    func() { Axpy(1, short, long) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic for a short vector", name)
+				}
+			}()
+			f()
+		}()
+	}
+}
