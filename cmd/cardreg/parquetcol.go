@@ -66,6 +66,7 @@ type pqBatch struct {
 	vals []float64
 	null []bool
 	rows int
+	bad  bool // some value is null or not finite: check row by row
 	err  error
 }
 
@@ -97,7 +98,14 @@ func (t *table) columnarRows(path string, rows int64, cur []*pqCursor, dest []in
 			return fmt.Errorf("%s: rows %d to %d: %v", path, first, first-1+int(min(pqBlock, rows-got)), bt.err)
 		}
 		for r := range bt.rows {
-			if err := t.columnarRow(path, bt.vals[r*width:(r+1)*width], bt.null[r*width:(r+1)*width], cur, dest, o); err != nil {
+			row := bt.vals[r*width : (r+1)*width]
+			if !bt.bad {
+				if err := t.keepRow(path, row, o); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := t.columnarRow(path, row, bt.null[r*width:(r+1)*width], cur, dest, o); err != nil {
 				return err
 			}
 		}
@@ -132,15 +140,18 @@ func gatherBatches(rows int64, cur []*pqCursor, dest []int, width int, free <-ch
 			return
 		}
 		bt.rows = int(min(pqBlock, rows-sent))
+		bt.bad = false
 		clear(bt.null[:bt.rows*width])
 		for j, q := range cur {
 			if q == nil {
 				continue
 			}
-			if err := q.take(bt.rows, bt.vals, bt.null, dest[j], width); err != nil {
+			bad, err := q.take(bt.rows, bt.vals, bt.null, dest[j], width)
+			if err != nil {
 				send(&pqBatch{err: fmt.Errorf("column %s: %v", shortText([]byte(q.c.name)), err)})
 				return
 			}
+			bt.bad = bt.bad || bad
 		}
 		if !send(bt) {
 			return
@@ -172,10 +183,15 @@ func (t *table) columnarRow(path string, row []float64, null []bool, cur []*pqCu
 		t.dropped++
 		return nil
 	}
+	return t.keepRow(path, row, o)
+}
+
+// keepRow stores a checked row (values in table order) or hands it on.
+func (t *table) keepRow(path string, row []float64, o readOptions) error {
 	if t.stream {
 		if o.row != nil {
 			if err := o.row(row, t.rowText); err != nil {
-				return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
+				return fmt.Errorf("%s: row %d: %w", path, t.n+t.dropped+1, err)
 			}
 		}
 	} else {
@@ -201,27 +217,33 @@ type pqCursor struct {
 }
 
 // take copies the column's values in the next b rows into column k of the
-// row-major block blk of the given width, and marks its nulls in nul.
-func (q *pqCursor) take(b int, blk []float64, nul []bool, k, width int) error {
+// row-major block blk of the given width, marks its nulls in nul, and
+// reports whether any value is null or not finite.
+func (q *pqCursor) take(b int, blk []float64, nul []bool, k, width int) (bool, error) {
+	bad := false
 	for r := 0; r < b; {
 		for q.i == len(q.vals) {
 			if err := q.load(); err != nil {
-				return err
+				return false, err
 			}
 		}
 		m := min(b-r, len(q.vals)-q.i)
+		var nan float64 // x − x is NaN exactly when x is NaN or ±Inf
 		for a, x := range q.vals[q.i : q.i+m] {
 			blk[(r+a)*width+k] = x
+			nan += x - x
 		}
+		bad = bad || nan != 0 // NaN != 0 holds
 		if q.null != nil {
 			for a, isNull := range q.null[q.i : q.i+m] {
 				nul[(r+a)*width+k] = isNull
+				bad = bad || isNull
 			}
 		}
 		q.i += m
 		r += m
 	}
-	return nil
+	return bad, nil
 }
 
 // load decodes the next page.
