@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -67,6 +68,9 @@ func readParquetBy(path string, o readOptions, columnar bool) (t *table, err err
 	if err != nil {
 		return nil, err
 	}
+	if err := checkParquetFooter(path, f, fi.Size()); err != nil {
+		return nil, err
+	}
 	pf, err := parquet.OpenFile(f, fi.Size())
 	if err != nil {
 		return nil, fmt.Errorf("%s: not a readable Parquet file: %v", path, err)
@@ -119,6 +123,24 @@ func (t *table) readRows(path string, pf *parquet.File, cols []pqColumn, dest []
 			return fmt.Errorf("%s: %v", path, rerr)
 		}
 	}
+}
+
+// checkParquetFooter refuses a file whose footer length (the 4 bytes
+// before the closing magic) cannot fit in it: the decoder would otherwise
+// try to read and allocate whatever a corrupt length says.
+func checkParquetFooter(path string, f *os.File, size int64) error {
+	tail := make([]byte, 8)
+	if size < int64(2*len(parquetMagic)+4) {
+		return fmt.Errorf("%s: corrupt Parquet file (%d bytes)", path, size)
+	}
+	if _, err := f.ReadAt(tail, size-8); err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	n := int64(binary.LittleEndian.Uint32(tail))
+	if n > size-int64(2*len(parquetMagic)+4) {
+		return fmt.Errorf("%s: corrupt Parquet file (a footer of %d bytes in a %d-byte file)", path, n, size)
+	}
+	return nil
 }
 
 // maxExpansion bounds how much larger than the file its encoded pages may

@@ -262,25 +262,38 @@ func (q *pqCursor) load() error {
 	if page.Dictionary() == nil && q.plain(page, n) {
 		return nil
 	}
-	// Dictionary-encoded or unusual pages: value by value.
-	if cap(q.buf) < n {
-		q.buf = make([]parquet.Value, n)
-	}
-	q.buf = q.buf[:n]
-	got, err := page.Values().ReadValues(q.buf)
-	if err != nil && err != io.EOF {
-		return err
-	}
-	if got != n {
-		return fmt.Errorf("a page holds %d of its %d values", got, n)
+	// Dictionary-encoded or unusual pages: value by value, a bounded
+	// buffer at a time (a corrupt header may claim any count).
+	if q.buf == nil {
+		q.buf = make([]parquet.Value, 1024)
 	}
 	q.own = q.own[:0]
-	for r, v := range q.buf {
-		x, null := q.number(v)
-		if null {
-			q.nulls(n)[r] = true
+	var nulls []int
+	vr := page.Values()
+	for {
+		got, err := vr.ReadValues(q.buf)
+		for _, v := range q.buf[:got] {
+			x, null := q.number(v)
+			if null {
+				nulls = append(nulls, len(q.own))
+			}
+			q.own = append(q.own, x)
 		}
-		q.own = append(q.own, x)
+		if err == io.EOF || got == 0 && err == nil {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if len(q.own) > n {
+			break
+		}
+	}
+	if len(q.own) != n {
+		return fmt.Errorf("a page holds %d values where its header says %d", len(q.own), n)
+	}
+	for _, r := range nulls {
+		q.nulls(n)[r] = true
 	}
 	q.vals = q.own
 	return nil
