@@ -90,6 +90,8 @@ type problem struct {
 	// solution: the next fit of a path starts there.
 	grad   *mat.Dense
 	gradAt []float64
+	// prevLambda is the λ of that solution (the strong rule's λ').
+	prevLambda float64
 }
 
 func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {

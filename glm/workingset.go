@@ -36,8 +36,9 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 		pb.loss.Eval(grad, x)
 	}
 	var set []int
+	margin := pb.margin(lambda)
 	for j := range m {
-		if x.At(j, 0) != 0 || math.Abs(grad.At(j, 0)) >= workingMargin*lambda*factors[j] {
+		if x.At(j, 0) != 0 || math.Abs(grad.At(j, 0)) >= margin*lambda*factors[j] {
 			set = append(set, j)
 		}
 	}
@@ -74,7 +75,7 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 			// The full problem's certificate decides, not the subproblem's.
 			out := *res
 			out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
-			pb.grad, pb.gradAt = grad, slices.Clone(x.RawMatrix().Data)
+			pb.grad, pb.gradAt, pb.prevLambda = grad, slices.Clone(x.RawMatrix().Data), lambda
 			switch {
 			case gap <= pb.opts.Settings.Tol || pb.opts.Settings.Tol == 0 && gap <= 1e-7:
 				out.Converged, out.Status = true, solver.GapConverged
@@ -90,8 +91,20 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 }
 
 // workingMargin admits predictors whose gradient is within this fraction
-// of their threshold λfⱼ.
+// of their threshold λfⱼ when there is no previous λ to go by.
 const workingMargin = 0.8
+
+// margin is the fraction of λfⱼ a predictor's gradient must reach to
+// start in the working set: on a path from λ' > λ, glmnet's sequential
+// strong rule |gⱼ| ≥ (2λ − λ')fⱼ, else workingMargin. Either only guesses:
+// the predictors it leaves out are checked and added by the full
+// problem's optimality conditions.
+func (pb *problem) margin(lambda float64) float64 {
+	if prev := pb.prevLambda; prev > lambda && pb.grad != nil {
+		return math.Max(2-prev/lambda, 0)
+	}
+	return workingMargin
+}
 
 // solveOn minimises over the predictors in set, starting from x.
 func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, lambda float64, x *mat.Dense) (*datafit.Loss, *solver.Result, error) {
