@@ -202,7 +202,7 @@ func (cd *lassoCD) update(j int) float64 {
 			return 0
 		}
 	}
-	next := softThreshold(g+cd.xv[j]*cd.beta[j], thr) / cd.xv[j]
+	next := penalty.SoftThreshold(g+cd.xv[j]*cd.beta[j], thr) / cd.xv[j]
 	delta := next - cd.beta[j]
 	if delta == 0 {
 		return 0
@@ -245,14 +245,4 @@ func (cd *lassoCD) halve(beta, free, eta []float64) {
 	for i := range cd.eta {
 		cd.eta[i] = (cd.eta[i] + eta[i]) / 2
 	}
-}
-
-func softThreshold(x, a float64) float64 {
-	switch {
-	case x > a:
-		return x - a
-	case x < -a:
-		return x + a
-	}
-	return 0
 }

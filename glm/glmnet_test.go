@@ -194,6 +194,31 @@ func contains(s []int, v int) bool {
 	return false
 }
 
+// glmnetSet is a data set for the comparisons with R's glmnet.
+type glmnetSet struct {
+	name string
+	fam  datafit.Family
+	tb   *table
+}
+
+// glmnetSets skips the test without R's glmnet (CI installs r-cran-glmnet)
+// and returns a folder and the data sets: glmnet's own BinomialExample and
+// PoissonExample, and one n×p set of our own per family.
+func glmnetSets(t *testing.T, n, p int) (string, []glmnetSet) {
+	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
+		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
+	}
+	dir := t.TempDir()
+	out, err := exec.Command("Rscript", "../bench/glmfamily.R", "export", dir).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	return dir, []glmnetSet{
+		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
+		{"PoissonExample", datafit.Poisson{}, readTable(t, filepath.Join(dir, "poisson.csv"))},
+		{"own binomial", datafit.Binomial{}, own(datafit.Binomial{}, n, p, 1)},
+		{"own poisson", datafit.Poisson{}, own(datafit.Poisson{}, n, p, 2)},
+	}
+}
+
 // TestMatchesGlmnet fits lasso logistic and Poisson models to glmnet's own
 // BinomialExample and PoissonExample and to data of our own, with and
 // without weights, offsets and penalty factors (one of them 0), and checks
@@ -201,22 +226,7 @@ func contains(s []int, v int) bool {
 // λ (λ_glmnet = λ/(2n)): objective to 1e-6 relative, coefficients to 1e-5.
 // Skipped without R's glmnet (CI installs r-cran-glmnet).
 func TestMatchesGlmnet(t *testing.T) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
-	dir := t.TempDir()
-	out, err := exec.Command("Rscript", "../bench/glmfamily.R", "export", dir).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	sets := []struct {
-		name string
-		fam  datafit.Family
-		tb   *table
-	}{
-		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
-		{"PoissonExample", datafit.Poisson{}, readTable(t, filepath.Join(dir, "poisson.csv"))},
-		{"own binomial", datafit.Binomial{}, own(datafit.Binomial{}, 400, 12, 1)},
-		{"own poisson", datafit.Poisson{}, own(datafit.Poisson{}, 400, 12, 2)},
-	}
+	dir, sets := glmnetSets(t, 400, 12)
 	for _, set := range sets {
 		for _, variant := range []string{"plain", "weights", "offset", "weights+offset", "factors"} {
 			t.Run(set.name+" "+variant, func(t *testing.T) {
@@ -294,23 +304,8 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 // rules, which differ per family) and ours on the same data: the same
 // number of λ, the same λ and the same deviance ratios.
 func TestPathMatchesGlmnet(t *testing.T) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
-	dir := t.TempDir()
-	out, err := exec.Command("Rscript", "../bench/glmfamily.R", "export", dir).CombinedOutput()
-	require.NoError(t, err, "%s", out)
-	sets := []struct {
-		name string
-		fam  datafit.Family
-		tb   *table
-	}{
-		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
-		{"PoissonExample", datafit.Poisson{}, readTable(t, filepath.Join(dir, "poisson.csv"))},
-		{"own binomial", datafit.Binomial{}, own(datafit.Binomial{}, 300, 10, 1)},
-		{"own poisson", datafit.Poisson{}, own(datafit.Poisson{}, 300, 10, 2)},
-		{"own gaussian", datafit.Gaussian{}, own(datafit.Gaussian{}, 300, 10, 3)},
-	}
+	dir, sets := glmnetSets(t, 300, 10)
+	sets = append(sets, glmnetSet{"own gaussian", datafit.Gaussian{}, own(datafit.Gaussian{}, 300, 10, 3)})
 	for _, set := range sets {
 		t.Run(set.name, func(t *testing.T) {
 			t.Parallel()
