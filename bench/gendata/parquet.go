@@ -11,7 +11,7 @@ import (
 // x1..xp and y, stored in the schema's (name) order, buffered into row
 // groups by the writer.
 type parquetRows struct {
-	w     *parquet.Writer
+	w     *parquet.GenericWriter[any]
 	index []int // index[j] is the schema column of x_{j+1}; index[p] is y's
 	rows  []parquet.Row
 }
@@ -27,7 +27,7 @@ func newParquetRows(out io.Writer, p int) *parquetRows {
 		group[name] = parquet.Leaf(parquet.DoubleType)
 	}
 	schema := parquet.NewSchema("gendata", group)
-	pr := &parquetRows{w: parquet.NewWriter(out, schema), index: make([]int, p+1)}
+	pr := &parquetRows{w: parquet.NewGenericWriter[any](out, schema), index: make([]int, p+1)}
 	for j, name := range names {
 		leaf, _ := schema.Lookup(name)
 		pr.index[j] = leaf.ColumnIndex
