@@ -39,12 +39,14 @@ func (t *table) readColumnar(path string, pf *parquet.File, cols []pqColumn, des
 		cur := make([]*pqCursor, len(cols))
 		for j := range cols {
 			if dest[j] >= 0 {
-				cur[j] = &pqCursor{pages: chunks[j].Pages(), c: cols[j]}
+				pages := chunks[j].Pages()
+				cur[j] = &pqCursor{pages: pages, ahead: prefetch(pages), c: cols[j]}
 			}
 		}
 		err := t.columnarRows(path, rg.NumRows(), cur, dest, o)
 		for _, q := range cur {
 			if q != nil {
+				q.ahead.stop()
 				q.release()
 				q.pages.Close()
 			}
@@ -206,6 +208,8 @@ func (t *table) keepRow(path string, row []float64, o readOptions) error {
 // pqCursor walks one column chunk row by row, a page at a time.
 type pqCursor struct {
 	pages parquet.Pages
+	ahead *pageAhead // reads pages ahead of us
+	err   error      // the first error reading pages, returned from then on
 	c     pqColumn
 	vals  []float64 // the current page's values, one per row
 	null  []bool    // which rows of the page are null (nil: none)
@@ -249,7 +253,13 @@ func (q *pqCursor) take(b int, blk []float64, nul []bool, k, width int) (bool, e
 // load decodes the next page.
 func (q *pqCursor) load() error {
 	q.release()
-	page, err := q.pages.ReadPage()
+	if q.err != nil {
+		return q.err
+	}
+	page, err := q.ahead.next()
+	if err != nil {
+		q.err = err
+	}
 	if err == io.EOF {
 		return fmt.Errorf("the column chunk ends before its row group")
 	}
@@ -297,6 +307,63 @@ func (q *pqCursor) load() error {
 	}
 	q.vals = q.own
 	return nil
+}
+
+// pageAhead reads a column chunk's next page ahead on a goroutine of its
+// own, so that decompressing and decoding it overlaps the other columns'
+// work; a panic of the decoder there is an error, not a crash.
+type pageAhead struct {
+	ch   chan fetched
+	done chan struct{}
+	exit chan struct{}
+}
+
+// fetched is a page read ahead, or the error that ended the reading.
+type fetched struct {
+	page parquet.Page
+	err  error
+}
+
+func prefetch(pages parquet.Pages) *pageAhead {
+	a := &pageAhead{ch: make(chan fetched), done: make(chan struct{}), exit: make(chan struct{})}
+	go func() {
+		defer close(a.exit)
+		for {
+			f := readPage(pages)
+			select {
+			case a.ch <- f:
+			case <-a.done:
+				return
+			}
+			if f.err != nil {
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// readPage reads one page, a decoder panic becoming an error.
+func readPage(pages parquet.Pages) (f fetched) {
+	defer func() {
+		if p := recover(); p != nil {
+			f = fetched{err: fmt.Errorf("corrupt Parquet file (%v)", p)}
+		}
+	}()
+	page, err := pages.ReadPage()
+	return fetched{page: page, err: err}
+}
+
+// next returns the next page (after an error, call it no more).
+func (a *pageAhead) next() (parquet.Page, error) {
+	f := <-a.ch
+	return f.page, f.err
+}
+
+// stop ends the reading and waits for it, so that the pages can be closed.
+func (a *pageAhead) stop() {
+	close(a.done)
+	<-a.exit
 }
 
 // release hands the current page back to the decoder's buffer pool (its
