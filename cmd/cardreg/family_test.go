@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -27,6 +28,7 @@ type glmOut struct {
 	Coefficients []float64 `json:"coefficients"`
 	Unpenalized  []string  `json:"unpenalized"`
 	Offset       string    `json:"offset_column"`
+	Passes       int       `json:"passes"`
 }
 
 func glmFitJSON(t *testing.T, args ...string) glmOut {
@@ -199,6 +201,21 @@ func TestFamilyStream(t *testing.T) {
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.csv", "a,b,y\n1,2,0\n2,1,1\n3,3,2\n4,0,1\n")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--lambda", "1", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
+	// A gaussian fit with an offset streams when asked (it used to run in
+	// memory without a word), and gives the in-memory fit.
+	var b strings.Builder
+	b.WriteString("a,b,off,y\n")
+	for i := range 60 {
+		a, c := math.Sin(float64(i)), math.Cos(float64(3*i))
+		fmt.Fprintf(&b, "%v,%v,%v,%v\n", a, c, 0.1*float64(i%5-2), 1+2*a-c+0.3*math.Sin(float64(7*i)))
+	}
+	g := writeFile(t, dir, "g.csv", b.String())
+	gm := glmFitJSON(t, "--offset", "off", "--lambda", "2", "--tol", "1e-10", g)
+	gs := glmFitJSON(t, "--offset", "off", "--lambda", "2", "--tol", "1e-10", "--stream", g)
+	require.Zero(t, gm.Passes)
+	require.Positive(t, gs.Passes)
+	require.InEpsilon(t, gm.Objective, gs.Objective, 1e-9)
+	require.InDeltaSlice(t, gm.Coefficients, gs.Coefficients, 1e-6)
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--stream", bad), 2, "--lambda NUMBER")
 	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", bad), 2, "auc")
