@@ -235,28 +235,10 @@ func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 		}
 		return nil
 	}
-	var x float64
-	switch c.kind {
-	case parquet.Boolean:
-		if v.Boolean() {
-			x = 1
-		}
-	case parquet.Int32:
-		x = float64(v.Int32()) * c.scale
-	case parquet.Int64:
-		x = float64(v.Int64()) * c.scale
-	case parquet.Float:
-		x = float64(v.Float())
-	case parquet.Double:
-		x = v.Double()
-	default:
+	x, ok := c.number(v)
+	if !ok {
 		return errTextColumn
 	}
-	return t.putNumber(k, x)
-}
-
-// putNumber stores the number x in column k, or says why it cannot.
-func (t *table) putNumber(k int, x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return errNotFinite
 	}
@@ -266,6 +248,28 @@ func (t *table) putNumber(k int, x float64) error {
 		t.cols[k] = append(t.cols[k], x)
 	}
 	return nil
+}
+
+// number converts a non-null value of the column to float64 (BOOLEAN as
+// 0/1, INT32/INT64 with the DECIMAL scale, FLOAT, DOUBLE), and reports
+// false for a kind that holds no number.
+func (c pqColumn) number(v parquet.Value) (float64, bool) {
+	switch c.kind {
+	case parquet.Boolean:
+		if v.Boolean() {
+			return 1, true
+		}
+		return 0, true
+	case parquet.Int32:
+		return float64(v.Int32()) * c.scale, true
+	case parquet.Int64:
+		return float64(v.Int64()) * c.scale, true
+	case parquet.Float:
+		return float64(v.Float()), true
+	case parquet.Double:
+		return v.Double(), true
+	}
+	return 0, false
 }
 
 func parquetError(path string, row int, name string, why error, v parquet.Value) error {

@@ -257,13 +257,11 @@ func (q *pqCursor) load() error {
 		return q.err
 	}
 	page, err := q.ahead.next()
+	if err == io.EOF {
+		err = fmt.Errorf("the column chunk ends before its row group")
+	}
 	if err != nil {
 		q.err = err
-	}
-	if err == io.EOF {
-		return fmt.Errorf("the column chunk ends before its row group")
-	}
-	if err != nil {
 		return err
 	}
 	q.page = page
@@ -283,10 +281,10 @@ func (q *pqCursor) load() error {
 	for {
 		got, err := vr.ReadValues(q.buf)
 		for _, v := range q.buf[:got] {
-			x, null := q.number(v)
-			if null {
+			if v.IsNull() {
 				nulls = append(nulls, len(q.own))
 			}
+			x, _ := q.c.number(v) // columnarOK admitted numeric kinds only
 			q.own = append(q.own, x)
 		}
 		if err == io.EOF || got == 0 && err == nil {
@@ -381,11 +379,8 @@ func (q *pqCursor) plain(page parquet.Page, n int) bool {
 	data := page.Data()
 	dense := q.conv[:0]
 	switch {
-	case q.c.kind == parquet.Double && data.Kind() == encoding.Double:
+	case q.c.kind == parquet.Double && data.Kind() == encoding.Double && q.c.scale == 1:
 		dense = data.Double()
-		if q.c.scale != 1 {
-			return false
-		}
 	case q.c.kind == parquet.Float && data.Kind() == encoding.Float:
 		for _, v := range data.Float() {
 			dense = append(dense, float64(v))
@@ -436,25 +431,4 @@ func (q *pqCursor) nulls(n int) []bool {
 		q.null = make([]bool, n)
 	}
 	return q.null
-}
-
-// number converts a value of the column as parquetValue does.
-func (q *pqCursor) number(v parquet.Value) (float64, bool) {
-	if v.IsNull() {
-		return 0, true
-	}
-	switch q.c.kind {
-	case parquet.Boolean:
-		if v.Boolean() {
-			return 1, false
-		}
-		return 0, false
-	case parquet.Int32:
-		return float64(v.Int32()) * q.c.scale, false
-	case parquet.Int64:
-		return float64(v.Int64()) * q.c.scale, false
-	case parquet.Float:
-		return float64(v.Float()), false
-	}
-	return v.Double(), false
 }
