@@ -84,18 +84,19 @@ func (m *Moments) AddRows(z mat.Matrix, w []float64) {
 			data[i*d+j] = z.At(i, j)
 		}
 	}
-	m.addBlock(data, n, w)
+	m.addBlock(data, n, w, New(d))
 }
 
 // addBlock adds the n rows held row-major in data (overwritten) with
-// weights w (nil: all 1).
-func (m *Moments) addBlock(data []float64, n int, w []float64) {
+// weights w (nil: all 1), summarised in chunk (same variables; its
+// previous contents are replaced).
+func (m *Moments) addBlock(data []float64, n int, w []float64, chunk *Moments) {
 	if n == 0 {
 		return
 	}
 	d := m.d
-	chunk := New(d)
-	chunk.N = int64(n)
+	chunk.W, chunk.N = 0, int64(n)
+	clear(chunk.Mean) // C's upper triangle is overwritten below, the rest stays 0
 	weight := func(i int) float64 {
 		if w == nil {
 			return 1
@@ -139,6 +140,7 @@ func (m *Moments) addBlock(data []float64, n int, w []float64) {
 // complete after Flush, which waits; m must not be used before it.
 type Chunk struct {
 	m    *Moments
+	tmp  *Moments // a block's statistics before they are merged
 	size int
 	cur  block
 	jobs chan block // full blocks for the worker
@@ -160,10 +162,10 @@ func NewChunk(m *Moments, size int) *Chunk {
 	if size < 1 {
 		panic(fmt.Sprintf("suffstat: blocks of %d rows", size))
 	}
-	return &Chunk{m: m, size: size, cur: c0(size, m.d)}
+	return &Chunk{m: m, tmp: New(m.d), size: size, cur: newBlock(size, m.d)}
 }
 
-func c0(size, d int) block {
+func newBlock(size, d int) block {
 	return block{rows: make([]float64, 0, size*d), w: make([]float64, 0, size)}
 }
 
@@ -186,11 +188,11 @@ func (c *Chunk) Add(z []float64, w float64) {
 func (c *Chunk) hand() {
 	if c.jobs == nil {
 		c.jobs, c.pool, c.idle = make(chan block, 2), make(chan block, 3), make(chan struct{})
-		c.pool <- c0(c.size, c.m.d)
-		c.pool <- c0(c.size, c.m.d)
+		c.pool <- newBlock(c.size, c.m.d)
+		c.pool <- newBlock(c.size, c.m.d)
 		go func(jobs <-chan block, pool chan<- block, idle chan<- struct{}) {
 			for b := range jobs {
-				c.m.addBlock(b.rows, len(b.w), b.w)
+				c.m.addBlock(b.rows, len(b.w), b.w, c.tmp)
 				pool <- block{rows: b.rows[:0], w: b.w[:0]}
 			}
 			close(idle)
@@ -203,23 +205,24 @@ func (c *Chunk) hand() {
 // Close stops the Chunk without adding the rows still buffered (after an
 // error, when the statistics will not be used): its goroutine ends.
 func (c *Chunk) Close() {
-	if c.jobs != nil {
-		close(c.jobs)
-		<-c.idle
-		c.jobs, c.pool, c.idle = nil, nil, nil
-	}
+	c.wait()
 	c.cur.rows, c.cur.w = c.cur.rows[:0], c.cur.w[:0]
 }
 
 // Flush adds the buffered rows and waits until every block is added.
 func (c *Chunk) Flush() {
+	c.wait()
+	c.m.addBlock(c.cur.rows, len(c.cur.w), c.cur.w, c.tmp)
+	c.cur.rows, c.cur.w = c.cur.rows[:0], c.cur.w[:0]
+}
+
+// wait lets the worker add the blocks handed to it and end.
+func (c *Chunk) wait() {
 	if c.jobs != nil {
 		close(c.jobs)
 		<-c.idle
 		c.jobs, c.pool, c.idle = nil, nil, nil
 	}
-	c.m.addBlock(c.cur.rows, len(c.cur.w), c.cur.w)
-	c.cur.rows, c.cur.w = c.cur.rows[:0], c.cur.w[:0]
 }
 
 // Merge adds the statistics of o (the same variables) to m: the result is
