@@ -34,18 +34,23 @@ func (s *tableSource) Pass(row func(x []float64, y, w, o float64) error) error {
 	return nil
 }
 
+// withWeightsOffsets gives tb varied weights and offsets.
+func withWeightsOffsets(tb *table) *table {
+	n, _ := tb.x.Dims()
+	tb.w, tb.o = make([]float64, n), make([]float64, n)
+	for i := range n {
+		tb.w[i] = 0.5 + float64(i%4)/2
+		tb.o[i] = 0.1 * float64(i%5-2)
+	}
+	return tb
+}
+
 // TestFitSourceMatchesFit: a streamed fit (passes over the rows, O(p²)
 // memory) equals the in-memory fit, for both families, the lasso and the
 // cardinality penalty, with weights and offsets, certified by its gap.
 func TestFitSourceMatchesFit(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
-		tb := own(fam, 500, 8, 31)
-		n, _ := tb.x.Dims()
-		tb.w, tb.o = make([]float64, n), make([]float64, n)
-		for i := range n {
-			tb.w[i] = 0.5 + float64(i%4)/2
-			tb.o[i] = 0.1 * float64(i%5-2)
-		}
+		tb := withWeightsOffsets(own(fam, 500, 8, 31))
 		for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
 			opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: solver.Settings{Tol: 1e-10}}
 			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
@@ -72,13 +77,7 @@ func TestFitSourceMatchesFit(t *testing.T) {
 // cardinality penalty, with weights and offsets from the source.
 func TestFitPathSourceMatchesFitPath(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
-		tb := own(fam, 300, 6, 32)
-		n, _ := tb.x.Dims()
-		tb.w, tb.o = make([]float64, n), make([]float64, n)
-		for i := range n {
-			tb.w[i] = 0.5 + float64(i%4)/2
-			tb.o[i] = 0.1 * float64(i%5-2)
-		}
+		tb := withWeightsOffsets(own(fam, 300, 6, 32))
 		for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
 			// The streamed Newton steps stall near 2e-9 relative on some
 			// Poisson fits close to λ_max (no decrease within rounding).
@@ -107,14 +106,8 @@ func TestFitPathSourceMatchesFitPath(t *testing.T) {
 // and every streamable measure, with weights and offsets.
 func TestCrossValidateSourceMatchesCrossValidate(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
-		tb := own(fam, 240, 5, 33)
-		n, _ := tb.x.Dims()
-		tb.w, tb.o = make([]float64, n), make([]float64, n)
-		for i := range n {
-			tb.w[i] = 0.5 + float64(i%4)/2
-			tb.o[i] = 0.1 * float64(i%5-2)
-		}
-		ids := make([]int, n)
+		tb := withWeightsOffsets(own(fam, 240, 5, 33))
+		ids := make([]int, len(tb.y))
 		rf := suffstat.NewRowFolder(9, 4)
 		for i := range ids {
 			ids[i] = rf.Fold(uint64(i))
