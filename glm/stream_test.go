@@ -137,3 +137,16 @@ func TestCrossValidateSourceMatchesCrossValidate(t *testing.T) {
 		}
 	}
 }
+
+// foldSizes counts RowFold's folds without visiting every row.
+func TestFoldSizes(t *testing.T) {
+	for _, n := range []int{7, 30, 1001} {
+		for _, k := range []int{3, 5, 7} {
+			want := make([]int, k)
+			for i := range uint64(n) {
+				want[suffstat.RowFold(i, 11, k)]++
+			}
+			require.Equal(t, want, foldSizes(n, k, 11), "n %d k %d", n, k)
+		}
+	}
+}

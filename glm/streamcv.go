@@ -87,12 +87,17 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	return &StreamCV{CV: cv, Passes: counted.passes}, nil
 }
 
-// foldSizes counts the rows of each fold among n.
+// foldSizes counts the rows of each fold among n: RowFold deals every
+// whole block of k rows one to each fold, so only the last, partial block
+// needs looking at.
 func foldSizes(n, k int, seed uint64) []int {
 	sizes := make([]int, k)
+	for f := range sizes {
+		sizes[f] = n / k
+	}
 	rf := suffstat.NewRowFolder(seed, k)
-	for i := range uint64(n) {
-		sizes[rf.Fold(i)]++
+	for i := n - n%k; i < n; i++ {
+		sizes[rf.Fold(uint64(i))]++
 	}
 	return sizes
 }
