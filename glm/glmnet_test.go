@@ -134,6 +134,14 @@ func glmnetFit(t *testing.T, path, family string, lambdas []float64, weights, of
 		}
 		args[7] = strings.Join(fs, ",")
 	}
+	res := rscriptRows(t, args...)
+	require.Len(t, res, len(lambdas))
+	return res
+}
+
+// rscriptRows runs Rscript with args and returns its output's lines as
+// rows of numbers.
+func rscriptRows(t *testing.T, args ...string) [][]float64 {
 	out, err := exec.Command("Rscript", args...).CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	var res [][]float64
@@ -146,7 +154,6 @@ func glmnetFit(t *testing.T, path, family string, lambdas []float64, weights, of
 		}
 		res = append(res, row)
 	}
-	require.Len(t, res, len(lambdas))
 	return res
 }
 
@@ -311,18 +318,7 @@ func TestPathMatchesGlmnet(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			set.tb.write(t, path)
-			out, err := exec.Command("Rscript", "../bench/glmfamily.R", "path", path, set.fam.Name()).CombinedOutput()
-			require.NoError(t, err, "%s", out)
-			var ref [][]float64
-			for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-				var row []float64
-				for _, f := range strings.Fields(line) {
-					v, err := strconv.ParseFloat(f, 64)
-					require.NoError(t, err, line)
-					row = append(row, v)
-				}
-				ref = append(ref, row)
-			}
+			ref := rscriptRows(t, "../bench/glmfamily.R", "path", path, set.fam.Name())
 			opts := Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
 			ours, err := FitPath(set.tb.x, set.tb.y, penalty.L1{}, &PathOptions{Options: opts})
 			require.NoError(t, err)
