@@ -54,22 +54,30 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 	order := make(chan *block, 2*workers)
 	work := make(chan *block, 2*workers)
 	stop := make(chan struct{})
-	defer close(stop)
-	go r.split(order, work, stop)
+	names, hint, chunk := t.names, t.sepHint, blockSize
+	var wg sync.WaitGroup
+	wg.Add(1 + workers)
+	go func() {
+		defer wg.Done()
+		r.split(order, work, stop, chunk)
+	}()
 	for range workers {
 		go func() {
+			defer wg.Done()
 			for b := range work {
-				b.res <- r.parseBlock(t.names, labels, t.sepHint, b)
+				b.res <- r.parseBlock(names, labels, hint, b)
 			}
 		}()
 	}
+	// No goroutine outlives the read (an early return, on an error, must not
+	// leave one reading the file or the parser's state): stop the splitter,
+	// take what it still sends (results are buffered, so no worker waits),
+	// and wait for all of them.
 	defer func() {
-		// Let the splitter finish (stop is closed next); results are
-		// buffered, so no worker waits on them.
-		go func() {
-			for range order {
-			}
-		}()
+		close(stop)
+		for range order {
+		}
+		wg.Wait()
 	}()
 	ncol := len(t.names)
 	if p != nil {
@@ -110,17 +118,17 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 	return nil
 }
 
-// split reads blocks of whole records and sends each to order (in file
-// order) and work. A read error is sent as a block of its own. It closes
-// both channels at the end.
-func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}) {
+// split reads blocks of whole records, of about size bytes, and sends each
+// to order (in file order) and work. A read error is sent as a block of its
+// own. It closes both channels at the end.
+func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size int) {
 	defer close(order)
 	defer close(work)
 	var pending []byte
 	line := r.line + 1
 	eof := false
 	for !eof {
-		data := getBytes(len(pending) + blockSize)
+		data := getBytes(len(pending) + size)
 		copy(data, pending)
 		n, err := io.ReadFull(r.br, data[len(pending):])
 		data = data[:len(pending)+n]

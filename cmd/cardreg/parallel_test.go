@@ -178,3 +178,23 @@ func TestParallelInMemory(t *testing.T) {
 	r, _ := m.Dims()
 	require.Equal(t, 3, r, "the first row of a headerless file is data")
 }
+
+// An error early in a long file ends the parallel read with no goroutine
+// left running: none may still read the file, the block size or the
+// parser's state once the reader has returned (the race detector saw a
+// splitter outlive a failed read in FuzzReadParallel).
+func TestParallelErrorJoins(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("a,b\n1,2\n3\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "%d,%d\n", i, i)
+	}
+	path := filepath.Join(t.TempDir(), "bad.csv")
+	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
+	for range 20 {
+		before := runtime.NumGoroutine()
+		_, _, _, err := streamed(t, path, true, readOptions{})
+		require.ErrorContains(t, err, ":3")
+		require.Equal(t, before, runtime.NumGoroutine(), "goroutines left running")
+	}
+}
