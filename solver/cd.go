@@ -223,30 +223,22 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	return out
 }
 
-// certificate returns P(θ) and the relative duality gap from the residual:
-// with s = min(1, λ/h*(2Xᵀr)), h*(g) = max_k |g_k|/f_k, D = 2s⟨r, y⟩ − s²‖r‖²
-// (DESIGN §3). It also applies the gap-safe screening rule at the dual
+// certificate returns P(θ) and the relative duality gap from the residual
+// (see lassoGap). It also applies the gap-safe screening rule at the dual
 // point 2s·r, marking coordinates that are zero at the optimum (theta is
 // zero there already or is set so, and the residual updated).
 func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool) (obj, gap float64, zeroed bool) {
 	corr := make([]float64, len(theta))
-	var dual, l1 float64
+	var l1 float64
 	for k := range theta {
 		corr[k] = kernel.Dot(cd.col(k).Data, r.Data)
-		dual = math.Max(dual, 2*math.Abs(corr[k])/cd.factors[k])
 		l1 += cd.factors[k] * math.Abs(theta[k])
 	}
-	rr := kernel.Dot(r.Data, r.Data)
-	obj = rr + lambda*l1
-	s := 1.0
-	if dual > lambda {
-		s = lambda / dual
-	}
-	gap = math.Max(obj-(2*s*kernel.Dot(r.Data, y.Data)-s*s*rr), 0)
-	radius := 2 * math.Sqrt(gap)
+	yy := kernel.Dot(y.Data, y.Data)
+	s := math.Min(1, lambda/l1DualNorm(corr, cd.factors))
+	obj, gap = lassoGap(kernel.Dot(r.Data, r.Data), kernel.Dot(r.Data, y.Data), l1, lambda, s)
 	for k := range theta {
-		// |x_kᵀθ_dual| = 2s|x_kᵀr|; strict inequality keeps ties active.
-		if !screened[k] && 2*s*math.Abs(corr[k])+radius*math.Sqrt(cd.norms[k]) < lambda*cd.factors[k] {
+		if !screened[k] && safeZero(corr[k], s, gap+gapFloorRatio*yy, cd.norms[k], lambda*cd.factors[k]) {
 			screened[k] = true
 			if theta[k] != 0 {
 				kernel.Axpy(theta[k], cd.col(k).Data, r.Data)
@@ -258,4 +250,32 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 		return obj, gap, zeroed
 	}
 	return obj, gap / obj, zeroed
+}
+
+// l1DualNorm returns h*(2c) = max_k 2|c_k|/f_k for the correlations c = Xᵀr
+// of one column.
+func l1DualNorm(corr, factors []float64) float64 {
+	var d float64
+	for k, c := range corr {
+		d = math.Max(d, 2*math.Abs(c)/factors[k])
+	}
+	return d
+}
+
+// lassoGap returns P(θ) = ‖r‖² + λ·l1 and the absolute duality gap P − D
+// at the dual point 2s·r, D = 2s⟨r, y⟩ − s²‖r‖², where s ≤ min(1,
+// λ/h*(2Xᵀr)) makes it feasible (DESIGN §3), from ‖r‖² = rr and ⟨r, y⟩ = ry.
+func lassoGap(rr, ry, l1, lambda, s float64) (obj, gap float64) {
+	obj = rr + lambda*l1
+	return obj, math.Max(obj-(2*s*ry-s*s*rr), 0)
+}
+
+// safeZero is the gap-safe rule: the dual objective ⟨θ, y⟩ − ‖θ‖²/4 is
+// ½-strongly concave, so the dual optimum lies within 2√gap of the feasible
+// point 2s·r, and a coordinate with 2s|x_kᵀr| + 2√gap·‖x_k‖ < λf_k is zero
+// at every solution. gap must include its rounding floor: at an exact
+// optimum the computed gap can be 0, and an active coordinate, at
+// 2s|x_kᵀr| = λf_k, would then be screened out by the rounding of x_kᵀr.
+func safeZero(corr, s, gap, norm2, lf float64) bool {
+	return 2*s*math.Abs(corr)+2*math.Sqrt(gap*norm2) < lf
 }
