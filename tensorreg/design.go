@@ -172,27 +172,61 @@ func IsConstant(col []float64) bool {
 	if len(col) == 0 {
 		return true
 	}
-	var mean, size float64
-	for _, v := range col {
-		mean += v
-		size = math.Max(size, math.Abs(v))
-	}
-	if size == 0 {
-		return true
+	return constantColumns(mat.NewDense(len(col), 1, col), nil)[0]
+}
+
+// constantColumns reports, for each column of x, whether it is constant
+// (IsConstant), reading x row by row. size holds each column's largest
+// magnitude, or is nil to have it computed.
+func constantColumns(x *mat.Dense, size []float64) []bool {
+	n, p := x.Dims()
+	if size == nil {
+		size = columnMaxAbs(x)
 	}
 	// Scale first, so that neither the sum nor the squares overflow or
 	// underflow at extreme magnitudes.
-	mean = 0
-	for _, v := range col {
-		mean += v / size
+	inv := make([]float64, p)
+	for j, s := range size {
+		if s > 0 {
+			inv[j] = 1 / s
+		}
 	}
-	mean /= float64(len(col))
-	var ss float64
-	for _, v := range col {
-		d := v/size - mean
-		ss += d * d
+	mean := make([]float64, p)
+	for i := range n {
+		for j, v := range x.RawRowView(i)[:p] {
+			mean[j] += v * inv[j]
+		}
 	}
-	return NegligibleSpread(math.Sqrt(ss/float64(len(col))), 1)
+	ss := make([]float64, p)
+	for j := range mean {
+		mean[j] /= float64(n)
+	}
+	for i := range n {
+		for j, v := range x.RawRowView(i)[:p] {
+			d := v*inv[j] - mean[j]
+			ss[j] += d * d
+		}
+	}
+	out := make([]bool, p)
+	for j := range out {
+		out[j] = size[j] == 0 || NegligibleSpread(math.Sqrt(ss[j]/float64(n)), 1)
+	}
+	return out
+}
+
+// columnMaxAbs returns the largest magnitude of each column of x, reading
+// it row by row.
+func columnMaxAbs(x *mat.Dense) []float64 {
+	n, p := x.Dims()
+	out := make([]float64, p)
+	for i := range n {
+		for j, v := range x.RawRowView(i)[:p] {
+			if a := math.Abs(v); a > out[j] {
+				out[j] = a
+			}
+		}
+	}
+	return out
 }
 
 // transform returns the design the solver sees: centred when intercept,
@@ -205,16 +239,20 @@ func transform(x solver.Design, mean, sd []float64) solver.Design {
 	if dd, ok := x.(solver.DenseDesign); ok {
 		n, p := dd.X.Dims()
 		out := mat.NewDense(n, p, nil)
-		for i := 0; i < n; i++ {
-			row := out.RawRowView(i)
-			for j, v := range dd.X.RawRowView(i)[:p] {
-				if mean != nil {
-					v -= mean[j]
+		shift := mean
+		if shift == nil {
+			shift = make([]float64, p)
+		}
+		for i := range n {
+			row, src := out.RawRowView(i), dd.X.RawRowView(i)[:p]
+			if sd == nil {
+				for j, v := range src {
+					row[j] = v - shift[j]
 				}
-				if sd != nil {
-					v /= sd[j]
-				}
-				row[j] = v
+				continue
+			}
+			for j, v := range src {
+				row[j] = (v - shift[j]) / sd[j]
 			}
 		}
 		return solver.DenseDesign{X: out}

@@ -37,10 +37,11 @@ type Options struct {
 	Relax bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
-	// Method is the solver. If nil, Fit uses coordinate descent for the
-	// lasso on a dense design and FISTA with polishing otherwise; paths and
-	// cross-validation use FISTA in Gram form, whose O(np²) set-up is shared
-	// by all λ.
+	// Method is the solver. If nil, the lasso uses coordinate descent: on
+	// the rows of a dense design for one λ, on XᵀX (formed once, shared by
+	// all λ) for paths and cross-validation and for fits from sufficient
+	// statistics; other penalties use FISTA with polishing, in Gram form
+	// when n ≥ p.
 	Method solver.Method
 }
 
@@ -73,7 +74,9 @@ type Model struct {
 	// R2 holds the coefficient of determination of each response.
 	R2 []float64
 	// Residuals is Y − fitted, n×q (nil for a fit from sufficient
-	// statistics, which has no rows).
+	// statistics, which has no rows, and for the models of a path or
+	// cross-validation fitted in Gram form, n ≥ p: one n×q matrix per λ
+	// would cost a pass over X and n·q values each; Predict gives them).
 	Residuals *mat.Dense
 	// Relaxed reports whether Coef is the least-squares refit on the
 	// penalised solution's clusters (Options.Relax); false also when the
@@ -96,10 +99,12 @@ type prepared struct {
 	opts     Options
 	progress *counter // nil unless a path reports progress
 	nobs     int      // n, the number of observations
-	// tss holds, for a fit from sufficient statistics (x and y nil), each
-	// response's total sum of squares about its mean (about 0 without an
-	// intercept), for R².
+	// tss holds each response's total sum of squares about its mean
+	// (about 0 without an intercept), for R² from the statistics.
 	tss []float64
+	// noResiduals: models take R² from the statistics and carry no
+	// residuals (a path in Gram form).
+	noResiduals bool
 }
 
 // checkInputs checks the shapes of a design and a response and that the
@@ -156,7 +161,7 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 		}
 	}
 	yc := pr.y
-	pr.ymean = make([]float64, q)
+	pr.ymean, pr.tss = make([]float64, q), make([]float64, q)
 	if !pr.opts.NoIntercept {
 		yc = mat.DenseCopyOf(pr.y)
 		for j := 0; j < q; j++ {
@@ -168,6 +173,11 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 			for i := 0; i < n; i++ {
 				yc.Set(i, j, yc.At(i, j)-pr.ymean[j])
 			}
+		}
+	}
+	for j := range q {
+		for i := range n {
+			pr.tss[j] += yc.At(i, j) * yc.At(i, j)
 		}
 	}
 	pr.design = transform(x, pr.mean, pr.sd)
@@ -185,7 +195,11 @@ const maxMagnitude = 1e150
 // magnitude.
 func finite(what string, m mat.Matrix, most float64) error {
 	r, c := m.Dims()
+	d, dense := m.(*mat.Dense)
 	for i := 0; i < r; i++ {
+		if dense && finiteRow(d.RawRowView(i)[:c], most) {
+			continue
+		}
 		for j := 0; j < c; j++ {
 			v := m.At(i, j)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -197,6 +211,17 @@ func finite(what string, m mat.Matrix, most float64) error {
 		}
 	}
 	return nil
+}
+
+// finiteRow reports whether every value of row is finite and at most most
+// in magnitude.
+func finiteRow(row []float64, most float64) bool {
+	for _, v := range row {
+		if a := math.Abs(v); !(a <= most) || a > math.MaxFloat64 {
+			return false
+		}
+	}
+	return true
 }
 
 // Fit fits the model at one λ: it minimises ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B)
@@ -286,7 +311,7 @@ func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool
 	p, q := pr.loss.Dims()
 	zero := mat.NewDense(p, q, nil)
 	m := pr.model(pen, lambda, zero)
-	if pr.x == nil {
+	if m.Residuals == nil {
 		m.Objective = pr.loss.Eval(nil, zero) // ‖Y‖² from the statistics
 	} else {
 		m.Objective = sq(m.Residuals) // ‖Y − 1ȳᵀ‖²: no XᵀX needed
@@ -318,16 +343,38 @@ func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bo
 	return out, true, nil
 }
 
-// method returns the solver of a single fit: the one asked for, else
-// coordinate descent for the lasso on a dense design (O(np) per sweep and no
-// XᵀX, glmnet's algorithm), else FISTA with polishing. Paths use
-// pathMethod instead: there the O(np²) Gram product is paid once and every
-// FISTA iteration then costs O(p²), which beats O(np) sweeps over 100 λ.
+// method returns the solver of a single fit: the one asked for, else for
+// the lasso coordinate descent, on the rows of a dense design (O(np) per
+// sweep and no XᵀX, glmnet's algorithm) or on XᵀX when only the sufficient
+// statistics are known, else FISTA with polishing.
 func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
 	}
-	if _, ok := pen.(penalty.L1); ok {
+	if solver.IsSeparableL1(pen) {
+		if _, ok := pr.design.(solver.DenseDesign); ok {
+			return solver.CoordinateDescent{}
+		}
+		if pr.x == nil && pr.gramForm() {
+			return solver.GramCoordinateDescent{}
+		}
+	}
+	return &solver.FISTA{}
+}
+
+// pathMethod returns the solver of a path's fits. There the O(np²) Gram
+// product is paid once, so the lasso runs coordinate descent on XᵀX (every
+// update O(p), glmnet's "covariance" mode) when the loss has a Gram form,
+// else on the rows of a dense design; other penalties run FISTA, every
+// iteration O(p²) in Gram form.
+func (pr *prepared) pathMethod(pen penalty.Penalty) solver.Method {
+	if pr.opts.Method != nil {
+		return pr.opts.Method
+	}
+	if solver.IsSeparableL1(pen) {
+		if pr.gramForm() {
+			return solver.GramCoordinateDescent{}
+		}
 		if _, ok := pr.design.(solver.DenseDesign); ok {
 			return solver.CoordinateDescent{}
 		}
@@ -335,12 +382,8 @@ func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 	return &solver.FISTA{}
 }
 
-func (pr *prepared) pathMethod() solver.Method {
-	if pr.opts.Method != nil {
-		return pr.opts.Method
-	}
-	return &solver.FISTA{}
-}
+// gramForm reports whether the loss works in Gram form (forming XᵀX).
+func (pr *prepared) gramForm() bool { return pr.loss.Gram() != nil }
 
 // model maps solver coefficients back to the data's scale and fills the
 // summaries.
@@ -367,7 +410,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 	}
 	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
 		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
-	if pr.x == nil {
+	if pr.x == nil || pr.noResiduals {
 		m.R2 = pr.statsR2(theta)
 		return m
 	}

@@ -439,3 +439,48 @@ type onlyMul struct{ d solver.DenseDesign }
 func (o onlyMul) Dims() (int, int)                      { return o.d.Dims() }
 func (o onlyMul) Mul(dst *mat.Dense, b mat.Matrix)      { o.d.Mul(dst, b) }
 func (o onlyMul) MulTrans(dst *mat.Dense, r mat.Matrix) { o.d.MulTrans(dst, r) }
+
+// Non-finite data are refused with their place, whatever the fast row scan
+// does (an infinity passes "≤ +Inf", so it is checked apart).
+func TestNonFiniteRefused(t *testing.T) {
+	for _, bad := range []float64{math.Inf(1), math.Inf(-1), math.NaN()} {
+		x, y, _ := simulate(3, 30, 4, 1, 1)
+		x.Set(7, 2, bad)
+		_, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 1, nil)
+		require.ErrorContains(t, err, "non-finite value")
+		require.ErrorContains(t, err, "row 8, column 3", "%v", bad)
+		x, y, _ = simulate(3, 30, 4, 1, 1)
+		y.Set(4, 0, bad)
+		_, err = FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, nil)
+		require.ErrorContains(t, err, "non-finite value")
+		require.ErrorContains(t, err, "row 5, column 1", "%v", bad)
+	}
+}
+
+// A path in Gram form (n ≥ p) keeps no residuals; its R² comes from the
+// statistics and equals the R² of its predictions. A wide path keeps them.
+func TestPathR2FromStatistics(t *testing.T) {
+	for _, dims := range [][3]int{{200, 30, 1}, {120, 10, 2}, {40, 80, 1}} {
+		x, y, _ := simulate(5, dims[0], dims[1], dims[2], 1)
+		for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{}} {
+			path, err := FitPath(solver.DenseDesign{X: x}, y, pen, &PathOptions{NLambda: 12})
+			require.NoError(t, err)
+			for _, m := range path.Models {
+				require.Equal(t, dims[0] < dims[1], m.Residuals != nil, "%v %T", dims, pen)
+				pred := m.Predict(solver.DenseDesign{X: x})
+				for j := range dims[2] {
+					var rss, tss, mean float64
+					for i := range dims[0] {
+						mean += y.At(i, j) / float64(dims[0])
+					}
+					for i := range dims[0] {
+						r := y.At(i, j) - pred.At(i, j)
+						rss += r * r
+						tss += (y.At(i, j) - mean) * (y.At(i, j) - mean)
+					}
+					require.InDelta(t, 1-rss/tss, m.R2[j], 1e-10, "%v %T λ=%v", dims, pen, m.Lambda)
+				}
+			}
+		}
+	}
+}

@@ -33,7 +33,8 @@ type PathOptions struct {
 type Path struct {
 	// Lambdas is the decreasing λ grid.
 	Lambdas []float64
-	// Models holds the fit at each λ of the grid.
+	// Models holds the fit at each λ of the grid (without Residuals when
+	// fitted in Gram form, n ≥ p: see Model.Residuals).
 	Models []*Model
 	// LambdaMax is h*(2XᵀY) on centred data, the smallest λ with B̂ = 0
 	// (NaN for ridge).
@@ -122,7 +123,8 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 		// across the fusion boundary.
 		warm = pr.fusedPoint(h, path.Lambdas[0])
 	}
-	method := pr.pathMethod()
+	method := pr.pathMethod(pen)
+	pr.noResiduals = pr.gramForm()
 	for _, lam := range path.Lambdas {
 		m, err := pr.fit(pen, lam, warm, method)
 		if err != nil {

@@ -69,8 +69,14 @@ func unitScale(m float64) float64 {
 
 // maxAbs returns the largest magnitude of the entries of m.
 func maxAbs(m mat.Matrix) float64 {
-	r, c := m.Dims()
 	var out float64
+	if d, ok := m.(*mat.Dense); ok {
+		for _, v := range columnMaxAbs(d) {
+			out = math.Max(out, v)
+		}
+		return out
+	}
+	r, c := m.Dims()
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			out = math.Max(out, math.Abs(m.At(i, j)))
@@ -112,13 +118,15 @@ func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) 
 // that column's largest magnitude. With an intercept, constant columns
 // (zero once centred) are left out of the smallest.
 func columnRange(x *mat.Dense, intercept bool) (top float64, small int, smallMax float64) {
-	n, p := x.Dims()
 	small = -1
-	col := make([]float64, n)
-	for j := 0; j < p; j++ {
-		m := colMax(x, j)
+	size := columnMaxAbs(x)
+	var constant []bool
+	if intercept {
+		constant = constantColumns(x, size)
+	}
+	for j, m := range size {
 		top = math.Max(top, m)
-		if intercept && IsConstant(mat.Col(col, j, x)) {
+		if intercept && constant[j] {
 			continue
 		}
 		if m > 0 && (small < 0 || m < smallMax) {

@@ -212,15 +212,27 @@ func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) 
 // statsR2 returns each response's R² = 1 − RSS/TSS, RSS from the Gram
 // form: ‖y‖² − 2θᵀc + θᵀHθ.
 func (pr *prepared) statsR2(theta *mat.Dense) []float64 {
-	h, c := pr.loss.Gram(), pr.loss.Cross()
+	h, c := pr.loss.Gram().RawSymmetric(), pr.loss.Cross()
 	p, q := theta.Dims()
 	out := make([]float64, q)
-	var ht mat.Dense
-	ht.Mul(h, theta)
+	active := make([]int, 0, p)
 	for j := range q {
+		// rss = tss − 2θᵀc + θᵀHθ over the nonzero θ_a only (H upper).
 		rss := pr.tss[j]
+		active = active[:0]
 		for a := range p {
-			rss += theta.At(a, j) * (ht.At(a, j) - 2*c.At(a, j))
+			if t := theta.At(a, j); t != 0 {
+				active = append(active, a)
+				rss -= 2 * t * c.At(a, j)
+			}
+		}
+		for i, a := range active {
+			ta, row := theta.At(a, j), h.Data[a*h.Stride:]
+			var s float64
+			for _, b := range active[i+1:] {
+				s += row[b] * theta.At(b, j)
+			}
+			rss += ta * (row[a]*ta + 2*s)
 		}
 		out[j] = 1 - math.Max(rss, 0)/pr.tss[j]
 	}
