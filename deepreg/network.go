@@ -148,7 +148,7 @@ func (n *Network) forward(x solver.Design) *trace {
 		if l == 0 {
 			x.Mul(z, w.T())
 		} else {
-			z.Mul(in, w.T())
+			solver.Mul(z, in, w.T())
 		}
 		if n.Biases != nil {
 			addBias(z, n.Biases[l])
@@ -229,7 +229,7 @@ func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *
 			x.MulTrans(&xt, delta) // Xᵀδ: p_0×p_1
 			gw.Copy(xt.T())
 		} else {
-			gw.Mul(delta.T(), t.h[l-1])
+			solver.Mul(gw, delta.T(), t.h[l-1])
 		}
 		g.Weights[l] = gw
 		if n.Biases != nil {
@@ -239,7 +239,7 @@ func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *
 			break
 		}
 		prev := mat.NewDense(delta.RawMatrix().Rows, c, nil)
-		prev.Mul(delta, n.Weights[l])
+		solver.Mul(prev, delta, n.Weights[l])
 		f, zd, pd := n.Activations[l-1], t.z[l-1].RawMatrix().Data, prev.RawMatrix().Data
 		for i, v := range zd {
 			pd[i] *= f.Deriv(v)
