@@ -99,12 +99,23 @@ func (CrossEntropy) ValueGrad(dst, out, y *mat.Dense) float64 {
 	var s float64
 	for i := 0; i < n; i++ {
 		o, t, d := out.RawRowView(i), y.RawRowView(i), dst.RawRowView(i)
-		lse := logSumExp(o)
+		// One exponential per entry: e_k = exp(o_k − max) serves the
+		// log-sum-exp and the softmax e_k/Σe.
+		m := math.Inf(-1)
+		for _, v := range o {
+			m = max(m, v)
+		}
+		var sum float64
+		for k, v := range o {
+			d[k] = math.Exp(v - m)
+			sum += d[k]
+		}
+		lse, scale := m+math.Log(sum), 1/(sum*float64(n))
 		for k, v := range o {
 			if t[k] != 0 {
 				s -= t[k] * (v - lse)
 			}
-			d[k] = (math.Exp(v-lse) - t[k]) / float64(n)
+			d[k] = d[k]*scale - t[k]/float64(n)
 		}
 	}
 	return s / float64(n)

@@ -138,13 +138,15 @@ type trace struct {
 
 // forward runs the network on the rows of x. The first layer's product
 // goes through x's Mul, so a compressed design (cardmat) stays compressed.
-func (n *Network) forward(x solver.Design) *trace {
+// With pooled set, the matrices of the trace come from the scratch pool
+// (see release).
+func (n *Network) forward(x solver.Design, pooled bool) *trace {
 	rows, _ := x.Dims()
 	t := &trace{}
 	var in *mat.Dense
 	for l, w := range n.Weights {
 		r, _ := w.Dims()
-		z := mat.NewDense(rows, r, nil)
+		z := newDense(rows, r, pooled)
 		if l == 0 {
 			x.Mul(z, w.T())
 		} else {
@@ -158,15 +160,77 @@ func (n *Network) forward(x solver.Design) *trace {
 			break
 		}
 		f := n.Activations[l]
-		h := mat.NewDense(rows, r, nil)
-		hd, zd := h.RawMatrix().Data, z.RawMatrix().Data
-		for i, v := range zd {
-			hd[i] = f.Apply(v)
-		}
+		h := newDense(rows, r, pooled)
+		applyAll(f, h.RawMatrix().Data, z.RawMatrix().Data)
 		t.h = append(t.h, h)
 		in = h
 	}
 	return t
+}
+
+// scratch recycles the storage of the matrices a gradient evaluation uses
+// and drops (the trace and the back-propagated errors), which would
+// otherwise be allocated and cleared at every step.
+var scratch sync.Pool
+
+// newDense returns an r×c matrix, from the scratch pool when pooled (its
+// entries are then arbitrary: every user overwrites them).
+func newDense(r, c int, pooled bool) *mat.Dense {
+	if pooled {
+		if b, ok := scratch.Get().(*[]float64); ok && cap(*b) >= r*c {
+			return mat.NewDense(r, c, (*b)[:r*c])
+		}
+		return mat.NewDense(r, c, make([]float64, r*c))
+	}
+	return mat.NewDense(r, c, nil)
+}
+
+// release hands a matrix from newDense(…, true) back to the pool.
+func release(m *mat.Dense) {
+	d := m.RawMatrix().Data
+	scratch.Put(&d)
+}
+
+// release hands the trace's matrices back to the scratch pool.
+func (t *trace) release() {
+	for _, m := range t.z {
+		release(m)
+	}
+	for _, m := range t.h {
+		release(m)
+	}
+}
+
+// applyAll sets dst[i] = f(z[i]), without a call per entry for ReLU.
+func applyAll(f Activation, dst, z []float64) {
+	dst = dst[:len(z)]
+	if _, ok := f.(ReLU); ok {
+		for i, v := range z {
+			dst[i] = max(v, 0)
+		}
+		return
+	}
+	for i, v := range z {
+		dst[i] = f.Apply(v)
+	}
+}
+
+// derivMul multiplies dst[i] by f'(z[i]), without a call per entry for
+// ReLU: zero where ReLU.Deriv is zero (NaN z included), also for an
+// infinite dst[i], whose product with 0 would be NaN.
+func derivMul(f Activation, dst, z []float64) {
+	dst = dst[:len(z)]
+	if _, ok := f.(ReLU); ok {
+		for i, v := range z {
+			if !(v >= 0) {
+				dst[i] = 0
+			}
+		}
+		return
+	}
+	for i, v := range z {
+		dst[i] *= f.Deriv(v)
+	}
 }
 
 func addBias(z *mat.Dense, b *mat.VecDense) {
@@ -188,7 +252,7 @@ func (n *Network) Output(x solver.Design) (*mat.Dense, error) {
 	if _, p := x.Dims(); p != n.Arch()[0] {
 		return nil, fmt.Errorf("deepreg: input has %d columns, the network %d", p, n.Arch()[0])
 	}
-	t := n.forward(x)
+	t := n.forward(x, false)
 	return t.z[len(t.z)-1], nil
 }
 
@@ -207,9 +271,12 @@ type Gradients struct {
 // back-propagation. The first layer's gradient Xᵀδ goes through x's
 // MulTrans.
 func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *Gradients) {
-	t := n.forward(x)
+	t := n.forward(x, true)
+	defer t.release()
 	out := t.z[len(t.z)-1]
-	delta := mat.NewDense(out.RawMatrix().Rows, out.RawMatrix().Cols, nil)
+	delta := newDense(out.RawMatrix().Rows, out.RawMatrix().Cols, true)
+	clear(delta.RawMatrix().Data) // a user's Loss may add to it
+	defer func() { release(delta) }()
 	var value float64
 	if vg, ok := loss.(valueGrader); ok {
 		value = vg.ValueGrad(delta, out, y)
@@ -238,12 +305,10 @@ func (n *Network) Gradient(x solver.Design, y *mat.Dense, loss Loss) (float64, *
 		if l == 0 {
 			break
 		}
-		prev := mat.NewDense(delta.RawMatrix().Rows, c, nil)
+		prev := newDense(delta.RawMatrix().Rows, c, true)
 		solver.Mul(prev, delta, n.Weights[l])
-		f, zd, pd := n.Activations[l-1], t.z[l-1].RawMatrix().Data, prev.RawMatrix().Data
-		for i, v := range zd {
-			pd[i] *= f.Deriv(v)
-		}
+		derivMul(n.Activations[l-1], prev.RawMatrix().Data, t.z[l-1].RawMatrix().Data)
+		release(delta)
 		delta = prev
 	}
 	return value, g

@@ -174,3 +174,25 @@ func TestCrossEntropyValueGrad(t *testing.T) {
 	require.InDelta(t, ce.Value(out, y), v, 1e-15)
 	require.True(t, mat.EqualApprox(d1, d2, 1e-16))
 }
+
+// The ReLU fast paths of the forward and backward passes agree with
+// ReLU.Apply and ReLU.Deriv entry by entry, at 0, ±0, infinities and NaN,
+// and the generic path is taken for other activations.
+func TestActivationFastPaths(t *testing.T) {
+	z := []float64{-2, -0.0, 0, 1e-300, 3, math.Inf(1), math.Inf(-1), math.NaN()}
+	for _, f := range []Activation{ReLU{}, LeakyReLU{Slope: 0.1}, ISRU{}} {
+		got := make([]float64, len(z))
+		applyAll(f, got, z)
+		grad := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+		derivMul(f, grad, z)
+		for i, v := range z {
+			want := f.Apply(v)
+			if !(got[i] == want || math.IsNaN(got[i]) && math.IsNaN(want)) {
+				t.Fatalf("%v: apply(%v) = %v, want %v", f, v, got[i], want)
+			}
+			if w := float64(i+1) * f.Deriv(v); grad[i] != w && !(math.IsNaN(w) && math.IsNaN(grad[i])) {
+				t.Fatalf("%v: deriv at %v gives %v, want %v", f, v, grad[i], w)
+			}
+		}
+	}
+}

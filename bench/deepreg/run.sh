@@ -8,8 +8,9 @@
 #    `import torch` fails;
 # 2. runs torch_digits.py with its defaults (float64/float32 x 1/2 threads,
 #    1000 iterations, lr 0.1, 3 reps, seed 1) and prints its lines;
-# 3. if bench/deepreg/gobench exists, runs
-#    `go run ./bench/deepreg/gobench -iters 1000 -reps 3`, prints its lines and,
+# 3. if bench/deepreg/gobench exists, builds it and runs
+#    `gobench -iters 1000 -reps 3` on both cores and with GOMAXPROCS=1 (its
+#    lines renamed go_<variant>_1thread_…), prints its lines and,
 #    for every `go_<variant>_sec_per_iter V` line, prints
 #      ratio_go_<variant>_vs_torch_float64_2thread  go/torch (2 decimals)
 #      ratio_go_<variant>_vs_torch_float64_1thread  go/torch (2 decimals)
@@ -47,7 +48,11 @@ if [[ -d bench/deepreg/gobench ]]; then
     echo "run.sh: bench/deepreg/gobench exists but no Go toolchain found" >&2
     exit 1
   fi
-  GO_OUT="$("$GO" run ./bench/deepreg/gobench -iters 1000 -reps 3)"
+  "$GO" build -o "${TMPDIR:-/tmp}/cardreg-gobench" ./bench/deepreg/gobench
+  # Both cores, then one (GOMAXPROCS=1, its lines renamed go_<variant>_1thread_…),
+  # against torch on one thread.
+  GO_OUT="$("${TMPDIR:-/tmp}/cardreg-gobench" -iters 1000 -reps 3)
+$(GOMAXPROCS=1 "${TMPDIR:-/tmp}/cardreg-gobench" -iters 1000 -reps 3 | sed 's/^go_\([a-z0-9_]*\)_sec_per_iter/go_\1_1thread_sec_per_iter/')"
   printf '%s\n' "$GO_OUT"
   printf '%s\n%s\n' "$TORCH_OUT" "$GO_OUT" | awk '
     $1 == "torch_float64_2thread_sec_per_iter" { t2 = $2 }
