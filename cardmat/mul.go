@@ -1,6 +1,7 @@
 package cardmat
 
 import (
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -209,8 +210,20 @@ func denseOf(b mat.Matrix) *mat.Dense {
 // sumRows writes the elementwise sum of rows into out; every row has
 // len(out) entries and there is at least one row.
 func sumRows(out []float64, rows [][]float64) {
-	copy(out, rows[0])
-	for _, r := range rows[1:] {
+	if len(rows) < 4 {
+		copy(out, rows[0])
+		for _, r := range rows[1:] {
+			addTo(out, r)
+		}
+		return
+	}
+	// Four rows per pass over out (one store per entry instead of four).
+	kernel.Sum4(false, rows[0], rows[1], rows[2], rows[3], out)
+	rest := rows[4:]
+	for ; len(rest) >= 4; rest = rest[4:] {
+		kernel.Sum4(true, rest[0], rest[1], rest[2], rest[3], out)
+	}
+	for _, r := range rest {
 		addTo(out, r)
 	}
 }

@@ -3,7 +3,7 @@ package cardmat
 import (
 	"unsafe"
 
-	"gonum.org/v1/gonum/blas/blas64"
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -62,18 +62,15 @@ func combine(out, vals, sums []float64) {
 		out[c] = vals[0] * sums[c]
 	}
 	for k := 1; k < len(vals); k++ {
-		blas64.Axpy(vals[k], vec(sums[k*n:(k+1)*n]), vec(out))
+		kernel.Axpy(vals[k], sums[k*n:(k+1)*n], out)
 	}
 }
-
-// vec wraps a slice as a unit-stride vector.
-func vec(x []float64) blas64.Vector { return blas64.Vector{N: len(x), Inc: 1, Data: x} }
 
 // addTo adds x to dst elementwise (equal lengths): the SIMD axpy for long
 // rows, a plain loop for short ones where the call costs more.
 func addTo(dst, x []float64) {
 	if len(dst) >= 16 {
-		blas64.Axpy(1, vec(x), vec(dst))
+		kernel.Axpy(1, x[:len(dst)], dst)
 		return
 	}
 	x = x[:len(dst)]

@@ -22,3 +22,11 @@ func dot3Asm(n int, a, b, c []float64) float64 { return dot3AVX2(n, &a[0], &b[0]
 func axpyMulAsm(n int, alpha float64, a, b, y []float64) { axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0]) }
 
 func axpyAsm(n int, alpha float64, x, y []float64) { axpyAVX2(n, alpha, &x[0], &y[0]) }
+
+func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
+	f := 0
+	if acc {
+		f = 1
+	}
+	sum4AVX2(n, f, &a[0], &b[0], &c[0], &d[0], &y[0])
+}

@@ -14,3 +14,7 @@ func dot3Asm(int, []float64, []float64, []float64) float64 { panic("kernel: no a
 func axpyMulAsm(int, float64, []float64, []float64, []float64) { panic("kernel: no assembly") }
 
 func axpyAsm(int, float64, []float64, []float64) { panic("kernel: no assembly") }
+
+func sum4Asm(int, bool, []float64, []float64, []float64, []float64, []float64) {
+	panic("kernel: no assembly")
+}

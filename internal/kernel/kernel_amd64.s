@@ -335,3 +335,57 @@ axloop:
 axdone:
 	VZEROUPPER
 	RET
+
+// func sum4AVX2(n int, acc int, a *float64, b *float64, c *float64, d *float64, y *float64)
+// Requires: AVX
+TEXT ·sum4AVX2(SB), NOSPLIT, $0-56
+	MOVQ n+0(FP), AX
+	MOVQ acc+8(FP), CX
+	MOVQ a+16(FP), DX
+	MOVQ b+24(FP), BX
+	MOVQ c+32(FP), SI
+	MOVQ d+40(FP), DI
+	MOVQ y+48(FP), R8
+	SHRQ $0x04, AX
+	JZ   sumdone
+
+sumloop:
+	VMOVUPD (DX), Y0
+	VADDPD  (BX), Y0, Y0
+	VADDPD  (SI), Y0, Y0
+	VADDPD  (DI), Y0, Y0
+	VMOVUPD 32(DX), Y1
+	VADDPD  32(BX), Y1, Y1
+	VADDPD  32(SI), Y1, Y1
+	VADDPD  32(DI), Y1, Y1
+	VMOVUPD 64(DX), Y2
+	VADDPD  64(BX), Y2, Y2
+	VADDPD  64(SI), Y2, Y2
+	VADDPD  64(DI), Y2, Y2
+	VMOVUPD 96(DX), Y3
+	VADDPD  96(BX), Y3, Y3
+	VADDPD  96(SI), Y3, Y3
+	VADDPD  96(DI), Y3, Y3
+	TESTQ   CX, CX
+	JZ      sumstore
+	VADDPD  (R8), Y0, Y0
+	VADDPD  32(R8), Y1, Y1
+	VADDPD  64(R8), Y2, Y2
+	VADDPD  96(R8), Y3, Y3
+
+sumstore:
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	VMOVUPD Y3, 96(R8)
+	ADDQ    $0x00000080, DX
+	ADDQ    $0x00000080, BX
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000080, DI
+	ADDQ    $0x00000080, R8
+	DECQ    AX
+	JNZ     sumloop
+
+sumdone:
+	VZEROUPPER
+	RET

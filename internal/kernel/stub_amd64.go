@@ -28,3 +28,8 @@ func axpyMulAVX2(n int, alpha float64, a *float64, b *float64, y *float64)
 //
 //go:noescape
 func axpyAVX2(n int, alpha float64, x *float64, y *float64)
+
+// sum4AVX2 sets y[i] to a[i]+b[i]+c[i]+d[i], plus y[i] when acc ≠ 0, for i < 16·⌊n/16⌋.
+//
+//go:noescape
+func sum4AVX2(n int, acc int, a *float64, b *float64, c *float64, d *float64, y *float64)

@@ -70,6 +70,28 @@ func Axpy(alpha float64, x, y []float64) {
 	}
 }
 
+// Sum4 sets y[i] to a[i]+b[i]+c[i]+d[i] for i < len(y), summed in that
+// order, plus y[i] when acc is set: four rows added to y in one pass. It
+// panics if a, b, c or d is shorter than y.
+func Sum4(acc bool, a, b, c, d, y []float64) {
+	n := len(y)
+	if len(a) < n || len(b) < n || len(c) < n || len(d) < n {
+		panic(errShort)
+	}
+	k := 0
+	if UseAsm && hasAsm && n >= block {
+		k = n &^ (block - 1)
+		sum4Asm(n, acc, a, b, c, d, y)
+	}
+	for i := k; i < n; i++ {
+		s := a[i] + b[i] + c[i] + d[i]
+		if acc {
+			s += y[i]
+		}
+		y[i] = s
+	}
+}
+
 // errShort is the panic of a vector shorter than the operation's length.
 const errShort = "kernel: vector too short"
 

@@ -52,9 +52,25 @@ func checkVec(t testing.TB, rng *rand.Rand, n, off int) {
 			t.Fatalf("Axpy n=%d off=%d (asm %v): y[%d] = %v, want %v", n, off, UseAsm, i, y[i], want[i])
 		}
 	}
+	for _, acc := range []bool{false, true} {
+		d := vec()
+		for i := range n {
+			s := a[i] + b[i] + c[i] + d[i] // the documented order: exact equality
+			if acc {
+				s += y[i]
+			}
+			want[i] = s
+		}
+		Sum4(acc, a, b, c, d, y)
+		for i := range n {
+			if y[i] != want[i] {
+				t.Fatalf("Sum4 acc=%v n=%d off=%d (asm %v): y[%d] = %v, want %v", acc, n, off, UseAsm, i, y[i], want[i])
+			}
+		}
+	}
 	for i, v := range after {
 		if full[n+i] != v {
-			t.Fatalf("AxpyMul n=%d wrote past the end", n)
+			t.Fatalf("AxpyMul, Axpy or Sum4 n=%d wrote past the end", n)
 		}
 	}
 }
@@ -122,6 +138,7 @@ func TestVecShortPanics(t *testing.T) {
 		"Dot3":    func() { Dot3(long, long, short) },
 		"AxpyMul": func() { AxpyMul(1, long, short, long) },
 		"Axpy":    func() { Axpy(1, short, long) },
+		"Sum4":    func() { Sum4(true, long, long, long, short, long) },
 	} {
 		func() {
 			defer func() {

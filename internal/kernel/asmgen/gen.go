@@ -21,6 +21,7 @@ func main() {
 	dot3()
 	axpyMul()
 	axpy()
+	sum4()
 	Generate()
 }
 
@@ -237,6 +238,46 @@ func axpy() {
 	DECQ(n)
 	JNZ(LabelRef("axloop"))
 	Label("axdone")
+	VZEROUPPER()
+	RET()
+}
+
+// sum4 emits sum4AVX2: y[i] = a[i]+b[i]+c[i]+d[i] (plus y[i] when acc is
+// nonzero) over the whole blocks: four rows summed in one pass over y.
+func sum4() {
+	TEXT("sum4AVX2", NOSPLIT, "func(n int, acc int, a, b, c, d, y *float64)")
+	Doc(fmt.Sprintf("sum4AVX2 sets y[i] to a[i]+b[i]+c[i]+d[i], plus y[i] when acc ≠ 0, for i < %d·⌊n/%d⌋.", block, block))
+	Pragma("noescape")
+	n := Load(Param("n"), GP64())
+	acc := Load(Param("acc"), GP64())
+	ptrs := []reg.Register{Load(Param("a"), GP64()), Load(Param("b"), GP64()), Load(Param("c"), GP64()), Load(Param("d"), GP64())}
+	y := Load(Param("y"), GP64())
+	SHRQ(U8(4), n)
+	JZ(LabelRef("sumdone"))
+	Label("sumloop")
+	u := make([]reg.VecVirtual, block/4)
+	for i := range u {
+		u[i] = YMM()
+		VMOVUPD(Mem{Base: ptrs[0], Disp: 32 * i}, u[i])
+		for _, p := range ptrs[1:] {
+			VADDPD(Mem{Base: p, Disp: 32 * i}, u[i], u[i])
+		}
+	}
+	TESTQ(acc, acc)
+	JZ(LabelRef("sumstore"))
+	for i := range u {
+		VADDPD(Mem{Base: y, Disp: 32 * i}, u[i], u[i])
+	}
+	Label("sumstore")
+	for i := range u {
+		VMOVUPD(u[i], Mem{Base: y, Disp: 32 * i})
+	}
+	for _, p := range append(ptrs, y) {
+		ADDQ(U32(8*block), p)
+	}
+	DECQ(n)
+	JNZ(LabelRef("sumloop"))
+	Label("sumdone")
 	VZEROUPPER()
 	RET()
 }
