@@ -179,7 +179,7 @@ func TestCrossEntropyValueGrad(t *testing.T) {
 // ReLU.Apply and ReLU.Deriv entry by entry, at 0, ±0, infinities and NaN,
 // and the generic path is taken for other activations.
 func TestActivationFastPaths(t *testing.T) {
-	z := []float64{-2, -0.0, 0, 1e-300, 3, math.Inf(1), math.Inf(-1), math.NaN()}
+	z := []float64{-2, math.Copysign(0, -1), 0, 1e-300, 3, math.Inf(1), math.Inf(-1), math.NaN()}
 	for _, f := range []Activation{ReLU{}, LeakyReLU{Slope: 0.1}, ISRU{}} {
 		got := make([]float64, len(z))
 		applyAll(f, got, z)
