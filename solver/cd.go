@@ -21,8 +21,16 @@ import (
 // so a sweep costs O(np) and never forms XᵀX, which makes it the fastest
 // method for one λ on a dense design. After each sweep over all
 // coordinates it sweeps the nonzero ones until they settle, then evaluates
-// the duality gap from the residuals and stops when the relative gap is at
-// most Tol, like the other methods. Iterations counts sweeps.
+// the duality gap and stops when the relative gap is at most Tol, like the
+// other methods. Iterations counts sweeps.
+//
+// The dual point is the better of two, each scaled along itself to its best
+// feasible multiple: the residual, and from the sixth gap on the
+// extrapolation of the last five residuals (dual extrapolation, see
+// residuals.extrapolate). The residual alone converges to the dual optimum
+// far more slowly than the coefficients to the primal one when p ≫ n; the
+// extrapolation halves the time to a gap of 1e-7 at 1000×5000 and
+// 200×20000.
 //
 // Each gap evaluation also screens coordinates out safely (the "gap safe"
 // rule of E. Ndiaye, O. Fercoq, A. Gramfort and J. Salmon, JMLR 18, 2017):
@@ -188,6 +196,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	yy := kernel.Dot(yv.Data, yv.Data)
 	var out cdColumn
 	screened := make([]bool, p)
+	hist := &residuals{}
 	for sweeps := 0; sweeps < s.MaxIter; {
 		var big float64
 		for k := 0; k < p; k++ {
@@ -207,10 +216,12 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 			sweeps++
 		}
 		res.Iterations = max(res.Iterations, sweeps)
+		hist.push(r.Data)
 		var zeroed bool
-		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened)
+		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened, hist.extrapolate())
 		if zeroed { // certify the point returned, not the one screened
-			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened)
+			hist.reset()
+			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened, nil)
 		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
@@ -223,20 +234,26 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	return out
 }
 
-// certificate returns P(θ) and the relative duality gap from the residual
-// (see lassoGap). It also applies the gap-safe screening rule at the dual
-// point 2s·r, marking coordinates that are zero at the optimum (theta is
-// zero there already or is set so, and the residual updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool) (obj, gap float64, zeroed bool) {
-	corr := make([]float64, len(theta))
+// certificate returns P(θ) and the relative duality gap at the better of
+// two dual points (see dualScale): the residual r, and extra, an
+// extrapolation of the last residuals when not nil. It also applies the
+// gap-safe screening rule at that point, marking coordinates that are zero
+// at the optimum (theta is zero there already or is set so, and the
+// residual updated).
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, extra []float64) (obj, gap float64, zeroed bool) {
 	var l1 float64
 	for k := range theta {
-		corr[k] = kernel.Dot(cd.col(k).Data, r.Data)
 		l1 += cd.factors[k] * math.Abs(theta[k])
 	}
 	yy := kernel.Dot(y.Data, y.Data)
-	s := math.Min(1, lambda/l1DualNorm(corr, cd.factors))
-	obj, gap = lassoGap(kernel.Dot(r.Data, r.Data), kernel.Dot(r.Data, y.Data), l1, lambda, s)
+	obj = kernel.Dot(r.Data, r.Data) + lambda*l1
+	corr, s, dual := cd.dualPoint(r.Data, y.Data, lambda)
+	if extra != nil {
+		if c, se, d := cd.dualPoint(extra, y.Data, lambda); d > dual {
+			corr, s, dual = c, se, d
+		}
+	}
+	gap = math.Max(obj-dual, 0)
 	for k := range theta {
 		if !screened[k] && safeZero(corr[k], s, gap+gapFloorRatio*yy, cd.norms[k], lambda*cd.factors[k]) {
 			screened[k] = true
@@ -250,6 +267,95 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 		return obj, gap, zeroed
 	}
 	return obj, gap / obj, zeroed
+}
+
+// dualPoint returns, for a vector u of the response's space, its
+// correlations c = Xᵀu, the scaling s of dualScale and the dual objective
+// D = 2s⟨u, y⟩ − s²‖u‖² at the feasible point 2s·u.
+func (cd *cdState) dualPoint(u, y []float64, lambda float64) (corr []float64, s, dual float64) {
+	corr = make([]float64, cd.xt.Rows)
+	for k := range corr {
+		corr[k] = kernel.Dot(cd.col(k).Data, u)
+	}
+	uy, uu := kernel.Dot(u, y), kernel.Dot(u, u)
+	s = dualScale(uy, uu, lambda/l1DualNorm(corr, cd.factors))
+	return corr, s, 2*s*uy - s*s*uu
+}
+
+// dualScale returns the s ∈ [−top, top] maximising the dual objective
+// 2s⟨u, y⟩ − s²‖u‖² along u: ⟨u, y⟩/‖u‖² clamped (top = λ/h*(2Xᵀu) keeps
+// 2s·u feasible). For the residual at the optimum it is 1.
+func dualScale(uy, uu, top float64) float64 {
+	if uu == 0 {
+		return 0
+	}
+	return math.Max(-top, math.Min(top, uy/uu))
+}
+
+// residuals keeps the last extrapolationDepth+1 residuals of coordinate
+// descent, taken at its gap evaluations, for dual extrapolation.
+type residuals struct {
+	past [][]float64 // oldest first
+}
+
+// extrapolationDepth is K of dual extrapolation.
+const extrapolationDepth = 5
+
+func (h *residuals) push(r []float64) {
+	var buf []float64
+	if len(h.past) == extrapolationDepth+1 {
+		buf, h.past = h.past[0], h.past[1:]
+	}
+	h.past = append(h.past, append(buf[:0], r...))
+}
+
+func (h *residuals) reset() { h.past = h.past[:0] }
+
+// extrapolate returns Σ c_k r_k over the last K residuals, with the
+// weights c (summing to 1) that cancel the best-fitting linear recurrence
+// of their differences (dual extrapolation: M. Massias, A. Gramfort and
+// J. Salmon, "Celer: a fast solver for the Lasso with dual extrapolation",
+// ICML 2018): c = z/Σz with UᵀU z = 1, U the K successive differences.
+// It returns nil until K+1 residuals are known or when UᵀU is singular.
+func (h *residuals) extrapolate() []float64 {
+	k := extrapolationDepth
+	if len(h.past) < k+1 {
+		return nil
+	}
+	n := len(h.past[0])
+	diff := make([][]float64, k)
+	for i := range diff {
+		diff[i] = make([]float64, n)
+		copy(diff[i], h.past[i+1])
+		kernel.Axpy(-1, h.past[i], diff[i])
+	}
+	utu := mat.NewSymDense(k, nil)
+	for i := range k {
+		for j := i; j < k; j++ {
+			utu.SetSym(i, j, kernel.Dot(diff[i], diff[j]))
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(utu) {
+		return nil
+	}
+	ones := mat.NewVecDense(k, nil)
+	for i := range k {
+		ones.SetVec(i, 1)
+	}
+	var z mat.VecDense
+	if err := chol.SolveVecTo(&z, ones); err != nil {
+		return nil
+	}
+	sum := mat.Sum(&z)
+	if sum == 0 || math.IsNaN(sum) || math.IsInf(sum, 0) {
+		return nil
+	}
+	out := make([]float64, n)
+	for i := range k {
+		kernel.Axpy(z.AtVec(i)/sum, h.past[i+1], out)
+	}
+	return out
 }
 
 // l1DualNorm returns h*(2c) = max_k 2|c_k|/f_k for the correlations c = Xᵀr
@@ -272,10 +378,10 @@ func lassoGap(rr, ry, l1, lambda, s float64) (obj, gap float64) {
 
 // safeZero is the gap-safe rule: the dual objective ⟨θ, y⟩ − ‖θ‖²/4 is
 // ½-strongly concave, so the dual optimum lies within 2√gap of the feasible
-// point 2s·r, and a coordinate with 2s|x_kᵀr| + 2√gap·‖x_k‖ < λf_k is zero
+// point 2s·r, and a coordinate with 2|s·x_kᵀr| + 2√gap·‖x_k‖ < λf_k is zero
 // at every solution. gap must include its rounding floor: at an exact
 // optimum the computed gap can be 0, and an active coordinate, at
 // 2s|x_kᵀr| = λf_k, would then be screened out by the rounding of x_kᵀr.
 func safeZero(corr, s, gap, norm2, lf float64) bool {
-	return 2*s*math.Abs(corr)+2*math.Sqrt(gap*norm2) < lf
+	return 2*math.Abs(s*corr)+2*math.Sqrt(gap*norm2) < lf
 }

@@ -39,7 +39,9 @@ func TestGramCoordinateDescentMatches(t *testing.T) {
 					gcd, err := Minimize(prob, nil, &Settings{Tol: 1e-12}, GramCoordinateDescent{})
 					require.NoError(t, err)
 					require.True(t, gcd.Converged, "%v %v %v", dims, frac, gcd.Status)
-					require.True(t, mat.EqualApprox(naive.Theta, gcd.Theta, 1e-6), "%v %T %v", dims, pen, frac)
+					if dims[0] >= 2*dims[1] { // else flat directions (see TestCoordinateDescentMatchesReferenceAndFISTA)
+						require.True(t, mat.EqualApprox(naive.Theta, gcd.Theta, 1e-6), "%v %T %v", dims, pen, frac)
+					}
 					obj := prob.Objective(gcd.Theta)
 					require.InDelta(t, obj, gcd.Objective, 1e-9*obj)
 					require.InDelta(t, naive.Objective, obj, 1e-9*obj)

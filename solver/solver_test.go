@@ -246,8 +246,14 @@ func TestCoordinateDescentMatchesReferenceAndFISTA(t *testing.T) {
 			require.LessOrEqual(t, cd.Gap, 1e-12)
 			fi, err := Minimize(prob, nil, &Settings{Tol: 1e-12}, nil)
 			require.NoError(t, err)
-			require.True(t, mat.EqualApprox(cd.Theta, fi.Theta, 1e-6), "%v %v", dims, frac)
 			require.InDelta(t, fi.Objective, cd.Objective, 1e-9*fi.Objective)
+			if dims[0] < 2*dims[1] {
+				// p near or above n: at small λ the objective is flat along
+				// near-null directions of X, and certified fits differ
+				// there by more than 1e-6 (their objectives agree above).
+				continue
+			}
+			require.True(t, mat.EqualApprox(cd.Theta, fi.Theta, 1e-6), "%v %v", dims, frac)
 			if dims[2] == 1 {
 				want := reference.LassoCD(x, mat.Col(nil, 0, y), 2*frac*lmax, 1e-14)
 				require.InDeltaSlice(t, want, mat.Col(nil, 0, cd.Theta), 1e-6)
@@ -320,4 +326,29 @@ func TestLambdaZeroUsesResidual(t *testing.T) {
 	require.True(t, mat.EqualApprox(&want, res.Theta, 1e-8))
 	_, err = Minimize(Problem{loss, penalty.L1{}, 0}, nil, nil, CoordinateDescent{})
 	require.ErrorContains(t, err, "λ > 0")
+}
+
+// The certified gap bounds the true suboptimality, whichever dual point
+// (the residual, or the extrapolation of the last residuals) gave it:
+// P(θ) − P* ≤ gap·P(θ), P* from tight fits of two other algorithms.
+func TestCoordinateDescentGapBoundsSuboptimality(t *testing.T) {
+	for seed, dims := range [][2]int{{60, 200}, {100, 100}, {200, 50}} {
+		x, y := regression(uint64(30+seed), dims[0], dims[1], 1)
+		loss := NewLeastSquares(DenseDesign{x}, y)
+		lmax, _ := LambdaMax(loss, penalty.L1{})
+		for _, frac := range []float64{0.2, 0.02} {
+			prob := Problem{loss, penalty.L1{}, frac * lmax}
+			best := prob.Objective(mat.NewDense(dims[1], 1, reference.LassoCD(x, mat.Col(nil, 0, y), frac*lmax, 1e-15)))
+			fi, err := Minimize(prob, nil, &Settings{Tol: 1e-14, MaxIter: 200000}, nil)
+			require.NoError(t, err)
+			best = math.Min(best, prob.Objective(fi.Theta))
+			for _, tol := range []float64{1e-4, 1e-6, 1e-8} {
+				cd, err := Minimize(prob, nil, &Settings{Tol: tol}, CoordinateDescent{})
+				require.NoError(t, err)
+				require.True(t, cd.Converged)
+				obj := prob.Objective(cd.Theta)
+				require.LessOrEqual(t, (obj-best)/obj, cd.Gap+1e-13, "%v %v tol %v", dims, frac, tol)
+			}
+		}
+	}
 }
