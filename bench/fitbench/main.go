@@ -61,6 +61,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.BoolVar(&lassoOnly, "lasso-only", false, "time the one-λ lasso only (wide data, where the path and the cardinality fits are separate benchmarks)")
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
+	flag.IntVar(&cardPath, "card-path", 0, "with -lasso-only, also time a cardinality path of this many λ (gap 1e-6, timed once)")
 	flag.Parse()
 
 	if *data == "" || math.IsNaN(*lamG) || !(*lamG > 0) || *reps < 1 {
@@ -88,10 +89,12 @@ func main() {
 	}
 }
 
-// lassoOnly and lassoTol are the -lasso-only and -lasso-tol flags.
+// lassoOnly, lassoTol and cardPath are the -lasso-only, -lasso-tol and
+// -card-path flags.
 var (
 	lassoOnly bool
 	lassoTol  float64
+	cardPath  int
 )
 
 // readCSV reads the header and the rows of a gendata file: all columns but
@@ -265,6 +268,9 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_lasso_nonzero", nonzero(lasso))
 	out("cardreg_lasso_intercept", lasso.Intercept[0])
 	if lassoOnly {
+		if cardPath > 0 {
+			return cardinalityPath(design, y, out)
+		}
 		return nil
 	}
 
@@ -395,5 +401,32 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_admm_fista_max_abs_coef", mat.Norm(mid.Coef, math.Inf(1)))
 	out("cardreg_admm_distinct_exact", len(am.DistinctValues(0)))
 	out("cardreg_admm_distinct_within_1e-6", distinctWithin(mat.Col(nil, 0, am.Coef), 1e-6))
+	return nil
+}
+
+// cardinalityPath times one cardinality path of cardPath λ (gap 1e-6) and
+// prints its certificates.
+func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, any)) error {
+	opts := &tensorreg.PathOptions{NLambda: cardPath, Options: tensorreg.Options{Settings: solver.Settings{Tol: 1e-6}}}
+	start := time.Now()
+	path, err := tensorreg.FitPath(design, y, penalty.Cardinality{Nu: 1}, opts)
+	if err != nil {
+		return err
+	}
+	out("cardreg_card_path_seconds", time.Since(start).Seconds())
+	out("cardreg_card_path_nlambda", len(path.Lambdas))
+	worst, iters, unconv := 0.0, 0, 0
+	for _, m := range path.Models {
+		worst = math.Max(worst, m.Gap)
+		iters += m.Iterations
+		if !m.Converged {
+			unconv++
+		}
+	}
+	out("cardreg_card_path_max_gap", worst)
+	out("cardreg_card_path_total_iterations", iters)
+	out("cardreg_card_path_unconverged", unconv)
+	last := path.Models[len(path.Models)-1]
+	out("cardreg_card_path_last_distinct", distinctWithin(mat.Col(nil, 0, last.Coef), 0))
 	return nil
 }
