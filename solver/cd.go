@@ -218,10 +218,10 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 		res.Iterations = max(res.Iterations, sweeps)
 		hist.push(r.Data)
 		var zeroed bool
-		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened, hist.extrapolate())
+		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened, s.Tol, hist.extrapolate)
 		if zeroed { // certify the point returned, not the one screened
 			hist.reset()
-			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened, nil)
+			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened, s.Tol, nil)
 		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
@@ -235,12 +235,13 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 }
 
 // certificate returns P(θ) and the relative duality gap at the better of
-// two dual points (see dualScale): the residual r, and extra, an
-// extrapolation of the last residuals when not nil. It also applies the
-// gap-safe screening rule at that point, marking coordinates that are zero
-// at the optimum (theta is zero there already or is set so, and the
-// residual updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, extra []float64) (obj, gap float64, zeroed bool) {
+// two dual points (see dualScale): the residual r, and, when the gap there
+// exceeds tol and extra is not nil, extra(), an extrapolation of the last
+// residuals (nil when there is none). It also applies the gap-safe
+// screening rule at that point, marking coordinates that are zero at the
+// optimum (theta is zero there already or is set so, and the residual
+// updated).
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, tol float64, extra func() []float64) (obj, gap float64, zeroed bool) {
 	var l1 float64
 	for k := range theta {
 		l1 += cd.factors[k] * math.Abs(theta[k])
@@ -248,9 +249,11 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 	yy := kernel.Dot(y.Data, y.Data)
 	obj = kernel.Dot(r.Data, r.Data) + lambda*l1
 	corr, s, dual := cd.dualPoint(r.Data, y.Data, lambda)
-	if extra != nil {
-		if c, se, d := cd.dualPoint(extra, y.Data, lambda); d > dual {
-			corr, s, dual = c, se, d
+	if extra != nil && obj-dual > tol*obj {
+		if u := extra(); u != nil {
+			if c, se, d := cd.dualPoint(u, y.Data, lambda); d > dual {
+				corr, s, dual = c, se, d
+			}
 		}
 	}
 	gap = math.Max(obj-dual, 0)
