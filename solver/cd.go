@@ -43,22 +43,15 @@ type CoordinateDescent struct{}
 // Minimize implements Method. It returns an error unless the loss is a
 // LeastSquares on a DenseDesign and the penalty is penalty.L1.
 func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
-	ls, ok := p.Loss.(*LeastSquares)
-	if !ok {
-		return nil, errors.New("solver: coordinate descent needs a least-squares loss")
+	ls, factors, err := lassoProblem(p)
+	if err != nil {
+		return nil, err
 	}
 	xt, ok := columnsOf(ls.x)
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs a dense design")
 	}
 	rows, cols := ls.Dims()
-	factors, ok := L1Factors(p.Penalty, rows)
-	if !ok {
-		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors)")
-	}
-	if p.Lambda == 0 {
-		return nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
-	}
 	theta := mat.NewDense(rows, cols, nil)
 	if init != nil {
 		theta.Copy(init)
@@ -89,6 +82,25 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 		res.Status = GapConverged
 	}
 	return res, nil
+}
+
+// lassoProblem returns the least-squares loss of a problem for coordinate
+// descent and the penalty's per-coordinate weights, or the error that says
+// why coordinate descent cannot solve it.
+func lassoProblem(p Problem) (*LeastSquares, []float64, error) {
+	ls, ok := p.Loss.(*LeastSquares)
+	if !ok {
+		return nil, nil, errors.New("solver: coordinate descent needs a least-squares loss")
+	}
+	rows, _ := ls.Dims()
+	factors, ok := L1Factors(p.Penalty, rows)
+	if !ok {
+		return nil, nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors)")
+	}
+	if p.Lambda == 0 {
+		return nil, nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
+	}
+	return ls, factors, nil
 }
 
 // L1Factors returns the per-coordinate weights fⱼ of a separable L1

@@ -36,22 +36,14 @@ type GramCoordinateDescent struct{}
 // LeastSquares in Gram form (n ≥ p on a design with a Gram form, or built
 // from sufficient statistics) and the penalty is the separable L1.
 func (GramCoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
-	ls, ok := p.Loss.(*LeastSquares)
-	if !ok {
-		return nil, errors.New("solver: coordinate descent needs a least-squares loss")
+	ls, factors, err := lassoProblem(p)
+	if err != nil {
+		return nil, err
 	}
-	h := ls.gram()
-	if h == nil {
+	if ls.gram() == nil {
 		return nil, errors.New("solver: Gram coordinate descent needs the loss in Gram form (n ≥ p and a design with a Gram form, or sufficient statistics)")
 	}
 	rows, cols := ls.Dims()
-	factors, ok := L1Factors(p.Penalty, rows)
-	if !ok {
-		return nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors)")
-	}
-	if p.Lambda == 0 {
-		return nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
-	}
 	st := newGramCD(ls, factors, p.Lambda, init)
 	res := &Result{Status: IterationLimit, Residual: math.NaN()}
 	for sweeps := 0; sweeps < s.MaxIter; {

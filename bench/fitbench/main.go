@@ -288,19 +288,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
 	out("cardreg_lasso_path_lambda_max_paper", lpath.LambdaMax)
 	out("cardreg_lasso_path_lambda_max_glmnet", lpath.LambdaMax/(2*float64(n)))
-	{
-		worst, iters, unconv := 0.0, 0, 0
-		for _, m := range lpath.Models {
-			worst = math.Max(worst, m.Gap)
-			iters += m.Iterations
-			if !m.Converged {
-				unconv++
-			}
-		}
-		out("cardreg_lasso_path_max_gap", worst)
-		out("cardreg_lasso_path_total_iterations", iters)
-		out("cardreg_lasso_path_unconverged", unconv)
-	}
+	pathSummary("cardreg_lasso_path", lpath, out)
 
 	// ---- cardinality, same λ ----------------------------------------------
 	card := penalty.Cardinality{Nu: 1}
@@ -415,6 +403,15 @@ func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, a
 	}
 	out("cardreg_card_path_seconds", time.Since(start).Seconds())
 	out("cardreg_card_path_nlambda", len(path.Lambdas))
+	pathSummary("cardreg_card_path", path, out)
+	last := path.Models[len(path.Models)-1]
+	out("cardreg_card_path_last_distinct", distinctWithin(mat.Col(nil, 0, last.Coef), 0))
+	return nil
+}
+
+// pathSummary prints a path's largest gap, total iterations and number of
+// unconverged fits under the prefix.
+func pathSummary(prefix string, path *tensorreg.Path, out func(string, any)) {
 	worst, iters, unconv := 0.0, 0, 0
 	for _, m := range path.Models {
 		worst = math.Max(worst, m.Gap)
@@ -423,10 +420,7 @@ func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, a
 			unconv++
 		}
 	}
-	out("cardreg_card_path_max_gap", worst)
-	out("cardreg_card_path_total_iterations", iters)
-	out("cardreg_card_path_unconverged", unconv)
-	last := path.Models[len(path.Models)-1]
-	out("cardreg_card_path_last_distinct", distinctWithin(mat.Col(nil, 0, last.Coef), 0))
-	return nil
+	out(prefix+"_max_gap", worst)
+	out(prefix+"_total_iterations", iters)
+	out(prefix+"_unconverged", unconv)
 }
