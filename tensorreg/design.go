@@ -229,6 +229,38 @@ func columnMaxAbs(x *mat.Dense) []float64 {
 	return out
 }
 
+// transformColumns returns the centred (mean, when not nil) and scaled (sd,
+// when not nil) x as a solver.ColumnDesign, written tile by tile so that
+// the reads of x's rows and the writes of its columns both stay in cache.
+func transformColumns(x *mat.Dense, mean, sd []float64) solver.ColumnDesign {
+	n, p := x.Dims()
+	shift := mean
+	if shift == nil {
+		shift = make([]float64, p)
+	}
+	out := mat.NewDense(p, n, nil)
+	raw, dst := x.RawMatrix(), out.RawMatrix().Data
+	const tile = 32
+	for i0 := 0; i0 < n; i0 += tile {
+		for j0 := 0; j0 < p; j0 += tile {
+			j1 := min(j0+tile, p)
+			for i := i0; i < min(i0+tile, n); i++ {
+				row := raw.Data[i*raw.Stride+j0 : i*raw.Stride+j1]
+				if sd == nil { // no division in the common case
+					for j, v := range row {
+						dst[(j0+j)*n+i] = v - shift[j0+j]
+					}
+					continue
+				}
+				for j, v := range row {
+					dst[(j0+j)*n+i] = (v - shift[j0+j]) / sd[j0+j]
+				}
+			}
+		}
+	}
+	return solver.ColumnDesign{XT: out}
+}
+
 // transform returns the design the solver sees: centred when intercept,
 // scaled when sd != nil. Dense designs are materialised, which keeps the
 // fast dense Gram product.

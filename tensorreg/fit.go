@@ -131,6 +131,14 @@ func checkInputs(x solver.Design, y mat.Matrix) error {
 }
 
 func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+	return prepareLayout(x, y, opts, false)
+}
+
+// prepareLayout is prepare; with columns set, a dense design is centred
+// straight into a solver.ColumnDesign (its columns as rows), the layout
+// coordinate descent sweeps, instead of a centred copy that the solver
+// would transpose again.
+func prepareLayout(x solver.Design, y mat.Matrix, opts *Options, columns bool) (*prepared, error) {
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
 	}
@@ -180,7 +188,11 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 			pr.tss[j] += yc.At(i, j) * yc.At(i, j)
 		}
 	}
-	pr.design = transform(x, pr.mean, pr.sd)
+	if dd, ok := x.(solver.DenseDesign); ok && columns {
+		pr.design = transformColumns(dd.X, pr.mean, pr.sd)
+	} else {
+		pr.design = transform(x, pr.mean, pr.sd)
+	}
 	pr.loss = solver.NewLeastSquares(pr.design, yc)
 	return pr, nil
 }
@@ -236,7 +248,11 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err != nil {
 		return nil, err
 	}
-	pr, err := prepare(x, y, opts)
+	// A lasso at λ > 0 with the default method runs coordinate descent on
+	// the columns of a dense design.
+	_, dense := x.(solver.DenseDesign)
+	columns := dense && lambda > 0 && solver.IsSeparableL1(pen) && (opts == nil || opts.Method == nil)
+	pr, err := prepareLayout(x, y, opts, columns)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +368,8 @@ func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 		return pr.opts.Method
 	}
 	if solver.IsSeparableL1(pen) {
-		if _, ok := pr.design.(solver.DenseDesign); ok {
+		switch pr.design.(type) {
+		case solver.DenseDesign, solver.ColumnDesign:
 			return solver.CoordinateDescent{}
 		}
 		if pr.x == nil && pr.gramForm() {

@@ -484,3 +484,31 @@ func TestPathR2FromStatistics(t *testing.T) {
 		}
 	}
 }
+
+// A one-λ lasso centres a dense design straight into columns; the fit is
+// the one coordinate descent makes on the centred dense copy, to the bit,
+// with and without standardisation, intercept and penalty factors.
+func TestLassoColumnLayout(t *testing.T) {
+	x, y, _ := simulate(7, 60, 90, 1, 1)
+	factors := make([]float64, 90)
+	for k := range factors {
+		factors[k] = 1 + float64(k%4)/3
+	}
+	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.WeightedL1{Factors: factors}} {
+		for _, o := range []Options{{}, {Standardize: true}, {NoIntercept: true}} {
+			auto, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &o)
+			require.NoError(t, err)
+			o.Method = solver.CoordinateDescent{}
+			rows, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &o)
+			require.NoError(t, err)
+			require.True(t, mat.Equal(auto.Coef, rows.Coef), "%T %+v", pen, o)
+			require.Equal(t, auto.Intercept, rows.Intercept)
+			require.Equal(t, rows.Gap, auto.Gap)
+		}
+	}
+	var want mat.Dense
+	mean, sd := []float64{1, -2, 0.5}, []float64{2, 1, 4}
+	small := mat.NewDense(4, 3, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
+	want.CloneFrom(transform(solver.DenseDesign{X: small}, mean, sd).(solver.DenseDesign).X.T())
+	require.True(t, mat.Equal(&want, transformColumns(small, mean, sd).XT))
+}
