@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"errors"
 	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
@@ -209,9 +211,10 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	var out cdColumn
 	screened := make([]bool, p)
 	hist := &residuals{}
+	ws := cd.startSet(theta, r.Data, lambda)
 	for sweeps := 0; sweeps < s.MaxIter; {
 		var big float64
-		for k := 0; k < p; k++ {
+		for _, k := range ws.list {
 			if !screened[k] {
 				big = math.Max(big, cd.update(theta, k, r))
 			}
@@ -220,7 +223,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 		// Settle the active set before paying for a gap.
 		for inner := 0; inner < 1000 && sweeps < s.MaxIter && big > 1e-3*s.Tol*yy/float64(p); inner++ {
 			big = 0
-			for k := 0; k < p; k++ {
+			for _, k := range ws.list {
 				if theta[k] != 0 {
 					big = math.Max(big, cd.update(theta, k, r))
 				}
@@ -230,10 +233,11 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 		res.Iterations = max(res.Iterations, sweeps)
 		hist.push(r.Data)
 		var zeroed bool
-		out.obj, out.gap, zeroed = cd.certificate(theta, r, yv, lambda, screened, s.Tol, hist.extrapolate)
+		var corr []float64
+		out.obj, out.gap, corr, zeroed = cd.certificate(theta, r, yv, lambda, screened, s.Tol, hist.extrapolate)
 		if zeroed { // certify the point returned, not the one screened
 			hist.reset()
-			out.obj, out.gap, _ = cd.certificate(theta, r, yv, lambda, screened, s.Tol, nil)
+			out.obj, out.gap, corr, _ = cd.certificate(theta, r, yv, lambda, screened, s.Tol, nil)
 		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
@@ -242,18 +246,91 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 			out.converged, out.atFloor = true, out.gap > s.Tol
 			return out
 		}
+		ws.grow(cd.violators(corr, lambda, screened, ws))
 	}
 	return out
+}
+
+// workingSet is the set of coordinates coordinate descent sweeps, in
+// index order (cyclic order, as without one).
+type workingSet struct {
+	in   []bool
+	list []int
+}
+
+// minWorkingSet is the smallest working set of a wide problem.
+const minWorkingSet = 64
+
+// startSet returns every coordinate when p ≤ n. For wide data (p > n) it
+// returns the nonzero coefficients and the coordinates whose optimality
+// conditions the residual violates most, minWorkingSet or as many as the
+// nonzero ones (working sets, as in Celer and skglm): the sweeps then skip
+// the many coordinates that stay zero, and each gap evaluation, over all
+// coordinates, adds the violators left out (grow). The duality gap of the
+// whole problem still decides, so the answer does not depend on the set.
+func (cd *cdState) startSet(theta, r []float64, lambda float64) *workingSet {
+	p := len(theta)
+	ws := &workingSet{in: make([]bool, p)}
+	if p <= cd.n {
+		for k := range p {
+			ws.in[k] = true
+			ws.list = append(ws.list, k)
+		}
+		return ws
+	}
+	var keep []int
+	for k, t := range theta {
+		if t != 0 {
+			keep = append(keep, k)
+		}
+	}
+	corr := make([]float64, p)
+	for k := range corr {
+		corr[k] = kernel.Dot(cd.col(k).Data, r)
+	}
+	ws.grow(keep)
+	ws.grow(cd.violators(corr, lambda, make([]bool, p), ws))
+	return ws
+}
+
+// violators returns the coordinates outside the working set and not
+// screened out whose optimality condition the residual's correlations
+// violate, 2|x_kᵀr| > λf_k, the most violated first, at most as many as
+// the set holds (and minWorkingSet).
+func (cd *cdState) violators(corr []float64, lambda float64, screened []bool, ws *workingSet) []int {
+	if len(ws.list) == len(ws.in) {
+		return nil
+	}
+	var out []int
+	for k, c := range corr {
+		if !ws.in[k] && !screened[k] && 2*math.Abs(c) > lambda*cd.factors[k] {
+			out = append(out, k)
+		}
+	}
+	score := func(k int) float64 { return math.Abs(corr[k]) / cd.factors[k] }
+	slices.SortFunc(out, func(a, b int) int { return cmp.Compare(score(b), score(a)) })
+	return out[:min(len(out), max(len(ws.list), minWorkingSet))]
+}
+
+// grow adds the coordinates ks to the set.
+func (ws *workingSet) grow(ks []int) {
+	for _, k := range ks {
+		if !ws.in[k] {
+			ws.in[k] = true
+			ws.list = append(ws.list, k)
+		}
+	}
+	slices.Sort(ws.list)
 }
 
 // certificate returns P(θ) and the relative duality gap at the better of
 // two dual points (see dualScale): the residual r, and, when the gap there
 // exceeds tol and extra is not nil, extra(), an extrapolation of the last
-// residuals (nil when there is none). It also applies the gap-safe
-// screening rule at that point, marking coordinates that are zero at the
-// optimum (theta is zero there already or is set so, and the residual
-// updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, tol float64, extra func() []float64) (obj, gap float64, zeroed bool) {
+// residuals (nil when there is none). It also returns the residual's
+// correlations (see dualPoint), and applies the gap-safe screening rule at
+// the chosen point, marking coordinates that are zero at the optimum
+// (theta is zero there already or is set so, and the residual updated).
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, tol float64, extra func() []float64) (obj, gap float64, resCorr []float64, zeroed bool) {
 	var l1 float64
 	for k := range theta {
 		l1 += cd.factors[k] * math.Abs(theta[k])
@@ -261,6 +338,7 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 	yy := kernel.Dot(y.Data, y.Data)
 	obj = kernel.Dot(r.Data, r.Data) + lambda*l1
 	corr, s, dual := cd.dualPoint(r.Data, y.Data, lambda, screened)
+	resCorr = corr
 	if extra != nil && obj-dual > tol*obj {
 		if u := extra(); u != nil {
 			if c, se, d := cd.dualPoint(u, y.Data, lambda, screened); d > dual {
@@ -279,9 +357,9 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float
 		}
 	}
 	if obj <= 0 {
-		return obj, gap, zeroed
+		return obj, gap, resCorr, zeroed
 	}
-	return obj, gap / obj, zeroed
+	return obj, gap / obj, resCorr, zeroed
 }
 
 // dualPoint returns, for a vector u of the response's space, its
