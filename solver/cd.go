@@ -234,10 +234,10 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 		hist.push(r.Data)
 		var zeroed bool
 		var corr []float64
-		out.obj, out.gap, corr, zeroed = cd.certificate(theta, r, yv, lambda, screened, s.Tol, hist.extrapolate)
+		out.obj, out.gap, corr, zeroed = cd.certificate(theta, r, yv, yy, lambda, screened, s.Tol, hist.extrapolate)
 		if zeroed { // certify the point returned, not the one screened
 			hist.reset()
-			out.obj, out.gap, corr, _ = cd.certificate(theta, r, yv, lambda, screened, s.Tol, nil)
+			out.obj, out.gap, corr, _ = cd.certificate(theta, r, yv, yy, lambda, screened, s.Tol, nil)
 		}
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: sweeps, Objective: out.obj, Criterion: out.gap})
@@ -330,12 +330,12 @@ func (ws *workingSet) grow(ks []int) {
 // correlations (see dualPoint), and applies the gap-safe screening rule at
 // the chosen point, marking coordinates that are zero at the optimum
 // (theta is zero there already or is set so, and the residual updated).
-func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, lambda float64, screened []bool, tol float64, extra func() []float64) (obj, gap float64, resCorr []float64, zeroed bool) {
+// yy is ‖y‖², the scale of the gap's rounding floor.
+func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, yy, lambda float64, screened []bool, tol float64, extra func() []float64) (obj, gap float64, resCorr []float64, zeroed bool) {
 	var l1 float64
 	for k := range theta {
 		l1 += cd.factors[k] * math.Abs(theta[k])
 	}
-	yy := kernel.Dot(y.Data, y.Data)
 	obj = kernel.Dot(r.Data, r.Data) + lambda*l1
 	corr, s, dual := cd.dualPoint(r.Data, y.Data, lambda, screened)
 	resCorr = corr

@@ -22,14 +22,8 @@ const gemmParallelWork = 1 << 22
 // likewise B is k×n, or n×k when tB is set. beta 0 overwrites C (a NaN in
 // C does not survive), as in BLAS. C must not overlap A or B.
 func Gemm(tA, tB bool, m, n, k int, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	ra, ca := m, k
-	if tA {
-		ra, ca = k, m
-	}
-	rb, cb := k, n
-	if tB {
-		rb, cb = n, k
-	}
+	ra, ca := stored(tA, m, k)
+	rb, cb := stored(tB, k, n)
 	if m < 0 || n < 0 || k < 0 || ldc < max(n, 1) || lda < max(ca, 1) || ldb < max(cb, 1) ||
 		short(c, m, n, ldc) || short(a, ra, ca, lda) || short(b, rb, cb, ldb) {
 		panic("kernel: bad dimensions")
@@ -87,6 +81,15 @@ func Gemm(tA, tB bool, m, n, k int, a []float64, lda int, b []float64, ldb int, 
 		}
 		wg.Wait()
 	}
+}
+
+// stored returns the shape of a matrix stored as r×c, or as c×r when
+// transposed: the shape of op(X) from X's, and X's from op(X)'s.
+func stored(trans bool, r, c int) (int, int) {
+	if trans {
+		return c, r
+	}
+	return r, c
 }
 
 // short reports whether a row-major r×c matrix with stride ld does not fit
@@ -166,14 +169,10 @@ func packT(dst, x []float64, k, rows, ldx, w int) {
 // product's shape. dst may share its storage with a or b (the product is
 // then formed apart and copied). It panics when the shapes do not match.
 func Mul(dst *mat.Dense, a *mat.Dense, ta bool, b *mat.Dense, tb bool) {
-	ar, ac := a.Dims()
-	if ta {
-		ar, ac = ac, ar
-	}
-	br, bc := b.Dims()
-	if tb {
-		br, bc = bc, br
-	}
+	r, c := a.Dims()
+	ar, ac := stored(ta, r, c)
+	r, c = b.Dims()
+	br, bc := stored(tb, r, c)
 	if ac != br {
 		panic(mat.ErrShape)
 	}

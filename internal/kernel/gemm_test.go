@@ -14,14 +14,8 @@ import (
 // extra columns in every stride), for one transpose case and beta; the
 // padding of C must stay untouched.
 func checkGemm(t testing.TB, rng *rand.Rand, tA, tB bool, m, n, k, pad int, beta float64) {
-	ra, ca := m, k
-	if tA {
-		ra, ca = k, m
-	}
-	rb, cb := k, n
-	if tB {
-		rb, cb = n, k
-	}
+	ra, ca := stored(tA, m, k)
+	rb, cb := stored(tB, k, n)
 	fill := func(r, c int) ([]float64, int) {
 		ld := max(c+pad, 1)
 		x := make([]float64, max(r*ld, 1))
