@@ -454,6 +454,9 @@ func TestNonFiniteRefused(t *testing.T) {
 		_, err = FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, nil)
 		require.ErrorContains(t, err, "non-finite value")
 		require.ErrorContains(t, err, "row 5, column 1", "%v", bad)
+		// The row scan alone, at the bound checkInputs uses (+Inf): the
+		// checks after it would otherwise hide a scan that lets ±Inf pass.
+		require.ErrorContains(t, finite("response", y, math.Inf(1)), "row 5, column 1", "%v", bad)
 	}
 }
 
