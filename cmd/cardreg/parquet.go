@@ -34,9 +34,10 @@ func isParquet(path string) bool {
 
 // pqColumn is how one leaf column of a Parquet file is read.
 type pqColumn struct {
-	name  string
-	kind  parquet.Kind
-	scale float64 // 10^-s for a DECIMAL with scale s, else 1
+	name     string
+	kind     parquet.Kind
+	scale    float64 // 10^-s for a DECIMAL with scale s, else 1
+	unsigned bool    // INT32/INT64 annotated as an unsigned integer
 }
 
 // readParquet reads a flat Parquet file as readTableFull reads CSV: the
@@ -174,8 +175,11 @@ func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, error) {
 		}
 		c := pqColumn{name: strings.TrimSpace(fd.Name()), kind: fd.Type().Kind(), scale: 1}
 		if lt := fd.Type().LogicalType(); lt != nil {
-			if d, ok := lt.Value.(*format.DecimalType); ok {
-				c.scale = math.Pow(10, -float64(d.Scale))
+			switch v := lt.Value.(type) {
+			case *format.DecimalType:
+				c.scale = math.Pow(10, -float64(v.Scale))
+			case *format.IntType:
+				c.unsigned = !v.IsSigned
 			}
 		}
 		cols = append(cols, c)
@@ -251,8 +255,8 @@ func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 }
 
 // number converts a non-null value of the column to float64 (BOOLEAN as
-// 0/1, INT32/INT64 with the DECIMAL scale, FLOAT, DOUBLE), and reports
-// false for a kind that holds no number.
+// 0/1, INT32/INT64 with the DECIMAL scale or as unsigned, FLOAT, DOUBLE),
+// and reports false for a kind that holds no number.
 func (c pqColumn) number(v parquet.Value) (float64, bool) {
 	switch c.kind {
 	case parquet.Boolean:
@@ -261,8 +265,14 @@ func (c pqColumn) number(v parquet.Value) (float64, bool) {
 		}
 		return 0, true
 	case parquet.Int32:
+		if c.unsigned {
+			return float64(uint32(v.Int32())), true
+		}
 		return float64(v.Int32()) * c.scale, true
 	case parquet.Int64:
+		if c.unsigned {
+			return float64(uint64(v.Int64())), true
+		}
 		return float64(v.Int64()) * c.scale, true
 	case parquet.Float:
 		return float64(v.Float()), true

@@ -378,6 +378,9 @@ func (q *pqCursor) release() {
 func (q *pqCursor) plain(page parquet.Page, n int) bool {
 	data := page.Data()
 	dense := q.conv[:0]
+	if q.c.unsigned { // value by value, through number
+		return false
+	}
 	switch {
 	case q.c.kind == parquet.Double && data.Kind() == encoding.Double && q.c.scale == 1:
 		dense = data.Double()

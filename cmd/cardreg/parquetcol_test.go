@@ -168,3 +168,28 @@ func writePqNumF(f *testing.F, path string) {
 		f.Fatal(err)
 	}
 }
+
+// Unsigned integer columns are read as unsigned by both readers: a uint32
+// of 3e9 and a uint64 of 2⁶³ + 2¹¹ used to come back negative, with no
+// error.
+func TestParquetUnsigned(t *testing.T) {
+	type row struct {
+		U32 uint32  `parquet:"u32"`
+		U64 uint64  `parquet:"u64"`
+		Y   float64 `parquet:"y"`
+	}
+	rows := []row{{3000000000, 1<<63 + 1<<11, 1}, {7, 9, 2}, {math.MaxUint32, math.MaxUint64, 3}}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[row](&buf)
+	_, err := w.Write(rows)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	path := filepath.Join(t.TempDir(), "u.parquet")
+	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
+	for _, columnar := range []bool{false, true} {
+		tab, err := readParquetBy(path, readOptions{}, columnar)
+		require.NoError(t, err)
+		require.Equal(t, []float64{3e9, 7, math.MaxUint32}, tab.cols[0], "columnar %v", columnar)
+		require.Equal(t, []float64{1<<63 + 1<<11, 9, math.MaxUint64}, tab.cols[1], "columnar %v", columnar)
+	}
+}
