@@ -347,10 +347,11 @@ func (s *streamFit) statistics(pt point) (*stats, error) {
 		chunk.Add(z, w*d2/2)
 		return nil
 	})
-	chunk.Flush()
 	if err != nil {
+		chunk.Close() // the statistics are dropped
 		return nil, err
 	}
+	chunk.Flush()
 	if math.IsInf(st.deviance, 0) || math.IsNaN(st.deviance) {
 		return nil, errors.New("glm: the deviance overflows float64 (badly scaled data?)")
 	}
