@@ -134,7 +134,10 @@ func foldCount(co *CVOptions) int {
 
 // checkFoldCount checks K for n observations (n < 0: not known yet).
 func checkFoldCount(k, n int) error {
-	if k < 3 || n >= 0 && k > n {
+	switch {
+	case n < 0 && k < 3:
+		return fmt.Errorf("glm: %d folds: need at least 3", k)
+	case k < 3 || n >= 0 && k > n:
 		return fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
 	}
 	return nil

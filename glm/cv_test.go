@@ -95,3 +95,12 @@ func cvMatch(t *testing.T, fam datafit.Family, measure string) {
 	require.InEpsilon(t, parse(strings.Fields(lines[len(cv.Lambdas)+1])[1]), cv.LambdaSE/scale, 1e-9, "λ_1se")
 	t.Logf("λ_min index %d, λ_1se index %d of %d", cv.IndexMin, cv.IndexSE, len(cv.Lambdas))
 }
+
+// Too few folds is said plainly, also before the rows are counted (a
+// streamed cross-validation), never as "… for -1 observations".
+func TestFoldCountMessages(t *testing.T) {
+	require.EqualError(t, checkFoldCount(2, -1), "glm: 2 folds: need at least 3")
+	require.EqualError(t, checkFoldCount(5, 3), "glm: 5 folds for 3 observations: need 3 ≤ K ≤ n")
+	require.NoError(t, checkFoldCount(4, -1))
+	require.NoError(t, checkFoldCount(3, 3))
+}
