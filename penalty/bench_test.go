@@ -22,3 +22,31 @@ func BenchmarkCardinalityProx1e6(b *testing.B) {
 		h.Prox(&dst, v, 1e-4)
 	}
 }
+
+// BenchmarkCardinalityWide is the wide-data size: the prox, value and dual
+// norm of one column of 20000 coefficients, as a proximal gradient step and
+// a duality gap pay them.
+func BenchmarkCardinalityWide(b *testing.B) {
+	rng := rand.New(rand.NewPCG(2, 2))
+	v := mat.NewDense(20000, 1, nil)
+	for i := 0; i < 20000; i++ {
+		v.Set(i, 0, float64(rng.IntN(50))+1e-3*rng.NormFloat64())
+	}
+	var dst mat.Dense
+	h := Cardinality{Nu: 1}
+	b.Run("Prox", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			h.Prox(&dst, v, 1e-2)
+		}
+	})
+	b.Run("Value", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			h.Value(v)
+		}
+	})
+	b.Run("DualNorm", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			h.DualNorm(v)
+		}
+	})
+}

@@ -2,6 +2,7 @@ package penalty
 
 import (
 	"cmp"
+	"math"
 	"slices"
 )
 
@@ -9,6 +10,7 @@ import (
 // so that a matrix costs O(p) memory whatever its number of columns.
 type workspace struct {
 	pairs []pair
+	spare []pair // the radix sort's second buffer
 	z     []float64
 	sums  []float64
 	cnts  []int
@@ -22,21 +24,71 @@ type pair struct {
 func newWorkspace(n int) *workspace {
 	return &workspace{
 		pairs: make([]pair, n),
+		spare: make([]pair, n),
 		z:     make([]float64, n),
 		sums:  make([]float64, n),
 		cnts:  make([]int, n),
 	}
 }
 
-// sortDesc fills w.pairs[:len(v)] with v's entries and indices, sorted by
-// decreasing value.
+// sortDesc returns v's entries and indices sorted by decreasing value, in
+// one of w's two pair buffers.
 func (w *workspace) sortDesc(v []float64) []pair {
 	ps := w.pairs[:len(v)]
 	for i, x := range v {
 		ps[i] = pair{x, i}
 	}
-	slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(b.v, a.v) })
+	if len(ps) < radixMin {
+		slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(b.v, a.v) })
+		return ps
+	}
+	return radixDesc(ps, w.spare[:len(ps)])
+}
+
+// radixMin is the length from which sortDesc sorts by radix: below it a
+// comparison sort is as fast.
+const radixMin = 512
+
+// radixDesc sorts ps by decreasing value with a least-significant-digit
+// radix sort on the values' bits (11-bit digits, a pass skipped when all
+// keys share its digit), using spare as the second buffer, and returns the
+// buffer that holds the result. Equal values keep their order. It takes
+// O(n) time where a comparison sort takes O(n log n): a third of a
+// proximal gradient step on wide data was the sort.
+func radixDesc(ps, spare []pair) []pair {
+	const bits, buckets = 11, 1 << 11
+	var count [buckets]int
+	for shift := uint(0); shift < 64; shift += bits {
+		clear(count[:])
+		for _, p := range ps {
+			count[descKey(p.v)>>shift&(buckets-1)]++
+		}
+		if count[descKey(ps[0].v)>>shift&(buckets-1)] == len(ps) {
+			continue
+		}
+		sum := 0
+		for d, c := range count {
+			count[d] = sum
+			sum += c
+		}
+		for _, p := range ps {
+			d := descKey(p.v) >> shift & (buckets - 1)
+			spare[count[d]] = p
+			count[d]++
+		}
+		ps, spare = spare, ps
+	}
 	return ps
+}
+
+// descKey maps a float64 to a key whose unsigned order is the values'
+// decreasing order (−0 after +0, NaNs at the ends).
+func descKey(v float64) uint64 {
+	b := math.Float64bits(v)
+	if b>>63 != 0 {
+		return b // negative: larger magnitude, larger key
+	}
+	return ^b &^ (1 << 63) // non-negative: larger value, smaller key
 }
 
 // pairwiseWeight is the coefficient n + 1 − 2k of the k-th largest entry
