@@ -1,10 +1,6 @@
 package penalty
 
-import (
-	"cmp"
-	"math"
-	"slices"
-)
+import "github.com/cardsparse/cardreg/internal/radix"
 
 // workspace holds the per-column scratch space of the sorted-form routines,
 // so that a matrix costs O(p) memory whatever its number of columns.
@@ -16,10 +12,7 @@ type workspace struct {
 	cnts  []int
 }
 
-type pair struct {
-	v float64
-	i int
-}
+type pair = radix.Pair
 
 func newWorkspace(n int) *workspace {
 	return &workspace{
@@ -36,59 +29,9 @@ func newWorkspace(n int) *workspace {
 func (w *workspace) sortDesc(v []float64) []pair {
 	ps := w.pairs[:len(v)]
 	for i, x := range v {
-		ps[i] = pair{x, i}
+		ps[i] = pair{V: x, I: i}
 	}
-	if len(ps) < radixMin {
-		slices.SortFunc(ps, func(a, b pair) int { return cmp.Compare(b.v, a.v) })
-		return ps
-	}
-	return radixDesc(ps, w.spare[:len(ps)])
-}
-
-// radixMin is the length from which sortDesc sorts by radix: below it a
-// comparison sort is as fast.
-const radixMin = 512
-
-// radixDesc sorts ps by decreasing value with a least-significant-digit
-// radix sort on the values' bits (11-bit digits, a pass skipped when all
-// keys share its digit), using spare as the second buffer, and returns the
-// buffer that holds the result. Equal values keep their order. It takes
-// O(n) time where a comparison sort takes O(n log n): a third of a
-// proximal gradient step on wide data was the sort.
-func radixDesc(ps, spare []pair) []pair {
-	const bits, buckets = 11, 1 << 11
-	var count [buckets]int
-	for shift := uint(0); shift < 64; shift += bits {
-		clear(count[:])
-		for _, p := range ps {
-			count[descKey(p.v)>>shift&(buckets-1)]++
-		}
-		if count[descKey(ps[0].v)>>shift&(buckets-1)] == len(ps) {
-			continue
-		}
-		sum := 0
-		for d, c := range count {
-			count[d] = sum
-			sum += c
-		}
-		for _, p := range ps {
-			d := descKey(p.v) >> shift & (buckets - 1)
-			spare[count[d]] = p
-			count[d]++
-		}
-		ps, spare = spare, ps
-	}
-	return ps
-}
-
-// descKey maps a float64 to a key whose unsigned order is the values'
-// decreasing order (−0 after +0, NaNs at the ends).
-func descKey(v float64) uint64 {
-	b := math.Float64bits(v)
-	if b>>63 != 0 {
-		return b // negative: larger magnitude, larger key
-	}
-	return ^b &^ (1 << 63) // non-negative: larger value, smaller key
+	return radix.SortDesc(ps, w.spare)
 }
 
 // pairwiseWeight is the coefficient n + 1 − 2k of the k-th largest entry
@@ -101,7 +44,7 @@ func pairwiseValue(v []float64, w *workspace) float64 {
 	n := len(v)
 	var s float64
 	for k, p := range w.sortDesc(v) {
-		s += pairwiseWeight(n, k+1) * p.v
+		s += pairwiseWeight(n, k+1) * p.V
 	}
 	return s
 }
@@ -117,11 +60,11 @@ func pairwiseProx(v []float64, tau float64, w *workspace) {
 	ps := w.sortDesc(v)
 	z := w.z[:n]
 	for k, p := range ps {
-		z[k] = p.v - tau*pairwiseWeight(n, k+1)
+		z[k] = p.V - tau*pairwiseWeight(n, k+1)
 	}
 	isotonicDecreasing(z, w)
 	for k, p := range ps {
-		v[p.i] = z[k]
+		v[p.I] = z[k]
 	}
 }
 
@@ -165,7 +108,7 @@ func pairwiseDual(g []float64, mean float64, w *workspace) float64 {
 		if k == n-1 {
 			break
 		}
-		s += p.v - mean
+		s += p.V - mean
 		kk := float64(k + 1)
 		if r := s / (kk * (float64(n) - kk)); r > best {
 			best = r
