@@ -163,3 +163,22 @@ func TestGapNearExactFit(t *testing.T) {
 	}
 	require.Positive(t, floors, "these seeds exercise the floor")
 }
+
+// The reduced design XD of a dense X, summed within its rows, equals the
+// product with the cluster indicator matrix (the path of other designs).
+func TestClusterColumnsMatchProduct(t *testing.T) {
+	x, _ := regression(26, 7, 30, 1)
+	clusters := [][]int{{0, 5, 29}, {3}, {1, 2, 4, 6, 7, 8}, {28, 10}}
+	var got, want mat.Dense
+	clusterColumns(&got, DenseDesign{x}, clusters)
+	clusterColumns(&want, ColumnDesign{XT: mat.DenseCopyOf(x.T())}, clusters)
+	require.Equal(t, 4, got.RawMatrix().Cols)
+	require.True(t, mat.EqualApprox(&got, &want, 1e-12))
+	for c, cl := range clusters {
+		var s float64
+		for _, k := range cl {
+			s += x.At(2, k)
+		}
+		require.InDelta(t, s, got.At(2, c), 1e-12)
+	}
+}

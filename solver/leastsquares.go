@@ -446,17 +446,40 @@ func (ls *LeastSquares) reducedHessian(clusters [][]int) *mat.SymDense {
 		}
 		return out
 	}
-	_, p := ls.x.Dims()
-	d := mat.NewDense(p, nc, nil)
-	for c, cl := range clusters {
-		for _, i := range cl {
-			d.Set(i, c, 1)
-		}
-	}
 	var xd mat.Dense
-	ls.x.Mul(&xd, d)
+	clusterColumns(&xd, ls.x, clusters)
 	out.SymOuterK(1, xd.T())
 	return out
+}
+
+// clusterColumns writes into dst the n×m matrix XD whose column c is the
+// sum of X's columns in clusters[c]: O(np) by summing within the rows of a
+// dense X, else the product with the indicator matrix D.
+func clusterColumns(dst *mat.Dense, x Design, clusters [][]int) {
+	n, p := x.Dims()
+	if d, ok := x.(DenseDesign); ok {
+		dst.ReuseAs(n, len(clusters))
+		row := make([]float64, p)
+		for i := 0; i < n; i++ {
+			mat.Row(row, i, d.X)
+			out := dst.RawRowView(i)
+			for c, cl := range clusters {
+				var s float64
+				for _, k := range cl {
+					s += row[k]
+				}
+				out[c] = s
+			}
+		}
+		return
+	}
+	ind := mat.NewDense(p, len(clusters), nil)
+	for c, cl := range clusters {
+		for _, k := range cl {
+			ind.Set(k, c, 1)
+		}
+	}
+	x.Mul(dst, ind)
 }
 
 // frob returns the Frobenius inner product ⟨a, b⟩.
