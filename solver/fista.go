@@ -183,12 +183,19 @@ type polishState struct {
 	tried  string
 	cand   *mat.Dense
 	pieces []penalty.Piece
+	off    bool // the last try solved on the piece and left it
 }
 
 func (m *FISTA) polisher(p Problem) *polishState {
 	if m.NoPolish {
 		return nil
 	}
+	return newPolisher(p)
+}
+
+// newPolisher returns the polishing state of p, or nil when its loss or
+// penalty cannot polish.
+func newPolisher(p Problem) *polishState {
 	l, ok1 := p.Loss.(Polisher)
 	h, ok2 := p.Penalty.(penalty.Piecewise)
 	if !ok1 || !ok2 {
@@ -201,6 +208,7 @@ func (ps *polishState) try(p Problem, x *mat.Dense) bool {
 	if ps == nil {
 		return false
 	}
+	ps.off = false
 	rows, cols := x.Dims()
 	ps.pieces = ps.pieces[:0]
 	col := make([]float64, rows)
@@ -226,7 +234,9 @@ func (ps *polishState) try(p Problem, x *mat.Dense) bool {
 	}
 	// The reduced solve is the minimiser on the piece only if its solution
 	// stays on the piece (same clusters, order and signs).
-	return ps.signature(ps.cand, col) == key
+	ok := ps.signature(ps.cand, col) == key
+	ps.off = !ok
+	return ok
 }
 
 func (ps *polishState) signature(x *mat.Dense, col []float64) string {

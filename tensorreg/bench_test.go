@@ -63,3 +63,34 @@ func BenchmarkGram(b *testing.B) {
 		d.Gram(&h)
 	}
 }
+
+// Wide data (p ≫ n, no Gram form): a 20-λ cardinality path on 200×4000
+// with β* from {−2,−1,1,2}, and the grouped penalty over 4 groups, both
+// at gap 1e-6.
+func BenchmarkCardinalityWidePath(b *testing.B) {
+	x, y, _ := simulate(2, 200, 4000, 1, 1)
+	d := solver.DenseDesign{X: x}
+	labels := make([]int, 4000)
+	for i := range labels {
+		labels[i] = i % 4
+	}
+	opts := &PathOptions{NLambda: 20, Options: Options{Settings: solver.Settings{Tol: 1e-6}}}
+	for _, c := range []struct {
+		name string
+		pen  penalty.Penalty
+	}{{"cardinality", penalty.Cardinality{Nu: 1}}, {"grouped", penalty.NewGrouped(labels, 1)}} {
+		b.Run(c.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				path, err := FitPath(d, y, c.pen, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, m := range path.Models {
+					if !m.Converged {
+						b.Fatal(m.Status)
+					}
+				}
+			}
+		})
+	}
+}

@@ -40,8 +40,9 @@ type Options struct {
 	// Method is the solver. If nil, the lasso uses coordinate descent: on
 	// the rows of a dense design for one λ, on XᵀX (formed once, shared by
 	// all λ) for paths and cross-validation and for fits from sufficient
-	// statistics; other penalties use FISTA with polishing, in Gram form
-	// when n ≥ p.
+	// statistics; the cardinality and grouped penalties use FISTA with
+	// polishing in Gram form (n ≥ p and p ≤ 5000), else cluster coordinate
+	// descent (solver.ClusterCD) on the rows; other penalties use FISTA.
 	Method solver.Method
 }
 
@@ -362,7 +363,7 @@ func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bo
 // method returns the solver of a single fit: the one asked for, else for
 // the lasso coordinate descent, on the rows of a dense design (O(np) per
 // sweep and no XᵀX, glmnet's algorithm) or on XᵀX when only the sufficient
-// statistics are known, else FISTA with polishing.
+// statistics are known, else pathMethod's choice.
 func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
@@ -376,25 +377,31 @@ func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 			return solver.GramCoordinateDescent{}
 		}
 	}
-	return &solver.FISTA{}
+	return pr.pathMethod(pen)
 }
 
 // pathMethod returns the solver of a path's fits. There the O(np²) Gram
 // product is paid once, so the lasso runs coordinate descent on XᵀX (every
 // update O(p), glmnet's "covariance" mode) when the loss has a Gram form,
-// else on the rows of a dense design; other penalties run FISTA, every
-// iteration O(p²) in Gram form.
+// else on the rows of a dense design. The cardinality and grouped
+// penalties run FISTA in Gram form (every iteration O(p²)), and on a dense
+// design without it (p > n, or p > 5000) cluster coordinate descent, whose
+// sweeps cost O(n) per cluster instead of O(np). Other penalties run FISTA.
 func (pr *prepared) pathMethod(pen penalty.Penalty) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
 	}
-	if solver.IsSeparableL1(pen) {
-		if pr.gramForm() {
-			return solver.GramCoordinateDescent{}
-		}
-		if _, ok := pr.design.(solver.DenseDesign); ok {
-			return solver.CoordinateDescent{}
-		}
+	_, dense := pr.design.(solver.DenseDesign)
+	if _, cols := pr.design.(solver.ColumnDesign); cols {
+		dense = true
+	}
+	switch _, fused := pen.(penalty.Fused); {
+	case solver.IsSeparableL1(pen) && pr.gramForm():
+		return solver.GramCoordinateDescent{}
+	case solver.IsSeparableL1(pen) && dense:
+		return solver.CoordinateDescent{}
+	case fused && dense && !pr.gramForm():
+		return solver.ClusterCD{}
 	}
 	return &solver.FISTA{}
 }

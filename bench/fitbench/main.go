@@ -61,6 +61,7 @@ func main() {
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
 	flag.BoolVar(&lassoOnly, "lasso-only", false, "time the one-λ lasso only (wide data, where the path and the cardinality fits are separate benchmarks)")
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
+	flag.StringVar(&cardMethod, "card-method", "", "solver of the -card-path fits: fista or cluster (default: the library's choice)")
 	flag.IntVar(&cardPath, "card-path", 0, "with -lasso-only, also time a cardinality path of this many λ (gap 1e-6, timed once)")
 	flag.Parse()
 
@@ -95,6 +96,8 @@ var (
 	lassoOnly bool
 	lassoTol  float64
 	cardPath  int
+
+	cardMethod string
 )
 
 // readCSV reads the header and the rows of a gendata file: all columns but
@@ -396,12 +399,24 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 // prints its certificates.
 func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, any)) error {
 	opts := &tensorreg.PathOptions{NLambda: cardPath, Options: tensorreg.Options{Settings: solver.Settings{Tol: 1e-6}}}
+	switch cardMethod {
+	case "fista":
+		opts.Method = &solver.FISTA{}
+	case "cluster":
+		opts.Method = solver.ClusterCD{}
+	case "":
+	default:
+		return fmt.Errorf("-card-method %q: want fista or cluster", cardMethod)
+	}
 	start := time.Now()
 	path, err := tensorreg.FitPath(design, y, penalty.Cardinality{Nu: 1}, opts)
 	if err != nil {
 		return err
 	}
 	out("cardreg_card_path_seconds", time.Since(start).Seconds())
+	for k, m := range path.Models {
+		fmt.Fprintf(os.Stderr, "fitbench: cardinality path fit %d: %d iterations, %d distinct values\n", k, m.Iterations, distinctWithin(mat.Col(nil, 0, m.Coef), 0))
+	}
 	out("cardreg_card_path_nlambda", len(path.Lambdas))
 	pathSummary("cardreg_card_path", path, out)
 	last := path.Models[len(path.Models)-1]

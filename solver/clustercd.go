@@ -1,0 +1,230 @@
+package solver
+
+import (
+	"errors"
+	"math"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ClusterCD is hybrid coordinate descent for least squares with a fused
+// penalty (penalty.Cardinality, penalty.Grouped) on a dense design, after
+// the hybrid method for SLOPE of J. Larsson, Q. Klopfenstein, M. Massias
+// and J. Wallin ("Coordinate descent for SLOPE", AISTATS 2023). The
+// coefficients of a column are held as clusters of equal values within
+// each block of the penalty, and the method alternates:
+//
+//   - a proximal gradient step on the whole problem, which can split
+//     clusters and is where the clusters are read off Θ;
+//   - up to five sweeps of exact updates of one cluster's common value,
+//     the others fixed. Along a cluster C the loss is a quadratic with
+//     curvature ‖X1_C‖², and the penalty is piecewise linear with kinks at
+//     the other clusters' values in its block and where the block's sum is
+//     zero; the update walks the kinks from the current value to the
+//     minimiser, and a cluster that stops on another's value merges with
+//     it. A sweep costs O(n) per cluster, not O(np).
+//
+// With p ≫ n and few distinct values, a sweep over the clusters is far
+// cheaper than a gradient, and the clusters (the structure the penalty is
+// after) settle in a few gradient steps; the sweeps then converge on them
+// like coordinate descent on a small problem.
+//
+// Before each gradient step the relative duality gap is evaluated, at the
+// better of two dual points each scaled to its best feasible multiple (the
+// residual, and the extrapolation of the last residuals as in
+// CoordinateDescent), and the method stops when it is at most Tol, like
+// the others. Once the clusters are the same at two evaluations, the
+// problem restricted to them is solved exactly, as FISTA's polishing does.
+// Iterations counts gradient steps and sweeps.
+//
+// Cluster sweeps converge like coordinate descent, slowly when the
+// clusters' columns X1_C are nearly dependent (nearly as many clusters as
+// rows, at the small-λ end of a path), where FISTA's acceleration wins: a
+// fit whose sweeps end with more than 0.85·n clusters in a column, or not
+// certified after hybridSteps gradient steps, continues with FISTA from
+// where it is. (On the wide benchmarks, 200×2000 to 200×20000, the hybrid
+// took 2–10 times fewer iterations than FISTA below about 0.85·n clusters
+// and up to 3 times more above.)
+type ClusterCD struct{}
+
+// sweepsPerStep is the number of cluster sweeps between two proximal
+// gradient steps (the hybrid method's default).
+const sweepsPerStep = 5
+
+// hybridSteps is the number of gradient steps after which an uncertified
+// fit hands over to FISTA.
+const hybridSteps = 50
+
+// Minimize implements Method. It returns an error unless the loss is a
+// LeastSquares on a dense design (DenseDesign or ColumnDesign), the penalty
+// is a penalty.Fused and λ > 0.
+func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
+	ls, ok := p.Loss.(*LeastSquares)
+	if !ok {
+		return nil, errors.New("solver: cluster coordinate descent needs a least-squares loss")
+	}
+	fz, ok := p.Penalty.(penalty.Fused)
+	if !ok {
+		return nil, errors.New("solver: cluster coordinate descent needs a fused penalty (cardinality or grouped)")
+	}
+	if p.Lambda == 0 {
+		return nil, errors.New("solver: cluster coordinate descent needs λ > 0")
+	}
+	xt, ok := columnsOf(ls.x)
+	if !ok {
+		return nil, errors.New("solver: cluster coordinate descent needs a dense design")
+	}
+	rows, cols := ls.Dims()
+	theta := mat.NewDense(rows, cols, nil)
+	if init != nil {
+		theta.Copy(init)
+	}
+	blocks, weights, nu := fz.FusedBlocks(rows, cols)
+	st := newClusterState(xt, ls.y, blocks, weights, nu, p.Lambda)
+	L := ls.Lipschitz()
+	if !(L > 0) || math.IsInf(L, 0) {
+		return nil, errors.New("solver: cluster coordinate descent needs a finite Lipschitz constant")
+	}
+	grad := mat.NewDense(rows, cols, nil)
+	pgrad := mat.NewDense(rows, cols, nil)
+	step := mat.NewDense(rows, cols, nil)
+	pol := newPolisher(p)
+	hist := &residuals{}
+	res := &Result{Status: IterationLimit, Residual: math.NaN()}
+	steps := 0
+	for it := 0; ; {
+		obj, gap, floor := bestCertificate(p, ls, theta, grad)
+		if it > 0 {
+			hist.push(st.residual())
+			if u := hist.extrapolate(); u != nil {
+				if g := extrapolatedGap(p, ls, obj, u); g < gap*obj {
+					gap = g / obj
+				}
+			}
+		}
+		res.Iterations, res.Polished = it, false
+		if res.done(s, obj, gap, floor) || it >= s.MaxIter {
+			break
+		}
+		if steps++; steps > hybridSteps || (it > 0 && st.crowded()) {
+			return res.handOver(p, theta, s)
+		}
+		// Once the clusters are the same at two certificates, solve the
+		// problem on them exactly (as FISTA does) and keep it if it is
+		// better certified.
+		if pol.try(p, theta) {
+			pObj, pGap, pFloor := bestCertificate(p, ls, pol.cand, pgrad)
+			if pGap < gap && pObj <= obj {
+				theta.Copy(pol.cand)
+				grad, pgrad = pgrad, grad
+				res.Polished = true
+				if res.done(s, pObj, pGap, pFloor) {
+					break
+				}
+			}
+		} else if pol != nil && pol.off && st.towards(theta, pol.cand) {
+			// The piece's minimiser lies off it: theta went towards it as
+			// far as the piece reaches, which lowers the objective.
+			obj, gap, floor = bestCertificate(p, ls, theta, grad)
+			if res.done(s, obj, gap, floor) {
+				break
+			}
+		}
+		step.Scale(-1/L, grad)
+		step.Add(step, theta)
+		p.Penalty.Prox(theta, step, p.Lambda/L)
+		st.rebuild(theta)
+		it++
+		for k := 0; k < sweepsPerStep && it < s.MaxIter; k++ {
+			it++
+			if st.sweep() <= 1e-3*s.Tol*ls.yy/float64(rows) {
+				break
+			}
+		}
+		st.write(theta)
+	}
+	res.Theta = theta
+	return res, nil
+}
+
+// bestCertificate is the relative duality gap of a least-squares problem at
+// theta, with the dual point θ = 2sR at the s that maximises the dual
+// objective 2s⟨R, Y⟩ − s²‖R‖² over the feasible s ∈ [0, λ/h*(2XᵀR)]. It
+// leaves ∇f(theta) in grad.
+func bestCertificate(p Problem, ls *LeastSquares, theta, grad *mat.Dense) (obj, gap float64, floor bool) {
+	fval := ls.Eval(grad, theta)
+	obj = fval + p.Lambda*p.Penalty.Value(theta)
+	d, ok := penalty.DualNorm(p.Penalty, grad)
+	if !ok {
+		return obj, math.NaN(), false
+	}
+	ry := ls.yy - frob(theta, ls.c)
+	s := 0.0
+	if fval > 0 {
+		s = math.Max(ry/fval, 0)
+	}
+	if d*s > p.Lambda {
+		s = p.Lambda / d
+	}
+	g := math.Max(obj-(2*s*ry-s*s*fval), 0)
+	floor = g <= ls.GapFloor()
+	if obj <= 0 {
+		return obj, g, floor
+	}
+	return obj, g / obj, floor
+}
+
+// done records a certificate in res and reports whether it stops the
+// method.
+func (res *Result) done(s Settings, obj, gap float64, floor bool) bool {
+	res.Objective, res.Gap = obj, gap
+	if s.Trace {
+		res.Trace = append(res.Trace, TraceEntry{Iteration: res.Iterations, Objective: obj, Criterion: gap})
+	}
+	res.Status = gapStatus(gap, floor, s.Tol)
+	res.Converged = res.Status != IterationLimit
+	return res.Converged
+}
+
+// extrapolatedGap returns the absolute duality gap at objective obj for
+// the dual point 2sU, U the n×q matrix stored column after column in u,
+// at the best feasible s (see bestCertificate). Any U gives a valid gap;
+// the extrapolation of the last residuals (residuals.extrapolate) is
+// usually far closer to the dual optimum than the last residual.
+func extrapolatedGap(p Problem, ls *LeastSquares, obj float64, u []float64) float64 {
+	n, q := ls.y.Dims()
+	um := mat.NewDense(q, n, u)
+	var g mat.Dense
+	ls.x.MulTrans(&g, um.T())
+	g.Scale(2, &g)
+	d, ok := penalty.DualNorm(p.Penalty, &g)
+	uy, uu := frob(um.T(), ls.y), sqNorm(um)
+	if !ok || !(uu > 0) {
+		return math.Inf(1)
+	}
+	s := math.Max(uy/uu, 0)
+	if d*s > p.Lambda {
+		s = p.Lambda / d
+	}
+	return math.Max(obj-(2*s*uy-s*s*uu), 0)
+}
+
+// handOver continues a fit with FISTA from theta with the iterations left,
+// and returns FISTA's result with the iterations of both.
+func (res *Result) handOver(p Problem, theta *mat.Dense, s Settings) (*Result, error) {
+	rest := s
+	rest.MaxIter = s.MaxIter - res.Iterations
+	out, err := (&FISTA{}).Minimize(p, theta, rest)
+	if err != nil {
+		return nil, err
+	}
+	out.Iterations += res.Iterations
+	if s.Trace {
+		for i := range out.Trace {
+			out.Trace[i].Iteration += res.Iterations
+		}
+		out.Trace = append(res.Trace, out.Trace...)
+	}
+	return out, nil
+}
