@@ -235,25 +235,6 @@ func (st *clusterState) towards(theta, cand *mat.Dense) bool {
 	return true
 }
 
-// crowdedRatio is the number of clusters per row above which ClusterCD
-// hands over to FISTA.
-const crowdedRatio = 0.85
-
-// crowded reports whether a column has more than 0.85·n clusters, where
-// the sweeps converge slowly (see ClusterCD).
-func (st *clusterState) crowded() bool {
-	for _, col := range st.cols {
-		m := 0
-		for b := range col.blocks {
-			m += len(col.blocks[b].list)
-		}
-		if float64(m) > crowdedRatio*float64(st.n) {
-			return true
-		}
-	}
-	return false
-}
-
 // residual returns the residuals of every column, one after the other.
 func (st *clusterState) residual() []float64 {
 	out := make([]float64, 0, st.n*len(st.cols))

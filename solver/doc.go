@@ -46,9 +46,10 @@
 // ClusterCD is FISTA's alternative for the cardinality and grouped penalties
 // on wide dense designs: proximal gradient steps, between which the
 // clusters of equal values are moved one at a time, each to its exact
-// minimiser (it may merge with another), at O(n) per cluster. With fewer
-// clusters than rows it needs 2–10 times fewer iterations, each far
-// cheaper; near as many clusters as rows it hands over to FISTA.
+// minimiser (it may merge with another), at O(n) per cluster, with
+// FISTA's polishing. On wide paths it takes about half FISTA's iterations,
+// each cheaper; a fit it does not certify in 150 gradient steps continues
+// with FISTA.
 //
 // ADMM (Boyd et al., Found. Trends Mach. Learn. 3(1), 2011) handles a general
 // G through the split z = KΘ, K = [G; νΠ_G], for quadratic losses: its

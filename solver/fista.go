@@ -184,6 +184,7 @@ type polishState struct {
 	cand   *mat.Dense
 	pieces []penalty.Piece
 	off    bool // the last try solved on the piece and left it
+	eager  bool // the next try polishes without waiting for a repeat
 }
 
 func (m *FISTA) polisher(p Problem) *polishState {
@@ -220,8 +221,8 @@ func (ps *polishState) try(p Problem, x *mat.Dense) bool {
 		sig = appendSignature(sig, pc, col)
 	}
 	key := string(sig)
-	stable := key == ps.prev && key != ps.tried
-	ps.prev = key
+	stable := (key == ps.prev || ps.eager) && key != ps.tried
+	ps.prev, ps.eager = key, false
 	if !stable {
 		return false
 	}
