@@ -49,7 +49,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	if err != nil {
 		return nil, err
 	}
-	xt, ok := columnsOf(ls.x)
+	xt, ok := ls.columns()
 	if !ok {
 		return nil, errors.New("solver: coordinate descent needs a dense design")
 	}
@@ -141,6 +141,20 @@ type cdState struct {
 	factors []float64 // f_k: the penalty is λΣ f_k|θ_k|
 	lambda  float64
 	n       int
+}
+
+// columns returns the columns of the loss's dense design as the rows of a
+// p×n matrix (see columnsOf), made once per loss: the fits of a path share
+// it.
+func (ls *LeastSquares) columns() (blas64.General, bool) {
+	if ls.xt.Data == nil {
+		xt, ok := columnsOf(ls.x)
+		if !ok {
+			return xt, false
+		}
+		ls.xt = xt
+	}
+	return ls.xt, true
 }
 
 // columnsOf returns the columns of a dense design as the rows of a p×n

@@ -75,7 +75,7 @@ func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, erro
 	if p.Lambda == 0 {
 		return nil, errors.New("solver: cluster coordinate descent needs λ > 0")
 	}
-	xt, ok := columnsOf(ls.x)
+	xt, ok := ls.columns()
 	if !ok {
 		return nil, errors.New("solver: cluster coordinate descent needs a dense design")
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -103,6 +104,7 @@ type LeastSquares struct {
 	hd     *mat.Dense    // the same, stored in full: gemm beats symm for few columns
 	lip    float64
 	work   mat.Dense
+	xt     blas64.General // the columns of a dense x, once asked for
 
 	chol    *mat.Cholesky // last reduced factor, for the clusters in cholKey
 	cholKey string

@@ -515,3 +515,30 @@ func TestLassoColumnLayout(t *testing.T) {
 	want.CloneFrom(transform(solver.DenseDesign{X: small}, mean, sd).(solver.DenseDesign).X.T())
 	require.True(t, mat.Equal(&want, transformColumns(small, mean, sd).XT))
 }
+
+// On wide data the cardinality and grouped fits and paths run cluster
+// coordinate descent by default, and reach FISTA's optimum.
+func TestWideFusedFitsMatchFISTA(t *testing.T) {
+	x, y, _ := simulate(11, 40, 150, 1, 1)
+	d := solver.DenseDesign{X: x}
+	labels := make([]int, 150)
+	for i := range labels {
+		labels[i] = i % 3
+	}
+	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 1}, penalty.NewGrouped(labels, 1)} {
+		set := solver.Settings{Tol: 1e-9}
+		pr, err := prepare(d, y, nil)
+		require.NoError(t, err)
+		require.IsType(t, solver.ClusterCD{}, pr.pathMethod(pen))
+		require.IsType(t, solver.ClusterCD{}, pr.method(pen))
+		path, err := FitPath(d, y, pen, &PathOptions{NLambda: 8, Options: Options{Settings: set}})
+		require.NoError(t, err)
+		for k, lam := range path.Lambdas {
+			want, err := Fit(d, y, pen, lam, &Options{Settings: set, Method: &solver.FISTA{}})
+			require.NoError(t, err)
+			got := path.Models[k]
+			require.True(t, got.Converged && want.Converged, "%T λ %d", pen, k)
+			require.InDelta(t, want.Objective, got.Objective, 1e-8*want.Objective, "%T λ %d", pen, k)
+		}
+	}
+}
