@@ -79,3 +79,27 @@ func TestNegativeNuRefused(t *testing.T) {
 		}
 	}
 }
+
+// The one-pass evaluation on the rows of a dense design, serial and split
+// over the cores, equals the two products it replaces.
+func TestEvalRowsMatchesProducts(t *testing.T) {
+	for _, dims := range [][2]int{{30, 50}, {90, 12000}} { // the second is split
+		x, y := regression(42, dims[0], dims[1], 1)
+		ls := NewLeastSquares(DenseDesign{x}, y)
+		theta := mat.NewDense(dims[1], 1, nil)
+		for i := 0; i < dims[1]; i++ {
+			theta.Set(i, 0, float64(i%5)-2)
+		}
+		var grad mat.Dense
+		f := ls.Eval(&grad, theta)
+		var r, want mat.Dense
+		r.Mul(x, theta)
+		r.Sub(&r, y)
+		want.Mul(x.T(), &r)
+		want.Scale(2, &want)
+		rr := mat.Norm(&r, 2)
+		require.InDelta(t, rr*rr, f, 1e-12*rr*rr)
+		require.True(t, mat.EqualApprox(&grad, &want, 1e-9), "%v", dims)
+	}
+	require.GreaterOrEqual(t, 90*12000, parallelRows)
+}
