@@ -34,6 +34,14 @@ type Piecewise interface {
 // sets means to zero exactly, up to the rounding of the sums involved.
 const kinkTol = 1e-12
 
+// AtKink reports whether a block whose entries sum to sum, and whose
+// absolute values sum to abs, is treated as sitting at the kink of
+// ν|Σ v|: the sum is zero up to its rounding (kinkTol relative to abs).
+// Piece and the solvers that step along a piece decide it here.
+func AtKink(sum, abs float64) bool {
+	return sum == 0 || math.Abs(sum) <= kinkTol*math.Max(abs, 1e-300)
+}
+
 // blockPiece appends to pc the clusters of equal values within block rows
 // (indices into v), with slopes weight·(n+1−2k) summed over each cluster's
 // sorted positions plus ν·sign(sum)·size, or a zero-sum constraint when the
@@ -55,7 +63,7 @@ func blockPiece(pc *Piece, v []float64, rows []int, weight, nu float64) {
 		s += v[i]
 		abs += math.Abs(v[i])
 	}
-	atKink := math.Abs(s) <= kinkTol*math.Max(abs, 1e-300) || s == 0
+	atKink := AtKink(s, abs)
 	first := len(pc.Clusters)
 	for k := 0; k < n; {
 		e := k + 1

@@ -129,12 +129,21 @@ func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, erro
 					break
 				}
 			}
-		} else if pol != nil && pol.off && st.towards(theta, pol.cand) {
-			// The piece's minimiser lies off it: theta went towards it as
-			// far as the piece reaches, which lowers the objective.
-			obj, gap, floor = bestCertificate(p, ls, theta, grad)
-			if res.done(s, obj, gap, floor) {
-				break
+		} else if pol != nil && pol.off {
+			// The piece's minimiser lies off it: go towards it as far as
+			// the piece reaches, which lowers the objective (kept only if
+			// it does, against rounding).
+			step.Copy(theta)
+			if st.towards(theta, pol.cand) {
+				tObj, tGap, tFloor := bestCertificate(p, ls, theta, pgrad)
+				if tObj <= obj {
+					grad, pgrad = pgrad, grad
+					if res.done(s, tObj, tGap, tFloor) {
+						break
+					}
+				} else {
+					theta.Copy(step)
+				}
 			}
 		}
 		if steps++; steps > hybridSteps {

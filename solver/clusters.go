@@ -6,6 +6,7 @@ import (
 
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/internal/radix"
+	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
@@ -195,25 +196,24 @@ func (cl *cluster) rowsOrNil() []int {
 func (st *clusterState) towards(theta, cand *mat.Dense) bool {
 	t := 1.0
 	for j, col := range st.cols {
-		for b := range col.blocks {
+		for b, rows := range st.blocks {
 			blk := &col.blocks[b]
-			var s1, abs float64
-			for k, cl := range blk.list {
-				d := cand.At(cl.rows[0], j)
-				s1 += cl.size * d
-				abs += cl.size * math.Abs(cl.c)
-				if k == 0 {
-					continue
-				}
-				up := blk.list[k-1]
-				closing := (d - cl.c) - (cand.At(up.rows[0], j) - up.c)
+			for k := 1; k < len(blk.list); k++ {
+				up, cl := blk.list[k-1], blk.list[k]
+				closing := (cand.At(cl.rows[0], j) - cl.c) - (cand.At(up.rows[0], j) - up.c)
 				if closing > 0 {
 					t = math.Min(t, (up.c-cl.c)/closing)
 				}
 			}
-			// A sum within rounding of zero is at its kink, kept there by
-			// cand's constraint.
-			if s0 := blk.sum; math.Abs(s0) > 1e-12*abs && (s1 == 0 || (s1 < 0) != (s0 < 0)) {
+			// The block sum as the piece was read (penalty.Piece): at its
+			// kink it stays there by cand's constraint.
+			var s0, abs, s1 float64
+			for _, i := range rows {
+				s0 += theta.At(i, j)
+				abs += math.Abs(theta.At(i, j))
+				s1 += cand.At(i, j)
+			}
+			if !penalty.AtKink(s0, abs) && (s1 == 0 || (s1 < 0) != (s0 < 0)) {
 				t = math.Min(t, s0/(s0-s1))
 			}
 		}
@@ -302,7 +302,7 @@ func (st *clusterState) update(col *clusterCol, blk *clusterBlock, cl *cluster) 
 
 // walk is the one-dimensional problem of a cluster of size m with value z,
 //
-//	a z² − 2b z + λ·m·( w Σ_j m_j |z − c_j| + ν |m z + S'| ),
+//	a z² − 2b z + λ·( w m Σ_j m_j |z − c_j| + ν |m z + S'| ),
 //
 // over the other clusters j of its block (S' their sum); its kinks are the
 // c_j and z0 = −S'/m. kink says the cluster sits on z0.
@@ -428,6 +428,7 @@ func (cl *cluster) absorb(o *cluster) {
 		cl.xs, cl.owned = xs, true
 	}
 	cl.a = kernel.Dot(cl.xs, cl.xs)
+	cl.edits = max(cl.edits, o.edits) + 1
 	cl.rows = append(cl.rows, o.rows...)
 	cl.size += o.size
 	o.merged = true
