@@ -47,7 +47,9 @@ func (c Cardinality) ProjectKernel(dst *mat.Dense, theta mat.Matrix) {
 }
 
 func (c Cardinality) colValue(v []float64, _ int) float64 {
-	return pairwiseValue(v, newWorkspace(len(v))) + nuOrOne(c.Nu)*math.Abs(sum(v))
+	w := getWorkspace(len(v))
+	defer putWorkspace(w)
+	return pairwiseValue(v, w) + nuOrOne(c.Nu)*math.Abs(sum(v))
 }
 
 func (c Cardinality) colProx(v []float64, tau float64, _ int, w *workspace) {
@@ -132,7 +134,9 @@ func FusionDualNorm(g []float64) float64 {
 	if len(g) < 2 {
 		return 0
 	}
-	return pairwiseDual(g, sum(g)/float64(len(g)), newWorkspace(len(g)))
+	w := getWorkspace(len(g))
+	defer putWorkspace(w)
+	return pairwiseDual(g, sum(g)/float64(len(g)), w)
 }
 
 // Validate refuses a negative, NaN or infinite ν.

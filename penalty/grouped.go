@@ -108,7 +108,8 @@ func (g *Grouped) each(v []float64, fn func(k int, block []float64)) {
 func (g *Grouped) colValue(v []float64, q int) float64 {
 	var s float64
 	nu := nuOrOne(g.Nu)
-	w := newWorkspace(len(v))
+	w := getWorkspace(len(v))
+	defer putWorkspace(w)
 	g.each(v, func(k int, b []float64) {
 		s += g.Weight(k, q)*pairwiseValue(b, w) + nu*math.Abs(sum(b))
 	})

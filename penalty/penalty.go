@@ -74,8 +74,9 @@ func proxCols(c columnwise, dst *mat.Dense, theta mat.Matrix, tau float64) {
 	}
 	p, q := theta.Dims()
 	sizeLike(dst, p, q)
-	v := make([]float64, p)
-	w := newWorkspace(p)
+	w := getWorkspace(p)
+	defer putWorkspace(w)
+	v := w.col[:p]
 	for j := 0; j < q; j++ {
 		mat.Col(v, j, theta)
 		c.colProx(v, tau, q, w)
@@ -85,8 +86,9 @@ func proxCols(c columnwise, dst *mat.Dense, theta mat.Matrix, tau float64) {
 
 func dualCols(c columnDual, g mat.Matrix) float64 {
 	p, q := g.Dims()
-	v := make([]float64, p)
-	w := newWorkspace(p)
+	w := getWorkspace(p)
+	defer putWorkspace(w)
+	v := w.col[:p]
 	var m float64
 	for j := 0; j < q; j++ {
 		mat.Col(v, j, g)

@@ -1,10 +1,15 @@
 package penalty
 
-import "github.com/cardsparse/cardreg/internal/radix"
+import (
+	"sync"
+
+	"github.com/cardsparse/cardreg/internal/radix"
+)
 
 // workspace holds the per-column scratch space of the sorted-form routines,
 // so that a matrix costs O(p) memory whatever its number of columns.
 type workspace struct {
+	col   []float64 // one column of the matrix at hand
 	pairs []pair
 	spare []pair // the radix sort's second buffer
 	z     []float64
@@ -16,6 +21,7 @@ type pair = radix.Pair
 
 func newWorkspace(n int) *workspace {
 	return &workspace{
+		col:   make([]float64, n),
 		pairs: make([]pair, n),
 		spare: make([]pair, n),
 		z:     make([]float64, n),
@@ -23,6 +29,22 @@ func newWorkspace(n int) *workspace {
 		cnts:  make([]int, n),
 	}
 }
+
+// workspaces recycles workspaces: the prox, value and dual norm run at
+// every iteration of a solver, and allocating seven vectors of length p
+// each time kept the garbage collector busy on wide data.
+var workspaces sync.Pool
+
+// getWorkspace returns a workspace for vectors of length up to n; give it
+// back with putWorkspace.
+func getWorkspace(n int) *workspace {
+	if w, ok := workspaces.Get().(*workspace); ok && len(w.pairs) >= n {
+		return w
+	}
+	return newWorkspace(n)
+}
+
+func putWorkspace(w *workspace) { workspaces.Put(w) }
 
 // sortDesc returns v's entries and indices sorted by decreasing value, in
 // one of w's two pair buffers.

@@ -66,7 +66,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		// relative to the iterates (so that it does not depend on the
 		// scale of Θ; 0/0 when both are exactly zero counts as 0).
 		step.Sub(xNew, y)
-		resid := relative(mat.Norm(step, 2), math.Max(mat.Norm(xNew, 2), mat.Norm(y, 2)))
+		resid := relative(frobNorm(step), math.Max(frobNorm(xNew), frobNorm(y)))
 		// Gradient restart: ⟨y − x⁺, x⁺ − x⟩ > 0 means the momentum points
 		// uphill.
 		tNew := (1 + math.Sqrt(1+4*t*t)) / 2

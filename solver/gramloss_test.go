@@ -103,3 +103,17 @@ func TestEvalRowsMatchesProducts(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, 90*12000, parallelRows)
 }
+
+// The fast Frobenius norm equals mat.Norm's, also where the sum of squares
+// would overflow or underflow, and on views that are not contiguous.
+func TestFrobNorm(t *testing.T) {
+	x, _ := regression(43, 7, 5, 1)
+	for _, scale := range []float64{1, 1e-200, 1e200, 0} {
+		var m mat.Dense
+		m.Scale(scale, x)
+		want := mat.Norm(&m, 2)
+		require.InDelta(t, want, frobNorm(&m), 1e-14*want, "scale %g", scale)
+	}
+	view := x.Slice(1, 5, 1, 4)
+	require.InDelta(t, mat.Norm(view, 2), frobNorm(view), 1e-14*mat.Norm(view, 2))
+}
