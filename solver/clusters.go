@@ -285,7 +285,7 @@ func (st *clusterState) update(col *clusterCol, blk *clusterBlock, cl *cluster) 
 	}
 	other := blk.sum - cl.size*cl.c
 	w.z0 = -other / cl.size
-	w.kink = math.Abs(blk.sum) <= 1e-13*(math.Abs(cl.size*cl.c)+math.Abs(other))
+	w.kink = penalty.AtKink(blk.sum, math.Abs(cl.size*cl.c)+math.Abs(other))
 	for _, dir := range [2]float64{1, -1} {
 		z, at, passed, moved := w.run(dir)
 		if !moved {

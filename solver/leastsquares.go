@@ -224,23 +224,29 @@ func (ls *LeastSquares) evalRows(grad *mat.Dense, theta mat.Matrix) (float64, bo
 	th := ls.rowBuf[:p]
 	mat.Col(th, 0, theta)
 	parts := make([]float64, workers)
-	var wg sync.WaitGroup
-	for w := range workers {
+	share := func(w int) {
 		g := ls.rowBuf[(1+w)*p : (2+w)*p]
-		lo, hi := w*raw.Rows/workers, (w+1)*raw.Rows/workers
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			clear(g)
-			for i := lo; i < hi; i++ {
-				row := raw.Data[i*raw.Stride : i*raw.Stride+p]
-				r := kernel.Dot(row, th) - ls.y.At(i, 0)
-				parts[w] += r * r
-				kernel.Axpy(2*r, row, g)
-			}
-		}()
+		clear(g)
+		for i := w * raw.Rows / workers; i < (w+1)*raw.Rows/workers; i++ {
+			row := raw.Data[i*raw.Stride : i*raw.Stride+p]
+			r := kernel.Dot(row, th) - ls.y.At(i, 0)
+			parts[w] += r * r
+			kernel.Axpy(2*r, row, g)
+		}
 	}
-	wg.Wait()
+	if workers == 1 {
+		share(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				share(w)
+			}()
+		}
+		wg.Wait()
+	}
 	g := ls.rowBuf[p : 2*p]
 	var f float64
 	for w := range workers {
@@ -525,6 +531,7 @@ func (ls *LeastSquares) reducedHessian(clusters [][]int) *mat.SymDense {
 func clusterColumns(dst *mat.Dense, x Design, clusters [][]int) {
 	n, p := x.Dims()
 	if d, ok := x.(DenseDesign); ok {
+		dst.Reset()
 		dst.ReuseAs(n, len(clusters))
 		row := make([]float64, p)
 		for i := 0; i < n; i++ {
