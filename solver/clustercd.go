@@ -168,7 +168,7 @@ func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, erro
 
 // bestCertificate is the relative duality gap of a least-squares problem at
 // theta, with the dual point θ = 2sR at the s that maximises the dual
-// objective 2s⟨R, Y⟩ − s²‖R‖² over the feasible s ∈ [0, λ/h*(2XᵀR)]. It
+// objective 2s⟨R, Y⟩ − s²‖R‖² over the feasible |s| ≤ λ/h*(2XᵀR). It
 // leaves ∇f(theta) in grad.
 func bestCertificate(p Problem, ls *LeastSquares, theta, grad *mat.Dense) (obj, gap float64, floor bool) {
 	fval := ls.Eval(grad, theta)
@@ -178,19 +178,20 @@ func bestCertificate(p Problem, ls *LeastSquares, theta, grad *mat.Dense) (obj, 
 		return obj, math.NaN(), false
 	}
 	ry := ls.yy - frob(theta, ls.c)
-	s := 0.0
-	if fval > 0 {
-		s = math.Max(ry/fval, 0)
-	}
-	if d*s > p.Lambda {
-		s = p.Lambda / d
-	}
-	g := math.Max(obj-(2*s*ry-s*s*fval), 0)
+	g := math.Max(obj-scaledDual(ry, fval, d, p.Lambda), 0)
 	floor = g <= ls.GapFloor()
 	if obj <= 0 {
 		return obj, g, floor
 	}
 	return obj, g / obj, floor
+}
+
+// scaledDual returns the dual objective 2s⟨u, Y⟩ − s²‖u‖² at the point
+// 2s·u, for s at its best feasible value (dualScale), given ⟨u, Y⟩, ‖u‖²
+// and d = h*(2Xᵀu).
+func scaledDual(uy, uu, d, lambda float64) float64 {
+	s := dualScale(uy, uu, lambda/d)
+	return 2*s*uy - s*s*uu
 }
 
 // done records a certificate in res and reports whether it stops the
@@ -221,11 +222,7 @@ func extrapolatedGap(p Problem, ls *LeastSquares, obj float64, u []float64) floa
 	if !ok || !(uu > 0) {
 		return math.Inf(1)
 	}
-	s := math.Max(uy/uu, 0)
-	if d*s > p.Lambda {
-		s = p.Lambda / d
-	}
-	return math.Max(obj-(2*s*uy-s*s*uu), 0)
+	return math.Max(obj-scaledDual(uy, uu, d, p.Lambda), 0)
 }
 
 // handOver continues a fit with FISTA from theta with the iterations left,

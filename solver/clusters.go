@@ -25,6 +25,7 @@ type clusterState struct {
 	spare   []radix.Pair
 	mark    []int // rows of the cluster being built, by stamp
 	stamp   int
+	res     []float64 // residual's buffer
 }
 
 // clusterCol is one response column: y, its residual y − Xθ, and its
@@ -235,13 +236,14 @@ func (st *clusterState) towards(theta, cand *mat.Dense) bool {
 	return true
 }
 
-// residual returns the residuals of every column, one after the other.
+// residual returns the residuals of every column, one after the other,
+// in a buffer of st's that the next call overwrites.
 func (st *clusterState) residual() []float64 {
-	out := make([]float64, 0, st.n*len(st.cols))
+	st.res = st.res[:0]
 	for _, col := range st.cols {
-		out = append(out, col.r...)
+		st.res = append(st.res, col.r...)
 	}
-	return out
+	return st.res
 }
 
 // write copies the clusters' values into theta.

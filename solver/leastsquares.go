@@ -533,10 +533,8 @@ func clusterColumns(dst *mat.Dense, x Design, clusters [][]int) {
 	if d, ok := x.(DenseDesign); ok {
 		dst.Reset()
 		dst.ReuseAs(n, len(clusters))
-		row := make([]float64, p)
 		for i := 0; i < n; i++ {
-			mat.Row(row, i, d.X)
-			out := dst.RawRowView(i)
+			row, out := d.X.RawRowView(i), dst.RawRowView(i)
 			for c, cl := range clusters {
 				var s float64
 				for _, k := range cl {

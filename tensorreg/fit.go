@@ -369,8 +369,7 @@ func (pr *prepared) method(pen penalty.Penalty) solver.Method {
 		return pr.opts.Method
 	}
 	if solver.IsSeparableL1(pen) {
-		switch pr.design.(type) {
-		case solver.DenseDesign, solver.ColumnDesign:
+		if pr.dense() {
 			return solver.CoordinateDescent{}
 		}
 		if pr.x == nil && pr.gramForm() {
@@ -391,19 +390,25 @@ func (pr *prepared) pathMethod(pen penalty.Penalty) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
 	}
-	_, dense := pr.design.(solver.DenseDesign)
-	if _, cols := pr.design.(solver.ColumnDesign); cols {
-		dense = true
-	}
 	switch _, fused := pen.(penalty.Fused); {
 	case solver.IsSeparableL1(pen) && pr.gramForm():
 		return solver.GramCoordinateDescent{}
-	case solver.IsSeparableL1(pen) && dense:
+	case solver.IsSeparableL1(pen) && pr.dense():
 		return solver.CoordinateDescent{}
-	case fused && dense && !pr.gramForm():
+	case fused && pr.dense() && !pr.gramForm():
 		return solver.ClusterCD{}
 	}
 	return &solver.FISTA{}
+}
+
+// dense reports whether the design is held densely, by rows or by
+// columns, as coordinate descent and ClusterCD need.
+func (pr *prepared) dense() bool {
+	switch pr.design.(type) {
+	case solver.DenseDesign, solver.ColumnDesign:
+		return true
+	}
+	return false
 }
 
 // gramForm reports whether the loss works in Gram form (forming XᵀX).
