@@ -17,10 +17,7 @@ func TestClusterCDMatchesFISTA(t *testing.T) {
 	for _, dims := range [][3]int{{30, 80, 1}, {40, 15, 2}, {20, 200, 1}} {
 		x, y := regression(31, dims[0], dims[1], dims[2])
 		loss := NewLeastSquares(DenseDesign{x}, y)
-		labels := make([]int, dims[1])
-		for i := range labels {
-			labels[i] = i % 3
-		}
+		labels := cyclic(dims[1], 3)
 		grouped := penalty.NewGrouped(labels, 0.5)
 		unweighted := penalty.NewGrouped(labels, 2)
 		unweighted.Unweighted = true
@@ -60,10 +57,7 @@ func TestClusterUpdateIsExact(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	x, y := regression(32, 12, 30, 1)
 	loss := NewLeastSquares(DenseDesign{x}, y)
-	labels := make([]int, 30)
-	for i := range labels {
-		labels[i] = i % 2
-	}
+	labels := cyclic(30, 2)
 	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 0.7}, penalty.NewGrouped(labels, 1.3)} {
 		fz := pen.(penalty.Fused)
 		blocks, weights, nu := fz.FusedBlocks(30, 1)
@@ -186,4 +180,14 @@ func TestClusterCDRefuses(t *testing.T) {
 		_, err := Minimize(p, nil, nil, ClusterCD{})
 		require.Error(t, err)
 	}
+}
+
+// cyclic returns n group labels 0, 1, …, k−1, 0, 1, … (k groups of
+// interleaved rows).
+func cyclic(n, k int) []int {
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = i % k
+	}
+	return labels
 }

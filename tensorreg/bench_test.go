@@ -70,10 +70,7 @@ func BenchmarkGram(b *testing.B) {
 func BenchmarkCardinalityWidePath(b *testing.B) {
 	x, y, _ := simulate(2, 200, 4000, 1, 1)
 	d := solver.DenseDesign{X: x}
-	labels := make([]int, 4000)
-	for i := range labels {
-		labels[i] = i % 4
-	}
+	labels := cyclic(4000, 4)
 	opts := &PathOptions{NLambda: 20, Options: Options{Settings: solver.Settings{Tol: 1e-6}}}
 	for _, c := range []struct {
 		name string

@@ -521,10 +521,7 @@ func TestLassoColumnLayout(t *testing.T) {
 func TestWideFusedFitsMatchFISTA(t *testing.T) {
 	x, y, _ := simulate(11, 40, 150, 1, 1)
 	d := solver.DenseDesign{X: x}
-	labels := make([]int, 150)
-	for i := range labels {
-		labels[i] = i % 3
-	}
+	labels := cyclic(150, 3)
 	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 1}, penalty.NewGrouped(labels, 1)} {
 		set := solver.Settings{Tol: 1e-9}
 		pr, err := prepare(d, y, nil)
@@ -541,4 +538,14 @@ func TestWideFusedFitsMatchFISTA(t *testing.T) {
 			require.InDelta(t, want.Objective, got.Objective, 1e-8*want.Objective, "%T λ %d", pen, k)
 		}
 	}
+}
+
+// cyclic returns n group labels 0, 1, …, k−1, 0, 1, … (k groups of
+// interleaved rows).
+func cyclic(n, k int) []int {
+	labels := make([]int, n)
+	for i := range labels {
+		labels[i] = i % k
+	}
+	return labels
 }
