@@ -3,13 +3,13 @@ package glm
 import (
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -20,9 +20,7 @@ import (
 // every type.measure and for Poisson and gaussian deviance, with weights:
 // λ_min and λ_1se are the same, the curve agrees to 1e-6 relative.
 func TestCVMatchesGlmnet(t *testing.T) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
+	rtest.SkipUnlessAvailable(t)
 	cases := []struct {
 		fam     datafit.Family
 		measure string
@@ -33,7 +31,7 @@ func TestCVMatchesGlmnet(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.fam.Name()+" "+c.measure, func(t *testing.T) {
-			t.Parallel() // each waits mostly on R's start-up
+			t.Parallel() // R runs the references one at a time; the fits overlap them
 			cvMatch(t, c.fam, c.measure)
 		})
 	}
@@ -76,7 +74,7 @@ func cvMatch(t *testing.T, fam datafit.Family, measure string) {
 	for _, l := range cv.Lambdas {
 		grid = append(grid, g(l/(2*float64(n))))
 	}
-	out, err := exec.Command("Rscript", "../bench/cvglmnet.R", path, "fold", "w", strings.Join(grid, ","), fam.Name(), measure, "w").CombinedOutput()
+	out, err := rtest.Output("../bench/cvglmnet.R", path, "fold", "w", strings.Join(grid, ","), fam.Name(), measure, "w")
 	require.NoError(t, err, "%s", out)
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	require.Len(t, lines, len(cv.Lambdas)+2)

@@ -6,13 +6,13 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -142,7 +142,7 @@ func glmnetFit(t *testing.T, path, family string, lambdas []float64, weights, of
 // rscriptRows runs Rscript with args and returns its output's lines as
 // rows of numbers.
 func rscriptRows(t *testing.T, args ...string) [][]float64 {
-	out, err := exec.Command("Rscript", args...).CombinedOutput()
+	out, err := rtest.Output(args[0], args[1:]...)
 	require.NoError(t, err, "%s", out)
 	var res [][]float64
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -212,11 +212,9 @@ type glmnetSet struct {
 // and returns a folder and the data sets: glmnet's own BinomialExample and
 // PoissonExample, and one n×p set of our own per family.
 func glmnetSets(t *testing.T, n, p int) (string, []glmnetSet) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
+	rtest.SkipUnlessAvailable(t)
 	dir := t.TempDir()
-	out, err := exec.Command("Rscript", "../bench/glmfamily.R", "export", dir).CombinedOutput()
+	out, err := rtest.Output("../bench/glmfamily.R", "export", dir)
 	require.NoError(t, err, "%s", out)
 	return dir, []glmnetSet{
 		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
@@ -237,7 +235,7 @@ func TestMatchesGlmnet(t *testing.T) {
 	for _, set := range sets {
 		for _, variant := range []string{"plain", "weights", "offset", "weights+offset", "factors"} {
 			t.Run(set.name+" "+variant, func(t *testing.T) {
-				t.Parallel() // each waits mostly on R's start-up
+				t.Parallel() // R runs the references one at a time; the fits overlap them
 				matchGlmnet(t, dir, set.fam, set.tb, variant)
 			})
 		}

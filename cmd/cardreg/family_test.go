@@ -5,12 +5,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
+
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -45,9 +46,7 @@ func glmFitJSON(t *testing.T, args ...string) glmOut {
 // the coefficients against R glmnet at the same λ (λ_glmnet = λ/(2n)):
 // the plumbing from flags to the fit is glmnet's model.
 func TestFamilyFitMatchesGlmnet(t *testing.T) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
+	rtest.SkipUnlessAvailable(t)
 	dir := t.TempDir()
 	// claims.csv with a weight column: x1..x10, w, off, claims.
 	claims := readExample(t, "../../examples/claims.csv")
@@ -62,7 +61,7 @@ func TestFamilyFitMatchesGlmnet(t *testing.T) {
 		"--penalty-factor", factors, "--tol", "1e-13", data)
 	require.Equal(t, "log", out.Link)
 	require.Equal(t, []string{"x3"}, out.Unpenalized)
-	ref, err := exec.Command("Rscript", "../../bench/glmfamily.R", "fit", data, "poisson", strconv.FormatFloat(20.0/2000, 'g', -1, 64), "w", "off", factors).CombinedOutput()
+	ref, err := rtest.Output("../../bench/glmfamily.R", "fit", data, "poisson", strconv.FormatFloat(20.0/2000, 'g', -1, 64), "w", "off", factors)
 	require.NoError(t, err, "%s", ref)
 	want := strings.Fields(string(ref))
 	require.Len(t, want, 11)

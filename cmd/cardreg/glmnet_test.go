@@ -1,11 +1,11 @@
 package main
 
 import (
-	"os/exec"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -16,9 +16,7 @@ import (
 // 0.8 of cv.glmnet's. Skipped when R or glmnet is missing (CI installs
 // r-cran-glmnet).
 func TestCVMatchesGlmnet(t *testing.T) {
-	if exec.Command("Rscript", "-e", "library(glmnet)").Run() != nil {
-		t.Skip("R's glmnet is not installed (apt-get install r-cran-glmnet)")
-	}
+	rtest.SkipUnlessAvailable(t)
 	dir := t.TempDir()
 	data, _ := exampleWith(t, dir) // columns w, fold (1…4), x1…x12, y
 	res := cardreg(t, "cv", "--penalty", "lasso", "--foldid", "fold", "--drop", "w", "--nlambda", "30", "--tol", "1e-12", data)
@@ -28,7 +26,7 @@ func TestCVMatchesGlmnet(t *testing.T) {
 	for _, r := range rows {
 		grid = append(grid, r[1])
 	}
-	out, err := exec.Command("Rscript", "../../bench/cvglmnet.R", data, "fold", "w", strings.Join(grid, ",")).CombinedOutput()
+	out, err := rtest.Output("../../bench/cvglmnet.R", data, "fold", "w", strings.Join(grid, ","))
 	require.NoError(t, err, "%s", out)
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	require.Len(t, lines, len(rows)+2)
