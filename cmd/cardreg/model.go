@@ -48,8 +48,8 @@ type savedModel struct {
 	// (gaussian and identity in versions 1 and 2). OffsetColumn names the
 	// column predict adds to the linear predictor ("" for none). Weights
 	// says how observation weights entered the fit: "none", or
-	// "normalised to sum to n" (package glm) or "as given" (least squares
-	// from sufficient statistics).
+	// "normalised to sum to n" (every family; "as given" in models saved
+	// before gaussian weights were rescaled, read as it was written).
 	Family       string `json:"family,omitempty"`
 	Link         string `json:"link,omitempty"`
 	OffsetColumn string `json:"offset_column,omitempty"`
@@ -61,12 +61,12 @@ type savedModel struct {
 var modelRequired = []string{"format", "version", "penalty", "lambda", "target", "names", "coefficients", "intercept", "relaxed", "n"}
 
 func saveModel(w io.Writer, r *fitResult) error {
+	// Every family's weights are rescaled to sum to n (glmnet's
+	// convention; gaussian too since 47631b4). "as given" is still read in
+	// models saved before that.
 	weights := "none"
-	switch {
-	case r.WeightsColumn != "" && r.Deviance != nil:
+	if r.WeightsColumn != "" {
 		weights = "normalised to sum to n"
-	case r.WeightsColumn != "":
-		weights = "as given"
 	}
 	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -76,4 +78,22 @@ func TestFoldID(t *testing.T) {
 	oneLine(t, cardreg(t, "cv", "--foldid", "f", bad), 1, "badfold.csv", "2.5")
 	gap := writeFile(t, dir, "gapfold.csv", "f,a,y\n1,1,2\n3,2,3\n1,3,5\n3,4,4\n")
 	oneLine(t, cardreg(t, "cv", "--foldid", "f", gap), 1, "fold 2 of 1…3 has no rows")
+}
+
+// A saved weighted model says how its weights entered the fit: rescaled to
+// sum to n on every route and for every family (a gaussian model said "as given" though its
+// weights had been rescaled).
+func TestSavedWeightsLabel(t *testing.T) {
+	dir := t.TempDir()
+	weighted, _ := exampleWith(t, dir)
+	for i, route := range []string{"--stream=false", "--stream"} {
+		model := filepath.Join(dir, fmt.Sprintf("m%d.json", i))
+		res := cardreg(t, "fit", "--lambda", "30", route, "--weights", "w", "--drop", "fold", "--save-model", model, weighted)
+		require.Equal(t, 0, res.code, res.stderr)
+		b, err := os.ReadFile(model)
+		require.NoError(t, err)
+		var m savedModel
+		require.NoError(t, json.Unmarshal(b, &m))
+		require.Equal(t, "normalised to sum to n", m.Weights, route)
+	}
 }
