@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/testenv"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -125,9 +126,11 @@ func FuzzGram(f *testing.F) {
 }
 
 // TestGenerated checks that regenerating the assembly changes nothing
-// (skipped in -short mode or when the asmgen module's dependencies cannot
-// be loaded).
+// (an exhaustive check: it builds and runs the generator, which took most
+// of the README's test time; skipped in -short mode or when the asmgen
+// module's dependencies cannot be loaded).
 func TestGenerated(t *testing.T) {
+	testenv.SkipUnlessSlow(t)
 	if testing.Short() {
 		t.Skip("runs the generator")
 	}
