@@ -168,6 +168,43 @@ func (n *Network) forward(x solver.Design, pooled bool) *trace {
 	return t
 }
 
+// stuck describes, per hidden layer of the trace, a layer that no longer
+// learns: one whose units all output 0 on every row (dead ReLU units: the
+// network's output no longer depends on its input), or one through which no
+// gradient passes, f'(z) = 0 for every unit on every row (tanh units that
+// are all saturated: the layers below no longer learn). "" for the others.
+func (n *Network) stuck(t *trace) []string {
+	out := make([]string, len(t.h))
+	for l, h := range t.h {
+		switch {
+		case allZero(h.RawMatrix().Data):
+			out[l] = "outputs 0 on every training row, so the network's output no longer depends on its input"
+		case noDeriv(n.Activations[l], t.z[l].RawMatrix().Data):
+			out[l] = "is saturated on every training row, so no gradient reaches the layers below it"
+		}
+	}
+	return out
+}
+
+// noDeriv reports whether f'(v) = 0 for every v of z.
+func noDeriv(f Activation, z []float64) bool {
+	for _, v := range z {
+		if f.Deriv(v) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func allZero(v []float64) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // scratch recycles the storage of the matrices a gradient evaluation uses
 // and drops (the trace and the back-propagated errors), which would
 // otherwise be allocated and cleared at every step.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/cardsparse/cardreg/deepreg/kproject"
@@ -92,7 +94,9 @@ type RowSelector = solver.RowSelector
 
 // Train fits the network in place to (x, y) by proximal gradient descent
 // on Loss + λ·Σ_l h(W^l): a gradient step on the loss, then the exact prox
-// of the penalty at step η·λ, then the optional projection.
+// of the penalty at step η·λ, then the optional projection. A training
+// that diverges (see DivergedError; judged at the evaluated epochs) is an
+// error, not a result.
 func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
@@ -131,6 +135,7 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 	}
 	res := &Result{Network: net}
 	best, bestLoss, since := net.Clone(), math.Inf(1), 0
+	w := newWatch(o.evaluate(net, tx, ty, nil, nil))
 	start := time.Now()
 	for e := 1; e <= o.Epochs; e++ {
 		var moved float64
@@ -152,10 +157,10 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 		if o.ReportEvery > 1 && e%o.ReportEvery != 0 && e != o.Epochs {
 			continue
 		}
-		ep := o.evaluate(net, tx, ty, vx, vy)
+		ep, stuck := o.evaluate(net, tx, ty, vx, vy)
 		ep.Epoch, ep.Projection, ep.Seconds = e, moved, time.Since(start).Seconds()
-		if math.IsNaN(ep.Loss) || math.IsInf(ep.Loss, 0) {
-			return nil, &DivergedError{Epoch: e, What: fmt.Sprintf("the training loss is %v", ep.Loss)}
+		if err := w.check(net, ep, stuck); err != nil {
+			return nil, err
 		}
 		res.History = append(res.History, ep)
 		if o.Progress != nil {
@@ -179,18 +184,104 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 }
 
 // DivergedError is returned by Train when the weights or the loss stop
-// being finite numbers: the step size is too large for the data's scale
-// (or the data overflow), and the network is left as it was at that epoch.
+// being finite numbers, when the training loss explodes (see watch), or
+// when every unit of a hidden layer dies (ReLU units that all output 0,
+// tanh units that are all saturated, on every training row): the
+// step size is too large for the data's scale (or the data overflow), and
+// the network is left as it was at that epoch.
 type DivergedError struct {
 	// Epoch is the epoch (1-based) at which it was seen.
 	Epoch int
-	// What says what stopped being finite.
+	// What says what was seen, with the recent training losses.
 	What string
+	// Remedy is what to try, in the caller's terms; empty: lower the
+	// learning rate (or standardise the inputs).
+	Remedy string
 }
 
 func (e *DivergedError) Error() string {
-	return fmt.Sprintf("deepreg: training diverged at epoch %d: %s; lower the learning rate (or standardise the inputs)", e.Epoch, e.What)
+	remedy := e.Remedy
+	if remedy == "" {
+		remedy = "lower the learning rate (or standardise the inputs)"
+	}
+	return fmt.Sprintf("deepreg: training diverged at epoch %d: %s; %s", e.Epoch, e.What, remedy)
 }
+
+// The training loss has exploded when it exceeds both divergeLowest times
+// the lowest so far and divergeInitial times the initial loss (the second,
+// so that the noise of a near-perfect fit is no explosion): a step size
+// that is too large multiplies the loss by orders of magnitude within a few
+// epochs, an oscillating but converging one does not.
+const (
+	divergeLowest  = 100
+	divergeInitial = 10
+)
+
+// watch tells a diverging training from a slow or noisy one, from the
+// training figures of the evaluated epochs.
+type watch struct {
+	initial, lowest float64
+	alive           []bool   // hidden layers that were not stuck at the start
+	trail           []string // the initial and the last three training losses
+	skipped         bool     // whether losses were dropped from the trail
+}
+
+// newWatch starts from the figures of the initial network.
+func newWatch(ep Epoch, stuck []string) *watch {
+	w := &watch{initial: ep.Loss, lowest: ep.Loss, trail: []string{fmt.Sprintf("%.3g at the start", ep.Loss)}}
+	if !isFinite(ep.Loss) {
+		w.initial, w.lowest = math.Inf(1), math.Inf(1)
+	}
+	for _, s := range stuck {
+		w.alive = append(w.alive, s == "")
+	}
+	return w
+}
+
+// check returns a DivergedError when the epoch's training loss is not
+// finite or has exploded, or when a hidden layer that was alive at the
+// start is stuck (see Network.stuck) although its incoming weights are not
+// all zero (all zero: the penalty switched the layer off).
+func (w *watch) check(net *Network, ep Epoch, stuck []string) error {
+	w.trail = append(w.trail, fmt.Sprintf("%.3g at epoch %d", ep.Loss, ep.Epoch))
+	if len(w.trail) > 4 {
+		w.trail, w.skipped = slices.Delete(w.trail, 1, 2), true
+	}
+	var what string
+	switch limit := max(divergeLowest*w.lowest, divergeInitial*w.initial); {
+	case !isFinite(ep.Loss):
+		what = fmt.Sprintf("the training loss is %v", ep.Loss)
+	case ep.Loss > limit && limit > 0: // 0: a perfect initial fit, no scale
+		what = fmt.Sprintf("the training loss exploded to %.3g, over %d times its lowest so far (%.3g)", ep.Loss, divergeLowest, w.lowest)
+	default:
+		what = w.dead(net, stuck)
+	}
+	if what != "" {
+		return &DivergedError{Epoch: ep.Epoch, What: what + " (training loss " + w.history() + ")"}
+	}
+	w.lowest = min(w.lowest, ep.Loss)
+	return nil
+}
+
+// dead describes the first hidden layer that died, or returns "".
+func (w *watch) dead(net *Network, stuck []string) string {
+	for l, s := range stuck {
+		if s != "" && w.alive[l] && !allZero(net.Weights[l].RawMatrix().Data) {
+			return fmt.Sprintf("every unit of hidden layer %d (%s) %s", l+1, net.Activations[l], s)
+		}
+	}
+	return ""
+}
+
+// history lists the training losses of the trail.
+func (w *watch) history() string {
+	if !w.skipped {
+		return strings.Join(w.trail, ", ")
+	}
+	return w.trail[0] + ", …, " + strings.Join(w.trail[1:], ", ")
+}
+
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // finite returns a DivergedError when a weight or bias is NaN or infinite.
 func (net *Network) finite(epoch int) error {
@@ -248,9 +339,12 @@ func (o *Options) layerPenalty(l int) penalty.Penalty {
 	return o.Penalty
 }
 
-// evaluate computes an epoch's figures.
-func (o *Options) evaluate(net *Network, x solver.Design, y *mat.Dense, vx solver.Design, vy *mat.Dense) Epoch {
-	out, _ := net.Output(x)
+// evaluate computes an epoch's figures, and which hidden layers are stuck
+// on the training rows (see Network.stuck).
+func (o *Options) evaluate(net *Network, x solver.Design, y *mat.Dense, vx solver.Design, vy *mat.Dense) (Epoch, []string) {
+	t := net.forward(x, true)
+	defer t.release()
+	out := t.z[len(t.z)-1]
 	ep := Epoch{Loss: o.Loss.Value(out, y), Metric: o.Loss.Metric(out, y), ValLoss: math.NaN(), ValMetric: math.NaN()}
 	for l, w := range net.Weights {
 		if h := o.layerPenalty(l); h != nil {
@@ -262,7 +356,7 @@ func (o *Options) evaluate(net *Network, x solver.Design, y *mat.Dense, vx solve
 		vo, _ := net.Output(vx)
 		ep.ValLoss, ep.ValMetric = o.Loss.Value(vo, vy), o.Loss.Metric(vo, vy)
 	}
-	return ep
+	return ep, net.stuck(t)
 }
 
 // stepper applies one update: gradient (or Adam) step, prox, projection.

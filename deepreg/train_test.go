@@ -79,7 +79,9 @@ func TestTrainOptions(t *testing.T) {
 	require.Len(t, ra.History, 30)
 	require.Less(t, ra.History[29].Loss, ra.History[0].Loss)
 
-	opts.Validation, opts.Patience, opts.Epochs, opts.LearningRate = 0.3, 2, 500, 0.5
+	// At 0.5 (and 0.2) every hidden unit dies within a few epochs, which
+	// Train now reports as a divergence; early stopping needs a live network.
+	opts.Validation, opts.Patience, opts.Epochs, opts.LearningRate = 0.3, 2, 500, 0.05
 	net, _ := New([]int{5, 8, 3}, []Activation{ReLU{}}, false, 2)
 	res, err := Train(net, solver.DenseDesign{X: x}, y, opts)
 	require.NoError(t, err)
@@ -283,4 +285,146 @@ func TestTrainRefusesDegenerateRuns(t *testing.T) {
 	net, _ = New([]int{3, 4, 1}, []Activation{ReLU{}}, false, 1)
 	_, err = Train(net, solver.DenseDesign{X: big}, y, &Options{Epochs: 5})
 	require.ErrorAs(t, err, &de)
+}
+
+// offsetData has inputs in {0, …, 4} and a target near 8, far from the
+// initial network's outputs: a step that is too large kills every ReLU
+// unit (all pre-activations negative), leaving the constant-zero network
+// with a flat, finite loss.
+func offsetData(n int) (*mat.Dense, *mat.Dense) {
+	rng := rand.New(rand.NewPCG(3, 3))
+	x, y := mat.NewDense(n, 3, nil), mat.NewDense(n, 1, nil)
+	for i := range n {
+		for j := range 3 {
+			x.Set(i, j, float64(rng.IntN(5)))
+		}
+		y.Set(i, 0, 7)
+		if x.At(i, 0)+x.At(i, 2) > 4 {
+			y.Set(i, 0, 9)
+		}
+	}
+	return x, y
+}
+
+// A training that diverges without an infinite weight is reported, not
+// returned as a result: every hidden unit dead (the flat loss of the
+// constant network), or a loss that explodes by orders of magnitude, with
+// plain or Adam steps, full batch or mini-batches, with or without a
+// penalty and biases, evaluated every epoch or every few.
+func TestTrainReportsDivergence(t *testing.T) {
+	x, y := offsetData(300)
+	d := solver.DenseDesign{X: x}
+	relu, tanh := []Activation{ReLU{}}, []Activation{Tanh{}}
+	for name, c := range map[string]struct {
+		arch []int
+		acts []Activation
+		bias bool
+		opts Options
+		want string
+	}{
+		"relu dies":             {[]int{3, 4, 1}, relu, false, Options{LearningRate: 0.3, Epochs: 50}, "every unit of hidden layer 1 (relu) outputs 0"},
+		"relu dies, mini-batch": {[]int{3, 4, 1}, relu, false, Options{LearningRate: 0.3, Epochs: 50, BatchSize: 10, Seed: 1}, "outputs 0"},
+		"relu dies, every 10":   {[]int{3, 4, 1}, relu, false, Options{LearningRate: 0.3, Epochs: 50, ReportEvery: 10}, "at epoch 10: every unit"},
+		"relu dies, lasso":      {[]int{3, 4, 1}, relu, false, Options{LearningRate: 0.3, Epochs: 50, Penalty: penalty.L1{Nu: 1}, Lambda: 0.01}, "outputs 0"},
+		"relu dies, bias":       {[]int{3, 4, 1}, relu, true, Options{LearningRate: 0.3, Epochs: 50, Penalty: penalty.Cardinality{Nu: 1}, Lambda: 0.01}, "outputs 0"},
+		"second layer dies":     {[]int{3, 4, 4, 1}, []Activation{Tanh{}, ReLU{}}, false, Options{LearningRate: 0.1, Epochs: 50}, "hidden layer 2 (relu)"},
+		"relu explodes":         {[]int{3, 4, 1}, relu, false, Options{LearningRate: 1, Epochs: 50}, "exploded to"},
+		"leaky explodes":        {[]int{3, 4, 1}, []Activation{LeakyReLU{Slope: 0.01}}, false, Options{LearningRate: 1, Epochs: 50}, "exploded to"},
+		"tanh explodes":         {[]int{3, 4, 1}, tanh, false, Options{LearningRate: 1, Epochs: 50}, "exploded to"},
+		"identity explodes":     {[]int{3, 4, 1}, []Activation{Identity{}}, false, Options{LearningRate: 1, Epochs: 50}, "exploded to"},
+		"no hidden layer":       {[]int{3, 1}, nil, false, Options{LearningRate: 1, Epochs: 50}, "exploded to"},
+		"adam":                  {[]int{3, 8, 1}, relu, false, Options{LearningRate: 100, Epochs: 50, Adam: true}, "diverged"},
+		"adam, tanh":            {[]int{3, 8, 1}, tanh, true, Options{LearningRate: 1e4, Epochs: 50, Adam: true}, "diverged"},
+		"cross-entropy":         {[]int{3, 4, 2}, tanh, false, Options{LearningRate: 100, Epochs: 50, Loss: CrossEntropy{}}, "exploded to"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			target := y
+			if c.opts.Loss != nil {
+				labels := make([]int, 300)
+				for i := range labels {
+					labels[i] = int(y.At(i, 0)-7) / 2
+				}
+				target = OneHot(labels, 2)
+			}
+			net, err := New(c.arch, c.acts, c.bias, 1)
+			require.NoError(t, err)
+			res, err := Train(net, d, target, &c.opts)
+			var de *DivergedError
+			require.ErrorAs(t, err, &de, "result %+v", res)
+			require.Positive(t, de.Epoch)
+			require.ErrorContains(t, err, c.want)
+			require.ErrorContains(t, err, "at the start")
+			require.ErrorContains(t, err, "lower the learning rate")
+		})
+	}
+}
+
+// The same data at a small enough step train without a report, and so do
+// layers that a large penalty switches off (all weights zero, the layer's
+// output 0 on every row: the null model is the penalty's answer, not a
+// divergence).
+func TestTrainDivergenceNotFlagged(t *testing.T) {
+	x, y := offsetData(300)
+	d := solver.DenseDesign{X: x}
+	for name, c := range map[string]struct {
+		acts []Activation
+		bias bool
+		opts Options
+	}{
+		"relu, small step": {[]Activation{ReLU{}}, true, Options{LearningRate: 0.01, Epochs: 300}},
+		"tanh, small step": {[]Activation{Tanh{}}, true, Options{LearningRate: 0.02, Epochs: 300, Adam: true}},
+		"penalised to zero": {[]Activation{ReLU{}}, false, Options{LearningRate: 0.01, Epochs: 30,
+			Penalty: penalty.L1{Nu: 1}, Lambda: 1e3}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			net, err := New([]int{3, 4, 1}, c.acts, c.bias, 1)
+			require.NoError(t, err)
+			res, err := Train(net, d, y, &c.opts)
+			require.NoError(t, err)
+			if c.opts.Lambda > 0 {
+				require.True(t, allZero(net.Weights[0].RawMatrix().Data), "the penalty zeroed the first layer")
+				return
+			}
+			require.Less(t, res.History[len(res.History)-1].Loss, 60.0, "better than the zero network")
+		})
+	}
+}
+
+// Network.stuck names dead ReLU layers and saturated tanh layers, and
+// nothing else; the watch reports a layer that became stuck, not one that
+// was stuck from the start.
+func TestStuckLayers(t *testing.T) {
+	x, _ := offsetData(20)
+	x.Apply(func(_, _ int, v float64) float64 { return v + 1 }, x) // every input ≥ 1
+	for _, c := range []struct {
+		f     Activation
+		scale float64
+		want  string
+	}{
+		{ReLU{}, -1, "outputs 0"},
+		{LeakyReLU{Slope: 0}, -1, "outputs 0"},
+		{Tanh{}, 100, "saturated"},
+		{Tanh{}, -100, "saturated"},
+		{ReLU{}, 1, ""},
+		{LeakyReLU{Slope: 0.1}, -1, ""},
+		{Tanh{}, 1, ""},
+		{Identity{}, -100, ""},
+		{ISRU{}, 100, ""},
+	} {
+		net, err := New([]int{3, 2, 1}, []Activation{c.f}, false, 1)
+		require.NoError(t, err)
+		net.Weights[0].Apply(func(_, _ int, _ float64) float64 { return c.scale }, net.Weights[0])
+		tr := net.forward(solver.DenseDesign{X: x}, false)
+		got := net.stuck(tr)[0]
+		if c.want == "" {
+			require.Empty(t, got, "%v scale %v", c.f, c.scale)
+			continue
+		}
+		require.Contains(t, got, c.want, "%v scale %v", c.f, c.scale)
+		w := newWatch(Epoch{Loss: 1}, []string{""})
+		err = w.check(net, Epoch{Epoch: 3, Loss: 1}, net.stuck(tr))
+		require.ErrorContains(t, err, "diverged at epoch 3: every unit of hidden layer 1 ("+c.f.String()+") "+got)
+		w = newWatch(Epoch{Loss: 1}, net.stuck(tr))
+		require.NoError(t, w.check(net, Epoch{Epoch: 3, Loss: 1}, net.stuck(tr)), "stuck from the start")
+	}
 }
