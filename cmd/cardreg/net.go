@@ -269,10 +269,25 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	res, err := deepreg.Train(net, design, y, opts)
 	done()
 	if err != nil {
+		if d := (*deepreg.DivergedError)(nil); errors.As(err, &d) {
+			d.Remedy = f.divergedRemedy()
+		}
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m.setNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil
+}
+
+// divergedRemedy is what to try when training diverged, in flags.
+func (f *netFlags) divergedRemedy() string {
+	s := fmt.Sprintf("lower --lr (now %g; try %.3g)", f.lr, f.lr/10)
+	if !f.standardize {
+		s += " or add --standardize"
+	}
+	if f.saveModel != "" {
+		s += "; the model was not saved"
+	}
+	return s
 }
 
 // checkNetMemory refuses an architecture whose training would not fit in
