@@ -13,6 +13,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
 )
 
 // boundRow is one check of M_G ≤ bound, M_G computed by the LP method.
@@ -38,14 +39,16 @@ func runBound(args []string, stdout, stderr io.Writer) int {
 	parts := fs.Int("partitions", 4, "random grouped partitions to check")
 	seed := fs.Uint64("seed", 1, "seed of the random partitions")
 	format := fs.String("format", "text", "text or json")
+	progress := fs.Bool("progress", false, "draw the progress bar on stderr even when it is not a terminal")
 	fs.Usage = func() {
-		fmt.Fprint(stdout, `Usage: cardreg bound [--max-rows 12] [--cols 4] [--partitions 4] [--seed 1] [--format text|json]
+		fmt.Fprint(stdout, `Usage: cardreg bound [--max-rows 12] [--cols 4] [--partitions 4] [--seed 1] [--format text|json] [--progress]
 
 Checks the source paper's bound M_A <= 2/sqrt(P) numerically: for every n = 2..max-rows and
 each column count c, M_G of the weighted all-pairs matrix sqrt(P)*A_n (P = n*c) is computed by
 linear programs over sign vectors, not by the closed form 2/(n sqrt P), and compared with
 2/sqrt(P); random grouped partitions are checked against max_k 2/sqrt(P_k). Exits 1 if any
-computed value exceeds its bound.
+computed value exceeds its bound. A progress bar is drawn on stderr when it is a terminal
+(always with --progress).
 
 Example:
   cardreg bound --max-rows 8 --cols 1,4
@@ -74,7 +77,9 @@ Example:
 		fmt.Fprintf(stderr, "cardreg bound: %v\n", err)
 		return 2
 	}
-	rows, err := boundRows(*maxRows, cs, *parts, *seed)
+	tick, erase := fitProgress(stderr, *progress, "solving the linear programs")
+	rows, err := boundRows(*maxRows, cs, *parts, *seed, tick)
+	erase()
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg bound: %v\n", err)
 		return 1
@@ -105,25 +110,71 @@ func parseCounts(s string) ([]int, error) {
 	return out, nil
 }
 
-// boundRows computes every check. The tolerance 1e-9 covers the LP's
-// rounding.
-func boundRows(maxRows int, cols []int, parts int, seed uint64) ([]boundRow, error) {
-	var out []boundRow
+// boundCheck is one check before its linear programs: the row without
+// M_G, the ratio and the verdict, the matrix G, and the absolute slack of
+// the verdict on top of the relative tolerance 1e-9 (the LP's rounding).
+type boundCheck struct {
+	row   boundRow
+	g     *mat.Dense
+	slack float64
+}
+
+// boundRows computes every check, calling tick (when not nil) after each
+// with the linear programs solved so far and in all.
+func boundRows(maxRows int, cols []int, parts int, seed uint64, tick func(done, total int)) ([]boundRow, error) {
+	checks := append(allPairsChecks(maxRows, cols), groupedChecks(maxRows, cols, parts, seed)...)
+	total, done := 0, 0
+	for _, c := range checks {
+		total += programs(c.g)
+	}
+	out := make([]boundRow, len(checks))
+	for i, c := range checks {
+		k, err := bounds.KernelOf(c.g)
+		if err != nil {
+			return nil, err
+		}
+		r := c.row
+		r.MG, r.Holds = k.Upper, k.Upper <= r.Bound*(1+1e-9)+c.slack
+		if r.Bound > 0 {
+			r.Ratio = k.Upper / r.Bound
+		}
+		out[i] = r
+		if done += programs(c.g); tick != nil {
+			tick(done, total)
+		}
+	}
+	return out, nil
+}
+
+// programs is the number of linear programs bounds.KernelOf solves on g
+// (one when it bounds M_G by an interval instead).
+func programs(g *mat.Dense) int {
+	if _, p := g.Dims(); p <= bounds.MaxExactColumns {
+		return 1 << (p - 1)
+	}
+	return 1
+}
+
+// allPairsChecks are the checks of the weighted all-pairs matrices √P·A_n.
+func allPairsChecks(maxRows int, cols []int) []boundCheck {
+	var out []boundCheck
 	for n := 2; n <= maxRows; n++ {
 		for _, c := range cols {
 			p := n * c
 			w := math.Sqrt(float64(p))
 			a := penalty.AllPairs(n)
 			a.Scale(w, a)
-			k, err := bounds.KernelOf(a)
-			if err != nil {
-				return nil, err
-			}
-			bound := 2 / w
-			out = append(out, boundRow{Kind: "all-pairs", Rows: n, Cols: c, P: p, MG: k.Upper,
-				Closed: bounds.AllPairs(n, w), Bound: bound, Ratio: k.Upper / bound, Holds: k.Upper <= bound*(1+1e-9)})
+			out = append(out, boundCheck{g: a, row: boundRow{Kind: "all-pairs", Rows: n, Cols: c, P: p,
+				Closed: bounds.AllPairs(n, w), Bound: 2 / w}})
 		}
 	}
+	return out
+}
+
+// groupedChecks are the checks of random grouped partitions of 4–10 rows
+// into at most 3 groups.
+func groupedChecks(maxRows int, cols []int, parts int, seed uint64) []boundCheck {
+	var out []boundCheck
 	rng := rand.New(rand.NewPCG(seed, 7))
 	for t := 0; t < parts; t++ {
 		lo, hi := min(4, maxRows), min(maxRows, 10) // partitions of 4–10 rows
@@ -134,10 +185,6 @@ func boundRows(maxRows int, cols []int, parts int, seed uint64) ([]boundRow, err
 		}
 		c := cols[t%len(cols)]
 		g := penalty.NewGrouped(labels, 1)
-		k, err := bounds.KernelOf(penalty.GroupedMatrix(g, c))
-		if err != nil {
-			return nil, err
-		}
 		var sizes []int
 		var weights []float64
 		bound := 0.0
@@ -148,14 +195,10 @@ func boundRows(maxRows int, cols []int, parts int, seed uint64) ([]boundRow, err
 				bound = math.Max(bound, 2/g.Weight(j, c))
 			}
 		}
-		ratio := 0.0
-		if bound > 0 {
-			ratio = k.Upper / bound
-		}
-		out = append(out, boundRow{Kind: "grouped", Rows: n, Cols: c, P: n * c, Groups: sizes, MG: k.Upper,
-			Closed: bounds.Grouped(sizes, weights), Bound: bound, Ratio: ratio, Holds: k.Upper <= bound*(1+1e-9)+1e-12})
+		out = append(out, boundCheck{g: penalty.GroupedMatrix(g, c), slack: 1e-12, row: boundRow{Kind: "grouped",
+			Rows: n, Cols: c, P: n * c, Groups: sizes, Closed: bounds.Grouped(sizes, weights), Bound: bound}})
 	}
-	return out, nil
+	return out
 }
 
 func writeBoundTable(w io.Writer, rows []boundRow) {
