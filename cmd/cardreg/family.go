@@ -217,6 +217,9 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 		return nil, nil, err
 	}
 	if len(list) != p {
+		if _, numErr := strconv.ParseFloat(strings.TrimSpace(s), 64); from == "" && len(list) == 1 && numErr != nil {
+			return nil, nil, notAFile("--penalty-factor", s, p)
+		}
 		return nil, nil, usagef("--penalty-factor%s has %d values for %d predictors", from, len(list), p)
 	}
 	fs := make([]float64, p)
@@ -227,6 +230,13 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	}
 	for _, j := range exclude {
 		fs[j] = 0
+	}
+	// Only the factors' ratios matter (they are rescaled to sum to p):
+	// divided by the largest first, their sum cannot overflow.
+	if top := slices.Max(fs); top > 0 {
+		for j := range fs {
+			fs[j] /= top
+		}
 	}
 	pen, free, err := glm.PenaltyFactors(fs)
 	if err != nil {
@@ -256,7 +266,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 	if f.lambda == "cv" {
 		cv, err := gp.crossValidate(f, &glm.PathOptions{Options: gp.opts})
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, gp.explain(path, err, f, true)
 		}
 		k := cv.IndexMin
 		if f.rule == "1se" {
@@ -286,6 +296,25 @@ func (gp *glmProblem) crossValidate(f *fitFlags, po *glm.PathOptions) (*glm.CV, 
 		id = foldID(len(gp.y), f.folds, f.seed)
 	}
 	return glm.CrossValidate(gp.x, gp.y, gp.pen, &glm.CVOptions{PathOptions: *po, FoldID: id, Measure: f.fam.typeMeasure})
+}
+
+// explain names the file in the error of a fit on the generated λ grid,
+// and the input that made λ_max overflow when it did (gridOverflow).
+func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated bool) error {
+	if !generated {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	lmax := func(pen penalty.Penalty) float64 {
+		v, _, err := glm.LambdaMax(gp.x, gp.y, pen, &gp.opts)
+		if err != nil {
+			return 0
+		}
+		return v
+	}
+	if e := gridOverflow(lmax, gp.pen, len(gp.names)-len(gp.excluded), f); e != nil {
+		return fmt.Errorf("%s: %w", path, e)
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // fillGLM fills the result from a glm model.
@@ -321,9 +350,6 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 // glmPathCV runs path or cv for a generalised linear model and returns the
 // CSV and a warning.
 func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
-	if f.plot != "" {
-		return "", "", usagef("--plot draws gaussian fits only so far")
-	}
 	if glmShouldStream(path, f.fitFlags, cmd == "path" || f.fam.typeMeasure != "auc") {
 		if cmd == "path" {
 			return glmStreamPath(path, f)
@@ -334,19 +360,42 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio}
+	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
 	if cmd == "path" {
 		p, err := glm.FitPath(gp.x, gp.y, gp.pen, po)
 		if err != nil {
-			return "", "", fmt.Errorf("%s: %w", path, err)
+			return "", "", gp.explain(path, err, f.fitFlags, f.lambdas == nil)
+		}
+		if err := plotGLMPath(p, gp.names, f.plot); err != nil {
+			return "", "", err
 		}
 		return glmPathCSV(gp.names, p), glmWarning(p, 0), nil
 	}
 	cv, err := gp.crossValidate(f.fitFlags, po)
 	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", path, err)
+		return "", "", gp.explain(path, err, f.fitFlags, f.lambdas == nil)
+	}
+	if err := plotGLMCV(cv, gp.family.Name(), f.plot); err != nil {
+		return "", "", err
 	}
 	return glmCVCSV(cv, len(gp.y)), glmWarning(cv.Path, cv.Unconverged), nil
+}
+
+// plotGLMPath draws a generalised linear path to file, when one is given.
+func plotGLMPath(p *glm.Path, names []string, file string) error {
+	if file == "" {
+		return nil
+	}
+	return plotPath(glmCurves(p), names, file)
+}
+
+// plotGLMCV draws a generalised linear cross-validation to file, when one
+// is given.
+func plotGLMCV(cv *glm.CV, family, file string) error {
+	if file == "" {
+		return nil
+	}
+	return plotCV(glmCVCurve(cv, family), file)
 }
 
 // glmCVCSV is the table of a cross-validation of n observations: one row
@@ -500,7 +549,7 @@ func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, atFile(path, err)
 	}
 	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.names, Target: ss.src.target,
 		Family: ss.fam.Name(), Link: ss.fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
@@ -520,9 +569,12 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio})
+	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas})
 	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", path, err)
+		return "", "", atFile(path, err)
+	}
+	if err := plotGLMPath(sp.Path, ss.src.names, f.plot); err != nil {
+		return "", "", err
 	}
 	warn := glmWarning(sp.Path, 0)
 	fmt.Fprintf(f.stderr, "cardreg path: streamed %s in %d passes\n", path, sp.Passes)
@@ -533,16 +585,19 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 // the file (glm.CrossValidateSource) and returns its table and a warning.
 func glmStreamCV(path string, f *pathFlags) (string, string, error) {
 	if f.fam.typeMeasure == "auc" {
-		return "", "", usagef("cv: a streamed cross-validation cannot score --type-measure auc (it needs every held-out prediction at once); use another measure, or cv in memory")
+		return "", "", usagef("a streamed cross-validation cannot score --type-measure auc (it needs every held-out prediction at once); use another measure, or cv in memory")
 	}
 	ss, err := newStreamSetup(path, f.fitFlags)
 	if err != nil {
 		return "", "", err
 	}
-	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio}
+	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
 	sc, err := glm.CrossValidateSource(ss.src, ss.p, ss.pen, &glm.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed, Measure: f.fam.typeMeasure})
 	if err != nil {
-		return "", "", fmt.Errorf("%s: %w", path, err)
+		return "", "", atFile(path, err)
+	}
+	if err := plotGLMCV(sc.CV, ss.fam.Name(), f.plot); err != nil {
+		return "", "", err
 	}
 	fmt.Fprintf(f.stderr, "cardreg cv: streamed %s in %d passes\n", path, sc.Passes)
 	return glmCVCSV(sc.CV, sc.Path.Models[0].N), glmWarning(sc.Path, sc.Unconverged), nil
@@ -557,7 +612,7 @@ func glmShouldStream(path string, f *fitFlags, ok bool) bool {
 		return true
 	}
 	streamable := ok && f.fam.family != "gaussian" && f.fam.exclude == "" && f.fam.penaltyFactor == "" &&
-		!f.standardize && f.foldid == ""
+		!f.standardize && !f.relax && f.foldid == ""
 	return streamable && shouldStream(path, false, f.memory)
 }
 
@@ -574,8 +629,11 @@ type streamSetup struct {
 }
 
 func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
-	if f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.foldid != "" {
-		return nil, usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --foldid yet", f.fam.family)
+	if f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.relax || f.foldid != "" {
+		return nil, usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize, --relax or --foldid yet", f.fam.family)
+	}
+	if err := rereadable(path, f.fam.family); err != nil {
+		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
 	ss := &streamSetup{src: &fileSource{path: path, f: f}, fam: fam}
@@ -589,6 +647,34 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 	var err error
 	ss.pen, ss.nu, ss.note, err = buildPenalty(f.penaltySpec(), ss.p)
 	return ss, err
+}
+
+// rereadable refuses to stream a logistic or Poisson fit from standard
+// input or another file that cannot be read twice (a pipe): such a fit
+// reads its data once per Newton step.
+func rereadable(path, family string) error {
+	what := "standard input"
+	if path != "-" {
+		fi, err := os.Stat(path)
+		if err != nil || fi.Mode().IsRegular() {
+			return nil // a missing file is reported by its first read
+		}
+		what = path + " (not a regular file: a pipe?)"
+	}
+	return usagef("a streamed %s fit reads its data once per Newton step, but %s can be read only once: write the data to a file and give its name, or leave out --stream to fit in memory", family, what)
+}
+
+// atFile names the data file in err, unless err already begins with its
+// name (an error of reading names the file and the line).
+func atFile(path string, err error) error {
+	name := path
+	if path == "-" {
+		name = stdinName
+	}
+	if strings.HasPrefix(err.Error(), name+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 func (ss *streamSetup) opts(f *fitFlags) *glm.Options {

@@ -32,6 +32,7 @@ type fitFlags struct {
 	noIntercept, standardize, relax, progress, dropMissing, stream                       bool
 	stderr                                                                               io.Writer
 	fam                                                                                  familyFlags
+	given                                                                                map[string]bool // the flags set on the command line
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -137,11 +138,15 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
 		return 2
 	}
+	f.given = givenFlags(fs)
 	if pos, err = f.dataArgs(pos); err != nil {
 		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
 		return 2
 	}
 	err = f.validate()
+	if err == nil {
+		err = f.checkEffect("fit")
+	}
 	if err == nil {
 		err = checkPaths([]string{f.dataFile(pos[0]), f.gFile, f.groups}, "--out", f.out, "--save-model", f.saveModel)
 	}
@@ -579,7 +584,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 			PathOptions: tensorreg.PathOptions{Options: opts, Progress: report}, Folds: f.folds, Seed: f.seed})
 		erase()
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, pr.explain(path, err, f, true)
 		}
 		k := cv.IndexMin
 		if f.rule == "1se" {
@@ -592,6 +597,9 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if f.lambda == "theory" {
 			th, err := theoryLambda(pr.x, pr.y, pr.pen, nu, f)
+			if err == nil {
+				err = theoryOverflow(th, len(pr.names), len(pr.responses))
+			}
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
 			}
@@ -729,6 +737,9 @@ func parseGroups(s string, p int) ([]int, error) {
 		return nil, usagef("--groups: %v", err)
 	}
 	if len(parts) != p {
+		if from == "" && len(parts) == 1 {
+			return nil, notAFile("--groups", s, p)
+		}
 		return nil, usagef("--groups%s has %d labels for %d predictors", from, len(parts), p)
 	}
 	ids := map[string]int{}
@@ -765,6 +776,18 @@ func listOrFile(s string) (list []string, from string, err error) {
 		}
 	}
 	return strings.Split(s, ","), "", nil
+}
+
+// notAFile is the error of a list flag given one value, not a file, where
+// n are needed: most likely the name of a file that does not exist.
+func notAFile(flag, s string, n int) error {
+	switch fi, err := os.Stat(s); {
+	case err == nil && fi.IsDir():
+		return usagef("%s %s: is a directory, expected a file with one value per line", flag, shortText([]byte(s)))
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return usagef("%s %s: %v", flag, shortText([]byte(s)), err)
+	}
+	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, shortText([]byte(s)), n, n)
 }
 
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {

@@ -7,12 +7,14 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -316,4 +318,62 @@ func fmtFloats(v []float64) string {
 		parts[i] = strconv.FormatFloat(x, 'g', 6, 64)
 	}
 	return "[" + strings.Join(parts, " ") + "]"
+}
+
+// finite reports whether v is a finite number.
+func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
+
+// gridOverflow explains the failure of a fit whose λ the command computed
+// (λ_max, the top of the generated grid): when λ_max, as lmax computes it
+// for a penalty, overflows float64 it returns an error naming the input
+// that made it overflow, else nil (the fit's own error stands). pen is the
+// penalty fitted, on p penalised predictors.
+func gridOverflow(lmax func(penalty.Penalty) float64, pen penalty.Penalty, p int, f *fitFlags) error {
+	if finite(lmax(pen)) {
+		return nil
+	}
+	const msg = "the automatic lambda overflows float64 (lambda_max, the dual norm of the gradient at the null model, is infinite)"
+	if w, ok := pen.(penalty.WeightedL1); ok {
+		even := penalty.WeightedL1{Factors: make([]float64, len(w.Factors))}
+		for j := range even.Factors {
+			even.Factors[j] = 1
+		}
+		if finite(lmax(even)) {
+			return usagef("%s because of --penalty-factor: lambda_max divides each predictor's gradient by its factor, and the smallest positive factor is %.3g times the largest; give factors of comparable size (0 leaves a predictor unpenalised), or --lambda", msg, slices.Min(w.Factors)/slices.Max(w.Factors))
+		}
+	}
+	if f.nu.set {
+		spec := f.penaltySpec()
+		spec.nu = optFloat{}
+		if def, _, _, err := buildPenalty(spec, p); err == nil && finite(lmax(def)) {
+			return usagef("%s because of --nu %v: lambda_max grows like 1/nu; give a larger --nu, or --lambda", msg, f.nu.v)
+		}
+	}
+	return fmt.Errorf("%s because of the data's scale: rescale the predictors or the response, or give --lambda", msg)
+}
+
+// theoryOverflow says which ingredient of the Theorem 2 λ,
+// max(M_G, 1/ν)·2σ·sqrt(N s)·sqrt(2 log(p q / t)), made it overflow
+// float64 (the largest of them), or returns nil when th.Lambda is finite.
+func theoryOverflow(th *theory, p, q int) error {
+	if finite(th.Lambda) {
+		return nil
+	}
+	const msg = "the theory lambda (Theorem 2) overflows float64 because of "
+	if !finite(math.Log(float64(p*q) / th.T)) {
+		return usagef(msg+"--t %g: log(p q / t) overflows; give a larger --t", th.T)
+	}
+	big := func(v float64) float64 {
+		if !finite(v) {
+			return math.Inf(1)
+		}
+		return math.Abs(v)
+	}
+	switch m := max(big(th.Equivalence), big(th.S), big(th.Sigma)); {
+	case m == big(th.Equivalence):
+		return usagef(msg+"nu: max(M_G, 1/nu) = %.3g; give a larger --nu", th.Equivalence)
+	case m == big(th.Sigma):
+		return fmt.Errorf(msg+"sigma = %.3g (%s): rescale the response, or give a smaller --sigma", th.Sigma, th.SigmaFrom)
+	}
+	return fmt.Errorf(msg+"the predictors' scale: s = 2 max_j ||x_j||^2 / N = %.3g; rescale the predictors", th.S)
 }

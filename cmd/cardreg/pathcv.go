@@ -5,10 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
 )
 
 // pathFlags are fit's flags plus the grid.
@@ -17,6 +22,7 @@ type pathFlags struct {
 	nlambda  int
 	minRatio float64
 	plot     string
+	lambdas  []float64 // --lambda: the user's grid, decreasing; nil for the generated one
 }
 
 // runPathCV runs the path or cv command; both print CSV.
@@ -26,6 +32,8 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
 	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
+	fs.Lookup("lambda").Usage = "the lambda values to fit (paper scale), comma separated, each > 0, fitted in decreasing order as glmnet does (default: a generated grid of --nlambda values)"
+	fs.Lookup("lambda").DefValue = ""
 	fs.Usage = func() {
 		fmt.Fprint(stdout, pathUsage[cmd]+"\nFlags:\n")
 		fs.SetOutput(stdout)
@@ -35,8 +43,12 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	f.given = givenFlags(fs)
 	if err == nil {
 		pos, err = f.dataArgs(pos)
+	}
+	if err == nil && f.given["lambda"] {
+		f.lambdas, err = userGrid(cmd, f.lambda)
 	}
 	if err == nil {
 		// The grid replaces --lambda and the output is always CSV;
@@ -45,6 +57,12 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		f.lambda, f.format = "cv", "text"
 		err = f.validate()
 		f.format = format
+	}
+	if err == nil {
+		err = f.checkEffect(cmd)
+	}
+	if err == nil {
+		err = f.checkGridFlags()
 	}
 	if err == nil && (f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1) {
 		err = usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
@@ -86,14 +104,14 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		report, erase := fitProgress(stderr, f.progress, "fitting the "+cmd)
 		defer erase()
-		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Progress: report}
+		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas, Progress: report}
 		if cmd == "path" {
 			out, warning, err = pathCSV(pr, &po, f.plot)
 		} else {
 			out, warning, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
 		}
 		if err != nil {
-			err = fmt.Errorf("%s: %w", pos[0], err)
+			err = pr.explain(pos[0], err, f.fitFlags, f.lambdas == nil)
 		}
 	}
 	if warning != "" {
@@ -105,6 +123,52 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	return exitStatus(stderr, cmd, err)
 }
 
+// userGrid reads the --lambda of path and cv: λ values on the paper scale,
+// comma separated, each finite and > 0, none twice. It returns them in
+// decreasing order, the order glmnet fits a user's lambda in.
+func userGrid(cmd, s string) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	grid := make([]float64, 0, len(parts))
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(v > 0) || math.IsInf(v, 0) {
+			return nil, usagef("--lambda: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave --lambda out for the generated grid)",
+				i+1, shortText([]byte(p)), cmd)
+		}
+		if k := slices.Index(grid, v); k >= 0 {
+			return nil, usagef("--lambda: values %d and %d are the same lambda, %v", k+1, i+1, v)
+		}
+		grid = append(grid, v)
+	}
+	if cmd == "cv" && len(grid) < 2 {
+		return nil, usagef("--lambda: cv needs at least two lambda values (as cv.glmnet); for one lambda use cardreg fit --lambda %s", s)
+	}
+	slices.Sort(grid)
+	slices.Reverse(grid)
+	return grid, nil
+}
+
+// explain is glmProblem.explain for a least-squares problem: when its
+// rows are held and the grid was generated, it names the input that made
+// λ_max overflow, if it did. A streamed problem keeps its error.
+func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) error {
+	if generated && pr.x != nil && len(pr.responses) == 1 {
+		y := mat.Col(nil, 0, pr.y)
+		opts := glm.Options{NoIntercept: f.noIntercept, Standardize: f.standardize}
+		lmax := func(pen penalty.Penalty) float64 {
+			v, _, err := glm.LambdaMax(pr.x, y, pen, &opts)
+			if err != nil {
+				return 0
+			}
+			return v
+		}
+		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
+			return fmt.Errorf("%s: %w", path, e)
+		}
+	}
+	return atFile(path, err)
+}
+
 var pathUsage = map[string]string{
 	"path": `Usage: cardreg path [flags] DATA.csv
 
@@ -113,7 +177,8 @@ lambda, objective, distinct values, converged, then each coefficient by name.
 The objective is ||y - X b - b0||^2 + lambda h(b) (no 1/(2n); glmnet's lambda is
 lambda / (2n)). For the cardinality penalty the grid starts where the fit is
 fully fused. Takes fit's flags (penalty, nu, target, groups, ...) plus
---nlambda, --min-ratio and --plot FILE.png|svg.
+--nlambda, --min-ratio and --plot FILE.png|svg; --lambda L1,L2,... fits those
+lambda values instead of the generated grid (in decreasing order, as glmnet).
 
 Example:
   cardreg path --penalty cardinality --nlambda 30 examples/cardinality.csv
@@ -126,7 +191,8 @@ standard error, the number of distinct coefficient values of the full-data fit,
 and a mark for lambda_min and lambda_1se (the largest lambda within one
 standard error of the minimum).
 Takes fit's flags plus --nlambda, --min-ratio and --plot FILE.png|svg; --folds
-and --seed fix the folds.
+and --seed, or --foldid, fix the folds; --lambda L1,L2,... cross-validates
+those lambda values instead of the generated grid (in decreasing order).
 
 Example:
   cardreg cv --penalty cardinality --folds 5 --seed 1 examples/cardinality.csv
@@ -139,7 +205,7 @@ func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, s
 		return "", "", err
 	}
 	if plotFile != "" {
-		if err := plotPath(path, pr.names, plotFile); err != nil {
+		if err := plotPath(tensorCurves(path), pr.names, plotFile); err != nil {
 			return "", "", err
 		}
 	}
@@ -186,7 +252,7 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, strin
 		return "", "", err
 	}
 	if plotFile != "" {
-		if err := plotCV(cv, plotFile); err != nil {
+		if err := plotCV(tensorCVCurve(cv), plotFile); err != nil {
 			return "", "", err
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -42,12 +44,43 @@ func savePlot(p *plot.Plot, path string) error {
 	})
 }
 
+// pathCurves is what a path plot draws: the fits' λ, their coefficients
+// (coef[k][j] for predictor j at lambdas[k]) and their numbers of distinct
+// values. Every family's path gives one.
+type pathCurves struct {
+	lambdas  []float64
+	coef     [][]float64
+	distinct []int
+}
+
+// tensorCurves are the curves of a least-squares path (first response).
+func tensorCurves(path *tensorreg.Path) pathCurves {
+	var c pathCurves
+	for _, m := range path.Models {
+		c.lambdas = append(c.lambdas, m.Lambda)
+		c.coef = append(c.coef, mat.Col(nil, 0, m.Coef))
+		c.distinct = append(c.distinct, len(m.DistinctValues(0)))
+	}
+	return c
+}
+
+// glmCurves are the curves of a generalised linear path.
+func glmCurves(path *glm.Path) pathCurves {
+	var c pathCurves
+	for _, m := range path.Models {
+		c.lambdas = append(c.lambdas, m.Lambda)
+		c.coef = append(c.coef, m.Coef)
+		c.distinct = append(c.distinct, len(m.DistinctValues()))
+	}
+	return c
+}
+
 // plotPath draws every coefficient against λ (log scale), the way glmnet's
 // plot.glmnet does with xvar = "lambda": one colour and dash pattern per
 // predictor (32 distinct combinations), the legend in a column of its own
 // beside the data, and along the top the number of distinct coefficient
 // values at each λ (glmnet's degrees-of-freedom axis).
-func plotPath(path *tensorreg.Path, names []string, file string) error {
+func plotPath(path pathCurves, names []string, file string) error {
 	p := plot.New()
 	p.Title.Text = "cardreg path"
 	p.X.Label.Text = "λ (paper scale, log)"
@@ -56,10 +89,10 @@ func plotPath(path *tensorreg.Path, names []string, file string) error {
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
-	var models []*tensorreg.Model
-	for _, m := range path.Models {
-		if m.Lambda > 0 {
-			models = append(models, m)
+	var models []int // the fits with λ > 0, drawable on a log scale
+	for k, lam := range path.lambdas {
+		if lam > 0 {
+			models = append(models, k)
 		}
 	}
 	if len(models) == 0 {
@@ -69,7 +102,7 @@ func plotPath(path *tensorreg.Path, names []string, file string) error {
 	for j, name := range names {
 		pts := make(plotter.XYs, len(models))
 		for k, m := range models {
-			pts[k] = plotter.XY{X: m.Lambda, Y: m.Coef.At(j, 0)}
+			pts[k] = plotter.XY{X: path.lambdas[m], Y: path.coef[m][j]}
 			lo, hi = min(lo, pts[k].Y), max(hi, pts[k].Y)
 		}
 		line, err := plotter.NewLine(pts)
@@ -89,8 +122,8 @@ func plotPath(path *tensorreg.Path, names []string, file string) error {
 	var counts []string
 	step := max(1, len(models)/8)
 	for k := 0; k < len(models); k += step {
-		at = append(at, plotter.XY{X: models[k].Lambda, Y: top})
-		counts = append(counts, fmt.Sprint(len(models[k].DistinctValues(0))))
+		at = append(at, plotter.XY{X: path.lambdas[models[k]], Y: top})
+		counts = append(counts, fmt.Sprint(path.distinct[models[k]]))
 	}
 	labels, err := plotter.NewLabels(plotter.XYLabels{XYs: at, Labels: counts})
 	if err != nil {
@@ -131,13 +164,39 @@ func savePlotLegend(p *plot.Plot, legend plot.Legend, entries int, path string) 
 	})
 }
 
-// plotCV draws the mean held-out error with one-standard-error bars and
+// cvCurve is what a cross-validation plot draws: the mean held-out
+// measure and its standard error at each λ, λ_min and λ_1se, and the
+// measure's name for the axis.
+type cvCurve struct {
+	lambdas, mean, se   []float64
+	lambdaMin, lambdaSE float64
+	measure             string
+}
+
+// tensorCVCurve is the curve of a least-squares cross-validation.
+func tensorCVCurve(cv *tensorreg.CV) cvCurve {
+	return cvCurve{lambdas: cv.Lambdas, mean: cv.MeanError, se: cv.StdError, lambdaMin: cv.LambdaMin, lambdaSE: cv.LambdaSE,
+		measure: "mean squared error"}
+}
+
+// glmCVCurve is the curve of a generalised linear cross-validation, its
+// measure named as cv.glmnet's plot names it.
+func glmCVCurve(cv *glm.CV, family string) cvCurve {
+	name := map[string]string{"deviance": family + " deviance", "mse": "mean squared error", "mae": "mean absolute error",
+		"class": "misclassification error", "auc": "AUC"}[cv.Measure]
+	if name == "" {
+		name = cv.Measure
+	}
+	return cvCurve{lambdas: cv.Lambdas, mean: cv.Mean, se: cv.SE, lambdaMin: cv.LambdaMin, lambdaSE: cv.LambdaSE, measure: name}
+}
+
+// plotCV draws the mean held-out measure with one-standard-error bars and
 // marks λ_min and λ_1se.
-func plotCV(cv *tensorreg.CV, file string) error {
+func plotCV(cv cvCurve, file string) error {
 	p := plot.New()
-	p.Title.Text = fmt.Sprintf("cardreg cv: λ_min = %.4g, λ_1se = %.4g", cv.LambdaMin, cv.LambdaSE)
+	p.Title.Text = fmt.Sprintf("cardreg cv: λ_min = %.4g, λ_1se = %.4g", cv.lambdaMin, cv.lambdaSE)
 	p.X.Label.Text = "λ (paper scale, log)"
-	p.Y.Label.Text = "mean squared error (held out)"
+	p.Y.Label.Text = cv.measure + " (held out)"
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	type point struct {
@@ -145,10 +204,10 @@ func plotCV(cv *tensorreg.CV, file string) error {
 		plotter.YErrors
 	}
 	var pts point
-	for k, lam := range cv.Lambdas {
+	for k, lam := range cv.lambdas {
 		if lam > 0 {
-			pts.XYs = append(pts.XYs, plotter.XY{X: lam, Y: cv.MeanError[k]})
-			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{cv.StdError[k], cv.StdError[k]})
+			pts.XYs = append(pts.XYs, plotter.XY{X: lam, Y: cv.mean[k]})
+			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{cv.se[k], cv.se[k]})
 		}
 	}
 	scatter, err := plotter.NewScatter(pts.XYs)
@@ -163,8 +222,8 @@ func plotCV(cv *tensorreg.CV, file string) error {
 	for i, mark := range []struct {
 		lam  float64
 		name string
-	}{{cv.LambdaMin, "λ_min"}, {cv.LambdaSE, "λ_1se"}} {
-		lo, hi := minMax(cv.MeanError)
+	}{{cv.lambdaMin, "λ_min"}, {cv.lambdaSE, "λ_1se"}} {
+		lo, hi := minMax(cv.mean)
 		line, err := plotter.NewLine(plotter.XYs{{X: mark.lam, Y: lo}, {X: mark.lam, Y: hi}})
 		if err != nil {
 			return err

@@ -1,0 +1,65 @@
+package main
+
+import "flag"
+
+// givenFlags returns the names of the flags set on the command line.
+func givenFlags(fs *flag.FlagSet) map[string]bool {
+	given := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { given[fl.Name] = true })
+	return given
+}
+
+// flagRule says when a flag has no effect: off is true in the modes that
+// ignore it, and why is the message that refuses it there.
+type flagRule struct {
+	flag string
+	off  bool
+	why  string
+}
+
+// checkEffect refuses a flag given on the command line that would have no
+// effect in the mode cmd (fit, path or cv) runs in, so that no flag is
+// silently ignored. It runs after validate.
+func (f *fitFlags) checkEffect(cmd string) error {
+	cv := cmd == "cv" || cmd == "fit" && f.lambda == "cv"
+	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
+	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
+	rules := []flagRule{
+		{"folds", !cv, cvOnly + mode},
+		{"seed", !cv, cvOnly + mode},
+		{"foldid", !cv, cvOnly + mode},
+		{"type-measure", !cv, cvOnly + mode},
+		{"folds", f.given["foldid"], "does not combine with --foldid, which fixes the folds and their number (cv.glmnet ignores nfolds then): give one of them"},
+		{"seed", f.given["foldid"], "does not combine with --foldid, which fixes the folds (--seed deals the rows to --folds folds at random)"},
+		{"rule", cmd == "cv", "is for cardreg fit --lambda cv: cardreg cv prints both lambda_min and lambda_1se (column mark)"},
+		{"rule", cmd != "cv" && !cv, "picks lambda_min or lambda_1se of cardreg fit --lambda cv, not of " + mode},
+		{"sigma", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
+		{"t", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
+		{"save-model", cmd != "fit", "is for cardreg fit: " + cmd + " prints a table, not one model"},
+		{"groups", f.penalty != "grouped", "applies to --penalty grouped only, not " + f.penalty},
+		{"G", f.penalty != "general", "applies to --penalty general only, not " + f.penalty},
+		{"nu", f.penalty == "ridge", "has no role in the ridge penalty"},
+		{"nu", f.fam.penaltyFactor != "", "does not combine with --penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
+		{"stream", f.db != "", "is for data files: with --db the statistics are computed in the database"},
+		{"memory", f.db != "" || f.stream, "decides when a data file is streamed: it has no effect with --db or --stream"},
+		{"sep", f.db != "", "is for data files, not --db"},
+		{"drop-missing", f.db != "", "is for data files: --db refuses rows with NULL, NaN or infinite values"},
+	}
+	for _, r := range rules {
+		if r.off && f.given[r.flag] {
+			return usagef("--%s %s", r.flag, r.why)
+		}
+	}
+	return nil
+}
+
+// checkGridFlags refuses --nlambda and --min-ratio beside a user grid
+// (--lambda LIST): they shape the generated grid only.
+func (f *pathFlags) checkGridFlags() error {
+	for _, name := range []string{"nlambda", "min-ratio"} {
+		if f.lambdas != nil && f.given[name] {
+			return usagef("--%s shapes the generated lambda grid: it has no effect with --lambda LIST", name)
+		}
+	}
+	return nil
+}
