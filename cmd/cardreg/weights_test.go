@@ -71,9 +71,11 @@ func TestFoldID(t *testing.T) {
 	for i := range rm {
 		require.Equal(t, rm[i][5], rs[i][5], "marks of λ_min and λ_1se")
 	}
-	// Other seeds or --folds do not matter with --foldid.
-	again := cardreg(t, "cv", "--nlambda", "6", "--tol", "1e-11", "--foldid", "fold", "--drop", "w", "--seed", "9", "--folds", "3", weighted)
-	require.Equal(t, mem.stdout, again.stdout)
+	// --seed or --folds beside --foldid would have no effect: refused.
+	for _, extra := range [][]string{{"--seed", "9"}, {"--folds", "3"}} {
+		args := append([]string{"cv", "--nlambda", "6", "--foldid", "fold", "--drop", "w", weighted}, extra...)
+		oneLine(t, cardreg(t, args...), 2, extra[0], "does not combine with --foldid")
+	}
 	bad := writeFile(t, dir, "badfold.csv", "f,a,y\n1,1,2\n2.5,2,3\n1,3,5\n2,4,4\n")
 	oneLine(t, cardreg(t, "cv", "--foldid", "f", bad), 1, "badfold.csv", "2.5")
 	gap := writeFile(t, dir, "gapfold.csv", "f,a,y\n1,1,2\n3,2,3\n1,3,5\n3,4,4\n")
