@@ -280,6 +280,8 @@ func (f *fitFlags) validateLambda() error {
 	default:
 		if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
 			return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", f.lambda)
+		} else if underflows(f.lambda, lam) {
+			return usagef("--lambda %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give --lambda 0 for that", f.lambda)
 		}
 	}
 	if f.rule != "min" && f.rule != "1se" {

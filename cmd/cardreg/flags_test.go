@@ -252,3 +252,31 @@ func TestAutomaticLambdaOverflow(t *testing.T) {
 	b := glmFitJSON(t, "--family", "binomial", "--penalty", "lasso", "--lambda", "4", "--penalty-factor", strings.TrimPrefix(strings.Repeat(",1", 12), ","), creditData)
 	require.Equal(t, b.Coefficients, a.Coefficients)
 }
+
+// The lambda command's theoretical λ that overflows is an error naming its
+// cause (it printed +Inf, and --format json failed on it); a λ given below
+// the smallest float64 is refused instead of becoming 0 (least squares).
+func TestLambdaOverflowAndUnderflow(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"--arch", "64,40,1", "--n", "100", "--xnorm", "1e200"}, 2, "--xnorm"},
+		{[]string{"--arch", "64,40,1", "--n", "100", "--xnorm", "1", "--C", "1e308", "--alip", "10"}, 2, "--C 1e+308"},
+		{[]string{"--arch", "64,40,40,1", "--n", "100", "--xnorm", "1", "--alip", "1e100"}, 2, "--alip"},
+		{[]string{"--arch", "64,40,1", "--n", "100", "--xnorm", "1e200", "--format", "json"}, 2, "--xnorm"},
+		{[]string{"--regression", "--data", cardinalityData, "--sigma", "1e307"}, 1, "sigma = 1e+307"},
+		{[]string{"--regression", "--data", cardinalityData, "--sigma", "1", "--nu", "1e-308"}, 2, "larger --nu"},
+		{[]string{"--regression", "--data", cardinalityData, "--sigma", "1", "--t", "1e-320"}, 2, "--t 1e-320"},
+	} {
+		oneLine(t, cardreg(t, append([]string{"lambda"}, c.args...)...), c.code, "overflows float64", c.want)
+	}
+	ok := cardreg(t, "lambda", "--arch", "64,40,1", "--n", "100", "--xnorm", "6.2", "--format", "json")
+	require.Equal(t, 0, ok.code, ok.stderr)
+	oneLine(t, cardreg(t, "fit", "--lambda", "1e-400", cardinalityData), 2, "--lambda 1e-400", "would be 0")
+	oneLine(t, cardreg(t, "path", "--lambda", "1,1e-400", cardinalityData), 2, "value 2", "would be 0")
+	res := cardreg(t, "fit", "--lambda", "0e5", "--format", "json", cardinalityData)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Equal(t, 0.0, decodeFit(t, res.stdout).Lambda)
+}

@@ -176,6 +176,9 @@ func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 		}
 	}
 	nc, err := bounds.NetworkLambda(net)
+	if err == nil {
+		err = networkOverflow(nc, aLip, xnorm)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +222,10 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 	rc, err := bounds.RegressionLambda(x, q, f.sigma, f.t, mg, nu)
 	if err != nil {
 		return nil, usagef("%v", err)
+	}
+	th := &theory{Lambda: rc.Lambda, LambdaT: rc.LambdaT, S: rc.S, Equivalence: rc.Equivalence, Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
+	if err := theoryOverflow(th, p, q); err != nil {
+		return nil, err
 	}
 	r := &lambdaResult{fields: map[string]any{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
 		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}}
@@ -376,4 +383,41 @@ func theoryOverflow(th *theory, p, q int) error {
 		return fmt.Errorf(msg+"sigma = %.3g (%s): rescale the response, or give a smaller --sigma", th.Sigma, th.SigmaFrom)
 	}
 	return fmt.Errorf(msg+"the predictors' scale: s = 2 max_j ||x_j||^2 / N = %.3g; rescale the predictors", th.S)
+}
+
+// networkOverflow says which ingredient of the Theorem 1 λ,
+// C (M_G + 1) a^(2L) ‖x‖_n² (√2/L)^(2L−1) √log(2P) log(2n)/√n, made it or
+// a corollary's λ overflow float64 (the largest on a log scale), or
+// returns nil when all three are finite.
+func networkOverflow(nc bounds.NetworkConstants, aLip, xnorm float64) error {
+	if finite(nc.Lambda) && finite(nc.LambdaL1) && finite(nc.LambdaCardinality) {
+		return nil
+	}
+	parts := []struct {
+		log  float64
+		what string
+	}{
+		{math.Log(nc.C), fmt.Sprintf("--C %g", nc.C)},
+		{2 * math.Log(xnorm), fmt.Sprintf("||x||_n = %.3g (squared; --xnorm or --data)", xnorm)},
+		{2 * float64(nc.L) * math.Log(aLip), fmt.Sprintf("a_Lip^(2L) = %.3g^%d (--alip or --activation)", aLip, 2*nc.L)},
+		{math.Log(nc.MG + 1), fmt.Sprintf("M_G + 1 = %.3g", nc.MG+1)},
+	}
+	k := 0
+	for i, p := range parts {
+		if p.log > parts[k].log {
+			k = i
+		}
+	}
+	return usagef("the theoretical lambda (Theorem 1) overflows float64, mostly because of %s", parts[k].what)
+}
+
+// underflows reports whether the number s, parsed as v, is not zero but
+// rounds to 0 (1e-400): a λ the user gave that float64 cannot hold.
+func underflows(s string, v float64) bool {
+	if v != 0 {
+		return false
+	}
+	mantissa, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "e")
+	m, err := strconv.ParseFloat(mantissa, 64)
+	return err == nil && m != 0
 }

@@ -131,6 +131,9 @@ func userGrid(cmd, s string) ([]float64, error) {
 	grid := make([]float64, 0, len(parts))
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err == nil && underflows(p, v) {
+			return nil, usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, shortText([]byte(p)))
+		}
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return nil, usagef("--lambda: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave --lambda out for the generated grid)",
 				i+1, shortText([]byte(p)), cmd)
