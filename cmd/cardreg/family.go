@@ -571,7 +571,7 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	}
 	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas})
 	if err != nil {
-		return "", "", atFile(path, err)
+		return "", "", ss.explain(path, err, f)
 	}
 	if err := plotGLMPath(sp.Path, ss.src.names, f.plot); err != nil {
 		return "", "", err
@@ -594,7 +594,7 @@ func glmStreamCV(path string, f *pathFlags) (string, string, error) {
 	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
 	sc, err := glm.CrossValidateSource(ss.src, ss.p, ss.pen, &glm.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed, Measure: f.fam.typeMeasure})
 	if err != nil {
-		return "", "", atFile(path, err)
+		return "", "", ss.explain(path, err, f)
 	}
 	if err := plotGLMCV(sc.CV, ss.fam.Name(), f.plot); err != nil {
 		return "", "", err
@@ -675,6 +675,22 @@ func atFile(path string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%s: %w", path, err)
+}
+
+// explain names the file in the error of a streamed path or
+// cross-validation, and --nu when it made the generated grid fail
+// (nuOverflow; the probe fits the grid's top alone, a few passes).
+func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
+	if f.lambdas == nil {
+		top := func(pen penalty.Penalty) bool {
+			_, err := glm.FitPathSource(ss.src, ss.p, pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: 1})
+			return err == nil
+		}
+		if e := nuOverflow(top, ss.p, f.fitFlags, err); e != nil {
+			return fmt.Errorf("%s: %w", path, e)
+		}
+	}
+	return atFile(path, err)
 }
 
 func (ss *streamSetup) opts(f *fitFlags) *glm.Options {

@@ -242,6 +242,17 @@ func TestAutomaticLambdaOverflow(t *testing.T) {
 		oneLine(t, cardreg(t, cmd, "--penalty", "lasso", "--nu", "1e-308", cardinalityData), 2, "automatic lambda overflows", "--nu 1e-308")
 	}
 	oneLine(t, cardreg(t, "fit", "--family", "poisson", "--penalty", "lasso", "--nu", "1e-308", "--drop", "exposure,log_exposure", claimsData), 2, "--nu 1e-308")
+	// Streamed, λ_max is not computed by cmd: --nu is named when the grid's
+	// top fits with the default ν.
+	for _, args := range [][]string{
+		{"path", "--family", "binomial", "--penalty", "lasso", creditData},
+		{"cv", "--family", "binomial", creditData},
+		{"cv", cardinalityData},
+		{"fit", "--penalty", "lasso", cardinalityData},
+	} {
+		res := cardreg(t, append(args, "--stream", "--nu", "1e-308")...)
+		oneLine(t, res, 2, "automatic lambda fails with --nu 1e-308", "larger --nu")
+	}
 	oneLine(t, cardreg(t, "fit", "--lambda", "theory", "--sigma", "1e307", cardinalityData), 1, "theory lambda", "overflows", "sigma = 1e+307")
 	oneLine(t, cardreg(t, "fit", "--lambda", "theory", "--t", "1e-320", cardinalityData), 2, "theory lambda", "--t 1e-320")
 	oneLine(t, cardreg(t, "fit", "--lambda", "theory", "--nu", "1e-308", cardinalityData), 2, "theory lambda", "--nu")

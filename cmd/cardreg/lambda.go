@@ -421,3 +421,21 @@ func underflows(s string, v float64) bool {
 	m, err := strconv.ParseFloat(mantissa, 64)
 	return err == nil && m != 0
 }
+
+// nuOverflow explains the failure err of a streamed fit on the generated
+// grid, whose λ_max cmd cannot compute without the rows: when the grid's
+// top alone fits with the default ν (top says whether it does for a
+// penalty) the user's --nu is named, λ_max growing like 1/ν. Otherwise,
+// or without --nu, it returns nil (err stands).
+func nuOverflow(top func(penalty.Penalty) bool, p int, f *fitFlags, err error) error {
+	if !f.nu.set {
+		return nil
+	}
+	spec := f.penaltySpec()
+	spec.nu = optFloat{}
+	def, _, _, bErr := buildPenalty(spec, p)
+	if bErr != nil || !top(def) {
+		return nil
+	}
+	return usagef("the automatic lambda fails with --nu %v and not with the default nu: lambda_max grows like 1/nu (%v); give a larger --nu, or --lambda", f.nu.v, err)
+}

@@ -151,9 +151,10 @@ func userGrid(cmd, s string) ([]float64, error) {
 	return grid, nil
 }
 
-// explain is glmProblem.explain for a least-squares problem: when its
-// rows are held and the grid was generated, it names the input that made
-// λ_max overflow, if it did. A streamed problem keeps its error.
+// explain is glmProblem.explain for a least-squares problem: when the
+// grid was generated, it names the input that made λ_max overflow, if it
+// did (gridOverflow on the rows; on streamed statistics nuOverflow, which
+// can name --nu only).
 func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) error {
 	if generated && pr.x != nil && len(pr.responses) == 1 {
 		y := mat.Col(nil, 0, pr.y)
@@ -166,6 +167,15 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return v
 		}
 		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
+			return fmt.Errorf("%s: %w", path, e)
+		}
+	}
+	if generated && pr.stats != nil {
+		top := func(pen penalty.Penalty) bool {
+			_, err := tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pen, &tensorreg.PathOptions{Options: pr.opts, NLambda: 1})
+			return err == nil
+		}
+		if e := nuOverflow(top, len(pr.names), f, err); e != nil {
 			return fmt.Errorf("%s: %w", path, e)
 		}
 	}
