@@ -6,93 +6,305 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"time"
 )
 
 // HTTP queries ClickHouse over its HTTP interface: the query is POSTed and
-// the rows come back tab-separated.
+// the rows come back tab-separated. Every request is bounded in time (see
+// Timeouts): a server that accepts the connection and never answers gives
+// a *TimeoutError, not a hang.
 type HTTP struct {
 	// URL is the server's HTTP address, e.g. http://127.0.0.1:8123/; user
 	// and password go in the URL's query (?user=…&password=…).
 	URL string
-	// Client is the HTTP client (nil: http.DefaultClient).
+	// Client is the HTTP client. If nil, a client whose connections are
+	// bounded by Timeouts.Connect is used; a Client given here keeps its
+	// own dialer, and only Timeouts.FirstByte and Timeouts.Query apply.
 	Client *http.Client
+	// Timeouts bound each request; a zero field takes its value from
+	// DefaultTimeouts.
+	Timeouts Timeouts
 }
 
 var _ Querier = HTTP{}
 
-// post sends a statement and returns the response body, or an error
-// carrying the first line of the server's message.
-func (h HTTP) post(ctx context.Context, body string) (io.ReadCloser, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, h.URL, strings.NewReader(body))
+// Timeouts bound the waits of one request to the server.
+type Timeouts struct {
+	// Connect bounds opening the connection (TCP, and TLS for https).
+	Connect time.Duration
+	// FirstByte bounds the wait for the answer's header to the quick
+	// schema query (Schema, Columns), which a live server answers at
+	// once. It does not apply to Query and Exec: ClickHouse sends the
+	// header of an aggregation only with its result, so the wait for the
+	// first byte is the whole computation there, bounded by Query.
+	FirstByte time.Duration
+	// Query bounds each request as a whole, from connecting to the last
+	// byte of the answer.
+	Query time.Duration
+}
+
+// DefaultTimeouts are the timeouts of a zero Timeouts field: 10 s to
+// connect, 30 s for the first byte of the schema query, 30 min for a
+// query as a whole (a statistics query scans every row of the source).
+var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstByte: 30 * time.Second, Query: 30 * time.Minute}
+
+// orDefault fills the zero fields from DefaultTimeouts.
+func (t Timeouts) orDefault() Timeouts {
+	if t.Connect <= 0 {
+		t.Connect = DefaultTimeouts.Connect
+	}
+	if t.FirstByte <= 0 {
+		t.FirstByte = DefaultTimeouts.FirstByte
+	}
+	if t.Query <= 0 {
+		t.Query = DefaultTimeouts.Query
+	}
+	return t
+}
+
+// TimeoutError says which timeout of a request expired, against which
+// server.
+type TimeoutError struct {
+	// Server is the server's URL without credentials.
+	Server string
+	// Which is "connect", "first-byte" or "query" (the Timeouts field).
+	Which string
+	// Limit is the timeout that expired.
+	Limit time.Duration
+}
+
+// Error says what the server did not do in time.
+func (e *TimeoutError) Error() string {
+	switch e.Which {
+	case "connect":
+		return fmt.Sprintf("%s: no connection within %v (the connect timeout)", e.Server, e.Limit)
+	case "first-byte":
+		return fmt.Sprintf("%s: connected, but no answer within %v (the first-byte timeout; is it ClickHouse's HTTP port?)", e.Server, e.Limit)
+	}
+	return fmt.Sprintf("%s: the query did not complete within %v (the query timeout)", e.Server, e.Limit)
+}
+
+// Timeout reports true: the error is a timeout (net.Error's convention).
+func (e *TimeoutError) Timeout() bool { return true }
+
+// server is the URL for messages: its user, password and query
+// parameters (where ClickHouse takes credentials) are left out.
+func (h HTTP) server() string {
+	u, err := url.Parse(h.URL)
 	if err != nil {
-		return nil, err
+		return "the server"
 	}
-	c := h.Client
-	if c == nil {
-		c = http.DefaultClient
+	u.User, u.RawQuery = nil, ""
+	return u.String()
+}
+
+// client is h.Client, or one whose dials are bounded by t.Connect.
+func (h HTTP) client(t Timeouts) *http.Client {
+	if h.Client != nil {
+		return h.Client
 	}
-	resp, err := c.Do(req)
+	d := &net.Dialer{Timeout: t.Connect}
+	// No keep-alive: a run sends a few long queries, and an idle
+	// connection would outlive the HTTP value that opened it.
+	return &http.Client{Transport: &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         d.DialContext,
+		TLSHandshakeTimeout: t.Connect,
+		DisableKeepAlives:   true,
+	}}
+}
+
+// do sends a statement and hands the answer's body to read, within the
+// timeouts (firstByte: whether Timeouts.FirstByte applies). A server's
+// error comes back with the first line of its message.
+func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.Reader) error) error {
+	t := h.Timeouts.orDefault()
+	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{h.server(), "query", t.Query})
+	defer cancel()
+	reqCtx, stop := ctx, func() {}
+	if firstByte {
+		var cancelFirst context.CancelCauseFunc
+		reqCtx, cancelFirst = context.WithCancelCause(ctx)
+		defer cancelFirst(nil)
+		timer := time.AfterFunc(t.FirstByte, func() { cancelFirst(&TimeoutError{h.server(), "first-byte", t.FirstByte}) })
+		stop = func() { timer.Stop() }
+	}
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.URL, strings.NewReader(body))
 	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			// Its text holds the whole URL, credentials included.
-			u := *req.URL
-			u.User, u.RawQuery = nil, ""
-			return nil, fmt.Errorf("%s: %v", u.String(), ue.Err)
-		}
-		return nil, err
+		return err
 	}
+	resp, err := h.client(t).Do(req)
+	stop()
+	if err != nil {
+		return h.cause(reqCtx, err, t)
+	}
+	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		defer resp.Body.Close()
-		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 2000))
+		msg, err := io.ReadAll(io.LimitReader(resp.Body, 2000))
+		if err != nil {
+			return h.cause(reqCtx, err, t)
+		}
 		first, _, _ := strings.Cut(strings.TrimSpace(string(msg)), "\n")
-		return nil, fmt.Errorf("%s: %s", resp.Status, first)
+		return fmt.Errorf("%s: %s", resp.Status, first)
 	}
-	return resp.Body, nil
+	if err := read(resp.Body); err != nil {
+		return h.cause(reqCtx, err, t)
+	}
+	return nil
+}
+
+// cause is the error of a failed request: the timeout that expired if
+// one did, else the error without the URL (it may hold credentials).
+func (h HTTP) cause(ctx context.Context, err error, t Timeouts) error {
+	var te *TimeoutError
+	if errors.As(context.Cause(ctx), &te) {
+		return te
+	}
+	if ctx.Err() != nil { // the caller's own deadline or cancellation
+		return fmt.Errorf("%s: %w", h.server(), context.Cause(ctx))
+	}
+	// With our client, the one wait left to its transport is connecting
+	// (the dial, the TLS handshake).
+	var ne net.Error
+	if h.Client == nil && errors.As(err, &ne) && ne.Timeout() {
+		return &TimeoutError{h.server(), "connect", t.Connect}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return fmt.Errorf("%s: %v", h.server(), ue.Err)
+	}
+	return err
 }
 
 // Query runs sql and returns its rows.
 func (h HTTP) Query(ctx context.Context, sql string) ([][]string, error) {
-	body, err := h.post(ctx, sql+" FORMAT TabSeparated")
-	if err != nil {
-		return nil, err
-	}
-	defer body.Close()
 	var rows [][]string
-	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 1<<16), 1<<26)
-	for sc.Scan() {
-		rows = append(rows, strings.Split(sc.Text(), "\t"))
-	}
-	return rows, sc.Err()
+	err := h.do(ctx, sql+" FORMAT TabSeparated", false, func(body io.Reader) error {
+		sc := bufio.NewScanner(body)
+		sc.Buffer(make([]byte, 1<<16), 1<<26)
+		for sc.Scan() {
+			rows = append(rows, strings.Split(sc.Text(), "\t"))
+		}
+		return sc.Err()
+	})
+	return rows, err
 }
 
 // Exec runs a statement that returns no rows (a CREATE or an INSERT).
 func (h HTTP) Exec(ctx context.Context, sql string) error {
-	body, err := h.post(ctx, sql)
-	if err != nil {
+	return h.do(ctx, sql, false, func(body io.Reader) error {
+		_, err := io.Copy(io.Discard, body)
 		return err
+	})
+}
+
+// Column is a column of a source: its name and its type in the engine.
+type Column struct {
+	Name, Type string
+}
+
+// Schema returns the columns of the source's table or query, in order,
+// with ClickHouse's types; no row is read.
+func (h HTTP) Schema(ctx context.Context, d Dialect, s Source) ([]Column, error) {
+	b := builder{d: d, s: s}
+	var names, types []string
+	err := h.do(ctx, "SELECT *"+b.from()+" LIMIT 0 FORMAT TabSeparatedWithNamesAndTypes", true, func(body io.Reader) error {
+		r := bufio.NewReader(io.LimitReader(body, 1<<22))
+		var err error
+		if names, err = headerLine(r); err != nil {
+			return err
+		}
+		types, err = headerLine(r)
+		return err
+	})
+	if err != nil {
+		return nil, err
 	}
-	defer body.Close()
-	_, err = io.Copy(io.Discard, body)
-	return err
+	if len(names) != len(types) {
+		return nil, fmt.Errorf("%s: %d column names but %d types", h.server(), len(names), len(types))
+	}
+	cols := make([]Column, len(names))
+	for i := range names {
+		cols[i] = Column{names[i], types[i]}
+	}
+	return cols, nil
+}
+
+// headerLine reads one tab-separated header line.
+func headerLine(r *bufio.Reader) ([]string, error) {
+	line, err := r.ReadString('\n')
+	switch line = strings.TrimSuffix(line, "\n"); {
+	case err != nil && err != io.EOF:
+		return nil, err
+	case line == "":
+		return nil, errors.New("no columns")
+	}
+	return strings.Split(line, "\t"), nil
 }
 
 // Columns returns the column names of the source's table or query, in
 // order.
 func (h HTTP) Columns(ctx context.Context, d Dialect, s Source) ([]string, error) {
-	b := builder{d: d, s: s}
-	body, err := h.post(ctx, "SELECT *"+b.from()+" LIMIT 0 FORMAT TabSeparatedWithNames")
+	cols, err := h.Schema(ctx, d, s)
 	if err != nil {
 		return nil, err
 	}
-	defer body.Close()
-	head, err := bufio.NewReader(io.LimitReader(body, 1<<20)).ReadString('\n')
-	if head = strings.TrimSuffix(head, "\n"); head == "" {
-		return nil, fmt.Errorf("no columns (%v)", err)
+	names := make([]string, len(cols))
+	for i, c := range cols {
+		names[i] = c.Name
 	}
-	return strings.Split(head, "\t"), nil
+	return names, nil
+}
+
+// TypeError says that a column of the source does not hold numbers.
+type TypeError struct {
+	// Column and Type are the column's name and its type in the engine.
+	Column, Type string
+}
+
+// Error names the column and its type.
+func (e *TypeError) Error() string {
+	return fmt.Sprintf("column %q has type %s, not a number type", e.Column, e.Type)
+}
+
+// CheckTypes returns a *TypeError for the first of the source's columns
+// (the variables, the weight and the fold column) whose ClickHouse type in
+// cols is not numeric, before a statistics query fails on it row by row.
+// A column missing from cols is left to the engine.
+func CheckTypes(cols []Column, s Source) error {
+	types := make(map[string]string, len(cols))
+	for _, c := range cols {
+		types[c.Name] = c.Type
+	}
+	for _, name := range append(append([]string(nil), s.Columns...), s.Weight, s.FoldColumn) {
+		if typ, ok := types[name]; ok && name != "" && !numericType(typ) {
+			return &TypeError{name, typ}
+		}
+	}
+	return nil
+}
+
+// numericType reports whether a ClickHouse type holds numbers, possibly
+// NULL: the integers, floats, decimals and Bool, also inside Nullable or
+// LowCardinality.
+func numericType(typ string) bool {
+	for _, wrap := range []string{"Nullable(", "LowCardinality("} {
+		if inner, ok := strings.CutPrefix(typ, wrap); ok {
+			return numericType(strings.TrimSuffix(inner, ")"))
+		}
+	}
+	if typ == "Bool" || strings.HasPrefix(typ, "Decimal") {
+		return true
+	}
+	for _, p := range []string{"Int", "UInt", "Float"} {
+		// Int8…Int256, UInt8…, Float32, Float64; not IntervalDay.
+		if rest, ok := strings.CutPrefix(typ, p); ok && rest != "" && rest[0] >= '1' && rest[0] <= '9' {
+			return true
+		}
+	}
+	return false
 }
