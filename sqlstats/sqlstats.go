@@ -101,6 +101,9 @@ func Compute(ctx context.Context, q Querier, d Dialect, s Source) (*suffstat.Fol
 		return nil, fmt.Errorf("sqlstats: the means query: %w", err)
 	}
 	folds, m, err := b.readMeans(first)
+	if errors.Is(err, errBadRows) {
+		return nil, b.badValues(ctx, q, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -195,8 +198,14 @@ func (b *builder) meansQuery() string {
 	return "SELECT " + strings.Join(sel, ", ") + b.from() + " GROUP BY cardreg_fold ORDER BY cardreg_fold"
 }
 
+// errBadRows marks rows with a NULL, NaN or infinite value, which
+// badValues then finds.
+var errBadRows = errors.New("rows hold a NULL, NaN or infinite value")
+
 // readMeans reads the first query into per-fold counts, weights and
-// means, and returns the provisional mean of all rows.
+// means, and returns the provisional mean of all rows. The counts of bad
+// rows are read before anything else: a NaN in the data makes the sums
+// NaN, and a NULL makes a hashed fold NULL.
 func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error) {
 	dim := len(b.s.Columns)
 	folds := suffstat.NewFolds(b.s.Folds, dim)
@@ -207,18 +216,21 @@ func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error)
 		if err != nil {
 			return nil, nil, err
 		}
-		k := int(v[0])
-		if k < 0 || k >= b.s.Folds || float64(k) != v[0] {
-			return nil, nil, fmt.Errorf("sqlstats: fold %v out of 1…%d (column %s)", v[0]+1, b.s.Folds, b.s.FoldColumn)
-		}
 		if v[2] > 0 {
-			return nil, nil, fmt.Errorf("sqlstats: %.0f rows hold a NaN or infinite value (or NULL) in %s", v[2], strings.Join(b.s.Columns, ", "))
+			return nil, nil, fmt.Errorf("sqlstats: %.0f %w", v[2], errBadRows)
 		}
 		if v[3] > 0 {
 			return nil, nil, fmt.Errorf("sqlstats: %.0f rows have a negative weight in %s", v[3], b.s.Weight)
 		}
+		k, err := b.foldOf(v[0], row[0])
+		if err != nil {
+			return nil, nil, err
+		}
 		f := folds.Fold[k]
 		f.N, f.W = int64(v[1]), v[4]
+		if err := b.finite(v[4:], append([]string{"the weights"}, b.s.Columns...)); err != nil {
+			return nil, nil, err
+		}
 		for i := range dim {
 			if f.W > 0 {
 				f.Mean[i] = v[5+i] / f.W
@@ -238,6 +250,85 @@ func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error)
 		b.shift[k] = make([]float64, dim)
 	}
 	return folds, m, nil
+}
+
+// foldOf checks a fold number read back (field: its text).
+func (b *builder) foldOf(v float64, field string) (int, error) {
+	k := int(v)
+	switch {
+	case field == null && b.s.FoldColumn != "":
+		return 0, fmt.Errorf("sqlstats: the fold column %s holds NULL", b.s.FoldColumn)
+	case field == null:
+		return 0, errors.New("sqlstats: a column of the fold key holds NULL")
+	case k < 0 || k >= b.s.Folds || float64(k) != v:
+		return 0, fmt.Errorf("sqlstats: fold %v out of 1…%d (column %s)", v+1, b.s.Folds, b.s.FoldColumn)
+	}
+	return k, nil
+}
+
+// finite checks sums read back, after the rows were found free of NULL,
+// NaN and infinities: a non-finite sum is then an overflow. v[i] is the
+// sum of what[i].
+func (b *builder) finite(v []float64, what []string) error {
+	for i, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("sqlstats: the sum over the rows of %s is %v: the values overflow float64 (rescale them)", what[i], x)
+		}
+	}
+	return nil
+}
+
+// ValueError says that rows of the source hold a NULL, NaN or infinite
+// value, in which column.
+type ValueError struct {
+	// Column names the first column found with such values.
+	Column string
+	// Nulls and NonFinite count its rows holding NULL, and NaN or ±Inf.
+	Nulls, NonFinite int64
+}
+
+// Error names the column and what it holds.
+func (e *ValueError) Error() string {
+	var parts []string
+	if e.Nulls > 0 {
+		parts = append(parts, fmt.Sprintf("%d rows hold NULL", e.Nulls))
+	}
+	if e.NonFinite > 0 {
+		parts = append(parts, fmt.Sprintf("%d rows hold NaN or an infinite value", e.NonFinite))
+	}
+	return fmt.Sprintf("column %q: %s", e.Column, strings.Join(parts, ", "))
+}
+
+// badValues counts the NULL and non-finite values of each variable and
+// of the weight, and returns a *ValueError for the first column holding
+// some (bad: the error of readMeans, returned if none is found).
+func (b *builder) badValues(ctx context.Context, q Querier, bad error) error {
+	names := append([]string(nil), b.s.Columns...)
+	if b.s.Weight != "" {
+		names = append(names, b.s.Weight)
+	}
+	var sel []string
+	for _, c := range names {
+		e := b.d.Quote(c)
+		sel = append(sel, "sum(CASE WHEN "+e+" IS NULL THEN 1 ELSE 0 END)", "sum(CASE WHEN "+b.d.NotFinite(b.d.Float(e))+" THEN 1 ELSE 0 END)")
+	}
+	rows, err := q.Query(ctx, "SELECT "+strings.Join(sel, ", ")+b.from())
+	if err != nil {
+		return fmt.Errorf("%w (counting them per column: %v)", bad, err)
+	}
+	if len(rows) != 1 {
+		return bad
+	}
+	v, err := floats(rows[0], 2*len(names))
+	if err != nil {
+		return err
+	}
+	for i, c := range names {
+		if v[2*i] > 0 || v[2*i+1] > 0 {
+			return &ValueError{Column: c, Nulls: int64(v[2*i]), NonFinite: int64(v[2*i+1])}
+		}
+	}
+	return bad
 }
 
 // pair is one entry (i, j), i ≤ j, of the co-moments.
@@ -297,16 +388,22 @@ func (b *builder) readMoments(rows [][]string, tile []pair, folds *suffstat.Fold
 			return err
 		}
 		k := int(v[0])
-		if k < 0 || k >= b.s.Folds {
+		if k < 0 || k >= b.s.Folds || float64(k) != v[0] {
 			return fmt.Errorf("sqlstats: fold %v out of range", v[0]+1)
 		}
 		v = v[1:]
 		if first {
+			if err := b.finite(v[:dim], b.s.Columns); err != nil {
+				return err
+			}
 			copy(b.shift[k], v[:dim])
 			v = v[dim:]
 		}
 		c := folds.Fold[k].C
 		for t, p := range tile {
+			if err := b.finite(v[t:t+1], []string{b.s.Columns[p.i] + " × " + b.s.Columns[p.j]}); err != nil {
+				return err
+			}
 			c[p.i*dim+p.j] = v[t]
 		}
 	}
@@ -335,19 +432,24 @@ func (b *builder) centre(folds *suffstat.Folds, m []float64) {
 	}
 }
 
-// floats parses a row of n numbers.
+// null is how TabSeparated writes NULL.
+const null = `\N`
+
+// floats parses a row of n numbers: NaN and ±Inf are kept for the caller
+// to name, NULL reads as NaN.
 func floats(row []string, n int) ([]float64, error) {
 	if len(row) != n {
 		return nil, fmt.Errorf("sqlstats: the engine returned %d fields, expected %d", len(row), n)
 	}
 	out := make([]float64, n)
 	for i, s := range row {
+		if s == null {
+			out[i] = math.NaN()
+			continue
+		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return nil, fmt.Errorf("sqlstats: the engine returned %q, not a number", s)
-		}
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("sqlstats: the engine returned %v: the data overflow float64", v)
 		}
 		out[i] = v
 	}
