@@ -91,9 +91,9 @@ func (e *TimeoutError) Error() string {
 // Timeout reports true: the error is a timeout (net.Error's convention).
 func (e *TimeoutError) Timeout() bool { return true }
 
-// server is the URL for messages: its user, password and query
+// Server is the URL for messages: its user, password and query
 // parameters (where ClickHouse takes credentials) are left out.
-func (h HTTP) server() string {
+func (h HTTP) Server() string {
 	u, err := url.Parse(h.URL)
 	if err != nil {
 		return "the server"
@@ -123,14 +123,14 @@ func (h HTTP) client(t Timeouts) *http.Client {
 // error comes back with the first line of its message.
 func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.Reader) error) error {
 	t := h.Timeouts.orDefault()
-	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{h.server(), "query", t.Query})
+	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{h.Server(), "query", t.Query})
 	defer cancel()
 	reqCtx, stop := ctx, func() {}
 	if firstByte {
 		var cancelFirst context.CancelCauseFunc
 		reqCtx, cancelFirst = context.WithCancelCause(ctx)
 		defer cancelFirst(nil)
-		timer := time.AfterFunc(t.FirstByte, func() { cancelFirst(&TimeoutError{h.server(), "first-byte", t.FirstByte}) })
+		timer := time.AfterFunc(t.FirstByte, func() { cancelFirst(&TimeoutError{h.Server(), "first-byte", t.FirstByte}) })
 		stop = func() { timer.Stop() }
 	}
 	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.URL, strings.NewReader(body))
@@ -165,17 +165,17 @@ func (h HTTP) cause(ctx context.Context, err error, t Timeouts) error {
 		return te
 	}
 	if ctx.Err() != nil { // the caller's own deadline or cancellation
-		return fmt.Errorf("%s: %w", h.server(), context.Cause(ctx))
+		return fmt.Errorf("%s: %w", h.Server(), context.Cause(ctx))
 	}
 	// With our client, the one wait left to its transport is connecting
 	// (the dial, the TLS handshake).
 	var ne net.Error
 	if h.Client == nil && errors.As(err, &ne) && ne.Timeout() {
-		return &TimeoutError{h.server(), "connect", t.Connect}
+		return &TimeoutError{h.Server(), "connect", t.Connect}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return fmt.Errorf("%s: %v", h.server(), ue.Err)
+		return fmt.Errorf("%s: %v", h.Server(), ue.Err)
 	}
 	return err
 }
@@ -225,7 +225,7 @@ func (h HTTP) Schema(ctx context.Context, d Dialect, s Source) ([]Column, error)
 		return nil, err
 	}
 	if len(names) != len(types) {
-		return nil, fmt.Errorf("%s: %d column names but %d types", h.server(), len(names), len(types))
+		return nil, fmt.Errorf("%s: %d column names but %d types", h.Server(), len(names), len(types))
 	}
 	cols := make([]Column, len(names))
 	for i := range names {

@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"net/url"
+	"slices"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/cardsparse/cardreg/sqlstats"
 )
@@ -24,14 +27,18 @@ func (f *fitFlags) dataFile(name string) string {
 // cluster reads the rows in.
 func loadDB(name string, f *fitFlags) (*problem, error) {
 	ctx := context.Background()
-	q := sqlstats.HTTP{URL: f.db}
+	q := sqlstats.HTTP{URL: f.db, Timeouts: f.dbTimeout.Timeouts}
 	src := sqlstats.Source{Table: f.table, Query: f.query, Folds: 1, Seed: f.seed}
 	if f.lambda == "cv" {
 		src.Folds = f.folds
 	}
-	header, err := q.Columns(ctx, sqlstats.ClickHouse, src)
+	schema, err := q.Schema(ctx, sqlstats.ClickHouse, src)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, dbError(name, f.db, err)
+	}
+	header := make([]string, len(schema))
+	for j, c := range schema {
+		header[j] = c.Name
 	}
 	keep, err := f.columns(header)
 	if err != nil {
@@ -53,14 +60,59 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	}
 	if fcol >= 0 {
 		src.FoldColumn = kept[fcol]
+	}
+	if err := sqlstats.CheckTypes(schema, src); err != nil {
+		return nil, dbError(name, f.db, typeHint(err, pr.names))
+	}
+	if fcol >= 0 {
 		if src.Folds, err = dbFolds(ctx, q, kept[fcol], src); err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
+			return nil, dbError(name, f.db, err)
 		}
 	}
 	if pr.stats, err = sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
+		return nil, dbError(name, f.db, valueHint(err))
 	}
 	return pr, pr.finishStreamed(name, f)
+}
+
+// dbError prefixes err with the source's name, once: the server's
+// address it may start with is already in the name.
+func dbError(name, db string, err error) error {
+	msg := strings.TrimPrefix(err.Error(), redactURL(db)+": ")
+	var te *sqlstats.TimeoutError
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: %s; raise it with --db-timeout %s=%v", name, msg, te.Which, 2*te.Limit)
+	}
+	return fmt.Errorf("%s: %s", name, msg)
+}
+
+// typeHint says how to do without a column that does not hold numbers:
+// leave a predictor out, or convert the column in --query.
+func typeHint(err error, predictors []string) error {
+	var te *sqlstats.TypeError
+	if !errors.As(err, &te) {
+		return err
+	}
+	conv := fmt.Sprintf("convert it in --query 'SELECT toFloat64(%[1]s) AS %[1]s, … FROM …'", sqlstats.ClickHouse.Quote(te.Column))
+	if slices.Contains(predictors, te.Column) {
+		return fmt.Errorf("%v: leave it out with --drop %s (or list --predictors), or %s", err, te.Column, conv)
+	}
+	return fmt.Errorf("%v: %s", err, conv)
+}
+
+// valueHint says how to leave out the rows holding NULL, NaN or an
+// infinite value, or their column.
+func valueHint(err error) error {
+	var ve *sqlstats.ValueError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	col := sqlstats.ClickHouse.Quote(ve.Column)
+	keep := "isFinite(" + col + ")"
+	if ve.NonFinite == 0 {
+		keep = col + " IS NOT NULL"
+	}
+	return fmt.Errorf("%v (from the server): leave those rows out with --query 'SELECT * FROM … WHERE %s', or the column with --drop %s", err, keep, ve.Column)
 }
 
 // dbFolds returns K, the largest value of the fold column.
@@ -86,11 +138,63 @@ func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Sour
 
 // redactURL is a database URL for messages: its user, password and query
 // parameters (where ClickHouse takes credentials) are left out.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "the --db server"
+func redactURL(raw string) string { return sqlstats.HTTP{URL: raw}.Server() }
+
+// dbTimeout is the value of --db-timeout: a duration bounds each query as
+// a whole; connect=D, first-byte=D and query=D (comma separated) set the
+// timeouts one by one. Unset ones keep sqlstats.DefaultTimeouts.
+type dbTimeout struct {
+	sqlstats.Timeouts
+	set bool
+}
+
+// String prints the timeouts set.
+func (d *dbTimeout) String() string {
+	if d == nil || !d.set {
+		return ""
 	}
-	u.User, u.RawQuery = nil, ""
-	return u.String()
+	var parts []string
+	for _, t := range []struct {
+		name string
+		v    time.Duration
+	}{{"connect", d.Connect}, {"first-byte", d.FirstByte}, {"query", d.Query}} {
+		if t.v > 0 {
+			parts = append(parts, t.name+"="+t.v.String())
+		}
+	}
+	return strings.Join(parts, ",")
+}
+
+// Set parses DURATION or a list of NAME=DURATION; each duration is > 0.
+func (d *dbTimeout) Set(s string) error {
+	for _, part := range strings.Split(s, ",") {
+		name, val, named := strings.Cut(part, "=")
+		if !named {
+			name, val = "query", part
+		}
+		v, err := time.ParseDuration(strings.TrimSpace(val))
+		if err != nil || v <= 0 {
+			return fmt.Errorf("%q is not a duration > 0 (Go syntax: 90s, 5m, 1h30m)", val)
+		}
+		switch strings.TrimSpace(name) {
+		case "connect":
+			d.Connect = v
+		case "first-byte":
+			d.FirstByte = v
+		case "query":
+			d.Query = v
+		default:
+			return fmt.Errorf("unknown timeout %q (connect, first-byte or query)", name)
+		}
+	}
+	d.set = true
+	return nil
+}
+
+// dbTimeoutUsage is the help of --db-timeout, with the defaults.
+func dbTimeoutUsage() string {
+	t := sqlstats.DefaultTimeouts
+	return fmt.Sprintf("with --db: how long to wait for each query as a whole (a duration: 90s, 1h), or the waits one by one: "+
+		"connect=D (opening the connection, default %v), first-byte=D (the server's first answer, to the schema query, default %v), "+
+		"query=D (each query from connecting to its last byte, default %v); comma separated", t.Connect, t.FirstByte, t.Query)
 }

@@ -3,9 +3,15 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/cardsparse/cardreg/sqlstats"
 	"github.com/stretchr/testify/require"
@@ -65,4 +71,124 @@ func TestClickHouseFit(t *testing.T) {
 	oneLine(t, res, 1, "nope")
 	require.NotContains(t, res.stderr, "secret", "credentials stay out of messages")
 	oneLine(t, cardreg(t, "fit", "--db", url), 2, "--table")
+}
+
+// fakeClickHouse answers the queries of --db from answers: the first key
+// found in a query gives the body of the answer (TabSeparated). It
+// records the queries.
+func fakeClickHouse(t *testing.T, answers map[string]string) (url string, queries *[]string) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		got = append(got, string(body))
+		mu.Unlock()
+		for key, ans := range answers {
+			if strings.Contains(string(body), key) {
+				io.WriteString(w, ans)
+				return
+			}
+		}
+		http.Error(w, "Code: 62, e.displayText() = DB::Exception: unexpected query", http.StatusBadRequest)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/?user=u&password=secret", &got
+}
+
+const schemaQuery = "LIMIT 0 FORMAT TabSeparatedWithNamesAndTypes"
+
+// A column that does not hold numbers is named before the statistics
+// query runs, with what to do: --drop for a predictor, a cast in --query
+// for the response.
+func TestDBColumnTypes(t *testing.T) {
+	url, queries := fakeClickHouse(t, map[string]string{schemaQuery: "id\tx1\tname\ty\nUInt64\tNullable(Float64)\tString\tFloat64\n"})
+	res := cardreg(t, "fit", "--lambda", "1", "--db", url, "--table", "t")
+	oneLine(t, res, 1, `table t: column "name" has type String, not a number type: leave it out with --drop name (or list --predictors), or convert it in --query 'SELECT toFloat64(`+"`name`"+`) AS`)
+	require.NotContains(t, res.stderr, "secret")
+	require.Len(t, *queries, 1, "no statistics query is sent")
+	res = cardreg(t, "cv", "--db", url, "--table", "t", "--target", "name", "--drop", "id")
+	oneLine(t, res, 1, `column "name" has type String`, "convert it in --query")
+	require.NotContains(t, res.stderr, "--drop name")
+	// Dropped, the text column is no obstacle: the means query is sent.
+	res = cardreg(t, "fit", "--lambda", "1", "--db", url, "--table", "t", "--drop", "name")
+	require.Equal(t, 1, res.code)
+	require.Contains(t, (*queries)[len(*queries)-1], "count(*)")
+}
+
+// NULL, NaN and infinite values are named by column, with the way to
+// leave them out, whether the folds are hashed (cv) or not (fit).
+func TestDBBadValues(t *testing.T) {
+	const diag = "IS NULL THEN 1 ELSE 0 END), sum(CASE WHEN NOT isFinite"
+	schema := "x1\tx2\ty\nFloat64\tNullable(Float64)\tFloat64\n"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		means string
+		bad   string
+		want  []string
+	}{
+		{"NaN, fit", []string{"fit", "--lambda", "1"}, "0\t10\t1\t0\t10\t1\tnan\t3\n", "0\t0\t0\t1\t0\t0\n",
+			[]string{`column "x2": 1 rows hold NaN or an infinite value (from the server)`, "WHERE isFinite(`x2`)", "--drop x2"}},
+		{"Inf, cv", []string{"cv"}, "0\t5\t0\t0\t5\t1\t2\t3\n1\t5\t2\t0\t5\t1\tinf\t3\n", "0\t0\t0\t2\t0\t0\n",
+			[]string{`column "x2": 2 rows hold NaN or an infinite value`, "WHERE isFinite(`x2`)"}},
+		{"NULL, cv", []string{"cv"}, "0\t8\t0\t0\t8\t1\t2\t3\n\\N\t2\t2\t0\t2\t1\t2\t3\n", "0\t0\t2\t0\t0\t0\n",
+			[]string{`column "x2": 2 rows hold NULL (from the server)`, "WHERE `x2` IS NOT NULL", "--drop x2"}},
+	} {
+		url, _ := fakeClickHouse(t, map[string]string{schemaQuery: schema, "count(*)": c.means, diag: c.bad})
+		res := cardreg(t, append(c.args, "--db", url, "--table", "t")...)
+		oneLine(t, res, 1, c.want...)
+		require.NotContains(t, res.stderr, "overflow", c.name)
+		require.NotContains(t, res.stderr, "not a number", c.name)
+	}
+}
+
+// A server that accepts the connection and never answers, or sends the
+// header and stalls, is given up after the timeout that applies; the
+// message names it, the server and the flag that raises it. A bad
+// --db-timeout is a usage error.
+func TestDBTimeouts(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	go func() {
+		var held []net.Conn
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	mute := "http://" + ln.Addr().String() + "/?password=secret"
+	start := time.Now()
+	res := cardreg(t, "fit", "--lambda", "1", "--db", mute, "--table", "t", "--db-timeout", "first-byte=300ms")
+	oneLine(t, res, 1, ln.Addr().String()+"/ table t: connected, but no answer within 300ms (the first-byte timeout", "raise it with --db-timeout first-byte=600ms")
+	require.NotContains(t, res.stderr, "secret")
+	require.Less(t, time.Since(start), 10*time.Second)
+
+	release := make(chan struct{})
+	stall := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "x\ty\n")
+		w.(http.Flusher).Flush()
+		<-release
+	}))
+	defer stall.Close()
+	defer close(release)
+	start = time.Now()
+	res = cardreg(t, "cv", "--db", stall.URL, "--query", "SELECT 1", "--db-timeout", "500ms")
+	oneLine(t, res, 1, "query: the query did not complete within 500ms (the query timeout)", "--db-timeout query=1s")
+	require.Less(t, time.Since(start), 10*time.Second)
+
+	for _, bad := range []string{"0", "-5s", "abc", "5", "connect=", "x=1s", "query=1s,first-byte=0s"} {
+		oneLine(t, cardreg(t, "fit", "--db", stall.URL, "--table", "t", "--db-timeout", bad), 2, "db-timeout")
+	}
+	oneLine(t, cardreg(t, "fit", "--db-timeout", "1m", "x.csv"), 2, "need --db")
 }

@@ -33,6 +33,7 @@ type fitFlags struct {
 	stderr                                                                               io.Writer
 	fam                                                                                  familyFlags
 	given                                                                                map[string]bool // the flags set on the command line
+	dbTimeout                                                                            dbTimeout
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
@@ -65,6 +66,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
+	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
 	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
 	fs.Int64Var(&f.memory, "memory", 0, "memory budget in bytes above which the data are streamed (default: half the machine's memory)")
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
@@ -193,8 +195,8 @@ func (r *fitResult) warn(stderr io.Writer, saving bool) {
 // --db, and returns them (the source's name for --db).
 func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 	if f.db == "" {
-		if f.table != "" || f.query != "" {
-			return nil, usagef("--table and --query need --db")
+		if f.table != "" || f.query != "" || f.dbTimeout.set {
+			return nil, usagef("--table, --query and --db-timeout need --db")
 		}
 		if len(pos) != 1 {
 			return nil, usagef("expected one data file, got %d arguments", len(pos))
