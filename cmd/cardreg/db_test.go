@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -191,4 +192,45 @@ func TestDBTimeouts(t *testing.T) {
 		oneLine(t, cardreg(t, "fit", "--db", stall.URL, "--table", "t", "--db-timeout", bad), 2, "db-timeout")
 	}
 	oneLine(t, cardreg(t, "fit", "--db-timeout", "1m", "x.csv"), 2, "need --db")
+}
+
+// TestClickHouseReadmeRecipe runs README's recipe for loading a CSV file
+// into ClickHouse, line by line as written (clickhouse-client pointed at
+// shard 1's native port, cardreg's URL at its HTTP port), so that the
+// recipe cannot rot: the table it loads gives the in-memory fit.
+func TestClickHouseReadmeRecipe(t *testing.T) {
+	url, tcp := os.Getenv("CARDREG_CLICKHOUSE_URL"), os.Getenv("CARDREG_CLICKHOUSE_TCP1")
+	if url == "" || tcp == "" {
+		t.Skip("no ClickHouse cluster: run scripts/clickhouse/ci.sh")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	_, block, ok := strings.Cut(string(readme), "<!-- clickhouse-recipe")
+	require.True(t, ok, "README.md has no clickhouse-recipe block")
+	block, _, ok = strings.Cut(block, "<!-- /clickhouse-recipe -->")
+	require.True(t, ok)
+	require.NoError(t, sqlstats.HTTP{URL: url}.Exec(context.Background(), "DROP TABLE IF EXISTS cardinality"))
+	var fits int
+	for _, line := range strings.Split(block, "\n") {
+		switch {
+		case strings.HasPrefix(line, "cardreg "):
+			args := strings.Fields(strings.ReplaceAll(line, "http://127.0.0.1:8123/", url))[1:]
+			db := cardreg(t, append(args, "--format", "json", "--tol", "1e-11")...)
+			require.Equal(t, 0, db.code, db.stderr)
+			fits++
+			// The same fit in memory at the λ the table's CV chose.
+			got := decodeFit(t, db.stdout)
+			want := decodeFit(t, cardreg(t, "fit", "--format", "json", "--tol", "1e-11", "--lambda", fmt.Sprint(got.Lambda), "../../examples/cardinality.csv").stdout)
+			require.Len(t, got.Names, 12)
+			require.Equal(t, want.Names, got.Names)
+			require.InDeltaSlice(t, want.Coefficients, got.Coefficients, 2e-9)
+		case strings.HasPrefix(line, "clickhouse-client "):
+			cmd := exec.Command("bash", "-euo", "pipefail", "-c", `clickhouse-client() { command clickhouse-client --host 127.0.0.1 --port "$TCP" "$@"; }; `+line)
+			cmd.Dir = "../.."
+			cmd.Env = append(os.Environ(), "TCP="+tcp)
+			out, err := cmd.CombinedOutput()
+			require.NoError(t, err, "%s\n%s", line, out)
+		}
+	}
+	require.Equal(t, 1, fits, "the recipe ends with a fit")
 }
