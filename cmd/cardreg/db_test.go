@@ -234,3 +234,40 @@ func TestClickHouseReadmeRecipe(t *testing.T) {
 	}
 	require.Equal(t, 1, fits, "the recipe ends with a fit")
 }
+
+// TestClickHouseMessages checks on a real server what TestDBColumnTypes
+// and TestDBBadValues check on a fake one: the types as ClickHouse prints
+// them, its NaN and NULL as its aggregates and hashes return them.
+func TestClickHouseMessages(t *testing.T) {
+	url := os.Getenv("CARDREG_CLICKHOUSE_URL")
+	if url == "" {
+		t.Skip("no ClickHouse cluster: run scripts/clickhouse/ci.sh")
+	}
+	ch := sqlstats.HTTP{URL: url}
+	ctx := context.Background()
+	require.NoError(t, ch.Exec(ctx, "DROP TABLE IF EXISTS messages"))
+	require.NoError(t, ch.Exec(ctx, "CREATE TABLE messages (name String, x1 Float64, x2 Nullable(Float64), y Float64) ENGINE = MergeTree ORDER BY tuple()"))
+	var rows strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&rows, "r%d\t%d\t%d\t%d\n", i, i%7, i%5, (i*i)%11)
+	}
+	require.NoError(t, ch.Exec(ctx, "INSERT INTO messages FORMAT TabSeparated\n"+rows.String()))
+	res := cardreg(t, "fit", "--lambda", "1", "--db", url, "--table", "messages")
+	oneLine(t, res, 1, `column "name" has type String, not a number type: leave it out with --drop name`)
+	res = cardreg(t, "cv", "--db", url, "--table", "messages", "--drop", "name")
+	require.Equal(t, 0, res.code, res.stderr)
+
+	require.NoError(t, ch.Exec(ctx, "INSERT INTO messages FORMAT TabSeparated\nbad\t1\t\\N\t2\n"))
+	for _, cmd := range []string{"fit", "cv"} {
+		res = cardreg(t, cmd, "--lambda", "1", "--db", url, "--table", "messages", "--drop", "name")
+		if cmd == "cv" {
+			res = cardreg(t, cmd, "--db", url, "--table", "messages", "--drop", "name")
+		}
+		oneLine(t, res, 1, `column "x2": 1 rows hold NULL (from the server)`, "WHERE `x2` IS NOT NULL")
+	}
+	res = cardreg(t, "cv", "--db", url, "--query", "SELECT * FROM messages WHERE x2 IS NOT NULL", "--drop", "name")
+	require.Equal(t, 0, res.code, res.stderr)
+	require.NoError(t, ch.Exec(ctx, "INSERT INTO messages FORMAT TabSeparated\nnan\tnan\t1\t2\n"))
+	res = cardreg(t, "cv", "--db", url, "--query", "SELECT * FROM messages WHERE x2 IS NOT NULL", "--drop", "name")
+	oneLine(t, res, 1, `column "x1": 1 rows hold NaN or an infinite value (from the server)`, "WHERE isFinite(`x1`)")
+}
