@@ -225,7 +225,9 @@ func TestClickHouseReadmeRecipe(t *testing.T) {
 			require.Equal(t, want.Names, got.Names)
 			require.InDeltaSlice(t, want.Coefficients, got.Coefficients, 2e-9)
 		case strings.HasPrefix(line, "clickhouse-client "):
-			cmd := exec.Command("bash", "-euo", "pipefail", "-c", `clickhouse-client() { command clickhouse-client --host 127.0.0.1 --port "$TCP" "$@"; }; `+line)
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", "-c", `clickhouse-client() { command clickhouse-client --host 127.0.0.1 --port "$TCP" "$@"; }; `+line)
 			cmd.Dir = "../.."
 			cmd.Env = append(os.Environ(), "TCP="+tcp)
 			out, err := cmd.CombinedOutput()

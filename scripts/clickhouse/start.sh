@@ -72,8 +72,9 @@ XML
 done
 
 # Ready when the native port answers (clickhouse-client comes with the
-# server's package; no curl needed).
-ready() { [ "$(clickhouse-client --host 127.0.0.1 --port "$(tcp "$1")" --query 'SELECT 1' 2>/dev/null)" = "1" ]; }
+# server's package; no curl needed), each try bounded: a server that accepts
+# and never answers must not hang the script.
+ready() { [ "$(timeout 10 clickhouse-client --host 127.0.0.1 --port "$(tcp "$1")" --query 'SELECT 1' 2>/dev/null)" = "1" ]; }
 for s in 1 2; do
   for _ in $(seq 1 120); do
     ready "$s" && break
