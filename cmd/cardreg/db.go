@@ -194,7 +194,7 @@ func (d *dbTimeout) Set(s string) error {
 // dbTimeoutUsage is the help of --db-timeout, with the defaults.
 func dbTimeoutUsage() string {
 	t := sqlstats.DefaultTimeouts
-	return fmt.Sprintf("with --db: how long to wait for each query as a whole (a duration: 90s, 1h), or the waits one by one: "+
+	return fmt.Sprintf("with --db: how long to wait for each query as a whole (a `DURATION`: 90s, 1h), or the waits one by one: "+
 		"connect=D (opening the connection, default %v), first-byte=D (the server's first answer, to the schema query, default %v), "+
 		"query=D (each query from connecting to its last byte, default %v); comma separated", t.Connect, t.FirstByte, t.Query)
 }
