@@ -187,11 +187,22 @@ func (h HTTP) Query(ctx context.Context, sql string) ([][]string, error) {
 		sc := bufio.NewScanner(body)
 		sc.Buffer(make([]byte, 1<<16), 1<<26)
 		for sc.Scan() {
-			rows = append(rows, strings.Split(sc.Text(), "\t"))
+			line := sc.Text()
+			if serverException(line) {
+				return fmt.Errorf("%s: failed while answering: %s", h.Server(), line)
+			}
+			rows = append(rows, strings.Split(line, "\t"))
 		}
 		return sc.Err()
 	})
 	return rows, err
+}
+
+// serverException reports whether a line of an answer is ClickHouse's
+// message of a failure after the status 200 was sent (a memory limit
+// reached mid-query, say), which it appends to the rows.
+func serverException(line string) bool {
+	return strings.HasPrefix(line, "Code: ") && strings.Contains(line, "Exception")
 }
 
 // Exec runs a statement that returns no rows (a CREATE or an INSERT).

@@ -162,3 +162,15 @@ func TestHTTPServerError(t *testing.T) {
 	require.EqualError(t, err, "404 Not Found: Code: 60, e.displayText() = DB::Exception: Table default.nope doesn't exist.")
 	require.False(t, strings.Contains(err.Error(), "stack"))
 }
+
+// A failure after the status 200 (ClickHouse appends its message to the
+// rows) is the server's error, not a row of the wrong width.
+func TestHTTPFailureMidAnswer(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write([]byte("0\t10\t0\n1\t12\t0\nCode: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded, e.what() = DB::Exception\n"))
+	}))
+	defer srv.Close()
+	_, err := HTTP{URL: srv.URL + "/?password=secret"}.Query(context.Background(), "SELECT 1")
+	require.ErrorContains(t, err, "failed while answering: Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded")
+	require.NotContains(t, err.Error(), "secret")
+}

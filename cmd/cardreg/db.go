@@ -76,9 +76,10 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 }
 
 // dbError prefixes err with the source's name, once: the server's
-// address it may start with is already in the name.
+// address it may hold (first, or after "sqlstats: the means query: ") is
+// already in the name.
 func dbError(name, db string, err error) error {
-	msg := strings.TrimPrefix(err.Error(), redactURL(db)+": ")
+	msg := strings.Replace(err.Error(), redactURL(db)+": ", "", 1)
 	var te *sqlstats.TimeoutError
 	if errors.As(err, &te) {
 		return fmt.Errorf("%s: %s; raise it with --db-timeout %s=%v", name, msg, te.Which, 2*te.Limit)

@@ -188,6 +188,21 @@ func TestDBTimeouts(t *testing.T) {
 	oneLine(t, res, 1, "query: the query did not complete within 500ms (the query timeout)", "--db-timeout query=1s")
 	require.Less(t, time.Since(start), 10*time.Second)
 
+	// The schema came at once; the statistics query is what stalls.
+	hold := make(chan struct{})
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if body, _ := io.ReadAll(r.Body); strings.Contains(string(body), schemaQuery) {
+			io.WriteString(w, "x\ty\nFloat64\tFloat64\n")
+			return
+		}
+		<-hold
+	}))
+	defer slow.Close()
+	defer close(hold)
+	res = cardreg(t, "fit", "--lambda", "1", "--db", slow.URL, "--table", "t", "--db-timeout", "connect=1s,query=400ms")
+	oneLine(t, res, 1, " table t: sqlstats: the means query: the query did not complete within 400ms (the query timeout); raise it with --db-timeout query=800ms")
+	require.Equal(t, 1, strings.Count(res.stderr, "http://"), "the server is named once")
+
 	for _, bad := range []string{"0", "-5s", "abc", "5", "connect=", "x=1s", "query=1s,first-byte=0s"} {
 		oneLine(t, cardreg(t, "fit", "--db", stall.URL, "--table", "t", "--db-timeout", bad), 2, "db-timeout")
 	}
