@@ -290,3 +290,63 @@ func (m *Moments) Scale(c float64) {
 		m.C[i] *= c
 	}
 }
+
+// MaxWeightExp bounds the weights whose statistics stay exact: a weight
+// is 0 or has a binary exponent within ±MaxWeightExp (about 5e-20 to
+// 2e19). Beyond, products of a weight and a square leave float64's range
+// (1e-320 is subnormal: its products keep a few bits, and the total weight
+// of a few rows rescaled to sum n overflows) and the statistics are
+// silently wrong. Only the weights' ratios matter to a fit, so such
+// weights can be divided by a common power of ten before they are added.
+const MaxWeightExp = 64
+
+// CheckWeight returns an error saying why w cannot be added: negative, not
+// finite, or non-zero outside [2^-MaxWeightExp, 2^MaxWeightExp].
+func CheckWeight(w float64) error {
+	switch {
+	case math.IsNaN(w) || math.IsInf(w, 0):
+		return fmt.Errorf("weight %v is not finite", w)
+	case w < 0:
+		return fmt.Errorf("weight %v is negative", w)
+	case w == 0:
+		return nil
+	}
+	if _, e := math.Frexp(w); e-1 < -MaxWeightExp || e-1 > MaxWeightExp {
+		return fmt.Errorf("weight %v is outside [%.3g, %.3g], where the statistics stay exact: only the weights' ratios matter, so divide them all by one factor", w, math.Ldexp(1, -MaxWeightExp), math.Ldexp(1, MaxWeightExp))
+	}
+	return nil
+}
+
+// Check returns an error when a statistic left float64's range: values
+// near 1e154 or beyond have squares that overflow. It names the first
+// variable (from 0) whose mean or co-moments are not finite.
+func (m *Moments) Check() error {
+	if math.IsInf(m.W, 0) || math.IsNaN(m.W) {
+		return fmt.Errorf("suffstat: the total weight %v is beyond float64", m.W)
+	}
+	for i := range m.d {
+		if v := m.Mean[i]; math.IsInf(v, 0) || math.IsNaN(v) {
+			return &RangeError{Var: i, What: "mean", Value: v}
+		}
+		for j := i; j < m.d; j++ {
+			if v := m.C[i*m.d+j]; math.IsInf(v, 0) || math.IsNaN(v) {
+				return &RangeError{Var: i, What: "sum of squares", Value: v}
+			}
+		}
+	}
+	return nil
+}
+
+// RangeError is a statistic of one variable beyond float64.
+type RangeError struct {
+	// Var is the variable, from 0.
+	Var int
+	// What names the statistic: "mean" or "sum of squares".
+	What string
+	// Value is what it became (±Inf or NaN).
+	Value float64
+}
+
+func (e *RangeError) Error() string {
+	return fmt.Sprintf("suffstat: variable %d: the weighted %s is %v, beyond float64 (values near 1e154 or larger square past 1e308)", e.Var+1, e.What, e.Value)
+}

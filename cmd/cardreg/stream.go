@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -142,6 +143,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	}()
 	var z []float64
 	var order []int // table column of each variable of z
+	var ws suffstat.WeightSummary
 	row := uint64(0)
 	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
 	if isTerminal(os.Stderr) || f.progress {
@@ -173,9 +175,11 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		}
 		w := 1.0
 		if wcol >= 0 {
-			if w = v[wcol]; !(w >= 0) {
-				return fmt.Errorf("--weights %s: weight %v is negative", f.weights, w)
+			w = v[wcol]
+			if err := suffstat.CheckWeight(w); err != nil {
+				return fmt.Errorf("--weights %s: %v", f.weights, err)
 			}
+			ws.Add(w)
 		}
 		fold := rowFolds.Fold(row)
 		if fcol >= 0 {
@@ -198,6 +202,9 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	}
 	for _, c := range chunks {
 		c.Flush()
+	}
+	if err := ws.Check(); wcol >= 0 && err != nil {
+		return nil, fmt.Errorf("%s: --weights %s: %v", path, f.weights, err)
 	}
 	pr.stats, pr.dropped = folds, t.dropped
 	return pr, pr.finishStreamed(path, f)
@@ -262,6 +269,9 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 		}
 		all = pr.stats.All()
 	}
+	if err := all.Check(); err != nil {
+		return pr.rangeError(path, err)
+	}
 	p := len(pr.names)
 	for j, name := range pr.names {
 		if constantStats(all, j) && !f.noIntercept {
@@ -288,4 +298,14 @@ func constantStats(m *suffstat.Moments, j int) bool {
 	d := m.Dim()
 	v := m.C[j*d+j] / m.W
 	return tensorreg.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
+}
+
+// rangeError names the column whose statistics left float64's range.
+func (pr *problem) rangeError(path string, err error) error {
+	var re *suffstat.RangeError
+	if !errors.As(err, &re) {
+		return fmt.Errorf("%s: %v", path, err)
+	}
+	name := slices.Concat(pr.names, pr.responses)[re.Var]
+	return fmt.Errorf("%s: column %q: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, name, re.What, re.Value)
 }

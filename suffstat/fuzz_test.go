@@ -1,0 +1,225 @@
+package suffstat
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// extremeNumber draws a magnitude of kind k: 0, subnormal, tiny, unit,
+// huge, near the overflow of squares, or any binary exponent at all.
+func extremeNumber(rng *rand.Rand, k uint8) float64 {
+	switch k % 7 {
+	case 0:
+		return 0
+	case 1:
+		return 1e-320 * (1 + rng.Float64())
+	case 2:
+		return 1e-200 * (1 + rng.Float64())
+	case 3:
+		return 1 + rng.Float64()
+	case 4:
+		return 1e300 * (1 + rng.Float64())
+	case 5:
+		return 1e154 * (1 + rng.Float64())
+	}
+	return math.Ldexp(1+rng.Float64(), rng.IntN(2098)-1074)
+}
+
+// scaledTwoPass is twoPass computed on data scaled by powers of two to
+// unit size, column by column, and scaled back, so that the reference
+// itself neither overflows nor underflows where the true statistics do
+// not.
+func scaledTwoPass(z *mat.Dense, w []float64) (float64, []float64, *mat.Dense) {
+	_, d := z.Dims()
+	ez := make([]int, d)
+	for j := range ez {
+		ez[j] = exponent(colMaxAbs(z, j))
+	}
+	var top float64
+	for _, v := range w {
+		top = math.Max(top, v)
+	}
+	ew := exponent(top)
+	var zs mat.Dense
+	zs.Apply(func(_, j int, v float64) float64 { return math.Ldexp(v, -ez[j]) }, z)
+	ws := make([]float64, len(w))
+	for i, v := range w {
+		ws[i] = math.Ldexp(v, -ew)
+	}
+	tw, mean, c := twoPass(&zs, ws)
+	for j := range mean {
+		mean[j] = math.Ldexp(mean[j], ez[j])
+	}
+	c.Apply(func(a, b int, v float64) float64 { return math.Ldexp(v, ez[a]+ez[b]+ew) }, c)
+	return math.Ldexp(tw, ew), mean, c
+}
+
+// exponent is the binary exponent of m (0 for 0).
+func exponent(m float64) int {
+	_, e := math.Frexp(m)
+	return e
+}
+
+// FuzzExtremeWeights adds rows with extreme weights (subnormal, huge,
+// mixed, zeros) and values by Add, AddRows and a Chunk: nothing panics,
+// and each result is either refused (CheckWeight, Check) or equal to the
+// two-pass reference. The corpus seeds cover every kind.
+func FuzzExtremeWeights(f *testing.F) {
+	for kw := range uint8(8) {
+		for kz := range uint8(8) {
+			f.Add(uint64(kw)*8+uint64(kz), kw, kz, uint8(20))
+		}
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, kw, kz, n uint8) {
+		rng := rand.New(rand.NewPCG(seed, 1))
+		rows, d := int(n%64)+1, 3
+		z := mat.NewDense(rows, d, nil)
+		w := make([]float64, rows)
+		for i := range rows {
+			// kind 7 mixes the others row by row
+			k := kw
+			if kw%8 == 7 {
+				k = uint8(rng.IntN(7))
+			}
+			w[i] = extremeNumber(rng, k)
+			for j := range d {
+				kj := kz
+				if kz%8 == 7 {
+					kj = uint8(rng.IntN(7))
+				}
+				z.Set(i, j, extremeNumber(rng, kj)*float64(1-2*rng.IntN(2)))
+			}
+		}
+		for _, v := range w {
+			if err := CheckWeight(v); err != nil {
+				return // refused up front, with its reason
+			}
+		}
+		checkExtreme(t, z, w)
+	})
+}
+
+// checkExtreme compares the three ways of adding rows with the reference.
+func checkExtreme(t *testing.T, z *mat.Dense, w []float64) {
+	rows, d := z.Dims()
+	one, block, chunked := New(d), New(d), New(d)
+	c := NewChunk(chunked, 5)
+	for i := range rows {
+		one.Add(z.RawRowView(i), w[i])
+		c.Add(z.RawRowView(i), w[i])
+	}
+	c.Flush()
+	block.AddRows(z, w)
+	tw, mean, ref := scaledTwoPass(z, w)
+	for _, m := range []*Moments{one, block, chunked} {
+		if m.W == 0 {
+			continue
+		}
+		if m.Check() != nil {
+			continue // said, not silently wrong
+		}
+		if math.Abs(m.W-tw) > 1e-12*tw {
+			t.Fatalf("W %v, reference %v", m.W, tw)
+		}
+		for a := range d {
+			za := colMaxAbs(z, a)
+			if math.Abs(m.Mean[a]-mean[a]) > 1e-9*za+1e-300 {
+				t.Fatalf("mean %d: %v, reference %v", a, m.Mean[a], mean[a])
+			}
+			for b := a; b < d; b++ {
+				// relative error, plus float64's absolute resolution
+				// for subnormal values (they hold a few bits only)
+				zb := colMaxAbs(z, b)
+				bound := 1e-8*tw*za*zb + 1e-320*tw*(za+zb) + 1e-290
+				if got, want := m.C[a*d+b], ref.At(a, b); !(math.Abs(got-want) <= bound) && !math.IsInf(want, 0) {
+					t.Fatalf("C[%d,%d]: %v, reference %v", a, b, got, want)
+				}
+			}
+		}
+		m.Scale(float64(m.N) / m.W) // finite for weights CheckWeight accepts
+	}
+}
+
+func colMaxAbs(z *mat.Dense, j int) float64 {
+	var m float64
+	r, _ := z.Dims()
+	for i := range r {
+		m = math.Max(m, math.Abs(z.At(i, j)))
+	}
+	return m
+}
+
+// TestCheckWeight: the weights that broke the streamed statistics are
+// refused with their value, and ordinary ones pass. On the old code a
+// subnormal weight was added and Scale(N/W) then panicked.
+func TestCheckWeight(t *testing.T) {
+	for _, w := range []float64{1e-320, 5e-324, 1e-30, 1e20, 1e308, -1, math.NaN(), math.Inf(1)} {
+		if err := CheckWeight(w); err == nil {
+			t.Errorf("weight %v accepted", w)
+		}
+	}
+	for _, w := range []float64{0, 1, 1e-19, 1e19, 0.5, 3} {
+		if err := CheckWeight(w); err != nil {
+			t.Errorf("weight %v: %v", w, err)
+		}
+	}
+}
+
+// TestCheckOverflow: statistics of values near 1e200 overflow and Check
+// names the variable instead of letting +Inf through.
+func TestCheckOverflow(t *testing.T) {
+	m := New(2)
+	m.Add([]float64{1, 1e200}, 1)
+	m.Add([]float64{2, -1e200}, 1)
+	err := m.Check()
+	if err == nil {
+		t.Fatal("no error")
+	}
+	if re, ok := err.(*RangeError); !ok || re.Var != 1 {
+		t.Fatalf("error %v", err)
+	}
+	m = New(2)
+	m.Add([]float64{1, 1e100}, 1)
+	m.Add([]float64{2, -1e100}, 1)
+	if err := m.Check(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestWeightSummary: one weight of 1e308 among ones leaves an effective
+// sample of one row and is refused, naming the row; equal weights at any
+// scale and a merely heavy row are accepted.
+func TestWeightSummary(t *testing.T) {
+	sum := func(w []float64) *WeightSummary {
+		var s WeightSummary
+		for _, v := range w {
+			s.Add(v)
+		}
+		return &s
+	}
+	w := make([]float64, 200)
+	for i := range w {
+		w[i] = 1
+	}
+	w[3] = 1e308
+	s := sum(w)
+	if err := s.Check(); err == nil || s.MaxRow != 3 || math.Abs(s.Effective()-1) > 1e-9 {
+		t.Fatalf("1e308 among ones: %v, row %d, effective %v", err, s.MaxRow, s.Effective())
+	}
+	w[3] = 1
+	for _, c := range []float64{1e-320, 1, 1e308} {
+		for i := range w {
+			w[i] = c
+		}
+		if s := sum(w); s.Check() != nil || math.Abs(s.Effective()-200) > 1e-9 {
+			t.Fatalf("weights %v: %v, effective %v", c, s.Check(), s.Effective())
+		}
+	}
+	w = []float64{0, 5, 1, 1, 1, 1, 1}
+	if s := sum(w); s.Check() != nil || math.Abs(s.Effective()-100.0/30) > 1e-12 {
+		t.Fatalf("a heavy row: %v, effective %v", s.Check(), s.Effective())
+	}
+}
