@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -82,29 +83,58 @@ func (d *Data) Check(fam Family) error {
 
 func (d *Data) checkRows(fam Family) error {
 	n, p := d.X.Dims()
-	var wsum float64
+	var ws suffstat.WeightSummary
 	for i := range n {
-		if err := fam.Check(d.Y[i]); err != nil {
-			return &RowError{i, "response", err}
-		}
+		w, o := 1.0, 0.0
 		if d.Weights != nil {
-			w := d.Weights[i]
-			if !(w >= 0) || math.IsInf(w, 0) {
-				return &RowError{i, "weight", fmt.Errorf("%v is not a finite number ≥ 0", w)}
-			}
-			wsum += w
+			w = d.Weights[i]
 		}
-		if d.Offset != nil && (math.IsNaN(d.Offset[i]) || math.IsInf(d.Offset[i], 0)) {
-			return &RowError{i, "offset", fmt.Errorf("%v is not finite", d.Offset[i])}
+		if d.Offset != nil {
+			o = d.Offset[i]
 		}
-		for j := range p {
-			if v := d.X.At(i, j); math.IsNaN(v) || math.IsInf(v, 0) {
-				return &RowError{i, "predictor", fmt.Errorf("column %d is %v", j+1, v)}
-			}
+		if err := CheckRow(fam, i, d.X.RawRowView(i)[:p], d.Y[i], w, o); err != nil {
+			return err
 		}
+		ws.Add(w)
 	}
-	if d.Weights != nil && !(wsum > 0) {
+	if d.Weights == nil {
+		return nil
+	}
+	if ws.Effective() == 0 {
 		return errors.New("datafit: the weights sum to 0")
+	}
+	if err := ws.Check(); err != nil {
+		return &RowError{int(ws.MaxRow), "weight", err}
+	}
+	return nil
+}
+
+// MaxOffset bounds the offsets of the binomial and poisson families: e^η
+// of a larger |η| leaves float64's range (e^709.8 is its largest number),
+// so such an offset alone puts the row's mean at 0, 1 or +Inf whatever
+// the coefficients.
+const MaxOffset = 709
+
+// CheckRow validates observation i (from 0) for family fam: its
+// predictors x, response y, weight w and offset o. The error is a
+// *RowError naming the field and the cause.
+func CheckRow(fam Family, i int, x []float64, y, w, o float64) error {
+	if err := fam.Check(y); err != nil {
+		return &RowError{i, "response", err}
+	}
+	if !(w >= 0) || math.IsInf(w, 0) {
+		return &RowError{i, "weight", fmt.Errorf("%v is not a finite number ≥ 0", w)}
+	}
+	if math.IsNaN(o) || math.IsInf(o, 0) {
+		return &RowError{i, "offset", fmt.Errorf("%v is not finite", o)}
+	}
+	if _, gauss := fam.(Gaussian); !gauss && math.Abs(o) > MaxOffset {
+		return &RowError{i, "offset", fmt.Errorf("%v is beyond ±%d: e^η of the %s link leaves float64's range there, whatever the coefficients", o, MaxOffset, fam.Link())}
+	}
+	for j, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return &RowError{i, "predictor", fmt.Errorf("column %d is %v", j+1, v)}
+		}
 	}
 	return nil
 }

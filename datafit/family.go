@@ -153,10 +153,19 @@ func (Poisson) Name() string { return "poisson" }
 // Link returns "log".
 func (Poisson) Link() string { return "log" }
 
-// Check accepts finite y ≥ 0 (glmnet, too, accepts non-integer counts).
+// MaxCount is the largest poisson response, 2⁵³: float64 holds every
+// count up to it exactly, and the intercept-only fit and the deviance
+// (y·log y summed over rows) stay far inside its range.
+const MaxCount = 1 << 53
+
+// Check accepts y in [0, MaxCount] (glmnet, too, accepts non-integer
+// counts).
 func (Poisson) Check(y float64) error {
 	if !(y >= 0) || math.IsInf(y, 0) {
 		return fmt.Errorf("poisson response %v is not a finite count ≥ 0", y)
+	}
+	if y > MaxCount {
+		return fmt.Errorf("poisson count %v is beyond %.4g (2^53), the largest count a poisson response may be (float64 holds counts exactly only up to there)", y, float64(MaxCount))
 	}
 	return nil
 }

@@ -241,30 +241,24 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 // check is the first pass: counts, weights and valid responses.
 func (s *streamFit) check() error {
 	var wsum float64
+	var ws suffstat.WeightSummary
 	err := s.pass(func(i int, x []float64, y, w, o float64) error {
-		if err := s.fam.Check(y); err != nil {
-			return &datafit.RowError{Row: i, What: "response", Err: err}
-		}
-		if !(w >= 0) || math.IsInf(w, 0) {
-			return &datafit.RowError{Row: i, What: "weight", Err: fmt.Errorf("%v is not a finite number ≥ 0", w)}
-		}
-		if math.IsNaN(o) || math.IsInf(o, 0) {
-			return &datafit.RowError{Row: i, What: "offset", Err: fmt.Errorf("%v is not finite", o)}
-		}
-		for j, v := range x {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return &datafit.RowError{Row: i, What: "predictor", Err: fmt.Errorf("column %d is %v", j+1, v)}
-			}
+		if err := datafit.CheckRow(s.fam, i, x, y, w, o); err != nil {
+			return err
 		}
 		wsum += w
+		ws.Add(w)
 		s.n++
 		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if s.n < 2 || !(wsum > 0) || math.IsInf(wsum, 0) {
-		return fmt.Errorf("glm: %d rows with total weight %v: need at least 2 rows and a positive, finite total weight", s.n, wsum)
+	if s.n < 2 || !(wsum > 0) || math.IsInf(wsum, 0) || math.IsInf(float64(s.n)/wsum, 0) {
+		return fmt.Errorf("glm: %d rows with total weight %v: need at least 2 rows and a total weight within float64's range once rescaled to sum n (divide the weights by a common factor)", s.n, wsum)
+	}
+	if err := ws.Check(); err != nil {
+		return &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
 	}
 	s.wscale = float64(s.n) / wsum
 	return nil

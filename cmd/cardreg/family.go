@@ -549,7 +549,7 @@ func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
-		return nil, atFile(path, err)
+		return nil, ss.src.fileError(err)
 	}
 	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.names, Target: ss.src.target,
 		Family: ss.fam.Name(), Link: ss.fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
@@ -690,9 +690,25 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			return fmt.Errorf("%s: %w", path, e)
 		}
 	}
-	return atFile(path, err)
+	return ss.src.fileError(err)
 }
 
 func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 	return &glm.Options{Family: ss.fam, NoIntercept: f.noIntercept, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+}
+
+// fileError prefixes an error of a streamed fit with the file's name,
+// unless it names it already (a row's error, "FILE:LINE: …", read back
+// through the source), and names the column of a *datafit.RowError found
+// after a pass (a weight outweighing the rest).
+func (s *fileSource) fileError(err error) error {
+	if strings.HasPrefix(err.Error(), s.path+":") {
+		return err
+	}
+	var re *datafit.RowError
+	if errors.As(err, &re) {
+		col := map[string]string{"response": s.target, "weight": s.f.weights, "offset": s.f.fam.offset}[re.What]
+		return fmt.Errorf("%s: data row %d, column %s: %v", s.path, re.Row+1, shortText([]byte(col)), re.Err)
+	}
+	return fmt.Errorf("%s: %w", s.path, err)
 }
