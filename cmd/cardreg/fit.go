@@ -890,7 +890,7 @@ func (r *fitResult) jsonValue() any {
 	if r.multi == nil {
 		return r
 	}
-	b, _ := json.Marshal(r)
+	b, _ := marshalFinite(r)
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	delete(m, "target")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -137,7 +136,7 @@ type lambdaResult struct {
 }
 
 // MarshalJSON prints the fields.
-func (r *lambdaResult) MarshalJSON() ([]byte, error) { return json.Marshal(r.fields) }
+func (r *lambdaResult) MarshalJSON() ([]byte, error) { return marshalFinite(r.fields) }
 
 func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 	widths, err := parseArch(f.arch)

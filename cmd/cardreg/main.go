@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"runtime/debug"
 	"strings"
 )
@@ -130,12 +131,17 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 }
 
 // writeJSON writes v as indented JSON, the one layout of every command's
-// --format json (HTML characters are not escaped).
+// --format json (HTML characters are not escaped; a non-finite number is
+// null, see marshalFinite).
 func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
+	err := enc.Encode(v)
+	if errors.As(err, new(*json.UnsupportedValueError)) {
+		err = enc.Encode(finiteTree(reflect.ValueOf(v)))
+	}
+	return err
 }
 
 const usage = `cardreg: regression under cardinality sparsity (few distinct coefficient values).

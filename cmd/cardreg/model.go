@@ -68,6 +68,9 @@ func saveModel(w io.Writer, r *fitResult) error {
 	if r.WeightsColumn != "" {
 		weights = "normalised to sum to n"
 	}
+	if math.IsInf(r.Lambda, 0) || math.IsNaN(r.Lambda) {
+		return fmt.Errorf("λ on the data's scale is %v, beyond float64 (λ grows as the predictors' magnitude times the response's): a saved model needs a finite λ; rescale the data", r.Lambda)
+	}
 	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
