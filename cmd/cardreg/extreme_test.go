@@ -153,3 +153,15 @@ func TestMarshalFinite(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, string(want), string(b))
 }
+
+// TestPenaltyFactorRatioCLI: --penalty-factor 1e308,1,1,1 was reported as
+// "λ must be finite and ≥ 0, got +Inf" with no λ given; now the factors'
+// ratio is the usage error, for every family.
+func TestPenaltyFactorRatioCLI(t *testing.T) {
+	dir := t.TempDir()
+	data := extremeCSV(t, dir, "d.csv", 60, 1, 1, ones)
+	for _, fam := range []string{"gaussian", "poisson"} {
+		oneLine(t, cardreg(t, "cv", "--family", fam, "--penalty", "lasso", "--target", "c", "--drop", "y,w", "--penalty-factor", "1e308,1,1", "--nlambda", "5", data),
+			2, "--penalty-factor", "1e+308", "ratio")
+	}
+}
