@@ -52,6 +52,10 @@ type CV struct {
 	// iteration cap; their errors are still in the curve. The full-data
 	// path reports its own fits' convergence in Path.Models.
 	Unconverged int
+	// OutOfRange is non-nil when λ (Path.OutOfRange) or the mean errors
+	// are beyond float64 on the data's scale; the selection of IndexMin
+	// and IndexSE, made on rescaled data, is right.
+	OutOfRange error
 }
 
 // CrossValidate runs K-fold cross-validation of the penalised fit along a λ

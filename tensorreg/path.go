@@ -42,6 +42,11 @@ type Path struct {
 	// LambdaFuse is, for the cardinality penalty, the smallest λ at which
 	// every column of B̂ is fully fused (one common value); NaN otherwise.
 	LambdaFuse float64
+	// OutOfRange is non-nil when data far from unit scale put λ beyond
+	// float64 on their own scale (+Inf, or 0 and subnormals that lost
+	// their digits): the fits, fitted on rescaled data, are right, but
+	// those λ values cannot be said.
+	OutOfRange error
 }
 
 // FitPath fits the model along a geometric λ grid of NLambda values from
@@ -184,7 +189,7 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 		}
 	}
 	if math.IsNaN(top) || math.IsInf(top, 0) {
-		return nil, fmt.Errorf("tensorreg: the top of the λ grid is %v: badly scaled data?", top)
+		return nil, fmt.Errorf("tensorreg: the top of the λ grid is %v, beyond float64: λ grows as the predictors' magnitude times the response's (statistics are not rescaled); divide the data by a power of ten", top)
 	}
 	if top <= 0 {
 		return nil, errors.New("tensorreg: the response is constant (λ_max = 0): nothing to fit")

@@ -3,6 +3,7 @@ package tensorreg
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -35,10 +36,24 @@ const safeExp = 120
 // Ridge, ‖B‖², has degree 2 rather than 1: with B = (sx/sy)·B' (B' the
 // scaled problem's) its term is λ·(sx/sy)²‖B'‖², so λ scales by sx² (and
 // not at all when standardised).
+//
+// Standardised fits scale each predictor column by its own power of two
+// (cols; nil when every factor is 1): standardising divides each column
+// by its own deviation anyway, so columns of any relative scale fit, and
+// coefficient j maps back by cols[j]/sy.
 type scaling struct {
 	sx, sy float64
+	cols   []float64
 	std    bool
 	ridge  bool
+}
+
+// colScale is the factor applied to predictor column j.
+func (sc scaling) colScale(j int) float64 {
+	if sc.cols != nil {
+		return sc.cols[j]
+	}
+	return sc.sx
 }
 
 // lambdaFactor is how λ scales: λ' = λ·a·b.
@@ -93,11 +108,23 @@ func maxAbs(m mat.Matrix) float64 {
 func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) (scaling, solver.Design, mat.Matrix, error) {
 	_, ridge := pen.(penalty.Ridge)
 	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize, ridge: ridge}
-	if dd, ok := x.(solver.DenseDesign); ok {
+	if dd, ok := x.(solver.DenseDesign); ok && sc.std {
+		if sc.cols = columnScales(dd.X); sc.cols != nil {
+			xs := mat.DenseCopyOf(dd.X)
+			r, _ := xs.Dims()
+			for i := range r {
+				row := xs.RawRowView(i)
+				for j := range row {
+					row[j] *= sc.cols[j]
+				}
+			}
+			x = solver.DenseDesign{X: xs}
+		}
+	} else if ok {
 		top, small, smallMax := columnRange(dd.X, opts == nil || !opts.NoIntercept)
 		sc.sx = unitScale(top)
 		if _, e := math.Frexp(smallMax * sc.sx); small >= 0 && e < -safeExp {
-			return sc, nil, nil, fmt.Errorf("tensorreg: predictor column %d (largest magnitude %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale the data", small+1, smallMax, bigCol(dd.X, top)+1, top)
+			return sc, nil, nil, &ScaleError{Small: small, SmallMax: smallMax, Big: bigCol(dd.X, top), BigMax: top}
 		}
 		if sc.sx != 1 {
 			var xs mat.Dense
@@ -152,7 +179,35 @@ func bigCol(x *mat.Dense, top float64) int {
 	return 0
 }
 
-func (sc scaling) identity() bool { return sc.sx == 1 && sc.sy == 1 }
+func (sc scaling) identity() bool { return sc.sx == 1 && sc.sy == 1 && sc.cols == nil }
+
+// columnScales returns each column's unitScale, or nil when all are 1.
+func columnScales(x *mat.Dense) []float64 {
+	cols := columnMaxAbs(x)
+	scaled := false
+	for j, m := range cols {
+		cols[j] = unitScale(m)
+		scaled = scaled || cols[j] != 1
+	}
+	if !scaled {
+		return nil
+	}
+	return cols
+}
+
+// ScaleError refuses predictors whose scales differ so much that no
+// common power of two keeps both within float64's range (fits that
+// standardise scale each column on its own and never return it).
+type ScaleError struct {
+	// Small and Big are the columns (from 0) of smallest and largest
+	// magnitude; SmallMax and BigMax their largest magnitudes.
+	Small, Big       int
+	SmallMax, BigMax float64
+}
+
+func (e *ScaleError) Error() string {
+	return fmt.Sprintf("tensorreg: predictor column %d (largest magnitude %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale them, or standardise", e.Small+1, e.SmallMax, e.Big+1, e.BigMax)
+}
 
 // lambda maps a user's λ to the scaled problem.
 func (sc scaling) lambda(l float64) float64 {
@@ -184,9 +239,9 @@ func (sc scaling) model(m *Model) error {
 	for i := 0; i < r; i++ {
 		for j := 0; j < c; j++ {
 			// Multiply, then divide: sx/sy itself may overflow.
-			v := m.Coef.At(i, j) * sc.sx / sc.sy
+			v := m.Coef.At(i, j) * sc.colScale(i) / sc.sy
 			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return fmt.Errorf("tensorreg: on the data's scale coefficient %d is beyond float64 (the response is %.3g times larger than the predictors): rescale the data", i+1, sc.sx/sc.sy)
+				return fmt.Errorf("tensorreg: on the data's scale coefficient %d is beyond float64 (the response is %.3g times larger than the predictor): rescale the data", i+1, sc.colScale(i)/sc.sy)
 			}
 			m.Coef.Set(i, j, v)
 		}
@@ -194,7 +249,7 @@ func (sc scaling) model(m *Model) error {
 	for j := range m.Intercept {
 		m.Intercept[j] /= sc.sy
 	}
-	m.Objective /= sc.sy * sc.sy
+	m.Objective = m.Objective / sc.sy / sc.sy // sy² itself may overflow
 	if m.Residuals != nil {
 		m.Residuals.Scale(1/sc.sy, m.Residuals)
 	}
@@ -216,7 +271,9 @@ func (sc scaling) path(p *Path) error {
 	if sc.identity() {
 		return nil
 	}
+	scaled := slices.Clone(p.Lambdas)
 	sc.lambdas(p.Lambdas)
+	p.OutOfRange = sc.inRange("the λ grid", scaled, p.Lambdas)
 	p.LambdaMax = sc.unlambda(p.LambdaMax)
 	p.LambdaFuse = sc.unlambda(p.LambdaFuse)
 	for _, m := range p.Models {
@@ -252,10 +309,39 @@ func (sc scaling) cv(cv *CV) error {
 	if &cv.Lambdas[0] != &cv.Path.Lambdas[0] {
 		sc.lambdas(cv.Lambdas)
 	}
+	scaled := slices.Clone(cv.MeanError)
 	for l := range cv.MeanError {
-		cv.MeanError[l] /= sc.sy * sc.sy
-		cv.StdError[l] /= sc.sy * sc.sy
+		// divided twice: sy² itself may overflow
+		cv.MeanError[l] = cv.MeanError[l] / sc.sy / sc.sy
+		cv.StdError[l] = cv.StdError[l] / sc.sy / sc.sy
+	}
+	cv.OutOfRange = cv.Path.OutOfRange
+	if cv.OutOfRange == nil {
+		cv.OutOfRange = sc.inRange("the cross-validated mean squared errors", scaled, cv.MeanError)
 	}
 	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[cv.IndexMin], cv.Lambdas[cv.IndexSE]
 	return nil
+}
+
+// inRange reports values that were positive and finite on the fitted
+// scale but are not on the data's (scaled mapped to back): +Inf, 0 or
+// subnormal, where float64 cannot say them. λ scales as the predictors'
+// magnitude times the response's, the errors as the response's squared.
+func (sc scaling) inRange(what string, scaled, back []float64) error {
+	for i, v := range scaled {
+		if b := back[i]; v > 0 && !math.IsInf(v, 0) && (math.IsInf(b, 0) || b < minNormal) {
+			return fmt.Errorf("tensorreg: on the data's scale %s would hold %v, beyond float64 (predictors near %s, a response near %s): divide the data by a power of ten", what, b, magnitude(sc.sx), magnitude(sc.sy))
+		}
+	}
+	return nil
+}
+
+// minNormal is the smallest normal float64: below it numbers lose digits.
+const minNormal = 0x1p-1022
+
+// magnitude writes 1/s, a power of two that may be beyond float64, as a
+// power of ten.
+func magnitude(s float64) string {
+	_, e := math.Frexp(s)
+	return fmt.Sprintf("1e%d", int(math.Round(-float64(e-1)*math.Log10(2))))
 }

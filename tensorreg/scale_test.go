@@ -7,6 +7,7 @@ import (
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -44,11 +45,17 @@ func TestScaleEquivariance(t *testing.T) {
 		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &CVOptions{Folds: 4, PathOptions: PathOptions{NLambda: 8, Options: *opts}})
 		require.NoError(t, err, "scale %v", s)
 		require.Equal(t, wantCV.IndexMin, cv.IndexMin)
+		if floats.Min(wantCV.MeanError)*s.sy*s.sy < 0x1p-1022 {
+			// errors that underflow on the data's scale (a response
+			// near 1e-300) are said, not left as silent zeros
+			require.ErrorContains(t, cv.OutOfRange, "mean squared errors would hold 0", "scale %v", s)
+			continue
+		}
+		require.NoError(t, cv.OutOfRange, "scale %v", s)
 		for l := range cv.Lambdas {
 			require.InEpsilon(t, wantCV.Lambdas[l]*s.sx*s.sy, cv.Lambdas[l], 1e-9)
-			if e := wantCV.MeanError[l] * s.sy * s.sy; e > 1e-290 {
-				require.InEpsilon(t, e, cv.MeanError[l], 1e-6)
-			}
+			require.InEpsilon(t, wantCV.MeanError[l]*s.sy*s.sy, cv.MeanError[l], 1e-6)
+			require.InEpsilon(t, wantCV.StdError[l]*s.sy*s.sy, cv.StdError[l], 1e-6)
 			require.InEpsilon(t, wantCV.Lambdas[l]*s.sx*s.sy, cv.Path.Models[l].Lambda, 1e-9)
 		}
 	}
@@ -150,5 +157,60 @@ func TestScaleRidge(t *testing.T) {
 			}
 			require.InDelta(t, want.R2[0], got.R2[0], 1e-9)
 		}
+	}
+}
+
+// Data whose λ or errors are beyond float64 on their own scale are said
+// (OutOfRange, with the cause), with the fits and the choice of λ_min
+// right. On the old code cross-validation at 1e300 gave +Inf everywhere
+// (λ_min marked on an +Inf row) and at 1e-200 zeros, with nothing said;
+// paths likewise.
+func TestScaleBeyondFloat64(t *testing.T) {
+	x, y := statsData(9, 80, 5, 1)
+	pen := penalty.Cardinality{Nu: 1.5}
+	for _, s := range []float64{1e300, 1e200, 1e-200, 1e-300} {
+		xs, ys := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
+		xs.Scale(s, xs)
+		ys.Scale(s, ys)
+		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &CVOptions{Folds: 4, PathOptions: PathOptions{NLambda: 8}})
+		require.NoError(t, err)
+		require.ErrorContains(t, cv.OutOfRange, "beyond float64", "scale %v", s)
+		require.ErrorContains(t, cv.OutOfRange, "the λ grid", "scale %v", s)
+		p, err := FitPath(solver.DenseDesign{X: xs}, ys, pen, &PathOptions{NLambda: 8})
+		require.NoError(t, err)
+		require.ErrorContains(t, p.OutOfRange, "beyond float64", "scale %v", s)
+	}
+}
+
+// With Standardize each column is rescaled on its own: a column at 1e-50
+// next to columns near 1 was refused as "differ in scale" though
+// standardising is exactly that rescaling. Now the fit equals the fit of
+// the unscaled column, its coefficient scaled by 1e50, at the same λ.
+func TestStandardizeColumnScales(t *testing.T) {
+	x, y := statsData(9, 80, 5, 1)
+	opts := &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	pen := penalty.Cardinality{Nu: 1.5}
+	want, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, opts)
+	require.NoError(t, err)
+	for _, c := range []float64{1e-50, 1e-200, 1e200} {
+		xs := mat.DenseCopyOf(x)
+		for i := range 80 {
+			xs.Set(i, 2, xs.At(i, 2)*c)
+		}
+		got, err := Fit(solver.DenseDesign{X: xs}, y, pen, 30, opts)
+		require.NoError(t, err, "column scaled by %v", c)
+		for j := range 5 {
+			f := 1.0
+			if j == 2 {
+				f = 1 / c
+			}
+			w := want.Coef.At(j, 0) * f
+			require.InDelta(t, w, got.Coef.At(j, 0), 1e-7*math.Abs(w)+1e-12*f, "column scaled by %v, coefficient %d", c, j)
+		}
+		require.InDelta(t, want.Intercept[0], got.Intercept[0], 1e-7)
+		_, err = Fit(solver.DenseDesign{X: xs}, y, pen, 30, &Options{})
+		var se *ScaleError
+		require.ErrorAs(t, err, &se, "column scaled by %v, not standardised", c)
+		require.Equal(t, 2, map[bool]int{true: se.Small, false: se.Big}[c < 1])
 	}
 }

@@ -595,6 +595,9 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 			k = cv.IndexSE
 		}
 		model = cv.Path.Models[k]
+		if cv.OutOfRange != nil {
+			fmt.Fprintf(f.stderr, "cardreg fit: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", cv.OutOfRange)
+		}
 		res.LambdaRule = "cv, lambda_" + f.rule
 		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
 	} else {

@@ -214,6 +214,9 @@ Example:
 
 func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, string, error) {
 	path, err := pr.path(po)
+	if err == nil {
+		err = path.OutOfRange // the grid cannot be printed
+	}
 	if err != nil {
 		return "", "", err
 	}
@@ -261,6 +264,9 @@ func unconverged(path *tensorreg.Path, folds int) string {
 // full-data fit at that λ, and the marks of λ_min and λ_1se.
 func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, string, error) {
 	cv, err := pr.crossValidate(co)
+	if err == nil {
+		err = cv.OutOfRange // the curve cannot be printed
+	}
 	if err != nil {
 		return "", "", err
 	}

@@ -43,7 +43,8 @@ func (pr *problem) fit(lambda float64) (*tensorreg.Model, error) {
 	if pr.stats != nil {
 		return tensorreg.FitStats(pr.stats.All(), len(pr.responses), pr.pen, lambda, &pr.opts)
 	}
-	return tensorreg.Fit(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, lambda, &pr.opts)
+	m, err := tensorreg.Fit(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, lambda, &pr.opts)
+	return m, pr.named(err)
 }
 
 // path fits along the grid of po.
@@ -51,7 +52,8 @@ func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
 	if pr.stats != nil {
 		return tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pr.pen, po)
 	}
-	return tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
+	p, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
+	return p, pr.named(err)
 }
 
 // crossValidate runs K-fold cross-validation on the folds of --foldid, or
@@ -65,7 +67,18 @@ func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error)
 	if c.FoldID == nil {
 		c.FoldID = foldID(pr.rows(), co.Folds, co.Seed)
 	}
-	return tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, &c)
+	cv, err := tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, &c)
+	return cv, pr.named(err)
+}
+
+// named names the columns of a tensorreg.ScaleError.
+func (pr *problem) named(err error) error {
+	var se *tensorreg.ScaleError
+	if errors.As(err, &se) {
+		return fmt.Errorf("predictors %s (largest magnitude %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
+			shortText([]byte(pr.names[se.Small])), se.SmallMax, shortText([]byte(pr.names[se.Big])), se.BigMax)
+	}
+	return err
 }
 
 // maxFolds bounds --foldid's values.

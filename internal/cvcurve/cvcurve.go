@@ -76,12 +76,23 @@ func Summarise(errs [][]float64, w []float64, largerBetter bool) Curve {
 			s += w[f] * errs[f][l]
 		}
 		mean := s / wsum
+		// The deviations relative to the largest, so that squares of
+		// errors near 1e300 (a response near 1e150) do not overflow.
+		var top float64
 		for f := range errs {
-			d := errs[f][l] - mean
-			ss += w[f] * d * d
+			top = math.Max(top, math.Abs(errs[f][l]-mean))
+		}
+		for f := range errs {
+			if top > 0 && !math.IsInf(top, 0) {
+				d := (errs[f][l] - mean) / top
+				ss += w[f] * d * d
+			}
 		}
 		c.Mean[l] = mean
-		c.SE[l] = math.Sqrt(ss / wsum / (k - 1))
+		c.SE[l] = top * math.Sqrt(ss/wsum/(k-1))
+		if math.IsInf(top, 0) {
+			c.SE[l] = top
+		}
 	}
 	sign := 1.0
 	if largerBetter {

@@ -34,3 +34,27 @@ func TestCheckIDs(t *testing.T) {
 	}
 	require.Equal(t, Assign(50, 5, 3), Assign(50, 5, 3))
 }
+
+// TestSummariseExtreme: fold errors near 1e300 (a streamed gaussian
+// response near 1e150) have a finite standard error; the old code squared
+// the deviations and printed std_error +Inf. Errors near 1e-300 keep
+// theirs instead of underflowing to 0.
+func TestSummariseExtreme(t *testing.T) {
+	errs := [][]float64{{4, 2, 3}, {6, 2, 1}, {5, 5, 5}}
+	w := []float64{1, 1, 2}
+	want := Summarise(errs, w, false)
+	for _, s := range []float64{1e300, 1e-300} {
+		scaled := make([][]float64, len(errs))
+		for f, e := range errs {
+			for _, v := range e {
+				scaled[f] = append(scaled[f], v*s)
+			}
+		}
+		c := Summarise(scaled, w, false)
+		for l := range c.SE {
+			require.InEpsilon(t, want.SE[l]*s, c.SE[l], 1e-12, "scale %v", s)
+		}
+		require.Equal(t, want.IndexMin, c.IndexMin)
+		require.Equal(t, want.IndexSE, c.IndexSE)
+	}
+}
