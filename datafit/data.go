@@ -184,3 +184,49 @@ func (d *Data) weights() []float64 {
 	}
 	return w
 }
+
+// MaxPredictorExp bounds the binary exponent of the largest magnitude of a
+// predictor column that a fit takes as it is: within 2^±400 (about 4e-121
+// to 3e120) the products Xβ, XᵀWX and the gradients that set λ stay
+// inside float64's range. Beyond, a fit overflows (NaN losses) or
+// underflows (no curvature: Newton steps that never end).
+const MaxPredictorExp = 400
+
+// ColumnError is a problem with one predictor column.
+type ColumnError struct {
+	// Col is the column's index, from 0.
+	Col int
+	// Err says why.
+	Err error
+}
+
+func (e *ColumnError) Error() string {
+	return fmt.Sprintf("predictor column %d: %v", e.Col+1, e.Err)
+}
+
+func (e *ColumnError) Unwrap() error { return e.Err }
+
+// CheckColumnScale returns a *ColumnError when column j's largest
+// magnitude m is non-zero and outside 2^±MaxPredictorExp.
+func CheckColumnScale(j int, m float64) error {
+	if _, e := math.Frexp(m); m == 0 || (e-1 >= -MaxPredictorExp && e-1 <= MaxPredictorExp) {
+		return nil
+	}
+	return &ColumnError{j, fmt.Errorf("largest magnitude %.3g is outside [%.3g, %.3g], where the fit's products stay within float64: multiply or divide the column by a power of ten (or standardise it)", m, math.Ldexp(1, -MaxPredictorExp), math.Ldexp(1, MaxPredictorExp))}
+}
+
+// CheckScale applies CheckColumnScale to every predictor column (fits
+// that standardise their predictors rescale them first instead).
+func (d *Data) CheckScale() error {
+	n, p := d.X.Dims()
+	for j := range p {
+		var m float64
+		for i := range n {
+			m = math.Max(m, math.Abs(d.X.At(i, j)))
+		}
+		if err := CheckColumnScale(j, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}

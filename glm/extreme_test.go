@@ -4,6 +4,11 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestPenaltyFactorRatio: a factor of 1e308 among ones was rescaled to
@@ -26,6 +31,52 @@ func TestPenaltyFactorRatio(t *testing.T) {
 	for j := range unit.Factors {
 		if math.Abs(big.Factors[j]-unit.Factors[j]) > 1e-15 || math.Abs(unit.Factors[j]-[]float64{2, 1, 1}[j]) > 1e-15 {
 			t.Fatalf("factors %v and %v, want 2, 1, 1", big.Factors, unit.Factors)
+		}
+	}
+}
+
+// poissonData is 150 rows of three predictors and counts.
+func poissonData() (*mat.Dense, []float64) {
+	n := 150
+	x := mat.NewDense(n, 3, nil)
+	y := make([]float64, n)
+	for i := range n {
+		for j := range 3 {
+			x.Set(i, j, math.Sin(float64(i*(j+2))+float64(j)))
+		}
+		y[i] = math.Floor(math.Exp(0.5*x.At(i, 0)-0.3*x.At(i, 1)) * float64(1+i%3))
+	}
+	return x, y
+}
+
+// TestPredictorScale: a poisson fit on predictors at 1e-300 ran for
+// minutes (no curvature) and at 1e300 stopped on a NaN loss ("badly scaled
+// data?"). Now both are refused up front, naming the column; with
+// Standardize each column is rescaled exactly and the fit equals the
+// unscaled one, the coefficient scaled back (columnScales underflowed to
+// a deviation of 0 before, leaving the column unscaled).
+func TestPredictorScale(t *testing.T) {
+	x, y := poissonData()
+	pen := penalty.L1{}
+	want, err := Fit(x, y, pen, 2, &Options{Family: datafit.Poisson{}, Standardize: true})
+	require.NoError(t, err)
+	for _, c := range []float64{1e-300, 1e300} {
+		xs := mat.DenseCopyOf(x)
+		for i := range 150 {
+			xs.Set(i, 1, x.At(i, 1)*c)
+		}
+		_, err := Fit(xs, y, pen, 2, &Options{Family: datafit.Poisson{}})
+		var ce *datafit.ColumnError
+		require.ErrorAs(t, err, &ce, "column at %v", c)
+		require.Equal(t, 1, ce.Col)
+		got, err := Fit(xs, y, pen, 2, &Options{Family: datafit.Poisson{}, Standardize: true})
+		require.NoError(t, err, "column at %v, standardised", c)
+		for j := range 3 {
+			w := want.Coef[j]
+			if j == 1 {
+				w /= c
+			}
+			require.InDelta(t, w, got.Coef[j], 1e-6*math.Abs(w)+1e-9, "column at %v, coefficient %d", c, j)
 		}
 	}
 }

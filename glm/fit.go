@@ -115,6 +115,8 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 		}
 		pb.sd = columnScales(x, pb.opts.Weights)
 		d.X = scaleColumns(x, pb.sd)
+	} else if err := d.CheckScale(); err != nil {
+		return nil, err
 	}
 	loss, err := datafit.NewLoss(pb.fam, d)
 	if err != nil {
@@ -139,33 +141,45 @@ func nullDeviance(fam datafit.Family, d *datafit.Data) (float64, error) {
 }
 
 // columnScales returns each column's weighted population standard
-// deviation (1 for a constant column).
+// deviation (1 for a constant column). Each column is brought to unit size
+// by a power of two first (exact), and the weights to at most 1, so that
+// columns near 1e-300 or 1e300 and weights near 1e308 neither underflow
+// nor overflow in the squares.
 func columnScales(x *mat.Dense, w []float64) []float64 {
 	n, p := x.Dims()
+	wtop := 1.0
+	if w != nil {
+		wtop = slices.Max(w)
+	}
+	weight := func(i int) float64 {
+		if w == nil {
+			return 1
+		}
+		return w[i] / wtop
+	}
 	sd := make([]float64, p)
 	for j := range p {
+		var top float64
+		for i := range n {
+			top = math.Max(top, math.Abs(x.At(i, j)))
+		}
+		_, e := math.Frexp(top)
 		var sw, m, s float64
 		for i := range n {
-			wi := 1.0
-			if w != nil {
-				wi = w[i]
-			}
-			sw += wi
-			m += wi * x.At(i, j)
+			sw += weight(i)
+			m += weight(i) * math.Ldexp(x.At(i, j), -e)
 		}
 		m /= sw
 		for i := range n {
-			wi := 1.0
-			if w != nil {
-				wi = w[i]
-			}
-			d := x.At(i, j) - m
-			s += wi * d * d
+			d := math.Ldexp(x.At(i, j), -e) - m
+			s += weight(i) * d * d
 		}
 		sd[j] = math.Sqrt(s / sw)
-		if !(sd[j] > 1e-12*math.Max(math.Abs(m), 1e-300)) {
+		if !(sd[j] > 1e-12*math.Abs(m)) {
 			sd[j] = 1
+			continue
 		}
+		sd[j] = math.Ldexp(sd[j], e)
 	}
 	return sd
 }

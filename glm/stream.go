@@ -242,9 +242,13 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 func (s *streamFit) check() error {
 	var wsum float64
 	var ws suffstat.WeightSummary
+	top := make([]float64, s.p) // each column's largest magnitude
 	err := s.pass(func(i int, x []float64, y, w, o float64) error {
 		if err := datafit.CheckRow(s.fam, i, x, y, w, o); err != nil {
 			return err
+		}
+		for j, v := range x {
+			top[j] = math.Max(top[j], math.Abs(v))
 		}
 		wsum += w
 		ws.Add(w)
@@ -259,6 +263,11 @@ func (s *streamFit) check() error {
 	}
 	if err := ws.Check(); err != nil {
 		return &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
+	}
+	for j, m := range top {
+		if err := datafit.CheckColumnScale(j, m); err != nil {
+			return err
+		}
 	}
 	s.wscale = float64(s.n) / wsum
 	return nil

@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -105,24 +104,33 @@ func TestExtremeGLMInputsCLI(t *testing.T) {
 	}
 }
 
-// TestNonFiniteJSON: on data at 1e200, λ on the data's scale is +Inf;
-// --format json failed with "json: unsupported value: +Inf". Now the
-// JSON is written with null in its place (README's contract) and parses,
-// and --save-model, whose λ predict needs, refuses with the cause.
+// TestNonFiniteJSON: a JSON output holding +Inf failed with "json:
+// unsupported value: +Inf" (cardreg lambda --xnorm 1e308, fit on data at
+// 1e200); now it is written with null in its place (README's contract)
+// and parses. --save-model, whose λ predict needs, refuses a λ beyond
+// float64 with the cause.
 func TestNonFiniteJSON(t *testing.T) {
-	dir := t.TempDir()
-	data := extremeCSV(t, dir, "e200.csv", 100, 1e200, 1e200, ones)
-	res := cardreg(t, "fit", "--format", "json", "--drop", "w,c", data)
+	res := cardreg(t, "lambda", "--arch", "64,40,1", "--n", "1797", "--xnorm", "1e308", "--format", "json")
 	require.Equal(t, 0, res.code, res.stderr)
 	var got map[string]any
 	require.NoError(t, json.Unmarshal([]byte(res.stdout), &got))
-	require.Nil(t, got["lambda"])
 	require.Contains(t, got, "lambda")
+	require.Nil(t, got["lambda"])
+	require.Equal(t, 1e308, got["xnorm"])
+
+	data := extremeCSV(t, t.TempDir(), "e200.csv", 100, 1e200, 1e200, ones)
+	res = cardreg(t, "fit", "--format", "json", "--drop", "w,c", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	got = nil
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &got))
+	require.Contains(t, got, "lambda")
+	require.Nil(t, got["lambda"])
 	require.Len(t, got["coefficients"], 3)
-	model := filepath.Join(dir, "m.json")
-	oneLine(t, cardreg(t, "fit", "--save-model", model, "--drop", "w,c", data), 1, "--save-model", "+Inf", "rescale")
-	_, err := os.Stat(model)
-	require.True(t, os.IsNotExist(err))
+
+	var b strings.Builder
+	err := saveModel(&b, &fitResult{Lambda: math.Inf(1), Names: []string{"x"}, Coefficients: []float64{1}})
+	require.ErrorContains(t, err, "beyond float64")
+	require.Empty(t, b.String())
 }
 
 // TestMarshalFinite: every kind of value encodes as encoding/json encodes
@@ -164,4 +172,69 @@ func TestPenaltyFactorRatioCLI(t *testing.T) {
 		oneLine(t, cardreg(t, "cv", "--family", fam, "--penalty", "lasso", "--target", "c", "--drop", "y,w", "--penalty-factor", "1e308,1,1", "--nlambda", "5", data),
 			2, "--penalty-factor", "1e+308", "ratio")
 	}
+}
+
+// TestExtremeScaleCLI: cv on data at 1e300 printed +Inf in every row with
+// λ_min and λ_1se marked, at 1e-200 zeros, exit 0; path the same, and
+// fit printed λ +Inf or 0 without a word. Now cv and path are one line
+// saying λ is beyond float64 and fit warns, in memory; streamed,
+// the column whose squares overflow is named. A streamed response near
+// 1e150 had std_error +Inf; it is finite now.
+func TestExtremeScaleCLI(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range []float64{1e300, 1e-200} {
+		data := extremeCSV(t, dir, fmt.Sprintf("d%v.csv", s), 100, s, s, ones)
+		for _, cmd := range []string{"cv", "path"} {
+			oneLine(t, cardreg(t, cmd, "--drop", "w,c", data), 1, "the λ grid", "beyond float64")
+		}
+		// fit's coefficients are right; its λ cannot be printed, and
+		// it says so
+		res := cardreg(t, "fit", "--drop", "w,c", data)
+		require.Equal(t, 0, res.code, res.stderr)
+		require.Contains(t, res.stderr, "beyond float64")
+	}
+	big := extremeCSV(t, dir, "big.csv", 100, 1e300, 1e300, ones)
+	oneLine(t, cardreg(t, "cv", "--stream", "--drop", "w,c", big), 1, `column "x1"`, "beyond float64")
+	mid := extremeCSV(t, dir, "mid.csv", 100, 1e150, 1e150, ones)
+	res := cardreg(t, "cv", "--stream", "--penalty", "lasso", "--nlambda", "5", "--drop", "w,c", mid)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.NotContains(t, res.stdout, "Inf")
+	require.Contains(t, res.stdout, "lambda_min")
+}
+
+// TestGLMPredictorScaleCLI: poisson on predictors at 1e300 stopped on a
+// NaN loss ("badly scaled data?") and at 1e-300 ran for minutes; now both
+// are refused up front naming the column, in memory and streamed, and
+// --standardize (in memory) fits them.
+func TestGLMPredictorScaleCLI(t *testing.T) {
+	dir := t.TempDir()
+	for _, s := range []float64{1e300, 1e-300} {
+		data := extremeCSV(t, dir, fmt.Sprintf("p%v.csv", s), 100, s, 1, ones)
+		for _, stream := range []string{"--stream=false", "--stream"} {
+			oneLine(t, cardreg(t, "cv", stream, "--family", "poisson", "--nlambda", "5", "--target", "c", "--drop", "w,y", data), 1, `column "x1"`, "largest magnitude")
+		}
+		res := cardreg(t, "cv", "--family", "poisson", "--standardize", "--nlambda", "5", "--target", "c", "--drop", "w,y", data)
+		require.Equal(t, 0, res.code, res.stderr)
+		require.Contains(t, res.stdout, "lambda_min")
+	}
+}
+
+// TestStandardizeScalesCLI: with --standardize a column at 1e-50 was
+// refused as "differ in scale" (and by column numbers); now it fits, and
+// without --standardize the refusal names the columns.
+func TestStandardizeScalesCLI(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("tiny,x2,x3,y\n")
+	for i := range 80 {
+		x := []float64{math.Sin(float64(i)), math.Cos(float64(2 * i)), math.Sin(float64(3*i) + 1)}
+		fmt.Fprintf(&b, "%v,%v,%v,%v\n", x[0]*1e-50, x[1], x[2], x[0]+x[1]/2+0.1*math.Sin(float64(7*i)))
+	}
+	data := writeFile(t, dir, "d.csv", b.String())
+	res := cardreg(t, "fit", "--standardize", "--lambda", "1", "--format", "json", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	var got struct{ Coefficients []float64 }
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &got))
+	require.InEpsilon(t, 1e50, got.Coefficients[0], 0.2, "the tiny column's coefficient is about 1e50")
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", data), 1, `"tiny"`, "--standardize", "differ in scale")
 }

@@ -158,6 +158,13 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 func (gp *glmProblem) check(path string, f *fitFlags) error {
 	d := &datafit.Data{X: gp.x, Y: gp.y, Weights: gp.opts.Weights, Offset: gp.opts.Offset, NoIntercept: f.noIntercept}
 	err := d.Check(gp.family)
+	if err == nil && !f.standardize {
+		err = d.CheckScale()
+	}
+	var ce *datafit.ColumnError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%s: column %s: %v", path, shortText([]byte(gp.names[ce.Col])), ce.Err)
+	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
 		col := map[string]string{"response": gp.target, "weight": f.weights, "offset": f.fam.offset}[re.What]
@@ -709,6 +716,10 @@ func (s *fileSource) fileError(err error) error {
 	if errors.As(err, &re) {
 		col := map[string]string{"response": s.target, "weight": s.f.weights, "offset": s.f.fam.offset}[re.What]
 		return fmt.Errorf("%s: data row %d, column %s: %v", s.path, re.Row+1, shortText([]byte(col)), re.Err)
+	}
+	var ce *datafit.ColumnError
+	if errors.As(err, &ce) && ce.Col < len(s.names) {
+		return fmt.Errorf("%s: column %s: %v", s.path, shortText([]byte(s.names[ce.Col])), ce.Err)
 	}
 	return fmt.Errorf("%s: %w", s.path, err)
 }
