@@ -150,7 +150,7 @@ func TestMarshalFinite(t *testing.T) {
 		S  string           `json:"s,omitempty"`
 		F  float32          `json:"f"`
 		MM map[string]inner `json:"mm,omitempty"`
-	}{X: inner{A: math.Inf(1), B: []float64{1, math.NaN(), 2.5}}, M: map[string]any{"k": math.Inf(-1), "<": 1.5}, F: 0.1}
+	}{X: inner{A: math.Inf(1), B: []float64{1, math.NaN(), 2.5}, e: math.NaN()}, M: map[string]any{"k": math.Inf(-1), "<": 1.5}, F: 0.1}
 	b, err := marshalFinite(v)
 	require.NoError(t, err)
 	require.JSONEq(t, `{"x":{"a":null,"B":[1,null,2.5]},"m":{"k":null,"<":1.5},"p":null,"f":0.1}`, string(b))
