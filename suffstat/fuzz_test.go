@@ -223,3 +223,25 @@ func TestWeightSummary(t *testing.T) {
 		t.Fatalf("a heavy row: %v, effective %v", s.Check(), s.Effective())
 	}
 }
+
+// TestCheckMagnitude: values at 1e-200 (whose squares underflow: the
+// statistics call the variable constant) are refused, as are values at
+// 1e-150 with weights near 1e-19; values at 1e-150 with weight 1 pass.
+func TestCheckMagnitude(t *testing.T) {
+	for _, c := range []struct{ m, w float64 }{{1e-200, 1}, {1e-160, 1}, {1e-150, 1e-19}} {
+		if CheckMagnitude(c.m, c.w) == nil {
+			t.Errorf("%v accepted", c)
+		}
+	}
+	for _, c := range []struct{ m, w float64 }{{0, 1}, {1e-150, 1}, {1, 1e-19}, {1e200, 1}} {
+		if err := CheckMagnitude(c.m, c.w); err != nil {
+			t.Errorf("%v: %v", c, err)
+		}
+	}
+	m := New(1)
+	m.Add([]float64{1e-200}, 1)
+	m.Add([]float64{3e-200}, 1)
+	if m.C[0] != 0 {
+		t.Errorf("squares at 1e-200 kept: %v (the check is not needed?)", m.C[0])
+	}
+}

@@ -350,3 +350,20 @@ type RangeError struct {
 func (e *RangeError) Error() string {
 	return fmt.Sprintf("suffstat: variable %d: the weighted %s is %v, beyond float64 (values near 1e154 or larger square past 1e308)", e.Var+1, e.What, e.Value)
 }
+
+// CheckMagnitude returns an error when m, the largest magnitude of a
+// variable, is so small that its squares times the smallest positive
+// weight wmin fall below float64's normal range (2^-1022, about 2.2e-308):
+// their statistics lose their digits and a varying column at 1e-200
+// looks constant. (Squares that overflow show in Check.)
+func CheckMagnitude(m, wmin float64) error {
+	if m == 0 || math.IsInf(m, 0) || !(wmin > 0) {
+		return nil
+	}
+	_, em := math.Frexp(m)
+	_, ew := math.Frexp(wmin)
+	if 2*(em-1)+(ew-1) >= -1022 {
+		return nil
+	}
+	return fmt.Errorf("largest magnitude %.3g is so small that its squares (times the smallest weight, %.3g) fall below float64's normal range, where the statistics would lose it", m, wmin)
+}

@@ -24,11 +24,16 @@ import (
 // scales by the weighted population standard deviations, and NoIntercept
 // refits about zero (from the raw moments W·z̄z̄ᵀ + C).
 func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
-	pr, err := prepareStats(m, q, opts)
+	sc := statsScaling(m, q, pen, opts)
+	pr, err := prepareStats(sc.moments(m, q), q, opts)
 	if err != nil {
 		return nil, err
 	}
-	return pr.fit(pen, lambda, nil, pr.method(pen))
+	model, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen))
+	if err != nil {
+		return nil, err
+	}
+	return model, sc.model(model)
 }
 
 // FitPathStats is FitPath from the statistics m (see FitStats).
@@ -37,11 +42,17 @@ func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOpt
 	if opts != nil {
 		po = *opts
 	}
-	pr, err := prepareStats(m, q, &po.Options)
+	sc := statsScaling(m, q, pen, &po.Options)
+	po.Lambdas = sc.scaledLambdas(po.Lambdas)
+	pr, err := prepareStats(sc.moments(m, q), q, &po.Options)
 	if err != nil {
 		return nil, err
 	}
-	return pr.gridPath(pen, &po)
+	path, err := pr.gridPath(pen, &po)
+	if err != nil {
+		return nil, err
+	}
+	return path, sc.path(path)
 }
 
 // CrossValidateStats is CrossValidate from per-fold statistics: the grid
@@ -64,6 +75,15 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 			return nil, fmt.Errorf("tensorreg: fold %d has no rows (or zero weight): use fewer folds", i+1)
 		}
 	}
+	sc := statsScaling(f.All(), q, pen, &co.Options)
+	if !sc.identity() {
+		scaled := &suffstat.Folds{}
+		for _, m := range f.Fold {
+			scaled.Fold = append(scaled.Fold, sc.moments(m, q))
+		}
+		f = scaled
+	}
+	co.Lambdas = sc.scaledLambdas(co.Lambdas)
 	full, err := prepareStats(f.All(), q, &co.Options)
 	if err != nil {
 		return nil, err
@@ -104,7 +124,69 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	if cv.Path, err = full.runPath(pen, path); err != nil {
 		return nil, err
 	}
-	return cv, nil
+	return cv, sc.cv(cv)
+}
+
+// statsScaling is rescale's choice for statistics: powers of two bringing
+// the predictors' and the responses' root mean squares (standing for their
+// magnitudes) near 1, per column when standardised. Statistics already
+// beyond float64 cannot be saved (suffstat.Moments.Check says so); within
+// it, λ and the Gram products are computed at unit scale, as in memory.
+func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options) scaling {
+	_, ridge := pen.(penalty.Ridge)
+	sc := scaling{sx: 1, sy: 1, std: opts != nil && opts.Standardize, ridge: ridge}
+	d := m.Dim()
+	rms := make([]float64, d)
+	for j := range d {
+		if m.W > 0 {
+			rms[j] = math.Hypot(math.Sqrt(m.C[j*d+j]/m.W), m.Mean[j])
+		}
+	}
+	var top, ytop float64
+	for j, v := range rms {
+		if j < d-q {
+			top = math.Max(top, v)
+		} else {
+			ytop = math.Max(ytop, v)
+		}
+	}
+	sc.sy = unitScale(ytop)
+	if !sc.std {
+		sc.sx = unitScale(top)
+		return sc
+	}
+	cols := make([]float64, d-q)
+	for j := range cols {
+		cols[j] = unitScale(rms[j])
+		if cols[j] != 1 {
+			sc.cols = cols
+		}
+	}
+	return sc
+}
+
+// moments returns m with its variables scaled as sc scales x and y (m
+// itself when sc is the identity): means by the factor, co-moments by
+// both (multiplied in turn: their product may leave float64's range).
+func (sc scaling) moments(m *suffstat.Moments, q int) *suffstat.Moments {
+	if sc.identity() {
+		return m
+	}
+	out := m.Clone()
+	d := m.Dim()
+	f := func(j int) float64 {
+		if j >= d-q {
+			return sc.sy
+		}
+		return sc.colScale(j)
+	}
+	for i := range d {
+		out.Mean[i] *= f(i)
+		for j := range d {
+			out.C[i*d+j] = out.C[i*d+j] * f(i) * f(j)
+		}
+	}
+	return out
 }
 
 // heldOut is the weighted mean squared error of model m on the rows

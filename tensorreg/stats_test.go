@@ -166,3 +166,55 @@ func TestFitStatsWeights(t *testing.T) {
 	require.NoError(t, err)
 	requireSameModel(t, want, got, 1e-8)
 }
+
+// Statistics of data far from unit scale fit as in memory: streamed data
+// at 1e100 stopped on "the top of the λ grid is +Inf" (λ_fuse squares
+// magnitudes) and were not rescaled as rows are. Now FitStats,
+// FitPathStats and CrossValidateStats agree with the rows' fits at 1e100
+// and 1e-100, and with Standardize a column at 1e-50 fits.
+func TestStatsScaleMatchesRows(t *testing.T) {
+	const n, k = 160, 4
+	x0, y0 := statsData(3, n, 5, 1)
+	pen := penalty.Cardinality{Nu: 1.3}
+	for _, tc := range []struct {
+		s, col float64
+		std    bool
+	}{{1e100, 1, false}, {1e-100, 1, false}, {1, 1e-50, true}, {1e120, 1e-60, true}} {
+		x, y := mat.DenseCopyOf(x0), mat.DenseCopyOf(y0)
+		x.Scale(tc.s, x)
+		y.Scale(tc.s, y)
+		for i := range n {
+			x.Set(i, 2, x.At(i, 2)*tc.col)
+		}
+		foldID := make([]int, n)
+		f := suffstat.NewFolds(k, 6)
+		z := make([]float64, 6)
+		for i := range n {
+			foldID[i] = suffstat.FoldOf(uint64(i), 7, k)
+			copy(z, x.RawRowView(i))
+			z[5] = y.At(i, 0)
+			f.Fold[foldID[i]].Add(z, 1)
+		}
+		opts := Options{Standardize: tc.std, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+		co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 8, Options: opts}}
+		want, err := CrossValidate(solver.DenseDesign{X: x}, y, pen, co)
+		require.NoError(t, err, "%+v", tc)
+		got, err := CrossValidateStats(f, 1, pen, co)
+		require.NoError(t, err, "%+v", tc)
+		require.NoError(t, got.OutOfRange)
+		require.Equal(t, want.IndexMin, got.IndexMin, "%+v", tc)
+		for l := range want.Lambdas {
+			require.InEpsilon(t, want.Lambdas[l], got.Lambdas[l], 1e-9, "%+v λ %d", tc, l)
+			require.InEpsilon(t, want.MeanError[l], got.MeanError[l], 1e-6, "%+v λ %d", tc, l)
+		}
+		lam := want.Lambdas[3]
+		wm, err := Fit(solver.DenseDesign{X: x}, y, pen, lam, &opts)
+		require.NoError(t, err)
+		gm, err := FitStats(f.All(), 1, pen, lam, &opts)
+		require.NoError(t, err, "%+v", tc)
+		requireSameModel(t, wm, gm, 1e-6)
+		gp, err := FitPathStats(f.All(), 1, pen, &PathOptions{NLambda: 8, Options: opts})
+		require.NoError(t, err, "%+v", tc)
+		require.InEpsilon(t, want.Lambdas[0], gp.Lambdas[0], 1e-9, "%+v", tc)
+	}
+}

@@ -195,6 +195,22 @@ func TestExtremeScaleCLI(t *testing.T) {
 	}
 	big := extremeCSV(t, dir, "big.csv", 100, 1e300, 1e300, ones)
 	oneLine(t, cardreg(t, "cv", "--stream", "--drop", "w,c", big), 1, `column "x1"`, "beyond float64")
+	// streamed statistics at 1e-200 underflowed: "the response is constant"
+	tiny := extremeCSV(t, dir, "tiny.csv", 100, 1e-200, 1e-200, ones)
+	oneLine(t, cardreg(t, "cv", "--stream", "--drop", "w,c", tiny), 1, `column "x1"`, "so small")
+	// streamed statistics at 1e100 stopped on "the top of the λ grid is
+	// +Inf"; now they are rescaled as rows are, with the same curve
+	e100 := extremeCSV(t, dir, "e100.csv", 100, 1e100, 1e100, ones)
+	rows := cardreg(t, "cv", "--nlambda", "5", "--drop", "w,c", e100)
+	require.Equal(t, 0, rows.code, rows.stderr)
+	streamed := cardreg(t, "cv", "--stream", "--nlambda", "5", "--drop", "w,c", e100)
+	require.Equal(t, 0, streamed.code, streamed.stderr)
+	require.Equal(t, strings.Count(rows.stdout, "\n"), strings.Count(streamed.stdout, "\n"))
+	markRow := func(out string) int {
+		return strings.Count(out[:strings.Index(out, "lambda_min")], "\n")
+	}
+	require.Contains(t, rows.stdout, "lambda_min")
+	require.Equal(t, markRow(rows.stdout), markRow(streamed.stdout))
 	mid := extremeCSV(t, dir, "mid.csv", 100, 1e150, 1e150, ones)
 	res := cardreg(t, "cv", "--stream", "--penalty", "lasso", "--nlambda", "5", "--drop", "w,c", mid)
 	require.Equal(t, 0, res.code, res.stderr)

@@ -157,6 +157,8 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var z []float64
 	var order []int // table column of each variable of z
 	var ws suffstat.WeightSummary
+	var top []float64   // each variable's largest magnitude
+	wmin := math.Inf(1) // the smallest positive weight
 	row := uint64(0)
 	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
 	if isTerminal(os.Stderr) || f.progress {
@@ -183,8 +185,12 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 				chunks = append(chunks, suffstat.NewChunk(m, suffstat.DefaultBlock))
 			}
 		}
+		if top == nil {
+			top = make([]float64, len(order))
+		}
 		for i, c := range order {
 			z[i] = v[c]
+			top[i] = math.Max(top[i], math.Abs(z[i]))
 		}
 		w := 1.0
 		if wcol >= 0 {
@@ -193,6 +199,9 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 				return fmt.Errorf("--weights %s: %v", f.weights, err)
 			}
 			ws.Add(w)
+		}
+		if w > 0 {
+			wmin = math.Min(wmin, w)
 		}
 		fold := rowFolds.Fold(row)
 		if fcol >= 0 {
@@ -218,6 +227,12 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	}
 	if err := ws.Check(); wcol >= 0 && err != nil {
 		return nil, fmt.Errorf("%s: --weights %s: %v", path, f.weights, err)
+	}
+	for j, m := range top {
+		if err := suffstat.CheckMagnitude(m, wmin); err != nil {
+			name := slices.Concat(pr.names, pr.responses)[j]
+			return nil, fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), err)
+		}
 	}
 	pr.stats, pr.dropped = folds, t.dropped
 	return pr, pr.finishStreamed(path, f)
