@@ -518,7 +518,7 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 			}
 		}
 		x = make([]float64, len(xi))
-		return keep, nil
+		return keep, checkNewton(len(xi), s.f)
 	}
 	ro.row = func(v []float64, _ []string) error {
 		for k, c := range xi {
@@ -620,7 +620,7 @@ func glmShouldStream(path string, f *fitFlags, ok bool) bool {
 	}
 	streamable := ok && f.fam.family != "gaussian" && f.fam.exclude == "" && f.fam.penaltyFactor == "" &&
 		!f.standardize && !f.relax && f.foldid == ""
-	return streamable && shouldStream(path, false, f.memory)
+	return streamable && shouldStream(path, f)
 }
 
 // streamSetup is what a streamed logistic or Poisson fit needs before its

@@ -68,7 +68,10 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
 	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
 	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
-	fs.Int64Var(&f.memory, "memory", 0, "memory budget in bytes above which the data are streamed (default: half the machine's memory)")
+	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) above which the data are streamed, and which O(p^2) statistics must fit in (default: half the machine's memory)", func(s string) (err error) {
+		f.memory, err = parseBytes(s)
+		return err
+	})
 	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
@@ -397,7 +400,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	if f.db != "" {
 		return loadDB(path, f)
 	}
-	if f.weights != "" || shouldStream(path, f.stream, f.memory) {
+	if f.weights != "" || shouldStream(path, f) {
 		if f.lambda == "theory" {
 			return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
 		}
@@ -439,6 +442,9 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
 	}
 	n := t.rows()
+	if err := checkGram(n, len(t.names)-len(skip), f); err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
 	var names, constant []string
 	x := mat.NewDense(n, len(t.names)-len(skip), nil)
 	for j, col := range t.cols {

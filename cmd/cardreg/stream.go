@@ -121,21 +121,74 @@ const streamBudgetShare = 0.5
 // cross-validated fit peaks at (measured: 15–17× on 10⁶ × 50).
 const inMemoryFactor = 17
 
-// shouldStream says whether to stream path: when asked, or when the file
-// as float64 (about its size in bytes for CSV numbers) times the peak
-// factor passes the budget (0: a share of the machine's memory).
-func shouldStream(path string, force bool, budget int64) bool {
-	if force {
+// shouldStream says whether to stream path: when asked (--stream), or when
+// the file as float64 (about its size in bytes for CSV numbers) times the
+// peak factor passes the budget (--memory, else half the machine's
+// memory); that automatic switch is said in one line on stderr.
+func shouldStream(path string, f *fitFlags) bool {
+	if f.stream {
 		return true
 	}
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	if budget <= 0 {
-		budget = int64(streamBudgetShare * float64(totalMemory()))
+	b := memoryBudget(f.memory)
+	if b.bytes <= 0 || fi.Size()*inMemoryFactor <= b.bytes {
+		return false
 	}
-	return budget > 0 && fi.Size()*inMemoryFactor > budget
+	fmt.Fprintf(f.stderr, "cardreg: %s: streaming (%s as float64 × %d > %s)\n",
+		path, formatBytes(float64(fi.Size())), inMemoryFactor, b)
+	return true
+}
+
+// streamMatrices is how many d×d matrices (d the predictors and
+// responses) a streamed least-squares fit on k folds holds at its peak:
+// each fold's statistics and its block buffer's while reading; then the
+// folds', the whole data's and one training set's statistics with their
+// Gram matrices and the solver's copy.
+func streamMatrices(k int) int { return k + max(k, 6) }
+
+// streamAdvice is what to do when streamed statistics do not fit.
+const streamAdvice = "drop columns (--predictors, --drop), fit in memory without --stream when the rows are few, or use fewer --folds"
+
+// checkStreamed refuses streamed statistics of d variables on k folds
+// that would not fit in the budget, before they are allocated.
+func checkStreamed(d, k int, f *fitFlags) error {
+	what := fmt.Sprintf("the streamed statistics of %d variables on %d folds", d, k)
+	if k == 1 {
+		what = fmt.Sprintf("the streamed statistics of %d variables", d)
+	}
+	return checkSquares(what, streamMatrices(k), d, memoryBudget(f.memory), streamAdvice)
+}
+
+// newtonMatrices is how many (p+1)×(p+1) matrices a streamed logistic or
+// Poisson Newton step holds: the weighted statistics and their block
+// buffer's, the quadratic model's Gram matrix and the solver's copy, with
+// one to spare.
+const newtonMatrices = 5
+
+// checkNewton refuses a streamed generalised linear fit of p predictors
+// whose Newton statistics would not fit in the budget.
+func checkNewton(p int, f *fitFlags) error {
+	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
+	return checkSquares(what, newtonMatrices, p+1, memoryBudget(f.memory),
+		"drop columns (--predictors, --drop), or fit in memory without --stream when the rows are few")
+}
+
+// gramMatrices is how many p×p matrices an in-memory least-squares fit
+// holds when it works in Gram form (n ≥ p): XᵀX and its full copy for the
+// whole data and for each of two cross-validation folds fitted at once.
+const gramMatrices = 6
+
+// checkGram refuses an in-memory fit of n rows and p predictors whose Gram
+// matrices would not fit in the budget (they are formed only when n ≥ p).
+func checkGram(n, p int, f *fitFlags) error {
+	if n < p {
+		return nil
+	}
+	what := fmt.Sprintf("the Gram matrices of %d predictors", p)
+	return checkSquares(what, gramMatrices, p, memoryBudget(f.memory), "drop columns (--predictors, --drop)")
 }
 
 // loadStreamed reads the file once, row by row, into per-fold statistics
@@ -144,8 +197,6 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	if f.foldid != "" {
 		k = 1 // grown to the largest fold seen
 	}
-	var keep []bool
-	var header []string
 	var folds *suffstat.Folds
 	var chunks []*suffstat.Chunk // each fold's rows, added a block at a time
 	rowFolds := suffstat.NewRowFolder(f.seed, k)
@@ -168,17 +219,18 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			o.progress.delay = 0
 		}
 	}
-	o.columns = func(h []string) ([]bool, error) {
-		var err error
-		keep, err = f.columns(h)
-		header = h
-		return keep, err
-	}
 	pr := &problem{}
 	var wcol, fcol int
+	o.columns = func(h []string) ([]bool, error) {
+		keep, err := f.columns(h)
+		if err != nil {
+			return nil, err
+		}
+		order, wcol, fcol = pr.variables(h, keep, f)
+		return keep, checkStreamed(len(order), k, f)
+	}
 	o.row = func(v []float64, _ []string) error {
 		if folds == nil {
-			order, wcol, fcol = pr.variables(header, keep, f)
 			folds = suffstat.NewFolds(k, len(order))
 			z = make([]float64, len(order))
 			for _, m := range folds.Fold {
@@ -208,6 +260,11 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 			var err error
 			if fold, err = foldOf(v[fcol]); err != nil {
 				return fmt.Errorf("--foldid %s: %v", f.foldid, err)
+			}
+			if fold >= len(folds.Fold) {
+				if err := checkStreamed(len(order), fold+1, f); err != nil {
+					return fmt.Errorf("--foldid %s: %v", f.foldid, err)
+				}
 			}
 			for len(folds.Fold) <= fold {
 				folds.Fold = append(folds.Fold, suffstat.New(len(order)))
