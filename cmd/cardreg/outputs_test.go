@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +119,24 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		oneLine(t, cardreg(t, c.args...), 1, append(c.want, wide+": ")...)
 		require.Less(t, time.Since(start), 5*time.Second, c.args)
 	}
+
+	// --db: the server names 20001 columns; no statistics are asked for.
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if !strings.Contains(string(body), "LIMIT 0") {
+			t.Errorf("query after the refusal: %.80s", body)
+			http.Error(w, "no", http.StatusBadRequest)
+			return
+		}
+		names := make([]string, 20001)
+		for j := range names {
+			names[j] = fmt.Sprintf("x%d", j)
+		}
+		io.WriteString(w, strings.Join(names, "\t")+"\n")
+	}))
+	defer srv.Close()
+	oneLine(t, cardreg(t, "cv", "--db", srv.URL, "--table", "wide", "--memory", "4GB"), 1,
+		"statistics of 20001 variables on 5 folds need about 35.2 GB", "more than --memory 4 GB", "fewer --folds")
 
 	// In memory, XᵀX is formed when n ≥ p: 100 × 100 takes 6 × 80 kB.
 	square := wideCSV(t, dir, 100, 100)
