@@ -157,7 +157,8 @@ func removeTempsOnSignal() {
 
 // checkPaths refuses a command line whose outputs would overwrite one of
 // its inputs or each other. outputs are pairs of flag name and path
-// ("" for unset); inputs are data files read.
+// ("" for unset); inputs are data files read ("-": standard input, which
+// an output may not name either when it is a file).
 func checkPaths(inputs []string, outputs ...string) error {
 	type named struct{ flag, path string }
 	var outs []named
@@ -168,6 +169,9 @@ func checkPaths(inputs []string, outputs ...string) error {
 	}
 	for i, o := range outs {
 		for _, in := range inputs {
+			if in == "-" && isStdin(o.path) {
+				return usagef("%s %s is the standard input of this command, an input; refusing to overwrite it", o.flag, o.path)
+			}
 			if in != "-" && samePath(o.path, in) {
 				return usagef("%s %s is an input of this command; refusing to overwrite it", o.flag, o.path)
 			}
@@ -179,6 +183,17 @@ func checkPaths(inputs []string, outputs ...string) error {
 		}
 	}
 	return nil
+}
+
+// isStdin reports whether path names the regular file standard input
+// reads (a redirection: cardreg fit --out d.csv - < d.csv).
+func isStdin(path string) bool {
+	in, err := os.Stdin.Stat()
+	if err != nil || !in.Mode().IsRegular() {
+		return false
+	}
+	fi, err := os.Stat(path)
+	return err == nil && os.SameFile(in, fi)
 }
 
 // samePath reports whether two paths name the same regular file (existing,

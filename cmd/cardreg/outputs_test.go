@@ -5,6 +5,8 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -154,4 +156,63 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 	folds := writeFile(t, dir, "folds.csv", b.String())
 	oneLine(t, cardreg(t, "cv", "--stream", "--foldid", "fold", "--memory", "5kB", folds), 1,
 		"folds.csv:36: --foldid fold", "on 35 folds need about 5.04 kB", "more than --memory 5 kB")
+}
+
+// withStdin runs fn with standard input read from the file at path.
+func withStdin(t *testing.T, path string, fn func()) {
+	t.Helper()
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	old := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = old }()
+	fn()
+}
+
+// Standard input is an input: an output naming the file behind it (by
+// its name, a symbolic link or a hard link) is refused, and the file is
+// left as it was; other outputs are written.
+func TestStdinIsAnInput(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", small)
+	png := writeFile(t, dir, "d.png", small) // data under a plot's name
+	link := filepath.Join(dir, "link.csv")
+	require.NoError(t, os.Symlink(data, link))
+	hard := filepath.Join(dir, "hard.csv")
+	require.NoError(t, os.Link(data, hard))
+	model := filepath.Join(dir, "m.json")
+	require.Equal(t, 0, cardreg(t, "fit", "--lambda", "1", "--save-model", model, data).code)
+	for _, c := range []struct {
+		stdin string
+		args  []string
+	}{
+		{data, []string{"fit", "--lambda", "1", "--out", data, "-"}},
+		{data, []string{"fit", "--lambda", "1", "--out", filepath.Join(dir, ".", "d.csv"), "-"}},
+		{data, []string{"fit", "--lambda", "1", "--out", link, "-"}},
+		{data, []string{"fit", "--lambda", "1", "--out", hard, "-"}},
+		{data, []string{"fit", "--lambda", "1", "--save-model", data, "-"}},
+		{data, []string{"path", "--out", data, "-"}},
+		{data, []string{"cv", "--out", data, "-"}},
+		{png, []string{"cv", "--plot", png, "-"}},
+		{data, []string{"predict", "--model", model, "--out", data, "-"}},
+	} {
+		withStdin(t, c.stdin, func() {
+			oneLine(t, cardreg(t, c.args...), 2, "is the standard input of this command", "refusing to overwrite it")
+		})
+	}
+	for _, p := range []string{data, png} {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		require.Equal(t, small, string(b))
+	}
+	// Another file is written as usual.
+	other := filepath.Join(dir, "fit.txt")
+	withStdin(t, data, func() {
+		res := cardreg(t, "fit", "--lambda", "1", "--out", other, "-")
+		require.Equal(t, 0, res.code, res.stderr)
+	})
+	b, err := os.ReadFile(other)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "penalty")
 }
