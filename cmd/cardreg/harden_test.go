@@ -325,6 +325,7 @@ func TestUnconvergedWarning(t *testing.T) {
 // itself as cardreg, blocked while writing, and is sent SIGINT.
 func TestSignalRemovesTemp(t *testing.T) {
 	if os.Getenv("CARDREG_SIGNAL_CHILD") != "" {
+		unnamedOutputs = false // the named fallback is what a signal cleans up
 		removeTempsOnSignal()
 		writeOutput("--out", os.Getenv("CARDREG_SIGNAL_CHILD"), nil, func(w io.Writer) error {
 			io.WriteString(w, "partial")

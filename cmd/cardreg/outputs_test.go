@@ -1,13 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -215,4 +218,152 @@ func TestStdinIsAnInput(t *testing.T) {
 	b, err := os.ReadFile(other)
 	require.NoError(t, err)
 	require.Contains(t, string(b), "penalty")
+}
+
+// A dangling symbolic link given as an output gets its target created (as
+// a shell's > does) and stays a link; a target that cannot be created, or
+// a loop of links, is an error that leaves the links as they were.
+func TestDanglingSymlinkOutput(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", small)
+	plain := cardreg(t, "fit", "--lambda", "1", data)
+	require.Equal(t, 0, plain.code)
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "sub"), 0o755))
+	links := map[string]string{ // link → what it names
+		"rel":    "new-rel.txt",
+		"abs":    filepath.Join(dir, "sub", "new-abs.txt"),
+		"chain":  "chain2",
+		"chain2": "sub/new-chain.txt",
+		"insub":  "../new-insub.txt", // relative to the link's own directory
+		"bad":    "missing/x.txt",
+		"loop":   "loop2",
+		"loop2":  "loop",
+	}
+	for link, dest := range links {
+		at := filepath.Join(dir, link)
+		if link == "insub" {
+			at = filepath.Join(dir, "sub", link)
+		}
+		require.NoError(t, os.Symlink(dest, at))
+	}
+	for _, c := range []struct{ link, created string }{
+		{"rel", "new-rel.txt"},
+		{"abs", "sub/new-abs.txt"},
+		{"chain", "sub/new-chain.txt"},
+		{"sub/insub", "new-insub.txt"},
+	} {
+		res := cardreg(t, "fit", "--lambda", "1", "--out", filepath.Join(dir, c.link), data)
+		require.Equal(t, 0, res.code, res.stderr)
+		b, err := os.ReadFile(filepath.Join(dir, c.created))
+		require.NoError(t, err, c.link)
+		require.Equal(t, plain.stdout, string(b))
+	}
+	// --save-model and path --out follow them too.
+	require.NoError(t, os.Symlink("model.json", filepath.Join(dir, "m")))
+	require.Equal(t, 0, cardreg(t, "fit", "--lambda", "1", "--save-model", filepath.Join(dir, "m"), data).code)
+	require.FileExists(t, filepath.Join(dir, "model.json"))
+	require.NoError(t, os.Symlink("path.csv", filepath.Join(dir, "p")))
+	require.Equal(t, 0, cardreg(t, "path", "--nlambda", "3", "--out", filepath.Join(dir, "p"), data).code)
+	require.FileExists(t, filepath.Join(dir, "path.csv"))
+
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--out", filepath.Join(dir, "bad"), data), 1,
+		"--out "+filepath.Join(dir, "bad"), "missing/x.txt", "does not exist")
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--out", filepath.Join(dir, "loop"), data), 1,
+		"too many levels of symbolic links")
+	for link, dest := range links {
+		at := filepath.Join(dir, link)
+		if link == "insub" {
+			at = filepath.Join(dir, "sub", link)
+		}
+		got, err := os.Readlink(at)
+		require.NoError(t, err, "%s is no longer a link", link)
+		require.Equal(t, dest, got)
+	}
+	require.NoDirExists(t, filepath.Join(dir, "missing"))
+}
+
+// While an output is written no file of any name is in its directory (it
+// is unnamed until complete); then the target holds exactly what was
+// written, a replaced file keeps its permissions, and nothing else is
+// left. The named fallback gives the same results.
+func TestOutputUnnamedWhileWriting(t *testing.T) {
+	for _, unnamed := range []bool{true, false} {
+		t.Run(fmt.Sprint("unnamed=", unnamed), func(t *testing.T) {
+			old := unnamedOutputs
+			unnamedOutputs = unnamed
+			defer func() { unnamedOutputs = old }()
+			dir := t.TempDir()
+			existing := writeFile(t, dir, "old.txt", "old\n")
+			require.NoError(t, os.Chmod(existing, 0o600))
+			for _, target := range []string{filepath.Join(dir, "new.txt"), existing} {
+				before := listDir(t, dir)
+				err := writeOutput("--out", target, nil, func(w io.Writer) error {
+					io.WriteString(w, "first half\n")
+					during := listDir(t, dir)
+					if unnamed {
+						require.Equal(t, before, during, "a named file exists while writing")
+					} else {
+						require.Len(t, during, len(before)+1, "the fallback writes a temporary file")
+					}
+					_, err := io.WriteString(w, "second half\n")
+					return err
+				})
+				require.NoError(t, err)
+				b, err := os.ReadFile(target)
+				require.NoError(t, err)
+				require.Equal(t, "first half\nsecond half\n", string(b))
+			}
+			require.Equal(t, []string{"new.txt", "old.txt"}, listDir(t, dir))
+			fi, err := os.Stat(existing)
+			require.NoError(t, err)
+			require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+			fi, err = os.Stat(filepath.Join(dir, "new.txt"))
+			require.NoError(t, err)
+			require.Equal(t, os.FileMode(0o666)&^umask(), fi.Mode().Perm())
+			// A failed write leaves the old file and nothing else.
+			err = writeOutput("--out", existing, nil, func(w io.Writer) error {
+				io.WriteString(w, "partial")
+				return errors.New("disk full")
+			})
+			require.ErrorContains(t, err, "disk full")
+			b, err := os.ReadFile(existing)
+			require.NoError(t, err)
+			require.Equal(t, "first half\nsecond half\n", string(b))
+			require.Equal(t, []string{"new.txt", "old.txt"}, listDir(t, dir))
+		})
+	}
+}
+
+// umask returns the process's umask.
+func umask() os.FileMode {
+	m := syscall.Umask(0)
+	syscall.Umask(m)
+	return os.FileMode(m)
+}
+
+// A run killed (SIGKILL, no chance to clean up) while writing leaves no
+// file behind: the test binary runs itself as cardreg, blocked writing.
+func TestKilledWriteLeavesNothing(t *testing.T) {
+	if out := os.Getenv("CARDREG_KILL_CHILD"); out != "" {
+		writeOutput("--out", out, nil, func(w io.Writer) error {
+			w.Write(make([]byte, 1<<20))
+			os.Stdout.WriteString("writing\n")
+			time.Sleep(time.Minute)
+			return nil
+		})
+		os.Exit(0)
+	}
+	dir := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledWriteLeavesNothing$")
+	cmd.Env = append(os.Environ(), "CARDREG_KILL_CHILD="+filepath.Join(dir, "out.txt"))
+	stdout, err := cmd.StdoutPipe()
+	require.NoError(t, err)
+	require.NoError(t, cmd.Start())
+	buf := make([]byte, 8)
+	_, err = io.ReadFull(stdout, buf)
+	require.NoError(t, err)
+	require.Equal(t, "writing\n", string(buf))
+	require.NoError(t, cmd.Process.Kill())
+	cmd.Wait()
+	require.Empty(t, listDir(t, dir), "a killed write left a file")
 }

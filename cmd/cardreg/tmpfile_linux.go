@@ -1,0 +1,41 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// unnamedOutputs says whether outputs are first written to unnamed files
+// (O_TMPFILE); tests turn it off to check the named fallback.
+var unnamedOutputs = true
+
+// openUnnamed opens a new file with no name in dir (O_TMPFILE; mode 0666
+// less the umask), or fails where the kernel or the file system does not
+// support it.
+func openUnnamed(dir string) (*os.File, error) {
+	if !unnamedOutputs {
+		return nil, unix.EOPNOTSUPP
+	}
+	fd, err := unix.Open(dir, unix.O_TMPFILE|unix.O_RDWR|unix.O_CLOEXEC, 0o666)
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), dir), nil
+}
+
+// linkTemp links the unnamed file f into dir under a temporary name
+// (through /proc/self/fd, which needs no privilege) and returns it.
+func linkTemp(f *os.File, dir string) (string, error) {
+	proc := fmt.Sprintf("/proc/self/fd/%d", f.Fd())
+	return claimTemp(dir, func(name string) error {
+		err := unix.Linkat(unix.AT_FDCWD, proc, unix.AT_FDCWD, name, unix.AT_SYMLINK_FOLLOW)
+		if err == unix.EEXIST {
+			return os.ErrExist
+		}
+		return err
+	})
+}
