@@ -364,6 +364,14 @@ func samePath(a, b string) bool {
 	if errA == nil || errB == nil {
 		return false
 	}
+	// Neither exists yet: compare the files they would create (a
+	// dangling link's target).
+	if ra, err := resolveLinks(a); err == nil {
+		a = ra
+	}
+	if rb, err := resolveLinks(b); err == nil {
+		b = rb
+	}
 	absA, errA := filepath.Abs(a)
 	absB, errB := filepath.Abs(b)
 	return errA == nil && errB == nil && absA == absB

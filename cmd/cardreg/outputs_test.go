@@ -280,6 +280,47 @@ func TestDanglingSymlinkOutput(t *testing.T) {
 		require.Equal(t, dest, got)
 	}
 	require.NoDirExists(t, filepath.Join(dir, "missing"))
+
+	// Two dangling links to one file, or a link and the file it would
+	// create, are one output named twice.
+	require.NoError(t, os.Symlink("twice.txt", filepath.Join(dir, "t1")))
+	require.NoError(t, os.Symlink("twice.txt", filepath.Join(dir, "t2")))
+	for _, pair := range [][2]string{{"t1", "t2"}, {"t1", "twice.txt"}} {
+		oneLine(t, cardreg(t, "fit", "--lambda", "1", "--out", filepath.Join(dir, pair[0]),
+			"--save-model", filepath.Join(dir, pair[1]), data), 2, "name the same file")
+	}
+	require.NoFileExists(t, filepath.Join(dir, "twice.txt"))
+}
+
+// Where an unnamed output cannot be linked in (no /proc), its bytes are
+// copied to a temporary file renamed over the target: the same result,
+// nothing left behind.
+func TestOutputLinkFallback(t *testing.T) {
+	if !unnamedOutputs {
+		t.Skip("no unnamed outputs on this system")
+	}
+	old := procFD
+	procFD = "/nonexistent/%d"
+	defer func() { procFD = old }()
+	dir := t.TempDir()
+	existing := writeFile(t, dir, "old.txt", "old\n")
+	require.NoError(t, os.Chmod(existing, 0o640))
+	for _, target := range []string{existing, filepath.Join(dir, "new.txt")} {
+		require.NoError(t, writeOutput("--out", target, nil, func(w io.Writer) error {
+			_, err := io.WriteString(w, strings.Repeat("row\n", 100000))
+			return err
+		}))
+		b, err := os.ReadFile(target)
+		require.NoError(t, err)
+		require.Equal(t, strings.Repeat("row\n", 100000), string(b))
+	}
+	require.Equal(t, []string{"new.txt", "old.txt"}, listDir(t, dir))
+	fi, err := os.Stat(existing)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o640), fi.Mode().Perm())
+	fi, err = os.Stat(filepath.Join(dir, "new.txt"))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o666)&^umask(), fi.Mode().Perm())
 }
 
 // While an output is written no file of any name is in its directory (it

@@ -27,10 +27,14 @@ func openUnnamed(dir string) (*os.File, error) {
 	return os.NewFile(uintptr(fd), dir), nil
 }
 
+// procFD names an open file in /proc, for linking (a variable so that
+// tests can make linking fail).
+var procFD = "/proc/self/fd/%d"
+
 // linkTemp links the unnamed file f into dir under a temporary name
 // (through /proc/self/fd, which needs no privilege) and returns it.
 func linkTemp(f *os.File, dir string) (string, error) {
-	proc := fmt.Sprintf("/proc/self/fd/%d", f.Fd())
+	proc := fmt.Sprintf(procFD, f.Fd())
 	return claimTemp(dir, func(name string) error {
 		err := unix.Linkat(unix.AT_FDCWD, proc, unix.AT_FDCWD, name, unix.AT_SYMLINK_FOLLOW)
 		if err == unix.EEXIST {

@@ -19,3 +19,6 @@ func openUnnamed(string) (*os.File, error) { return nil, errNoUnnamed }
 
 // linkTemp is never reached (openUnnamed fails).
 func linkTemp(*os.File, string) (string, error) { return "", errNoUnnamed }
+
+// procFD is unused here (nothing is linked from /proc).
+var procFD = ""
