@@ -77,8 +77,17 @@ func (b budget) String() string {
 	return formatBytes(float64(b.bytes)) + " (half the machine's memory; --memory sets it)"
 }
 
-// squareBytes is the size of count d×d matrices of float64.
-func squareBytes(count, d int) float64 { return 8 * float64(count) * float64(d) * float64(d) }
+// gcFactor is how much memory live data take in a Go program: the heap
+// grows to twice the live data before it is collected (GOGC=100; measured
+// on a streamed fit of 1500 predictors: 138 MB live, 219 MB of heap, 126
+// MB of statistics).
+const gcFactor = 2
+
+// squareBytes is the memory count d×d matrices of float64 take, the
+// collector's share included.
+func squareBytes(count, d int) float64 {
+	return gcFactor * 8 * float64(count) * float64(d) * float64(d)
+}
 
 // checkSquares refuses, before they are allocated, count d×d float64
 // matrices (the O(p²) statistics of a fit) that pass the budget: the
@@ -89,6 +98,6 @@ func checkSquares(what string, count, d int, b budget, advice string) error {
 	if b.bytes <= 0 || need <= float64(b.bytes) {
 		return nil
 	}
-	return fmt.Errorf("%s need about %s (%d matrices of %d × %d float64), more than %s; %s",
+	return fmt.Errorf("%s need about %s (%d matrices of %d × %d float64, doubled for the garbage collector), more than %s; %s",
 		what, formatBytes(need), count, d, d, b, advice)
 }

@@ -110,14 +110,14 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		want []string
 	}{
 		{[]string{"fit", "--stream", "--memory", "4GB", wide},
-			[]string{"statistics of 20001 variables on 5 folds need about 35.2 GB (11 matrices of 20001 × 20001 float64)", "more than --memory 4 GB", "drop columns", "fewer --folds"}},
+			[]string{"statistics of 20001 variables on 5 folds need about 70.4 GB (11 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB", "drop columns", "fewer --folds"}},
 		{[]string{"fit", "--stream", "--lambda", "1", "--memory", "4GB", wide},
-			[]string{"statistics of 20001 variables need about 22.4 GB (7 matrices", "more than --memory 4 GB"}},
+			[]string{"statistics of 20001 variables need about 44.8 GB (7 matrices", "more than --memory 4 GB"}},
 		{[]string{"cv", "--stream", "--folds", "10", "--memory", "4GB", wide},
-			[]string{"on 10 folds need about 64 GB"}},
+			[]string{"on 10 folds need about 128 GB"}},
 		{[]string{"path", "--stream", "--memory", "4GB", wide}, []string{"need about"}},
 		{[]string{"fit", "--family", "binomial", "--stream", "--lambda", "1", "--memory", "4GB", wide},
-			[]string{"Newton statistics of 20000 predictors need about 16 GB (5 matrices of 20001 × 20001 float64)", "more than --memory 4 GB"}},
+			[]string{"Newton statistics of 20000 predictors need about 32 GB (5 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB"}},
 		{[]string{"cv", "--family", "poisson", "--stream", "--memory", "4GB", wide}, []string{"Newton statistics"}},
 	} {
 		start := time.Now()
@@ -141,13 +141,13 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 	}))
 	defer srv.Close()
 	oneLine(t, cardreg(t, "cv", "--db", srv.URL, "--table", "wide", "--memory", "4GB"), 1,
-		"statistics of 20001 variables on 5 folds need about 35.2 GB", "more than --memory 4 GB", "fewer --folds")
+		"statistics of 20001 variables on 5 folds need about 70.4 GB", "more than --memory 4 GB", "fewer --folds")
 
-	// In memory, XᵀX is formed when n ≥ p: 100 × 100 takes 6 × 80 kB.
+	// In memory, XᵀX is formed when n ≥ p: 100 × 100 takes 2 × 6 × 80 kB.
 	square := wideCSV(t, dir, 100, 100)
-	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--memory", "400kB", square), 1,
-		"Gram matrices of 100 predictors need about 480 kB (6 matrices of 100 × 100 float64), more than --memory 400 kB")
-	res := cardreg(t, "fit", "--lambda", "1", "--memory", "1MB", square)
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--memory", "800kB", square), 1,
+		"Gram matrices of 100 predictors need about 960 kB (6 matrices of 100 × 100 float64, doubled for the garbage collector), more than --memory 800 kB")
+	res := cardreg(t, "fit", "--lambda", "1", "--memory", "1.2MB", square)
 	require.Equal(t, 0, res.code, res.stderr)
 
 	// --foldid grows the folds as they come: each new one is checked.
@@ -158,7 +158,7 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 	}
 	folds := writeFile(t, dir, "folds.csv", b.String())
 	oneLine(t, cardreg(t, "cv", "--stream", "--foldid", "fold", "--memory", "5kB", folds), 1,
-		"folds.csv:36: --foldid fold", "on 35 folds need about 5.04 kB", "more than --memory 5 kB")
+		"folds.csv:19: --foldid fold", "on 18 folds need about 5.18 kB", "more than --memory 5 kB")
 }
 
 // withStdin runs fn with standard input read from the file at path.
