@@ -37,11 +37,14 @@ func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) err
 		}
 		return writeThrough(flagName, path, fn)
 	}
-	out, err := createOutput(filepath.Dir(target))
-	if errors.Is(err, fs.ErrNotExist) {
+	out, err := createOutput(target)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !exists(filepath.Dir(target)):
 		return fmt.Errorf("%s %s: cannot create %s: the directory %s does not exist", flagName, path, target, filepath.Dir(target))
-	}
-	if err != nil {
+	case errors.As(err, &pe): // not the temporary file's name
+		return fmt.Errorf("%s %s: cannot create %s: %v", flagName, path, target, pe.Err)
+	case err != nil:
 		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	defer out.discard()
@@ -52,6 +55,12 @@ func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) err
 		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	return nil
+}
+
+// exists reports whether path names a file (after its links).
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
 
 // maxLinks bounds a chain of symbolic links, as the kernel does (ELOOP).
@@ -95,10 +104,12 @@ type output struct {
 	done  bool
 }
 
-// createOutput starts an output in dir: unnamed where the system and the
-// file system allow it, else under a temporary name.
-func createOutput(dir string) (*output, error) {
-	if f, err := openUnnamed(dir); err == nil {
+// createOutput starts an output to become target, in its directory:
+// unnamed where the system and the file system allow it (its errors then
+// name target), else under a temporary name.
+func createOutput(target string) (*output, error) {
+	dir := filepath.Dir(target)
+	if f, err := openUnnamed(dir, target); err == nil {
 		return &output{f: f, dir: dir}, nil
 	}
 	f, err := createTemp(dir)

@@ -408,3 +408,24 @@ func TestKilledWriteLeavesNothing(t *testing.T) {
 	cmd.Wait()
 	require.Empty(t, listDir(t, dir), "a killed write left a file")
 }
+
+// An output that cannot be created is a one-line error naming it and the
+// cause, never the temporary file.
+func TestOutputCreateErrors(t *testing.T) {
+	dir := t.TempDir()
+	data := writeFile(t, dir, "d.csv", small)
+	notDir := writeFile(t, dir, "file", "x\n")
+	for _, c := range []struct{ out, want string }{
+		{filepath.Join(dir, "nodir", "x.csv"), "cannot create " + filepath.Join(dir, "nodir", "x.csv") + ": the directory " + filepath.Join(dir, "nodir") + " does not exist"},
+		{filepath.Join(notDir, "x.csv"), "cannot create " + filepath.Join(notDir, "x.csv") + ": not a directory"},
+	} {
+		for _, unnamed := range []bool{true, false} {
+			old := unnamedOutputs
+			unnamedOutputs = unnamed && old
+			res := cardreg(t, "fit", "--lambda", "1", "--out", c.out, data)
+			unnamedOutputs = old
+			oneLine(t, res, 1, "--out "+c.out+": "+c.want)
+			require.NotContains(t, res.stderr, ".cardreg-")
+		}
+	}
+}

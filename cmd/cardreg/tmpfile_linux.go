@@ -14,9 +14,9 @@ import (
 var unnamedOutputs = true
 
 // openUnnamed opens a new file with no name in dir (O_TMPFILE; mode 0666
-// less the umask), or fails where the kernel or the file system does not
-// support it.
-func openUnnamed(dir string) (*os.File, error) {
+// less the umask), called name in errors, or fails where the kernel or the
+// file system does not support it.
+func openUnnamed(dir, name string) (*os.File, error) {
 	if !unnamedOutputs {
 		return nil, unix.EOPNOTSUPP
 	}
@@ -24,7 +24,7 @@ func openUnnamed(dir string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.NewFile(uintptr(fd), dir), nil
+	return os.NewFile(uintptr(fd), name), nil
 }
 
 // procFD names an open file in /proc, for linking (a variable so that

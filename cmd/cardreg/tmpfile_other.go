@@ -15,7 +15,7 @@ var unnamedOutputs = false
 var errNoUnnamed = errors.New("no O_TMPFILE on this system")
 
 // openUnnamed fails: outputs are written under a temporary name.
-func openUnnamed(string) (*os.File, error) { return nil, errNoUnnamed }
+func openUnnamed(string, string) (*os.File, error) { return nil, errNoUnnamed }
 
 // linkTemp is never reached (openUnnamed fails).
 func linkTemp(*os.File, string) (string, error) { return "", errNoUnnamed }
