@@ -38,14 +38,8 @@ func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) err
 		return writeThrough(flagName, path, fn)
 	}
 	out, err := createOutput(target)
-	var pe *fs.PathError
-	switch {
-	case errors.Is(err, fs.ErrNotExist) && !exists(filepath.Dir(target)):
-		return fmt.Errorf("%s %s: cannot create %s: the directory %s does not exist", flagName, path, target, filepath.Dir(target))
-	case errors.As(err, &pe): // not the temporary file's name
-		return fmt.Errorf("%s %s: cannot create %s: %v", flagName, path, target, pe.Err)
-	case err != nil:
-		return fmt.Errorf("%s %s: %v", flagName, path, err)
+	if err != nil {
+		return fmt.Errorf("%s %s: %v", flagName, path, createError(target, err))
 	}
 	defer out.discard()
 	if err := writeChecked(out.f, fn); err != nil {
@@ -55,6 +49,20 @@ func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) err
 		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	return nil
+}
+
+// createError says why target could not be created, naming it rather
+// than a temporary file.
+func createError(target string, err error) error {
+	dir := filepath.Dir(target)
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !exists(dir):
+		return fmt.Errorf("cannot create %s: the directory %s does not exist", target, dir)
+	case errors.As(err, &pe):
+		return fmt.Errorf("cannot create %s: %v", target, pe.Err)
+	}
+	return err
 }
 
 // exists reports whether path names a file (after its links).
