@@ -35,7 +35,10 @@ func parseBytes(s string) (int64, error) {
 		return 0, errors.New("not a size in bytes (such as 8000000000, 8GB or 512MiB)")
 	}
 	b := v * scale
-	if !(b >= 1) || b != math.Trunc(b) || b >= math.MaxInt64 {
+	if b >= math.MaxInt64 {
+		return 0, errors.New("too large")
+	}
+	if !(b >= 1) || b != math.Trunc(b) {
 		return 0, errors.New("not a positive whole number of bytes")
 	}
 	return int64(b), nil

@@ -28,7 +28,7 @@ func TestParseBytes(t *testing.T) {
 		require.NoError(t, err, s)
 		require.Equal(t, want, got, s)
 	}
-	for _, s := range []string{"-5", "0", "-1GB", "abc", "", "1.5", "0.0005kB", "GB", "NaN", "Inf", "1e30", "12XB"} {
+	for _, s := range []string{"-5", "0", "-1GB", "abc", "", "1.5", "0.0005kB", "GB", "NaN", "Inf", "1e30", "9.3e18", "12XB"} {
 		_, err := parseBytes(s)
 		require.Error(t, err, s)
 	}
