@@ -2,13 +2,45 @@
 
 package main
 
-import "syscall"
+import (
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
+)
 
-// totalMemory returns the machine's memory in bytes, or 0 when unknown.
+// cgroupLimits are the files holding the memory limit of the process's
+// control group (version 2, then version 1), as containers set it.
+var cgroupLimits = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
+
+// totalMemory returns the memory the process may use in bytes: the
+// machine's, or its control group's limit when lower (in a container);
+// 0 when unknown.
 func totalMemory() int64 {
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) != nil {
 		return 0
 	}
-	return int64(si.Totalram) * int64(si.Unit)
+	total := int64(si.Totalram) * int64(si.Unit)
+	if limit := cgroupLimit(cgroupLimits); limit > 0 && limit < total {
+		return limit
+	}
+	return total
+}
+
+// cgroupLimit reads the first of files that holds a byte count; "max"
+// (no limit), a missing file or anything else gives 0.
+func cgroupLimit(files []string) int64 {
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		v, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+		if err == nil && v > 0 {
+			return v
+		}
+		return 0
+	}
+	return 0
 }
