@@ -110,20 +110,29 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		want []string
 	}{
 		{[]string{"fit", "--stream", "--memory", "4GB", wide},
-			[]string{"statistics of 20001 variables on 5 folds need about 70.4 GB (11 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB", "drop columns", "fewer --folds"}},
+			[]string{"statistics of 20001 variables on 5 folds need about 70.4 GB (11 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB; drop columns (--predictors, --drop), fit in memory without --stream when the rows are few or use fewer --folds\n"}},
 		{[]string{"fit", "--stream", "--lambda", "1", "--memory", "4GB", wide},
-			[]string{"statistics of 20001 variables need about 44.8 GB (7 matrices", "more than --memory 4 GB"}},
+			[]string{"statistics of 20001 variables need about 44.8 GB (7 matrices", "more than --memory 4 GB; drop columns (--predictors, --drop) or fit in memory without --stream when the rows are few\n"}},
 		{[]string{"cv", "--stream", "--folds", "10", "--memory", "4GB", wide},
 			[]string{"on 10 folds need about 128 GB"}},
 		{[]string{"path", "--stream", "--memory", "4GB", wide}, []string{"need about"}},
 		{[]string{"fit", "--family", "binomial", "--stream", "--lambda", "1", "--memory", "4GB", wide},
-			[]string{"Newton statistics of 20000 predictors need about 32 GB (5 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB"}},
+			[]string{"Newton statistics of 20000 predictors need about 32 GB (5 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB; drop columns (--predictors, --drop) or fit in memory without --stream when the rows are few\n"}},
 		{[]string{"cv", "--family", "poisson", "--stream", "--memory", "4GB", wide}, []string{"Newton statistics"}},
 	} {
 		start := time.Now()
 		oneLine(t, cardreg(t, c.args...), 1, append(c.want, wide+": ")...)
 		require.Less(t, time.Since(start), 5*time.Second, c.args)
 	}
+
+	// Streaming by itself (the file passes --memory): the note, then the
+	// refusal, which does not suggest leaving out --stream.
+	res := cardreg(t, "fit", "--lambda", "1", "--memory", "100kB", wide)
+	require.Equal(t, 1, res.code)
+	require.Equal(t, []string{
+		"cardreg: " + wide + ": streaming (249 kB as float64 × 17 > --memory 100 kB)",
+		"cardreg fit: " + wide + ": the streamed statistics of 20001 variables need about 44.8 GB (7 matrices of 20001 × 20001 float64, doubled for the garbage collector), more than --memory 100 kB; drop columns (--predictors, --drop)",
+	}, strings.Split(strings.TrimSpace(res.stderr), "\n"))
 
 	// --db: the server names 20001 columns; no statistics are asked for.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -147,7 +156,7 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 	square := wideCSV(t, dir, 100, 100)
 	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--memory", "800kB", square), 1,
 		"Gram matrices of 100 predictors need about 960 kB (6 matrices of 100 × 100 float64, doubled for the garbage collector), more than --memory 800 kB")
-	res := cardreg(t, "fit", "--lambda", "1", "--memory", "1.2MB", square)
+	res = cardreg(t, "fit", "--lambda", "1", "--memory", "1.2MB", square)
 	require.Equal(t, 0, res.code, res.stderr)
 
 	// --foldid grows the folds as they come: each new one is checked.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/cardsparse/cardreg/solver"
@@ -149,8 +150,23 @@ func shouldStream(path string, f *fitFlags) bool {
 // Gram matrices and the solver's copy.
 func streamMatrices(k int) int { return k + max(k, 6) }
 
-// streamAdvice is what to do when streamed statistics do not fit.
-const streamAdvice = "drop columns (--predictors, --drop), fit in memory without --stream when the rows are few, or use fewer --folds"
+// streamAdvice is what to do when streamed statistics do not fit: fewer
+// columns, fewer folds (folds says whether they count), or the rows in
+// memory when --stream asked for streaming (not the file's size).
+func streamAdvice(f *fitFlags, folds bool) string {
+	ways := []string{"drop columns (--predictors, --drop)"}
+	if f.stream {
+		ways = append(ways, "fit in memory without --stream when the rows are few")
+	}
+	if folds {
+		ways = append(ways, "use fewer --folds")
+	}
+	last := len(ways) - 1
+	if last == 0 {
+		return ways[0]
+	}
+	return strings.Join(ways[:last], ", ") + " or " + ways[last]
+}
 
 // checkStreamed refuses streamed statistics of d variables on k folds
 // that would not fit in the budget, before they are allocated.
@@ -159,7 +175,7 @@ func checkStreamed(d, k int, f *fitFlags) error {
 	if k == 1 {
 		what = fmt.Sprintf("the streamed statistics of %d variables", d)
 	}
-	return checkSquares(what, streamMatrices(k), d, memoryBudget(f.memory), streamAdvice)
+	return checkSquares(what, streamMatrices(k), d, memoryBudget(f.memory), streamAdvice(f, k > 1))
 }
 
 // newtonMatrices is how many (p+1)×(p+1) matrices a streamed logistic or
@@ -172,8 +188,7 @@ const newtonMatrices = 5
 // whose Newton statistics would not fit in the budget.
 func checkNewton(p int, f *fitFlags) error {
 	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
-	return checkSquares(what, newtonMatrices, p+1, memoryBudget(f.memory),
-		"drop columns (--predictors, --drop), or fit in memory without --stream when the rows are few")
+	return checkSquares(what, newtonMatrices, p+1, memoryBudget(f.memory), streamAdvice(f, false))
 }
 
 // gramMatrices is how many p×p matrices an in-memory least-squares fit
