@@ -96,6 +96,9 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		cfg, err = f.config()
 	}
+	if err == nil {
+		err = checkPaths([]string{pos[0]}, "--out", f.out, "--save-model", f.saveModel)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg net: %v (see cardreg help net)\n", err)
 		return 2

@@ -208,6 +208,8 @@ func TestStdinIsAnInput(t *testing.T) {
 		{data, []string{"cv", "--out", data, "-"}},
 		{png, []string{"cv", "--plot", png, "-"}},
 		{data, []string{"predict", "--model", model, "--out", data, "-"}},
+		{data, []string{"net", "--arch", "2,1", "--epochs", "1", "--out", data, "-"}},
+		{data, []string{"net", "--arch", "2,1", "--epochs", "1", "--save-model", link, "-"}},
 	} {
 		withStdin(t, c.stdin, func() {
 			oneLine(t, cardreg(t, c.args...), 2, "is the standard input of this command", "refusing to overwrite it")
@@ -218,16 +220,32 @@ func TestStdinIsAnInput(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, small, string(b))
 	}
+	// net refuses its outputs naming its data too (it did not check).
+	for _, args := range [][]string{
+		{"net", "--arch", "2,1", "--epochs", "1", "--out", data, data},
+		{"net", "--arch", "2,1", "--epochs", "1", "--save-model", hard, data},
+		{"net", "--arch", "2,1", "--epochs", "1", "--out", other(dir), "--save-model", other(dir), data},
+	} {
+		oneLine(t, cardreg(t, args...), 2, "refusing")
+	}
+	b, err := os.ReadFile(data)
+	require.NoError(t, err)
+	require.Equal(t, small, string(b))
+	require.NoFileExists(t, other(dir))
+
 	// Another file is written as usual.
 	other := filepath.Join(dir, "fit.txt")
 	withStdin(t, data, func() {
 		res := cardreg(t, "fit", "--lambda", "1", "--out", other, "-")
 		require.Equal(t, 0, res.code, res.stderr)
 	})
-	b, err := os.ReadFile(other)
+	b, err = os.ReadFile(other)
 	require.NoError(t, err)
 	require.Contains(t, string(b), "penalty")
 }
+
+// other is a file in dir that no test writes.
+func other(dir string) string { return filepath.Join(dir, "other.out") }
 
 // A dangling symbolic link given as an output gets its target created (as
 // a shell's > does) and stays a link; a target that cannot be created, or
