@@ -41,7 +41,6 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"nu", f.penalty == "ridge", "has no role in the ridge penalty"},
 		{"nu", f.fam.penaltyFactor != "", "does not combine with --penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
 		{"stream", f.db != "", "is for data files: with --db the statistics are computed in the database"},
-		{"memory", f.db != "" || f.stream, "decides when a data file is streamed: it has no effect with --db or --stream"},
 		{"sep", f.db != "", "is for data files, not --db"},
 		{"drop-missing", f.db != "", "is for data files: --db refuses rows with NULL, NaN or infinite values"},
 	}

@@ -142,11 +142,11 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 			http.Error(w, "no", http.StatusBadRequest)
 			return
 		}
-		names := make([]string, 20001)
+		names, types := make([]string, 20001), make([]string, 20001)
 		for j := range names {
-			names[j] = fmt.Sprintf("x%d", j)
+			names[j], types[j] = fmt.Sprintf("x%d", j), "Float64"
 		}
-		io.WriteString(w, strings.Join(names, "\t")+"\n")
+		io.WriteString(w, strings.Join(names, "\t")+"\n"+strings.Join(types, "\t")+"\n")
 	}))
 	defer srv.Close()
 	oneLine(t, cardreg(t, "cv", "--db", srv.URL, "--table", "wide", "--memory", "4GB"), 1,
