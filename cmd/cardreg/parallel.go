@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"slices"
 	"sync"
 )
 
@@ -121,18 +120,22 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 // split reads blocks of whole records, of about size bytes, and sends each
 // to order (in file order) and work. A read error is sent as a block of its
 // own. It closes both channels at the end.
+//
+// The work is linear in the file's length whatever its records: a record
+// longer than a block is read on into a buffer grown geometrically, the
+// search for a record end goes on where it stopped (see recordScan), and
+// only the bytes after the last record end are copied, to start the next
+// block.
 func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size int) {
 	defer close(order)
 	defer close(work)
-	var pending []byte
+	var scan recordScan
+	data := getBytes(size)[:0]
 	line := r.line + 1
-	eof := false
-	for !eof {
-		data := getBytes(len(pending) + size)
-		copy(data, pending)
-		n, err := io.ReadFull(r.br, data[len(pending):])
-		data = data[:len(pending)+n]
-		if err == io.EOF || err == io.ErrUnexpectedEOF {
+	for eof := false; !eof; {
+		var err error
+		data, err = readBlock(r.br, data, size)
+		if err == io.EOF {
 			eof = true
 		} else if err != nil {
 			select {
@@ -143,13 +146,14 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 		}
 		cut := len(data)
 		if !eof {
-			if cut = recordEnd(data); cut < 0 {
-				pending = data // one record longer than a block: read on
-				continue
+			if cut = scan.next(data); cut < 0 {
+				continue // one record longer than a block: read on
 			}
 		}
-		pending = slices.Clone(data[cut:])
+		rest := getBytes(len(data) - cut + size)[:len(data)-cut]
+		copy(rest, data[cut:])
 		b := &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
+		data = rest
 		line += bytes.Count(b.data, []byte{'\n'})
 		select {
 		case order <- b:
@@ -164,11 +168,55 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 	}
 }
 
+// readBlock appends up to size bytes from br to data, growing it (at least
+// doubling it) when it has no room, and returns io.EOF once the input ends
+// (with the bytes that could still be read).
+func readBlock(br io.Reader, data []byte, size int) ([]byte, error) {
+	if cap(data)-len(data) < size {
+		grown := getBytes(max(2*cap(data), len(data)+size))[:len(data)]
+		copy(grown, data)
+		putBytes(data)
+		data = grown
+	}
+	n, err := io.ReadFull(br, data[len(data):len(data)+size])
+	data = data[:len(data)+n]
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return data, err
+}
+
+// recordScan finds record ends in a buffer that grows at its end, looking
+// at each byte once: it remembers how far it looked and the parity of the
+// quotes it saw.
+type recordScan struct {
+	pos    int // bytes of the buffer looked at
+	quotes int // quotes seen in them
+}
+
+// next looks at the bytes of data not seen yet and returns the end of the
+// last whole record in data, or -1. After a cut, the scan goes on in a
+// buffer that starts at the cut (data[cut:] and what follows).
+func (s *recordScan) next(data []byte) int {
+	from := s.pos
+	end, quotes := recordEnd(data[from:], s.quotes)
+	s.pos, s.quotes = len(data), quotes%2
+	if end < 0 {
+		return -1
+	}
+	// A record end has an even number of quotes before it, so the
+	// parity after it is the parity of them all.
+	cut := from + end
+	s.pos -= cut
+	return cut
+}
+
 // recordEnd returns the length of the longest prefix of data made of
-// whole records: up to a line end with an even number of quotes before
-// it, or -1 when there is none.
-func recordEnd(data []byte) int {
-	end, quotes := -1, 0
+// whole records, given the number of quotes before data: up to a line end
+// with an even number of quotes before it, or -1 when there is none; and
+// the number of quotes before data's end.
+func recordEnd(data []byte, quotes int) (int, int) {
+	end := -1
 	for i := 0; i < len(data); {
 		j := bytes.IndexAny(data[i:], "\"\n")
 		if j < 0 {
@@ -182,7 +230,7 @@ func recordEnd(data []byte) int {
 		}
 		i++
 	}
-	return end
+	return end, quotes
 }
 
 // appendRow stores a row in a table kept in memory.

@@ -208,3 +208,42 @@ func TestParallelErrorJoins(t *testing.T) {
 		}, 2*time.Second, time.Millisecond, "a goroutine of the read is left running")
 	}
 }
+
+// A record much longer than a block is read in time and memory linear in
+// its length: the splitter copied the pending bytes and looked for a
+// record end in all of them again at each block, so a record of m blocks
+// cost m²/2 blocks of copying (here about 256 MB allocated for a 2 MB
+// line). The rows around it, and the line numbers after it, are those of
+// the serial reader.
+func TestParallelLongRecordLinear(t *testing.T) {
+	const long = 2 << 20
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x,note,y\n1,a,2\n")
+	fmt.Fprintf(&b, "3,%s,4\n", strings.Repeat("n", long))
+	fmt.Fprintf(&b, "5,\"%s\",6\n", strings.Repeat("q\"\"\n", long/4)) // one record over many lines
+	b.WriteString("7,b,8\n")
+	path := writeFile(t, dir, "long.csv", b.String())
+	skipNote := func(h []string) ([]bool, error) { return []bool{true, false, true}, nil }
+	old, oldBlock := runtime.GOMAXPROCS(0), blockSize
+	defer func() { runtime.GOMAXPROCS(old); blockSize = oldBlock }()
+	runtime.GOMAXPROCS(max(old, 2))
+	blockSize = 4 << 10
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	tab, err := readTableWith(path, readOptions{columns: skipNote})
+	runtime.ReadMemStats(&after)
+	require.NoError(t, err)
+	require.Equal(t, [][]float64{{1, 3, 5, 7}, {2, 4, 6, 8}}, tab.cols)
+	file := int64(b.Len())
+	alloc := int64(after.TotalAlloc - before.TotalAlloc)
+	t.Logf("allocated %d MB for a %d MB file", alloc>>20, file>>20)
+	require.Less(t, alloc, 20*file, "allocated %d MB to read a %d MB file", alloc>>20, file>>20)
+
+	// The line of an error after the long records.
+	bad := strings.Replace(b.String(), "7,b,8", "7,b,x", 1)
+	path = writeFile(t, dir, "bad.csv", bad)
+	lines := strings.Count(bad, "\n")
+	_, err = readTableWith(path, readOptions{columns: skipNote})
+	require.EqualError(t, err, fmt.Sprintf(`%s:%d: column "y": cannot parse "x" as a number`, path, lines))
+}
