@@ -70,6 +70,10 @@ type readOptions struct {
 // of a UTF-8 file; it is not part of the first column's name.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// latin1Hint ends the messages about text that is not UTF-8: such text is
+// most often Latin-1 (ISO 8859-1 or Windows-1252).
+const latin1Hint = "(Latin-1? convert the file with iconv -f latin1 -t utf-8)"
+
 // readBufSize is the read buffer; a line longer than this is gathered in a
 // separate buffer, so it only bounds the fast path, not the line length.
 const readBufSize = 1 << 20
@@ -393,6 +397,11 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		if name == "" {
 			return nil, fmt.Errorf("%s:%d: column %d has an empty name", r.path, line, j+1)
 		}
+		if !utf8.ValidString(name) {
+			// A name read with U+FFFD in place of its bytes would not
+			// match the file's own header again (predict).
+			return nil, fmt.Errorf("%s:%d: column %d: name %s is not UTF-8 %s", r.path, line, j+1, shortText([]byte(name)), latin1Hint)
+		}
 		if strings.IndexFunc(name, invisible) >= 0 {
 			// A quoted name may hold a line break or a tab, which would
 			// break the one-line messages and the text output; a byte
@@ -484,6 +493,7 @@ type cellError struct {
 
 var (
 	errEmptyCell = errors.New("empty cell")
+	errNotUTF8   = errors.New("not UTF-8")
 	errNotNumber = errors.New("not a number")
 	errNotFinite = errors.New("not a finite number")
 )
@@ -696,6 +706,9 @@ func (t *table) store(k int, field []byte, line int) *cellError {
 		if s == "" {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}
+		if !utf8.ValidString(s) {
+			return &cellError{line: line, col: k, text: shortText([]byte(s)), reason: errNotUTF8}
+		}
 		if t.stream {
 			t.rowText[k] = s
 		} else {
@@ -736,6 +749,8 @@ func (e *cellError) error(path, name, hint string) error {
 		return fmt.Errorf("%s:%d: column %s: empty cell (missing values are not supported)", path, e.line, name)
 	case errNotFinite:
 		return fmt.Errorf("%s:%d: column %s: %s is not a finite number", path, e.line, name, e.text)
+	case errNotUTF8:
+		return fmt.Errorf("%s:%d: column %s: label %s is not UTF-8 %s", path, e.line, name, e.text, latin1Hint)
 	default:
 		return fmt.Errorf("%s:%d: column %s: cannot parse %s as a number%s", path, e.line, name, e.text, hint)
 	}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/format"
@@ -34,7 +35,9 @@ func isParquet(path string) bool {
 
 // pqColumn is how one leaf column of a Parquet file is read.
 type pqColumn struct {
-	name     string
+	name     string // the top-level field's
+	field    int    // the top-level field (header column) it belongs to
+	nested   bool   // part of a nested or repeated field: never read
 	kind     parquet.Kind
 	scale    float64 // 10^-s for a DECIMAL with scale s, else 1
 	unsigned bool    // INT32/INT64 annotated as an unsigned integer
@@ -79,15 +82,15 @@ func readParquetBy(path string, o readOptions, columnar bool) (t *table, err err
 	if err := checkParquetSizes(path, pf.Metadata(), fi.Size()); err != nil {
 		return nil, err
 	}
-	cols, err := parquetColumns(path, pf.Schema())
+	cols, names, err := parquetColumns(path, pf.Schema())
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, len(cols))
-	for j, c := range cols {
-		names[j] = c.name
+	t, fieldDest, err := newTable(path, names, o)
+	if err != nil {
+		return nil, err
 	}
-	t, dest, err := newTable(path, names, o)
+	dest, err := leafDest(path, cols, fieldDest)
 	if err != nil {
 		return nil, err
 	}
@@ -166,14 +169,32 @@ func checkParquetSizes(path string, md *format.FileMetaData, size int64) error {
 	return nil
 }
 
-// parquetColumns lists the leaf columns of a flat schema.
-func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, error) {
+// parquetColumns lists the leaf columns of a schema and the names of its
+// top-level fields, the table's header. A nested or repeated field is a
+// header column like the others, so that it can be left out (--drop,
+// --predictors); its leaves are read only if it is kept, which leafDest
+// refuses.
+func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, []string, error) {
 	var cols []pqColumn
-	for _, fd := range s.Fields() {
-		if !fd.Leaf() || fd.Repeated() {
-			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat tables are read", path, shortText([]byte(fd.Name())))
+	var names []string
+	seen := map[string]int{}
+	for j, fd := range s.Fields() {
+		name := strings.TrimSpace(fd.Name())
+		if !utf8.ValidString(name) {
+			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, shortText([]byte(name)), latin1Hint)
 		}
-		c := pqColumn{name: strings.TrimSpace(fd.Name()), kind: fd.Type().Kind(), scale: 1}
+		if k, dup := seen[name]; dup {
+			return nil, nil, fmt.Errorf("%s: column name %s appears twice (columns %d and %d)", path, shortText([]byte(name)), k+1, j+1)
+		}
+		seen[name] = j
+		names = append(names, name)
+		if !fd.Leaf() || fd.Repeated() {
+			for range leafCount(fd) {
+				cols = append(cols, pqColumn{name: name, field: j, nested: true})
+			}
+			continue
+		}
+		c := pqColumn{name: name, field: j, kind: fd.Type().Kind(), scale: 1}
 		if lt := fd.Type().LogicalType(); lt != nil {
 			switch v := lt.Value.(type) {
 			case *format.DecimalType:
@@ -184,18 +205,44 @@ func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, error) {
 		}
 		cols = append(cols, c)
 	}
-	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: no columns", path)
+	if len(names) == 0 {
+		return nil, nil, fmt.Errorf("%s: no columns", path)
 	}
-	return cols, nil
+	return cols, names, nil
+}
+
+// leafCount is the number of leaf columns under a field.
+func leafCount(f parquet.Field) int {
+	if f.Leaf() {
+		return 1
+	}
+	n := 0
+	for _, g := range f.Fields() {
+		n += leafCount(g)
+	}
+	return n
+}
+
+// leafDest turns the table column of each header column into the table
+// column of each leaf column (-1 for leaves not read), refusing a nested
+// or repeated column that is kept.
+func leafDest(path string, cols []pqColumn, fieldDest []int) ([]int, error) {
+	dest := make([]int, len(cols))
+	for l, c := range cols {
+		dest[l] = fieldDest[c.field]
+		if dest[l] >= 0 && c.nested {
+			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat columns are read (leave it out with --drop)", path, shortText([]byte(c.name)))
+		}
+	}
+	return dest, nil
 }
 
 // parquetRow stores one row.
 func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest []int, o readOptions) error {
-	if len(row) != len(cols) {
-		return fmt.Errorf("%s: row %d has %d values for %d columns", path, t.n+t.dropped+1, len(row), len(cols))
-	}
 	rowNo := t.n + t.dropped + 1
+	if err := checkRowShape(path, rowNo, row, dest); err != nil {
+		return err
+	}
 	for _, v := range row {
 		j := v.Column()
 		if j < 0 || j >= len(cols) || dest[j] < 0 {
@@ -222,6 +269,26 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 	return nil
 }
 
+// checkRowShape checks that a row holds one value for each leaf column
+// read (a nested column left out may hold any number).
+func checkRowShape(path string, rowNo int, row parquet.Row, dest []int) error {
+	want, got := 0, 0
+	for _, k := range dest {
+		if k >= 0 {
+			want++
+		}
+	}
+	for _, v := range row {
+		if j := v.Column(); j >= 0 && j < len(dest) && dest[j] >= 0 {
+			got++
+		}
+	}
+	if got != want {
+		return fmt.Errorf("%s: row %d has %d values for %d columns", path, rowNo, got, want)
+	}
+	return nil
+}
+
 // errTextColumn is a text value in a numeric column.
 var errTextColumn = errors.New("text in a numeric column")
 
@@ -232,6 +299,9 @@ func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 	}
 	if t.text[k] != nil {
 		s := strings.TrimSpace(v.String())
+		if !utf8.ValidString(s) {
+			return errNotUTF8
+		}
 		if t.stream {
 			t.rowText[k] = s
 		} else {
@@ -289,6 +359,8 @@ func parquetError(path string, row int, name string, why error, v parquet.Value)
 		return fmt.Errorf("%s: row %d: column %s: null (missing values are not supported)", path, row, name)
 	case errNotFinite:
 		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, shortText([]byte(v.String())))
+	case errNotUTF8:
+		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, shortText([]byte(v.String())), latin1Hint)
 	}
 	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, shortText([]byte(v.String())))
 }
