@@ -10,7 +10,6 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -81,7 +80,7 @@ func saveModel(w io.Writer, r *fitResult) error {
 // corrupted: a missing, null, duplicated or unknown field, a value out of
 // its range, predictor names empty or repeated.
 func loadModel(path string) (*savedModel, error) {
-	b, err := os.ReadFile(path)
+	b, err := readJSONFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -230,7 +229,7 @@ Flags:
 // constant memory (only the model's columns are read), or the network's
 // predictions.
 func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) error {
-	raw, err := os.ReadFile(modelPath)
+	raw, err := readJSONFile(modelPath)
 	if err != nil {
 		return err
 	}

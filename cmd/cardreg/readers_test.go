@@ -152,3 +152,34 @@ func slicesWithout(s []string, x string) []string {
 	}
 	return out
 }
+
+// A model file that an editor saved with a UTF-8 byte order mark predicts
+// as the file without it (it was refused: "invalid character 'ï'"), for a
+// fitted model and a network; a BOM elsewhere is still an error.
+func TestModelWithBOM(t *testing.T) {
+	dir := t.TempDir()
+	data := "../../examples/cardinality.csv"
+	fitted := filepath.Join(dir, "fit.json")
+	require.NoError(t, os.WriteFile(fitted, savedExample(t, dir), 0o644))
+	net := filepath.Join(dir, "net.json")
+	res := cardreg(t, "net", "--arch", "3,4,1", "--epochs", "5", "--save-model", net, writeClasses(t, dir))
+	require.Equal(t, 0, res.code, res.stderr)
+	for _, model := range []string{fitted, net} {
+		dataFile := data
+		if model == net {
+			dataFile = writeClasses(t, dir)
+		}
+		want := cardreg(t, "predict", "--model", model, dataFile)
+		require.Equal(t, 0, want.code, want.stderr)
+		b, err := os.ReadFile(model)
+		require.NoError(t, err)
+		bom := filepath.Join(dir, "bom.json")
+		require.NoError(t, os.WriteFile(bom, append([]byte("\ufeff"), b...), 0o644))
+		got := cardreg(t, "predict", "--model", bom, dataFile)
+		require.Equal(t, 0, got.code, got.stderr)
+		require.Equal(t, want.stdout, got.stdout)
+		require.NoError(t, os.WriteFile(bom, append([]byte(" \ufeff"), b...), 0o644))
+		res := cardreg(t, "predict", "--model", bom, dataFile)
+		require.Equal(t, 1, res.code, res.stderr)
+	}
+}

@@ -6,7 +6,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 )
+
+// readJSONFile reads a JSON file without the UTF-8 byte order mark that
+// some editors (Notepad, PowerShell's Out-File) put at its start: JSON
+// text has none, and encoding/json refuses it, as the CSV reader skips it.
+func readJSONFile(path string) ([]byte, error) {
+	b, err := os.ReadFile(path)
+	return bytes.TrimPrefix(b, utf8BOM), err
+}
 
 // decodeStrict decodes one JSON object into v, refusing what
 // encoding/json lets through silently: a duplicated key at any depth (the
