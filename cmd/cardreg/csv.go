@@ -150,6 +150,9 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 		return nil, err
 	}
 	defer in.Close()
+	if in.parquet {
+		return spoolParquet(in, o)
+	}
 	p := o.progress
 	if p != nil {
 		p.start, p.size = time.Now(), in.size

@@ -22,6 +22,9 @@ type input struct {
 	name string
 	size int64
 	c    io.Closer
+	// parquet says the text is Parquet data, from standard input or
+	// inside gzip (a Parquet file is opened by readParquet).
+	parquet bool
 }
 
 func (in *input) Close() error { return in.c.Close() }
@@ -31,10 +34,10 @@ func (in *input) Close() error { return in.c.Close() }
 const sniffSize = 4096
 
 // openInput opens a data file for reading: "-" is standard input, a gzip
-// stream (by its magic bytes, whatever the name) is decompressed, and a
-// file that is not text — another compression format, a Parquet or ZIP file
-// (a spreadsheet), UTF-16 text or binary data — is refused with a message
-// saying what it looks like.
+// stream (by its magic bytes, whatever the name) is decompressed, Parquet
+// data are marked (see spoolParquet), and a file that is not text —
+// another compression format, a ZIP file (a spreadsheet), UTF-16 text or
+// binary data — is refused with a message saying what it looks like.
 func openInput(path string) (*input, error) {
 	in := &input{name: path}
 	var f *os.File
@@ -71,6 +74,10 @@ func openInput(path string) (*input, error) {
 		in.size = 0
 	}
 	head, _ := in.r.Peek(sniffSize)
+	if bytes.HasPrefix(head, []byte(parquetMagic)) {
+		in.parquet = true
+		return in, nil
+	}
 	if what := notText(head); what != "" {
 		in.Close()
 		return nil, fmt.Errorf("%s: %s, expected CSV text", in.name, what)
@@ -165,4 +172,24 @@ func validSep(s *string) bool {
 	}
 	*s = string(r)
 	return true
+}
+
+// spoolParquet reads Parquet data that come as a stream (standard input,
+// or inside gzip): the format needs random access (its footer is at the
+// end), so they are copied to a temporary file, which is removed once
+// read. The file takes the data's size on disk while it is read.
+func spoolParquet(in *input, o readOptions) (*table, error) {
+	f, err := os.CreateTemp("", "cardreg-*.parquet")
+	if err != nil {
+		return nil, fmt.Errorf("%s: Parquet data need a temporary file: %v", in.name, err)
+	}
+	defer os.Remove(f.Name())
+	_, err = io.Copy(f, in.r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: copying the Parquet data to a temporary file: %v", in.name, err)
+	}
+	return readParquetAs(in.name, f.Name(), o, true)
 }

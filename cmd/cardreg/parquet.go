@@ -18,7 +18,7 @@ import (
 const parquetMagic = "PAR1"
 
 // isParquet reports whether the file at path starts with Parquet's magic
-// bytes (standard input is never Parquet: the format needs random access).
+// bytes (standard input is looked at by openInput: see spoolParquet).
 func isParquet(path string) bool {
 	if path == "-" {
 		return false
@@ -56,6 +56,12 @@ func readParquet(path string, o readOptions) (t *table, err error) {
 // readParquetBy is readParquet, column by column when columnar is true and
 // the columns allow it, else row by row.
 func readParquetBy(path string, o readOptions, columnar bool) (t *table, err error) {
+	return readParquetAs(path, path, o, columnar)
+}
+
+// readParquetAs is readParquetBy reading the file at file, named path in
+// messages (a temporary copy of standard input).
+func readParquetAs(path, file string, o readOptions, columnar bool) (t *table, err error) {
 	defer func() {
 		// The decoder is third-party code fed hostile bytes: a panic in it
 		// is a corrupt file, not a crash.
@@ -63,7 +69,7 @@ func readParquetBy(path string, o readOptions, columnar bool) (t *table, err err
 			t, err = nil, fmt.Errorf("%s: corrupt Parquet file (%v)", path, p)
 		}
 	}()
-	f, err := os.Open(path)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -182,4 +183,60 @@ func TestModelWithBOM(t *testing.T) {
 		res := cardreg(t, "predict", "--model", bom, dataFile)
 		require.Equal(t, 1, res.code, res.stderr)
 	}
+}
+
+// withStdin runs f with standard input reading path.
+func withStdin(t *testing.T, path string, f func()) {
+	in, err := os.Open(path)
+	require.NoError(t, err)
+	defer in.Close()
+	old := os.Stdin
+	os.Stdin = in
+	defer func() { os.Stdin = old }()
+	f()
+}
+
+// Parquet data are read from standard input and inside gzip as from a
+// file (they were refused as "looks like a Parquet file, expected CSV
+// text"), through a temporary file that is removed afterwards, also when
+// the data are corrupt; messages name <stdin>.
+func TestParquetStream(t *testing.T) {
+	dir := t.TempDir()
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	pq, _ := pqExample(t, dir, 60, 0)
+	args := []string{"fit", "--lambda", "3", "--format", "json", "--drop", "id", "--target", "y"}
+	want := cardreg(t, append(args, pq)...)
+	require.Equal(t, 0, want.code, want.stderr)
+	b, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(b)
+	require.NoError(t, zw.Close())
+	gzPath := writeFile(t, dir, "d.parquet.gz", gz.String())
+	got := cardreg(t, append(args, gzPath)...)
+	require.Equal(t, 0, got.code, got.stderr)
+	require.Equal(t, want.stdout, strings.ReplaceAll(got.stdout, "d.parquet.gz", "d.parquet"))
+	for _, src := range []string{pq, gzPath} {
+		withStdin(t, src, func() {
+			got := cardreg(t, append(args, "-")...)
+			require.Equal(t, 0, got.code, got.stderr)
+			require.Equal(t, want.stdout, strings.ReplaceAll(got.stdout, stdinName, "d.parquet"))
+		})
+	}
+	model := filepath.Join(dir, "m.json")
+	require.Equal(t, 0, cardreg(t, append(args, "--save-model", model, pq)...).code)
+	withStdin(t, pq, func() {
+		got := cardreg(t, "predict", "--model", model, "-")
+		require.Equal(t, 0, got.code, got.stderr)
+		require.Equal(t, cardreg(t, "predict", "--model", model, pq).stdout, got.stdout)
+	})
+	cut := writeFile(t, dir, "cut.parquet", string(b[:len(b)/2]))
+	withStdin(t, cut, func() {
+		oneLine(t, cardreg(t, append(args, "-")...), 1, stdinName+": ", "Parquet")
+	})
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	require.Empty(t, left, "temporary files left")
 }
