@@ -36,6 +36,45 @@ type table struct {
 	// sepHint, when not empty, says the file seems to use another field
 	// separator; messages about the columns append it.
 	sepHint string
+	// places says where the data rows kept in memory start in the file
+	// (see notePlace); byRow says they are Parquet rows, not lines.
+	places []rowPlace
+	byRow  bool
+}
+
+// rowPlace says that data row row (0-based) starts at line (or Parquet
+// row) at of its file, and the rows after it on the following ones, up to
+// the next rowPlace.
+type rowPlace struct{ row, at int }
+
+// notePlace records that data row i, stored in memory, starts at line (or
+// Parquet row) at: only where a run of consecutive rows breaks (blank
+// lines, a record over several lines, rows dropped), so that a file's
+// places usually take one entry.
+func (t *table) notePlace(i, at int) {
+	if k := len(t.places); k > 0 && t.places[k-1].at+i-t.places[k-1].row == at {
+		return
+	}
+	t.places = append(t.places, rowPlace{i, at})
+}
+
+// place names where data row i (0-based) of a table held in memory is in
+// the file at path, as messages start: "path:LINE" or "path: row N".
+func (t *table) place(path string, i int) string {
+	if path == "-" {
+		path = stdinName
+	}
+	k, found := slices.BinarySearchFunc(t.places, i, func(p rowPlace, i int) int { return p.row - i })
+	if !found {
+		k--
+	}
+	switch {
+	case k < 0:
+		return fmt.Sprintf("%s: data row %d", path, i+1)
+	case t.byRow:
+		return fmt.Sprintf("%s: row %d", path, t.places[k].at+i-t.places[k].row)
+	}
+	return fmt.Sprintf("%s:%d", path, t.places[k].at+i-t.places[k].row)
 }
 
 // readOptions says how to read a table. The zero value reads every column
@@ -134,7 +173,13 @@ func readTableProgress(path string, sep rune, p *progress) (*table, error) {
 	return readTableFull(path, readOptions{sep: sep, progress: p})
 }
 
+// readTableFull is readTableWith; its errors are fileErrors (see inFile).
 func readTableFull(path string, o readOptions) (_ *table, err error) {
+	defer func() {
+		if err != nil {
+			err = fileError{err}
+		}
+	}()
 	sep := o.sep
 	if sep == 0 {
 		sep = ','
@@ -196,14 +241,15 @@ type csvReader struct {
 	path        string
 	dropMissing bool // leave out rows with an empty or non-finite cell
 	br          *bufio.Reader
-	sep         []byte // the separator, UTF-8 encoded
-	line        int    // physical lines read so far
-	n           int64  // bytes read so far
-	long        []byte // a line longer than the read buffer
-	fields      int    // fields per record (the header's)
-	recLine     int    // the first line of the record being read
-	pending     []byte // a line to read again (a headerless file's first)
-	dest        []int  // the table column of each field, -1 for skipped ones
+	sep         []byte   // the separator, UTF-8 encoded
+	line        int      // physical lines read so far
+	n           int64    // bytes read so far
+	long        []byte   // a line longer than the read buffer
+	fields      int      // fields per record (the header's)
+	recLine     int      // the first line of the record being read
+	pending     []byte   // a line to read again (a headerless file's first)
+	dest        []int    // the table column of each field, -1 for skipped ones
+	names       []string // the header's names, for messages (nil: numbers)
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
 	// and starts on line lines[i].
@@ -298,7 +344,7 @@ func (r *csvReader) parseRecord(line []byte) error {
 				field = trimNL(field)
 			}
 			if q := bytes.IndexByte(field, '"'); q >= 0 {
-				return fmt.Errorf(`%s:%d: byte %d: bare " in non-quoted field`, r.path, lineNo, col+q)
+				return fmt.Errorf(`%s:%d: column %s: bare " in non-quoted field (byte %d)`, r.path, lineNo, r.field(len(r.ends)), col+q)
 			}
 			r.rec = append(r.rec, field...)
 			r.ends = append(r.ends, len(r.rec))
@@ -336,7 +382,7 @@ func (r *csvReader) parseRecord(line []byte) error {
 					return nil
 				default:
 					// col-1: the quote.
-					return fmt.Errorf(`%s:%d: byte %d: extraneous or missing " in quoted-field`, r.path, lineNo, col-1)
+					return fmt.Errorf(`%s:%d: column %s: extraneous or missing " in quoted-field (byte %d)`, r.path, lineNo, r.field(len(r.ends)), col-1)
 				}
 			case len(line) > 0:
 				// The field goes on past the line end.
@@ -344,17 +390,32 @@ func (r *csvReader) parseRecord(line []byte) error {
 				var err error
 				line, err = r.readLine()
 				if err == io.EOF {
-					return fmt.Errorf(`%s:%d: byte %d: the quoted field that starts here has no closing "`, r.path, openLine, openCol)
+					return r.unclosed(openLine, openCol)
 				}
 				if err != nil {
 					return err
 				}
 				lineNo, col = r.line, 1
 			default:
-				return fmt.Errorf(`%s:%d: byte %d: the quoted field that starts here has no closing "`, r.path, openLine, openCol)
+				return r.unclosed(openLine, openCol)
 			}
 		}
 	}
+}
+
+// field names field j (0-based) of a record in messages: its header
+// name, quoted, or its number.
+func (r *csvReader) field(j int) string {
+	if j < len(r.names) {
+		return shortText([]byte(r.names[j]))
+	}
+	return strconv.Itoa(j + 1)
+}
+
+// unclosed is the error of a quoted field opened at line and byte col
+// that has no closing quote.
+func (r *csvReader) unclosed(line, col int) error {
+	return fmt.Errorf(`%s:%d: column %s: the quoted field that starts here (byte %d) has no closing "`, r.path, line, r.field(len(r.ends)), col)
 }
 
 // header reads the header row into a table with empty columns, and sets
@@ -398,7 +459,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
 		start = end
 		if name == "" {
-			return nil, fmt.Errorf("%s:%d: column %d has an empty name", r.path, line, j+1)
+			return nil, fmt.Errorf("%s:%d: column %d: empty name", r.path, line, j+1)
 		}
 		if !utf8.ValidString(name) {
 			// A name read with U+FFFD in place of its bytes would not
@@ -413,7 +474,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, shortText([]byte(name)), t.sepHint)
 		}
 		if k, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s:%d: column name %s appears twice (columns %d and %d)", r.path, line, shortText([]byte(name)), k+1, j+1)
+			return nil, fmt.Errorf("%s:%d: column %d: name %s appears twice (columns %d and %d)", r.path, line, j+1, shortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
 		names[j] = name
@@ -423,7 +484,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		return nil, err
 	}
 	nt.sepHint = t.sepHint
-	r.dest, r.fields = dest, len(r.ends)
+	r.dest, r.fields, r.names = dest, len(r.ends), names
 	return nt, nil
 }
 
@@ -689,6 +750,9 @@ func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, 
 			if err := row(t.rowVals, t.rowText); err != nil {
 				return fmt.Errorf("%s:%d: %w", r.path, recLine, err)
 			}
+		}
+		if !t.stream {
+			t.notePlace(t.n, recLine)
 		}
 		t.n++
 		if t.n == sample && size > 0 && !t.stream {

@@ -210,16 +210,18 @@ func TestBadTable(t *testing.T) {
 		{"", "t.csv: empty file, expected a header row"},
 		{"\n\r\n", "t.csv: empty file, expected a header row"},
 		{"a,b\n\n", "t.csv: no data rows after the header"},
-		{"a,b,a\n1,2,3\n", `t.csv:1: column name "a" appears twice (columns 1 and 3)`},
-		{"\na,,y\n1,2,3\n", "t.csv:2: column 2 has an empty name"},
+		{"a,b,a\n1,2,3\n", `t.csv:1: column 3: name "a" appears twice (columns 1 and 3)`},
+		{"\na,,y\n1,2,3\n", "t.csv:2: column 2: empty name"},
 		{"\"a\tb\",y\n1,2\n", `t.csv:1: column 1: name "a\tb" holds a control or invisible character`},
-		{"a,b\n1,2\"x\n", `t.csv:2: byte 4: bare " in non-quoted field`},
-		{"a,b\n1,\"2\"x\n", `t.csv:2: byte 5: extraneous or missing " in quoted-field`},
-		{"a,b\n1,\"2\n3\n", `t.csv:2: byte 3: the quoted field that starts here has no closing "`},
+		{"a,b\n1,2\"x\n", `t.csv:2: column "b": bare " in non-quoted field (byte 4)`},
+		{"a,b\n1,\"2\"x\n", `t.csv:2: column "b": extraneous or missing " in quoted-field (byte 5)`},
+		{"a,b\n1,\"2\n3\n", `t.csv:2: column "b": the quoted field that starts here (byte 3) has no closing "`},
 		// A bad field count wins over a bad cell before it.
 		{"a,b,y\nx,2\n", "t.csv:2: expected 3 fields, got 2"},
 		// A bare quote wins over both.
-		{"a,b,y\nx,2\"\n", `t.csv:2: byte 4: bare " in non-quoted field`},
+		{"a,b,y\nx,2\"\n", `t.csv:2: column "b": bare " in non-quoted field (byte 4)`},
+		// In the header, columns are numbered.
+		{"a,\"b\"c,y\n1,2,3\n", `t.csv:1: column 2: extraneous or missing " in quoted-field (byte 5)`},
 	} {
 		path := writeFile(t, dir, "t.csv", tc.data)
 		_, err := readTable(path, ',')

@@ -83,6 +83,7 @@ type glmProblem struct {
 	names      []string
 	target     string
 	dropped    int
+	place      func(row int) string // where a data row is in the file (table.place)
 	foldID     []int
 	excluded   []string
 	pen        penalty.Penalty
@@ -102,7 +103,8 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	gp := &glmProblem{family: fam, dropped: t.dropped, offsetName: f.fam.offset}
+	gp := &glmProblem{family: fam, dropped: t.dropped, offsetName: f.fam.offset,
+		place: func(i int) string { return t.place(path, i) }}
 	ti := len(t.names) - 1
 	if f.target != "" {
 		ti, _ = t.index(f.target)
@@ -168,11 +170,7 @@ func (gp *glmProblem) check(path string, f *fitFlags) error {
 	var re *datafit.RowError
 	if errors.As(err, &re) {
 		col := map[string]string{"response": gp.target, "weight": f.weights, "offset": f.fam.offset}[re.What]
-		where := fmt.Sprintf("data row %d", re.Row+1)
-		if gp.dropped == 0 {
-			where = fmt.Sprintf("line %d", re.Row+2)
-		}
-		return fmt.Errorf("%s: %s, column %s: %v", path, where, shortText([]byte(col)), re.Err)
+		return fmt.Errorf("%s: column %s: %v", gp.place(re.Row), shortText([]byte(col)), re.Err)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
@@ -671,19 +669,6 @@ func rereadable(path, family string) error {
 	return usagef("a streamed %s fit reads its data once per Newton step, but %s can be read only once: write the data to a file and give its name, or leave out --stream to fit in memory", family, what)
 }
 
-// atFile names the data file in err, unless err already begins with its
-// name (an error of reading names the file and the line).
-func atFile(path string, err error) error {
-	name := path
-	if path == "-" {
-		name = stdinName
-	}
-	if strings.HasPrefix(err.Error(), name+":") {
-		return err
-	}
-	return fmt.Errorf("%s: %w", path, err)
-}
-
 // explain names the file in the error of a streamed path or
 // cross-validation, and --nu when it made the generated grid fail
 // (nuOverflow; the probe fits the grid's top alone, a few passes).
@@ -709,7 +694,7 @@ func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 // through the source), and names the column of a *datafit.RowError found
 // after a pass (a weight outweighing the rest).
 func (s *fileSource) fileError(err error) error {
-	if strings.HasPrefix(err.Error(), s.path+":") {
+	if inFile(s.path, err) == err {
 		return err
 	}
 	var re *datafit.RowError

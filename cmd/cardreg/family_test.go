@@ -125,8 +125,8 @@ func TestFamilyBadInput(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"--family", "binomial", "--drop", "w,off,f"}, 1, []string{data, "line 4", `column "y"`, "not 0 or 1"}},
-		{[]string{"--family", "poisson", "--weights", "w", "--drop", "off,f"}, 1, []string{"line 5", `column "w"`, "-1"}},
+		{[]string{"--family", "binomial", "--drop", "w,off,f"}, 1, []string{data + ":4: column \"y\"", "not 0 or 1"}},
+		{[]string{"--family", "poisson", "--weights", "w", "--drop", "off,f"}, 1, []string{":5: column \"w\"", "-1"}},
 		{[]string{"--family", "gamma"}, 2, []string{"unknown --family"}},
 		{[]string{"--family", "poisson", "--type-measure", "auc"}, 2, []string{"--type-measure auc"}},
 		{[]string{"--family", "binomial", "--penalty-factor", "1,1"}, 2, []string{"--penalty-factor is for the lasso"}},

@@ -4,9 +4,11 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -86,17 +88,42 @@ func openInput(path string) (*input, error) {
 }
 
 // gzipErrors says "gzip" in the errors of a gzip stream (the readers
-// add the file's name).
+// add the file's name), once: compress/gzip's own errors say it already.
 type gzipErrors struct {
 	zr *gzip.Reader
 }
 
 func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("gzip: %v", err)
+	if err != nil && err != io.EOF && !strings.HasPrefix(err.Error(), "gzip: ") {
+		err = fmt.Errorf("gzip: %w", err)
 	}
 	return n, err
+}
+
+// fileError is an error of a data file's reader, whose message names the
+// file (and the line) already.
+type fileError struct{ err error }
+
+func (e fileError) Error() string { return e.err.Error() }
+func (e fileError) Unwrap() error { return e.err }
+
+// inFile names the file in err, unless err is a reader's error (passed on
+// by a fit that reads the file as it goes) or otherwise begins with the
+// file's name ("-" is named stdinName), which names it already. It is the
+// one place that adds a data file's name to an error.
+func inFile(path string, err error) error {
+	if err == nil || errors.As(err, new(fileError)) {
+		return err
+	}
+	name := path
+	if path == "-" {
+		name = stdinName
+	}
+	if strings.HasPrefix(err.Error(), name+":") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
 }
 
 // magics are the starts of formats users mistake for CSV.

@@ -609,7 +609,7 @@ func TestBadInput(t *testing.T) {
 		{"bare quote", []string{"fit", file("quote.csv", "a,b,y\n1,2\"x,3\n")}, 1, []string{"quote.csv:2:", `bare "`}},
 		{"duplicate header names", []string{"fit", file("dup.csv", "a,b,a\n1,2,3\n")}, 1, []string{"dup.csv:1:", `"a" appears twice`, "columns 1 and 3"}},
 		{"duplicate header after blank lines", []string{"fit", file("dup2.csv", "\n\na, a ,y\n1,2,3\n")}, 1, []string{"dup2.csv:3:", `"a" appears twice`}},
-		{"empty header name", []string{"fit", file("noname.csv", "a,,y\n1,2,3\n")}, 1, []string{"noname.csv:1:", "column 2 has an empty name"}},
+		{"empty header name", []string{"fit", file("noname.csv", "a,,y\n1,2,3\n")}, 1, []string{"noname.csv:1:", "column 2: empty name"}},
 		{"header name with a line break", []string{"fit", file("nl.csv", "\"a\nb\",y\n1,2\n")}, 1, []string{"nl.csv:1:", "control or invisible character"}},
 		{"one column", []string{"fit", "--lambda", "1", file("one.csv", "y\n1\n2\n")}, 1, []string{"one.csv", "predictor"}},
 		{"more folds than rows", []string{"fit", file("three.csv", "a,b,y\n1,2,3\n2,1,5\n3,3,3\n")}, 1, []string{"5 folds for 3 observations"}},

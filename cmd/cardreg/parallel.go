@@ -99,6 +99,9 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 			if err := row(vals, text); err != nil {
 				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
 			}
+			if !t.stream {
+				t.notePlace(t.n+i, res.lines[i])
+			}
 		}
 		t.n += res.n
 		t.dropped += res.dropped
@@ -249,7 +252,7 @@ func (t *table) appendRow(v []float64, text []string) error {
 // line numbers offset to the block's place in the file.
 func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *block) blockRows {
 	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
-		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest}
+		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
 	bt := &table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
 		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: hint}
 	hasText := false

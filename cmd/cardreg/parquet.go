@@ -96,6 +96,7 @@ func readParquetAs(path, file string, o readOptions, columnar bool) (t *table, e
 	if err != nil {
 		return nil, err
 	}
+	t.byRow = true
 	dest, err := leafDest(path, cols, fieldDest)
 	if err != nil {
 		return nil, err
@@ -190,7 +191,7 @@ func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, []string, error
 			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, shortText([]byte(name)), latin1Hint)
 		}
 		if k, dup := seen[name]; dup {
-			return nil, nil, fmt.Errorf("%s: column name %s appears twice (columns %d and %d)", path, shortText([]byte(name)), k+1, j+1)
+			return nil, nil, fmt.Errorf("%s: column %d: name %s appears twice (columns %d and %d)", path, j+1, shortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
 		names = append(names, name)
@@ -270,6 +271,9 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		if err := o.row(t.rowVals, t.rowText); err != nil {
 			return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
 		}
+	}
+	if !t.stream {
+		t.notePlace(t.n, rowNo)
 	}
 	t.n++
 	return nil

@@ -200,6 +200,7 @@ func (t *table) keepRow(path string, row []float64, o readOptions) error {
 		for k, x := range row {
 			t.cols[k] = append(t.cols[k], x)
 		}
+		t.notePlace(t.n, t.n+t.dropped+1)
 	}
 	t.n++
 	return nil

@@ -179,7 +179,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return fmt.Errorf("%s: %w", path, e)
 		}
 	}
-	return atFile(path, err)
+	return inFile(path, err)
 }
 
 var pathUsage = map[string]string{

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,17 +186,6 @@ func TestModelWithBOM(t *testing.T) {
 	}
 }
 
-// withStdin runs f with standard input reading path.
-func withStdin(t *testing.T, path string, f func()) {
-	in, err := os.Open(path)
-	require.NoError(t, err)
-	defer in.Close()
-	old := os.Stdin
-	os.Stdin = in
-	defer func() { os.Stdin = old }()
-	f()
-}
-
 // Parquet data are read from standard input and inside gzip as from a
 // file (they were refused as "looks like a Parquet file, expected CSV
 // text"), through a temporary file that is removed afterwards, also when
@@ -239,4 +229,64 @@ func TestParquetStream(t *testing.T) {
 	left, err := os.ReadDir(tmp)
 	require.NoError(t, err)
 	require.Empty(t, left, "temporary files left")
+}
+
+// One format for the readers' messages, on every route: FILE:LINE (or
+// FILE: row N for Parquet), then `column "NAME"` (or its number) when there
+// is one, then why; no prefix twice (it was "gzip: gzip: invalid
+// checksum", "widep.csv: widep.csv:2: …" from a streamed binomial fit, and
+// "f.csv: line 6, column …" with a line that did not count blank lines).
+func TestReaderMessageFormat(t *testing.T) {
+	dir := t.TempDir()
+	gz := func(name, text string, mangle func([]byte) []byte) string {
+		var b bytes.Buffer
+		zw := gzip.NewWriter(&b)
+		zw.Write([]byte(text))
+		zw.Close()
+		return writeFile(t, dir, name, string(mangle(b.Bytes())))
+	}
+	same := func(b []byte) []byte { return b }
+	crc := func(b []byte) []byte { b = bytes.Clone(b); b[len(b)-6] ^= 0xff; return b }
+	cut := func(b []byte) []byte { return b[:len(b)-12] }
+	pq, _ := pqExample(t, dir, 30, 7)
+	pqBytes, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	lines := "a,b,y\n1,2,1\n\n2,1,0\n\"3\n\",3,1\n4,,0\n\n5,5,2\n6,1,0\n"
+	bin := []string{"fit", "--family", "binomial", "--lambda", "1"}
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string // the message after "cardreg CMD: FILE"
+	}{
+		{"gzip checksum", []string{"fit", gz("crc.csv.gz", small, crc)}, ": gzip: invalid checksum"},
+		{"gzip truncated", []string{"fit", gz("cut.csv.gz", small, cut)}, ": gzip: unexpected EOF"},
+		{"short row", []string{"fit", writeFile(t, dir, "short.csv", "a,b,y\n1,2,3\n2,1\n")}, ":3: expected 3 fields, got 2"},
+		{"bad number", []string{"cv", writeFile(t, dir, "bad.csv", "a,b,y\n1,2,3\n\n2,x,1\n")}, `:4: column "b": cannot parse "x" as a number`},
+		{"bad number in gzip", []string{"path", gz("bad.csv.gz", "a,b,y\n1,2,3\n2,x,1\n", same)}, `:3: column "b": cannot parse "x" as a number`},
+		{"bare quote", []string{"fit", writeFile(t, dir, "q.csv", "a,b,y\n1,2\"x,3\n")}, `:2: column "b": bare " in non-quoted field (byte 4)`},
+		{"unclosed quote", []string{"fit", writeFile(t, dir, "u.csv", "a,b,y\n1,\"2,3\n")}, `:2: column "b": the quoted field that starts here (byte 3) has no closing "`},
+		{"empty name", []string{"fit", writeFile(t, dir, "e.csv", "a,,y\n1,2,3\n")}, ":1: column 2: empty name"},
+		{"duplicate name", []string{"fit", writeFile(t, dir, "d.csv", "a,b,a\n1,2,3\n")}, `:1: column 3: name "a" appears twice (columns 1 and 3)`},
+		{"Parquet null", []string{"fit", "--drop", "id", "--target", "y", pq}, `: row 7: column "hole": null (missing values are not supported)`},
+		{"Parquet text", []string{"fit", "--target", "y", pq}, `: row 1: column "id": "r1" holds text, not numbers (leave it out with --drop)`},
+		{"Parquet truncated", []string{"fit", writeFile(t, dir, "cut.parquet", string(pqBytes[:len(pqBytes)-9]))}, ": corrupt Parquet file"},
+		{"binomial response", append(slices.Clone(bin), writeFile(t, dir, "lines.csv", strings.Replace(lines, "4,,0", "4,1,0", 1))), `:9: column "y": binomial response 2 is not 0 or 1`},
+		{"Poisson response, Parquet", []string{"fit", "--family", "poisson", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", pq}, `: row 8: column "y": poisson response -1 is not a finite count`},
+		{"binomial response, rows dropped", append(slices.Clone(bin), "--drop-missing", writeFile(t, dir, "lines2.csv", lines)), `:9: column "y": binomial response 2 is not 0 or 1`},
+		{"binomial streamed", append(slices.Clone(bin), "--stream", writeFile(t, dir, "widep.csv", "a,b,y\n1,2,0.5\n2,1,0\n")), `:2: column "y": binomial response 0.5 is not 0 or 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res := cardreg(t, tc.args...)
+			file := tc.args[len(tc.args)-1]
+			oneLine(t, res, 1)
+			msg := strings.TrimSuffix(res.stderr, "\n")
+			require.True(t, strings.HasPrefix(msg, "cardreg "+tc.args[0]+": "+file+tc.want), "%s\nwant %s", msg, tc.want)
+			require.Regexp(t, `^cardreg \w+: [^ :]+(:\d+| row \d+)?: (column ("[^"]*"|\d+): )?[^:]`, msg)
+			require.Equal(t, 1, strings.Count(msg, filepath.Base(file)), "the file named twice: %s", msg)
+			parts := strings.Split(msg, ": ")
+			for i := 1; i < len(parts); i++ {
+				require.False(t, strings.HasPrefix(parts[i], parts[i-1]), "prefix %q twice: %s", parts[i-1], msg)
+			}
+		})
+	}
 }
