@@ -17,8 +17,10 @@ import (
 // parquetMagic starts (and ends) every Parquet file.
 const parquetMagic = "PAR1"
 
-// isParquet reports whether the file at path starts with Parquet's magic
-// bytes (standard input is looked at by openInput: see spoolParquet).
+// isParquet reports whether the regular file at path starts with
+// Parquet's magic bytes. Standard input and other streams (a pipe such as
+// bash's <(…), a device) are looked at by openInput instead (see
+// spoolParquet): reading their start here would take it from the reader.
 func isParquet(path string) bool {
 	if path == "-" {
 		return false
@@ -28,6 +30,9 @@ func isParquet(path string) bool {
 		return false
 	}
 	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
 	head := make([]byte, len(parquetMagic))
 	_, err = io.ReadFull(f, head)
 	return err == nil && string(head) == parquetMagic
