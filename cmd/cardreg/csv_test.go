@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -54,7 +55,7 @@ func refReadTable(path string, sep rune) (*table, int, error) {
 	for j, name := range header {
 		line, _ := r.FieldPos(j)
 		name = strings.TrimSpace(name)
-		if name == "" || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 || unicode.Is(unicode.Cf, c) }) || seen[name] {
+		if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 || unicode.Is(unicode.Cf, c) }) || seen[name] {
 			return nil, line, errors.New("bad header")
 		}
 		seen[name] = true
