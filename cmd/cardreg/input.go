@@ -202,21 +202,22 @@ func validSep(s *string) bool {
 }
 
 // spoolParquet reads Parquet data that come as a stream (standard input,
-// or inside gzip): the format needs random access (its footer is at the
-// end), so they are copied to a temporary file, which is removed once
-// read. The file takes the data's size on disk while it is read.
+// a pipe, or inside gzip): the format needs random access (its footer is
+// at the end), so they are copied to a temporary file, which takes their
+// size on disk ($TMPDIR) while they are read. Its name is removed at once
+// where the system allows it (the open file is read), so that not even a
+// killed process leaves it behind, else once read.
 func spoolParquet(in *input, o readOptions) (*table, error) {
 	f, err := os.CreateTemp("", "cardreg-*.parquet")
 	if err != nil {
 		return nil, fmt.Errorf("%s: Parquet data need a temporary file: %v", in.name, err)
 	}
-	defer os.Remove(f.Name())
-	_, err = io.Copy(f, in.r)
-	if cerr := f.Close(); err == nil {
-		err = cerr
+	defer f.Close()
+	if os.Remove(f.Name()) != nil {
+		defer os.Remove(f.Name())
 	}
-	if err != nil {
+	if _, err = io.Copy(f, in.r); err != nil {
 		return nil, fmt.Errorf("%s: copying the Parquet data to a temporary file: %v", in.name, err)
 	}
-	return readParquetAs(in.name, f.Name(), o, true)
+	return readParquetFile(in.name, f, o, true)
 }

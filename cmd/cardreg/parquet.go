@@ -61,12 +61,17 @@ func readParquet(path string, o readOptions) (t *table, err error) {
 // readParquetBy is readParquet, column by column when columnar is true and
 // the columns allow it, else row by row.
 func readParquetBy(path string, o readOptions, columnar bool) (t *table, err error) {
-	return readParquetAs(path, path, o, columnar)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readParquetFile(path, f, o, columnar)
 }
 
-// readParquetAs is readParquetBy reading the file at file, named path in
-// messages (a temporary copy of standard input).
-func readParquetAs(path, file string, o readOptions, columnar bool) (t *table, err error) {
+// readParquetFile is readParquetBy reading the open file f, named path in
+// messages (f may be a temporary copy of standard input).
+func readParquetFile(path string, f *os.File, o readOptions, columnar bool) (t *table, err error) {
 	defer func() {
 		// The decoder is third-party code fed hostile bytes: a panic in it
 		// is a corrupt file, not a crash.
@@ -74,11 +79,6 @@ func readParquetAs(path, file string, o readOptions, columnar bool) (t *table, e
 			t, err = nil, fmt.Errorf("%s: corrupt Parquet file (%v)", path, p)
 		}
 	}()
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, err
