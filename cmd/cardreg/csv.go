@@ -677,8 +677,7 @@ func parseSimple(b []byte) (float64, bool) {
 
 // data reads the data rows into t's columns.
 func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, []string) error) error {
-	start := r.n       // bytes before the first data row
-	const sample = 256 // rows read before the columns are sized
+	start := r.n // bytes before the first data row
 	for {
 		line, err := r.nextLine()
 		if err == io.EOF {
@@ -755,7 +754,7 @@ func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, 
 			t.notePlace(t.n, recLine)
 		}
 		t.n++
-		if t.n == sample && size > 0 && !t.stream {
+		if t.n == sizingRows && size > 0 && !t.stream {
 			sizeColumns(t, t.n, size-r.n, r.n-start)
 		}
 		if p != nil && r.n >= p.next {
@@ -822,6 +821,10 @@ func (e *cellError) error(path, name, hint string) error {
 		return fmt.Errorf("%s:%d: column %s: cannot parse %s as a number%s", path, e.line, name, e.text, hint)
 	}
 }
+
+// sizingRows is how many rows are read before the columns are sized from
+// the bytes they took (fewer would say little of the rest of the file).
+const sizingRows = 256
 
 // sizeColumns gives t's columns room for the rows the rest of the file
 // likely holds, estimated from the bytes the first rows took, so that they

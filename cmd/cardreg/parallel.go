@@ -79,6 +79,7 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 		wg.Wait()
 	}()
 	ncol := len(t.names)
+	sized := t.stream
 	if p != nil {
 		p.update(r.n) // drawn (after its delay) from the start, as the serial reader does
 	}
@@ -108,9 +109,11 @@ func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]f
 		r.n += int64(len(b.data))
 		putFloats(res.vals)
 		putBytes(b.data)
-		if !t.stream && t.n == res.n && size > 0 && t.n > 0 {
-			// The first block tells how many rows the file holds.
+		if !sized && t.n >= sizingRows && size > 0 {
+			// The first blocks tell how many rows the file holds (not a
+			// block cut short by a long record after it).
 			sizeColumns(t, t.n, size-r.n, r.n-start)
+			sized = true
 		}
 		if p != nil {
 			p.rows = t.n + t.dropped

@@ -247,3 +247,29 @@ func TestParallelLongRecordLinear(t *testing.T) {
 	_, err = readTableWith(path, readOptions{columns: skipNote})
 	require.EqualError(t, err, fmt.Sprintf(`%s:%d: column "y": cannot parse "x" as a number`, path, lines))
 }
+
+// The columns of a file read in memory are sized from enough rows: a first
+// block cut short by a long record after it made 30 rows of 15 bytes size
+// the columns for the whole file (here two columns of 1.6·10⁶ rows, 25 MB,
+// for a file of 64 rows; 4 bytes of columns per byte of a longer line).
+func TestParallelSizingLongRecord(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d,%d\n", i, 2*i)
+	}
+	fmt.Fprintf(&b, "1,%s2\n", strings.Repeat(" ", 8<<20))
+	for i := range 33 {
+		fmt.Fprintf(&b, "%d,%d\n", i, 2*i)
+	}
+	path := writeFile(t, t.TempDir(), "long.csv", b.String())
+	old := runtime.GOMAXPROCS(0)
+	defer runtime.GOMAXPROCS(old)
+	runtime.GOMAXPROCS(max(old, 2))
+	tab, err := readTable(path, ',')
+	require.NoError(t, err)
+	require.Equal(t, 64, tab.rows())
+	for _, c := range tab.cols {
+		require.Less(t, cap(c), 1024, "columns sized for %d rows", cap(c))
+	}
+}
