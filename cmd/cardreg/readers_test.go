@@ -164,7 +164,7 @@ func TestModelWithBOM(t *testing.T) {
 	fitted := filepath.Join(dir, "fit.json")
 	require.NoError(t, os.WriteFile(fitted, savedExample(t, dir), 0o644))
 	net := filepath.Join(dir, "net.json")
-	res := cardreg(t, "net", "--arch", "3,4,1", "--epochs", "5", "--save-model", net, writeClasses(t, dir))
+	res := cardreg(t, "net", "--arch", "3,4,1", "--epochs", "5", "--lr", "0.01", "--save-model", net, writeClasses(t, dir))
 	require.Equal(t, 0, res.code, res.stderr)
 	for _, model := range []string{fitted, net} {
 		dataFile := data
