@@ -44,6 +44,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		L = 1
 	}
 	pol := m.polisher(p)
+	pg := newProgress(fistaStallIters)
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	t := 1.0
 	for k := 1; k <= s.MaxIter; k++ {
@@ -92,6 +93,10 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 				res.Converged, res.Status = true, ResidualConverged
 				break
 			}
+			if pg.stalled(k, obj, resid) {
+				res.Status = Stalled
+				break
+			}
 			continue
 		}
 		res.Objective, res.Gap, res.Polished = obj, gap, false
@@ -114,6 +119,10 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 				}
 			}
 		}
+		if pg.stalled(k, res.Objective, res.Gap) {
+			res.Status = Stalled
+			break
+		}
 	}
 	res.Theta = x
 	if !res.Converged && math.IsNaN(res.Gap) && math.IsNaN(res.Residual) {
@@ -121,6 +130,10 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 	}
 	return res, nil
 }
+
+// fistaStallIters is how many iterations without progress stop FISTA
+// (status Stalled).
+const fistaStallIters = 500
 
 // relative returns a/b, and 0 when both are 0.
 func relative(a, b float64) float64 {

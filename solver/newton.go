@@ -59,6 +59,8 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	obj, gap, floor := certificate(p, x, grad)
 	res.Objective, res.Gap = obj, gap
+	pg := newProgress(newtonStallSteps)
+	pg.stalled(0, obj, gap)
 	for k := 1; k <= min(s.MaxIter, maxOuter); k++ {
 		if res.Status = gapStatus(gap, floor, s.Tol); res.Status != IterationLimit {
 			res.Converged = true
@@ -81,8 +83,12 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: k, Objective: obj, Criterion: gap})
 		}
+		if gapStatus(gap, floor, s.Tol) == IterationLimit && pg.stalled(k, obj, gap) {
+			res.Status = Stalled
+			break
+		}
 	}
-	if !res.Converged {
+	if !res.Converged && res.Status != Stalled {
 		if st := gapStatus(gap, floor, s.Tol); st != IterationLimit {
 			res.Converged, res.Status = true, st
 		}
@@ -90,6 +96,10 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 	res.Theta = x
 	return res, nil
 }
+
+// newtonStallSteps is how many outer iterations without progress stop
+// proximal Newton (status Stalled).
+const newtonStallSteps = 5
 
 // maxOuter bounds the outer iterations; proximal Newton converges in tens.
 const maxOuter = 100

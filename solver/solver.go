@@ -99,6 +99,12 @@ const (
 	// where the objective is a tiny fraction of ‖Y‖²; Gap says how far the
 	// certificate got.
 	GapFloor
+	// Stalled: neither the objective nor the stopping criterion improved
+	// over a run of checks (or the objective was not finite), so the
+	// method stopped before MaxIter; the result is not certified. It
+	// happens on badly scaled problems, e.g. a λ so small against the
+	// gradient that the duality gap cannot certify anything.
+	Stalled
 )
 
 // String describes the status in words.
@@ -112,6 +118,8 @@ func (s Status) String() string {
 		return "iteration limit reached before convergence"
 	case GapFloor:
 		return "duality gap at the floating-point floor of its evaluation"
+	case Stalled:
+		return "stalled: neither the objective nor the duality gap improved any more (badly scaled problem?)"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
