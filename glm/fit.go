@@ -233,6 +233,9 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if init != nil {
 		start = init
 	}
+	if res := pb.zeroFit(pen, lambda); res != nil {
+		return pb.model(pen, lambda, res), nil
+	}
 	var res *solver.Result
 	var err error
 	m, _ := pb.loss.Dims()
@@ -251,6 +254,36 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 		return nil, err
 	}
 	return pb.model(pen, lambda, res), nil
+}
+
+// kktSlack is the relative rounding allowed in the optimality condition
+// of zero, h*(∇f(0)) ≤ λ: the dual norm is computed through the profiled
+// intercept, whose last bits depend on where its Newton steps started.
+const kktSlack = 1e-12
+
+// zeroFit returns the all-zero solution when it is optimal at λ (the
+// dual norm of the gradient at zero is at most λ, as at λ ≥ λ_max) and
+// certified, else nil. The solvers would stop near zero with coefficients
+// of rounding size (1e-16) where glmnet returns exact zeros.
+func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64) *solver.Result {
+	if lambda == 0 {
+		return nil
+	}
+	if err := penalty.Validate(pen); err != nil {
+		return nil // the solver reports it
+	}
+	m, q := pb.loss.Dims()
+	zero, grad := mat.NewDense(m, q, nil), mat.NewDense(m, q, nil)
+	obj, gap, floor := solver.CertificateGrad(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, zero, grad)
+	d, ok := penalty.DualNorm(pen, grad)
+	if !ok || !(d <= lambda*(1+kktSlack)) {
+		return nil
+	}
+	st := solver.GapStatus(gap, floor, pb.opts.Settings.Tol)
+	if st == solver.IterationLimit {
+		return nil
+	}
+	return &solver.Result{Theta: zero, Objective: obj, Gap: gap, Residual: math.NaN(), Converged: true, Status: st}
 }
 
 // model maps a solver result back to the data's scale.

@@ -1,6 +1,12 @@
 package glm
 
 import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -8,6 +14,7 @@ import (
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TestSolversStopWhenStalled: at a λ far below the gradient's rounding the
@@ -64,4 +71,97 @@ func TestCVWithHugeWeightReturns(t *testing.T) {
 		}
 	}
 	require.Less(t, time.Since(start), 60*time.Second)
+}
+
+// example reads a bundled example (examples/NAME.csv): the predictors
+// (every column but the response, which is last, and those in drop), the
+// response, and the column named offset (nil for "").
+func example(t *testing.T, name, offset string, drop ...string) (*mat.Dense, []float64, []float64) {
+	f, err := os.Open(filepath.Join("..", "examples", name+".csv"))
+	require.NoError(t, err)
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	require.NoError(t, err)
+	head, recs := recs[0], recs[1:]
+	var cols []int
+	off := -1
+	for j, h := range head[:len(head)-1] {
+		switch {
+		case h == offset:
+			off = j
+		case !slices.Contains(drop, h):
+			cols = append(cols, j)
+		}
+	}
+	num := func(s string) float64 {
+		v, err := strconv.ParseFloat(s, 64)
+		require.NoError(t, err)
+		return v
+	}
+	x := mat.NewDense(len(recs), len(cols), nil)
+	y := make([]float64, len(recs))
+	var o []float64
+	for i, r := range recs {
+		for a, j := range cols {
+			x.Set(i, a, num(r[j]))
+		}
+		y[i] = num(r[len(r)-1])
+		if off >= 0 {
+			o = append(o, num(r[off]))
+		}
+	}
+	return x, y, o
+}
+
+// glmCase is a data set of a family for the tests below.
+type glmCase struct {
+	name   string
+	fam    datafit.Family
+	x      *mat.Dense
+	y, off []float64
+}
+
+func glmCases(t *testing.T) []glmCase {
+	cx, cy, _ := example(t, "credit", "")
+	px, py, po := example(t, "claims", "log_exposure", "exposure")
+	out := []glmCase{{"credit", datafit.Binomial{}, cx, cy, nil}, {"claims", datafit.Poisson{}, px, py, po}}
+	for s, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}, datafit.Binomial{}, datafit.Poisson{}} {
+		tb := own(fam, 150+40*s, 6+3*s, uint64(11+s))
+		out = append(out, glmCase{fmt.Sprintf("own-%s-%d", fam.Name(), s), fam, tb.x, tb.y, nil})
+	}
+	return out
+}
+
+// TestFirstLambdaExactZeros: at λ_max (the first λ of a generated grid)
+// zero is optimal; the solvers stopped near it with coefficients of 1e-16
+// (two distinct values) on the old code, where glmnet returns exact zeros.
+// Paths and the full-data paths of CV, lasso and cardinality penalties,
+// with and without standardisation (claims standardised: 2 distinct
+// values at λ_max on the old code, as the tester saw).
+func TestFirstLambdaExactZeros(t *testing.T) {
+	for _, c := range glmCases(t) {
+		for k, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}, penalty.L1{}} {
+			opts := PathOptions{Options: Options{Family: c.fam, Offset: c.off, Standardize: k == 2}, NLambda: 8}
+			p, err := FitPath(c.x, c.y, pen, &opts)
+			require.NoError(t, err)
+			requireZero(t, c.name+" path", p.Models[0])
+			co := &CVOptions{PathOptions: opts, Folds: 3, Seed: 2}
+			cv, err := CrossValidate(c.x, c.y, pen, co)
+			require.NoError(t, err)
+			requireZero(t, c.name+" cv", cv.Path.Models[0])
+			// Any λ above λ_max too.
+			m, err := Fit(c.x, c.y, pen, 2*p.Lambdas[0], &opts.Options)
+			require.NoError(t, err)
+			requireZero(t, c.name+" 2λmax", m)
+		}
+	}
+}
+
+func requireZero(t *testing.T, what string, m *Model) {
+	t.Helper()
+	for j, b := range m.Coef {
+		require.Zero(t, b, "%s %v: coefficient %d", what, m.Penalty, j)
+	}
+	require.Len(t, m.DistinctValues(), 1, what)
+	require.True(t, m.Converged, what)
 }

@@ -76,14 +76,8 @@ func (pb *problem) fitWorkingSet(pen penalty.Penalty, lambda float64, init *mat.
 			out := *res
 			out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
 			pb.grad, pb.gradAt, pb.prevLambda = grad, slices.Clone(x.RawMatrix().Data), lambda
-			switch {
-			case gap <= pb.opts.Settings.Tol || pb.opts.Settings.Tol == 0 && gap <= 1e-7:
-				out.Converged, out.Status = true, solver.GapConverged
-			case floor:
-				out.Converged, out.Status = true, solver.GapFloor
-			default:
-				out.Converged, out.Status = false, solver.IterationLimit
-			}
+			out.Status = solver.GapStatus(gap, floor, pb.opts.Settings.Tol)
+			out.Converged = out.Status != solver.IterationLimit
 			return &out, nil
 		}
 		set = mergeSorted(set, add)

@@ -65,13 +65,16 @@ type Settings struct {
 	Trace bool
 }
 
+// DefaultTol is the tolerance used when Settings.Tol is zero.
+const DefaultTol = 1e-7
+
 func (s *Settings) defaults() Settings {
 	var out Settings
 	if s != nil {
 		out = *s
 	}
 	if out.Tol == 0 {
-		out.Tol = 1e-7
+		out.Tol = DefaultTol
 	}
 	if out.MaxIter == 0 {
 		out.MaxIter = 20000
@@ -236,6 +239,17 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 		return obj, g, floor
 	}
 	return obj, g / obj, floor
+}
+
+// GapStatus returns the status of a certificate with relative gap gap
+// (floor: at the loss's rounding floor) against tolerance tol (0:
+// DefaultTol): GapConverged, GapFloor, or IterationLimit when it does not
+// stop a method.
+func GapStatus(gap float64, floor bool, tol float64) Status {
+	if tol == 0 {
+		tol = DefaultTol
+	}
+	return gapStatus(gap, floor, tol)
 }
 
 // Certificate returns the relative duality gap of p at theta (NaN when the
