@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
@@ -99,14 +100,133 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	errs := make([][]float64, k)
 	weights := make([]float64, k)
 	for f := range k {
+		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
+			return nil, err
+		}
 		if errs[f], weights[f], err = cv.fold(x, y, pen, &co, f); err != nil {
-			return nil, fmt.Errorf("glm: fold %d: %w", f+1, err)
+			return nil, foldErr(f, err)
 		}
 	}
 	c := cvcurve.Summarise(errs, weights, co.Measure == "auc")
 	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
 	cv.LambdaMin, cv.LambdaSE = grid[c.IndexMin], grid[c.IndexSE]
 	return cv, nil
+}
+
+// foldErr returns err of fold f (0-based) with the fold's number, without
+// a second "glm: " prefix; errors.Is and errors.As still see err.
+func foldErr(f int, err error) error {
+	return &prefixed{msg: fmt.Sprintf("glm: fold %d: %s", f+1, strings.TrimPrefix(err.Error(), "glm: ")), err: err}
+}
+
+// prefixed is an error whose message replaces its cause's.
+type prefixed struct {
+	msg string
+	err error
+}
+
+func (e *prefixed) Error() string { return e.msg }
+func (e *prefixed) Unwrap() error { return e.err }
+
+// FoldError reports a fold whose training rows (the other folds) the
+// family cannot fit: a binomial response of one class only, or Poisson
+// counts all zero, because the rows that differ all fall in the fold.
+type FoldError struct {
+	// Fold is the fold (1…K) and Folds is K.
+	Fold, Folds int
+	// Only says what the training rows hold ("only y = 0"); Rest of the
+	// N rows hold something else, all in the fold.
+	Only    string
+	Rest, N int
+}
+
+// Error implements error.
+func (e *FoldError) Error() string {
+	head := fmt.Sprintf("glm: fold %d of %d has %s in its training rows (the other folds)", e.Fold, e.Folds, e.Only)
+	if e.Rest == 1 {
+		return fmt.Sprintf("%s: the only row of the %d with another response is in fold %d; cross-validation needs at least 2 such rows, spread over the folds", head, e.N, e.Fold)
+	}
+	return fmt.Sprintf("%s: all %d of the %d rows with another response are in fold %d; use fold ids that spread those rows over the folds (stratified), or fewer folds", head, e.Rest, e.N, e.Fold)
+}
+
+// checkFoldResponses returns a *FoldError when the training rows of fold
+// f (0-based, of k) with positive weight hold a single binomial class or
+// only zero Poisson counts while other rows differ.
+func checkFoldResponses(fam datafit.Family, y, w []float64, folds []int, f, k int) error {
+	a := newFoldResponses(fam)
+	if a == nil {
+		return nil
+	}
+	for i, g := range folds {
+		wi := 1.0
+		if w != nil {
+			wi = w[i]
+		}
+		a.add(y[i], wi, g != f)
+	}
+	return a.err(f, k)
+}
+
+// foldResponses accumulates, row by row, what checkFoldResponses needs:
+// whether the training rows' responses are all one value (for Poisson,
+// zero) and how many rows hold another.
+type foldResponses struct {
+	poisson     bool
+	ref         float64   // the first training response
+	seen, mixed bool      // a training row seen; two values among them
+	pending     []float64 // held-out responses before the first training row
+	rest, n     int
+}
+
+// newFoldResponses returns an accumulator for the binomial and Poisson
+// families, nil for the others.
+func newFoldResponses(fam datafit.Family) *foldResponses {
+	switch fam.(type) {
+	case datafit.Binomial:
+		return &foldResponses{}
+	case datafit.Poisson:
+		return &foldResponses{poisson: true}
+	}
+	return nil
+}
+
+// add records a row's response y and weight w, in training or held out.
+func (a *foldResponses) add(y, w float64, train bool) {
+	a.n++
+	if !(w > 0) {
+		return
+	}
+	if !a.seen {
+		if !train {
+			a.pending = append(a.pending, y)
+			return
+		}
+		a.ref, a.seen = y, true
+		a.mixed = a.poisson && y != 0
+		for _, v := range a.pending {
+			if v != y {
+				a.rest++
+			}
+		}
+		a.pending = nil
+		return
+	}
+	if y != a.ref {
+		a.rest++
+		a.mixed = a.mixed || train
+	}
+}
+
+// err returns the *FoldError of fold f (0-based, of k), or nil.
+func (a *foldResponses) err(f, k int) error {
+	if !a.seen || a.mixed || a.rest == 0 {
+		return nil // fittable, or the data themselves are degenerate
+	}
+	only := fmt.Sprintf("only y = %v", a.ref)
+	if a.poisson {
+		only = "only zero counts"
+	}
+	return &FoldError{Fold: f + 1, Folds: k, Only: only, Rest: a.rest, N: a.n}
 }
 
 func foldsOf(co *CVOptions, n int) ([]int, int, error) {

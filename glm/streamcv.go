@@ -72,7 +72,7 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 		po.Lambdas = foldGrid(cv.Lambdas, n-sizes[f], n)
 		sp, err := FitPathSource(train, p, pen, &po)
 		if err != nil {
-			return nil, fmt.Errorf("glm: fold %d: %w", f+1, err)
+			return nil, foldFailure(counted, fam, co.Seed, f, k, err)
 		}
 		cv.Unconverged += unconverged(sp.Path, len(cv.Lambdas))
 		paths[f] = sp.Path
@@ -85,6 +85,26 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
 	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[c.IndexMin], cv.Lambdas[c.IndexSE]
 	return &StreamCV{CV: cv, Passes: counted.passes}, nil
+}
+
+// foldFailure returns the error of fold f (0-based, of k) whose fit
+// failed with err: a *FoldError when its training rows hold one class
+// (one more pass finds out), else err with the fold's number.
+func foldFailure(src RowSource, fam datafit.Family, seed uint64, f, k int, err error) error {
+	a := newFoldResponses(fam)
+	if a != nil {
+		folds := suffstat.NewRowFolder(seed, k)
+		var i uint64
+		perr := src.Pass(func(_ []float64, y, w, _ float64) error {
+			a.add(y, w, folds.Fold(i) != f)
+			i++
+			return nil
+		})
+		if fe := a.err(f, k); perr == nil && fe != nil {
+			return fe
+		}
+	}
+	return foldErr(f, err)
 }
 
 // foldSizes counts the rows of each fold among n: RowFold deals every

@@ -300,7 +300,17 @@ func (gp *glmProblem) crossValidate(f *fitFlags, po *glm.PathOptions) (*glm.CV, 
 		}
 		id = foldID(len(gp.y), f.folds, f.seed)
 	}
-	return glm.CrossValidate(gp.x, gp.y, gp.pen, &glm.CVOptions{PathOptions: *po, FoldID: id, Measure: f.fam.typeMeasure})
+	cv, err := glm.CrossValidate(gp.x, gp.y, gp.pen, &glm.CVOptions{PathOptions: *po, FoldID: id, Measure: f.fam.typeMeasure})
+	return cv, foldHint(err)
+}
+
+// foldHint adds the flags to a fold that cannot be fitted (glm.FoldError).
+func foldHint(err error) error {
+	var fe *glm.FoldError
+	if errors.As(err, &fe) && fe.Rest > 1 {
+		return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
+	}
+	return err
 }
 
 // explain names the file in the error of a fit on the generated λ grid,
@@ -599,7 +609,7 @@ func glmStreamCV(path string, f *pathFlags) (string, string, error) {
 	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
 	sc, err := glm.CrossValidateSource(ss.src, ss.p, ss.pen, &glm.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed, Measure: f.fam.typeMeasure})
 	if err != nil {
-		return "", "", ss.explain(path, err, f)
+		return "", "", ss.explain(path, foldHint(err), f)
 	}
 	if err := plotGLMCV(sc.CV, ss.fam.Name(), f.plot); err != nil {
 		return "", "", err
