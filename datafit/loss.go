@@ -148,6 +148,34 @@ func (l *Loss) nullIntercept() float64 {
 	return 0
 }
 
+// interceptStart returns a start for the profiled intercept at base
+// after a far-away β: for Poisson the exact minimiser when the intercept
+// is the only unpenalised coefficient, log Σwy − log Σw·exp(base) (Newton
+// from far below it takes steps of e^|η| that no backtracking recovers
+// from); otherwise, or without positive counts, the intercept-only fit
+// shifted by the mean of base.
+func (l *Loss) interceptStart(base []float64) float64 {
+	if _, ok := l.fam.(Poisson); ok {
+		top, sy := math.Inf(-1), 0.0
+		for i, b := range base {
+			if l.w[i] > 0 {
+				top = math.Max(top, b)
+				sy += l.w[i] * l.y[i]
+			}
+		}
+		var s float64
+		for i, b := range base {
+			if l.w[i] > 0 {
+				s += l.w[i] * math.Exp(b-top)
+			}
+		}
+		if a := math.Log(sy) - top - math.Log(s); finite(a) {
+			return a
+		}
+	}
+	return l.nullIntercept() - weightedMean(base, l.w)
+}
+
 // Family returns the loss's family.
 func (l *Loss) Family() Family { return l.fam }
 
@@ -167,6 +195,9 @@ func (l *Loss) Free() []float64 { return slices.Clone(l.free) }
 
 // Eta returns the linear predictor at the last evaluation.
 func (l *Loss) Eta() []float64 { return slices.Clone(l.eta) }
+
+// Response returns the responses y.
+func (l *Loss) Response() []float64 { return slices.Clone(l.y) }
 
 // Eval returns the deviance at β = theta, the unpenalised coefficients
 // minimised out, and writes its gradient X_Pᵀ(w⊙∂d/∂η) into grad when grad
@@ -286,7 +317,7 @@ func (l *Loss) profile(base []float64) {
 		saved := slices.Clone(l.free)
 		clear(l.free)
 		if l.intercept {
-			l.free[0] = l.nullIntercept() - weightedMean(base, l.w)
+			l.free[0] = l.interceptStart(base)
 		}
 		l.setEta(base, l.free)
 		if fr := l.value(l.eta); finite(fr) && !(fr >= f) {

@@ -275,11 +275,13 @@ func foldGrid(grid []float64, train, n int) []float64 {
 }
 
 // unconverged counts the λ of the grid (nl values) whose fold fit did not
-// converge, the last fit standing in where the path stopped short.
+// converge, the last fit standing in where the path stopped short. A fit
+// whose only failure is a relaxed refit without a minimum (RelaxNote)
+// converged: it is scored with its penalised coefficients.
 func unconverged(p *Path, nl int) int {
 	k := 0
 	for l := range nl {
-		if !p.Models[min(l, len(p.Models)-1)].Converged {
+		if m := p.Models[min(l, len(p.Models)-1)]; !m.Converged && m.RelaxNote == "" {
 			k++
 		}
 	}

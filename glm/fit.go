@@ -73,6 +73,12 @@ type Model struct {
 	// penalised solution's clusters (Options.Relax); Objective, Gap and
 	// the convergence fields then describe the penalised fit.
 	Relaxed bool
+	// RelaxNote, when not empty, says why the refit of Options.Relax was
+	// not used although the penalised fit converged: its minimum does not
+	// exist (separation: probabilities or rates numerically at 0 or 1 as
+	// its coefficients diverge). Converged is then false: the fit asked
+	// for has no answer; Coef holds the penalised fit's.
+	RelaxNote string
 
 	solution *mat.Dense // the solver's β, the next warm start
 	fitted   *mat.Dense // β on the penalty's scale: the solution or its relaxed refit
@@ -288,16 +294,17 @@ func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64) *solver.Result {
 
 // model maps a solver result back to the data's scale.
 func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result) *Model {
-	theta, relaxed := res.Theta, false
+	theta, relaxed, note := res.Theta, false, ""
 	if pb.opts.Relax {
-		theta, relaxed = pb.relax(pen, res.Theta)
+		theta, relaxed, note = pb.relax(pen, res.Theta)
 	}
 	dev := pb.loss.Eval(nil, theta)
 	free := pb.loss.Free()
 	m := &Model{Family: pb.fam, Penalty: pen, Lambda: lambda, Coef: make([]float64, pb.p),
 		Penalized: slices.Clone(pb.loss.Penalized()), Deviance: dev, NullDeviance: pb.null,
 		Objective: res.Objective, Gap: res.Gap, Iterations: res.Iterations,
-		Converged: res.Converged, Status: res.Status, N: pb.n, solution: res.Theta, fitted: theta, Relaxed: relaxed}
+		Converged: res.Converged && note == "", Status: res.Status, N: pb.n, solution: res.Theta, fitted: theta,
+		Relaxed: relaxed, RelaxNote: note}
 	for a, j := range m.Penalized {
 		m.Coef[j] = theta.At(a, 0)
 	}

@@ -343,7 +343,10 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 		r.DualityGap = &g
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
-	r.Intercept, r.Coefficients, r.Relaxed = m.Intercept, m.Coef, m.Relaxed
+	r.Intercept, r.Coefficients, r.Relaxed, r.RelaxNote = m.Intercept, m.Coef, m.Relaxed, m.RelaxNote
+	if m.RelaxNote != "" {
+		r.Status = "the relaxed refit failed: " + m.RelaxNote
+	}
 	r.DistinctValues = m.DistinctValues()
 	r.ValueScale = "data"
 	if standardized {
@@ -459,14 +462,20 @@ func glmWarning(p *glm.Path, folds int) string {
 	if p.Note != "" {
 		parts = append(parts, "the path "+p.Note)
 	}
-	k := 0
+	k, relax, note := 0, 0, ""
 	for _, m := range p.Models {
-		if !m.Converged {
+		switch {
+		case m.RelaxNote != "":
+			relax, note = relax+1, m.RelaxNote
+		case !m.Converged:
 			k++
 		}
 	}
 	if k > 0 {
 		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged); raise --max-iter or --tol", k, len(p.Models)))
+	}
+	if relax > 0 {
+		parts = append(parts, fmt.Sprintf("--relax: at %d of the %d λ (column converged false) %s", relax, len(p.Models), note))
 	}
 	if folds > 0 {
 		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))

@@ -175,7 +175,9 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 // its cross-validation fits did not: the result is printed all the same.
 func (r *fitResult) warn(stderr io.Writer, saving bool) {
 	var parts []string
-	if !r.Converged {
+	if r.RelaxNote != "" {
+		parts = append(parts, "--relax: "+r.RelaxNote)
+	} else if !r.Converged {
 		s := fmt.Sprintf("the fit did not converge (%s after %d iterations", r.Status, r.Iterations)
 		if r.DualityGap != nil {
 			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
@@ -363,7 +365,10 @@ type fitResult struct {
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.
-	Relaxed    bool    `json:"relaxed"`
+	Relaxed bool `json:"relaxed"`
+	// RelaxNote says why the refit of --relax was not used (its minimum
+	// does not exist, e.g. separation); converged is then false.
+	RelaxNote  string  `json:"relax_note,omitempty"`
 	LambdaRule string  `json:"lambda_rule,omitempty"`
 	Theory     *theory `json:"theory,omitempty"`
 

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -62,4 +64,59 @@ func TestNoDoubledPrefix(t *testing.T) {
 	res := cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", "--drop", "fold", one)
 	oneLine(t, res, 2, "cardreg cv: a streamed cross-validation cannot score")
 	require.NotContains(t, res.stderr, "cv: cv:")
+}
+
+// separableCSV returns n rows x,z,g,y,c: y = [x > 0] (separated by x) and
+// counts c that are 0 exactly where the 0/1 column g is 1.
+func separableCSV(n int) string {
+	r := rand.New(rand.NewPCG(8, 1))
+	var b strings.Builder
+	b.WriteString("x,z,g,y,c\n")
+	for i := range n {
+		x, y, g, c := r.NormFloat64(), 0, 0, 1+r.IntN(4)
+		if x > 0 {
+			y = 1
+		}
+		if i%4 == 0 {
+			g, c = 1, 0
+		}
+		fmt.Fprintf(&b, "%.4f,%.4f,%d,%d,%d\n", x, r.NormFloat64(), g, y, c)
+	}
+	return b.String()
+}
+
+// TestRelaxSeparationCLI: --relax on separable data printed the diverged
+// refit (coefficients in the hundreds) as converged, with no warning; now
+// converged is false, status and relax_note say why, one warning line.
+func TestRelaxSeparationCLI(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "sep.csv", separableCSV(100))
+	for _, c := range []struct {
+		args []string
+		note string
+	}{
+		{[]string{"--family", "binomial", "--target", "y", "--drop", "c,g", "--lambda", "0.5"}, "fitted probabilities numerically 0 or 1 occurred"},
+		{[]string{"--family", "binomial", "--target", "y", "--drop", "c,g", "--lambda", "0.5", "--penalty", "lasso"}, "fitted probabilities numerically 0 or 1 occurred"},
+		{[]string{"--family", "poisson", "--target", "c", "--drop", "y", "--lambda", "1"}, "fitted rates numerically 0 occurred"},
+	} {
+		args := append(append([]string{"fit", "--relax", "--format", "json"}, c.args...), path)
+		res := cardreg(t, args...)
+		require.Equal(t, 0, res.code, res.stderr)
+		var out struct {
+			Converged    bool      `json:"converged"`
+			Relaxed      bool      `json:"relaxed"`
+			Status       string    `json:"status"`
+			RelaxNote    string    `json:"relax_note"`
+			Coefficients []float64 `json:"coefficients"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &out), res.stdout)
+		require.False(t, out.Converged, "%v", c.args)
+		require.False(t, out.Relaxed, "%v", c.args)
+		require.Contains(t, out.RelaxNote, c.note)
+		require.Contains(t, out.Status, "does not exist")
+		require.Equal(t, 1, strings.Count(res.stderr, "\n"), res.stderr)
+		require.Contains(t, res.stderr, "warning: --relax: "+c.note)
+		for _, b := range out.Coefficients {
+			require.Less(t, math.Abs(b), 50.0, "the penalised fit's coefficients, not a diverged refit's")
+		}
+	}
 }
