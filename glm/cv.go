@@ -306,6 +306,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	if err != nil {
 		return nil, 0, err
 	}
+	pb.noPolish = true
 	path, err := pb.path(pen, foldGrid(cv.Lambdas, len(train), n), false)
 	if err != nil {
 		return nil, 0, err

@@ -98,6 +98,8 @@ type problem struct {
 	gradAt []float64
 	// prevLambda is the λ of that solution (the strong rule's λ').
 	prevLambda float64
+	// noPolish skips polish (fold fits, whose coefficients nobody reads).
+	noPolish bool
 }
 
 func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
@@ -239,7 +241,7 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if init != nil {
 		start = init
 	}
-	if res := pb.zeroFit(pen, lambda); res != nil {
+	if res := pb.zeroFit(pen, lambda, init); res != nil {
 		return pb.model(pen, lambda, res), nil
 	}
 	var res *solver.Result
@@ -259,7 +261,7 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if err != nil {
 		return nil, err
 	}
-	return pb.model(pen, lambda, res), nil
+	return pb.model(pen, lambda, pb.polish(pen, lambda, res)), nil
 }
 
 // kktSlack is the relative rounding allowed in the optimality condition
@@ -270,9 +272,13 @@ const kktSlack = 1e-12
 // zeroFit returns the all-zero solution when it is optimal at λ (the
 // dual norm of the gradient at zero is at most λ, as at λ ≥ λ_max) and
 // certified, else nil. The solvers would stop near zero with coefficients
-// of rounding size (1e-16) where glmnet returns exact zeros.
-func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64) *solver.Result {
-	if lambda == 0 {
+// of rounding size (1e-16) where glmnet returns exact zeros. It looks only
+// when the warm start init is zero (or nil): along a decreasing path a
+// nonzero solution is not followed by a zero one, and the look costs an
+// evaluation at zero that moves the profiled intercept away from the warm
+// start's.
+func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense) *solver.Result {
+	if lambda == 0 || init != nil && !mat.Equal(init, mat.NewDense(init.RawMatrix().Rows, init.RawMatrix().Cols, nil)) {
 		return nil
 	}
 	if err := penalty.Validate(pen); err != nil {
