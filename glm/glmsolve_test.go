@@ -50,6 +50,27 @@ func TestSolversStopWhenStalled(t *testing.T) {
 	}
 }
 
+// TestCoordinateDescentStopsWhenStalled: the same for the lasso's
+// coordinate descent (the inner solver of the lasso's proximal Newton
+// finish), which ran all 20000 sweeps, 0.3–2 s per Poisson lasso fit at
+// such a λ.
+func TestCoordinateDescentStopsWhenStalled(t *testing.T) {
+	tb := own(datafit.Gaussian{}, 160, 5, 3)
+	n, _ := tb.x.Dims()
+	ls := solver.NewLeastSquares(solver.DenseDesign{X: tb.x}, mat.NewDense(n, 1, tb.y))
+	res, err := solver.Minimize(solver.Problem{Loss: ls, Penalty: penalty.L1{}, Lambda: 1e-300}, nil, nil, solver.CoordinateDescent{})
+	require.NoError(t, err)
+	require.False(t, res.Converged)
+	require.Equal(t, solver.Stalled, res.Status)
+	require.Less(t, res.Iterations, 2000) // old: 20000
+	pois := own(datafit.Poisson{}, 160, 5, 3)
+	start := time.Now()
+	m, err := Fit(pois.x, pois.y, penalty.L1{}, 1e-300, &Options{Family: datafit.Poisson{}})
+	require.NoError(t, err)
+	require.False(t, m.Converged)
+	require.Less(t, time.Since(start), 20*time.Second)
+}
+
 // TestCVWithHugeWeightReturns is the tester's case: Poisson CV on 200
 // rows, one weight 1e308. The fold without the heavy row fits at λ near
 // 1e-306 and spun for minutes; now it returns quickly (or the data layer

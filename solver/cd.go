@@ -61,7 +61,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 	cd := newCDState(xt, p.Lambda, factors)
 	res := &Result{Status: IterationLimit, Residual: math.NaN(), Converged: true}
 	var obj float64
-	worst, floor := 0.0, false
+	worst, floor, stalled := 0.0, false, false
 	for j := 0; j < cols; j++ {
 		col := mat.Col(nil, j, theta)
 		y := mat.Col(nil, j, ls.y)
@@ -75,6 +75,7 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 		if r.atFloor {
 			floor = true
 		}
+		stalled = stalled || r.stalled
 	}
 	res.Theta, res.Objective, res.Gap = theta, obj, worst
 	switch {
@@ -82,6 +83,8 @@ func (CoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Resu
 		res.Status = GapFloor
 	case res.Converged:
 		res.Status = GapConverged
+	case stalled:
+		res.Status = Stalled
 	}
 	return res, nil
 }
@@ -209,7 +212,12 @@ func (cd *cdState) update(theta []float64, k int, r blas64.Vector) float64 {
 type cdColumn struct {
 	obj, gap           float64
 	converged, atFloor bool // atFloor: stopped at the float64 floor of the gap (see GapFloor)
+	stalled            bool // stopped for want of progress (see Stalled)
 }
+
+// cdStallSweeps is how many sweeps without progress stop coordinate
+// descent on a column (status Stalled).
+const cdStallSweeps = 500
 
 // column runs coordinate descent on one response column.
 func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *Result) cdColumn {
@@ -226,6 +234,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	screened := make([]bool, p)
 	hist := &residuals{}
 	ws := cd.startSet(theta, r.Data, lambda)
+	pg := newProgress(cdStallSweeps)
 	for sweeps := 0; sweeps < s.MaxIter; {
 		var big float64
 		for _, k := range ws.list {
@@ -258,6 +267,10 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 		}
 		if out.gap <= s.Tol || out.gap*out.obj <= gapFloorRatio*yy {
 			out.converged, out.atFloor = true, out.gap > s.Tol
+			return out
+		}
+		if pg.stalled(sweeps, out.obj, out.gap) {
+			out.stalled = true
 			return out
 		}
 		ws.grow(cd.violators(corr, lambda, screened, ws))
