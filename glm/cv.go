@@ -45,7 +45,8 @@ type CV struct {
 	Path *Path
 	// Folds holds each row's fold.
 	Folds []int
-	// Unconverged counts fold fits that stopped at the iteration cap.
+	// Unconverged counts fold fits that did not converge (iteration cap or
+	// a stall).
 	Unconverged int
 }
 

@@ -380,7 +380,7 @@ type cvSummary struct {
 	Folds     int     `json:"folds"`
 	LambdaMin float64 `json:"lambda_min"`
 	Lambda1SE float64 `json:"lambda_1se"`
-	// Unconverged counts fold fits that hit --max-iter (their errors are in
+	// Unconverged counts fold fits that did not converge (their errors are in
 	// the curve anyway).
 	Unconverged int `json:"unconverged_fold_fits"`
 }
@@ -944,7 +944,7 @@ func (r *fitResult) writeText(w io.Writer) error {
 		fmt.Fprintf(tw, "theory\tlambda = max(M_G, 1/nu) %.6g * lambda_t %.6g; sigma %.6g (%s), t %g\n", th.Equivalence, th.LambdaT, th.Sigma, th.SigmaFrom, th.T)
 	}
 	if r.CV != nil && r.CV.Unconverged > 0 {
-		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits hit --max-iter before converging; the CV curve includes them\n", r.CV.Unconverged)
+		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits did not converge (iteration limit, or stalled on a badly scaled problem); the CV curve includes them\n", r.CV.Unconverged)
 	}
 	if r.DroppedRows > 0 {
 		fmt.Fprintf(tw, "note\t%d rows with missing values left out (--drop-missing)\n", r.DroppedRows)
