@@ -301,3 +301,20 @@ func BenchmarkCardinalityPath(b *testing.B) {
 		}
 	}
 }
+
+// TestStreamedFitStopsWhenStalled: a streamed fit at a λ far below the
+// gradient's rounding stopped when its line search found no decrease but
+// said "iteration limit reached"; now its status is Stalled, and a run of
+// steps without progress stops it too (each step is a pass).
+func TestStreamedFitStopsWhenStalled(t *testing.T) {
+	tb := own(datafit.Poisson{}, 160, 5, 3)
+	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}} {
+		src := &tableSource{tb: tb}
+		m, err := FitSource(src, 5, pen, 1e-300, &Options{Family: datafit.Poisson{}})
+		require.NoError(t, err)
+		require.False(t, m.Converged, "%v", pen)
+		require.Equal(t, solver.Stalled, m.Status, "%v", pen)
+		require.Less(t, m.Iterations, 20, "%v: %v", pen, m.Status)
+		t.Logf("%v: %v after %d steps, %d passes", pen, m.Status, m.Iterations, m.Passes)
+	}
+}

@@ -195,6 +195,10 @@ func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) er
 	})
 }
 
+// streamStallSteps is how many outer steps without progress stop a
+// streamed fit (status solver.Stalled).
+const streamStallSteps = 5
+
 // solve runs proximal Newton at s.lambda from cur and returns the point
 // reached, certified by the result.
 func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
@@ -204,6 +208,7 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 	if maxOuter == 0 {
 		maxOuter = 100
 	}
+	pg := solver.NewProgress(streamStallSteps)
 	for k := 1; k <= maxOuter; k++ {
 		st, err := s.statistics(cur)
 		if err != nil {
@@ -225,10 +230,15 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 			break
 		}
 		if ls.t == 0 {
+			res.Status = solver.Stalled
 			if gap <= s.set.Tol {
 				res.Converged, res.Status = true, solver.GapConverged
 			}
 			break // no decrease along the Newton step: stalled at rounding
+		}
+		if pg.Stalled(k, res.Objective, gap) {
+			res.Status = solver.Stalled
+			break // each step is a pass over the source: do not repeat them for nothing
 		}
 		cur = ls.point
 		if k == maxOuter {

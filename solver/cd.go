@@ -234,7 +234,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	screened := make([]bool, p)
 	hist := &residuals{}
 	ws := cd.startSet(theta, r.Data, lambda)
-	pg := newProgress(cdStallSweeps)
+	pg := NewProgress(cdStallSweeps)
 	for sweeps := 0; sweeps < s.MaxIter; {
 		var big float64
 		for _, k := range ws.list {
@@ -269,7 +269,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 			out.converged, out.atFloor = true, out.gap > s.Tol
 			return out
 		}
-		if pg.stalled(sweeps, out.obj, out.gap) {
+		if pg.Stalled(sweeps, out.obj, out.gap) {
 			out.stalled = true
 			return out
 		}

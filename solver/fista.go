@@ -44,7 +44,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		L = 1
 	}
 	pol := m.polisher(p)
-	pg := newProgress(fistaStallIters)
+	pg := NewProgress(fistaStallIters)
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	t := 1.0
 	for k := 1; k <= s.MaxIter; k++ {
@@ -93,7 +93,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 				res.Converged, res.Status = true, ResidualConverged
 				break
 			}
-			if pg.stalled(k, obj, resid) {
+			if pg.Stalled(k, obj, resid) {
 				res.Status = Stalled
 				break
 			}
@@ -119,7 +119,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 				}
 			}
 		}
-		if pg.stalled(k, res.Objective, res.Gap) {
+		if pg.Stalled(k, res.Objective, res.Gap) {
 			res.Status = Stalled
 			break
 		}

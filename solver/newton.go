@@ -59,8 +59,8 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	obj, gap, floor := certificate(p, x, grad)
 	res.Objective, res.Gap = obj, gap
-	pg := newProgress(newtonStallSteps)
-	pg.stalled(0, obj, gap)
+	pg := NewProgress(newtonStallSteps)
+	pg.Stalled(0, obj, gap)
 	for k := 1; k <= min(s.MaxIter, maxOuter); k++ {
 		if res.Status = gapStatus(gap, floor, s.Tol); res.Status != IterationLimit {
 			res.Converged = true
@@ -83,7 +83,7 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 		if s.Trace {
 			res.Trace = append(res.Trace, TraceEntry{Iteration: k, Objective: obj, Criterion: gap})
 		}
-		if gapStatus(gap, floor, s.Tol) == IterationLimit && pg.stalled(k, obj, gap) {
+		if gapStatus(gap, floor, s.Tol) == IterationLimit && pg.Stalled(k, obj, gap) {
 			res.Status = Stalled
 			break
 		}

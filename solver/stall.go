@@ -2,14 +2,14 @@ package solver
 
 import "math"
 
-// progress watches a method's stopping checks for a stall: a run of
+// Progress watches a method's stopping checks for a stall: a run of
 // checks in which neither the objective fell by more than rounding nor the
 // criterion (duality gap or residual) by a meaningful fraction. A method
 // that sees one stops with status Stalled instead of spending the rest of
 // its iteration budget, which on a badly scaled problem (a λ below the
 // gradient's rounding, weights spanning 300 orders of magnitude) can be
 // minutes of work that changes nothing.
-type progress struct {
+type Progress struct {
 	window   int // iterations without improvement that make a stall
 	last     int // the iteration of the last improvement
 	since    int // checks since the last improvement
@@ -26,20 +26,20 @@ const stallRelObj = 1e-13
 // as progress.
 const stallRelCrit = 0.01
 
-// newProgress returns a watcher that calls window iterations (and at
+// NewProgress returns a watcher that calls window iterations (and at
 // least minChecks checks) without improvement a stall.
-func newProgress(window int) *progress {
-	return &progress{window: window}
+func NewProgress(window int) *Progress {
+	return &Progress{window: window}
 }
 
 // minChecks is the fewest checks without improvement that make a stall.
 const minChecks = 3
 
-// stalled records the check at iteration k of objective obj and criterion
+// Stalled records the check at iteration k of objective obj and criterion
 // crit (NaN when there is none) and reports whether the method has
 // stalled: a non-finite objective at once, else window iterations and
 // minChecks checks without improvement.
-func (pg *progress) stalled(k int, obj, crit float64) bool {
+func (pg *Progress) Stalled(k int, obj, crit float64) bool {
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		return true
 	}
