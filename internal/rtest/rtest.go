@@ -89,7 +89,7 @@ func start() {
 	srv.out = bufio.NewReader(stdout)
 	line, err := srv.out.ReadString('\n')
 	if err != nil || strings.TrimSpace(line) != "ready" {
-		srv.err = fmt.Errorf("R with glmnet did not start (%q, %v)", line, err)
+		srv.err = fmt.Errorf("rtest: R with glmnet did not start (%q, %v)", line, err)
 		_ = cmd.Wait()
 	}
 }
