@@ -336,9 +336,22 @@ func TestSignalRemovesTemp(t *testing.T) {
 		os.Exit(0)
 	}
 	dir := t.TempDir()
-	out := filepath.Join(dir, "out.txt")
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestSignalRemovesTemp$")
-	cmd.Env = append(os.Environ(), "CARDREG_SIGNAL_CHILD="+out)
+	cmd := writingChild(t, "TestSignalRemovesTemp", "CARDREG_SIGNAL_CHILD", filepath.Join(dir, "out.txt"))
+	require.Len(t, listDir(t, dir), 1, "the temporary file exists while writing")
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 130, ee.ExitCode())
+	require.Empty(t, listDir(t, dir), "the temporary file was left behind")
+}
+
+// writingChild runs the test binary as cardreg for the test named, with
+// env set to out, and returns once the child says it is writing out.
+func writingChild(t *testing.T, test, env, out string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run", "^"+test+"$")
+	cmd.Env = append(os.Environ(), env+"="+out)
 	stdout, err := cmd.StdoutPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -346,13 +359,7 @@ func TestSignalRemovesTemp(t *testing.T) {
 	_, err = io.ReadFull(stdout, buf)
 	require.NoError(t, err)
 	require.Equal(t, "writing\n", string(buf))
-	require.Len(t, listDir(t, dir), 1, "the temporary file exists while writing")
-	require.NoError(t, cmd.Process.Signal(os.Interrupt))
-	err = cmd.Wait()
-	var ee *exec.ExitError
-	require.ErrorAs(t, err, &ee)
-	require.Equal(t, 130, ee.ExitCode())
-	require.Empty(t, listDir(t, dir), "the temporary file was left behind")
+	return cmd
 }
 
 // scaledCSV writes the bundled example with every predictor × sx and the

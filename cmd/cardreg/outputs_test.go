@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -422,15 +421,7 @@ func TestKilledWriteLeavesNothing(t *testing.T) {
 		os.Exit(0)
 	}
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run", "^TestKilledWriteLeavesNothing$")
-	cmd.Env = append(os.Environ(), "CARDREG_KILL_CHILD="+filepath.Join(dir, "out.txt"))
-	stdout, err := cmd.StdoutPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	buf := make([]byte, 8)
-	_, err = io.ReadFull(stdout, buf)
-	require.NoError(t, err)
-	require.Equal(t, "writing\n", string(buf))
+	cmd := writingChild(t, "TestKilledWriteLeavesNothing", "CARDREG_KILL_CHILD", filepath.Join(dir, "out.txt"))
 	require.NoError(t, cmd.Process.Kill())
 	cmd.Wait()
 	require.Empty(t, listDir(t, dir), "a killed write left a file")
