@@ -135,7 +135,11 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 	}
 	res := &Result{Network: net}
 	best, bestLoss, since := net.Clone(), math.Inf(1), 0
-	w := newWatch(o.evaluate(net, tx, ty, nil, nil))
+	initial, stuck := o.evaluate(net, tx, ty, nil, nil)
+	if !isFinite(initial.Loss) {
+		return nil, initialLossError(initial.Loss, ty)
+	}
+	w := newWatch(initial, stuck)
 	start := time.Now()
 	for e := 1; e <= o.Epochs; e++ {
 		var moved float64
@@ -282,6 +286,25 @@ func (w *watch) history() string {
 }
 
 func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// initialLossError is the error for a training loss that is not finite
+// before any step: no step size can help there, the data's magnitude is
+// the cause: targets whose squares overflow float64 (from about 1e154 on),
+// else inputs too large for the network's outputs.
+func initialLossError(loss float64, y *mat.Dense) error {
+	top := 0.0
+	r, c := y.Dims()
+	for i := range r {
+		for j := range c {
+			top = max(top, math.Abs(y.At(i, j)))
+		}
+	}
+	cause := fmt.Sprintf("the inputs are too large for the network's outputs in float64 (the targets reach only %.3g)", top)
+	if top > 1e150 {
+		cause = fmt.Sprintf("the targets reach %.3g, beyond what the loss can hold in float64", top)
+	}
+	return fmt.Errorf("deepreg: the training loss is %v before any step, whatever the step size: %s; divide the data by a power of ten", loss, cause)
+}
 
 // finite returns a DivergedError when a weight or bias is NaN or infinite.
 func (net *Network) finite(epoch int) error {

@@ -1,6 +1,7 @@
 package deepreg
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -279,12 +280,15 @@ func TestTrainRefusesDegenerateRuns(t *testing.T) {
 	require.Positive(t, de.Epoch)
 	require.Contains(t, err.Error(), "learning rate")
 
-	// Overflowing data diverge too, and say so.
+	// Overflowing inputs are named as the cause before any step (a smaller
+	// step cannot help there, so this is not a DivergedError).
 	big := mat.DenseCopyOf(x)
 	big.Scale(1e200, big)
 	net, _ = New([]int{3, 4, 1}, []Activation{ReLU{}}, false, 1)
 	_, err = Train(net, solver.DenseDesign{X: big}, y, &Options{Epochs: 5})
-	require.ErrorAs(t, err, &de)
+	require.False(t, errors.As(err, &de), "%v", err)
+	require.ErrorContains(t, err, "before any step")
+	require.ErrorContains(t, err, "the inputs are too large")
 }
 
 // offsetData has inputs in {0, …, 4} and a target near 8, far from the
@@ -426,5 +430,24 @@ func TestStuckLayers(t *testing.T) {
 		require.ErrorContains(t, err, "diverged at epoch 3: every unit of hidden layer 1 ("+c.f.String()+") "+got)
 		w = newWatch(Epoch{Loss: 1}, net.stuck(tr))
 		require.NoError(t, w.check(net, Epoch{Epoch: 3, Loss: 1}, net.stuck(tr)), "stuck from the start")
+	}
+}
+
+// Targets whose squared loss overflows float64 before any step are named as
+// the cause, not reported as a divergence whose remedy is a smaller step:
+// at 1e200 the loss is +Inf at the start, and every step size fails alike.
+func TestTrainInitialLossNotFinite(t *testing.T) {
+	x, y := offsetData(50)
+	big := mat.NewDense(50, 1, nil)
+	big.Scale(1e200, y)
+	for _, lr := range []float64{0.1, 1e-300} {
+		net, err := New([]int{3, 4, 1}, []Activation{ReLU{}}, true, 1)
+		require.NoError(t, err)
+		_, err = Train(net, solver.DenseDesign{X: x}, big, &Options{LearningRate: lr, Epochs: 5})
+		var de *DivergedError
+		require.False(t, errors.As(err, &de), "lr %g: %v", lr, err)
+		require.ErrorContains(t, err, "before any step")
+		require.ErrorContains(t, err, "the targets reach 9e+200")
+		require.NotContains(t, err.Error(), "learning rate")
 	}
 }
