@@ -67,8 +67,8 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		co = *opts
 	}
 	k := len(f.Fold)
-	if k < 2 {
-		return nil, fmt.Errorf("tensorreg: %d folds: need at least 2", k)
+	if k < 3 { // as CrossValidate's folds (internal/cvcurve) and cv.glmnet
+		return nil, fmt.Errorf("tensorreg: %d folds: cross-validation needs at least 3", k)
 	}
 	for i, m := range f.Fold {
 		if m.W == 0 {

@@ -1,6 +1,7 @@
 package tensorreg
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -216,5 +217,29 @@ func TestStatsScaleMatchesRows(t *testing.T) {
 		gp, err := FitPathStats(f.All(), 1, pen, &PathOptions{NLambda: 8, Options: opts})
 		require.NoError(t, err, "%+v", tc)
 		require.InEpsilon(t, want.Lambdas[0], gp.Lambdas[0], 1e-9, "%+v", tc)
+	}
+}
+
+// Cross-validation from statistics refuses fewer than three folds, as
+// CrossValidate on the rows does: two folds (a --foldid column holding 1
+// and 2, streamed) were cross-validated where the rows' route refused them.
+func TestCrossValidateStatsFoldCount(t *testing.T) {
+	const n = 60
+	x, y := statsData(3, n, 5, 1)
+	for _, k := range []int{1, 2} {
+		foldID := make([]int, n)
+		f := suffstat.NewFolds(k, 6)
+		z := make([]float64, 6)
+		for i := range n {
+			foldID[i] = i % k
+			copy(z, x.RawRowView(i))
+			z[5] = y.At(i, 0)
+			f.Fold[foldID[i]].Add(z, 1)
+		}
+		co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 5}}
+		_, rowsErr := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.3}, co)
+		require.ErrorContains(t, rowsErr, "needs at least 3", "k %d", k)
+		_, err := CrossValidateStats(f, 1, penalty.Cardinality{Nu: 1.3}, co)
+		require.ErrorContains(t, err, fmt.Sprintf("%d folds: cross-validation needs at least 3", k))
 	}
 }
