@@ -229,8 +229,10 @@ func (h HTTP) Schema(ctx context.Context, d Dialect, s Source) ([]Column, error)
 		if names, err = headerLine(r); err != nil {
 			return err
 		}
-		types, err = headerLine(r)
-		return err
+		if types, err = headerLine(r); err != nil || strings.HasPrefix(types[0], "<") { // no ClickHouse type starts so
+			return notClickHouse(strings.Join(names, "\t"))
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -243,6 +245,17 @@ func (h HTTP) Schema(ctx context.Context, d Dialect, s Source) ([]Column, error)
 		cols[i] = Column{names[i], types[i]}
 	}
 	return cols, nil
+}
+
+// notClickHouse is the error for an answer to the schema query that is not
+// ClickHouse's two header lines (column names, then types), as when
+// another HTTP server (a web page) listens on the port; first is the
+// answer's first line.
+func notClickHouse(first string) error {
+	if r := []rune(first); len(r) > 40 {
+		first = string(r[:40]) + "…"
+	}
+	return fmt.Errorf("the answer is not ClickHouse's header of column names and types (it starts %q): is this ClickHouse's HTTP port (8123 by default)?", first)
 }
 
 // headerLine reads one tab-separated header line.

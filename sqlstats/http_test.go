@@ -174,3 +174,17 @@ func TestHTTPFailureMidAnswer(t *testing.T) {
 	require.ErrorContains(t, err, "failed while answering: Code: 241, e.displayText() = DB::Exception: Memory limit (for query) exceeded")
 	require.NotContains(t, err.Error(), "secret")
 }
+
+// An HTTP server that is not ClickHouse (a web page on the port) is named
+// as such, not reported as a table with no columns.
+func TestSchemaNotClickHouse(t *testing.T) {
+	for _, page := range []string{"<html><body>It works</body></html>\n", "<!DOCTYPE html>\n<html>\n<body>hello</body>\n</html>\n", "OK\n"} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Write([]byte(page))
+		}))
+		_, err := HTTP{URL: srv.URL}.Schema(context.Background(), ClickHouse, Source{Table: "t"})
+		srv.Close()
+		require.ErrorContains(t, err, "is this ClickHouse's HTTP port", "%q", page)
+		require.ErrorContains(t, err, "it starts \""+strings.SplitN(page, "\n", 2)[0][:2], "%q", page)
+	}
+}
