@@ -5,56 +5,52 @@
 #   bash bench/anchors.sh
 #
 # Environment overrides: BENCH_N (5000), BENCH_P (500), BENCH_SEED (1),
-# BENCH_REPS (5), BENCH_KEEP=1 keeps the temp dir with the data and raw
-# outputs, BENCH_ADMM=1 also times cardreg's ADMM baseline with the explicit
-# all-pairs matrix (fitbench -admm; minutes and ~1.4 GB of memory at
-# p = 500), BENCH_ADMM_MAXITER caps its iterations (fitbench's default
-# otherwise), BENCH_MATMUL=0 skips the compressed-product anchors (M4RI,
-# NumPy; bench/matmul/run.sh). All timings are taken in-process by each program (median of
-# BENCH_REPS runs after one warm-up), so interpreter / compiler start-up and
-# CSV parsing are never counted.
+# BENCH_REPS (5), BENCH_ROUNDS (3) interleaved rounds (cardreg, glmnet,
+# scikit-learn, then again), BENCH_KEEP=1 keeps the temp dir with the data
+# and raw outputs, BENCH_LASSO_ONLY=1 times the one-lambda lasso only
+# (fitbench -lasso-only, no paths: wide data), BENCH_LASSO_TOL cardreg's
+# relative duality gap for it (fitbench -lasso-tol; 1e-7 by default),
+# BENCH_SKLEARN=0 skips scikit-learn, BENCH_ADMM=1 also times cardreg's ADMM
+# baseline with the explicit all-pairs matrix (fitbench -admm; minutes and
+# ~1.4 GB of memory at p = 500), BENCH_ADMM_MAXITER caps its iterations
+# (fitbench's default otherwise), BENCH_MATMUL=0 skips the compressed-product
+# anchors (M4RI, NumPy; bench/matmul/run.sh). All timings are taken
+# in-process by each program (median of BENCH_REPS runs after one warm-up),
+# by wall time and by the process's CPU time (user + sys, all threads), so
+# interpreter / compiler start-up and CSV parsing are never counted. The
+# load average is printed at the start and the end: on a busy machine judge
+# by the CPU-time ratios.
 set -euo pipefail
 
 N="${BENCH_N:-5000}"
 P="${BENCH_P:-500}"
 SEED="${BENCH_SEED:-1}"
 REPS="${BENCH_REPS:-5}"
-ADMM_ARGS=()
+ROUNDS="${BENCH_ROUNDS:-3}"
+LASSO_ONLY="${BENCH_LASSO_ONLY:-0}"
+SKLEARN="${BENCH_SKLEARN:-1}"
+FIT_ARGS=()
+if [[ "$LASSO_ONLY" == 1 ]]; then FIT_ARGS+=(-lasso-only); fi
+if [[ -n "${BENCH_LASSO_TOL:-}" ]]; then FIT_ARGS+=(-lasso-tol "$BENCH_LASSO_TOL"); fi
 if [[ "${BENCH_ADMM:-0}" == 1 ]]; then
-  ADMM_ARGS=(-admm)
-  if [[ -n "${BENCH_ADMM_MAXITER:-}" ]]; then ADMM_ARGS+=(-admm-maxiter "$BENCH_ADMM_MAXITER"); fi
+  FIT_ARGS+=(-admm)
+  if [[ -n "${BENCH_ADMM_MAXITER:-}" ]]; then FIT_ARGS+=(-admm-maxiter "$BENCH_ADMM_MAXITER"); fi
 fi
-PY=/usr/bin/python3
+[[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "anchors.sh: bad BENCH_ROUNDS '$ROUNDS'" >&2; exit 2; }
 
 # Repository root = parent of the directory holding this script.
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+. bench/lib.sh
+PY="$BENCH_PY"
+bench_go
 
-if command -v go >/dev/null 2>&1; then
-  GO=go
-elif [[ -x /usr/local/go/bin/go ]]; then
-  GO=/usr/local/go/bin/go
-else
-  echo "anchors.sh: no Go toolchain found (need go on PATH or /usr/local/go/bin/go)" >&2
-  exit 1
-fi
-
-# ---- 1. anchors from Debian, only when missing -----------------------------
-anchors_ok() {
-  command -v Rscript >/dev/null 2>&1 &&
-    Rscript -e 'suppressPackageStartupMessages(library(glmnet))' >/dev/null 2>&1 &&
-    "$PY" -c 'import sklearn, numpy' >/dev/null 2>&1
-}
-if anchors_ok; then
-  echo "# anchors already installed (R glmnet, python3 sklearn)" >&2
-else
-  echo "# installing anchors from Debian (r-cran-glmnet python3-sklearn python3-numpy)" >&2
-  SUDO=()
-  if [[ "$(id -u)" -ne 0 ]]; then SUDO=(sudo); fi
-  "${SUDO[@]}" apt-get update
-  "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
-    apt-get install -y --no-install-recommends r-cran-glmnet python3-sklearn python3-numpy
-  anchors_ok || { echo "anchors.sh: anchors still not usable after install" >&2; exit 1; }
-fi
+# ---- 1. anchors from Debian, when missing; the BLAS they run --------------------
+# Without libopenblas0-pthread R and NumPy run the reference BLAS, several
+# times slower.
+bench_need libopenblas0-pthread r-cran-glmnet python3-sklearn python3-numpy python3-threadpoolctl
+bench_load start
+bench_blas_r
+bench_blas_numpy
 
 # ---- 2. data -----------------------------------------------------------------
 TMP="$(mktemp -d "${TMPDIR:-/tmp}/cardreg-anchors.XXXXXX")"
@@ -66,10 +62,8 @@ fi
 DATA="$TMP/data.csv"
 echo "# generating n=$N p=$P seed=$SEED -> $DATA" >&2
 "$GO" run ./bench/gendata -n "$N" -p "$P" -seed "$SEED" -out "$DATA"
-
-# ---- 3. anchors ----------------------------------------------------------------
-echo "# running R glmnet (bench/glmnet.R)" >&2
-Rscript bench/glmnet.R "$DATA" 1e-10 "$REPS" >"$TMP/glmnet.txt"
+"$GO" build -o "$TMP/fitbench" ./bench/fitbench
+echo "# commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (modified)'), $("$GO" version)"
 
 # value NAME FILE...: print the value of the first "NAME value" line, or nothing.
 value() {
@@ -77,80 +71,95 @@ value() {
   awk -v k="$name" '$1 == k { print $2; exit }' "$@" 2>/dev/null || true
 }
 
-LAMBDA="$(value glmnet_lambda "$TMP/glmnet.txt")"
+# The lambda: glmnet.R's 0.05*lambda_max (the same in every round).
+Rscript bench/glmnet.R "$DATA" 1e-10 1 nopath >"$TMP/lambda.txt"
+LAMBDA="$(value glmnet_lambda "$TMP/lambda.txt")"
 if [[ -z "$LAMBDA" ]]; then
   echo "anchors.sh: glmnet.R did not report glmnet_lambda" >&2
   exit 1
 fi
 
-echo "# running scikit-learn (bench/sklearn_lasso.py), lambda_glmnet=$LAMBDA" >&2
-"$PY" bench/sklearn_lasso.py "$DATA" --lambda-glmnet "$LAMBDA" --reps "$REPS" >"$TMP/sklearn.txt"
-
-# ---- 4. our side ------------------------------------------------------------------
-: >"$TMP/cardreg.txt"
-CARDREG_NOTE=""
-if compgen -G "bench/fitbench/*.go" >/dev/null; then
-  echo "# running cardreg (go run ./bench/fitbench ${ADMM_ARGS[*]})" >&2
-  if ! "$GO" run ./bench/fitbench -data "$DATA" -lambda-glmnet "$LAMBDA" -reps "$REPS" \
-    ${ADMM_ARGS[@]+"${ADMM_ARGS[@]}"} >"$TMP/cardreg.txt"; then
-    CARDREG_NOTE="NOTE: go run ./bench/fitbench failed; cardreg columns are empty or partial."
+# ---- 3. interleaved rounds: cardreg, glmnet, scikit-learn, cardreg, ... -----------
+GLMNET_ARGS=("$DATA" 1e-10 "$REPS")
+SKLEARN_ARGS=("$DATA" --lambda-glmnet "$LAMBDA" --reps "$REPS")
+if [[ "$LASSO_ONLY" == 1 ]]; then GLMNET_ARGS+=(nopath); SKLEARN_ARGS+=(--no-path); fi
+for ((r = 1; r <= ROUNDS; r++)); do
+  echo "# round $r/$ROUNDS: cardreg (fitbench ${FIT_ARGS[*]}), R glmnet, scikit-learn" >&2
+  "$TMP/fitbench" -data "$DATA" -lambda-glmnet "$LAMBDA" -reps "$REPS" \
+    ${FIT_ARGS[@]+"${FIT_ARGS[@]}"} >"$TMP/cardreg$r.txt"
+  Rscript bench/glmnet.R "${GLMNET_ARGS[@]}" >"$TMP/glmnet$r.txt"
+  if [[ "$SKLEARN" == 1 ]]; then
+    "$PY" bench/sklearn_lasso.py "${SKLEARN_ARGS[@]}" >"$TMP/sklearn$r.txt"
+  else
+    : >"$TMP/sklearn$r.txt"
   fi
-else
-  CARDREG_NOTE="NOTE: bench/fitbench does not exist yet; only the anchors are shown."
-fi
+  bench_load "after round $r"
+done
 
-# ---- 5. report ------------------------------------------------------------------------
-echo "== raw =="
-cat "$TMP/glmnet.txt" "$TMP/sklearn.txt" "$TMP/cardreg.txt"
+# ---- 4. report (the raw lines of the last round; a timing table per round) -------
+G="$TMP/glmnet$ROUNDS.txt"; S="$TMP/sklearn$ROUNDS.txt"; C="$TMP/cardreg$ROUNDS.txt"
+echo "== raw (round $ROUNDS) =="
+cat "$G" "$S" "$C"
 echo
 
-G="$TMP/glmnet.txt"; S="$TMP/sklearn.txt"; C="$TMP/cardreg.txt"
 n_paper="$(value glmnet_n "$G")"
 echo "== setting =="
-echo "n=$n_paper p=$(value glmnet_p "$G") seed=$SEED reps=$REPS"
+echo "n=$n_paper p=$(value glmnet_p "$G") seed=$SEED reps=$REPS rounds=$ROUNDS"
 echo "lambda_max (glmnet scale)  $(value glmnet_lambda_max "$G")"
 echo "lambda_glmnet = 0.05*max   $LAMBDA"
 echo "lambda_paper = 2n*lambda   $(value glmnet_lambda_paper "$G")"
 echo "glmnet thresh $(value glmnet_thresh "$G"), sklearn tol $(value sklearn_tol "$S")"
 echo
 
-# row MEASUREMENT ANCHOR ANCHOR_KEY FILE CARDREG_KEY [TARGET]
-# TARGET is the largest acceptable cardreg/anchor ratio (the spec's target);
-# the last column then says whether it is met.
+# row MEASUREMENT ANCHOR ANCHOR_KEY ANCHOR_FILE CARDREG_KEY [TARGET]: the wall
+# and CPU seconds (KEY_seconds, KEY_cpu_seconds) of both sides and their
+# ratios cardreg/anchor. TARGET is the largest acceptable cardreg/anchor
+# ratio (the spec's target), judged on the CPU-time ratio.
 row() {
-  local a c
-  a="$(value "$3" "$4")"
-  c="$(value "$5" "$C")"
-  awk -v m="$1" -v an="$2" -v a="$a" -v c="$c" -v t="${6:-}" 'BEGIN {
-    r = "-"; v = "-"
-    if (a != "" && c != "" && a + 0 > 0) {
-      r = sprintf("%.3f", c / a)
-      if (t != "") v = (c / a <= t + 0 ? "met (<=" t ")" : "MISSED (<=" t ")")
-    } else if (t != "") v = "? (<=" t ")"
-    printf "%-34s %-24s %12s %12s %14s  %s\n", m, an, (a == "" ? "-" : a), (c == "" ? "-" : c), r, v
+  local a c ac cc
+  a="$(value "${3}_seconds" "$4")"; ac="$(value "${3}_cpu_seconds" "$4")"
+  c="$(value "${5}_seconds" "$C")"; cc="$(value "${5}_cpu_seconds" "$C")"
+  [[ -z "$a" && -z "$c" ]] && return 0
+  awk -v m="$1" -v an="$2" -v a="$a" -v c="$c" -v ac="$ac" -v cc="$cc" -v t="${6:-}" '
+  function ratio(x, y) { return (x != "" && y != "" && y + 0 > 0) ? sprintf("%.2f", x / y) : "-" }
+  function s(x) { return x == "" ? "-" : x }
+  BEGIN {
+    r = ratio(cc, ac); v = "-"
+    if (t != "") v = (r == "-" ? "? (<=" t ")" : (cc / ac <= t + 0 ? "met (<=" t ")" : "MISSED (<=" t ")"))
+    printf "%-32s %-24s %9s %9s %6s %9s %9s %6s  %s\n", m, an, s(a), s(c), ratio(c, a), s(ac), s(cc), r, v
   }'
 }
 
 gnl="$(value glmnet_path_nlambda "$G")"
 cnl="$(value cardreg_lasso_path_nlambda "$C")"
-echo "== timings (seconds, median of $REPS after warm-up) =="
-printf "%-34s %-24s %12s %12s %14s  %s\n" measurement anchor anchor_s cardreg_s cardreg/anchor target
-row "lasso, one lambda"                  "glmnet thresh=1e-10"   glmnet_one_lambda_seconds               "$G" cardreg_lasso_one_lambda_seconds 2
-row "lasso, one lambda"                  "glmnet thresh=1e-7"    glmnet_one_lambda_default_thresh_seconds "$G" cardreg_lasso_one_lambda_seconds 2
-row "lasso, one lambda"                  "sklearn Lasso"         sklearn_one_lambda_seconds              "$S" cardreg_lasso_one_lambda_seconds
-row "lasso path${cnl:+ (cardreg $cnl lam)}" "glmnet default (${gnl:-?} lam)" glmnet_path_seconds "$G" cardreg_lasso_path_seconds 3
-row "lasso path${cnl:+ (cardreg $cnl lam)}" "glmnet forced 100 lam" glmnet_path100_seconds                 "$G" cardreg_lasso_path_seconds 3
-row "lasso path${cnl:+ (cardreg $cnl lam)}" "sklearn lasso_path 100" sklearn_path_seconds                  "$S" cardreg_lasso_path_seconds
-row "cardinality, lasso's lambda (*)"    "glmnet 1e-10, 1 lam"   glmnet_one_lambda_seconds               "$G" cardreg_cardinality_one_lambda_seconds 3
-row "cardinality, lasso's lambda (*)"    "glmnet 1e-7, 1 lam"    glmnet_one_lambda_default_thresh_seconds "$G" cardreg_cardinality_one_lambda_seconds 3
-row "cardinality, 0.05*lam_fuse (*)"     "glmnet 1e-10, 1 lam"   glmnet_one_lambda_seconds               "$G" cardreg_cardinality_mid_seconds 3
-row "cardinality, 0.05*lam_fuse (*)"     "glmnet 1e-7, 1 lam"    glmnet_one_lambda_default_thresh_seconds "$G" cardreg_cardinality_mid_seconds 3
-echo "cardreg's Gram product X'X alone (formed inside every one-lambda fit and once per path):" \
-  "$(value cardreg_gram_seconds "$C") s"
+for ((r = 1; r <= ROUNDS; r++)); do
+  G="$TMP/glmnet$r.txt"; S="$TMP/sklearn$r.txt"; C="$TMP/cardreg$r.txt"
+  echo "== timings, round $r/$ROUNDS (seconds, median of $REPS after warm-up; wall, then CPU) =="
+  printf "%-32s %-24s %9s %9s %6s %9s %9s %6s  %s\n" measurement anchor anchor_s cardreg_s ratio \
+    anchor_cpu cardreg_cpu ratio "target (CPU ratio)"
+  row "lasso, one lambda"                  "glmnet thresh=1e-10"   glmnet_one_lambda               "$G" cardreg_lasso_one_lambda 2
+  row "lasso, one lambda"                  "glmnet thresh=1e-7"    glmnet_one_lambda_default_thresh "$G" cardreg_lasso_one_lambda 2
+  row "lasso, one lambda"                  "sklearn Lasso"         sklearn_one_lambda              "$S" cardreg_lasso_one_lambda
+  row "lasso path${cnl:+ (cardreg $cnl lam)}" "glmnet default (${gnl:-?} lam)" glmnet_path "$G" cardreg_lasso_path 3
+  row "lasso path${cnl:+ (cardreg $cnl lam)}" "glmnet forced 100 lam" glmnet_path100                 "$G" cardreg_lasso_path 3
+  row "lasso path${cnl:+ (cardreg $cnl lam)}" "sklearn lasso_path 100" sklearn_path                  "$S" cardreg_lasso_path
+  row "cardinality, lasso's lambda (*)"    "glmnet 1e-10, 1 lam"   glmnet_one_lambda               "$G" cardreg_cardinality_one_lambda 3
+  row "cardinality, lasso's lambda (*)"    "glmnet 1e-7, 1 lam"    glmnet_one_lambda_default_thresh "$G" cardreg_cardinality_one_lambda 3
+  row "cardinality, 0.05*lam_fuse (*)"     "glmnet 1e-10, 1 lam"   glmnet_one_lambda               "$G" cardreg_cardinality_mid 3
+  row "cardinality, 0.05*lam_fuse (*)"     "glmnet 1e-7, 1 lam"    glmnet_one_lambda_default_thresh "$G" cardreg_cardinality_mid 3
+  row "cardinality, 0.05*lam_fuse (*)"     "sklearn Lasso"         sklearn_one_lambda              "$S" cardreg_cardinality_mid
+  if [[ -n "$(value cardreg_gram_seconds "$C")" ]]; then
+    echo "cardreg's Gram product X'X alone (formed inside every one-lambda fit with n >= p and once per path):" \
+      "$(value cardreg_gram_seconds "$C") s wall, $(value cardreg_gram_cpu_seconds "$C") s CPU"
+  fi
+  echo
+done
+G="$TMP/glmnet$ROUNDS.txt"; S="$TMP/sklearn$ROUNDS.txt"; C="$TMP/cardreg$ROUNDS.txt"
 echo "(*) different problem (cardinality penalty, relative duality gap 1e-6): the glmnet"
 echo "    lasso time is only the scale reference the spec's target is stated against."
 echo "targets (spec): lasso one lambda <= 2x glmnet one lambda; lasso path <= 3x glmnet's path;"
 echo "                cardinality one lambda (gap 1e-6) <= 3x glmnet's lasso at one lambda."
+echo "glmnet runs on one thread; cardreg and NumPy use both cores, so their CPU time can exceed their wall time."
 echo
 
 echo "== cardreg certificates =="
@@ -196,10 +205,6 @@ relrow sklearn "$(value sklearn_objective "$S")"        "$(value sklearn_nnz "$S
 relrow cardreg "$(value cardreg_lasso_objective "$C")"  "$(value cardreg_lasso_nonzero "$C")"
 echo "(glmnet at default thresh 1e-7: objective $(value glmnet_objective_default_thresh "$G"))"
 
-if [[ -n "$CARDREG_NOTE" ]]; then
-  echo
-  echo "$CARDREG_NOTE"
-fi
 
 # ---- compressed products: M4RI and NumPy/OpenBLAS against cardmat --------------
 # BENCH_MATMUL=0 skips it; bench/matmul/run.sh installs libm4ri-dev when missing,
@@ -209,3 +214,4 @@ if [[ "${BENCH_MATMUL:-1}" == 1 ]]; then
   echo "== compressed products (bench/matmul/run.sh) =="
   bash bench/matmul/run.sh
 fi
+bench_load end

@@ -1,12 +1,17 @@
 #!/usr/bin/env Rscript
 # Anchor timings for R glmnet on the CSV written by bench/gendata.
 #
-# Usage: Rscript bench/glmnet.R DATA.csv [THRESH] [REPS]
+# Usage: Rscript bench/glmnet.R DATA.csv [THRESH] [REPS] [nopath]
+#
+# "nopath" skips the two 100-lambda paths (wide data: only one lambda).
 #
 # Prints machine-readable "name value" lines on stdout (diagnostics go to
-# stderr). Only the glmnet() calls are timed, in-process, with system.time()
-# (elapsed seconds); R start-up, package loading and CSV parsing are not timed.
-# Each timing is the median of REPS (default 5) repetitions after one warm-up.
+# stderr). Only the glmnet() calls are timed, in-process, with system.time():
+# NAME_seconds is the elapsed time, NAME_cpu_seconds the process's CPU time
+# (user.self + sys.self, every BLAS thread included); R start-up, package
+# loading and CSV parsing are not timed. Each is the median of REPS (default
+# 5) repetitions after one warm-up. Lines starting with "#" name the R,
+# glmnet and BLAS/LAPACK libraries in use (sessionInfo()).
 #
 # Scales. glmnet's gaussian objective is
 #     (1/(2n)) * ||y - b0 - X b||^2 + lambda_glmnet * ||b||_1,
@@ -34,6 +39,7 @@ if (length(args) < 1) {
 path   <- args[1]
 thresh <- if (length(args) >= 2) as.numeric(args[2]) else 1e-10
 reps   <- if (length(args) >= 3) as.integer(args[3]) else 5L
+paths  <- !(length(args) >= 4 && args[4] == "nopath")
 
 # ---- read data (not timed) -------------------------------------------------
 if (requireNamespace("data.table", quietly = TRUE)) {
@@ -62,11 +68,15 @@ lambda_max <- max(abs(crossprod(x, y - mean(y)))) / n
 lambda     <- 0.05 * lambda_max
 lambda_paper <- 2 * n * lambda
 
-# Median elapsed seconds of `reps` runs of `f()` after one warm-up.
+# Median elapsed and median CPU seconds of `reps` runs of `f()` after one
+# warm-up: c(wall = , cpu = ).
 time_median <- function(f) {
   f()  # warm-up
-  t <- vapply(seq_len(reps), function(i) system.time(f())[["elapsed"]], 0)
-  median(t)
+  t <- vapply(seq_len(reps), function(i) {
+    s <- system.time(f())
+    c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]])
+  }, c(0, 0))
+  c(wall = median(t[1, ]), cpu = median(t[2, ]))
 }
 
 paper_objective <- function(a0, b) {
@@ -104,18 +114,29 @@ fit_path <- function() {
   glmnet(x, y, family = "gaussian", alpha = 1, nlambda = 100,
          standardize = FALSE, intercept = TRUE, thresh = thresh)
 }
-t_path <- time_median(fit_path)
-fp <- fit_path()
+if (paths) {
+  t_path <- time_median(fit_path)
+  fp <- fit_path()
 
-# The same path forced to all 100 lambdas (early stopping disabled).
-glmnet.control(fdev = 0, devmax = 1)
-t_path100 <- time_median(fit_path)
-fp100 <- fit_path()
-glmnet.control(factory = TRUE)
+  # The same path forced to all 100 lambdas (early stopping disabled).
+  glmnet.control(fdev = 0, devmax = 1)
+  t_path100 <- time_median(fit_path)
+  fp100 <- fit_path()
+  glmnet.control(factory = TRUE)
+}
 
 # ---- report ----------------------------------------------------------------
 fmt <- function(v) format(v, digits = 17, scientific = FALSE, trim = TRUE)
 out <- function(name, v) cat(name, " ", v, "\n", sep = "")
+# timing prints NAME_seconds (wall) and NAME_cpu_seconds.
+timing <- function(name, t) {
+  out(paste0(name, "_seconds"), format(t[["wall"]]))
+  out(paste0(name, "_cpu_seconds"), format(t[["cpu"]]))
+}
+
+si <- sessionInfo()
+cat("# ", si$R.version$version.string, ", glmnet ", as.character(packageVersion("glmnet")), "\n", sep = "")
+cat("# R BLAS: ", si$BLAS, "\n# R LAPACK: ", si$LAPACK, "\n", sep = "")
 
 out("glmnet_version", as.character(packageVersion("glmnet")))
 out("glmnet_n", n)
@@ -123,16 +144,18 @@ out("glmnet_p", p)
 out("glmnet_thresh", format(thresh))
 out("glmnet_type_gaussian", if (p < 500) "covariance" else "naive")  # glmnet default rule
 out("glmnet_lambda_max", fmt(lambda_max))
-out("glmnet_path_first_lambda", fmt(fp$lambda[1]))
 out("glmnet_lambda", fmt(lambda))
 out("glmnet_lambda_paper", fmt(lambda_paper))
-out("glmnet_one_lambda_seconds", format(t_one))
+timing("glmnet_one_lambda", t_one)
 out("glmnet_objective", fmt(obj1))
 out("glmnet_intercept", fmt(f1$a0[[1]]))
 out("glmnet_nnz", sum(b1 != 0))
-out("glmnet_one_lambda_default_thresh_seconds", format(t_one_def))
+timing("glmnet_one_lambda_default_thresh", t_one_def)
 out("glmnet_objective_default_thresh", fmt(obj1d))
-out("glmnet_path_seconds", format(t_path))
-out("glmnet_path_nlambda", length(fp$lambda))
-out("glmnet_path100_seconds", format(t_path100))
-out("glmnet_path100_nlambda", length(fp100$lambda))
+if (paths) {
+  out("glmnet_path_first_lambda", fmt(fp$lambda[1]))
+  timing("glmnet_path", t_path)
+  out("glmnet_path_nlambda", length(fp$lambda))
+  timing("glmnet_path100", t_path100)
+  out("glmnet_path100_nlambda", length(fp100$lambda))
+}

@@ -8,9 +8,10 @@
 //	    [-admm [-admm-maxiter 20000]] [-cpuprofile FILE]
 //
 // It prints machine-readable "name value" lines on stdout (progress goes to
-// stderr). Only the fitting calls are timed, in-process, with time.Now; CSV
-// parsing and compilation are not. Each time is the median of -reps runs
-// after one warm-up, except the ADMM baseline (-admm), which is run once.
+// stderr). Only the fitting calls are timed, in-process, by wall time and by
+// the process's CPU time (NAME_seconds and NAME_cpu_seconds, user + system
+// of all threads); CSV parsing and compilation are not. Each time is the
+// median of -reps runs after one warm-up, except the ADMM baseline (-admm), which is run once.
 //
 // Scales. glmnet minimises (1/(2n))‖y − b0 − Xβ‖² + L‖β‖₁; cardreg minimises
 // ‖y − b0 − Xβ‖² + λh(β), so λ = 2n·L and cardreg's objectives are 2n times
@@ -46,6 +47,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cardsparse/cardreg/bench/internal/clock"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
@@ -150,25 +152,10 @@ func readCSV(path string) (*mat.Dense, *mat.Dense, error) {
 	return x, y, nil
 }
 
-// median returns the median time of reps calls of f after one warm-up call.
-func median(reps int, f func() error) (float64, error) {
-	if err := f(); err != nil {
-		return 0, err
-	}
-	ts := make([]float64, reps)
-	for i := range ts {
-		runtime.GC() // do not bill one run for the garbage of the previous
-		t0 := time.Now()
-		if err := f(); err != nil {
-			return 0, err
-		}
-		ts[i] = time.Since(t0).Seconds()
-	}
-	slices.Sort(ts)
-	if reps%2 == 1 {
-		return ts[reps/2], nil
-	}
-	return (ts[reps/2-1] + ts[reps/2]) / 2, nil
+// median times reps calls of f after one warm-up call: the median wall
+// and the median process CPU seconds (bench/internal/clock).
+func median(reps int, f func() error) (clock.Times, error) {
+	return clock.Median(reps, f)
 }
 
 // objective returns ‖y − b0 − Xβ‖² + λh(β) recomputed from the model's
@@ -225,6 +212,12 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 		}
 	}
 	short := func(s float64) string { return strconv.FormatFloat(s, 'g', 6, 64) }
+	// timing prints NAME_seconds (median wall) and NAME_cpu_seconds (median
+	// process CPU, both cores counted).
+	timing := func(name string, t clock.Times) {
+		out(name+"_seconds", short(t.Wall))
+		out(name+"_cpu_seconds", short(t.CPU))
+	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "fitbench: "+format+"\n", a...) }
 
 	out("cardreg_go_version", runtime.Version())
@@ -247,7 +240,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 		if err != nil {
 			return err
 		}
-		out("cardreg_gram_seconds", short(t))
+		timing("cardreg_gram", t)
 	}
 
 	// ---- lasso, one λ ----------------------------------------------------
@@ -262,7 +255,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	if err != nil {
 		return err
 	}
-	out("cardreg_lasso_one_lambda_seconds", short(t))
+	timing("cardreg_lasso_one_lambda", t)
 	out("cardreg_lasso_objective", lasso.Objective)
 	out("cardreg_lasso_objective_recomputed", objective(lasso, l1, lambda))
 	out("cardreg_lasso_gap", lasso.Gap)
@@ -287,7 +280,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	if err != nil {
 		return err
 	}
-	out("cardreg_lasso_path_seconds", short(t))
+	timing("cardreg_lasso_path", t)
 	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
 	out("cardreg_lasso_path_lambda_max_paper", lpath.LambdaMax)
 	out("cardreg_lasso_path_lambda_max_glmnet", lpath.LambdaMax/(2*float64(n)))
@@ -305,7 +298,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	if err != nil {
 		return err
 	}
-	out("cardreg_cardinality_one_lambda_seconds", short(t))
+	timing("cardreg_cardinality_one_lambda", t)
 	out("cardreg_cardinality_objective", cm.Objective)
 	out("cardreg_cardinality_gap", cm.Gap)
 	out("cardreg_cardinality_iterations", cm.Iterations)
@@ -334,7 +327,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 		return err
 	}
 	midObj := objective(mid, card, lamMid)
-	out("cardreg_cardinality_mid_seconds", short(t))
+	timing("cardreg_cardinality_mid", t)
 	out("cardreg_cardinality_mid_objective", mid.Objective)
 	out("cardreg_cardinality_mid_objective_recomputed", midObj)
 	out("cardreg_cardinality_mid_gap", mid.Gap)
@@ -408,12 +401,16 @@ func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, a
 	default:
 		return fmt.Errorf("-card-method %q: want fista or cluster", cardMethod)
 	}
-	start := time.Now()
-	path, err := tensorreg.FitPath(design, y, penalty.Cardinality{Nu: 1}, opts)
+	var path *tensorreg.Path
+	t, err := clock.Once(func() (err error) {
+		path, err = tensorreg.FitPath(design, y, penalty.Cardinality{Nu: 1}, opts)
+		return err
+	})
 	if err != nil {
 		return err
 	}
-	out("cardreg_card_path_seconds", time.Since(start).Seconds())
+	out("cardreg_card_path_seconds", t.Wall)
+	out("cardreg_card_path_cpu_seconds", t.CPU)
 	for k, m := range path.Models {
 		fmt.Fprintf(os.Stderr, "fitbench: cardinality path fit %d: %d iterations, %d distinct values\n", k, m.Iterations, distinctWithin(mat.Col(nil, 0, m.Coef), 0))
 	}

@@ -1,0 +1,92 @@
+# Shared helpers of the bench/ scripts; source it: . "$(dirname "$0")/lib.sh".
+#
+#   bench_need PKG...        install the Debian packages not yet installed
+#                            (apt-get update first; waits up to 10 min for the
+#                            dpkg lock; sudo when not root)
+#   bench_blas_r             "#" lines: R's version and its BLAS/LAPACK
+#   bench_blas_numpy         "#" lines: the BLAS NumPy runs (threadpoolctl)
+#   bench_blas_torch         "#" lines: torch.__config__.show() and its BLAS
+#   bench_load LABEL         "# loadavg LABEL: <the five fields of /proc/loadavg>"
+#   bench_proc NAME CMD...   run CMD (its stdout passes through) and print
+#                            NAME_process_wall_seconds and
+#                            NAME_process_cpu_seconds (user + sys of CMD and
+#                            its children, start-up included)
+#   bench_go                 set GO to the Go toolchain (go on PATH or
+#                            /usr/local/go/bin/go)
+#
+# Debian's packages (python3-numpy, -sklearn, -torch) live in Debian's
+# python: the scripts run /usr/bin/python3 ($BENCH_PY), never a python3
+# found first on PATH (e.g. pyenv's).
+
+BENCH_PY=/usr/bin/python3
+
+bench_need() {
+  local missing=() pkg
+  for pkg in "$@"; do
+    dpkg-query -W -f '${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' ||
+      missing+=("$pkg")
+  done
+  ((${#missing[@]} == 0)) && return 0
+  local sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || { echo "bench: need root or sudo to install: ${missing[*]}" >&2; return 1; }
+    sudo=(sudo)
+  fi
+  echo "# installing from Debian: ${missing[*]}" >&2
+  "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update >&2
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 \
+    install -y --no-install-recommends "${missing[@]}" >&2
+}
+
+bench_blas_r() {
+  Rscript -e 'si <- sessionInfo(); cat("# ", si$R.version$version.string, "\n# R BLAS: ", si$BLAS, "\n# R LAPACK: ", si$LAPACK, "\n", sep = "")'
+}
+
+bench_blas_numpy() {
+  "$BENCH_PY" - <<'PY'
+import numpy as np
+print("# numpy", np.__version__)
+try:
+    from threadpoolctl import threadpool_info
+    for i in threadpool_info():
+        print("# %s %s %s threads=%s %s" % (i.get("user_api"), i.get("internal_api"),
+                                             i.get("version"), i.get("num_threads"), i.get("filepath")))
+except ImportError:
+    import contextlib, io
+    b = io.StringIO()
+    with contextlib.redirect_stdout(b):
+        np.show_config()
+    print("\n".join("# " + l for l in b.getvalue().splitlines()))
+PY
+}
+
+bench_blas_torch() {
+  "$BENCH_PY" -c 'import torch; print("\n".join("# " + l for l in torch.__config__.show().splitlines()))'
+  bench_blas_numpy
+}
+
+bench_load() {
+  echo "# loadavg $1: $(cat /proc/loadavg)"
+}
+
+bench_proc() {
+  local name="$1" tf rc=0
+  shift
+  tf="$(mktemp)"
+  # bash's time keyword: wall, user, sys of the command and its children.
+  { TIMEFORMAT='%R %U %S'; time "$@" 2>&3; } 3>&2 2>"$tf" || rc=$?
+  awk -v n="$name" '{ printf "%s_process_wall_seconds %s\n%s_process_cpu_seconds %.3f\n", n, $1, n, $2 + $3 }' "$tf"
+  rm -f -- "$tf"
+  return "$rc"
+}
+
+bench_go() {
+  if command -v go >/dev/null 2>&1; then
+    GO=go
+  elif [[ -x /usr/local/go/bin/go ]]; then
+    GO=/usr/local/go/bin/go
+  else
+    echo "bench: no Go toolchain found (need go on PATH or /usr/local/go/bin/go)" >&2
+    return 1
+  fi
+}
