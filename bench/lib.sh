@@ -4,8 +4,11 @@
 #                            (apt-get update first; waits up to 10 min for the
 #                            dpkg lock; sudo when not root)
 #   bench_blas_r             "#" lines: R's version and its BLAS/LAPACK
-#   bench_blas_numpy         "#" lines: the BLAS NumPy runs (threadpoolctl)
-#   bench_blas_torch         "#" lines: torch.__config__.show() and its BLAS
+#   bench_blas_numpy         "#" lines: the BLAS NumPy runs (threadpoolctl, else
+#                            np.show_config())
+#   bench_blas_torch         "#" lines: torch.__config__.show(), then the BLAS
+#                            libraries loaded in the process after a torch
+#                            float64 product
 #   bench_load LABEL         "# loadavg LABEL: <the five fields of /proc/loadavg>"
 #   bench_proc NAME CMD...   run CMD (its stdout passes through) and print
 #                            NAME_process_wall_seconds and
@@ -43,7 +46,12 @@ bench_blas_r() {
 }
 
 bench_blas_numpy() {
-  "$BENCH_PY" - <<'PY'
+  "$BENCH_PY" - "$@" <<'PY'
+import sys
+if "torch" in sys.argv[1:]:
+    import torch
+    print("\n".join("# " + l for l in torch.__config__.show().splitlines()))
+    torch.ones(64, 64, dtype=torch.float64) @ torch.ones(64, 64, dtype=torch.float64)
 import numpy as np
 print("# numpy", np.__version__)
 try:
@@ -61,8 +69,7 @@ PY
 }
 
 bench_blas_torch() {
-  "$BENCH_PY" -c 'import torch; print("\n".join("# " + l for l in torch.__config__.show().splitlines()))'
-  bench_blas_numpy
+  bench_blas_numpy torch
 }
 
 bench_load() {

@@ -51,7 +51,9 @@ labels, on all n rows) are from the last run.
 
 Output: machine-readable "name value" lines on stdout, comments start with #:
     # torch VERSION
-    torch_<dtype>_<t>thread_sec_per_iter VALUE
+    torch_<dtype>_<t>thread_sec_per_iter VALUE      (median wall time)
+    torch_<dtype>_<t>thread_cpu_sec_per_iter VALUE  (median process CPU time,
+                                                     time.process_time())
     torch_<dtype>_<t>thread_final_loss VALUE
     torch_<dtype>_<t>thread_accuracy VALUE
 
@@ -152,10 +154,10 @@ def forward(ws, x):
 
 def train(ws0, x, y, iters, lr, dtype, want_first_loss=False):
     """Run `iters` gradient-descent steps from copies of ws0. Returns
-    (seconds, weights, first_loss)."""
+    ((wall seconds, process CPU seconds), weights, first_loss)."""
     ws = [torch.tensor(w, dtype=dtype).requires_grad_(True) for w in ws0]
     first = None
-    t0 = time.perf_counter()
+    c0, t0 = time.process_time(), time.perf_counter()
     for it in range(iters):
         loss = F.cross_entropy(forward(ws, x), y)
         loss.backward()
@@ -165,7 +167,7 @@ def train(ws0, x, y, iters, lr, dtype, want_first_loss=False):
                 w.grad = None
         if want_first_loss and it == 0:
             first = loss.item()
-    secs = time.perf_counter() - t0
+    secs = (time.perf_counter() - t0, time.process_time() - c0)
     return secs, [w.detach() for w in ws], first
 
 
@@ -237,16 +239,18 @@ def main():
         for t in threads:
             set_threads(t, blas, blas_fixed)
             train(ws0, x, y, WARMUP_ITERS, a.lr, dtype)
-            per_iter = []
+            per_iter, cpu_per_iter = [], []
             ws = None
             for _ in range(a.reps):
                 secs, ws, _ = train(ws0, x, y, a.iters, a.lr, dtype)
-                per_iter.append(secs / a.iters)
+                per_iter.append(secs[0] / a.iters)
+                cpu_per_iter.append(secs[1] / a.iters)
             loss, acc = evaluate(ws, x, y)
             tag = f"torch_{dname}_{t}thread" + ("" if blas_fixed is None else f"_blas{blas_fixed}")
             print(f"# {tag}: torch threads={torch.get_num_threads()} blas threads={blas_threads(blas)}; "
                   f"per-rep sec/iter " + " ".join(f"{v:.4e}" for v in per_iter))
             print(f"{tag}_sec_per_iter {statistics.median(per_iter):.6e}")
+            print(f"{tag}_cpu_sec_per_iter {statistics.median(cpu_per_iter):.6e}")
             print(f"{tag}_final_loss {loss:.10g}")
             print(f"{tag}_accuracy {acc:.6f}", flush=True)
 

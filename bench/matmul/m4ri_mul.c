@@ -11,11 +11,14 @@
  *   mzd_mul_m4rm(C, A, B, 0)  (Method of the Four Russians, default k)
  *
  * Each is called once untimed (warm-up), then REPS timed calls; the median
- * wall-clock time (CLOCK_MONOTONIC) is printed.  Only the multiplication
- * call is inside the timed region.  Output, one "name value" per line:
+ * wall-clock time (CLOCK_MONOTONIC) and the median process CPU time
+ * (CLOCK_PROCESS_CPUTIME_ID) are printed.  Only the multiplication call is
+ * inside the timed region.  Output, one "name value" per line:
  *
- *   m4ri_mul_N    <median seconds>
- *   m4ri_m4rm_N   <median seconds>
+ *   m4ri_mul_N        <median seconds>
+ *   m4ri_mul_N_cpu    <median CPU seconds>
+ *   m4ri_m4rm_N       <median seconds>
+ *   m4ri_m4rm_N_cpu   <median CPU seconds>
  *   m4ri_agree_N  1 if both products are identical, else 0
  *
  * With --dump FILE, A, B and C (= the mzd_mul product) are written as text:
@@ -68,9 +71,9 @@ static int parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
-static double now_seconds(void) {
+static double clock_seconds(clockid_t id) {
   struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(id, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -108,16 +111,22 @@ static int dump_matrix(FILE *f, const char *name, const mzd_t *M) {
 
 typedef mzd_t *(*mul_fn)(mzd_t *, mzd_t const *, mzd_t const *, int);
 
-/* One warm-up call, then reps timed calls; returns the median or -1. */
-static double time_mul(mul_fn f, mzd_t *C, const mzd_t *A, const mzd_t *B, long reps, double *times) {
+/* One warm-up call, then reps timed calls; returns the median wall time or
+ * -1, and the median CPU time in *cpu. */
+static double time_mul(mul_fn f, mzd_t *C, const mzd_t *A, const mzd_t *B, long reps, double *times,
+                       double *cpu) {
   if (f(C, A, B, 0) != C) return -1.0;
   for (long r = 0; r < reps; r++) {
-    double t0 = now_seconds();
+    double c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
+    double t0 = clock_seconds(CLOCK_MONOTONIC);
     mzd_t *res = f(C, A, B, 0);
-    double t1 = now_seconds();
+    double t1 = clock_seconds(CLOCK_MONOTONIC);
+    double c1 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
     if (res != C) return -1.0;
     times[r] = t1 - t0;
+    times[reps + r] = c1 - c0;
   }
+  *cpu = median(times + reps, reps);
   return median(times, reps);
 }
 
@@ -165,7 +174,7 @@ int main(int argc, char **argv) {
   }
 
   int status = 1;
-  double *times = malloc((size_t)reps * sizeof *times);
+  double *times = malloc(2 * (size_t)reps * sizeof *times);
   mzd_t *A = mzd_init((rci_t)n, (rci_t)n);
   mzd_t *B = mzd_init((rci_t)n, (rci_t)n);
   mzd_t *C = mzd_init((rci_t)n, (rci_t)n);
@@ -177,8 +186,9 @@ int main(int argc, char **argv) {
   fill_random(A);
   fill_random(B);
 
-  double t_m4rm = time_mul(mzd_mul_m4rm, D, A, B, reps, times);
-  double t_mul = time_mul(mzd_mul, C, A, B, reps, times);
+  double c_m4rm = 0, c_mul = 0;
+  double t_m4rm = time_mul(mzd_mul_m4rm, D, A, B, reps, times, &c_m4rm);
+  double t_mul = time_mul(mzd_mul, C, A, B, reps, times, &c_mul);
   if (t_mul < 0 || t_m4rm < 0) {
     fprintf(stderr, "m4ri_mul: multiplication failed\n");
     goto out;
@@ -186,7 +196,9 @@ int main(int argc, char **argv) {
   int agree = mzd_equal(C, D) ? 1 : 0;
 
   printf("m4ri_mul_%ld %.6g\n", n, t_mul);
+  printf("m4ri_mul_%ld_cpu %.6g\n", n, c_mul);
   printf("m4ri_m4rm_%ld %.6g\n", n, t_m4rm);
+  printf("m4ri_m4rm_%ld_cpu %.6g\n", n, c_m4rm);
   printf("m4ri_agree_%ld %d\n", n, agree);
   fflush(stdout);
 

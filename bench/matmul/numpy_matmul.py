@@ -3,8 +3,10 @@
 
     /usr/bin/python3 bench/matmul/numpy_matmul.py --n 2048 --reps 5 --seed 1
 
-Times, in-process with time.perf_counter(), only the `A @ B` call (median of
---reps runs after one untimed warm-up), and prints `name value` lines:
+Times, in-process with time.perf_counter() (wall) and time.process_time()
+(CPU, every BLAS thread), only the `A @ B` call (median of --reps runs after
+one untimed warm-up), and prints `name value` lines (NAME the wall time,
+NAME_cpu the CPU time):
 
   numpy_binary_f64_N  A, B: N x N, entries 0/1 (uniform), float64
   numpy_binary_f32_N  the same matrices as float32
@@ -25,16 +27,23 @@ import numpy as np
 
 
 def time_matmul(a, b, reps):
+    """(median wall, median process CPU) seconds of `a @ b`."""
     c = a @ b  # warm-up (untimed)
     del c
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
-        t0 = time.perf_counter()
+        c0, t0 = time.process_time(), time.perf_counter()
         c = a @ b
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         times.append(t1 - t0)
+        cpu.append(c1 - c0)
         del c
-    return statistics.median(times)
+    return statistics.median(times), statistics.median(cpu)
+
+
+def report(name, t):
+    """Print NAME (wall seconds) and NAME_cpu (process CPU seconds)."""
+    print(f"{name} {t[0]:.6g}\n{name}_cpu {t[1]:.6g}", flush=True)
 
 
 def blas_comment_lines():
@@ -102,16 +111,16 @@ def main():
     n = args.n
     a = rng.integers(0, 2, size=(n, n)).astype(np.float64)
     b = rng.integers(0, 2, size=(n, n)).astype(np.float64)
-    print(f"numpy_binary_f64_{n} {time_matmul(a, b, args.reps):.6g}", flush=True)
+    report(f"numpy_binary_f64_{n}", time_matmul(a, b, args.reps))
     a32, b32 = a.astype(np.float32), b.astype(np.float32)
     del a, b
-    print(f"numpy_binary_f32_{n} {time_matmul(a32, b32, args.reps):.6g}", flush=True)
+    report(f"numpy_binary_f32_{n}", time_matmul(a32, b32, args.reps))
     del a32, b32
 
     if not args.no_letter:
         x = rng.integers(0, 10, size=(20000, 16)).astype(np.float64)
         w = rng.standard_normal(size=(16, 1024))
-        print(f"numpy_letter_f64 {time_matmul(x, w, args.reps):.6g}", flush=True)
+        report("numpy_letter_f64", time_matmul(x, w, args.reps))
     return 0
 
 

@@ -10,7 +10,8 @@
 //	go run ./bench/matmulbench -paper [-reps 5] [-seed 1] [-data ../shared/data] [-out DIR]
 //
 // Without -paper it prints "name value" lines (seconds, the median of -reps
-// runs after one warm-up, timed in-process). The matrices are those of
+// runs after one warm-up, timed in-process; NAME is the wall time, NAME_cpu
+// the process CPU time, all threads). The matrices are those of
 // bench/matmul: binary N×N with independent fair bits, and the letter-like
 // 20000×16 (integers uniform on 0..9) times 16×1024 (standard normal).
 //
@@ -25,11 +26,10 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/cardsparse/cardreg/bench/internal/clock"
 	"github.com/cardsparse/cardreg/cardmat"
 	"gonum.org/v1/gonum/mat"
 )
@@ -79,24 +79,18 @@ func parseSizes(s string) ([]int, error) {
 	return out, nil
 }
 
-// median times fn reps times after one warm-up and returns the median in
-// seconds.
-func median(reps int, fn func()) float64 {
-	fn()
-	t := make([]float64, reps)
-	for i := range t {
-		start := time.Now()
-		fn()
-		t[i] = time.Since(start).Seconds()
-	}
-	slices.Sort(t)
-	if reps%2 == 1 {
-		return t[reps/2]
-	}
-	return (t[reps/2-1] + t[reps/2]) / 2
+// median times fn reps times after one warm-up and returns the median wall
+// and the median process CPU seconds (bench/internal/clock).
+func median(reps int, fn func()) clock.Times {
+	t, _ := clock.Median(reps, func() error { fn(); return nil })
+	return t
 }
 
-func line(name string, v float64) { fmt.Printf("%s %.6g\n", name, v) }
+// line prints NAME (median wall seconds) and NAME_cpu (median process CPU
+// seconds, all threads).
+func line(name string, t clock.Times) {
+	fmt.Printf("%s %.6g\n%s_cpu %.6g\n", name, t.Wall, name, t.CPU)
+}
 
 // randomBinary returns an r×c matrix of fair random bits.
 func randomBinary(rng *rand.Rand, r, c int) *mat.Dense {
