@@ -1,0 +1,43 @@
+// Command gramgo times internal/kernel's Gram product XᵀX on the shapes of
+// bench/kernel/gram.py, for the side-by-side comparison with NumPy run by
+// bench/kernel/run.sh.
+//
+// Usage:
+//
+//	GOMAXPROCS=1 go run ./bench/kernel/gramgo [-reps 7]
+//
+// X is n×p with standard normal entries (seed 1). Each shape prints one line
+// "go_gram_NxP threads=T WALL ms CPU ms G GFlop/s": the median wall and the
+// median process CPU time of -reps calls after one warm-up, and GFlop/s
+// counting n·p² flops on the wall time, as gram.py does.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+
+	"github.com/cardsparse/cardreg/bench/internal/clock"
+	"github.com/cardsparse/cardreg/internal/kernel"
+)
+
+func main() {
+	reps := flag.Int("reps", 7, "timed calls per shape (median reported)")
+	flag.Parse()
+	for _, s := range [][2]int{{5000, 500}, {100000, 100}, {1000, 50}, {200, 20}} {
+		n, p := s[0], s[1]
+		rng := rand.New(rand.NewPCG(1, 1))
+		x := make([]float64, n*p)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		dst := make([]float64, p*p)
+		t, _ := clock.Median(*reps, func() error {
+			kernel.Gram(dst, p, x, n, p, p)
+			return nil
+		})
+		fmt.Printf("go_gram_%dx%d threads=%d %.3f ms %.3f ms_cpu %.2f GFlop/s\n", n, p, runtime.GOMAXPROCS(0),
+			t.Wall*1e3, t.CPU*1e3, float64(n)*float64(p)*float64(p)/t.Wall/1e9)
+	}
+}
