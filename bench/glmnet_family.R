@@ -3,7 +3,8 @@
 # standardize = FALSE, thresh = THRESH) on DATA.csv (x1..xp, y), one lambda
 # (glmnet scale) and the default 100-lambda path, median of REPS after one
 # warm-up, in-process (reading the CSV is not timed). Writes the one-lambda
-# coefficients (intercept first) to COEF for cardreg to certify.
+# coefficients (intercept first) to COEF for cardreg to certify. Prints
+# *_seconds (elapsed) and *_cpu_seconds (user.self + sys.self).
 #
 #   Rscript bench/glmnet_family.R DATA.csv FAMILY LAMBDA THRESH REPS COEF
 suppressPackageStartupMessages(library(glmnet))
@@ -12,15 +13,16 @@ d <- as.matrix(read.csv(a[1]))
 x <- d[, -ncol(d)]
 y <- d[, ncol(d)]
 family <- a[2]; lambda <- as.numeric(a[3]); thresh <- as.numeric(a[4]); reps <- as.integer(a[5])
+# time: median elapsed and median CPU seconds of reps calls after a warm-up.
 time <- function(f) {
   f()
-  t <- replicate(reps, system.time(f())[["elapsed"]])
-  median(t)
+  t <- replicate(reps, { s <- system.time(f()); c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]]) })
+  c(median(t[1, ]), median(t[2, ]))
 }
 one <- time(function() glmnet(x, y, family = family, lambda = lambda, standardize = FALSE, thresh = thresh))
 path <- time(function() glmnet(x, y, family = family, standardize = FALSE, thresh = thresh))
 fit <- glmnet(x, y, family = family, lambda = lambda, standardize = FALSE, thresh = thresh)
 cat(formatC(as.vector(as.matrix(coef(fit))), digits = 17, format = "g"), "\n", file = a[6])
 pfit <- glmnet(x, y, family = family, standardize = FALSE, thresh = thresh)
-cat(sprintf("glmnet_seconds %.4f\nglmnet_path_seconds %.4f\nglmnet_path_len %d\nglmnet_nonzero %d\n",
-            one, path, length(pfit$lambda), sum(coef(fit)[-1] != 0)))
+cat(sprintf("glmnet_seconds %.4f\nglmnet_cpu_seconds %.4f\nglmnet_path_seconds %.4f\nglmnet_path_cpu_seconds %.4f\nglmnet_path_len %d\nglmnet_nonzero %d\n",
+            one[1], one[2], path[1], path[2], length(pfit$lambda), sum(coef(fit)[-1] != 0)))
