@@ -11,7 +11,9 @@
 #    GOMAXPROCS=1 (its lines renamed go_<variant>_1thread_…), torch_digits.py
 #    (float64 and float32 on 1 and 2 threads), gobench on both cores;
 #    BENCH_REPS runs of 1000 iterations each, BENCH_VARIANTS gobench's
-#    variants (all four by default);
+#    variants (all four by default), BENCH_TORCH_ARGS extra arguments of
+#    torch_digits.py (e.g. "--threads 1 --dtype float64": torch's 2-thread
+#    runs crawl on a loaded machine, its OpenMP and OpenBLAS threads spinning);
 # 3. per round, for every go_<variant>_sec_per_iter and _cpu_sec_per_iter,
 #      ratio_go_<variant>_vs_torch_float64_{1,2}thread      wall-time ratio
 #      cpu_ratio_go_<variant>_vs_torch_float64_{1,2}thread  CPU-time ratio
@@ -66,7 +68,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   out="$(GOMAXPROCS=1 "$GOBENCH" -iters 1000 -reps "$REPS" -variants "$VARIANTS" |
     sed -e 's/^go_\([a-z0-9_]*\)_cpu_sec_per_iter/go_\1_1thread_cpu_sec_per_iter/; t' \
       -e 's/^go_\([a-z0-9_]*\)_sec_per_iter/go_\1_1thread_sec_per_iter/')
-$("$PY" bench/deepreg/torch_digits.py --reps "$REPS")
+$("$PY" bench/deepreg/torch_digits.py --reps "$REPS" ${BENCH_TORCH_ARGS:-})
 $("$GOBENCH" -iters 1000 -reps "$REPS" -variants "$VARIANTS")"
   printf '%s\n' "$out"
   printf '%s\n' "$out" | ratios "$r"
