@@ -1,4 +1,4 @@
-# Shared helpers of the bench/ scripts; source it: . "$(dirname "$0")/lib.sh".
+# Shared helpers of the bench/ scripts; from the repository root: . bench/lib.sh
 #
 #   bench_need PKG...        install the Debian packages not yet installed
 #                            (apt-get update first; waits up to 10 min for the
@@ -10,12 +10,12 @@
 #                            libraries loaded in the process after a torch
 #                            float64 product
 #   bench_load LABEL         "# loadavg LABEL: <the five fields of /proc/loadavg>"
-#   bench_proc NAME CMD...   run CMD (its stdout passes through) and print
-#                            NAME_process_wall_seconds and
-#                            NAME_process_cpu_seconds (user + sys of CMD and
-#                            its children, start-up included)
 #   bench_go                 set GO to the Go toolchain (go on PATH or
 #                            /usr/local/go/bin/go)
+#
+# The CPU times themselves are taken in-process by each timed program
+# (NAME_cpu_seconds and the like), so that start-up and data reading are not
+# counted.
 #
 # Debian's packages (python3-numpy, -sklearn, -torch) live in Debian's
 # python: the scripts run /usr/bin/python3 ($BENCH_PY), never a python3
@@ -74,17 +74,6 @@ bench_blas_torch() {
 
 bench_load() {
   echo "# loadavg $1: $(cat /proc/loadavg)"
-}
-
-bench_proc() {
-  local name="$1" tf rc=0
-  shift
-  tf="$(mktemp)"
-  # bash's time keyword: wall, user, sys of the command and its children.
-  { TIMEFORMAT='%R %U %S'; time "$@" 2>&3; } 3>&2 2>"$tf" || rc=$?
-  awk -v n="$name" '{ printf "%s_process_wall_seconds %s\n%s_process_cpu_seconds %.3f\n", n, $1, n, $2 + $3 }' "$tf"
-  rm -f -- "$tf"
-  return "$rc"
 }
 
 bench_go() {
