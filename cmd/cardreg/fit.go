@@ -112,10 +112,10 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
-			return pos, nil
+			return pos, checkFiniteFlags(fs)
 		}
 		if k := len(args) - len(rest); k > 0 && args[k-1] == "--" {
-			return append(pos, rest...), nil
+			return append(pos, rest...), checkFiniteFlags(fs)
 		}
 		pos = append(pos, rest[0])
 		args = rest[1:]

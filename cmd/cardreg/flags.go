@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"math"
 	"strconv"
 )
@@ -29,6 +30,9 @@ func (o *optFloat) Set(s string) error {
 	return nil
 }
 
+// Get returns the value, so that checkFiniteFlags sees it as a float.
+func (o *optFloat) Get() any { return o.v }
+
 // or returns the value given, else def.
 func (o optFloat) or(def float64) float64 {
 	if o.set {
@@ -44,4 +48,22 @@ func checkNu(nu optFloat) error {
 		return usagef("--nu must be a finite number > 0 (h is a norm only for nu > 0), got %v; leave it out for the default", nu.v)
 	}
 	return nil
+}
+
+// checkFiniteFlags refuses NaN and ±Inf in every float flag the command
+// line set: strconv.ParseFloat accepts them, and they pass range checks
+// such as v < 0 || v >= 1 (NaN) or reach the numerics as a bound (Inf).
+// No float flag of cardreg has a meaning for them.
+func checkFiniteFlags(fs *flag.FlagSet) error {
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		g, ok := fl.Value.(flag.Getter)
+		if !ok || err != nil {
+			return
+		}
+		if v, ok := g.Get().(float64); ok && (math.IsNaN(v) || math.IsInf(v, 0)) {
+			err = usagef("--%s must be a finite number, got %v", fl.Name, v)
+		}
+	})
+	return err
 }

@@ -87,6 +87,9 @@ Flags:
 		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if err == nil {
+		err = checkFiniteFlags(fs)
+	}
+	if err == nil {
 		err = checkNu(f.nu)
 	}
 	if err == nil && f.format != "text" && f.format != "json" {
