@@ -36,3 +36,24 @@ func TestFloatFlagsRefuseNonFinite(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, seen, 20, "float flags found in the help texts")
 }
+
+// A refused ratio of penalty factors names them as the user typed them,
+// not rescaled (it said "factor 1 (1) is 1e+40 times factor 2 (1e-40)"
+// for 1e40,1); factors scaled by one huge or tiny number fit as the
+// unscaled ones (only their ratios matter) without overflow.
+func TestPenaltyFactorMessageShowsTypedValues(t *testing.T) {
+	data := writeFile(t, t.TempDir(), "d.csv", small)
+	for _, c := range []struct{ factors, top, low string }{
+		{"1e40,1", "factor 1 (1e+40)", "factor 2 (1)"},
+		{"1,1e-40", "factor 1 (1)", "factor 2 (1e-40)"},
+		{"3e-10,2e+300", "factor 2 (2e+300)", "factor 1 (3e-10)"},
+	} {
+		res := cardreg(t, "fit", "--penalty", "lasso", "--lambda", "1", "--penalty-factor", c.factors, data)
+		oneLine(t, res, 2, c.top, c.low)
+	}
+	plain := glmFitJSON(t, "--penalty", "lasso", "--lambda", "3", "--penalty-factor", "1,2", data)
+	for _, scaled := range []string{"1e300,2e300", "1e-300,2e-300"} {
+		got := glmFitJSON(t, "--penalty", "lasso", "--lambda", "3", "--penalty-factor", scaled, data)
+		require.InDeltaSlice(t, plain.Coefficients, got.Coefficients, 1e-9, scaled)
+	}
+}

@@ -236,13 +236,8 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	for _, j := range exclude {
 		fs[j] = 0
 	}
-	// Only the factors' ratios matter (they are rescaled to sum to p):
-	// divided by the largest first, their sum cannot overflow.
-	if top := slices.Max(fs); top > 0 {
-		for j := range fs {
-			fs[j] /= top
-		}
-	}
+	// glm.PenaltyFactors rescales them (without overflow) and names them
+	// as typed in its messages.
 	pen, free, err := glm.PenaltyFactors(fs)
 	if err != nil {
 		return nil, nil, usagef("--penalty-factor: %v", strings.TrimPrefix(err.Error(), "glm: "))
