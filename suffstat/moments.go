@@ -311,8 +311,13 @@ func CheckWeight(w float64) error {
 	case w == 0:
 		return nil
 	}
-	if _, e := math.Frexp(w); e-1 < -MaxWeightExp || e-1 > MaxWeightExp {
-		return fmt.Errorf("weight %v is outside [%.3g, %.3g], where the statistics stay exact: only the weights' ratios matter, so divide them all by one factor", w, math.Ldexp(1, -MaxWeightExp), math.Ldexp(1, MaxWeightExp))
+	lo, hi := math.Ldexp(1, -MaxWeightExp), math.Ldexp(1, MaxWeightExp)
+	_, e := math.Frexp(w)
+	switch {
+	case e-1 > MaxWeightExp:
+		return fmt.Errorf("weight %v is above %.3g: weights are held exactly within [%.3g, %.3g]; if all the weights are that large, divide them all by one factor (only their ratios matter); a single weight that far above the others outweighs them all, and a fit would rest on that one row", w, hi, lo, hi)
+	case e-1 < -MaxWeightExp:
+		return fmt.Errorf("weight %v is below %.3g: weights are held exactly within [%.3g, %.3g]; if all the weights are that small, multiply them all by one factor (only their ratios matter); a single weight that far below the others counts for nothing: make it 0", w, lo, lo, hi)
 	}
 	return nil
 }

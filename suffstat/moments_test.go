@@ -3,6 +3,7 @@ package suffstat
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -301,6 +302,33 @@ func TestRowFolder(t *testing.T) {
 			i := rng.Uint64N(1000)
 			require.Equal(t, want(i, 7, k), rf.Fold(i))
 			require.Equal(t, want(i, 7, k), RowFold(i, 7, k))
+		}
+	}
+}
+
+// TestCheckWeightSaysWhichWay: a weight out of range is said to be above
+// or below it, with both remedies (all weights that large or small: one
+// common factor; a single one: it dominates, or counts for nothing). The
+// old message only said to divide them all by one factor, which cannot
+// fix one 1e308 among ones.
+func TestCheckWeightSaysWhichWay(t *testing.T) {
+	for _, c := range []struct {
+		w    float64
+		want []string
+	}{
+		{1e308, []string{"1e+308 is above 1.84e+19", "within [5.42e-20, 1.84e+19]", "all the weights are that large", "divide them all", "a single weight", "outweighs them all"}},
+		{1e20, []string{"1e+20 is above", "divide them all"}},
+		{1e-320, []string{"1e-320 is below 5.42e-20", "all the weights are that small", "multiply them all", "counts for nothing"}},
+		{5e-324, []string{"is below", "multiply them all"}},
+	} {
+		err := CheckWeight(c.w)
+		if err == nil {
+			t.Fatalf("weight %v accepted", c.w)
+		}
+		for _, s := range c.want {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("weight %v: %q does not say %q", c.w, err, s)
+			}
 		}
 	}
 }
