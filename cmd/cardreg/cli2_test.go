@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -55,5 +57,63 @@ func TestPenaltyFactorMessageShowsTypedValues(t *testing.T) {
 	for _, scaled := range []string{"1e300,2e300", "1e-300,2e-300"} {
 		got := glmFitJSON(t, "--penalty", "lasso", "--lambda", "3", "--penalty-factor", scaled, data)
 		require.InDeltaSlice(t, plain.Coefficients, got.Coefficients, 1e-9, scaled)
+	}
+}
+
+// A bad weight or fold id is reported as FILE:LINE: column "NAME": WHY
+// (--FLAG), the same on every route (gaussian statistics, a GLM in memory,
+// streamed): it said "FILE:LINE: --weights w: …", "FILE: --foldid fid:
+// data row 5: fold 0 is not an integer in 1…1000" in memory and another
+// line streamed.
+func TestRowMessagesNameFileLineColumn(t *testing.T) {
+	dir := t.TempDir()
+	rows := "x1,w,fid,y\n1,1,1,0\n2,1,2,1\n3,%s,%s,3\n4,1,2,0\n5,1,1,2\n6,1,2,1\n7,1,1,1\n"
+	file := func(name, w, fold string) string {
+		return writeFile(t, dir, name, fmt.Sprintf(rows, w, fold))
+	}
+	for _, fam := range []string{"gaussian", "poisson"} {
+		for _, stream := range []string{"--stream=false", "--stream"} {
+			for _, w := range [][2]string{{"-2", "-2"}, {"1e308", "1e+308"}, {"1e-320", "1e-320"}} {
+				if fam != "gaussian" && w[0] == "1e-320" {
+					continue // a GLM takes it: it counts for nothing
+				}
+				path := file("w.csv", w[0], "1")
+				res := cardreg(t, "fit", "--family", fam, stream, "--lambda", "1", "--weights", "w", path)
+				where := path + ":4: "
+				if fam != "gaussian" && stream == "--stream" && w[0] == "1e308" {
+					where = path + ": data row 3, " // found after a pass
+				}
+				oneLine(t, res, 1, where+"column \"w\": ", w[1], "(--weights)")
+			}
+		}
+		for _, fold := range []string{"0", "1.5", "1001", "-1"} {
+			path := file("f.csv", "1", fold)
+			res := cardreg(t, "cv", "--family", fam, "--foldid", "fid", path)
+			oneLine(t, res, 1, path+":4: column \"fid\": fold ids must be integers from 1 to 1000, found "+fold+" (--foldid)")
+		}
+	}
+	path := file("f.csv", "1", "0")
+	res := cardreg(t, "cv", "--stream", "--foldid", "fid", path)
+	oneLine(t, res, 1, path+":4: column \"fid\": fold ids must be integers from 1 to 1000, found 0 (--foldid)")
+}
+
+// A file of fewer than two data rows gets one plain message on every
+// route; a streamed logistic or Poisson fit said "glm: 1 rows with total
+// weight 1: need at least 2 rows and a total weight within float64's
+// range…".
+func TestTooFewRowsSameOnEveryRoute(t *testing.T) {
+	dir := t.TempDir()
+	one := writeFile(t, dir, "one.csv", "x1,x2,y\n1,2,1\n")
+	dropped := writeFile(t, dir, "dropped.csv", "x1,x2,y\n1,2,1\n,3,0\n4,NaN,1\n")
+	for _, fam := range []string{"gaussian", "poisson", "binomial"} {
+		for _, stream := range []string{"--stream=false", "--stream"} {
+			for _, cmd := range [][]string{{"fit", "--lambda", "1"}, {"path"}, {"cv"}} {
+				args := append(slices.Clone(cmd), "--family", fam, stream)
+				oneLine(t, cardreg(t, append(args, one)...), 1, one+": 1 data row; at least 2 are needed")
+				res := cardreg(t, append(args, "--drop-missing", dropped)...)
+				require.Equal(t, 1, res.code, res.stderr)
+				require.Contains(t, res.stderr, dropped+": 1 data row; at least 2 are needed")
+			}
+		}
 	}
 }

@@ -45,9 +45,9 @@ func TestExtremeWeightsCLI(t *testing.T) {
 		return 1
 	})
 	for _, stream := range []string{"--stream=false", "--stream"} {
-		oneLine(t, cardreg(t, "fit", stream, "--weights", "w", "--drop", "c", sub), 1, "--weights w", "1e-320")
-		oneLine(t, cardreg(t, "fit", stream, "--weights", "w", "--drop", "c", big), 1, "--weights w", "1e+308")
-		oneLine(t, cardreg(t, "cv", stream, "--weights", "w", "--drop", "c", "--nlambda", "5", big), 1, "--weights w", "1e+308")
+		oneLine(t, cardreg(t, "fit", stream, "--weights", "w", "--drop", "c", sub), 1, `column "w"`, "(--weights)", "1e-320")
+		oneLine(t, cardreg(t, "fit", stream, "--weights", "w", "--drop", "c", big), 1, `column "w"`, "(--weights)", "1e+308")
+		oneLine(t, cardreg(t, "cv", stream, "--weights", "w", "--drop", "c", "--nlambda", "5", big), 1, `column "w"`, "(--weights)", "1e+308")
 	}
 	for _, fam := range []string{"poisson", "binomial"} {
 		target := []string{"--target", "c", "--drop", "y"}

@@ -123,8 +123,8 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		gp.opts.Offset = column(f.fam.offset)
 	}
 	if f.foldid != "" {
-		if gp.foldID, err = foldColumn(column(f.foldid)); err != nil {
-			return nil, fmt.Errorf("%s: --foldid %s: %v", path, f.foldid, err)
+		if gp.foldID, err = foldColumn(column(f.foldid), path, f.foldid, gp.place); err != nil {
+			return nil, err
 		}
 	}
 	var cols [][]float64
@@ -141,8 +141,8 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
 	}
 	n := t.rows()
-	if n < 2 {
-		return nil, fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	if err := checkRows(path, n); err != nil {
+		return nil, err
 	}
 	gp.x = mat.NewDense(n, len(cols), nil)
 	for j, col := range cols {
@@ -169,8 +169,7 @@ func (gp *glmProblem) check(path string, f *fitFlags) error {
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
-		col := map[string]string{"response": gp.target, "weight": f.weights, "offset": f.fam.offset}[re.What]
-		return fmt.Errorf("%s: column %s: %v", gp.place(re.Row), shortText([]byte(col)), re.Err)
+		return fmt.Errorf("%s: %s", gp.place(re.Row), rowErrorText(re, gp.target, f))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
@@ -546,8 +545,7 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 		err := row(x, v[yi], w, o)
 		var re *datafit.RowError
 		if errors.As(err, &re) {
-			col := map[string]string{"response": s.target, "weight": s.f.weights, "offset": s.f.fam.offset}[re.What]
-			return fmt.Errorf("column %s: %v", shortText([]byte(col)), re.Err)
+			return errors.New(rowErrorText(re, s.target, s.f))
 		}
 		return err
 	}
@@ -656,12 +654,16 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 	}
 	fam, _ := datafit.ByName(f.fam.family)
 	ss := &streamSetup{src: &fileSource{path: path, f: f}, fam: fam}
-	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { return nil }); err != nil {
+	n := 0
+	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { n++; return nil }); err != nil {
 		return nil, err
 	}
 	ss.p = len(ss.src.names)
 	if ss.p == 0 {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	}
+	if err := checkRows(path, n); err != nil {
+		return nil, err
 	}
 	var err error
 	ss.pen, ss.nu, ss.note, err = buildPenalty(f.penaltySpec(), ss.p)
@@ -703,6 +705,18 @@ func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 	return &glm.Options{Family: ss.fam, NoIntercept: f.noIntercept, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 }
 
+// rowErrorText is the column and cause of a row's error in the response,
+// the weights or the offset, as `column "NAME": WHY (--FLAG)`.
+func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
+	switch re.What {
+	case "weight":
+		return fmt.Sprintf("column %s: %v (--weights)", shortText([]byte(f.weights)), re.Err)
+	case "offset":
+		return fmt.Sprintf("column %s: %v (--offset)", shortText([]byte(f.fam.offset)), re.Err)
+	}
+	return fmt.Sprintf("column %s: %v", shortText([]byte(target)), re.Err)
+}
+
 // fileError prefixes an error of a streamed fit with the file's name,
 // unless it names it already (a row's error, "FILE:LINE: …", read back
 // through the source), and names the column of a *datafit.RowError found
@@ -713,8 +727,7 @@ func (s *fileSource) fileError(err error) error {
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
-		col := map[string]string{"response": s.target, "weight": s.f.weights, "offset": s.f.fam.offset}[re.What]
-		return fmt.Errorf("%s: data row %d, column %s: %v", s.path, re.Row+1, shortText([]byte(col)), re.Err)
+		return fmt.Errorf("%s: data row %d, %s", s.path, re.Row+1, rowErrorText(re, s.target, s.f))
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) && ce.Col < len(s.names) {

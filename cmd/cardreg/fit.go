@@ -439,8 +439,9 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	if f.foldid != "" {
 		j, _ := t.index(f.foldid)
 		skip = append(skip, j)
-		if foldID, err = foldColumn(t.cols[j]); err != nil {
-			return nil, fmt.Errorf("%s: --foldid %s: %v", path, f.foldid, err)
+		place := func(i int) string { return t.place(path, i) }
+		if foldID, err = foldColumn(t.cols[j], path, f.foldid, place); err != nil {
+			return nil, err
 		}
 	}
 	if len(t.names) <= len(skip) {
@@ -462,8 +463,8 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 			constant = append(constant, t.names[j])
 		}
 	}
-	if n < 2 {
-		return nil, fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	if err := checkRows(path, n); err != nil {
+		return nil, err
 	}
 	y := mat.NewDense(n, len(targets), nil)
 	var responses []string

@@ -88,27 +88,40 @@ const maxFolds = 1000
 // foldOf reads one --foldid value: an integer 1…maxFolds.
 func foldOf(v float64) (int, error) {
 	if v != math.Trunc(v) || v < 1 || v > maxFolds {
-		return 0, fmt.Errorf("fold %v is not an integer in 1…%d", v, maxFolds)
+		return 0, fmt.Errorf("fold ids must be integers from 1 to %d, found %v", maxFolds, v)
 	}
 	return int(v) - 1, nil
 }
 
-// foldColumn reads a --foldid column into 0-based folds, every fold from
+// checkRows refuses fewer than 2 data rows (a fit needs a spread), in
+// memory and streamed alike.
+func checkRows(path string, n int) error {
+	switch n {
+	case 0:
+		return fmt.Errorf("%s: no data rows; at least 2 are needed", path)
+	case 1:
+		return fmt.Errorf("%s: 1 data row; at least 2 are needed", path)
+	}
+	return nil
+}
+
+// foldColumn reads the --foldid column name of the file at path into
+// 0-based folds, place naming where a data row is in the file; every fold from
 // 1 to its largest value present.
-func foldColumn(col []float64) ([]int, error) {
+func foldColumn(col []float64, path, name string, place func(int) string) ([]int, error) {
 	out := make([]int, len(col))
 	seen := map[int]bool{}
 	k := 0
 	for i, v := range col {
 		f, err := foldOf(v)
 		if err != nil {
-			return nil, fmt.Errorf("data row %d: %v", i+1, err)
+			return nil, fmt.Errorf("%s: column %s: %v (--foldid)", place(i), shortText([]byte(name)), err)
 		}
 		out[i], seen[f], k = f, true, max(k, f+1)
 	}
 	for f := range k {
 		if !seen[f] {
-			return nil, fmt.Errorf("fold %d of 1…%d has no rows", f+1, k)
+			return nil, fmt.Errorf("%s: column %s: fold %d of 1…%d has no rows (--foldid)", path, shortText([]byte(name)), f+1, k)
 		}
 	}
 	return out, nil
@@ -263,7 +276,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		if wcol >= 0 {
 			w = v[wcol]
 			if err := suffstat.CheckWeight(w); err != nil {
-				return fmt.Errorf("--weights %s: %v", f.weights, err)
+				return fmt.Errorf("column %s: %v (--weights)", shortText([]byte(f.weights)), err)
 			}
 			ws.Add(w)
 		}
@@ -274,11 +287,11 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		if fcol >= 0 {
 			var err error
 			if fold, err = foldOf(v[fcol]); err != nil {
-				return fmt.Errorf("--foldid %s: %v", f.foldid, err)
+				return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
 			}
 			if fold >= len(folds.Fold) {
 				if err := checkStreamed(len(order), fold+1, f); err != nil {
-					return fmt.Errorf("--foldid %s: %v", f.foldid, err)
+					return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
 				}
 			}
 			for len(folds.Fold) <= fold {
@@ -298,7 +311,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		c.Flush()
 	}
 	if err := ws.Check(); wcol >= 0 && err != nil {
-		return nil, fmt.Errorf("%s: --weights %s: %v", path, f.weights, err)
+		return nil, fmt.Errorf("%s: column %s: %v (--weights)", path, shortText([]byte(f.weights)), err)
 	}
 	for j, m := range top {
 		if err := suffstat.CheckMagnitude(m, wmin); err != nil {
@@ -354,14 +367,14 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 		return fmt.Errorf("%s: need at least one predictor column besides the response", path)
 	}
 	all := pr.stats.All()
-	if n := all.N; n < 2 {
-		return fmt.Errorf("%s: %d data row; at least 2 are needed", path, n)
+	if err := checkRows(path, int(all.N)); err != nil {
+		return err
 	}
 	if f.weights != "" {
 		// The weights are rescaled to sum to n, as glmnet and package glm
 		// do, so that λ_glmnet = λ/(2n) holds for weighted fits too.
 		if !(all.W > 0) {
-			return fmt.Errorf("%s: --weights %s: every weight is 0", path, f.weights)
+			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, shortText([]byte(f.weights)))
 		}
 		c := float64(all.N) / all.W
 		for _, m := range pr.stats.Fold {
