@@ -2,8 +2,12 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -115,5 +119,33 @@ func TestTooFewRowsSameOnEveryRoute(t *testing.T) {
 				require.Contains(t, res.stderr, dropped+": 1 data row; at least 2 are needed")
 			}
 		}
+	}
+}
+
+// Numeric cells are decimal numbers only: strconv.ParseFloat also reads
+// Go's literals, so 1_000 and 0x1p3 were read as 1000 and 8 (while 0x10
+// was refused), where R and pandas read text. Decimal spellings still
+// read, and the Inf/NaN spellings are still "not a finite number".
+func TestCellsAreDecimalOnly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "c.csv")
+	for _, cell := range []string{"1_000", "0x1p3", "0x10", "-0X1P-2", "+0x1.8p1", "1e5_0", "0x"} {
+		require.NoError(t, os.WriteFile(path, []byte("a,y\n1,2\n"+cell+",1\n3,3\n"), 0o644))
+		for _, stream := range []string{"--stream=false", "--stream"} {
+			oneLine(t, cardreg(t, "fit", "--lambda", "1", stream, path), 1,
+				path+`:3: column "a": "`+cell+`" is not a decimal number`)
+		}
+		_, err := parseCell([]byte(cell))
+		require.ErrorIs(t, err, errNotDecimal, cell)
+	}
+	for _, cell := range []string{"+1.5e+3", ".5", "5.", "-0", "1E-2", " 7 ", "123456789012345678901234567890"} {
+		v, err := parseCell([]byte(cell))
+		require.NoError(t, err, cell)
+		want, _ := strconv.ParseFloat(strings.TrimSpace(cell), 64)
+		require.Equal(t, want, v, cell)
+	}
+	for _, cell := range []string{"Inf", "-infinity", "NaN", "1e400"} {
+		_, err := parseCell([]byte(cell))
+		require.ErrorIs(t, err, errNotFinite, cell)
 	}
 }

@@ -127,7 +127,7 @@ func readTable(path string, sep rune) (*table, error) {
 // order mark is skipped and CRLF line ends are accepted; quoting follows
 // RFC 4180 (as encoding/csv without LazyQuotes), blank lines are skipped
 // and cells are trimmed of white space. "-" reads standard input, and gzip
-// data are decompressed (see openInput). Errors are one line naming the
+// and cells are trimmed of white space. Numbers are decimal ([-+]digits[.digits][e[-+]digits]; not Go's 1_000 or 0x1p3). "-" reads standard input, and gzip
 // file and the physical line, and quote at most a short prefix of a cell.
 //
 // The file is read in one pass straight into the columns; its text is never
@@ -559,7 +559,10 @@ var (
 	errEmptyCell = errors.New("empty cell")
 	errNotUTF8   = errors.New("not UTF-8")
 	errNotNumber = errors.New("not a number")
-	errNotFinite = errors.New("not a finite number")
+	// errNotDecimal is a number in a syntax other than decimal (Go's
+	// 1_000 or 0x1p3, which strconv.ParseFloat reads).
+	errNotDecimal = errors.New("not a decimal number")
+	errNotFinite  = errors.New("not a finite number")
 )
 
 // parseCell parses a cell, trimmed of white space, as a finite number.
@@ -577,7 +580,15 @@ func parseCell(b []byte) (float64, error) {
 	// argument into the errors it returns, so it does not escape.
 	v, err := strconv.ParseFloat(string(b), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
+		if hexPrefix(b) {
+			return 0, errNotDecimal
+		}
 		return 0, errNotNumber
+	}
+	// ParseFloat also reads Go's literals (1_000, 0x1p3), which R and
+	// pandas read as text: only decimal numbers are data.
+	if spelled := err == nil && (math.IsNaN(v) || math.IsInf(v, 0)); !spelled && !decimalSyntax(b) {
+		return 0, errNotDecimal
 	}
 	// ParseFloat accepts "NaN", "Inf" and "Infinity", and returns ±Inf
 	// with ErrRange for values beyond float64; the fit needs finite data.
@@ -585,6 +596,49 @@ func parseCell(b []byte) (float64, error) {
 		return 0, errNotFinite
 	}
 	return v, nil
+}
+
+// hexPrefix reports a cell that starts, after a sign, with 0x or 0X.
+func hexPrefix(b []byte) bool {
+	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
+		b = b[1:]
+	}
+	return len(b) > 1 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')
+}
+
+// decimalSyntax reports whether b is a decimal number:
+// [-+]digits[.digits][(e|E)[-+]digits], digits on at least one side of
+// the point.
+func decimalSyntax(b []byte) bool {
+	i := 0
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		i++
+	}
+	digits := func() int {
+		k := i
+		for i < len(b) && b[i]-'0' <= 9 {
+			i++
+		}
+		return i - k
+	}
+	n := digits()
+	if i < len(b) && b[i] == '.' {
+		i++
+		n += digits()
+	}
+	if n == 0 {
+		return false
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if digits() == 0 {
+			return false
+		}
+	}
+	return i == len(b)
 }
 
 // pow10 holds the powers of ten that are exact in a float64.
@@ -817,6 +871,8 @@ func (e *cellError) error(path, name, hint string) error {
 		return fmt.Errorf("%s:%d: column %s: %s is not a finite number", path, e.line, name, e.text)
 	case errNotUTF8:
 		return fmt.Errorf("%s:%d: column %s: label %s is not UTF-8 %s", path, e.line, name, e.text, latin1Hint)
+	case errNotDecimal:
+		return fmt.Errorf("%s:%d: column %s: %s is not a decimal number (hexadecimal numbers and digit separators such as 1_000 are not read)", path, e.line, name, e.text)
 	default:
 		return fmt.Errorf("%s:%d: column %s: cannot parse %s as a number%s", path, e.line, name, e.text, hint)
 	}

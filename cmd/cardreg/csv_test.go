@@ -73,7 +73,7 @@ func refReadTable(path string, sep rune) (*table, int, error) {
 			line, _ := r.FieldPos(j)
 			s := strings.TrimSpace(field)
 			v, err := strconv.ParseFloat(s, 64)
-			if s == "" || err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) || math.IsInf(v, 0) {
+			if s == "" || err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) || math.IsInf(v, 0) || !refDecimal.MatchString(s) {
 				return nil, line, fmt.Errorf("bad cell %q", s)
 			}
 			t.cols[j] = append(t.cols[j], v)
@@ -84,6 +84,10 @@ func refReadTable(path string, sep rune) (*table, int, error) {
 	}
 	return t, 0, nil
 }
+
+// refDecimal is a decimal number, the only syntax of a numeric cell
+// (strconv.ParseFloat also reads Go's 1_000 and 0x1p3).
+var refDecimal = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
 
 var errLine = regexp.MustCompile(`^[^\n]*?\.csv:(\d+): `)
 
@@ -380,6 +384,8 @@ func FuzzReadTableRef(f *testing.F) {
 		"a,b\n\"1\"x,2\n",
 		"a\n\"unterminated\n",
 		"a,b\n-0,.5\n",
+		"a,b\n1_000,0x1p3\n",
+		"a,b\n+1.e-3,0X10\n",
 		"0\n0\n\r",
 	} {
 		f.Add([]byte(s), false)
