@@ -126,9 +126,10 @@ func readTable(path string, sep rune) (*table, error) {
 // readTableWith reads a CSV file with a header row. A leading UTF-8 byte
 // order mark is skipped and CRLF line ends are accepted; quoting follows
 // RFC 4180 (as encoding/csv without LazyQuotes), blank lines are skipped
-// and cells are trimmed of white space. "-" reads standard input, and gzip
-// and cells are trimmed of white space. Numbers are decimal ([-+]digits[.digits][e[-+]digits]; not Go's 1_000 or 0x1p3). "-" reads standard input, and gzip
-// file and the physical line, and quote at most a short prefix of a cell.
+// and cells are trimmed of white space. Numbers are decimal
+// ([-+]digits[.digits][e[-+]digits], not Go's 1_000 or 0x1p3). "-" reads
+// standard input, and gzip data are decompressed (see openInput). Errors
+// are one line naming the file and the physical line, and quote at most a short prefix of a cell.
 //
 // The file is read in one pass straight into the columns; its text is never
 // held in memory. When the load takes more than a second and stderr is a
