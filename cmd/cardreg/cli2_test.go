@@ -149,3 +149,38 @@ func TestCellsAreDecimalOnly(t *testing.T) {
 		require.ErrorIs(t, err, errNotFinite, cell)
 	}
 }
+
+// A model file cut short anywhere is said to be incomplete JSON (it said
+// "invalid character ' ' in numeric literal" when the cut fell in a
+// number), with its length; --model - reads the model from standard
+// input, unless the data come from there too (it said "open -: no such
+// file or directory").
+func TestModelTruncatedOrFromStdin(t *testing.T) {
+	dir := t.TempDir()
+	good := savedExample(t, dir)
+	data := "../../examples/cardinality.csv"
+	cut := filepath.Join(dir, "cut.json")
+	for n := 1; n < len(good)-2; n += 1 + n/7 {
+		require.NoError(t, os.WriteFile(cut, good[:n], 0o644))
+		oneLine(t, cardreg(t, "predict", "--model", cut, data), 1,
+			cut+": is not complete JSON (truncated?): it ends inside a value at byte "+strconv.Itoa(n))
+	}
+	require.NoError(t, os.WriteFile(cut, good[:strings.LastIndex(string(good), "}")], 0o644))
+	oneLine(t, cardreg(t, "predict", "--model", cut, data), 1, "is not complete JSON (truncated?)")
+
+	model := writeFile(t, dir, "m.json", string(good))
+	want := cardreg(t, "predict", "--model", model, data)
+	require.Equal(t, 0, want.code, want.stderr)
+	withStdin(t, model, func() {
+		got := cardreg(t, "predict", "--model", "-", data)
+		require.Equal(t, 0, got.code, got.stderr)
+		require.Equal(t, want.stdout, got.stdout)
+	})
+	require.NoError(t, os.WriteFile(cut, good[:100], 0o644))
+	withStdin(t, cut, func() {
+		oneLine(t, cardreg(t, "predict", "--model", "-", data), 1, "<stdin>: is not complete JSON (truncated?)")
+	})
+	withStdin(t, model, func() {
+		oneLine(t, cardreg(t, "predict", "--model", "-", "-"), 2, "--model -: the model cannot come from standard input when the data do too")
+	})
+}

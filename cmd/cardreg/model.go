@@ -76,28 +76,37 @@ func saveModel(w io.Writer, r *fitResult) error {
 		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights})
 }
 
-// loadModel reads a model saved by fit, refusing one that was edited or
-// corrupted: a missing, null, duplicated or unknown field, a value out of
-// its range, predictor names empty or repeated.
-func loadModel(path string) (*savedModel, error) {
-	b, err := readJSONFile(path)
-	if err != nil {
-		return nil, err
-	}
+// parseModelFrom reads back the model file path (or standard input, "-")
+// saved by fit, whose text is b, refusing one that was cut short, edited
+// or corrupted (see parseModel); its errors start with the file's name.
+func parseModelFrom(path string, b []byte) (*savedModel, error) {
 	m, err := parseModel(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
+		return nil, fmt.Errorf("%s: %v", modelName(path), err)
 	}
 	return m, nil
 }
 
-// parseModel decodes and checks a saved model.
+// modelName is how messages name the model file path.
+func modelName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
+
+// parseModel decodes and checks a saved model, refusing text that is not
+// complete JSON, a missing, null, duplicated or unknown field, a value out
+// of its range, predictor names empty or repeated.
 func parseModel(b []byte) (*savedModel, error) {
 	var head struct {
 		Format  string
 		Version int
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
+		if text := jsonTextError(b, err); text != err {
+			return nil, text
+		}
 		return nil, fmt.Errorf("not a cardreg model: %v", err)
 	}
 	if head.Format != modelFormat {
@@ -165,7 +174,7 @@ func (m *savedModel) check() error {
 func runPredict(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model or cardreg net --save-model")
+	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model or cardreg net --save-model (- reads it from standard input, when the data are a file)")
 	out := fs.String("out", "", "output file (default: standard output); written only when complete")
 	sep := fs.String("sep", ",", "field separator of DATA.csv")
 	typ := fs.String("type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
@@ -198,6 +207,8 @@ Flags:
 		err = errors.New("--model is required")
 	case len(pos) != 1:
 		err = fmt.Errorf("expected one data file, got %d arguments", len(pos))
+	case *modelPath == "-" && pos[0] == "-":
+		err = errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
 	case !slices.Contains([]string{"link", "response", "class"}, *typ):
 		err = fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(*typ)))
 	default:
@@ -242,14 +253,14 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		if err != nil {
 			return err
 		}
-		pred, err := predictNetwork(raw, modelPath, t, dataPath)
+		pred, err := predictNetwork(raw, modelName(modelPath), t, dataPath)
 		if err != nil {
 			return err
 		}
 		_, err = io.WriteString(w, "prediction\n"+strings.Join(pred, "\n")+"\n")
 		return err
 	}
-	m, err := loadModel(modelPath)
+	m, err := parseModelFrom(modelPath, raw)
 	if err != nil {
 		return err
 	}

@@ -66,9 +66,9 @@ func TestModelCorruptions(t *testing.T) {
 		"offset is predictor":  {with("offset_column", `"x1"`), "offset column"},
 		"unknown weights":      {with("weights", `"doubled"`), "unknown weights"},
 		"trailing data":        {good + "{}", "after top-level value"},
-		"truncated":            {good[:len(good)/2], "not a cardreg model"},
+		"truncated":            {good[:len(good)/2], "is not complete JSON (truncated?)"},
 		"not an object":        {"[1,2]", "not a cardreg model"},
-		"empty":                {"", "not a cardreg model"},
+		"empty":                {"", "is empty, not JSON"},
 	}
 	for _, key := range append(modelRequired, "converged", "family", "link", "weights") {
 		cases["missing "+key] = struct{ content, want string }{without(key), key}

@@ -12,9 +12,38 @@ import (
 // readJSONFile reads a JSON file without the UTF-8 byte order mark that
 // some editors (Notepad, PowerShell's Out-File) put at its start: JSON
 // text has none, and encoding/json refuses it, as the CSV reader skips it.
+// "-" reads standard input.
 func readJSONFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+	var b []byte
+	var err error
+	if path == "-" {
+		b, err = io.ReadAll(os.Stdin)
+	} else {
+		b, err = os.ReadFile(path)
+	}
 	return bytes.TrimPrefix(b, utf8BOM), err
+}
+
+// jsonTextError rephrases err, from decoding the JSON text b, when b is
+// not JSON at all: empty, or ending inside a value (a file cut short: a
+// copy interrupted, head -c), which encoding/json reports as a bad
+// character at the end or "unexpected end of JSON input".
+func jsonTextError(b []byte, err error) error {
+	var se *json.SyntaxError
+	if !errors.As(err, &se) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return err
+	}
+	if len(bytes.TrimSpace(b)) == 0 {
+		return errors.New("is empty, not JSON")
+	}
+	var v json.RawMessage
+	if errors.Is(json.NewDecoder(bytes.NewReader(b)).Decode(&v), io.ErrUnexpectedEOF) {
+		return fmt.Errorf("is not complete JSON (truncated?): it ends inside a value at byte %d", len(b))
+	}
+	if se != nil {
+		return fmt.Errorf("is not valid JSON at byte %d: %v", se.Offset, se)
+	}
+	return err
 }
 
 // decodeStrict decodes one JSON object into v, refusing what
