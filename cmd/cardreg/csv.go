@@ -124,12 +124,14 @@ func readTable(path string, sep rune) (*table, error) {
 }
 
 // readTableWith reads a CSV file with a header row. A leading UTF-8 byte
-// order mark is skipped and CRLF line ends are accepted; quoting follows
+// order mark is skipped and CRLF line ends are accepted (CR alone, the old
+// Mac format, is refused as such); quoting follows
 // RFC 4180 (as encoding/csv without LazyQuotes), blank lines are skipped
 // and cells are trimmed of white space. Numbers are decimal
 // ([-+]digits[.digits][e[-+]digits], not Go's 1_000 or 0x1p3). "-" reads
 // standard input, and gzip data are decompressed (see openInput). Errors
-// are one line naming the file and the physical line, and quote at most a short prefix of a cell.
+// are one line naming the file and the physical line, and quote at most a
+// short prefix of a cell.
 //
 // The file is read in one pass straight into the columns; its text is never
 // held in memory. When the load takes more than a second and stderr is a
@@ -413,6 +415,45 @@ func (r *csvReader) field(j int) string {
 	return strconv.Itoa(j + 1)
 }
 
+// loneCR reports an unquoted field of the first line of a file that
+// holds a carriage return inside it (not at its ends, which trimming
+// drops; readLine has turned CR LF into LF): the mark of a file whose lines
+// end in CR only, which reads as one line.
+func (r *csvReader) loneCR(line []byte) bool {
+	line = trimNL(line)
+	for len(line) > 0 {
+		if line[0] == '"' {
+			i := 1
+			for ; i < len(line); i++ {
+				if line[i] == '"' {
+					if i+1 < len(line) && line[i+1] == '"' {
+						i++
+						continue
+					}
+					break
+				}
+			}
+			if i >= len(line) {
+				return false // a quoted field over several lines
+			}
+			line = line[i+1:]
+		}
+		k := r.index(line)
+		field := line
+		if k >= 0 {
+			field = line[:k]
+		}
+		if bytes.IndexByte(bytes.TrimSpace(field), '\r') >= 0 {
+			return true
+		}
+		if k < 0 {
+			return false
+		}
+		line = line[k+len(r.sep):]
+	}
+	return false
+}
+
 // unclosed is the error of a quoted field opened at line and byte col
 // that has no closing quote.
 func (r *csvReader) unclosed(line, col int) error {
@@ -428,6 +469,9 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if r.loneCR(line) {
+		return nil, fmt.Errorf(`%s: lines end in CR only (old Mac format), which this reader does not take: convert them to LF line ends, e.g. tr '\r' '\n' < old.csv > new.csv`, r.path)
 	}
 	first := slices.Clone(line)
 	if err := r.parseRecord(line); err != nil {

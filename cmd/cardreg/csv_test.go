@@ -386,6 +386,8 @@ func FuzzReadTableRef(f *testing.F) {
 		"a,b\n-0,.5\n",
 		"a,b\n1_000,0x1p3\n",
 		"a,b\n+1.e-3,0X10\n",
+		"a\r,b\n1,2\n",
+		"a,b\r1,2\r3,4\r",
 		"0\n0\n\r",
 	} {
 		f.Add([]byte(s), false)
