@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // HTTP queries ClickHouse over its HTTP interface: the query is POSTed and
@@ -144,17 +145,48 @@ func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		msg, err := io.ReadAll(io.LimitReader(resp.Body, 2000))
+		msg, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
 		if err != nil {
 			return h.cause(reqCtx, err, t)
 		}
-		first, _, _ := strings.Cut(strings.TrimSpace(string(msg)), "\n")
-		return fmt.Errorf("%s: %s", resp.Status, first)
+		return fmt.Errorf("%s: %s", resp.Status, errorText(msg, len(msg) > maxErrorBody))
 	}
 	if err := read(resp.Body); err != nil {
 		return h.cause(reqCtx, err, t)
 	}
 	return nil
+}
+
+// maxErrorBody is how much of an error answer's body is read, and
+// errorShown how much of its first line a message quotes.
+const (
+	maxErrorBody = 1 << 16
+	errorShown   = 200
+)
+
+// errorText is the start of a server's error message body (its first
+// line, at most errorShown bytes, cut at a character's start), saying how
+// much was left out (more: the body went on past what was read).
+func errorText(body []byte, more bool) string {
+	msg := strings.TrimSpace(string(body))
+	shown, _, _ := strings.Cut(msg, "\n")
+	first := shown
+	if len(shown) > errorShown {
+		cut := errorShown
+		for cut > 0 && !utf8.RuneStart(shown[cut]) {
+			cut--
+		}
+		shown = shown[:cut]
+		first = shown + "…"
+	}
+	left := len(msg) - len(shown)
+	switch {
+	case more:
+		return fmt.Sprintf("%s (more than %d further bytes of the answer not shown)", first, left)
+	case left > 0:
+		return fmt.Sprintf("%s (%d further bytes of the answer not shown)", first, left)
+	}
+	return first
 }
 
 // cause is the error of a failed request: the timeout that expired if

@@ -3,12 +3,15 @@ package sqlstats
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/require"
 )
@@ -159,7 +162,7 @@ func TestHTTPServerError(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := HTTP{URL: srv.URL}.Query(context.Background(), "SELECT 1")
-	require.EqualError(t, err, "404 Not Found: Code: 60, e.displayText() = DB::Exception: Table default.nope doesn't exist.")
+	require.EqualError(t, err, "404 Not Found: Code: 60, e.displayText() = DB::Exception: Table default.nope doesn't exist. (6 further bytes of the answer not shown)")
 	require.False(t, strings.Contains(err.Error(), "stack"))
 }
 
@@ -187,4 +190,56 @@ func TestSchemaNotClickHouse(t *testing.T) {
 		require.ErrorContains(t, err, "is this ClickHouse's HTTP port", "%q", page)
 		require.ErrorContains(t, err, "it starts \""+strings.SplitN(page, "\n", 2)[0][:2], "%q", page)
 	}
+}
+
+// A long error answer is quoted for its first errorShown bytes, cut at a
+// character, saying how much more there was: a 2 KB body was echoed whole.
+func TestHTTPServerErrorLongBody(t *testing.T) {
+	for _, c := range []struct {
+		body string
+		want string
+	}{
+		{strings.Repeat("x", 2048), "(1848 further bytes of the answer not shown)"},
+		{strings.Repeat("é", 1024), "(1848 further bytes of the answer not shown)"},
+		{strings.Repeat("y", 300) + "\n" + strings.Repeat("z", 100), "(201 further bytes of the answer not shown)"},
+		{strings.Repeat("w", maxErrorBody+5000), fmt.Sprintf("(more than %d further bytes of the answer not shown)", maxErrorBody+1-errorShown)},
+	} {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.WriteHeader(http.StatusInternalServerError)
+			w.Write([]byte(c.body))
+		}))
+		_, err := HTTP{URL: srv.URL}.Query(context.Background(), "SELECT 1")
+		srv.Close()
+		require.Error(t, err)
+		msg := err.Error()
+		require.True(t, strings.HasPrefix(msg, "500 Internal Server Error: "+c.body[:errorShown]), msg)
+		require.Contains(t, msg, "…")
+		require.Contains(t, msg, c.want)
+		require.Less(t, len(msg), errorShown+120)
+		require.True(t, utf8.ValidString(msg))
+	}
+}
+
+// A table "db.t" is a table of another database, each part quoted; the
+// old code sent `db.t`, one name that no table has.
+func TestQuoteTable(t *testing.T) {
+	require.Equal(t, "`db`.`tbl`", ClickHouse.QuoteTable("db.tbl"))
+	require.Equal(t, "`tbl`", ClickHouse.QuoteTable("tbl"))
+	require.Equal(t, "`a`.`b.c`", ClickHouse.QuoteTable("a.b.c"))
+	require.Equal(t, "`d\\``.`t`", ClickHouse.QuoteTable("d`.t"))
+	require.Equal(t, `"db"."tbl"`, PostgreSQL.QuoteTable("db.tbl"))
+	for _, bad := range []string{"", ".", "db.", ".t"} {
+		require.Error(t, CheckTable(bad), bad)
+	}
+	require.NoError(t, CheckTable("db.t"))
+	var sent string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		sent = string(b)
+		w.Write([]byte("a\tb\nFloat64\tFloat64\n"))
+	}))
+	defer srv.Close()
+	_, err := HTTP{URL: srv.URL}.Schema(context.Background(), ClickHouse, Source{Table: "db.tbl"})
+	require.NoError(t, err)
+	require.Contains(t, sent, "FROM `db`.`tbl` LIMIT 0")
 }

@@ -26,6 +26,26 @@ type Dialect struct {
 	NotFinite func(expr string) string
 }
 
+// QuoteTable quotes a table name: "db.table" names table in database db
+// (the first dot separates them, each part quoted), any other name one
+// table of the current database.
+func (d Dialect) QuoteTable(name string) string {
+	if db, table, ok := strings.Cut(name, "."); ok {
+		return d.Quote(db) + "." + d.Quote(table)
+	}
+	return d.Quote(name)
+}
+
+// CheckTable refuses a table name that QuoteTable would turn into an
+// empty identifier: empty, or a database or table part left empty.
+func CheckTable(name string) error {
+	db, table, ok := strings.Cut(name, ".")
+	if name == "" || ok && (db == "" || table == "") {
+		return fmt.Errorf("table %q: give NAME or DATABASE.NAME, both parts not empty", name)
+	}
+	return nil
+}
+
 // ClickHouse is the dialect of ClickHouse (tested with 18.16).
 var ClickHouse = Dialect{
 	Name:  "ClickHouse",
@@ -68,7 +88,8 @@ type Querier interface {
 
 // Source says which rows and columns to summarise.
 type Source struct {
-	// Table names a table, or Query is a SELECT whose rows are used (one
+	// Table names a table ("db.table" for one in another database, see
+	// Dialect.QuoteTable), or Query is a SELECT whose rows are used (one
 	// of the two).
 	Table, Query string
 	// Columns are the variables, in order: the predictors, then the
@@ -124,6 +145,8 @@ func (s Source) check() error {
 	switch {
 	case (s.Table == "") == (s.Query == ""):
 		return errors.New("sqlstats: give a table or a query, not both")
+	case s.Table != "" && CheckTable(s.Table) != nil:
+		return fmt.Errorf("sqlstats: %v", CheckTable(s.Table))
 	case len(s.Columns) < 2:
 		return errors.New("sqlstats: need a predictor and a response")
 	case s.Folds < 1:
@@ -144,7 +167,7 @@ type builder struct {
 // from is the FROM clause with the rows kept: every variable finite and
 // the weight non-negative.
 func (b *builder) from() string {
-	src := b.d.Quote(b.s.Table)
+	src := b.d.QuoteTable(b.s.Table)
 	if b.s.Query != "" {
 		src = "(" + b.s.Query + ") AS cardreg_source"
 	}

@@ -223,3 +223,18 @@ func TestCROnlyLineEnds(t *testing.T) {
 	trimmed := writeFile(t, dir, "t.csv", "a\r,b,y\n1,2,3\n2,1,5\n3,3,3\n4,0,1\n")
 	require.Equal(t, 0, cardreg(t, "fit", "--lambda", "1", trimmed).code)
 }
+
+// --table db.t names table t of database db (each part quoted, also in
+// the fold query); it was sent as the one identifier `db.t`. A name with
+// an empty part is a usage error.
+func TestDBTableInAnotherDatabase(t *testing.T) {
+	url, queries := fakeClickHouse(t, map[string]string{schemaQuery: "x1\ty\nFloat64\tFloat64\n"})
+	cardreg(t, "fit", "--lambda", "1", "--db", url, "--table", "db.t")
+	require.NotEmpty(t, *queries)
+	for _, q := range *queries {
+		require.Contains(t, q, "FROM `db`.`t`")
+	}
+	for _, bad := range []string{"db.", ".t", "."} {
+		oneLine(t, cardreg(t, "fit", "--lambda", "1", "--db", url, "--table", bad), 2, "--table", "DATABASE.NAME")
+	}
+}

@@ -122,7 +122,7 @@ func valueHint(err error) error {
 
 // dbFolds returns K, the largest value of the fold column.
 func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Source) (int, error) {
-	from := sqlstats.ClickHouse.Quote(src.Table)
+	from := sqlstats.ClickHouse.QuoteTable(src.Table)
 	if src.Query != "" {
 		from = "(" + src.Query + ")"
 	}

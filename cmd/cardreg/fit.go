@@ -16,6 +16,7 @@ import (
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/sqlstats"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
@@ -64,7 +65,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.weights, "weights", "", "column of observation weights (>= 0, rescaled to sum to n as glmnet does: the objective sums w_i times each row's deviance, and only the weights' ratios matter); gaussian fits go through the sufficient statistics")
 	fs.StringVar(&f.foldid, "foldid", "", "column of cross-validation folds 1..K (glmnet's foldid), instead of --folds and --seed")
 	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
-	fs.StringVar(&f.table, "table", "", "with --db: the table to fit")
+	fs.StringVar(&f.table, "table", "", "with --db: the table to fit (DATABASE.NAME for one in another database)")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
 	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
 	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
@@ -213,6 +214,11 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 	}
 	if (f.table == "") == (f.query == "") {
 		return nil, usagef("--db needs --table NAME or --query SELECT (one of them)")
+	}
+	if f.table != "" {
+		if err := sqlstats.CheckTable(f.table); err != nil {
+			return nil, usagef("--table: %v", err)
+		}
 	}
 	if f.lambda == "theory" {
 		return nil, usagef("--lambda theory needs the rows: not available with --db")
