@@ -166,7 +166,7 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 	}
 	folds := writeFile(t, dir, "folds.csv", b.String())
 	oneLine(t, cardreg(t, "cv", "--stream", "--foldid", "fold", "--memory", "5kB", folds), 1,
-		"folds.csv:19: --foldid fold", "on 18 folds need about 5.18 kB", "more than --memory 5 kB")
+		`folds.csv:19: column "fold"`, "on 18 folds need about 5.18 kB", "more than --memory 5 kB", "(--foldid)")
 }
 
 // withStdin runs fn with standard input read from the file at path.
