@@ -15,15 +15,20 @@ import (
 // penalty: penalty.L1 or penalty.WeightedL1; p's loss must be l), over the
 // penalised coefficients by glmnet's algorithm:
 // iteratively reweighted least squares whose weighted model is solved by
-// cyclic coordinate descent on the columns of X, the intercept and the
-// unpenalised coefficients updated in the same sweeps without shrinkage,
-// sweeps over the active set between full sweeps (J. Friedman, T. Hastie
-// and R. Tibshirani, J. Stat. Softw. 33(1), 2010). A step that raises the
-// objective is halved. When the coefficients settle it evaluates the
-// duality gap of the true problem (the intercept and unpenalised part
-// profiled exactly) and stops once it is at most s.Tol; otherwise it
-// tightens the sweeps and goes on, and when that stalls (tolerances near
-// the rounding floor) solver.ProxNewton finishes from the point reached.
+// cyclic coordinate descent on the columns of X, centred by their
+// weighted means when there is an intercept (so that columns far from
+// zero, e.g. temperatures near 300 K, are not nearly parallel to it), the
+// intercept and the unpenalised coefficients updated in the same sweeps
+// without shrinkage, sweeps over the active set between full sweeps (J.
+// Friedman, T. Hastie and R. Tibshirani, J. Stat. Softw. 33(1), 2010). A
+// step that raises the objective is halved. When the coefficients settle
+// it evaluates the duality gap of the true problem (the intercept and
+// unpenalised part profiled exactly) and stops once it is at most s.Tol;
+// otherwise it tightens the sweeps and goes on, and when that stalls
+// (tolerances near the rounding floor) solver.ProxNewton finishes from the
+// point reached. s.MaxIter bounds the sweeps in all (and the reweightings
+// to at most 100): past it, or when the sweeps stall, the result is the
+// point reached, certified, with status IterationLimit or Stalled.
 // Iterations counts reweightings (and proximal Newton's steps).
 func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (*solver.Result, error) {
 	m, n := len(l.xp), len(l.y)
@@ -39,7 +44,7 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	}
 	lambda := pen.Lambda
 	cd := &lassoCD{l: l, f: factors, lambda: lambda, beta: make([]float64, m), eta: make([]float64, n),
-		v: make([]float64, n), r: make([]float64, n), vr: make([]float64, n), xv: make([]float64, m)}
+		v: make([]float64, n), r: make([]float64, n), vr: make([]float64, n), xv: make([]float64, m), m: make([]float64, m)}
 	if init != nil {
 		mat.Col(cd.beta, 0, init)
 	}
@@ -49,21 +54,24 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	copy(cd.eta, l.eta)
 	if l.xu != nil {
 		cd.xut = mat.DenseCopyOf(l.xu.T())
+		cd.mu = make([]float64, len(cd.free))
 	}
 	res := &solver.Result{Gap: math.NaN(), Residual: math.NaN(), Status: solver.IterationLimit}
 	grad := mat.NewDense(m, 1, nil)
 	obj := cd.objective(cd.eta)
 	thr := math.Min(1e-3, s.Tol*s.Tol)
 	lastGap, failures := math.Inf(1), 0
-	reweights := 100
-	if s.MaxIter > 0 {
-		reweights = min(s.MaxIter, reweights)
+	if s.MaxIter == 0 {
+		s.MaxIter = solver.DefaultMaxIter
 	}
+	reweights, budget := min(s.MaxIter, 100), s.MaxIter // budget: sweeps left
 	for k := 1; k <= reweights; k++ {
 		res.Iterations = k
 		cd.reweight()
 		prevBeta, prevFree, prevEta := slices.Clone(cd.beta), slices.Clone(cd.free), slices.Clone(cd.eta)
-		cd.solveModel(thr * obj)
+		if budget -= cd.solveModel(thr*obj, budget); budget <= 0 {
+			return cd.unfinished(pen, res), nil
+		}
 		next := cd.objective(cd.eta)
 		for t := 0; t < 30 && !(next <= obj*(1+1e-12)); t++ {
 			cd.halve(prevBeta, prevFree, prevEta)
@@ -91,7 +99,7 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 			}
 		}
 		lastGap = gap
-		thr = math.Max(thr/10, 1e-16)
+		thr = math.Max(thr/10, 1e-22)
 		// The certificate profiled the intercept: continue from there.
 		cd.free = slices.Clone(l.free)
 		copy(cd.eta, l.eta)
@@ -106,6 +114,16 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	return r, nil
 }
 
+// unfinished returns res at the sweeps' point, certified but not
+// converged: the sweeps ran out of budget.
+func (cd *lassoCD) unfinished(pen solver.Problem, res *solver.Result) *solver.Result {
+	theta := mat.NewDense(len(cd.beta), 1, slices.Clone(cd.beta))
+	cd.l.adopt(cd.beta, cd.eta, cd.free)
+	res.Objective, res.Gap, _ = solver.CertificateGrad(pen, theta, mat.NewDense(len(cd.beta), 1, nil))
+	res.Theta, res.Converged, res.Status = theta, false, solver.IterationLimit
+	return res
+}
+
 // lassoCD is the state of LassoCD.
 type lassoCD struct {
 	l      *Loss
@@ -116,8 +134,15 @@ type lassoCD struct {
 	eta    []float64  // linear predictor, offset included
 	v, r   []float64  // IRLS weights w∂²d/∂η²/2 and working residuals
 	vr     []float64  // v⊙r, kept up to date by the sweeps
-	xv     []float64  // Σ v x² per penalised column (0: not computed)
+	xv     []float64  // Σ v (x − m)² per penalised column (0: not computed)
 	xut    *mat.Dense // unpenalised columns by rows (first the ones)
+	// With an intercept the weighted model's columns are centred, so that
+	// the intercept is orthogonal to them (glmnet's xm): m and mu are the
+	// v-weighted means of the penalised and unpenalised columns (mu[0],
+	// the ones', unused), sv is Σ v and svr Σ v⊙r after the last intercept
+	// update. A coordinate's step moves the intercept by −m·δ.
+	m, mu   []float64
+	sv, svr float64
 }
 
 // objective returns the deviance at η plus the penalty.
@@ -129,7 +154,8 @@ func (cd *lassoCD) objective(eta []float64) float64 {
 	return f
 }
 
-// reweight sets the IRLS weights and working residuals at η.
+// reweight sets the IRLS weights and working residuals at η, and the
+// columns' weighted means when the model has an intercept.
 func (cd *lassoCD) reweight() {
 	for i, e := range cd.eta {
 		cd.v[i], cd.r[i] = 0, 0
@@ -143,37 +169,63 @@ func (cd *lassoCD) reweight() {
 		}
 	}
 	clear(cd.xv)
+	if !cd.l.intercept {
+		return
+	}
+	ones := cd.xut.RawRowView(0)
+	if cd.sv = kernel.Dot(ones, cd.v); !(cd.sv > 0) {
+		clear(cd.m)
+		clear(cd.mu)
+		return
+	}
+	for j, x := range cd.l.xp {
+		cd.m[j] = kernel.Dot(x, cd.v) / cd.sv
+	}
+	for a := 1; a < len(cd.mu); a++ {
+		cd.mu[a] = kernel.Dot(cd.xut.RawRowView(a), cd.v) / cd.sv
+	}
 }
 
 // solveModel runs coordinate descent on Σ v (r − Δη)² + λΣ f|β| until a
 // full sweep changes no penalised coefficient by more than thr in the
-// model's scale (xv·δ²). It keeps vr = v⊙r, so that each coordinate's
-// correlation is one dot product, and moves η by the coefficients' total
-// changes at the end.
-func (cd *lassoCD) solveModel(thr float64) {
+// model's scale (xv·δ²), for at most budget sweeps, or until it stalls
+// (see solver.Progress: cdStallSweeps sweeps in which neither the model's
+// decrease nor the largest step improve: thr is below the rounding of the
+// steps; the caller's duality gap then decides). It keeps vr = v⊙r, so
+// that each coordinate's correlation is one dot product, moves η by the
+// coefficients' total changes at the end, and returns the sweeps it ran.
+func (cd *lassoCD) solveModel(thr float64, budget int) int {
 	m := len(cd.beta)
 	beta0, free0 := slices.Clone(cd.beta), slices.Clone(cd.free)
 	for i := range cd.vr {
 		cd.vr[i] = cd.v[i] * cd.r[i]
 	}
-	for range 1000 {
+	if cd.l.intercept {
+		cd.svr = kernel.Dot(cd.xut.RawRowView(0), cd.vr)
+	}
+	pg := solver.NewProgress(cdStallSweeps)
+	var sweeps int
+	var gained float64 // the model's total decrease so far
+	stalled := false
+	sweep := func(all bool) float64 {
+		sweeps++
 		big := cd.sweepFree()
+		gained += big
 		for j := range m {
-			big = math.Max(big, cd.update(j))
+			if all || cd.beta[j] != 0 {
+				d := cd.update(j)
+				big = math.Max(big, d)
+				gained += d
+			}
 		}
-		if big <= thr {
+		stalled = stalled || pg.Stalled(sweeps, -gained, big)
+		return big
+	}
+	for sweeps < budget && !stalled {
+		if sweep(true) <= thr {
 			break
 		}
-		for range 1000 {
-			big = cd.sweepFree()
-			for j := range m {
-				if cd.beta[j] != 0 {
-					big = math.Max(big, cd.update(j))
-				}
-			}
-			if big <= thr {
-				break
-			}
+		for sweeps < budget && !stalled && sweep(false) > thr {
 		}
 	}
 	for j, b := range cd.beta {
@@ -186,19 +238,23 @@ func (cd *lassoCD) solveModel(thr float64) {
 			kernel.Axpy(d, cd.xut.RawRowView(a), cd.eta)
 		}
 	}
+	return sweeps
 }
 
-// update applies the exact coordinate update to penalised βⱼ and returns
-// xvⱼδ², the model decrease it buys.
+// cdStallSweeps is how many sweeps without progress make solveModel stop.
+const cdStallSweeps = 500
+
+// update applies the exact coordinate update to penalised βⱼ (its column
+// centred) and returns xvⱼδ², the model decrease it buys.
 func (cd *lassoCD) update(j int) float64 {
-	x := cd.l.xp[j]
-	g := kernel.Dot(x, cd.vr)
+	x, mj := cd.l.xp[j], cd.m[j]
+	g := kernel.Dot(x, cd.vr) - mj*cd.svr
 	thr := cd.lambda * cd.f[j] / 2
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {
 		return 0 // stays at zero, whatever xvⱼ
 	}
 	if cd.xv[j] == 0 {
-		if cd.xv[j] = kernel.Dot3(x, x, cd.v); cd.xv[j] == 0 {
+		if cd.xv[j] = centredSq(x, cd.v, mj); cd.xv[j] == 0 {
 			return 0
 		}
 	}
@@ -207,28 +263,65 @@ func (cd *lassoCD) update(j int) float64 {
 	if delta == 0 {
 		return 0
 	}
-	kernel.AxpyMul(-delta, cd.v, x, cd.vr)
+	cd.step(x, mj, delta)
 	cd.beta[j] = next
 	return cd.xv[j] * delta * delta
 }
 
-// sweepFree updates the intercept and unpenalised coefficients (no
-// shrinkage) and returns the largest model decrease.
+// step moves vr by a step delta of the coefficient of column x centred
+// at mean mj, and the intercept by −mj·delta, so that the linear
+// predictor moves by delta·x − mj·delta (Σ v⊙r is unchanged).
+func (cd *lassoCD) step(x []float64, mj, delta float64) {
+	kernel.AxpyMul(-delta, cd.v, x, cd.vr)
+	if mj != 0 {
+		kernel.Axpy(delta*mj, cd.v, cd.vr)
+		cd.free[0] -= mj * delta
+	}
+}
+
+// centredSq returns Σ v (x − m)².
+func centredSq(x, v []float64, m float64) float64 {
+	if m == 0 {
+		return kernel.Dot3(x, x, v)
+	}
+	var s float64
+	for i, xi := range x {
+		d := xi - m
+		s += v[i] * d * d
+	}
+	return s
+}
+
+// sweepFree updates the unpenalised coefficients (their columns centred)
+// and then the intercept (no shrinkage), and returns the largest model
+// decrease.
 func (cd *lassoCD) sweepFree() float64 {
 	if cd.xut == nil {
 		return 0
 	}
 	var big float64
-	for a := range cd.free {
-		x := cd.xut.RawRowView(a)
-		g, xv := kernel.Dot(x, cd.vr), kernel.Dot3(x, x, cd.v)
+	first := 0
+	if cd.l.intercept {
+		first = 1
+	}
+	for a := first; a < len(cd.free); a++ {
+		x, ma := cd.xut.RawRowView(a), cd.mu[a]
+		g, xv := kernel.Dot(x, cd.vr)-ma*cd.svr, centredSq(x, cd.v, ma)
 		if xv == 0 {
 			continue
 		}
 		delta := g / xv
-		kernel.AxpyMul(-delta, cd.v, x, cd.vr)
+		cd.step(x, ma, delta)
 		cd.free[a] += delta
 		big = math.Max(big, xv*delta*delta)
+	}
+	if first == 1 && cd.sv > 0 {
+		ones := cd.xut.RawRowView(0)
+		delta := kernel.Dot(ones, cd.vr) / cd.sv
+		kernel.Axpy(-delta, cd.v, cd.vr)
+		cd.free[0] += delta
+		cd.svr = kernel.Dot(ones, cd.vr)
+		big = math.Max(big, cd.sv*delta*delta)
 	}
 	return big
 }

@@ -56,7 +56,7 @@ type Settings struct {
 	// gap where it is known, else the fixed-point or ADMM residuals. If zero,
 	// 1e-7 is used.
 	Tol float64
-	// MaxIter bounds the iterations. If zero, 20000 is used.
+	// MaxIter bounds the iterations. If zero, DefaultMaxIter is used.
 	MaxIter int
 	// GapEvery is how often, in iterations, the duality gap is evaluated.
 	// If zero, 10 is used.
@@ -68,6 +68,9 @@ type Settings struct {
 // DefaultTol is the tolerance used when Settings.Tol is zero.
 const DefaultTol = 1e-7
 
+// DefaultMaxIter is the iteration bound used when Settings.MaxIter is zero.
+const DefaultMaxIter = 20000
+
 func (s *Settings) defaults() Settings {
 	var out Settings
 	if s != nil {
@@ -77,7 +80,7 @@ func (s *Settings) defaults() Settings {
 		out.Tol = DefaultTol
 	}
 	if out.MaxIter == 0 {
-		out.MaxIter = 20000
+		out.MaxIter = DefaultMaxIter
 	}
 	if out.GapEvery == 0 {
 		out.GapEvery = 10

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// ai4i is the shared data set on which the lasso's coordinate descent
+// spun (tests run in the package directory).
+const ai4i = "../../../shared/data/ai4i2020.csv"
+
+// cardregWithin runs cardreg and fails the test when it has not returned
+// within d (the run itself cannot be stopped: it is in process).
+func cardregWithin(t *testing.T, d time.Duration, args ...string) cliResult {
+	t.Helper()
+	done := make(chan cliResult, 1)
+	go func() { done <- cardreg(t, args...) }()
+	select {
+	case res := <-done:
+		return res
+	case <-time.After(d):
+		t.Fatalf("cardreg %s did not return within %v", strings.Join(args, " "), d)
+	}
+	return cliResult{}
+}
+
+// TestLassoAI4I: a binomial lasso fit of ai4i at λ = 10 ran for minutes
+// (coordinate descent between the intercept and the temperatures near
+// 300 K, nearly parallel to it), with or without --standardize, and
+// --max-iter did not stop it. Now it converges in well under a second to
+// the streamed fit's answer (proximal Newton), and --max-iter 100 stops
+// it, reported as not converged.
+func TestLassoAI4I(t *testing.T) {
+	if _, err := os.Stat(ai4i); err != nil {
+		t.Skip("no shared data:", err)
+	}
+	args := []string{"fit", "--family", "binomial", "--penalty", "lasso", "--lambda", "10", "--drop", "type", "--format", "json", "--tol", "1e-9", ai4i}
+	res := cardregWithin(t, 30*time.Second, args...)
+	require.Equal(t, 0, res.code, res.stderr)
+	got := glmJSON(t, res.stdout)
+	require.True(t, got.Converged)
+	res = cardregWithin(t, 30*time.Second, append(slices.Clone(args[:1]), append([]string{"--stream"}, args[1:]...)...)...)
+	require.Equal(t, 0, res.code, res.stderr)
+	ref := glmJSON(t, res.stdout)
+	require.InDelta(t, ref.Objective, got.Objective, 1e-7*ref.Objective)
+	require.InDelta(t, ref.Intercept, got.Intercept, 1e-4*math.Abs(ref.Intercept))
+	for j, c := range ref.Coefficients {
+		require.InDelta(t, c, got.Coefficients[j], 1e-4*math.Abs(c), ref.Names[j])
+	}
+	for _, extra := range [][]string{{"--standardize"}, {"--max-iter", "100"}} {
+		res = cardregWithin(t, 30*time.Second, append(slices.Clone(args[:1]), append(extra, args[1:]...)...)...)
+		require.Equal(t, 0, res.code, res.stderr)
+		require.Equal(t, extra[0] == "--standardize", glmJSON(t, res.stdout).Converged, "%v: %s", extra, res.stderr)
+	}
+}
+
+// glmJSON decodes the --format json output of a GLM fit.
+func glmJSON(t *testing.T, out string) fitJSON {
+	t.Helper()
+	var f fitJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &f), "output is not JSON:\n%s", out)
+	return f
+}
