@@ -82,6 +82,18 @@ type Model struct {
 
 	solution *mat.Dense // the solver's β, the next warm start
 	fitted   *mat.Dense // β on the penalty's scale: the solution or its relaxed refit
+	// penDevRatio is the penalised fit's deviance ratio when Relaxed (the
+	// path's stopping rules look at it, as glmnet's do with relax).
+	penDevRatio float64
+}
+
+// pathDevRatio returns the deviance ratio of the penalised fit, the one a
+// path's stopping rules look at: DevRatio unless Coef is a relaxed refit.
+func (m *Model) pathDevRatio() float64 {
+	if m.Relaxed {
+		return m.penDevRatio
+	}
+	return m.DevRatio
 }
 
 // problem is one data set ready for the solver.
@@ -300,8 +312,9 @@ func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense)
 
 // model maps a solver result back to the data's scale.
 func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result) *Model {
-	theta, relaxed, note := res.Theta, false, ""
+	theta, relaxed, note, penDev := res.Theta, false, "", 0.0
 	if pb.opts.Relax {
+		penDev = pb.loss.Eval(nil, res.Theta)
 		theta, relaxed, note = pb.relax(pen, res.Theta)
 	}
 	dev := pb.loss.Eval(nil, theta)
@@ -326,7 +339,7 @@ func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result
 		}
 	}
 	if pb.null > 0 {
-		m.DevRatio = 1 - dev/pb.null
+		m.DevRatio, m.penDevRatio = 1-dev/pb.null, 1-penDev/pb.null
 	}
 	return m
 }

@@ -147,7 +147,9 @@ func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*P
 }
 
 // runPath fits along grid with fit (which warm-starts itself) and applies
-// the stopping rules of a path of family fam.
+// the stopping rules of a path of family fam to the penalised fits (not
+// to their relaxed refits, whose deviance is flat between changes of the
+// support: glmnet's relax = TRUE also refits along the penalised path).
 func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda float64) (*Model, error)) (*Path, error) {
 	out := &Path{}
 	var devs []float64
@@ -158,7 +160,8 @@ func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda
 		}
 		out.Lambdas = append(out.Lambdas, l)
 		out.Models = append(out.Models, m)
-		devs = append(devs, m.DevRatio)
+		dev := m.pathDevRatio()
+		devs = append(devs, dev)
 		if i == len(grid)-1 {
 			break
 		}
@@ -166,12 +169,12 @@ func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda
 			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
 			break
 		}
-		if generated && len(devs) >= minPath && m.DevRatio > devMax {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): deviance ratio %.4f > %g, the fit is near-saturated (glmnet's rule)", l, i+1, len(grid), m.DevRatio, devMax)
+		if generated && len(devs) >= minPath && dev > devMax {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): deviance ratio %.4f > %g, the fit is near-saturated (glmnet's rule)", l, i+1, len(grid), dev, devMax)
 			break
 		}
-		if !m.Converged && m.DevRatio > devMax {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", l, i+1, len(grid), m.DevRatio)
+		if !m.Converged && dev > devMax {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", l, i+1, len(grid), dev)
 			break
 		}
 	}

@@ -91,3 +91,27 @@ func TestLassoMethodsAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestRelaxedPathLength: with Relax the path's stopping rules looked at the
+// relaxed refits, whose deviance ratio does not move between changes of
+// the support, so a binomial lasso path stopped after 5 λ (of 100) and
+// cross-validation chose λ_min among them. Now the rules look at the
+// penalised fits, as glmnet's do: the relaxed path is as long as the
+// plain one, and CV's curve covers it.
+func TestRelaxedPathLength(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}, datafit.Gaussian{}} {
+		tb := own(fam, 200, 30, 5)
+		opts := PathOptions{Options: Options{Family: fam}}
+		plain, err := FitPath(tb.x, tb.y, penalty.L1{}, &opts)
+		require.NoError(t, err)
+		opts.Relax = true
+		relaxed, err := FitPath(tb.x, tb.y, penalty.L1{}, &opts)
+		require.NoError(t, err)
+		require.Greater(t, len(plain.Lambdas), minPath, fam.Name())
+		require.Equal(t, len(plain.Lambdas), len(relaxed.Lambdas), "%s: %s", fam.Name(), relaxed.Note)
+		require.Equal(t, plain.Note, relaxed.Note)
+		cv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &CVOptions{PathOptions: opts, Folds: 5, Seed: 1})
+		require.NoError(t, err)
+		require.Equal(t, len(plain.Lambdas), len(cv.Lambdas), fam.Name())
+	}
+}
