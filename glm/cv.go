@@ -10,6 +10,7 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -102,6 +103,9 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	weights := make([]float64, k)
 	for f := range k {
 		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
+			return nil, err
+		}
+		if err := checkFoldWeights(co.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
 		if errs[f], weights[f], err = cv.fold(x, y, pen, &co, f); err != nil {
@@ -228,6 +232,66 @@ func (a *foldResponses) err(f, k int) error {
 		only = "only zero counts"
 	}
 	return &FoldError{Fold: f + 1, Folds: k, Only: only, Rest: a.rest, N: a.n}
+}
+
+// FoldWeightError reports a fold whose training rows (the other folds)
+// one weight outweighs, though it does not outweigh the data as a whole:
+// the rows that balance it are in the fold.
+type FoldWeightError struct {
+	// Fold is the fold (1…K) and Folds is K.
+	Fold, Folds int
+	// Row is the heavy row's index in the data (from 0), Weight its
+	// weight, Effective the training rows' effective sample size.
+	Row               int
+	Weight, Effective float64
+}
+
+// Error implements error.
+func (e *FoldWeightError) Error() string {
+	return fmt.Sprintf("glm: fold %d of %d: in its training rows (the other folds) the weight %.3g of data row %d outweighs all the others together: their effective sample is %.3g rows (Kish's (Σw)²/Σw²), under %d, though the data's is not: the rows that balance it are all in fold %d; use folds that spread the heavy rows", e.Fold, e.Folds, e.Weight, e.Row+1, e.Effective, suffstat.MinEffective, e.Fold)
+}
+
+// foldWeights accumulates, row by row, the training weights of a fold
+// and which data row holds the largest.
+type foldWeights struct {
+	ws      suffstat.WeightSummary
+	added   int64
+	heavy   int // the data row of ws.Max
+	dataRow int
+}
+
+// add records the next data row's weight w, in training or held out.
+func (a *foldWeights) add(w float64, train bool) {
+	defer func() { a.dataRow++ }()
+	if !train {
+		return
+	}
+	a.ws.Add(w)
+	if a.ws.MaxRow == a.added {
+		a.heavy = a.dataRow
+	}
+	a.added++
+}
+
+// err returns the *FoldWeightError of fold f (0-based, of k), or nil.
+func (a *foldWeights) err(f, k int) error {
+	if a.ws.Check() == nil {
+		return nil
+	}
+	return &FoldWeightError{Fold: f + 1, Folds: k, Row: a.heavy, Weight: a.ws.Max, Effective: a.ws.Effective()}
+}
+
+// checkFoldWeights returns a *FoldWeightError when one weight outweighs
+// the other training rows of fold f (0-based, of k).
+func checkFoldWeights(w []float64, folds []int, f, k int) error {
+	if w == nil {
+		return nil
+	}
+	var a foldWeights
+	for i, g := range folds {
+		a.add(w[i], g != f)
+	}
+	return a.err(f, k)
 }
 
 func foldsOf(co *CVOptions, n int) ([]int, int, error) {

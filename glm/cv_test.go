@@ -12,6 +12,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
 )
 
@@ -101,4 +102,48 @@ func TestFoldCountMessages(t *testing.T) {
 	require.EqualError(t, checkFoldCount(5, 3), "glm: 5 folds for 3 observations: need 3 ≤ K ≤ n")
 	require.NoError(t, checkFoldCount(4, -1))
 	require.NoError(t, checkFoldCount(3, 3))
+}
+
+// TestFoldWeightNamesDataRow: three rows of weight 1e15 among ones pass
+// as data (effective sample 3), but a fold holding two of them leaves the
+// third outweighing its training rows. The error named the row by its
+// index among the training rows ("observation 7"), which is not the
+// data's row, and did not say that the fold was the cause. Now it is a
+// *FoldWeightError naming the data row, in memory and streamed alike.
+func TestFoldWeightNamesDataRow(t *testing.T) {
+	const k, seed = 5, 3
+	tb := own(datafit.Poisson{}, 120, 4, 7)
+	rf := suffstat.NewRowFolder(seed, k)
+	folds := make([]int, 120)
+	for i := range folds {
+		folds[i] = rf.Fold(uint64(i))
+	}
+	// The heavy rows: 40 and the next two rows of another fold g.
+	heavy, g := 40, -1
+	tb.w = make([]float64, 120)
+	for i := range tb.w {
+		tb.w[i] = 1
+	}
+	tb.w[heavy] = 1e15
+	for i, placed := 60, 0; placed < 2; i++ {
+		if g < 0 && folds[i] != folds[heavy] {
+			g = folds[i]
+		}
+		if folds[i] == g {
+			tb.w[i], placed = 1e15, placed+1
+		}
+	}
+	opts := CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Poisson{}, Weights: tb.w}, NLambda: 5}, Folds: k, Seed: seed}
+	mem := opts
+	mem.FoldID = folds
+	_, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &mem)
+	opts.Weights = nil // the source's
+	_, serr := CrossValidateSource(&tableSource{tb: tb}, 4, penalty.L1{}, &opts)
+	for _, e := range []error{err, serr} {
+		var fe *FoldWeightError
+		require.ErrorAs(t, e, &fe)
+		require.Equal(t, FoldWeightError{Fold: g + 1, Folds: k, Row: heavy, Weight: 1e15, Effective: fe.Effective}, *fe)
+		require.Less(t, fe.Effective, 2.0)
+		require.Contains(t, e.Error(), fmt.Sprintf("fold %d of %d: in its training rows (the other folds) the weight 1e+15 of data row %d outweighs", g+1, k, heavy+1))
+	}
 }

@@ -88,21 +88,38 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 }
 
 // foldFailure returns the error of fold f (0-based, of k) whose fit
-// failed with err: a *FoldError when its training rows hold one class
-// (one more pass finds out), else err with the fold's number.
+// failed with err: a *FoldError when its training rows hold one class, a
+// *FoldWeightError when one weight outweighs them (one more pass finds
+// out, and the heavy row's number in the data), else err with the fold's
+// number.
 func foldFailure(src RowSource, fam datafit.Family, seed uint64, f, k int, err error) error {
 	a := newFoldResponses(fam)
+	var re *datafit.RowError
+	if a == nil && !(errors.As(err, &re) && re.What == "weight") {
+		return foldErr(f, err)
+	}
+	var fw foldWeights
+	folds := suffstat.NewRowFolder(seed, k)
+	var i uint64
+	perr := src.Pass(func(_ []float64, y, w, _ float64) error {
+		train := folds.Fold(i) != f
+		if a != nil {
+			a.add(y, w, train)
+		}
+		fw.add(w, train)
+		i++
+		return nil
+	})
+	if perr != nil {
+		return foldErr(f, err)
+	}
 	if a != nil {
-		folds := suffstat.NewRowFolder(seed, k)
-		var i uint64
-		perr := src.Pass(func(_ []float64, y, w, _ float64) error {
-			a.add(y, w, folds.Fold(i) != f)
-			i++
-			return nil
-		})
-		if fe := a.err(f, k); perr == nil && fe != nil {
+		if fe := a.err(f, k); fe != nil {
 			return fe
 		}
+	}
+	if fe := fw.err(f, k); fe != nil {
+		return fe
 	}
 	return foldErr(f, err)
 }

@@ -298,10 +298,12 @@ func (gp *glmProblem) crossValidate(f *fitFlags, po *glm.PathOptions) (*glm.CV, 
 	return cv, foldHint(err)
 }
 
-// foldHint adds the flags to a fold that cannot be fitted (glm.FoldError).
+// foldHint adds the flags to a fold that cannot be fitted (glm.FoldError,
+// glm.FoldWeightError).
 func foldHint(err error) error {
 	var fe *glm.FoldError
-	if errors.As(err, &fe) && fe.Rest > 1 {
+	var we *glm.FoldWeightError
+	if errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we) {
 		return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
 	}
 	return err

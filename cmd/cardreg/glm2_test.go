@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"slices"
@@ -67,4 +68,36 @@ func glmJSON(t *testing.T, out string) fitJSON {
 	var f fitJSON
 	require.NoError(t, json.Unmarshal([]byte(out), &f), "output is not JSON:\n%s", out)
 	return f
+}
+
+// TestFoldWeightMessage: with three rows of weight 1e15 among ones, a fold
+// holding two of them leaves the third outweighing its training rows. The
+// error named the row by its index among the fold's training rows and not
+// the fold as the cause. Now it names the data row (the file's numbering),
+// the fold, and the flags that choose other folds, in memory and streamed.
+func TestFoldWeightMessage(t *testing.T) {
+	const n = 100
+	folds := foldID(n, 5, 1) // --folds 5 --seed 1, the defaults
+	heavy := 8
+	var b strings.Builder
+	b.WriteString("x1,x2,w,y\n")
+	rows := []int{heavy}
+	for i := 20; len(rows) < 3; i++ {
+		if folds[i] != folds[heavy] && (len(rows) == 1 || folds[i] == folds[rows[1]]) {
+			rows = append(rows, i)
+		}
+	}
+	for i := range n {
+		w := "1"
+		if slices.Contains(rows, i) {
+			w = "1e15"
+		}
+		fmt.Fprintf(&b, "%g,%g,%s,%d\n", math.Sin(float64(i)), math.Cos(float64(3*i)), w, i%4)
+	}
+	path := writeFile(t, t.TempDir(), "pw.csv", b.String())
+	want := fmt.Sprintf("fold %d of 5: in its training rows (the other folds) the weight 1e+15 of data row %d outweighs all the others together", folds[rows[1]]+1, heavy+1)
+	for _, extra := range [][]string{nil, {"--stream"}} {
+		res := cardreg(t, append(append([]string{"cv"}, extra...), "--family", "poisson", "--weights", "w", path)...)
+		oneLine(t, res, 1, want, "(--foldid, --seed or --folds)")
+	}
 }
