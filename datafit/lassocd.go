@@ -1,7 +1,9 @@
 package datafit
 
 import (
+	"encoding/binary"
 	"errors"
+	"hash/fnv"
 	"math"
 	"slices"
 
@@ -47,6 +49,12 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 		v: make([]float64, n), r: make([]float64, n), vr: make([]float64, n), xv: make([]float64, m), m: make([]float64, m)}
 	if init != nil {
 		mat.Col(cd.beta, 0, init)
+	}
+	cd.twin, cd.twinSign = twins(l.xp, factors)
+	for j, t := range cd.twin {
+		if t >= 0 { // the copy's share goes to the original: η is the same
+			cd.beta[t], cd.beta[j] = cd.beta[t]+cd.twinSign[j]*cd.beta[j], 0
+		}
 	}
 	theta := mat.NewDense(m, 1, cd.beta)
 	l.evaluate(theta) // η and the profiled intercept at the start
@@ -143,6 +151,85 @@ type lassoCD struct {
 	// update. A coordinate's step moves the intercept by −m·δ.
 	m, mu   []float64
 	sv, svr float64
+	// twin[j] is an earlier penalised column equal to column j times
+	// twinSign[j] (±1), within the rounding of standardisation
+	// (sameUpToSign), with the same factor (−1: none). Every split of a
+	// coefficient between copies is optimal; the copy is kept at zero, so
+	// that a duplicated column does not leave a sliver (1e-16 to 1e-6) of
+	// the value on it.
+	twin     []int
+	twinSign []float64
+}
+
+// twins returns, per column of xp, the index of the first earlier column
+// equal to it or to its negation with the same factor in f, or −1, and
+// the sign.
+func twins(xp [][]float64, f []float64) ([]int, []float64) {
+	out, sign := make([]int, len(xp)), make([]float64, len(xp))
+	seen := map[uint64][]int{}
+	for j, x := range xp {
+		out[j] = -1
+		key := absHash(x)
+		for _, k := range seen[key] {
+			if f[k] != f[j] {
+				continue
+			}
+			if s := sameUpToSign(xp[k], x); s != 0 {
+				out[j], sign[j] = k, s
+				break
+			}
+		}
+		if out[j] < 0 {
+			seen[key] = append(seen[key], j)
+		}
+	}
+	return out, sign
+}
+
+// twinBits is how many low bits of the mantissa the hash of absHash
+// ignores, so that columns equal but for the rounding of a scaling
+// (standardised multiples of one column) share a bucket.
+const twinBits = 20
+
+// twinUlps is how far, in units of the last place, two copies' entries
+// may differ: the rounding of standardisation (each column's scale is
+// rounded apart; 6 ulps seen).
+const twinUlps = 64
+
+// absHash hashes the magnitudes of x, but for their last twinBits bits.
+func absHash(x []float64) uint64 {
+	h := fnv.New64a()
+	var buf [8]byte
+	for _, v := range x {
+		bits := math.Float64bits(math.Abs(v)) + 1<<(twinBits-1) // rounded
+		binary.LittleEndian.PutUint64(buf[:], bits>>twinBits)
+		h.Write(buf[:])
+	}
+	return h.Sum64()
+}
+
+// sameUpToSign returns 1 when y = x, −1 when y = −x (and not x), each
+// entry within twinUlps units of the last place, else 0.
+func sameUpToSign(x, y []float64) float64 {
+	for _, s := range []float64{1, -1} {
+		same := true
+		for i, v := range x {
+			if math.Abs(y[i]-s*v) > twinUlps*ulp(v) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return s
+		}
+	}
+	return 0
+}
+
+// ulp returns the spacing of float64 values at v.
+func ulp(v float64) float64 {
+	v = math.Abs(v)
+	return math.Nextafter(v, math.Inf(1)) - v
 }
 
 // objective returns the deviance at η plus the penalty.
@@ -247,6 +334,9 @@ const cdStallSweeps = 500
 // update applies the exact coordinate update to penalised βⱼ (its column
 // centred) and returns xvⱼδ², the model decrease it buys.
 func (cd *lassoCD) update(j int) float64 {
+	if cd.twin[j] >= 0 {
+		return 0 // its original carries the coefficient
+	}
 	x, mj := cd.l.xp[j], cd.m[j]
 	g := kernel.Dot(x, cd.vr) - mj*cd.svr
 	thr := cd.lambda * cd.f[j] / 2

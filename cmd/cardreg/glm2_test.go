@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -99,5 +100,41 @@ func TestFoldWeightMessage(t *testing.T) {
 	for _, extra := range [][]string{nil, {"--stream"}} {
 		res := cardreg(t, append(append([]string{"cv"}, extra...), "--family", "poisson", "--weights", "w", path)...)
 		oneLine(t, res, 1, want, "(--foldid, --seed or --folds)")
+	}
+}
+
+// TestLassoPathDuplicateColumn: with x1 duplicated as x1b, a logistic
+// lasso path left x1b at 1e-16 at some λ, so distinct_values read 4 where
+// the coefficients held 3 values to print precision. Now the copy is
+// exactly zero along the path (with --standardize too), and each row's
+// distinct_values counts its coefficients' values.
+func TestLassoPathDuplicateColumn(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x1,x1b,x2,y\n")
+	for i := range 200 {
+		x1, x2 := math.Sin(float64(i)*1.7), math.Cos(float64(i)*0.9)
+		y := 0
+		if math.Sin(float64(i)*12.9898)*43758.5453-math.Floor(math.Sin(float64(i)*12.9898)*43758.5453) < 1/(1+math.Exp(-(1.5*x1-x2))) {
+			y = 1
+		}
+		fmt.Fprintf(&b, "%v,%v,%v,%d\n", x1, x1, x2, y)
+	}
+	path := writeFile(t, t.TempDir(), "bcol.csv", b.String())
+	for _, extra := range [][]string{nil, {"--standardize"}} {
+		res := cardreg(t, append(append([]string{"path", "--family", "binomial", "--penalty", "lasso"}, extra...), path)...)
+		require.Equal(t, 0, res.code, res.stderr)
+		lines := strings.Split(strings.TrimSpace(res.stdout), "\n")
+		head := strings.Split(lines[0], ",")
+		copyCol, first := slices.Index(head, "x1b"), slices.Index(head, "x1")
+		require.Greater(t, len(lines), 10)
+		for _, line := range lines[1:] {
+			f := strings.Split(line, ",")
+			require.Equal(t, "0", f[copyCol], "%v: %s", extra, line)
+			values := map[string]bool{}
+			for _, v := range f[first:] {
+				values[v] = true
+			}
+			require.Equal(t, strconv.Itoa(len(values)), f[slices.Index(head, "distinct_values")], line)
+		}
 	}
 }
