@@ -138,3 +138,39 @@ func TestLassoPathDuplicateColumn(t *testing.T) {
 		}
 	}
 }
+
+// TestRelaxedCVLength: cv --relax stopped the path after 5 λ (the
+// deviance rule read the relaxed refits, flat between support changes)
+// and chose λ_min among them, exit 0. Now its curve is as long as
+// without --relax.
+func TestRelaxedCVLength(t *testing.T) {
+	var b strings.Builder
+	for j := range 12 {
+		fmt.Fprintf(&b, "x%d,", j+1)
+	}
+	b.WriteString("y\n")
+	for i := range 200 {
+		eta := 0.0
+		for j := range 12 {
+			v := math.Sin(float64(i*(j+3)) + float64(j))
+			if j < 3 {
+				eta += v
+			}
+			fmt.Fprintf(&b, "%v,", v)
+		}
+		u := math.Sin(float64(i)*12.9898) * 43758.5453
+		y := 0
+		if u-math.Floor(u) < 1/(1+math.Exp(-eta)) {
+			y = 1
+		}
+		fmt.Fprintf(&b, "%d\n", y)
+	}
+	path := writeFile(t, t.TempDir(), "b.csv", b.String())
+	plain := cardreg(t, "cv", "--family", "binomial", "--penalty", "lasso", path)
+	relaxed := cardreg(t, "cv", "--family", "binomial", "--penalty", "lasso", "--relax", path)
+	require.Equal(t, 0, plain.code, plain.stderr)
+	require.Equal(t, 0, relaxed.code, relaxed.stderr)
+	n := strings.Count(plain.stdout, "\n")
+	require.Greater(t, n, 10)
+	require.Equal(t, n, strings.Count(relaxed.stdout, "\n"), relaxed.stderr)
+}
