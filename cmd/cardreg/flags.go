@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -25,6 +26,9 @@ func (o *optFloat) Set(s string) error {
 	v, err := strconv.ParseFloat(s, 64)
 	if err != nil {
 		return err
+	}
+	if underflows(s, v) {
+		return errUnderflow(s)
 	}
 	o.v, o.set = v, true
 	return nil
@@ -66,4 +70,45 @@ func checkFiniteFlags(fs *flag.FlagSet) error {
 		}
 	})
 	return err
+}
+
+// exactFloat is a float flag that refuses a number which is not zero but
+// rounds to 0 in float64 (1e-400): taken as 0 it would silently mean
+// something else (no penalty, no validation rows).
+type exactFloat struct{ flag.Getter }
+
+// Set refuses an underflowing number, else sets the wrapped flag.
+func (e exactFloat) Set(s string) error {
+	if v, err := strconv.ParseFloat(s, 64); err == nil && underflows(s, v) {
+		return errUnderflow(s)
+	}
+	return e.Getter.Set(s)
+}
+
+// String is the wrapped flag's; "0" for the zero exactFloat, which the flag
+// package builds to leave a default of 0 out of the help, as for float64.
+func (e exactFloat) String() string {
+	if e.Getter == nil {
+		return "0"
+	}
+	return e.Getter.String()
+}
+
+// errUnderflow is the refusal of a number s that rounds to 0.
+func errUnderflow(s string) error {
+	return fmt.Errorf("%s is below the smallest float64 (about 5e-324) and would be 0; give 0 if 0 is meant", s)
+}
+
+// refuseUnderflow makes every float64 flag of fs an exactFloat (optFloat
+// refuses by itself).
+func refuseUnderflow(fs *flag.FlagSet) {
+	fs.VisitAll(func(fl *flag.Flag) {
+		g, ok := fl.Value.(flag.Getter)
+		if _, opt := fl.Value.(*optFloat); !ok || opt {
+			return
+		}
+		if _, ok := g.Get().(float64); ok {
+			fl.Value = exactFloat{g}
+		}
+	})
 }

@@ -77,6 +77,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
+	refuseUnderflow(fs)
 	return fs, f
 }
 

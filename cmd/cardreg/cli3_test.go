@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestNetRefusesUnderflowingFloats: a float flag of net that is not zero
+// but rounds to 0 (1e-400) is a usage error naming the flag and the
+// number, not silently 0 (no penalty, no validation rows).
+func TestNetRefusesUnderflowingFloats(t *testing.T) {
+	dir := t.TempDir()
+	data := writeClasses(t, dir)
+	for _, c := range [][]string{
+		{"--penalty", "lasso", "--lambda", "1e-400"},
+		{"--penalty", "lasso", "--lambda=-1E-999"},
+		{"--validation", "0.0000e-330"},
+		{"--validation", "1e-400"},
+		{"--lr", "2e-324"},
+		{"--penalty", "cardinality", "--lambda", "1", "--nu", "1e-400"},
+	} {
+		res := cardreg(t, append(append([]string{"net", "--arch", "3,4,1", "--epochs", "1"}, c...), data)...)
+		if c[len(c)-1] == "0.0000e-330" {
+			// A zero typed as zero is zero.
+			require.Equal(t, 0, res.code, "%v: %s", c, res.stderr)
+			continue
+		}
+		require.Equal(t, 2, res.code, "%v: %s", c, res.stderr)
+		require.Contains(t, res.stderr, "below the smallest float64", c)
+		require.Equal(t, 1, strings.Count(strings.TrimSpace(res.stderr), "\n")+1, res.stderr)
+	}
+	res := cardreg(t, "net", "--arch", "3,4,1", "--epochs", "1", "--penalty", "lasso", "--lambda", "1e-300", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	// --nu is the same flag type in fit.
+	res = cardreg(t, "fit", "--lambda", "1", "--nu", "1e-400", data)
+	require.Equal(t, 2, res.code, res.stderr)
+	require.Contains(t, res.stderr, "1e-400 is below the smallest float64")
+}
