@@ -38,7 +38,7 @@ func PenaltyFactors(f []float64) (penalty.WeightedL1, []int, error) {
 		return penalty.WeightedL1{}, nil, errors.New("glm: every penalty factor is 0: nothing is penalised")
 	}
 	if f[low]*MaxFactorRatio < f[top] {
-		return penalty.WeightedL1{}, nil, fmt.Errorf("glm: penalty factor %d (%v) is %.3g times factor %d (%v), beyond the ratio of %.0e the fit's range can carry: give a predictor meant to go unpenalised factor 0", top+1, f[top], f[top]/f[low], low+1, f[low], MaxFactorRatio)
+		return penalty.WeightedL1{}, nil, fmt.Errorf("glm: penalty factor %d (%v) is %s factor %d (%v), beyond the ratio of %.0e the fit's range can carry: give a predictor meant to go unpenalised factor 0", top+1, f[top], timesText(f[top]/f[low]), low+1, f[low], MaxFactorRatio)
 	}
 	// Summed relative to the largest, so that huge factors do not overflow.
 	var sum float64
@@ -55,4 +55,13 @@ func PenaltyFactors(f []float64) (penalty.WeightedL1, []int, error) {
 		pen.Factors = append(pen.Factors, v/f[top]/sum*float64(len(f)))
 	}
 	return pen, free, nil
+}
+
+// timesText writes a ratio r ≥ 1 as "r times"; one beyond float64 (1e300
+// over 1e-300) as "more than 1e308 times", not "+Inf times".
+func timesText(r float64) string {
+	if math.IsInf(r, 1) {
+		return "more than 1e308 times"
+	}
+	return fmt.Sprintf("%.3g times", r)
 }
