@@ -52,10 +52,11 @@ const MinEffective = 2
 
 // Check returns an error when the weights leave an effective sample of
 // fewer than MinEffective rows (unless there are so few rows), naming
-// the heaviest row.
+// the heaviest weight; the caller names its place (MaxRow), which a
+// caller wrapping the error with the row or line would name twice.
 func (s *WeightSummary) Check() error {
 	if e := s.Effective(); s.rows >= MinEffective && e < MinEffective && s.sumSq > 0 {
-		return fmt.Errorf("the weight %.3g of data row %d outweighs all the others together (they sum to %.3g): the effective sample is %.3g rows (Kish's (Σw)²/Σw²), under %d: a fit would rest on that one observation", s.Max, s.MaxRow+1, s.rest*s.Max, e, MinEffective)
+		return fmt.Errorf("the weight %.3g outweighs all the others together (they sum to %.3g): the effective sample is %.3g rows (Kish's (Σw)²/Σw²), under %d: a fit would rest on that one observation", s.Max, s.rest*s.Max, e, MinEffective)
 	}
 	return nil
 }

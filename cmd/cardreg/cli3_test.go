@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -37,4 +39,39 @@ func TestNetRefusesUnderflowingFloats(t *testing.T) {
 	res = cardreg(t, "fit", "--lambda", "1", "--nu", "1e-400", data)
 	require.Equal(t, 2, res.code, res.stderr)
 	require.Contains(t, res.stderr, "1e-400 is below the smallest float64")
+}
+
+// TestOutweighingWeightNamesRowOnce: one weight outweighing all the others
+// was reported as "FILE: data row 3, column "w": the weight 1e+308 of data
+// row 3 …" (streamed) or "FILE:4: … of data row 3" (in memory). Now the
+// row is named once, by its line where the rows are in memory, on every
+// route and family.
+func TestOutweighingWeightNamesRowOnce(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x1,x2,w,y\n")
+	for i := range 60 {
+		w := "1"
+		if i == 2 {
+			w = "1e15"
+		}
+		fmt.Fprintf(&b, "%v,%v,%s,%d\n", math.Sin(float64(i)), math.Cos(float64(3*i)), w, i%4)
+	}
+	data := writeFile(t, dir, "heavy.csv", b.String())
+	for _, c := range []struct {
+		args  []string
+		where string
+	}{
+		{[]string{"fit", "--lambda", "1", "--stream"}, ": data row 3, "},
+		{[]string{"fit", "--lambda", "1", "--stream=false"}, ": data row 3, "}, // gaussian: statistics in one pass
+		{[]string{"fit", "--lambda", "1", "--family", "poisson", "--stream"}, ": data row 3, "},
+		{[]string{"fit", "--lambda", "1", "--family", "poisson", "--stream=false"}, ":4: "},
+		{[]string{"cv", "--nlambda", "5", "--family", "poisson", "--stream"}, ": data row 3, "},
+		{[]string{"cv", "--nlambda", "5", "--family", "poisson", "--stream=false"}, ":4: "},
+	} {
+		args := append(append(c.args, "--weights", "w"), data)
+		res := cardreg(t, args...)
+		oneLine(t, res, 1, data+c.where+`column "w": the weight 1e+15 outweighs all the others`, "(--weights)")
+		require.NotContains(t, res.stderr, "of data row", args)
+	}
 }

@@ -311,7 +311,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		c.Flush()
 	}
 	if err := ws.Check(); wcol >= 0 && err != nil {
-		return nil, fmt.Errorf("%s: column %s: %v (--weights)", path, shortText([]byte(f.weights)), err)
+		return nil, fmt.Errorf("%s: data row %d, column %s: %v (--weights)", path, ws.MaxRow+1, shortText([]byte(f.weights)), err)
 	}
 	for j, m := range top {
 		if err := suffstat.CheckMagnitude(m, wmin); err != nil {
