@@ -245,7 +245,7 @@ func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error)
 		if v[3] > 0 {
 			return nil, nil, fmt.Errorf("sqlstats: %.0f rows have a negative weight in %s", v[3], b.s.Weight)
 		}
-		k, err := b.foldOf(v[0], row[0])
+		k, err := b.foldOf(v[0], row[0], v[1])
 		if err != nil {
 			return nil, nil, err
 		}
@@ -275,12 +275,13 @@ func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error)
 	return folds, m, nil
 }
 
-// foldOf checks a fold number read back (field: its text).
-func (b *builder) foldOf(v float64, field string) (int, error) {
+// foldOf checks a fold number read back (field: its text) for the n
+// rows of its group.
+func (b *builder) foldOf(v float64, field string, n float64) (int, error) {
 	k := int(v)
 	switch {
 	case field == null && b.s.FoldColumn != "":
-		return 0, fmt.Errorf("sqlstats: the fold column %s holds NULL", b.s.FoldColumn)
+		return 0, &ValueError{Column: b.s.FoldColumn, Nulls: int64(n), Fold: true}
 	case field == null:
 		return 0, errors.New("sqlstats: a column of the fold key holds NULL")
 	case k < 0 || k >= b.s.Folds || float64(k) != v:
@@ -308,10 +309,15 @@ type ValueError struct {
 	Column string
 	// Nulls and NonFinite count its rows holding NULL, and NaN or ±Inf.
 	Nulls, NonFinite int64
+	// Fold says the column is Source.FoldColumn, whose rows need a fold.
+	Fold bool
 }
 
 // Error names the column and what it holds.
 func (e *ValueError) Error() string {
+	if e.Fold {
+		return fmt.Sprintf("the fold column %q: %d rows hold NULL, not a fold", e.Column, e.Nulls)
+	}
 	var parts []string
 	if e.Nulls > 0 {
 		parts = append(parts, fmt.Sprintf("%d rows hold NULL", e.Nulls))

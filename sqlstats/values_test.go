@@ -63,7 +63,7 @@ func TestBadValues(t *testing.T) {
 		}, "the sum over the rows of y × y is +Inf"},
 		{"NULL fold column", Source{Table: "t", Columns: []string{"x1", "y"}, Folds: 3, FoldColumn: "f"}, scripted{
 			"count(*)": {{`\N`, "10", "0", "0", "10", "1", "2"}},
-		}, "the fold column f holds NULL"},
+		}, `the fold column "f": 10 rows hold NULL, not a fold`},
 	} {
 		_, err := Compute(context.Background(), c.q, ClickHouse, c.src)
 		require.ErrorContains(t, err, c.want, c.name)
@@ -77,4 +77,10 @@ func TestBadValues(t *testing.T) {
 	var ve *ValueError
 	require.ErrorAs(t, err, &ve)
 	require.Equal(t, ValueError{Column: "x2", NonFinite: 1}, *ve)
+	// So is a NULL fold, marked as the fold column.
+	_, err = Compute(context.Background(), scripted{
+		"count(*)": {{"0", "4", "0", "0", "4", "1", "2"}, {`\N`, "3", "0", "0", "3", "1", "2"}},
+	}, ClickHouse, Source{Table: "t", Columns: []string{"x1", "y"}, Folds: 3, FoldColumn: "f"})
+	require.ErrorAs(t, err, &ve)
+	require.Equal(t, ValueError{Column: "f", Nulls: 3, Fold: true}, *ve)
 }

@@ -75,3 +75,21 @@ func TestOutweighingWeightNamesRowOnce(t *testing.T) {
 		require.NotContains(t, res.stderr, "of data row", args)
 	}
 }
+
+// TestDBFoldColumnNull: a NULL in the --foldid column of a database
+// source said "sqlstats: the fold column f holds NULL" with no way out;
+// a fold column of NULLs only said strconv's "parsing \N". Now both say
+// what to do, in one line.
+func TestDBFoldColumnNull(t *testing.T) {
+	schema := "x1\tf\ty\nFloat64\tNullable(UInt8)\tFloat64\n"
+	means := "0\t4\t0\t0\t4\t1\t2\n1\t4\t0\t0\t4\t1\t2\n2\t4\t0\t0\t4\t1\t2\n\\N\t3\t0\t0\t3\t1\t2\n"
+	url, _ := fakeClickHouse(t, map[string]string{schemaQuery: schema, "SELECT max(`f`)": "3\n", "count(*)": means})
+	res := cardreg(t, "cv", "--db", url, "--table", "t", "--foldid", "f")
+	oneLine(t, res, 1, `the fold column "f": 3 rows hold NULL, not a fold (from the server)`,
+		"leave those rows out with --query 'SELECT * FROM … WHERE `f` IS NOT NULL'")
+	require.Contains(t, res.stderr, "or give those rows a fold 1…K in column f")
+	url, _ = fakeClickHouse(t, map[string]string{schemaQuery: schema, "SELECT max(`f`)": "\\N\n"})
+	res = cardreg(t, "cv", "--db", url, "--table", "t", "--foldid", "f")
+	oneLine(t, res, 1, "--foldid f: the fold column holds no fold, only NULL", "leave out --foldid")
+	require.NotContains(t, res.stderr, "strconv")
+}

@@ -117,6 +117,9 @@ func valueHint(err error) error {
 	if ve.NonFinite == 0 {
 		keep = col + " IS NOT NULL"
 	}
+	if ve.Fold {
+		return fmt.Errorf("%v (from the server): leave those rows out with --query 'SELECT * FROM … WHERE %s', or give those rows a fold 1…K in column %s", err, keep, ve.Column)
+	}
 	return fmt.Errorf("%v (from the server): leave those rows out with --query 'SELECT * FROM … WHERE %s', or the column with --drop %s", err, keep, ve.Column)
 }
 
@@ -132,6 +135,9 @@ func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Sour
 	}
 	if len(rows) != 1 || len(rows[0]) != 1 {
 		return 0, fmt.Errorf("--foldid %s: no folds", col)
+	}
+	if rows[0][0] == `\N` { // max over no rows, or over NULLs only
+		return 0, fmt.Errorf("--foldid %s: the fold column holds no fold, only NULL (or there are no rows): fill it with folds 1…K, or leave out --foldid for folds from --folds and --seed", col)
 	}
 	v, err := strconv.ParseFloat(rows[0][0], 64)
 	if err != nil {
