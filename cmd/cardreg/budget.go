@@ -60,8 +60,9 @@ func formatBytes(b float64) string {
 // budget is the memory a command may use: --memory, else a share of the
 // machine's memory (streamBudgetShare); bytes is 0 when neither is known.
 type budget struct {
-	bytes int64
-	given bool // from --memory
+	bytes   int64
+	given   bool // from --memory
+	assumed bool // assumedMemory, the machine's being unknown
 }
 
 // memoryBudget returns the budget of a --memory value (0: not given).
@@ -72,10 +73,25 @@ func memoryBudget(flagBytes int64) budget {
 	return budget{bytes: int64(streamBudgetShare * float64(totalMemory()))}
 }
 
+// assumedMemory is the budget of a check that cannot go without one
+// (net's weights) when the machine's memory is unknown.
+const assumedMemory = 64 << 30
+
+// orAssumed is b, or assumedMemory when b is unknown.
+func (b budget) orAssumed() budget {
+	if b.bytes <= 0 {
+		return budget{bytes: assumedMemory, assumed: true}
+	}
+	return b
+}
+
 // String names the budget for a message.
 func (b budget) String() string {
 	if b.given {
 		return "--memory " + formatBytes(float64(b.bytes))
+	}
+	if b.assumed {
+		return formatBytes(float64(b.bytes)) + " (assumed: the machine's memory is unknown; --memory sets it)"
 	}
 	return formatBytes(float64(b.bytes)) + " (half the machine's memory; --memory sets it)"
 }

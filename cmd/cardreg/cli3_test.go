@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -92,4 +93,28 @@ func TestDBFoldColumnNull(t *testing.T) {
 	res = cardreg(t, "cv", "--db", url, "--table", "t", "--foldid", "f")
 	oneLine(t, res, 1, "--foldid f: the fold column holds no fold, only NULL", "leave out --foldid")
 	require.NotContains(t, res.stderr, "strconv")
+}
+
+// TestNetMemoryBudget: net checked --arch against its own budget (half the
+// memory, 64 GiB when unknown), not memoryBudget, and had no --memory.
+// Now it takes --memory, the cgroup-aware default and the message of the
+// other commands.
+func TestNetMemoryBudget(t *testing.T) {
+	dir := t.TempDir()
+	data := writeClasses(t, dir)
+	arch := []string{"net", "--arch", "3,20000,1", "--epochs", "1"}
+	res := cardreg(t, append(arch, "--memory", "1MB", data)...)
+	oneLine(t, res, 2, "--arch [3 20000 1] needs about", "more than --memory 1 MB")
+	res = cardreg(t, "net", "--arch", "3,4,1", "--epochs", "1", "--memory", "1GB", data)
+	require.Equal(t, 0, res.code, res.stderr)
+	if runtime.GOOS == "linux" {
+		old := cgroupLimits
+		defer func() { cgroupLimits = old }()
+		cgroupLimits = []string{writeFile(t, dir, "memory.max", "2000000\n")}
+		res = cardreg(t, append(arch, data)...)
+		oneLine(t, res, 2, "more than 1 MB (half the machine's memory; --memory sets it)")
+	}
+	err := checkNetMemory([]int{100000, 100000, 1}, 10, budget{}.orAssumed())
+	require.ErrorContains(t, err, "more than 68.7 GB (assumed: the machine's memory is unknown; --memory sets it)")
+	require.NoError(t, checkNetMemory([]int{3, 4, 1}, 10, budget{}.orAssumed()))
 }

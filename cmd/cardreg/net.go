@@ -26,6 +26,7 @@ type netFlags struct {
 	nu                                                           optFloat
 	projectK, epochs, batch, patience, every                     int
 	seed                                                         uint64
+	memory                                                       int64
 	adam, bias, standardize, progress                            bool
 }
 
@@ -57,6 +58,10 @@ func newNetFlags() (*flag.FlagSet, *netFlags) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the trained network (JSON) for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator")
+	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) the training must fit in (default: half the machine's memory, or of the cgroup's limit)", func(s string) (err error) {
+		f.memory, err = parseBytes(s)
+		return err
+	})
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg net --arch P0,...,PL [flags] DATA.csv
 
@@ -252,7 +257,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNetMemory(cfg.arch, len(t.cols[0]), totalMemory()); err != nil {
+	if err := checkNetMemory(cfg.arch, len(t.cols[0]), memoryBudget(f.memory).orAssumed()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -295,15 +300,11 @@ func (f *netFlags) divergedRemedy() string {
 }
 
 // checkNetMemory refuses an architecture whose training would not fit in
-// half the machine's memory (total bytes; 0 when unknown: then 64 GiB):
-// about eight copies of the weights (weights, gradients, Adam's moments,
-// the best network kept, the prox's work) and three of the activations of
-// n rows. Sizes are summed in float64, so absurd widths cannot overflow.
-func checkNetMemory(arch []int, n int, total int64) error {
-	budget := float64(total) / 2
-	if total <= 0 {
-		budget = 64 << 30
-	}
+// the budget b: about eight copies of the weights (weights, gradients,
+// Adam's moments, the best network kept, the prox's work) and three of the
+// activations of n rows. Sizes are summed in float64, so absurd widths
+// cannot overflow.
+func checkNetMemory(arch []int, n int, b budget) error {
 	var params, units float64
 	for l := 0; l+1 < len(arch); l++ {
 		params += float64(arch[l]) * float64(arch[l+1])
@@ -312,9 +313,9 @@ func checkNetMemory(arch []int, n int, total int64) error {
 		units += float64(w)
 	}
 	need := 8 * (8*params + 3*units*float64(n))
-	if need > budget {
-		return usagef("--arch %v needs about %.3g GB to train on %d rows (%.3g million weights), more than the %.3g GB allowed (half the machine's memory)",
-			arch, need/1e9, n, params/1e6, budget/1e9)
+	if need > float64(b.bytes) {
+		return usagef("--arch %v needs about %s to train on %d rows (%.3g million weights), more than %s",
+			arch, formatBytes(need), n, params/1e6, b)
 	}
 	return nil
 }
