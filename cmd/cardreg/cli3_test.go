@@ -118,3 +118,45 @@ func TestNetMemoryBudget(t *testing.T) {
 	require.ErrorContains(t, err, "more than 68.7 GB (assumed: the machine's memory is unknown; --memory sets it)")
 	require.NoError(t, checkNetMemory([]int{3, 4, 1}, 10, budget{}.orAssumed()))
 }
+
+// TestProgressWorksOrIsRefused: --progress did nothing for a fit at one
+// λ and for binomial or Poisson fits in memory. Now it draws a bar where
+// there are steps (folds, λ values, passes over the file) and is a usage
+// error where there are none, naming what would draw one.
+func TestProgressWorksOrIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("x1,x2,y\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%v,%v,%d\n", math.Sin(float64(i)), math.Cos(float64(3*i)), i%4)
+	}
+	data := writeFile(t, dir, "counts.csv", b.String())
+	for _, c := range []struct {
+		args []string
+		bar  string // drawn on stderr; "" when refused
+		why  string
+	}{
+		{[]string{"fit", "--lambda", "1"}, "", "has no steps to show in a fit at one lambda (--lambda 1)"},
+		{[]string{"fit", "--lambda", "theory"}, "", "has no steps to show in a fit at one lambda (--lambda theory)"},
+		{[]string{"fit", "--family", "poisson", "--lambda", "1"}, "", "has no steps to show"},
+		{[]string{"fit", "--family", "poisson", "--lambda", "cv"}, "", "is not drawn yet for a poisson fit in memory"},
+		{[]string{"path", "--family", "poisson", "--nlambda", "5"}, "", "is not drawn yet for a poisson fit in memory (the glm package reports no steps): add --stream"},
+		{[]string{"cv", "--offset", "x2", "--nlambda", "5"}, "", "is not drawn yet for a gaussian fit in memory"},
+		{[]string{"fit", "--lambda", "1", "--stream"}, "streaming", ""},
+		{[]string{"fit", "--family", "poisson", "--lambda", "1", "--stream"}, "streaming", ""},
+		{[]string{"cv", "--family", "poisson", "--nlambda", "3", "--stream"}, "streaming", ""},
+		{[]string{"fit", "--lambda", "cv"}, "cross-validating", ""},
+		{[]string{"path", "--nlambda", "5"}, "fitting the path", ""},
+	} {
+		res := cardreg(t, append(append(c.args, "--progress"), data)...)
+		if c.bar == "" {
+			oneLine(t, res, 2, "--progress "+c.why)
+			// Without --progress (or with =false) the same fit runs.
+			res = cardreg(t, append(append(c.args, "--progress=false"), data)...)
+			require.Equal(t, 0, res.code, "%v: %s", c.args, res.stderr)
+			continue
+		}
+		require.Equal(t, 0, res.code, "%v: %s", c.args, res.stderr)
+		require.Contains(t, res.stderr, c.bar, c.args)
+	}
+}

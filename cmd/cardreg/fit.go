@@ -73,7 +73,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 		f.memory, err = parseBytes(s)
 		return err
 	})
-	fs.BoolVar(&f.progress, "progress", false, "show progress of cross-validation and paths on stderr even when it is not a terminal")
+	fs.BoolVar(&f.progress, "progress", false, "draw progress on stderr even when it is not a terminal: the lambdas of a path and the folds of cross-validation (gaussian, in memory), the passes over the file with --stream; refused where nothing is drawn (a fit at one lambda in memory, a binomial or poisson fit in memory)")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)

@@ -43,6 +43,8 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"stream", f.db != "", "is for data files: with --db the statistics are computed in the database"},
 		{"sep", f.db != "", "is for data files, not --db"},
 		{"drop-missing", f.db != "", "is for data files: --db refuses rows with NULL, NaN or infinite values"},
+		{"progress", f.progress && cmd == "fit" && !cv && !f.stream, "has no steps to show in " + mode + ": it draws the folds of --lambda cv, and the passes over the file with --stream"},
+		{"progress", f.progress && f.usesGLM() && !f.stream, "is not drawn yet for a " + f.fam.family + " fit in memory (the glm package reports no steps): add --stream to see its passes over the file"},
 	}
 	for _, r := range rules {
 		if r.off && f.given[r.flag] {
