@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+
+	"github.com/cardsparse/cardreg/internal/atomicfile"
 )
 
 // Files returns the contents of the four output files, keyed by extension:
@@ -59,10 +60,13 @@ func (r *Result) Files() (map[string][]byte, error) {
 	return out, nil
 }
 
-// Save writes DIR/NAME.csv, .json, .png and .svg. All four are rendered and
-// written to temporary files in DIR first and renamed into place only when
-// every write succeeded, so a failed render or write leaves earlier outputs
-// untouched.
+// Save writes DIR/NAME.csv, .json, .png and .svg. All four are rendered
+// and written to files with no name in DIR first (atomicfile; hidden
+// temporary files where the system has no O_TMPFILE) and given their
+// names only when every write succeeded, so a failed render or write
+// leaves earlier outputs untouched, and a killed run (kill -9 included)
+// leaves no temporary file behind. New files have mode 0666 less the
+// umask; replaced ones keep their permissions.
 func (r *Result) Save(dir string) error {
 	files, err := r.Files()
 	if err != nil {
@@ -71,29 +75,28 @@ func (r *Result) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	temps := map[string]string{}
+	exts := []string{"csv", "json", "png", "svg"}
+	outs := make([]*atomicfile.File, 0, len(exts))
 	defer func() {
-		for _, t := range temps {
-			os.Remove(t)
+		for _, o := range outs {
+			o.Discard()
 		}
 	}()
-	for _, ext := range []string{"csv", "json", "png", "svg"} {
-		f, err := os.CreateTemp(dir, "."+r.Name+"-*."+ext)
+	for _, ext := range exts {
+		name := filepath.Join(dir, r.Name+"."+ext)
+		o, err := atomicfile.Create(name)
 		if err != nil {
 			return err
 		}
-		temps[ext] = f.Name()
-		_, err = f.Write(files[ext])
-		err = errors.Join(err, f.Chmod(0o644))
-		if err = errors.Join(err, f.Close()); err != nil {
-			return fmt.Errorf("writing %s: %w", f.Name(), err)
+		outs = append(outs, o)
+		if _, err := o.Write(files[ext]); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
-	for _, ext := range []string{"csv", "json", "png", "svg"} {
-		if err := os.Rename(temps[ext], filepath.Join(dir, r.Name+"."+ext)); err != nil {
+	for _, o := range outs {
+		if err := o.Commit(); err != nil {
 			return err
 		}
-		delete(temps, ext)
 	}
 	return nil
 }

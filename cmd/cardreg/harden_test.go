@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardsparse/cardreg/internal/atomicfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -325,8 +326,8 @@ func TestUnconvergedWarning(t *testing.T) {
 // itself as cardreg, blocked while writing, and is sent SIGINT.
 func TestSignalRemovesTemp(t *testing.T) {
 	if os.Getenv("CARDREG_SIGNAL_CHILD") != "" {
-		unnamedOutputs = false // the named fallback is what a signal cleans up
-		removeTempsOnSignal()
+		atomicfile.Unnamed = false // the named fallback is what a signal cleans up
+		atomicfile.RemoveOnSignal()
 		writeOutput("--out", os.Getenv("CARDREG_SIGNAL_CHILD"), nil, func(w io.Writer) error {
 			io.WriteString(w, "partial")
 			os.Stdout.WriteString("writing\n")

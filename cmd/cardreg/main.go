@@ -22,10 +22,12 @@ import (
 	"reflect"
 	"runtime/debug"
 	"strings"
+
+	"github.com/cardsparse/cardreg/internal/atomicfile"
 )
 
 func main() {
-	removeTempsOnSignal()
+	atomicfile.RemoveOnSignal()
 	stdout := &errWriter{w: os.Stdout}
 	code := run(os.Args[1:], stdout, os.Stderr)
 	if code == 0 && stdout.err != nil {

@@ -5,20 +5,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
-	"os/signal"
 	"path/filepath"
-	"sync"
-	"syscall"
+
+	"github.com/cardsparse/cardreg/internal/atomicfile"
 )
 
 // writeOutput writes to stdout (path "" or "-"), or to a file. A regular
-// file (or a new one) is written to a file with no name in its directory
-// (O_TMPFILE, where the system has it; else a hidden temporary file) that
-// replaces it only once complete, so a failure never leaves a partial file
-// and a killed run leaves nothing; a new file gets the usual permissions
-// (0666 less the umask), a replaced one keeps its own. A symbolic link is
+// file (or a new one) is written through atomicfile: to a file with no
+// name in its directory (O_TMPFILE, where the system has it; else a hidden
+// temporary file) that replaces it only once complete, so a failure never
+// leaves a partial file and a killed run leaves nothing; a new file gets
+// the usual permissions (0666 less the umask), a replaced one keeps its
+// own. A symbolic link is
 // followed, not replaced: one that names no file yet (dangling) gets its
 // target created, as a shell's > does. Anything else (a device such as
 // /dev/stdout, a FIFO) is written to directly, never replaced. Every write
@@ -37,15 +36,15 @@ func writeOutput(flagName, path string, stdout io.Writer, fn func(io.Writer) err
 		}
 		return writeThrough(flagName, path, fn)
 	}
-	out, err := createOutput(target)
+	out, err := atomicfile.Create(target)
 	if err != nil {
 		return fmt.Errorf("%s %s: %v", flagName, path, createError(target, err))
 	}
-	defer out.discard()
-	if err := writeChecked(out.f, fn); err != nil {
+	defer out.Discard()
+	if err := writeChecked(out, fn); err != nil {
 		return fmt.Errorf("%s %s: %w", flagName, path, err)
 	}
-	if err := out.commit(target); err != nil {
+	if err := out.Commit(); err != nil {
 		return fmt.Errorf("%s %s: %v", flagName, path, err)
 	}
 	return nil
@@ -103,112 +102,6 @@ func resolveLinks(path string) (string, error) {
 	return "", errors.New("too many levels of symbolic links")
 }
 
-// output is a file being written in a directory: unnamed (O_TMPFILE) or
-// under a temporary name until commit gives it its final name.
-type output struct {
-	f     *os.File
-	dir   string
-	named string // the temporary name, "" while unnamed
-	done  bool
-}
-
-// createOutput starts an output to become target, in its directory:
-// unnamed where the system and the file system allow it (its errors then
-// name target), else under a temporary name.
-func createOutput(target string) (*output, error) {
-	dir := filepath.Dir(target)
-	if f, err := openUnnamed(dir, target); err == nil {
-		return &output{f: f, dir: dir}, nil
-	}
-	f, err := createTemp(dir)
-	if err != nil {
-		return nil, err
-	}
-	return &output{f: f, dir: dir, named: f.Name()}, nil
-}
-
-// commit gives the complete output the name target, replacing the file
-// there at once: an unnamed file is first linked under a temporary name
-// (or, where linking fails, copied to a temporary file); a replaced file's
-// permissions are kept.
-func (o *output) commit(target string) error {
-	if fi, err := os.Stat(target); err == nil && fi.Mode().IsRegular() {
-		if err := o.f.Chmod(fi.Mode().Perm()); err != nil {
-			return err
-		}
-	}
-	if o.named == "" {
-		if err := o.name(); err != nil {
-			return err
-		}
-	}
-	err := o.f.Close()
-	o.f = nil
-	if err != nil {
-		return err
-	}
-	if err := os.Rename(o.named, target); err != nil {
-		var le *os.LinkError
-		if errors.As(err, &le) {
-			err = fmt.Errorf("cannot create %s: %v", target, le.Err)
-		}
-		return err
-	}
-	o.done = true
-	return nil
-}
-
-// name gives an unnamed output a temporary name in its directory.
-func (o *output) name() error {
-	name, err := linkTemp(o.f, o.dir)
-	if err == nil {
-		o.named = name
-		return nil
-	}
-	// No link from /proc (not mounted?): copy the bytes instead.
-	tmp, err := createTemp(o.dir)
-	if err != nil {
-		return err
-	}
-	o.named = tmp.Name()
-	if _, err := o.f.Seek(0, io.SeekStart); err != nil {
-		tmp.Close()
-		return err
-	}
-	if _, err := io.Copy(tmp, o.f); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(o.mode()); err != nil {
-		tmp.Close()
-		return err
-	}
-	o.f.Close()
-	o.f = tmp
-	return nil
-}
-
-// mode returns the permissions of the output file (0666 less the umask
-// when new).
-func (o *output) mode() os.FileMode {
-	if fi, err := o.f.Stat(); err == nil {
-		return fi.Mode().Perm()
-	}
-	return 0o644
-}
-
-// discard closes and removes an output that was not committed.
-func (o *output) discard() {
-	if o.f != nil {
-		o.f.Close()
-	}
-	if o.named != "" && !o.done {
-		removeTemp(o.named)
-	} else if o.named != "" {
-		forgetTemp(o.named)
-	}
-}
-
 // writeThrough writes to a file that is not a regular one (a device, a
 // FIFO) in place.
 func writeThrough(flagName, path string, fn func(io.Writer) error) error {
@@ -251,84 +144,6 @@ func (e *errWriter) Write(p []byte) (int, error) {
 		e.err = err
 	}
 	return n, err
-}
-
-// temps are the temporary files being written, removed on a signal.
-var temps struct {
-	sync.Mutex
-	names map[string]bool
-}
-
-// createTemp is os.CreateTemp with mode 0666 (less the umask) instead of
-// 0600, since the file becomes the user's output. The file is removed if
-// the process is interrupted (see removeTempsOnSignal) before removeTemp.
-func createTemp(dir string) (*os.File, error) {
-	var f *os.File
-	_, err := claimTemp(dir, func(name string) error {
-		var err error
-		f, err = os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o666)
-		return err
-	})
-	return f, err
-}
-
-// claimTemp creates a file under a fresh temporary name in dir with
-// create (which fails with os.ErrExist when the name is taken) and
-// records the name for removal on a signal.
-func claimTemp(dir string, create func(name string) error) (string, error) {
-	temps.Lock()
-	defer temps.Unlock()
-	for range 100 {
-		name := filepath.Join(dir, fmt.Sprintf(".cardreg-%d.tmp", rand.Uint64()))
-		err := create(name)
-		if errors.Is(err, os.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		if temps.names == nil {
-			temps.names = map[string]bool{}
-		}
-		temps.names[name] = true
-		return name, nil
-	}
-	return "", errors.New("cannot create a temporary file")
-}
-
-// removeTemp removes a temporary file (already renamed or not).
-func removeTemp(name string) {
-	temps.Lock()
-	defer temps.Unlock()
-	os.Remove(name)
-	delete(temps.names, name)
-}
-
-// forgetTemp stops tracking a temporary file that was renamed.
-func forgetTemp(name string) {
-	temps.Lock()
-	defer temps.Unlock()
-	delete(temps.names, name)
-}
-
-// removeTempsOnSignal removes the temporary files when the process gets an
-// interrupt, hang-up or termination signal, then exits with 128 + the
-// signal's number, as a shell reports it.
-func removeTempsOnSignal() {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	go func() {
-		s := <-ch
-		temps.Lock() // held until exit: no new temporary file
-		for name := range temps.names {
-			os.Remove(name)
-		}
-		code := 1
-		if n, ok := s.(syscall.Signal); ok {
-			code = 128 + int(n)
-		}
-		os.Exit(code)
-	}()
 }
 
 // checkPaths refuses a command line whose outputs would overwrite one of

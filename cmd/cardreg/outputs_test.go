@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardsparse/cardreg/internal/atomicfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -322,12 +323,12 @@ func TestDanglingSymlinkOutput(t *testing.T) {
 // copied to a temporary file renamed over the target: the same result,
 // nothing left behind.
 func TestOutputLinkFallback(t *testing.T) {
-	if !unnamedOutputs {
+	if !atomicfile.Unnamed {
 		t.Skip("no unnamed outputs on this system")
 	}
-	old := procFD
-	procFD = "/nonexistent/%d"
-	defer func() { procFD = old }()
+	old := atomicfile.ProcFD
+	atomicfile.ProcFD = "/nonexistent/%d"
+	defer func() { atomicfile.ProcFD = old }()
 	dir := t.TempDir()
 	existing := writeFile(t, dir, "old.txt", "old\n")
 	require.NoError(t, os.Chmod(existing, 0o640))
@@ -356,9 +357,9 @@ func TestOutputLinkFallback(t *testing.T) {
 func TestOutputUnnamedWhileWriting(t *testing.T) {
 	for _, unnamed := range []bool{true, false} {
 		t.Run(fmt.Sprint("unnamed=", unnamed), func(t *testing.T) {
-			old := unnamedOutputs
-			unnamedOutputs = unnamed
-			defer func() { unnamedOutputs = old }()
+			old := atomicfile.Unnamed
+			atomicfile.Unnamed = unnamed
+			defer func() { atomicfile.Unnamed = old }()
 			dir := t.TempDir()
 			existing := writeFile(t, dir, "old.txt", "old\n")
 			require.NoError(t, os.Chmod(existing, 0o600))
@@ -438,10 +439,10 @@ func TestOutputCreateErrors(t *testing.T) {
 		{filepath.Join(notDir, "x.csv"), "cannot create " + filepath.Join(notDir, "x.csv") + ": not a directory"},
 	} {
 		for _, unnamed := range []bool{true, false} {
-			old := unnamedOutputs
-			unnamedOutputs = unnamed && old
+			old := atomicfile.Unnamed
+			atomicfile.Unnamed = unnamed && old
 			res := cardreg(t, "fit", "--lambda", "1", "--out", c.out, data)
-			unnamedOutputs = old
+			atomicfile.Unnamed = old
 			oneLine(t, res, 1, "--out "+c.out+": "+c.want)
 			require.NotContains(t, res.stderr, ".cardreg-")
 		}

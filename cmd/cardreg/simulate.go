@@ -19,9 +19,10 @@ Runs an experiment comparing cardinality, lasso and ridge, or one of the
 source paper's figures, and writes DIR/NAME.csv (one row per run), NAME.json
 (configuration, seeds, versions, summary) and the figure NAME.png and
 NAME.svg. Repetition i uses the seed S+i, so the same seed gives the same
-numbers (wall times aside). The four files are written to temporary files
-and renamed into place only when all are written, so a failed run leaves
-earlier outputs as they were. "all" runs every experiment in turn.
+numbers (wall times aside). The four files are written as the outputs of
+fit are (unnamed until complete) and given their names only when all are
+written, so a failed run leaves earlier outputs as they were and a killed
+one leaves no stray file. "all" runs every experiment in turn.
 
 Flags:
   --out DIR      folder of the outputs (created when missing; required)

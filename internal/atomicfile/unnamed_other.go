@@ -1,24 +1,24 @@
 //go:build !linux
 
-package main
+package atomicfile
 
 import (
 	"errors"
 	"os"
 )
 
-// unnamedOutputs says whether outputs are first written to unnamed files:
-// never here (no O_TMPFILE).
-var unnamedOutputs = false
+// Unnamed says whether files are first written with no name: never here
+// (no O_TMPFILE).
+var Unnamed = false
 
 // errNoUnnamed says that files without a name are a Linux feature.
 var errNoUnnamed = errors.New("no O_TMPFILE on this system")
 
-// openUnnamed fails: outputs are written under a temporary name.
+// openUnnamed fails: files are written under a temporary name.
 func openUnnamed(string, string) (*os.File, error) { return nil, errNoUnnamed }
 
 // linkTemp is never reached (openUnnamed fails).
 func linkTemp(*os.File, string) (string, error) { return "", errNoUnnamed }
 
-// procFD is unused here (nothing is linked from /proc).
-var procFD = ""
+// ProcFD is unused here (nothing is linked from /proc).
+var ProcFD = ""
