@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -97,8 +96,8 @@ func TestDBFoldColumnNull(t *testing.T) {
 
 // TestNetMemoryBudget: net checked --arch against its own budget (half the
 // memory, 64 GiB when unknown), not memoryBudget, and had no --memory.
-// Now it takes --memory, the cgroup-aware default and the message of the
-// other commands.
+// Now it takes --memory, the cgroup-aware default (TestNetMemoryCgroup)
+// and the message of the other commands.
 func TestNetMemoryBudget(t *testing.T) {
 	dir := t.TempDir()
 	data := writeClasses(t, dir)
@@ -107,13 +106,6 @@ func TestNetMemoryBudget(t *testing.T) {
 	oneLine(t, res, 2, "--arch [3 20000 1] needs about", "more than --memory 1 MB")
 	res = cardreg(t, "net", "--arch", "3,4,1", "--epochs", "1", "--memory", "1GB", data)
 	require.Equal(t, 0, res.code, res.stderr)
-	if runtime.GOOS == "linux" {
-		old := cgroupLimits
-		defer func() { cgroupLimits = old }()
-		cgroupLimits = []string{writeFile(t, dir, "memory.max", "2000000\n")}
-		res = cardreg(t, append(arch, data)...)
-		oneLine(t, res, 2, "more than 1 MB (half the machine's memory; --memory sets it)")
-	}
 	err := checkNetMemory([]int{100000, 100000, 1}, 10, budget{}.orAssumed())
 	require.ErrorContains(t, err, "more than 68.7 GB (assumed: the machine's memory is unknown; --memory sets it)")
 	require.NoError(t, checkNetMemory([]int{3, 4, 1}, 10, budget{}.orAssumed()))
