@@ -21,6 +21,8 @@ func TestNetRefusesUnderflowingFloats(t *testing.T) {
 		{"--validation", "0.0000e-330"},
 		{"--validation", "1e-400"},
 		{"--lr", "2e-324"},
+		{"--lr", "0x1p-2000"},
+		{"--validation", "0X1.8P-1100"},
 		{"--penalty", "cardinality", "--lambda", "1", "--nu", "1e-400"},
 	} {
 		res := cardreg(t, append(append([]string{"net", "--arch", "3,4,1", "--epochs", "1"}, c...), data)...)
@@ -39,6 +41,9 @@ func TestNetRefusesUnderflowingFloats(t *testing.T) {
 	res = cardreg(t, "fit", "--lambda", "1", "--nu", "1e-400", data)
 	require.Equal(t, 2, res.code, res.stderr)
 	require.Contains(t, res.stderr, "1e-400 is below the smallest float64")
+	// fit's --lambda: hexadecimal numbers too (the mantissa test missed them).
+	res = cardreg(t, "fit", "--lambda", "0x1p-2000", data)
+	oneLine(t, res, 2, "--lambda 0x1p-2000 is below the smallest float64")
 }
 
 // TestOutweighingWeightNamesRowOnce: one weight outweighing all the others

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -419,9 +420,10 @@ func underflows(s string, v float64) bool {
 	if v != 0 {
 		return false
 	}
-	mantissa, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "e")
-	m, err := strconv.ParseFloat(mantissa, 64)
-	return err == nil && m != 0
+	// big.Float's exponent range holds what float64's does not (1e-400,
+	// 0x1p-2000).
+	b, _, err := big.ParseFloat(strings.TrimSpace(s), 0, 64, big.ToNearestEven)
+	return err == nil && b.Sign() != 0
 }
 
 // nuOverflow explains the failure err of a streamed fit on the generated
