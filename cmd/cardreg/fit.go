@@ -154,7 +154,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		err = f.checkEffect("fit")
 	}
 	if err == nil {
-		err = checkPaths([]string{f.dataFile(pos[0]), f.gFile, f.groups}, "--out", f.out, "--save-model", f.saveModel)
+		err = checkPaths(f.inputs(pos[0]), "--out", f.out, "--save-model", f.saveModel)
 	}
 	var res *fitResult
 	if err == nil {
@@ -170,6 +170,13 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
 	}
 	return exitStatus(stderr, "fit", err)
+}
+
+// inputs lists the files the command reads: the data and the files --G,
+// --groups and --penalty-factor may name (an inline list names none), so
+// that no output overwrites one of them.
+func (f *fitFlags) inputs(data string) []string {
+	return []string{f.dataFile(data), f.gFile, f.groups, f.fam.penaltyFactor}
 }
 
 // warn prints one line on stderr when the fit did not converge or some of

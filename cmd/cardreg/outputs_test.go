@@ -448,3 +448,27 @@ func TestOutputCreateErrors(t *testing.T) {
 		}
 	}
 }
+
+// Every file a fit reads is an input no output may overwrite: the data and
+// the files of --G, --groups and --penalty-factor (--out naming the
+// penalty-factor file replaced it with the fit table).
+func TestInputFilesAreInputs(t *testing.T) {
+	dir := t.TempDir()
+	factors := writeFile(t, dir, "factors.txt", strings.Repeat("1\n", 12))
+	groups := writeFile(t, dir, "groups.txt", strings.Repeat("1\n", 6)+strings.Repeat("2\n", 6))
+	for _, args := range [][]string{
+		{"fit", "--penalty", "lasso", "--lambda", "5", "--penalty-factor", factors, "--out", factors},
+		{"fit", "--penalty", "lasso", "--lambda", "5", "--penalty-factor", factors, "--save-model", factors},
+		{"path", "--penalty", "lasso", "--penalty-factor", factors, "--out", factors},
+		{"cv", "--penalty", "lasso", "--penalty-factor", factors, "--out", factors},
+		{"fit", "--penalty", "grouped", "--lambda", "5", "--groups", groups, "--out", groups},
+	} {
+		oneLine(t, cardreg(t, append(args, cardinalityData)...), 2, "is an input of this command", "refusing to overwrite it")
+	}
+	b, err := os.ReadFile(factors)
+	require.NoError(t, err)
+	require.Equal(t, strings.Repeat("1\n", 12), string(b))
+	// An inline list names no file.
+	res := cardreg(t, "fit", "--penalty", "lasso", "--lambda", "5", "--penalty-factor", strings.TrimSuffix(strings.Repeat("1,", 12), ","), "--out", filepath.Join(dir, "fit.txt"), cardinalityData)
+	require.Equal(t, 0, res.code, res.stderr)
+}

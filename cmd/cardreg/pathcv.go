@@ -80,7 +80,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		err = usagef("--format must be csv for %s", cmd)
 	}
 	if err == nil {
-		err = checkPaths([]string{f.dataFile(pos[0]), f.gFile, f.groups}, "--out", f.out, "--plot", f.plot)
+		err = checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
