@@ -544,7 +544,7 @@ func newTable(path string, names []string, o readOptions) (*table, []int, error)
 			if errors.As(err, new(usageError)) {
 				return nil, nil, usagef("%s: %v", path, err)
 			}
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
+			return nil, nil, inFile(path, err)
 		}
 	}
 	t := &table{}

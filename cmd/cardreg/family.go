@@ -277,7 +277,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 	} else {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if model, err = glm.Fit(gp.x, gp.y, gp.pen, lam, &gp.opts); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, inFile(path, err)
 		}
 	}
 	res.fillGLM(model, f.standardize)
@@ -313,7 +313,7 @@ func foldHint(err error) error {
 // and the input that made λ_max overflow when it did (gridOverflow).
 func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated bool) error {
 	if !generated {
-		return fmt.Errorf("%s: %w", path, err)
+		return inFile(path, err)
 	}
 	lmax := func(pen penalty.Penalty) float64 {
 		v, _, err := glm.LambdaMax(gp.x, gp.y, pen, &gp.opts)
@@ -323,9 +323,9 @@ func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated boo
 		return v
 	}
 	if e := gridOverflow(lmax, gp.pen, len(gp.names)-len(gp.excluded), f); e != nil {
-		return fmt.Errorf("%s: %w", path, e)
+		return inFile(path, e)
 	}
-	return fmt.Errorf("%s: %w", path, err)
+	return inFile(path, err)
 }
 
 // fillGLM fills the result from a glm model.
@@ -342,6 +342,9 @@ func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 	r.Intercept, r.Coefficients, r.Relaxed, r.RelaxNote = m.Intercept, m.Coef, m.Relaxed, m.RelaxNote
 	if m.RelaxNote != "" {
 		r.Status = "the relaxed refit failed: " + m.RelaxNote
+		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
+			r.penalisedUnconverged = m.Status.String()
+		}
 	}
 	r.DistinctValues = m.DistinctValues()
 	r.ValueScale = "data"
@@ -458,17 +461,18 @@ func glmWarning(p *glm.Path, folds int) string {
 	if p.Note != "" {
 		parts = append(parts, "the path "+p.Note)
 	}
-	k, relax, note := 0, 0, ""
+	k, relax, note, stalled := 0, 0, "", false
 	for _, m := range p.Models {
 		switch {
 		case m.RelaxNote != "":
 			relax, note = relax+1, m.RelaxNote
 		case !m.Converged:
 			k++
+			stalled = stalled || m.Status == solver.Stalled
 		}
 	}
 	if k > 0 {
-		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged); raise --max-iter or --tol", k, len(p.Models)))
+		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged); %s", k, len(p.Models), convergeAdvice(stalled)))
 	}
 	if relax > 0 {
 		parts = append(parts, fmt.Sprintf("--relax: at %d of the %d λ (column converged false) %s", relax, len(p.Models), note))
@@ -697,7 +701,7 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			return err == nil
 		}
 		if e := nuOverflow(top, ss.p, f.fitFlags, err); e != nil {
-			return fmt.Errorf("%s: %w", path, e)
+			return inFile(path, e)
 		}
 	}
 	return ss.src.fileError(err)

@@ -172,6 +172,16 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	return exitStatus(stderr, "fit", err)
 }
 
+// convergeAdvice says what may help a fit that did not converge: more
+// iterations help one that hit --max-iter, not one that stalled (its
+// objective and duality gap no longer improving: a badly scaled problem).
+func convergeAdvice(stalled bool) string {
+	if stalled {
+		return "raise --tol, or rescale the data (--standardize); more --max-iter does not help a stalled fit"
+	}
+	return "raise --max-iter or --tol"
+}
+
 // inputs lists the files the command reads: the data and the files --G,
 // --groups and --penalty-factor may name (an inline list names none), so
 // that no output overwrites one of them.
@@ -183,14 +193,20 @@ func (f *fitFlags) inputs(data string) []string {
 // its cross-validation fits did not: the result is printed all the same.
 func (r *fitResult) warn(stderr io.Writer, saving bool) {
 	var parts []string
+	status := r.Status
 	if r.RelaxNote != "" {
 		parts = append(parts, "--relax: "+r.RelaxNote)
-	} else if !r.Converged {
-		s := fmt.Sprintf("the fit did not converge (%s after %d iterations", r.Status, r.Iterations)
+		status = r.penalisedUnconverged // the penalised fit's own status
+	}
+	if !r.Converged && status != "" {
+		s := fmt.Sprintf("the fit did not converge (%s after %d iterations", status, r.Iterations)
+		if r.RelaxNote != "" {
+			s = fmt.Sprintf("the penalised fit did not converge either (%s after %d iterations", status, r.Iterations)
+		}
 		if r.DualityGap != nil {
 			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
 		}
-		s += "; raise --max-iter or --tol)"
+		s += "; " + convergeAdvice(status == solver.Stalled.String()) + ")"
 		if saving {
 			s += "; the saved model records converged: false"
 		}
@@ -385,8 +401,12 @@ type fitResult struct {
 	LambdaRule string  `json:"lambda_rule,omitempty"`
 	Theory     *theory `json:"theory,omitempty"`
 
-	multi []*fitResult // one result per response of a multi-response fit
-	CV    *cvSummary   `json:"cv,omitempty"`
+	// penalisedUnconverged is the penalised fit's status when --relax
+	// failed and the penalised fit did not converge either ("" otherwise):
+	// status then reports the refit.
+	penalisedUnconverged string
+	multi                []*fitResult // one result per response of a multi-response fit
+	CV                   *cvSummary   `json:"cv,omitempty"`
 }
 
 type cvSummary struct {
@@ -633,12 +653,12 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 				err = theoryOverflow(th, len(pr.names), len(pr.responses))
 			}
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, inFile(path, err)
 			}
 			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
 		}
 		if model, err = pr.fit(lam); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, inFile(path, err)
 		}
 	}
 	res.fill(model, 0, f.standardize)

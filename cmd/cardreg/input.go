@@ -123,7 +123,7 @@ func inFile(path string, err error) error {
 	if strings.HasPrefix(err.Error(), name+":") {
 		return err
 	}
-	return fmt.Errorf("%s: %w", path, err)
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // magics are the starts of formats users mistake for CSV.

@@ -125,7 +125,13 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
+		// Errors name the data file by the argument given; standard
+		// input is <stdin> in every message, as in its rows' errors.
+		msg = stdinName + ": " + rest
+	}
+	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
 	if errors.As(err, new(usageError)) {
 		return 2
 	}

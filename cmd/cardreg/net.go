@@ -281,7 +281,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		if d := (*deepreg.DivergedError)(nil); errors.As(err, &d) {
 			d.Remedy = f.divergedRemedy()
 		}
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, inFile(path, err)
 	}
 	m.setNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -167,7 +168,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return v
 		}
 		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
-			return fmt.Errorf("%s: %w", path, e)
+			return inFile(path, e)
 		}
 	}
 	if generated && pr.stats != nil {
@@ -176,7 +177,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return err == nil
 		}
 		if e := nuOverflow(top, len(pr.names), f, err); e != nil {
-			return fmt.Errorf("%s: %w", path, e)
+			return inFile(path, e)
 		}
 	}
 	return inFile(path, err)
@@ -240,10 +241,11 @@ func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, s
 // unconverged says how many fits of the path (and of the CV folds) hit
 // the iteration cap, or "" when none did.
 func unconverged(path *tensorreg.Path, folds int) string {
-	k := 0
+	k, stalled := 0, false
 	for _, m := range path.Models {
 		if !m.Converged {
 			k++
+			stalled = stalled || m.Status == solver.Stalled
 		}
 	}
 	var parts []string
@@ -256,7 +258,7 @@ func unconverged(path *tensorreg.Path, folds int) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	return strings.Join(parts, "; ") + "; raise --max-iter or --tol"
+	return strings.Join(parts, "; ") + "; " + convergeAdvice(stalled)
 }
 
 // cvCSV prints the curve: λ on both scales, the mean held-out error and
