@@ -93,7 +93,7 @@ func (b budget) String() string {
 	if b.assumed {
 		return formatBytes(float64(b.bytes)) + " (assumed: the machine's memory is unknown; --memory sets it)"
 	}
-	return formatBytes(float64(b.bytes)) + " (half the machine's memory; --memory sets it)"
+	return formatBytes(float64(b.bytes)) + " (half the machine's memory, or of its control group's limit when lower; --memory sets it)"
 }
 
 // gcFactor is how much memory live data take in a Go program: the heap

@@ -13,5 +13,5 @@ func TestNetMemoryCgroup(t *testing.T) {
 	defer func() { cgroupLimits = old }()
 	cgroupLimits = []string{writeFile(t, dir, "memory.max", "2000000\n")}
 	res := cardreg(t, "net", "--arch", "3,20000,1", "--epochs", "1", data)
-	oneLine(t, res, 2, "--arch [3 20000 1] needs about", "more than 1 MB (half the machine's memory; --memory sets it)")
+	oneLine(t, res, 2, "--arch [3 20000 1] needs about", "more than 1 MB (half the machine's memory, or of its control group's limit when lower; --memory sets it)")
 }

@@ -719,8 +719,10 @@ func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
 		return fmt.Sprintf("column %s: %v (--weights)", shortText([]byte(f.weights)), re.Err)
 	case "offset":
 		return fmt.Sprintf("column %s: %v (--offset)", shortText([]byte(f.fam.offset)), re.Err)
+	case "response":
+		return fmt.Sprintf("column %s: %v", shortText([]byte(target)), re.Err)
 	}
-	return fmt.Sprintf("column %s: %v", shortText([]byte(target)), re.Err)
+	return fmt.Sprintf("%s: %v", re.What, re.Err) // a predictor: the error names its column
 }
 
 // fileError prefixes an error of a streamed fit with the file's name,

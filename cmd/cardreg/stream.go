@@ -420,5 +420,5 @@ func (pr *problem) rangeError(path string, err error) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	name := slices.Concat(pr.names, pr.responses)[re.Var]
-	return fmt.Errorf("%s: column %q: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, name, re.What, re.Value)
+	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), re.What, re.Value)
 }
