@@ -293,7 +293,16 @@ func getBytes(n int) []byte {
 	return make([]byte, n)
 }
 
-func putBytes(b []byte) { bytesPool.Put(&b) }
+// putBytes returns b to the pool, unless it grew for a record much longer
+// than a block: kept, it would hold that memory for the rest of the read.
+func putBytes(b []byte) {
+	if cap(b) <= maxPooledBytes {
+		bytesPool.Put(&b)
+	}
+}
+
+// maxPooledBytes is the largest buffer putBytes keeps: a few blocks.
+const maxPooledBytes = 8 << 20
 
 // getFloats returns an empty buffer of values.
 func getFloats() []float64 {
