@@ -100,7 +100,7 @@ func (d *Data) checkRows(fam Family) error {
 	if d.Weights == nil {
 		return nil
 	}
-	if ws.Effective() == 0 {
+	if !ws.Total() {
 		return errors.New("datafit: the weights sum to 0")
 	}
 	if err := ws.Check(); err != nil {

@@ -45,9 +45,11 @@ func TestCheckDominantWeight(t *testing.T) {
 		if !errors.As(err, &re) || re.What != "weight" || re.Row != 7 || !strings.Contains(err.Error(), "outweighs") {
 			t.Fatalf("%s: %v", fam.Name(), err)
 		}
-		d.Weights[7] = 50
-		if err := d.Check(fam); err != nil {
-			t.Fatalf("%s, a heavy row: %v", fam.Name(), err)
+		for _, heavy := range []float64{50, 1000, 1e15} { // frequency weights: Kish refused 1000 and 1e15
+			d.Weights[7] = heavy
+			if err := d.Check(fam); err != nil {
+				t.Fatalf("%s, a heavy row of %g: %v", fam.Name(), heavy, err)
+			}
 		}
 		for _, c := range []float64{1e-320, 1e308} {
 			for i := range d.Weights {

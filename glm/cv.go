@@ -241,14 +241,14 @@ type FoldWeightError struct {
 	// Fold is the fold (1…K) and Folds is K.
 	Fold, Folds int
 	// Row is the heavy row's index in the data (from 0), Weight its
-	// weight, Effective the training rows' effective sample size.
-	Row               int
-	Weight, Effective float64
+	// weight, Rest the sum of the other training rows' weights.
+	Row          int
+	Weight, Rest float64
 }
 
 // Error implements error.
 func (e *FoldWeightError) Error() string {
-	return fmt.Sprintf("glm: fold %d of %d: in its training rows (the other folds) the weight %.3g of data row %d outweighs all the others together: their effective sample is %.3g rows (Kish's (Σw)²/Σw²), under %d, though the data's is not: the rows that balance it are all in fold %d; use folds that spread the heavy rows", e.Fold, e.Folds, e.Weight, e.Row+1, e.Effective, suffstat.MinEffective, e.Fold)
+	return fmt.Sprintf("glm: fold %d of %d: in its training rows (the other folds) the weight %.3g of data row %d outweighs all the others together: they sum to %.3g, below its rounding, so a fit would rest on that one row, though the data's other rows do count: the rows that balance it are all in fold %d; use folds that spread the heavy rows", e.Fold, e.Folds, e.Weight, e.Row+1, e.Rest, e.Fold)
 }
 
 // foldWeights accumulates, row by row, the training weights of a fold
@@ -278,7 +278,7 @@ func (a *foldWeights) err(f, k int) error {
 	if a.ws.Check() == nil {
 		return nil
 	}
-	return &FoldWeightError{Fold: f + 1, Folds: k, Row: a.heavy, Weight: a.ws.Max, Effective: a.ws.Effective()}
+	return &FoldWeightError{Fold: f + 1, Folds: k, Row: a.heavy, Weight: a.ws.Max, Rest: a.ws.Rest()}
 }
 
 // checkFoldWeights returns a *FoldWeightError when one weight outweighs

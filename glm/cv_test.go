@@ -104,8 +104,8 @@ func TestFoldCountMessages(t *testing.T) {
 	require.NoError(t, checkFoldCount(3, 3))
 }
 
-// TestFoldWeightNamesDataRow: three rows of weight 1e15 among ones pass
-// as data (effective sample 3), but a fold holding two of them leaves the
+// TestFoldWeightNamesDataRow: three rows of weight 1e20 among ones pass
+// as data (each balanced by the other two), but a fold holding two of them leaves the
 // third outweighing its training rows. The error named the row by its
 // index among the training rows ("observation 7"), which is not the
 // data's row, and did not say that the fold was the cause. Now it is a
@@ -124,13 +124,13 @@ func TestFoldWeightNamesDataRow(t *testing.T) {
 	for i := range tb.w {
 		tb.w[i] = 1
 	}
-	tb.w[heavy] = 1e15
+	tb.w[heavy] = 1e20
 	for i, placed := 60, 0; placed < 2; i++ {
 		if g < 0 && folds[i] != folds[heavy] {
 			g = folds[i]
 		}
 		if folds[i] == g {
-			tb.w[i], placed = 1e15, placed+1
+			tb.w[i], placed = 1e20, placed+1
 		}
 	}
 	opts := CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Poisson{}, Weights: tb.w}, NLambda: 5}, Folds: k, Seed: seed}
@@ -142,8 +142,8 @@ func TestFoldWeightNamesDataRow(t *testing.T) {
 	for _, e := range []error{err, serr} {
 		var fe *FoldWeightError
 		require.ErrorAs(t, e, &fe)
-		require.Equal(t, FoldWeightError{Fold: g + 1, Folds: k, Row: heavy, Weight: 1e15, Effective: fe.Effective}, *fe)
-		require.Less(t, fe.Effective, 2.0)
-		require.Contains(t, e.Error(), fmt.Sprintf("fold %d of %d: in its training rows (the other folds) the weight 1e+15 of data row %d outweighs", g+1, k, heavy+1))
+		require.Equal(t, FoldWeightError{Fold: g + 1, Folds: k, Row: heavy, Weight: 1e20, Rest: fe.Rest}, *fe)
+		require.Less(t, fe.Rest, 1e20*0x1p-52)
+		require.Contains(t, e.Error(), fmt.Sprintf("fold %d of %d: in its training rows (the other folds) the weight 1e+20 of data row %d outweighs", g+1, k, heavy+1))
 	}
 }

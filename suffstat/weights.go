@@ -1,17 +1,19 @@
 package suffstat
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // WeightSummary follows the weights of rows as they are added, relative to
 // the largest so far (so that no weight, 1e308 included, overflows), to
-// tell whether they leave an effective sample at all.
+// tell whether one of them leaves the others numerically nothing.
 type WeightSummary struct {
 	// Max is the largest weight and MaxRow its row (from 0).
 	Max    float64
 	MaxRow int64
 	rows   int64
 	rest   float64 // Σ w/Max over the rows but MaxRow
-	sumSq  float64 // Σ (w/Max)²
 }
 
 // Add adds the weight w ≥ 0 of the next row.
@@ -21,42 +23,38 @@ func (s *WeightSummary) Add(w float64) {
 		return
 	}
 	if w > s.Max {
-		r := s.Max / w
 		if s.Max > 0 {
-			s.rest = (s.rest + 1) * r
+			s.rest = (s.rest + 1) * (s.Max / w)
 		}
-		s.sumSq = s.sumSq*r*r + 1
 		s.Max, s.MaxRow = w, s.rows
 		return
 	}
-	r := w / s.Max
-	s.rest += r
-	s.sumSq += r * r
+	s.rest += w / s.Max
 }
 
-// Effective returns Kish's effective sample size (Σw)²/Σw²: the number of
-// rows of equal weight that would carry as much information (0 when every
-// weight is 0).
-func (s *WeightSummary) Effective() float64 {
-	if s.sumSq == 0 {
-		return 0
-	}
-	sum := s.rest + 1
-	return sum / s.sumSq * sum
+// Total reports whether any weight is positive.
+func (s *WeightSummary) Total() bool { return s.Max > 0 }
+
+// Rest returns the sum of the weights other than the largest (at most
+// float64's largest number).
+func (s *WeightSummary) Rest() float64 {
+	return math.Min(s.rest*s.Max, math.MaxFloat64)
 }
 
-// MinEffective is the effective sample size below which weights are
-// refused: under 2, one row outweighs all the others together and a fit
-// rests on that single observation.
-const MinEffective = 2
+// Dominated reports whether the weights other than the largest sum to
+// less than its rounding (Σ others < Max·2⁻⁵²): adding them to it changes
+// nothing, and a fit rests on that one row. Frequency weights (one row of
+// 1000 among ones, aggregated counts) are far from it.
+func (s *WeightSummary) Dominated() bool {
+	return s.rows >= 2 && s.Max > 0 && s.rest < 0x1p-52
+}
 
-// Check returns an error when the weights leave an effective sample of
-// fewer than MinEffective rows (unless there are so few rows), naming
-// the heaviest weight; the caller names its place (MaxRow), which a
-// caller wrapping the error with the row or line would name twice.
+// Check returns an error when the weights are Dominated, naming the
+// heaviest weight; the caller names its place (MaxRow), which a caller
+// wrapping the error with the row or line would name twice.
 func (s *WeightSummary) Check() error {
-	if e := s.Effective(); s.rows >= MinEffective && e < MinEffective && s.sumSq > 0 {
-		return fmt.Errorf("the weight %.3g outweighs all the others together (they sum to %.3g): the effective sample is %.3g rows (Kish's (Σw)²/Σw²), under %d: a fit would rest on that one observation", s.Max, s.rest*s.Max, e, MinEffective)
+	if s.Dominated() {
+		return fmt.Errorf("the weight %.3g outweighs all the others together: they sum to %.3g, below its rounding (%.3g·2⁻⁵²), so adding them changes nothing and a fit would rest on that one row", s.Max, s.Rest(), s.Max)
 	}
 	return nil
 }

@@ -58,7 +58,7 @@ func TestOutweighingWeightNamesRowOnce(t *testing.T) {
 	for i := range 60 {
 		w := "1"
 		if i == 2 {
-			w = "1e15"
+			w = "1e18"
 		}
 		fmt.Fprintf(&b, "%v,%v,%s,%d\n", math.Sin(float64(i)), math.Cos(float64(3*i)), w, i%4)
 	}
@@ -76,7 +76,7 @@ func TestOutweighingWeightNamesRowOnce(t *testing.T) {
 	} {
 		args := append(append(c.args, "--weights", "w"), data)
 		res := cardreg(t, args...)
-		oneLine(t, res, 1, data+c.where+`column "w": the weight 1e+15 outweighs all the others`, "(--weights)")
+		oneLine(t, res, 1, data+c.where+`column "w": the weight 1e+18 outweighs all the others`, "(--weights)")
 		require.NotContains(t, res.stderr, "of data row", args)
 	}
 }

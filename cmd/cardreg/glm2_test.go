@@ -71,7 +71,7 @@ func glmJSON(t *testing.T, out string) fitJSON {
 	return f
 }
 
-// TestFoldWeightMessage: with three rows of weight 1e15 among ones, a fold
+// TestFoldWeightMessage: with three rows of weight 1e18 among ones, a fold
 // holding two of them leaves the third outweighing its training rows. The
 // error named the row by its index among the fold's training rows and not
 // the fold as the cause. Now it names the data row (the file's numbering),
@@ -91,12 +91,12 @@ func TestFoldWeightMessage(t *testing.T) {
 	for i := range n {
 		w := "1"
 		if slices.Contains(rows, i) {
-			w = "1e15"
+			w = "1e18"
 		}
 		fmt.Fprintf(&b, "%g,%g,%s,%d\n", math.Sin(float64(i)), math.Cos(float64(3*i)), w, i%4)
 	}
 	path := writeFile(t, t.TempDir(), "pw.csv", b.String())
-	want := fmt.Sprintf("fold %d of 5: in its training rows (the other folds) the weight 1e+15 of data row %d outweighs all the others together", folds[rows[1]]+1, heavy+1)
+	want := fmt.Sprintf("fold %d of 5: in its training rows (the other folds) the weight 1e+18 of data row %d outweighs all the others together", folds[rows[1]]+1, heavy+1)
 	for _, extra := range [][]string{nil, {"--stream"}} {
 		res := cardreg(t, append(append([]string{"cv"}, extra...), "--family", "poisson", "--weights", "w", path)...)
 		oneLine(t, res, 1, want, "(--foldid, --seed or --folds)")
