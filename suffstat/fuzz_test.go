@@ -67,7 +67,8 @@ func exponent(m float64) int {
 // FuzzExtremeWeights adds rows with extreme weights (subnormal, huge,
 // mixed, zeros) and values by Add, AddRows and a Chunk: nothing panics,
 // and each result is either refused (CheckWeight, Check) or equal to the
-// two-pass reference. The corpus seeds cover every kind.
+// two-pass reference. Through a WeightScale (checkScaled) no finite
+// weight is refused. The corpus seeds cover every kind.
 func FuzzExtremeWeights(f *testing.F) {
 	for kw := range uint8(8) {
 		for kz := range uint8(8) {
@@ -94,6 +95,7 @@ func FuzzExtremeWeights(f *testing.F) {
 				z.Set(i, j, extremeNumber(rng, kj)*float64(1-2*rng.IntN(2)))
 			}
 		}
+		checkScaled(t, z, w)
 		for _, v := range w {
 			if err := CheckWeight(v); err != nil {
 				return // refused up front, with its reason
@@ -114,8 +116,44 @@ func checkExtreme(t *testing.T, z *mat.Dense, w []float64) {
 	}
 	c.Flush()
 	block.AddRows(z, w)
+	compareExtreme(t, z, w, one, block, chunked)
+}
+
+// checkScaled adds the rows with their weights on a WeightScale, by Add
+// and by a Chunk, rescaling the statistics each time the scale moves, and
+// compares them with the reference of the weights on the final scale.
+func checkScaled(t *testing.T, z *mat.Dense, w []float64) {
+	rows, d := z.Dims()
+	var s WeightScale
+	one, chunked := New(d), New(d)
+	c := NewChunk(chunked, 5)
+	for i := range rows {
+		ws, shift := s.Scale(w[i])
+		if shift != 0 {
+			c.Flush()
+			one.ScaleExp(shift)
+			chunked.ScaleExp(shift)
+		}
+		one.Add(z.RawRowView(i), ws)
+		c.Add(z.RawRowView(i), ws)
+	}
+	c.Flush()
+	final := make([]float64, rows)
+	for i, v := range w {
+		final[i] = math.Ldexp(v, -s.Exp())
+		if final[i] >= 0x1p65 {
+			t.Fatalf("weight %v is %v on the scale 2^%d", v, final[i], s.Exp())
+		}
+	}
+	compareExtreme(t, z, final, one, chunked)
+}
+
+// compareExtreme compares statistics of the rows z with weights w with the
+// two-pass reference, unless they are empty or said to be out of range.
+func compareExtreme(t *testing.T, z *mat.Dense, w []float64, ms ...*Moments) {
+	_, d := z.Dims()
 	tw, mean, ref := scaledTwoPass(z, w)
-	for _, m := range []*Moments{one, block, chunked} {
+	for _, m := range ms {
 		if m.W == 0 {
 			continue
 		}
@@ -140,7 +178,7 @@ func checkExtreme(t *testing.T, z *mat.Dense, w []float64) {
 				}
 			}
 		}
-		m.Scale(float64(m.N) / m.W) // finite for weights CheckWeight accepts
+		m.Scale(float64(m.N) / m.W) // finite for weights CheckWeight accepts or scaled
 	}
 }
 
@@ -241,6 +279,60 @@ func TestWeightSummary(t *testing.T) {
 		}
 		if s := sum(w); s.Check() != nil || s.MaxRow != 0 {
 			t.Fatalf("weights %v: %v, heaviest row %d", c, s.Check(), s.MaxRow)
+		}
+	}
+}
+
+// TestWeightScale: weights of 1e20 and 2e20 (refused as they are, above
+// 2^64) give on a WeightScale the statistics of 1 and 2, up to the one
+// factor; a first weight of 1e-30 or 1e-320 before ones (the scale moves
+// up by 2^99, 2^1063) counts for what it weighs. Both were refused on the
+// gaussian route.
+func TestWeightScale(t *testing.T) {
+	const n = 50
+	z := mat.NewDense(n, 2, nil)
+	for i := range n {
+		z.Set(i, 0, math.Sin(float64(i)))
+		z.Set(i, 1, math.Cos(float64(3*i))+float64(i%5))
+	}
+	add := func(w func(i int) float64) *Moments {
+		var s WeightScale
+		m := New(2)
+		for i := range n {
+			ws, shift := s.Scale(w(i))
+			m.ScaleExp(shift)
+			m.Add(z.RawRowView(i), ws)
+		}
+		m.Scale(n / m.W)
+		return m
+	}
+	direct := func(w func(i int) float64) *Moments {
+		m := New(2)
+		for i := range n {
+			m.Add(z.RawRowView(i), w(i))
+		}
+		m.Scale(n / m.W)
+		return m
+	}
+	near := func(a, b *Moments) bool {
+		for i := range a.C {
+			if math.Abs(a.C[i]-b.C[i]) > 1e-12*(1+math.Abs(b.C[i])) {
+				return false
+			}
+		}
+		return math.Abs(a.Mean[0]-b.Mean[0]) < 1e-14 && math.Abs(a.Mean[1]-b.Mean[1]) < 1e-13
+	}
+	big := add(func(i int) float64 { return float64(1+i%2) * 1e20 })
+	if want := direct(func(i int) float64 { return float64(1 + i%2) }); !near(big, want) {
+		t.Fatalf("1e20/2e20: %v %v, want the statistics of 1/2: %v %v", big.Mean, big.C, want.Mean, want.C)
+	}
+	// 1e-320 is compared with 0: as it is, Add keeps a few of its bits
+	for _, c := range []struct{ tiny, as float64 }{{1e-30, 1e-30}, {1e-320, 0}} {
+		first := func(v float64) func(int) float64 {
+			return func(i int) float64 { return map[bool]float64{true: v, false: 1}[i == 0] }
+		}
+		if got, want := add(first(c.tiny)), direct(first(c.as)); !near(got, want) {
+			t.Fatalf("%v first: %v %v, want %v %v", c.tiny, got.Mean, got.C, want.Mean, want.C)
 		}
 	}
 }

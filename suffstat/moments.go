@@ -291,25 +291,44 @@ func (m *Moments) Scale(c float64) {
 	}
 }
 
-// MaxWeightExp bounds the weights whose statistics stay exact: a weight
-// is 0 or has a binary exponent within ±MaxWeightExp (about 5e-20 to
-// 2e19). Beyond, products of a weight and a square leave float64's range
-// (1e-320 is subnormal: its products keep a few bits, and the total weight
-// of a few rows rescaled to sum n overflows) and the statistics are
-// silently wrong. Only the weights' ratios matter to a fit, so such
-// weights can be divided by a common power of ten before they are added.
+// ScaleExp multiplies every weight by 2^k, exactly (but for statistics
+// that leave float64's normal range: they round, to 0 at worst): W and
+// the co-moments scale by 2^k, the means do not change. It is how
+// statistics follow a WeightScale that moved.
+func (m *Moments) ScaleExp(k int) {
+	m.W = math.Ldexp(m.W, k)
+	for i := range m.C {
+		m.C[i] = math.Ldexp(m.C[i], k)
+	}
+}
+
+// MaxWeightExp bounds the weights whose statistics stay exact when added
+// as they are: a weight is 0 or has a binary exponent within
+// ±MaxWeightExp (about 5e-20 to 2e19). Beyond, products of a weight and a
+// square leave float64's range (1e-320 is subnormal: its products keep a
+// few bits, and the total weight of a few rows rescaled to sum n
+// overflows) and the statistics are silently wrong. Weights of any
+// magnitude are put within it by a WeightScale (only their ratios matter).
 const MaxWeightExp = 64
 
-// CheckWeight returns an error saying why w cannot be added: negative, not
-// finite, or non-zero outside [2^-MaxWeightExp, 2^MaxWeightExp].
-func CheckWeight(w float64) error {
+// ValidWeight returns an error when w is negative or not finite: no
+// scale makes it a weight.
+func ValidWeight(w float64) error {
 	switch {
 	case math.IsNaN(w) || math.IsInf(w, 0):
 		return fmt.Errorf("weight %v is not finite", w)
 	case w < 0:
 		return fmt.Errorf("weight %v is negative", w)
-	case w == 0:
-		return nil
+	}
+	return nil
+}
+
+// CheckWeight returns an error saying why w cannot be added as it is
+// (without a WeightScale): negative, not finite (ValidWeight), or
+// non-zero outside [2^-MaxWeightExp, 2^MaxWeightExp].
+func CheckWeight(w float64) error {
+	if err := ValidWeight(w); err != nil || w == 0 {
+		return err
 	}
 	lo, hi := math.Ldexp(1, -MaxWeightExp), math.Ldexp(1, MaxWeightExp)
 	_, e := math.Frexp(w)
@@ -357,18 +376,20 @@ func (e *RangeError) Error() string {
 }
 
 // CheckMagnitude returns an error when m, the largest magnitude of a
-// variable, is so small that its squares times the smallest positive
-// weight wmin fall below float64's normal range (2^-1022, about 2.2e-308):
-// their statistics lose their digits and a varying column at 1e-200
-// looks constant. (Squares that overflow show in Check.)
-func CheckMagnitude(m, wmin float64) error {
-	if m == 0 || math.IsInf(m, 0) || !(wmin > 0) {
+// variable, is so small that its squares times the weight w fall below
+// float64's normal range (2^-1022, about 2.2e-308): their statistics lose
+// their digits and a varying column at 1e-200 looks constant. w is the
+// largest weight as the statistics hold it (on a WeightScale: near 1):
+// rows far lighter count for little, whatever their rounding. (Squares
+// that overflow show in Check.)
+func CheckMagnitude(m, w float64) error {
+	if m == 0 || math.IsInf(m, 0) || !(w > 0) {
 		return nil
 	}
 	_, em := math.Frexp(m)
-	_, ew := math.Frexp(wmin)
+	_, ew := math.Frexp(w)
 	if 2*(em-1)+(ew-1) >= -1022 {
 		return nil
 	}
-	return fmt.Errorf("largest magnitude %.3g is so small that its squares (times the smallest weight, %.3g) fall below float64's normal range, where the statistics would lose it", m, wmin)
+	return fmt.Errorf("largest magnitude %.3g is so small that its squares (times the largest weight as held, %.3g) fall below float64's normal range, where the statistics would lose it", m, w)
 }

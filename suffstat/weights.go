@@ -58,3 +58,38 @@ func (s *WeightSummary) Check() error {
 	}
 	return nil
 }
+
+// WeightScale puts weights on a common power-of-two scale so that only
+// their ratios matter: the scaled weight is w·2^-Exp(), exact, and stays
+// below 2^MaxWeightExp whatever the weights (1e-30, 1e20 or 1e308). The
+// scale is taken from the first positive weight and moves up when a
+// weight is more than 2^MaxWeightExp times it; the statistics added
+// before must then be rescaled (Moments.ScaleExp), which leaves their
+// means unchanged. Weights far below the largest are scaled as they are
+// and count for as little as they weigh (at most 2^-1074 times it, 0).
+type WeightScale struct {
+	exp int
+	set bool
+}
+
+// Scale returns w ≥ 0 (finite) on the scale and shift ≤ 0: when shift is
+// not 0 the scale has just moved, and the statistics added so far must
+// be multiplied by 2^shift (Moments.ScaleExp) before the scaled w is
+// added to them.
+func (s *WeightScale) Scale(w float64) (scaled float64, shift int) {
+	if w == 0 {
+		return 0, 0
+	}
+	_, e := math.Frexp(w)
+	switch {
+	case !s.set:
+		s.exp, s.set = e, true
+	case e-s.exp > MaxWeightExp:
+		shift, s.exp = s.exp-e, e
+	}
+	return math.Ldexp(w, -s.exp), shift
+}
+
+// Exp returns the scale's binary exponent: a weight is its scaled value
+// times 2^Exp().
+func (s *WeightScale) Exp() int { return s.exp }

@@ -62,7 +62,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.BoolVar(&f.standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
-	fs.StringVar(&f.weights, "weights", "", "column of observation weights (>= 0, rescaled to sum to n as glmnet does: the objective sums w_i times each row's deviance, and only the weights' ratios matter); gaussian fits go through the sufficient statistics")
+	fs.StringVar(&f.weights, "weights", "", "column of observation weights (finite, >= 0, any scale: rescaled to sum to n as glmnet does, the objective sums w_i times each row's deviance, and only the weights' ratios matter; frequency weights are fine, refused is only a weight the others cannot move, their sum below its rounding); gaussian fits go through the sufficient statistics")
 	fs.StringVar(&f.foldid, "foldid", "", "column of cross-validation folds 1..K (glmnet's foldid), instead of --folds and --seed")
 	fs.StringVar(&f.db, "db", "", "a ClickHouse HTTP URL (http://host:8123/): the statistics are computed there by SQL, no data file; with --table or --query")
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit (DATABASE.NAME for one in another database)")

@@ -236,8 +236,8 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var z []float64
 	var order []int // table column of each variable of z
 	var ws suffstat.WeightSummary
-	var top []float64   // each variable's largest magnitude
-	wmin := math.Inf(1) // the smallest positive weight
+	var scale suffstat.WeightScale // only the weights' ratios matter
+	var top []float64              // each variable's largest magnitude
 	row := uint64(0)
 	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
 	if isTerminal(os.Stderr) || f.progress {
@@ -274,14 +274,14 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		}
 		w := 1.0
 		if wcol >= 0 {
-			w = v[wcol]
-			if err := suffstat.CheckWeight(w); err != nil {
+			if err := suffstat.ValidWeight(v[wcol]); err != nil {
 				return fmt.Errorf("column %s: %v (--weights)", shortText([]byte(f.weights)), err)
 			}
-			ws.Add(w)
-		}
-		if w > 0 {
-			wmin = math.Min(wmin, w)
+			ws.Add(v[wcol])
+			var shift int
+			if w, shift = scale.Scale(v[wcol]); shift != 0 {
+				rescale(chunks, folds, shift)
+			}
 		}
 		fold := rowFolds.Fold(row)
 		if fcol >= 0 {
@@ -313,14 +313,29 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	if err := ws.Check(); wcol >= 0 && err != nil {
 		return nil, fmt.Errorf("%s: data row %d, column %s: %v (--weights)", path, ws.MaxRow+1, shortText([]byte(f.weights)), err)
 	}
+	wmax := 1.0 // the largest weight as the statistics hold it
+	if wcol >= 0 {
+		wmax = math.Ldexp(ws.Max, -scale.Exp())
+	}
 	for j, m := range top {
-		if err := suffstat.CheckMagnitude(m, wmin); err != nil {
+		if err := suffstat.CheckMagnitude(m, wmax); err != nil {
 			name := slices.Concat(pr.names, pr.responses)[j]
 			return nil, fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), err)
 		}
 	}
 	pr.stats, pr.dropped = folds, t.dropped
 	return pr, pr.finishStreamed(path, f)
+}
+
+// rescale multiplies the weights added so far to every fold by 2^shift,
+// once the chunks have added them: their WeightScale moved.
+func rescale(chunks []*suffstat.Chunk, folds *suffstat.Folds, shift int) {
+	for _, c := range chunks {
+		c.Flush()
+	}
+	for _, m := range folds.Fold {
+		m.ScaleExp(shift)
+	}
 }
 
 // variables sets the names of predictors and responses from the columns
