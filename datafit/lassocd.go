@@ -28,9 +28,13 @@ import (
 // unpenalised part profiled exactly) and stops once it is at most s.Tol;
 // otherwise it tightens the sweeps and goes on, and when that stalls
 // (tolerances near the rounding floor) solver.ProxNewton finishes from the
-// point reached. s.MaxIter bounds the sweeps in all (and the reweightings
-// to at most 100): past it, or when the sweeps stall, the result is the
-// point reached, certified, with status IterationLimit or Stalled.
+// point reached; it does so too after 100 reweightings (at most
+// s.MaxIter). s.MaxIter bounds the sweeps of each weighted model (as
+// glmnet's maxit): one model may need more than 20000 sweeps at the
+// tightest sweep tolerance when the columns are nearly collinear, and the
+// next reweighting goes on from the point reached. Proximal Newton's outer
+// steps are at most 100, its inner solves at most s.MaxIter iterations
+// each, so a small s.MaxIter returns promptly.
 // Iterations counts reweightings (and proximal Newton's steps).
 func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (*solver.Result, error) {
 	m, n := len(l.xp), len(l.y)
@@ -72,14 +76,12 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	if s.MaxIter == 0 {
 		s.MaxIter = solver.DefaultMaxIter
 	}
-	reweights, budget := min(s.MaxIter, 100), s.MaxIter // budget: sweeps left
+	reweights := min(s.MaxIter, 100)
 	for k := 1; k <= reweights; k++ {
 		res.Iterations = k
 		cd.reweight()
 		prevBeta, prevFree, prevEta := slices.Clone(cd.beta), slices.Clone(cd.free), slices.Clone(cd.eta)
-		if budget -= cd.solveModel(thr*obj, budget); budget <= 0 {
-			return cd.unfinished(pen, res), nil
-		}
+		cd.solveModel(thr*obj, s.MaxIter)
 		next := cd.objective(cd.eta)
 		for t := 0; t < 30 && !(next <= obj*(1+1e-12)); t++ {
 			cd.halve(prevBeta, prevFree, prevEta)
@@ -114,22 +116,13 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 		obj = o
 	}
 	// Not certified: proximal Newton finishes from the point reached.
+	l.adopt(cd.beta, cd.eta, cd.free)
 	r, err := solver.Minimize(pen, mat.NewDense(m, 1, slices.Clone(cd.beta)), &s, &solver.ProxNewton{})
 	if err != nil {
 		return nil, err
 	}
 	r.Iterations += res.Iterations
 	return r, nil
-}
-
-// unfinished returns res at the sweeps' point, certified but not
-// converged: the sweeps ran out of budget.
-func (cd *lassoCD) unfinished(pen solver.Problem, res *solver.Result) *solver.Result {
-	theta := mat.NewDense(len(cd.beta), 1, slices.Clone(cd.beta))
-	cd.l.adopt(cd.beta, cd.eta, cd.free)
-	res.Objective, res.Gap, _ = solver.CertificateGrad(pen, theta, mat.NewDense(len(cd.beta), 1, nil))
-	res.Theta, res.Converged, res.Status = theta, false, solver.IterationLimit
-	return res
 }
 
 // lassoCD is the state of LassoCD.
@@ -275,13 +268,11 @@ func (cd *lassoCD) reweight() {
 
 // solveModel runs coordinate descent on Σ v (r − Δη)² + λΣ f|β| until a
 // full sweep changes no penalised coefficient by more than thr in the
-// model's scale (xv·δ²), for at most budget sweeps, or until it stalls
-// (see solver.Progress: cdStallSweeps sweeps in which neither the model's
-// decrease nor the largest step improve: thr is below the rounding of the
-// steps; the caller's duality gap then decides). It keeps vr = v⊙r, so
-// that each coordinate's correlation is one dot product, moves η by the
-// coefficients' total changes at the end, and returns the sweeps it ran.
-func (cd *lassoCD) solveModel(thr float64, budget int) int {
+// model's scale (xv·δ²), or for at most maxSweeps sweeps (an inner solve:
+// no stall rule, the caller's duality gap decides). It keeps vr = v⊙r, so
+// that each coordinate's correlation is one dot product, and moves η by
+// the coefficients' total changes at the end.
+func (cd *lassoCD) solveModel(thr float64, maxSweeps int) {
 	m := len(cd.beta)
 	beta0, free0 := slices.Clone(cd.beta), slices.Clone(cd.free)
 	for i := range cd.vr {
@@ -290,29 +281,22 @@ func (cd *lassoCD) solveModel(thr float64, budget int) int {
 	if cd.l.intercept {
 		cd.svr = kernel.Dot(cd.xut.RawRowView(0), cd.vr)
 	}
-	pg := solver.NewProgress(cdStallSweeps)
 	var sweeps int
-	var gained float64 // the model's total decrease so far
-	stalled := false
 	sweep := func(all bool) float64 {
 		sweeps++
 		big := cd.sweepFree()
-		gained += big
 		for j := range m {
 			if all || cd.beta[j] != 0 {
-				d := cd.update(j)
-				big = math.Max(big, d)
-				gained += d
+				big = math.Max(big, cd.update(j))
 			}
 		}
-		stalled = stalled || pg.Stalled(sweeps, -gained, big)
 		return big
 	}
-	for sweeps < budget && !stalled {
+	for sweeps < maxSweeps {
 		if sweep(true) <= thr {
 			break
 		}
-		for sweeps < budget && !stalled && sweep(false) > thr {
+		for sweeps < maxSweeps && sweep(false) > thr {
 		}
 	}
 	for j, b := range cd.beta {
@@ -325,11 +309,7 @@ func (cd *lassoCD) solveModel(thr float64, budget int) int {
 			kernel.Axpy(d, cd.xut.RawRowView(a), cd.eta)
 		}
 	}
-	return sweeps
 }
-
-// cdStallSweeps is how many sweeps without progress make solveModel stop.
-const cdStallSweeps = 500
 
 // update applies the exact coordinate update to penalised βⱼ (its column
 // centred) and returns xvⱼδ², the model decrease it buys.
