@@ -215,9 +215,9 @@ type cdColumn struct {
 	stalled            bool // stopped for want of progress (see Stalled)
 }
 
-// cdStallSweeps is how many sweeps without progress stop coordinate
-// descent on a column (status Stalled).
-const cdStallSweeps = 500
+// CDStallSweeps is how many sweeps without progress stop coordinate
+// descent on a column (status Stalled) when it is not an inner solve.
+const CDStallSweeps = 500
 
 // column runs coordinate descent on one response column.
 func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *Result) cdColumn {
@@ -234,7 +234,7 @@ func (cd *cdState) column(theta, y []float64, lambda float64, s Settings, res *R
 	screened := make([]bool, p)
 	hist := &residuals{}
 	ws := cd.startSet(theta, r.Data, lambda)
-	pg := NewProgress(cdStallSweeps)
+	pg := NewProgress(s.stallWindow(CDStallSweeps))
 	for sweeps := 0; sweeps < s.MaxIter; {
 		var big float64
 		for _, k := range ws.list {

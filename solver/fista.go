@@ -44,7 +44,7 @@ func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error
 		L = 1
 	}
 	pol := m.polisher(p)
-	pg := NewProgress(fistaStallIters)
+	pg := NewProgress(s.stallWindow(fistaStallIters))
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	t := 1.0
 	for k := 1; k <= s.MaxIter; k++ {

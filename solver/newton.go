@@ -99,7 +99,7 @@ func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 
 // newtonStallSteps is how many outer iterations without progress stop
 // proximal Newton (status Stalled).
-const newtonStallSteps = 5
+const newtonStallSteps = 25
 
 // maxOuter bounds the outer iterations; proximal Newton converges in tens.
 const maxOuter = 100
@@ -118,7 +118,7 @@ func (m *ProxNewton) step(p Problem, nl Newtoner, x, grad *mat.Dense, obj, gap f
 	if math.IsNaN(tol) {
 		tol = 1e-3
 	}
-	r, err := Minimize(Problem{Loss: q, Penalty: p.Penalty, Lambda: p.Lambda}, x, &Settings{Tol: tol, MaxIter: s.MaxIter, GapEvery: s.GapEvery}, m.inner(p, q))
+	r, err := Minimize(Problem{Loss: q, Penalty: p.Penalty, Lambda: p.Lambda}, x, &Settings{Tol: tol, MaxIter: s.MaxIter, GapEvery: s.GapEvery, inner: true}, m.inner(p, q))
 	if err != nil {
 		return nil, err
 	}

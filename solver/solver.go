@@ -63,6 +63,10 @@ type Settings struct {
 	GapEvery int
 	// Trace records one TraceEntry per criterion evaluation in the result.
 	Trace bool
+	// inner marks the inner solve of an outer method (proximal Newton's
+	// models): its tolerance and MaxIter govern, the stall rule does not
+	// (see stallWindow).
+	inner bool
 }
 
 // DefaultTol is the tolerance used when Settings.Tol is zero.

@@ -27,9 +27,21 @@ const stallRelObj = 1e-13
 const stallRelCrit = 0.01
 
 // NewProgress returns a watcher that calls window iterations (and at
-// least minChecks checks) without improvement a stall.
+// least minChecks checks) without improvement a stall; with window ≤ 0
+// only a non-finite objective.
 func NewProgress(window int) *Progress {
 	return &Progress{window: window}
+}
+
+// stallWindow returns window for an outer solve and 0 (no stall rule but
+// a non-finite objective) for an inner one: stopping an inner solve early
+// changes the outer method's whole path, and the outer rule catches a
+// real stall.
+func (s Settings) stallWindow(window int) int {
+	if s.inner {
+		return 0
+	}
+	return window
 }
 
 // minChecks is the fewest checks without improvement that make a stall.
@@ -42,6 +54,9 @@ const minChecks = 3
 func (pg *Progress) Stalled(k int, obj, crit float64) bool {
 	if math.IsNaN(obj) || math.IsInf(obj, 0) {
 		return true
+	}
+	if pg.window <= 0 {
+		return false
 	}
 	if !pg.started {
 		pg.started, pg.bestObj, pg.bestCrit, pg.last = true, obj, crit, k
