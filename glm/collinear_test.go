@@ -13,17 +13,18 @@ import (
 )
 
 // nearCollinear is n rows of p columns x_j = z + 0.01·noise_j around one
-// latent z, and a binomial response driven by z: the reviewer's corrb.csv.
+// latent z (standard deviation 0.3), and a binomial response driven by z:
+// the reviewer's corrb.csv.
 func nearCollinear(n, p int, seed uint64) (*mat.Dense, []float64) {
 	r := rand.New(rand.NewPCG(seed, 11))
 	x := mat.NewDense(n, p, nil)
 	y := make([]float64, n)
 	for i := range n {
-		z := r.NormFloat64()
+		z := 0.3 * r.NormFloat64()
 		for j := range p {
 			x.Set(i, j, z+0.01*r.NormFloat64())
 		}
-		if r.Float64() < 1/(1+math.Exp(-z)) {
+		if r.Float64() < 1/(1+math.Exp(-3*z)) {
 			y[i] = 1
 		}
 	}
@@ -37,7 +38,7 @@ func nearCollinear(n, p int, seed uint64) (*mat.Dense, []float64) {
 // budget (MaxIter sweeps) and the fit returned unconverged after one
 // iteration, and the stall rule stopped the inner and outer solves of
 // proximal Newton early. Each fit must converge at the default settings to
-// the objective of a tight proximal Newton fit.
+// the objective (1e-9) of a fit certified to a relative gap of 1e-10.
 func TestLassoNearCollinearConverges(t *testing.T) {
 	x, y := nearCollinear(300, 40, 1)
 	for _, lambda := range []float64{3, 0.1} {
@@ -45,9 +46,9 @@ func TestLassoNearCollinearConverges(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %g: %v after %d iterations, gap %g", lambda, m.Status, m.Iterations, m.Gap)
 		ref, err := Fit(x, y, penalty.L1{}, lambda, &Options{Family: datafit.Binomial{},
-			Method: &solver.ProxNewton{}, Settings: solver.Settings{Tol: 1e-10}})
+			Settings: solver.Settings{Tol: 1e-10, MaxIter: 1000000}})
 		require.NoError(t, err)
-		require.LessOrEqual(t, ref.Objective, m.Objective*(1+1e-9), "λ %g: the reference is worse", lambda)
-		require.InDelta(t, ref.Objective, m.Objective, 1e-9*ref.Objective, "λ %g: reference %v after %d iterations", lambda, ref.Status, ref.Iterations)
+		require.True(t, ref.Converged, "λ %g: the reference: %v", lambda, ref.Status)
+		require.InDelta(t, ref.Objective, m.Objective, 1e-9*ref.Objective, "λ %g", lambda)
 	}
 }
