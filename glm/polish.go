@@ -94,5 +94,10 @@ func samePiece(a, b penalty.Piece) bool {
 			return false
 		}
 	}
+	for k := range a.Constraints {
+		if !slices.Equal(a.Constraints[k], b.Constraints[k]) {
+			return false
+		}
+	}
 	return true
 }
