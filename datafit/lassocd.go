@@ -1,9 +1,7 @@
 package datafit
 
 import (
-	"encoding/binary"
 	"errors"
-	"hash/fnv"
 	"math"
 	"slices"
 
@@ -54,7 +52,8 @@ func (l *Loss) LassoCD(pen solver.Problem, init mat.Matrix, s solver.Settings) (
 	if init != nil {
 		mat.Col(cd.beta, 0, init)
 	}
-	cd.twin, cd.twinSign = twins(l.xp, factors)
+	cd.twin, cd.twinSign = l.copies(factors)
+	cd.maxAbs, cd.offCentre = l.columnStats()
 	for j, t := range cd.twin {
 		if t >= 0 { // the copy's share goes to the original: η is the same
 			cd.beta[t], cd.beta[j] = cd.beta[t]+cd.twinSign[j]*cd.beta[j], 0
@@ -144,6 +143,10 @@ type lassoCD struct {
 	// update. A coordinate's step moves the intercept by −m·δ.
 	m, mu   []float64
 	sv, svr float64
+	// maxAbs and offCentre are Loss.columnStats: only the columns off
+	// centre are centred (their means m computed at first use).
+	maxAbs    []float64
+	offCentre []bool
 	// twin[j] is an earlier penalised column equal to column j times
 	// twinSign[j] (±1), within the rounding of standardisation
 	// (sameUpToSign), with the same factor (−1: none). Every split of a
@@ -152,6 +155,39 @@ type lassoCD struct {
 	// the value on it.
 	twin     []int
 	twinSign []float64
+}
+
+// copies returns twins(l.xp, f), computed once per factors.
+func (l *Loss) copies(f []float64) ([]int, []float64) {
+	if l.twin == nil || !slices.Equal(l.twinF, f) {
+		l.twin, l.twinSign = twins(l.xp, f)
+		l.twinF = slices.Clone(f)
+	}
+	return l.twin, l.twinSign
+}
+
+// columnStats returns, per penalised column, max|x| (a bound on any
+// weighted mean of it) and whether it is off centre: its mean beyond its
+// standard deviation, so that without centring it is nearly parallel to
+// the intercept (a temperature near 300 K varying by 2 K) and the sweeps
+// crawl. Computed once per loss (and its restrictions), read-only.
+func (l *Loss) columnStats() ([]float64, []bool) {
+	if l.maxAbs == nil {
+		l.maxAbs, l.offCentre = make([]float64, len(l.xp)), make([]bool, len(l.xp))
+		for j, x := range l.xp {
+			var s, ss float64
+			for _, v := range x {
+				l.maxAbs[j] = math.Max(l.maxAbs[j], math.Abs(v))
+				s += v
+			}
+			mean := s / float64(len(x))
+			for _, v := range x {
+				ss += (v - mean) * (v - mean)
+			}
+			l.offCentre[j] = mean*mean > ss/float64(len(x))
+		}
+	}
+	return l.maxAbs, l.offCentre
 }
 
 // twins returns, per column of xp, the index of the first earlier column
@@ -189,16 +225,16 @@ const twinBits = 20
 // rounded apart; 6 ulps seen).
 const twinUlps = 64
 
-// absHash hashes the magnitudes of x, but for their last twinBits bits.
+// absHash hashes the magnitudes of x, but for their last twinBits bits
+// (FNV-1a over the rounded bit patterns, a word at a time: a byte-wise
+// hash.Hash cost a third of a logistic path's time).
 func absHash(x []float64) uint64 {
-	h := fnv.New64a()
-	var buf [8]byte
+	h := uint64(14695981039346656037)
 	for _, v := range x {
-		bits := math.Float64bits(math.Abs(v)) + 1<<(twinBits-1) // rounded
-		binary.LittleEndian.PutUint64(buf[:], bits>>twinBits)
-		h.Write(buf[:])
+		h ^= (math.Float64bits(math.Abs(v)) + 1<<(twinBits-1)) >> twinBits // rounded
+		h *= 1099511628211
 	}
-	return h.Sum64()
+	return h
 }
 
 // sameUpToSign returns 1 when y = x, −1 when y = −x (and not x), each
@@ -258,8 +294,8 @@ func (cd *lassoCD) reweight() {
 		clear(cd.mu)
 		return
 	}
-	for j, x := range cd.l.xp {
-		cd.m[j] = kernel.Dot(x, cd.v) / cd.sv
+	for j := range cd.m {
+		cd.m[j] = math.NaN() // computed when needed (mean)
 	}
 	for a := 1; a < len(cd.mu); a++ {
 		cd.mu[a] = kernel.Dot(cd.xut.RawRowView(a), cd.v) / cd.sv
@@ -317,9 +353,17 @@ func (cd *lassoCD) update(j int) float64 {
 	if cd.twin[j] >= 0 {
 		return 0 // its original carries the coefficient
 	}
-	x, mj := cd.l.xp[j], cd.m[j]
-	g := kernel.Dot(x, cd.vr) - mj*cd.svr
+	x := cd.l.xp[j]
+	gx := kernel.Dot(x, cd.vr)
 	thr := cd.lambda * cd.f[j] / 2
+	// |mⱼ| ≤ max|xⱼ|: a column that stays at zero whatever its mean needs
+	// no pass over it for the mean (svr, the intercept's gradient, is
+	// near 0 after each intercept update).
+	if cd.beta[j] == 0 && cd.offCentre[j] && math.Abs(gx)+cd.maxAbs[j]*math.Abs(cd.svr) <= thr {
+		return 0
+	}
+	mj := cd.mean(j)
+	g := gx - mj*cd.svr
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {
 		return 0 // stays at zero, whatever xvⱼ
 	}
@@ -336,6 +380,23 @@ func (cd *lassoCD) update(j int) float64 {
 	cd.step(x, mj, delta)
 	cd.beta[j] = next
 	return cd.xv[j] * delta * delta
+}
+
+// mean returns the v-weighted mean of penalised column j (0 without an
+// intercept), computing it at its first use after a reweighting: glmnet's
+// xm for every column would cost a pass over X at every reweighting,
+// most of it for columns that stay at zero.
+func (cd *lassoCD) mean(j int) float64 {
+	if !cd.offCentre[j] {
+		return 0 // centring buys nothing: no pass over the column
+	}
+	if math.IsNaN(cd.m[j]) {
+		cd.m[j] = 0
+		if cd.sv > 0 {
+			cd.m[j] = kernel.Dot(cd.l.xp[j], cd.v) / cd.sv
+		}
+	}
+	return cd.m[j]
 }
 
 // step moves vr by a step delta of the coefficient of column x centred

@@ -32,6 +32,14 @@ type Loss struct {
 	nullDev float64
 	floor   float64
 	lip     float64
+
+	// Caches of LassoCD, computed once per loss: the copies among xp for
+	// the factors twinF (see twins), and columnStats.
+	twinF     []float64
+	twin      []int
+	twinSign  []float64
+	maxAbs    []float64
+	offCentre []bool
 }
 
 var (
@@ -650,5 +658,14 @@ func (l *Loss) Restrict(keep []int) *Loss {
 	r.eta = make([]float64, n)
 	r.last = nil
 	r.lip = 0
+	// The caches of LassoCD are per column: the copies are found again
+	// among the kept columns, max|x| is the parent's (computed once for
+	// all the restrictions of a path).
+	r.twinF, r.twin, r.twinSign = nil, nil, nil
+	pm, po := l.columnStats()
+	r.maxAbs, r.offCentre = make([]float64, len(keep)), make([]bool, len(keep))
+	for a, k := range keep {
+		r.maxAbs[a], r.offCentre[a] = pm[k], po[k]
+	}
 	return &r
 }
