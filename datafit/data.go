@@ -219,12 +219,16 @@ func CheckColumnScale(j int, m float64) error {
 // that standardise their predictors rescale them first instead).
 func (d *Data) CheckScale() error {
 	n, p := d.X.Dims()
-	for j := range p {
-		var m float64
-		for i := range n {
-			m = math.Max(m, math.Abs(d.X.At(i, j)))
+	m := make([]float64, p)
+	for i := range n { // by rows, in X's storage order
+		for j, v := range d.X.RawRowView(i) {
+			if a := math.Abs(v); a > m[j] {
+				m[j] = a
+			}
 		}
-		if err := CheckColumnScale(j, m); err != nil {
+	}
+	for j, mj := range m {
+		if err := CheckColumnScale(j, mj); err != nil {
 			return err
 		}
 	}
