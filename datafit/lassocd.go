@@ -175,16 +175,23 @@ func (l *Loss) columnStats() ([]float64, []bool) {
 	if l.maxAbs == nil {
 		l.maxAbs, l.offCentre = make([]float64, len(l.xp)), make([]bool, len(l.xp))
 		for j, x := range l.xp {
-			var s, ss float64
+			var s float64
 			for _, v := range x {
-				l.maxAbs[j] = math.Max(l.maxAbs[j], math.Abs(v))
 				s += v
 			}
-			mean := s / float64(len(x))
-			for _, v := range x {
-				ss += (v - mean) * (v - mean)
+			n := float64(len(x))
+			mean := s / n
+			// Σx²/n − mean² loses digits only for a column far off centre,
+			// which the test finds all the same.
+			l.offCentre[j] = mean*mean > kernel.Dot(x, x)/n-mean*mean
+			if !l.offCentre[j] {
+				continue // maxAbs bounds the means of centred columns only
 			}
-			l.offCentre[j] = mean*mean > ss/float64(len(x))
+			for _, v := range x {
+				if a := math.Abs(v); a > l.maxAbs[j] {
+					l.maxAbs[j] = a
+				}
+			}
 		}
 	}
 	return l.maxAbs, l.offCentre
