@@ -61,9 +61,7 @@ func (t *table) notePlace(i, at int) {
 // place names where data row i (0-based) of a table held in memory is in
 // the file at path, as messages start: "path:LINE" or "path: row N".
 func (t *table) place(path string, i int) string {
-	if path == "-" {
-		path = stdinName
-	}
+	path = inputName(path)
 	k, found := slices.BinarySearchFunc(t.places, i, func(p rowPlace, i int) int { return p.row - i })
 	if !found {
 		k--

@@ -16,6 +16,15 @@ import (
 // given as "-".
 const stdinName = "<stdin>"
 
+// inputName is how messages name the input given as path: "-" is
+// stdinName.
+func inputName(path string) string {
+	if path == "-" {
+		return stdinName
+	}
+	return path
+}
+
 // input is an opened data file: its text (decompressed when the file is
 // gzip), the name messages use, and its size in bytes when known (0 for
 // standard input and compressed files, whose text size is unknown).
@@ -116,10 +125,7 @@ func inFile(path string, err error) error {
 	if err == nil || errors.As(err, new(fileError)) {
 		return err
 	}
-	name := path
-	if path == "-" {
-		name = stdinName
-	}
+	name := inputName(path)
 	if strings.HasPrefix(err.Error(), name+":") {
 		return err
 	}

@@ -127,8 +127,8 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 	}
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
-		// Errors name the data file by the argument given; standard
-		// input is <stdin> in every message, as in its rows' errors.
+		// A backstop: messages built from the argument "-" itself (not
+		// through inputName) still name standard input <stdin>.
 		msg = stdinName + ": " + rest
 	}
 	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)

@@ -82,17 +82,9 @@ func saveModel(w io.Writer, r *fitResult) error {
 func parseModelFrom(path string, b []byte) (*savedModel, error) {
 	m, err := parseModel(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", modelName(path), err)
+		return nil, fmt.Errorf("%s: %v", inputName(path), err)
 	}
 	return m, nil
-}
-
-// modelName is how messages name the model file path.
-func modelName(path string) string {
-	if path == "-" {
-		return stdinName
-	}
-	return path
 }
 
 // parseModel decodes and checks a saved model, refusing text that is not
@@ -253,7 +245,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		if err != nil {
 			return err
 		}
-		pred, err := predictNetwork(raw, modelName(modelPath), t, dataPath)
+		pred, err := predictNetwork(raw, inputName(modelPath), t, dataPath)
 		if err != nil {
 			return err
 		}
