@@ -20,8 +20,10 @@ import (
 // table is a CSV file held column by column: numbers, or text for the
 // columns read as labels.
 type table struct {
-	names []string
-	cols  [][]float64
+	// pqWant is how many values a Parquet row holds for the columns read.
+	pqWant int
+	names  []string
+	cols   [][]float64
 	// text holds the cells of the columns read as labels (nil for the
 	// numeric ones, whose cols entry is then nil).
 	text [][]string

@@ -122,6 +122,12 @@ func readParquetFile(path string, f *os.File, o readOptions, columnar bool) (t *
 
 // readRows reads the file row by row (parquet-go assembles the rows).
 func (t *table) readRows(path string, pf *parquet.File, cols []pqColumn, dest []int, o readOptions) error {
+	t.pqWant = 0
+	for _, k := range dest {
+		if k >= 0 {
+			t.pqWant++
+		}
+	}
 	r := parquet.NewReader(pf)
 	defer r.Close()
 	buf := make([]parquet.Row, 1024)
@@ -252,14 +258,13 @@ func leafDest(path string, cols []pqColumn, fieldDest []int) ([]int, error) {
 // parquetRow stores one row.
 func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest []int, o readOptions) error {
 	rowNo := t.n + t.dropped + 1
-	if err := checkRowShape(path, rowNo, row, dest); err != nil {
-		return err
-	}
+	got := 0
 	for _, v := range row {
 		j := v.Column()
 		if j < 0 || j >= len(cols) || dest[j] < 0 {
 			continue
 		}
+		got++
 		k := dest[j]
 		bad := t.parquetValue(k, v, cols[j])
 		if bad == nil {
@@ -272,6 +277,11 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		}
 		return parquetError(path, rowNo, t.names[k], bad, v)
 	}
+	if got != t.pqWant {
+		// One value for each leaf column read (a nested column left out
+		// may hold any number).
+		return fmt.Errorf("%s: row %d has %d values for %d columns", path, rowNo, got, t.pqWant)
+	}
 	if o.row != nil {
 		if err := o.row(t.rowVals, t.rowText); err != nil {
 			return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
@@ -281,26 +291,6 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		t.notePlace(t.n, rowNo)
 	}
 	t.n++
-	return nil
-}
-
-// checkRowShape checks that a row holds one value for each leaf column
-// read (a nested column left out may hold any number).
-func checkRowShape(path string, rowNo int, row parquet.Row, dest []int) error {
-	want, got := 0, 0
-	for _, k := range dest {
-		if k >= 0 {
-			want++
-		}
-	}
-	for _, v := range row {
-		if j := v.Column(); j >= 0 && j < len(dest) && dest[j] >= 0 {
-			got++
-		}
-	}
-	if got != want {
-		return fmt.Errorf("%s: row %d has %d values for %d columns", path, rowNo, got, want)
-	}
 	return nil
 }
 
