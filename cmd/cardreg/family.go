@@ -700,7 +700,7 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			_, err := glm.FitPathSource(ss.src, ss.p, pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: 1})
 			return err == nil
 		}
-		if e := nuOverflow(top, ss.p, f.fitFlags, err); e != nil {
+		if e := nuOverflow(top, ss.pen, ss.p, f.fitFlags, err); e != nil {
 			return inFile(path, e)
 		}
 	}

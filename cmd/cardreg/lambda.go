@@ -428,11 +428,12 @@ func underflows(s string, v float64) bool {
 
 // nuOverflow explains the failure err of a streamed fit on the generated
 // grid, whose λ_max cmd cannot compute without the rows: when the grid's
-// top alone fits with the default ν (top says whether it does for a
-// penalty) the user's --nu is named, λ_max growing like 1/ν. Otherwise,
-// or without --nu, it returns nil (err stands).
-func nuOverflow(top func(penalty.Penalty) bool, p int, f *fitFlags, err error) error {
-	if !f.nu.set {
+// top alone fails with the user's penalty pen and fits with the default ν
+// (top says whether it fits for a penalty) the user's --nu is named, λ_max
+// growing like 1/ν. Otherwise, or without --nu, it returns nil (err
+// stands: it has another cause).
+func nuOverflow(top func(penalty.Penalty) bool, pen penalty.Penalty, p int, f *fitFlags, err error) error {
+	if !f.nu.set || top(pen) {
 		return nil
 	}
 	spec := f.penaltySpec()

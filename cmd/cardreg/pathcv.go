@@ -176,7 +176,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			_, err := tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pen, &tensorreg.PathOptions{Options: pr.opts, NLambda: 1})
 			return err == nil
 		}
-		if e := nuOverflow(top, len(pr.names), f, err); e != nil {
+		if e := nuOverflow(top, pr.pen, len(pr.names), f, err); e != nil {
 			return inFile(path, e)
 		}
 	}

@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// --nu is named as the cause of a failed generated grid only when the
+// user's own penalty fails the probe: a streamed cv with two --foldid
+// folds and --nu 0.5 said "the automatic lambda fails with --nu 0.5"
+// although the cause is the folds.
+func TestNuNotBlamedForOtherErrors(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("f,a,c,y\n")
+	for i := range 40 {
+		fmt.Fprintf(&b, "%d,%d,%d,%d\n", i%2+1, i%7, (i*3)%5, (i*5)%11)
+	}
+	data := writeFile(t, t.TempDir(), "two.csv", b.String())
+	res := cardreg(t, "cv", "--stream", "--foldid", "f", "--nu", "0.5", "--nlambda", "3", data)
+	oneLine(t, res, 1, "2 folds", "at least 3")
+	require.NotContains(t, res.stderr, "--nu")
+}
