@@ -136,17 +136,21 @@ type lassoCD struct {
 	vr     []float64  // v⊙r, kept up to date by the sweeps
 	xv     []float64  // Σ v (x − m)² per penalised column (0: not computed)
 	xut    *mat.Dense // unpenalised columns by rows (first the ones)
-	// With an intercept the weighted model's columns are centred, so that
-	// the intercept is orthogonal to them (glmnet's xm): m and mu are the
-	// v-weighted means of the penalised and unpenalised columns (mu[0],
-	// the ones', unused), sv is Σ v and svr Σ v⊙r after the last intercept
-	// update. A coordinate's step moves the intercept by −m·δ.
+	// With an intercept the weighted model's off-centre columns are
+	// centred, so that the intercept is orthogonal to them (glmnet's xm):
+	// m and mu are the v-weighted means of the penalised (0 for a column
+	// not off centre) and unpenalised columns (mu[0], the ones', unused),
+	// sv is Σ v and svr Σ v⊙r (fresh when svrStale is false). A centred
+	// coordinate's step moves the intercept by −m·δ and leaves Σ v⊙r.
 	m, mu   []float64
 	sv, svr float64
 	// maxAbs and offCentre are Loss.columnStats: only the columns off
 	// centre are centred (their means m computed at first use).
 	maxAbs    []float64
 	offCentre []bool
+	// svrStale says that an uncentred step has moved Σ v⊙r since svr was
+	// computed (freshSVR).
+	svrStale bool
 	// twin[j] is an earlier penalised column equal to column j times
 	// twinSign[j] (±1), within the rounding of standardisation
 	// (sameUpToSign), with the same factor (−1: none). Every split of a
@@ -322,7 +326,7 @@ func (cd *lassoCD) solveModel(thr float64, maxSweeps int) {
 		cd.vr[i] = cd.v[i] * cd.r[i]
 	}
 	if cd.l.intercept {
-		cd.svr = kernel.Dot(cd.xut.RawRowView(0), cd.vr)
+		cd.svr, cd.svrStale = kernel.Dot(cd.xut.RawRowView(0), cd.vr), false
 	}
 	var sweeps int
 	sweep := func(all bool) float64 {
@@ -366,6 +370,9 @@ func (cd *lassoCD) update(j int) float64 {
 	// |mⱼ| ≤ max|xⱼ|: a column that stays at zero whatever its mean needs
 	// no pass over it for the mean (svr, the intercept's gradient, is
 	// near 0 after each intercept update).
+	if cd.offCentre[j] {
+		cd.freshSVR()
+	}
 	if cd.beta[j] == 0 && cd.offCentre[j] && math.Abs(gx)+cd.maxAbs[j]*math.Abs(cd.svr) <= thr {
 		return 0
 	}
@@ -414,6 +421,17 @@ func (cd *lassoCD) step(x []float64, mj, delta float64) {
 	if mj != 0 {
 		kernel.Axpy(delta*mj, cd.v, cd.vr)
 		cd.free[0] -= mj * delta
+	} else if cd.l.intercept {
+		cd.svrStale = true // an uncentred step moves Σ v⊙r
+	}
+}
+
+// freshSVR recomputes svr = Σ v⊙r when an uncentred column's step has
+// moved it since: the centred columns' gradients (and their screening
+// bound) read it.
+func (cd *lassoCD) freshSVR() {
+	if cd.svrStale {
+		cd.svr, cd.svrStale = kernel.Dot(cd.xut.RawRowView(0), cd.vr), false
 	}
 }
 
@@ -444,6 +462,7 @@ func (cd *lassoCD) sweepFree() float64 {
 	}
 	for a := first; a < len(cd.free); a++ {
 		x, ma := cd.xut.RawRowView(a), cd.mu[a]
+		cd.freshSVR()
 		g, xv := kernel.Dot(x, cd.vr)-ma*cd.svr, centredSq(x, cd.v, ma)
 		if xv == 0 {
 			continue
@@ -458,7 +477,7 @@ func (cd *lassoCD) sweepFree() float64 {
 		delta := kernel.Dot(ones, cd.vr) / cd.sv
 		kernel.Axpy(-delta, cd.v, cd.vr)
 		cd.free[0] += delta
-		cd.svr = kernel.Dot(ones, cd.vr)
+		cd.svr, cd.svrStale = kernel.Dot(ones, cd.vr), false
 		big = math.Max(big, cd.sv*delta*delta)
 	}
 	return big
