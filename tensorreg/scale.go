@@ -200,13 +200,23 @@ func columnScales(x *mat.Dense) []float64 {
 // standardise scale each column on its own and never return it).
 type ScaleError struct {
 	// Small and Big are the columns (from 0) of smallest and largest
-	// magnitude; SmallMax and BigMax their largest magnitudes.
+	// magnitude; SmallMax and BigMax their sizes: largest magnitudes, or
+	// root mean squares when RMS (a fit from statistics).
 	Small, Big       int
 	SmallMax, BigMax float64
+	RMS              bool
+}
+
+// Size names what SmallMax and BigMax measure.
+func (e *ScaleError) Size() string {
+	if e.RMS {
+		return "root mean square"
+	}
+	return "largest magnitude"
 }
 
 func (e *ScaleError) Error() string {
-	return fmt.Sprintf("tensorreg: predictor column %d (largest magnitude %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale them, or standardise", e.Small+1, e.SmallMax, e.Big+1, e.BigMax)
+	return fmt.Sprintf("tensorreg: predictor column %d (%s %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale them, or standardise", e.Small+1, e.Size(), e.SmallMax, e.Big+1, e.BigMax)
 }
 
 // lambda maps a user's λ to the scaled problem.

@@ -24,7 +24,10 @@ import (
 // scales by the weighted population standard deviations, and NoIntercept
 // refits about zero (from the raw moments W·z̄z̄ᵀ + C).
 func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
-	sc := statsScaling(m, q, pen, opts)
+	sc, err := statsScaling(m, q, pen, opts)
+	if err != nil {
+		return nil, err
+	}
 	pr, err := prepareStats(sc.moments(m, q), q, opts)
 	if err != nil {
 		return nil, err
@@ -42,7 +45,10 @@ func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOpt
 	if opts != nil {
 		po = *opts
 	}
-	sc := statsScaling(m, q, pen, &po.Options)
+	sc, err := statsScaling(m, q, pen, &po.Options)
+	if err != nil {
+		return nil, err
+	}
 	po.Lambdas = sc.scaledLambdas(po.Lambdas)
 	pr, err := prepareStats(sc.moments(m, q), q, &po.Options)
 	if err != nil {
@@ -75,7 +81,11 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 			return nil, fmt.Errorf("tensorreg: fold %d has no rows (or zero weight): use fewer folds", i+1)
 		}
 	}
-	sc := statsScaling(f.All(), q, pen, &co.Options)
+	all := f.All()
+	sc, err := statsScaling(all, q, pen, &co.Options)
+	if err != nil {
+		return nil, err
+	}
 	if !sc.identity() {
 		scaled := &suffstat.Folds{}
 		for _, m := range f.Fold {
@@ -84,7 +94,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		f = scaled
 	}
 	co.Lambdas = sc.scaledLambdas(co.Lambdas)
-	full, err := prepareStats(f.All(), q, &co.Options)
+	full, err := prepareStats(sc.moments(all, q), q, &co.Options) // scaling commutes with merging
 	if err != nil {
 		return nil, err
 	}
@@ -132,9 +142,12 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 // magnitudes) near 1, per column when standardised. Statistics already
 // beyond float64 cannot be saved (suffstat.Moments.Check says so); within
 // it, λ and the Gram products are computed at unit scale, as in memory.
-func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options) scaling {
+func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options) (scaling, error) {
 	_, ridge := pen.(penalty.Ridge)
 	sc := scaling{sx: 1, sy: 1, std: opts != nil && opts.Standardize, ridge: ridge}
+	if m == nil || q < 1 || m.Dim()-q < 1 || !(m.W > 0) {
+		return sc, nil // prepareStats says what is wrong
+	}
 	d := m.Dim()
 	rms := make([]float64, d)
 	for j := range d {
@@ -153,7 +166,7 @@ func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options
 	sc.sy = unitScale(ytop)
 	if !sc.std {
 		sc.sx = unitScale(top)
-		return sc
+		return sc, statsScaleError(m, rms[:d-q], top, sc.sx, opts == nil || !opts.NoIntercept)
 	}
 	cols := make([]float64, d-q)
 	for j := range cols {
@@ -162,7 +175,28 @@ func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options
 			sc.cols = cols
 		}
 	}
-	return sc
+	return sc, nil
+}
+
+// statsScaleError is rescale's refusal on statistics: a predictor whose
+// size (root mean square, rms) scaled by sx leaves float64's range for its
+// squares, next to one at top; columns constant with an intercept are
+// left out, as rescale leaves them out.
+func statsScaleError(m *suffstat.Moments, rms []float64, top, sx float64, intercept bool) error {
+	d := m.Dim()
+	small, big := -1, 0
+	for j, v := range rms {
+		if v == top {
+			big = j
+		}
+		if v > 0 && !(intercept && m.C[j*d+j] == 0) && (small < 0 || v < rms[small]) {
+			small = j
+		}
+	}
+	if _, e := math.Frexp(rms[max(small, 0)] * sx); small >= 0 && e < -safeExp {
+		return &ScaleError{Small: small, SmallMax: rms[small], Big: big, BigMax: top, RMS: true}
+	}
+	return nil
 }
 
 // moments returns m with its variables scaled as sc scales x and y (m

@@ -243,3 +243,43 @@ func TestCrossValidateStatsFoldCount(t *testing.T) {
 		require.ErrorContains(t, err, fmt.Sprintf("%d folds: cross-validation needs at least 3", k))
 	}
 }
+
+// Bad statistics are errors, not panics (the scaling ran before the
+// checks: nil moments, more responses than variables with Standardize);
+// and predictors whose sizes differ beyond what one scale can carry are
+// refused from statistics as from rows (the statistics gave the small
+// column a coefficient near -4e-301 where the rows' route refused).
+func TestStatsScalingChecksFirst(t *testing.T) {
+	pen := penalty.Cardinality{Nu: 1}
+	std := &Options{Standardize: true}
+	_, err := FitStats(nil, 1, pen, 1, nil)
+	require.Error(t, err)
+	m := suffstat.New(3)
+	m.Add([]float64{1, 2, 3}, 1)
+	m.Add([]float64{2, 1, 5}, 1)
+	_, err = FitStats(m, 4, pen, 1, std)
+	require.Error(t, err)
+	_, err = FitPathStats(m, 4, pen, &PathOptions{Options: *std})
+	require.Error(t, err)
+
+	const n = 60
+	x0, y0 := statsData(5, n, 3, 1)
+	x := mat.DenseCopyOf(x0)
+	s := suffstat.New(4)
+	z := make([]float64, 4)
+	for i := range n {
+		x.Set(i, 0, x.At(i, 0)*1e150)
+		x.Set(i, 2, x.At(i, 2)*1e-100)
+		copy(z, x.RawRowView(i))
+		z[3] = y0.At(i, 0)
+		s.Add(z, 1)
+	}
+	_, rowsErr := Fit(solver.DenseDesign{X: x}, y0, pen, 1, nil)
+	var want *ScaleError
+	require.ErrorAs(t, rowsErr, &want)
+	_, err = FitStats(s, 1, pen, 1, nil)
+	var got *ScaleError
+	require.ErrorAs(t, err, &got)
+	require.Equal(t, want.Small, got.Small)
+	require.Equal(t, want.Big, got.Big)
+}

@@ -23,3 +23,17 @@ func TestNuNotBlamedForOtherErrors(t *testing.T) {
 	oneLine(t, res, 1, "2 folds", "at least 3")
 	require.NotContains(t, res.stderr, "--nu")
 }
+
+// Streamed, predictors whose sizes differ beyond one scale are refused by
+// name as in memory (the statistics fitted the small column as constant).
+func TestStreamedScaleRefusedByName(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("big,a,tiny,y\n")
+	for i := range 60 {
+		fmt.Fprintf(&b, "%g,%d,%g,%d\n", float64(i%7+1)*1e150, i%5, float64(i%3+1)*1e-100, (i*5)%11)
+	}
+	data := writeFile(t, t.TempDir(), "scales.csv", b.String())
+	for _, route := range []string{"--stream=false", "--stream"} {
+		oneLine(t, cardreg(t, "fit", route, "--lambda", "1", data), 1, `predictors "tiny"`, `"big"`, "differ in scale", "--standardize")
+	}
+}

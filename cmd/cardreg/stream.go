@@ -42,7 +42,8 @@ func foldID(n, k int, seed uint64) []int {
 // fit fits at one λ.
 func (pr *problem) fit(lambda float64) (*tensorreg.Model, error) {
 	if pr.stats != nil {
-		return tensorreg.FitStats(pr.stats.All(), len(pr.responses), pr.pen, lambda, &pr.opts)
+		m, err := tensorreg.FitStats(pr.stats.All(), len(pr.responses), pr.pen, lambda, &pr.opts)
+		return m, pr.named(err)
 	}
 	m, err := tensorreg.Fit(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, lambda, &pr.opts)
 	return m, pr.named(err)
@@ -51,7 +52,8 @@ func (pr *problem) fit(lambda float64) (*tensorreg.Model, error) {
 // path fits along the grid of po.
 func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
 	if pr.stats != nil {
-		return tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pr.pen, po)
+		p, err := tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pr.pen, po)
+		return p, pr.named(err)
 	}
 	p, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
 	return p, pr.named(err)
@@ -61,7 +63,8 @@ func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
 // else of suffstat.RowFold with the seed and K of co.
 func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error) {
 	if pr.stats != nil {
-		return tensorreg.CrossValidateStats(pr.stats, len(pr.responses), pr.pen, co)
+		cv, err := tensorreg.CrossValidateStats(pr.stats, len(pr.responses), pr.pen, co)
+		return cv, pr.named(err)
 	}
 	c := *co
 	c.FoldID = pr.foldID
@@ -76,8 +79,8 @@ func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error)
 func (pr *problem) named(err error) error {
 	var se *tensorreg.ScaleError
 	if errors.As(err, &se) {
-		return fmt.Errorf("predictors %s (largest magnitude %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
-			shortText([]byte(pr.names[se.Small])), se.SmallMax, shortText([]byte(pr.names[se.Big])), se.BigMax)
+		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
+			shortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, shortText([]byte(pr.names[se.Big])), se.BigMax)
 	}
 	return err
 }
