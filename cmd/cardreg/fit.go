@@ -104,8 +104,13 @@ Flags:
 }
 
 // parseInterleaved parses flags that may come before or after the
-// positional arguments. Everything after a "--" is positional.
+// positional arguments. Everything after a "--" is positional. A float
+// flag refuses a number that rounds to 0 (checkUnderflowArgs) and, after
+// parsing, NaN and ±Inf (checkFiniteFlags).
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	if err := checkUnderflowArgs(fs, args); err != nil {
+		return nil, err
+	}
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 )
 
 // optFloat is a float flag that knows whether it was given, so that a
@@ -72,43 +73,50 @@ func checkFiniteFlags(fs *flag.FlagSet) error {
 	return err
 }
 
-// exactFloat is a float flag that refuses a number which is not zero but
-// rounds to 0 in float64 (1e-400): taken as 0 it would silently mean
-// something else (no penalty, no validation rows).
-type exactFloat struct{ flag.Getter }
-
-// Set refuses an underflowing number, else sets the wrapped flag.
-func (e exactFloat) Set(s string) error {
-	if v, err := strconv.ParseFloat(s, 64); err == nil && underflows(s, v) {
-		return errUnderflow(s)
-	}
-	return e.Getter.Set(s)
-}
-
-// String is the wrapped flag's; "0" for the zero exactFloat, which the flag
-// package builds to leave a default of 0 out of the help, as for float64.
-func (e exactFloat) String() string {
-	if e.Getter == nil {
-		return "0"
-	}
-	return e.Getter.String()
-}
-
 // errUnderflow is the refusal of a number s that rounds to 0.
 func errUnderflow(s string) error {
 	return fmt.Errorf("%s is below the smallest float64 (about 5e-324) and would be 0; give 0 if 0 is meant", s)
 }
 
-// refuseUnderflow makes every float64 flag of fs an exactFloat (optFloat
-// refuses by itself).
-func refuseUnderflow(fs *flag.FlagSet) {
-	fs.VisitAll(func(fl *flag.Flag) {
+// checkUnderflowArgs refuses, before fs parses args, a float flag's value
+// that is not zero but rounds to 0 in float64 (1e-400): taken as 0 it
+// would silently mean something else (no penalty, the default grid). The
+// flag package keeps only the parsed number, so the check reads the
+// arguments; every command's flags go through it (parseInterleaved,
+// cardreg lambda). optFloat refuses by itself.
+func checkUnderflowArgs(fs *flag.FlagSet, args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		name, ok := strings.CutPrefix(a, "-")
+		if !ok || name == "" {
+			continue
+		}
+		name = strings.TrimPrefix(name, "-")
+		name, value, inline := strings.Cut(name, "=")
+		fl := fs.Lookup(name)
+		if fl == nil {
+			continue
+		}
 		g, ok := fl.Value.(flag.Getter)
-		if _, opt := fl.Value.(*optFloat); !ok || opt {
-			return
+		if !ok {
+			continue
 		}
-		if _, ok := g.Get().(float64); ok {
-			fl.Value = exactFloat{g}
+		if _, isFloat := g.Get().(float64); !isFloat {
+			continue
 		}
-	})
+		if !inline {
+			if i+1 >= len(args) {
+				return nil
+			}
+			i++
+			value = args[i]
+		}
+		if v, err := strconv.ParseFloat(value, 64); err == nil && underflows(value, v) {
+			return usagef("invalid value %q for flag -%s: %v", value, name, errUnderflow(value))
+		}
+	}
+	return nil
 }

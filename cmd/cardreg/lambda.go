@@ -66,7 +66,7 @@ func runLambda(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.noIntercept, "no-intercept", false, "--regression: do not centre the predictors")
 	fs.StringVar(&f.format, "format", "text", "text or json")
 	fs.Usage = func() {
-		fmt.Fprint(stdout, `Usage: cardreg lambda [flags]
+		fmt.Fprint(fs.Output(), `Usage: cardreg lambda [flags]
 
 The theoretical tuning parameter of the source paper, with every ingredient.
 Networks (Theorem 1 and its corollaries):
@@ -77,11 +77,17 @@ Linear regression (Theorem 2), on the paper's scale ||y - X b||^2 + lambda h(b):
 
 Flags:
 `)
-		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
-	err := fs.Parse(args)
+	// One line after a bad flag, the usage only when asked for.
+	fs.SetOutput(io.Discard)
+	err := checkUnderflowArgs(fs, args)
+	if err == nil {
+		err = fs.Parse(args)
+	}
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
 		return 0
 	}
 	if err == nil && fs.NArg() > 0 {

@@ -82,7 +82,6 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	refuseUnderflow(fs)
 	return fs, f
 }
 

@@ -36,12 +36,15 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	fs.Lookup("lambda").Usage = "the lambda values to fit (paper scale), comma separated, each > 0, fitted in decreasing order as glmnet does (default: a generated grid of --nlambda values)"
 	fs.Lookup("lambda").DefValue = ""
 	fs.Usage = func() {
-		fmt.Fprint(stdout, pathUsage[cmd]+"\nFlags:\n")
-		fs.SetOutput(stdout)
+		fmt.Fprint(fs.Output(), pathUsage[cmd]+"\nFlags:\n")
 		fs.PrintDefaults()
 	}
+	// As fit: one line after a bad flag, the usage only when asked for.
+	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stdout)
+		fs.Usage()
 		return 0
 	}
 	f.given = givenFlags(fs)

@@ -37,3 +37,17 @@ func TestStreamedScaleRefusedByName(t *testing.T) {
 		oneLine(t, cardreg(t, "fit", route, "--lambda", "1", data), 1, `predictors "tiny"`, `"big"`, "differ in scale", "--standardize")
 	}
 }
+
+// A float flag of any command refuses a number that rounds to 0 (only
+// net's did: path --min-ratio 1e-400 silently became the default grid).
+func TestEveryFloatFlagRefusesUnderflow(t *testing.T) {
+	for _, args := range [][]string{
+		{"path", "--min-ratio", "1e-400", cardinalityData},
+		{"cv", "--tol", "1e-400", cardinalityData},
+		{"fit", "--lambda", "theory", "--sigma", "1e-400", cardinalityData},
+		{"lambda", "--arch", "3,2,1", "--n", "100", "--xnorm", "1e-400"},
+		{"net", "--arch", "12,4,1", "--lr", "1e-400", cardinalityData},
+	} {
+		oneLine(t, cardreg(t, args...), 2, "1e-400", "would be 0")
+	}
+}
