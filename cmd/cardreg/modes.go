@@ -43,7 +43,7 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"stream", f.db != "", "is for data files: with --db the statistics are computed in the database"},
 		{"sep", f.db != "", "is for data files, not --db"},
 		{"drop-missing", f.db != "", "is for data files: --db refuses rows with NULL, NaN or infinite values"},
-		{"progress", f.progress && cmd == "fit" && !cv && !f.stream, "has no steps to show in " + mode + ": it draws the folds of --lambda cv, and the passes over the file with --stream"},
+		{"progress", f.progress && cmd == "fit" && !cv && !f.stream && !f.weightedStats(), "has no steps to show in " + mode + ": it draws the folds of --lambda cv, and the passes over the file with --stream"},
 		{"progress", f.progress && f.usesGLM() && !f.stream, "is not drawn yet for a " + f.fam.family + " fit in memory (the glm package reports no steps): add --stream to see its passes over the file"},
 	}
 	for _, r := range rules {
@@ -64,3 +64,8 @@ func (f *pathFlags) checkGridFlags() error {
 	}
 	return nil
 }
+
+// weightedStats reports whether the fit reads its data in one pass into
+// the sufficient statistics though not streamed (a weighted gaussian fit),
+// a pass --progress draws.
+func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.usesGLM() }

@@ -51,3 +51,13 @@ func TestEveryFloatFlagRefusesUnderflow(t *testing.T) {
 		oneLine(t, cardreg(t, args...), 2, "1e-400", "would be 0")
 	}
 }
+
+// A weighted gaussian fit reads its data in one pass into the statistics,
+// which --progress draws: it was refused as "no steps to show".
+func TestProgressOnWeightedFit(t *testing.T) {
+	dir := t.TempDir()
+	weighted, _ := exampleWith(t, dir)
+	res := cardreg(t, "fit", "--lambda", "30", "--weights", "w", "--drop", "fold", "--progress", weighted)
+	require.Equal(t, 0, res.code, res.stderr)
+	oneLine(t, cardreg(t, "fit", "--lambda", "30", "--drop", "w,fold", "--progress", weighted), 2, "--progress has no steps")
+}
