@@ -331,11 +331,10 @@ func CheckWeight(w float64) error {
 		return err
 	}
 	lo, hi := math.Ldexp(1, -MaxWeightExp), math.Ldexp(1, MaxWeightExp)
-	_, e := math.Frexp(w)
 	switch {
-	case e-1 > MaxWeightExp:
+	case w > hi:
 		return fmt.Errorf("weight %v is above %.3g: weights are held exactly within [%.3g, %.3g]; if all the weights are that large, divide them all by one factor (only their ratios matter); a single weight that far above the others outweighs them all, and a fit would rest on that one row", w, hi, lo, hi)
-	case e-1 < -MaxWeightExp:
+	case w < lo:
 		return fmt.Errorf("weight %v is below %.3g: weights are held exactly within [%.3g, %.3g]; if all the weights are that small, multiply them all by one factor (only their ratios matter); a single weight that far below the others counts for nothing: make it 0", w, lo, lo, hi)
 	}
 	return nil

@@ -90,6 +90,9 @@ func start() {
 	line, err := srv.out.ReadString('\n')
 	if err != nil || strings.TrimSpace(line) != "ready" {
 		srv.err = fmt.Errorf("rtest: R with glmnet did not start (%q, %v)", line, err)
+		// R may be waiting for a job on its standard input: end it.
+		srv.in.Close()
+		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 	}
 }
