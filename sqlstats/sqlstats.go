@@ -251,7 +251,12 @@ func (b *builder) readMeans(rows [][]string) (*suffstat.Folds, []float64, error)
 		}
 		f := folds.Fold[k]
 		f.N, f.W = int64(v[1]), v[4]
-		if err := b.finite(v[4:], append([]string{"the weights"}, b.s.Columns...)); err != nil {
+		if err := b.finite(v[4:], func(i int) string {
+			if i == 0 {
+				return "the weights"
+			}
+			return b.s.Columns[i-1]
+		}); err != nil {
 			return nil, nil, err
 		}
 		for i := range dim {
@@ -292,11 +297,11 @@ func (b *builder) foldOf(v float64, field string, n float64) (int, error) {
 
 // finite checks sums read back, after the rows were found free of NULL,
 // NaN and infinities: a non-finite sum is then an overflow. v[i] is the
-// sum of what[i].
-func (b *builder) finite(v []float64, what []string) error {
+// sum of what(i), named only when it overflowed.
+func (b *builder) finite(v []float64, what func(i int) string) error {
 	for i, x := range v {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("sqlstats: the sum over the rows of %s is %v: the values overflow float64 (rescale them)", what[i], x)
+			return fmt.Errorf("sqlstats: the sum over the rows of %s is %v: the values overflow float64 (rescale them)", what(i), x)
 		}
 	}
 	return nil
@@ -422,7 +427,7 @@ func (b *builder) readMoments(rows [][]string, tile []pair, folds *suffstat.Fold
 		}
 		v = v[1:]
 		if first {
-			if err := b.finite(v[:dim], b.s.Columns); err != nil {
+			if err := b.finite(v[:dim], func(i int) string { return b.s.Columns[i] }); err != nil {
 				return err
 			}
 			copy(b.shift[k], v[:dim])
@@ -430,7 +435,7 @@ func (b *builder) readMoments(rows [][]string, tile []pair, folds *suffstat.Fold
 		}
 		c := folds.Fold[k].C
 		for t, p := range tile {
-			if err := b.finite(v[t:t+1], []string{b.s.Columns[p.i] + " × " + b.s.Columns[p.j]}); err != nil {
+			if err := b.finite(v[t:t+1], func(int) string { return b.s.Columns[p.i] + " × " + b.s.Columns[p.j] }); err != nil {
 				return err
 			}
 			c[p.i*dim+p.j] = v[t]
