@@ -69,8 +69,7 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 			return nil, dbError(name, f.db, err)
 		}
 	}
-	what := fmt.Sprintf("the statistics of %d variables on %d folds", len(order), src.Folds)
-	if err := checkSquares(what, streamMatrices(src.Folds), len(order), memoryBudget(f.memory), "select fewer columns (--predictors, --drop) or use fewer --folds"); err != nil {
+	if err := checkStats("the statistics", len(order), src.Folds, f); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	if pr.stats, err = sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src); err != nil {

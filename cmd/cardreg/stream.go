@@ -187,9 +187,15 @@ func streamAdvice(f *fitFlags, folds bool) string {
 // checkStreamed refuses streamed statistics of d variables on k folds
 // that would not fit in the budget, before they are allocated.
 func checkStreamed(d, k int, f *fitFlags) error {
-	what := fmt.Sprintf("the streamed statistics of %d variables on %d folds", d, k)
+	return checkStats("the streamed statistics", d, k, f)
+}
+
+// checkStats refuses statistics (named by kind) of d variables on k folds
+// that would not fit in the budget, before they are allocated.
+func checkStats(kind string, d, k int, f *fitFlags) error {
+	what := fmt.Sprintf("%s of %d variables on %d folds", kind, d, k)
 	if k == 1 {
-		what = fmt.Sprintf("the streamed statistics of %d variables", d)
+		what = fmt.Sprintf("%s of %d variables", kind, d)
 	}
 	return checkSquares(what, streamMatrices(k), d, memoryBudget(f.memory), streamAdvice(f, k > 1))
 }
