@@ -290,7 +290,7 @@ const kktSlack = 1e-12
 // evaluation at zero that moves the profiled intercept away from the warm
 // start's.
 func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense) *solver.Result {
-	if lambda == 0 || init != nil && !mat.Equal(init, mat.NewDense(init.RawMatrix().Rows, init.RawMatrix().Cols, nil)) {
+	if lambda == 0 || init != nil && slices.ContainsFunc(init.RawMatrix().Data, func(v float64) bool { return v != 0 }) {
 		return nil
 	}
 	if err := penalty.Validate(pen); err != nil {
@@ -306,6 +306,11 @@ func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense)
 	st := solver.GapStatus(gap, floor, pb.opts.Settings.Tol)
 	if st == solver.IterationLimit {
 		return nil
+	}
+	if q == 1 {
+		// The working set's next λ starts from this certificate's
+		// gradient and the sequential strong rule, as after its own fits.
+		pb.grad, pb.gradAt, pb.prevLambda = grad, make([]float64, m), lambda
 	}
 	return &solver.Result{Theta: zero, Objective: obj, Gap: gap, Residual: math.NaN(), Converged: true, Status: st}
 }
