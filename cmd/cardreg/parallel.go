@@ -144,6 +144,7 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 		if err == io.EOF {
 			eof = true
 		} else if err != nil {
+			putBytes(data)
 			select {
 			case order <- &block{readErr: fmt.Errorf("%s: %w", r.path, err)}:
 			case <-stop:
@@ -156,10 +157,12 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 				continue // one record longer than a block: read on
 			}
 		}
-		rest := getBytes(len(data) - cut + size)[:len(data)-cut]
-		copy(rest, data[cut:])
 		b := &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
-		data = rest
+		if !eof { // the bytes after the last record end start the next block
+			rest := getBytes(len(data) - cut + size)[:len(data)-cut]
+			copy(rest, data[cut:])
+			data = rest
+		}
 		line += bytes.Count(b.data, []byte{'\n'})
 		select {
 		case order <- b:
