@@ -231,11 +231,8 @@ type watch struct {
 }
 
 // newWatch starts from the figures of the initial network.
-func newWatch(ep Epoch, stuck []string) *watch {
+func newWatch(ep Epoch, stuck []string) *watch { // ep.Loss is finite (Train checks)
 	w := &watch{initial: ep.Loss, lowest: ep.Loss, trail: []string{fmt.Sprintf("%.3g at the start", ep.Loss)}}
-	if !isFinite(ep.Loss) {
-		w.initial, w.lowest = math.Inf(1), math.Inf(1)
-	}
 	for _, s := range stuck {
 		w.alive = append(w.alive, s == "")
 	}

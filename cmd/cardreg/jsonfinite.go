@@ -22,8 +22,10 @@ func marshalFinite(v any) ([]byte, error) {
 }
 
 // finiteTree returns v as a tree that encodes as v does, with every
-// non-finite float replaced by nil. Values with their own MarshalJSON
-// are kept as they are.
+// non-finite float replaced by nil, for the types the commands write:
+// plain structs (no embedded fields, no ",string" option), slices and
+// maps with string keys. Values with their own MarshalJSON are kept as
+// they are.
 func finiteTree(v reflect.Value) any {
 	if !v.IsValid() {
 		return nil

@@ -9,8 +9,10 @@ import (
 	"syscall"
 )
 
-// cgroupLimits are the files holding the memory limit of the process's
-// control group (version 2, then version 1), as containers set it.
+// cgroupLimits are the files holding the memory limit at the root of the
+// process's cgroup namespace (version 2, then version 1): a container's
+// limit. A limit set on a group below that root (a systemd slice on a
+// host) is not read.
 var cgroupLimits = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
 
 // totalMemory returns the memory the process may use in bytes: the
