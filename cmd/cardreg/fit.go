@@ -13,7 +13,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -102,37 +101,6 @@ Flags:
 	}
 	return fs, f
 }
-
-// parseInterleaved parses flags that may come before or after the
-// positional arguments. Everything after a "--" is positional. A float
-// flag refuses a number that rounds to 0 (checkUnderflowArgs) and, after
-// parsing, NaN and ±Inf (checkFiniteFlags).
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	if err := checkUnderflowArgs(fs, args); err != nil {
-		return nil, err
-	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, checkFiniteFlags(fs)
-		}
-		if k := len(args) - len(rest); k > 0 && args[k-1] == "--" {
-			return append(pos, rest...), checkFiniteFlags(fs)
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-// usageError is an error in the command line (exit status 2), as opposed
-// to a failure of the work itself (exit status 1).
-type usageError struct{ error }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
 func runFit(args []string, stdout, stderr io.Writer) int {
 	fs, f := newFitFlags(stderr)
@@ -276,12 +244,11 @@ func (f *fitFlags) validate() error {
 
 // validatePenalty checks --penalty, --groups and --nu.
 func (f *fitFlags) validatePenalty() error {
-	switch f.penalty {
-	case "cardinality", "grouped", "lasso", "ridge", "general":
-	default:
-		return usagef("unknown --penalty %q (cardinality, grouped, lasso, ridge or general)", f.penalty)
+	kind, err := lookupPenalty(f.penalty, "unknown --penalty", nil)
+	if err != nil {
+		return err
 	}
-	if f.penalty == "grouped" && f.groups == "" {
+	if kind.Needs == penalty.NeedsGroups && f.groups == "" {
 		return usagef("--penalty grouped needs --groups with one label per predictor")
 	}
 	return checkNu(f.nu)
@@ -687,69 +654,6 @@ func checkFolds(path string, n, folds int) error {
 	return nil
 }
 
-// penaltySpec is what the penalty factory needs from a command line:
-// fit, path, cv and lambda build penalties through it.
-type penaltySpec struct {
-	penalty       string // cardinality, grouped, lasso, ridge or general
-	nu            optFloat
-	groups, gFile string // --groups (grouped) and --G (general)
-}
-
-func (f *fitFlags) penaltySpec() penaltySpec {
-	return penaltySpec{penalty: f.penalty, nu: f.nu, groups: f.groups, gFile: f.gFile}
-}
-
-// buildPenalty returns the penalty and the ν used, with a note when the
-// default had to fall back.
-func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error) {
-	nu, note := f.nu.v, ""
-	switch f.penalty {
-	case "lasso":
-		nu = f.nu.or(1)
-		return penalty.L1{Nu: nu}, nu, "", nil
-	case "ridge":
-		return penalty.Ridge{}, 0, "", nil
-	case "cardinality":
-		if !f.nu.set {
-			nu, note = defaultNu(p)
-		}
-		return penalty.Cardinality{Nu: nu}, nu, note, nil
-	case "grouped":
-		labels, err := parseGroups(f.groups, p)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		g := penalty.NewGrouped(labels, 0)
-		if !f.nu.set {
-			mg, _ := bounds.PenaltyKernel(g, p, 1)
-			nu, note = nuFromM(mg)
-		}
-		g.Nu = nu
-		return g, nu, note, nil
-	case "general":
-		g, err := readMatrix(f.gFile, p)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		if !f.nu.set {
-			k, err := bounds.KernelOf(g)
-			if err != nil {
-				return nil, 0, "", err
-			}
-			nu, note = nuFromM(k.Value())
-			if !k.Exact {
-				note = strings.TrimSpace(note + " M_G is bounded above (" + k.Method + ")")
-			}
-		}
-		gen, err := penalty.NewGeneral(g, p, nu)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		return gen, nu, note, nil
-	}
-	return nil, 0, "", usagef("unknown --penalty %q (cardinality, grouped, lasso, ridge or general)", f.penalty)
-}
-
 // readMatrix reads a headerless numeric CSV with p columns: the G of the
 // general penalty.
 func readMatrix(path string, p int) (*mat.Dense, error) {
@@ -768,21 +672,6 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 		g.SetCol(j, col)
 	}
 	return g, nil
-}
-
-// defaultNu is the smallest ν the theory allows for the all-pairs matrix on
-// p predictors, 1/(1 − M_A) with M_A = 2/p (DESIGN §3).
-func defaultNu(p int) (float64, string) {
-	m, _ := bounds.PenaltyKernel(penalty.Cardinality{}, p, 1)
-	return nuFromM(m)
-}
-
-func nuFromM(m float64) (float64, string) {
-	nu, ok := bounds.NuMin(m)
-	if !ok {
-		return 1, fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", m)
-	}
-	return nu, ""
 }
 
 func parseGroups(s string, p int) ([]int, error) {

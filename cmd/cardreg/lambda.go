@@ -40,7 +40,7 @@ func activationLip(name string, slope float64) (float64, error) {
 	return a.Lipschitz(), nil
 }
 
-func runLambda(args []string, stdout, stderr io.Writer) int {
+func newLambdaFlags() (*flag.FlagSet, *lambdaFlags) {
 	fs := flag.NewFlagSet("lambda", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	f := &lambdaFlags{}
@@ -79,38 +79,21 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	// One line after a bad flag, the usage only when asked for.
 	fs.SetOutput(io.Discard)
-	err := checkUnderflowArgs(fs, args)
-	if err == nil {
-		err = fs.Parse(args)
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
+	return fs, f
+}
+
+func runLambda(args []string, stdout, stderr io.Writer) int {
+	fs, f := newLambdaFlags()
+	err := parseNoArgs(fs, args)
+	if helped(fs, err, stdout) {
 		return 0
 	}
-	if err == nil && fs.NArg() > 0 {
-		err = fmt.Errorf("unexpected argument %q", fs.Arg(0))
-	}
 	if err == nil {
-		err = checkFiniteFlags(fs)
-	}
-	if err == nil {
-		err = checkNu(f.nu)
-	}
-	if err == nil && f.format != "text" && f.format != "json" {
-		err = fmt.Errorf("unknown --format %q (text or json)", f.format)
-	}
-	if err == nil && f.penalty != "cardinality" && f.penalty != "lasso" && f.penalty != "grouped" {
-		err = fmt.Errorf("unknown --penalty %q (cardinality, grouped or lasso)", f.penalty)
-	}
-	if err == nil && f.penalty == "grouped" && f.regression {
-		err = errors.New("--regression supports cardinality and lasso")
+		err = f.validate()
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
-		return 2
+		return usageFailure(stderr, "lambda", err, "")
 	}
 	var out *lambdaResult
 	if f.regression {
@@ -118,25 +101,41 @@ Flags:
 	} else {
 		out, err = networkLambda(f)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "cardreg lambda: %v\n", err)
-		var ue usageError
-		if errors.As(err, &ue) {
-			return 2
-		}
-		return 1
+	if err == nil {
+		err = writeOutput("", "", stdout, func(w io.Writer) error { return out.write(w, f.format) })
 	}
-	err = writeOutput("", "", stdout, func(w io.Writer) error {
-		if f.format == "json" {
-			return writeJSON(w, out)
-		}
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		for _, kv := range out.text {
-			fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
-		}
-		return tw.Flush()
-	})
 	return exitStatus(stderr, "lambda", err)
+}
+
+// validate checks the flags that do not depend on the data.
+func (f *lambdaFlags) validate() error {
+	if err := checkNu(f.nu); err != nil {
+		return err
+	}
+	if f.format != "text" && f.format != "json" {
+		return fmt.Errorf("unknown --format %q (text or json)", f.format)
+	}
+	kind, err := lookupPenalty(f.penalty, "unknown --penalty", func(k penalty.Kind) bool { return k.NetworkLambda })
+	if err != nil {
+		return err
+	}
+	if f.regression && kind.Needs != penalty.NeedsNothing {
+		names := penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda && k.Theory && k.Needs == penalty.NeedsNothing })
+		return errors.New("--regression supports " + strings.Join(names, " and "))
+	}
+	return nil
+}
+
+// write prints the result as JSON or as a text table.
+func (r *lambdaResult) write(w io.Writer, format string) error {
+	if format == "json" {
+		return writeJSON(w, r)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, kv := range r.text {
+		fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
+	}
+	return tw.Flush()
 }
 
 // lambdaResult is printed as JSON (fields) or as text (the ordered rows).
@@ -166,20 +165,15 @@ func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 			return nil, err
 		}
 		n, _ = x.Dims()
-		xnorm = mat.Norm(x, 2) / math.Sqrt(float64(n))
+		xnorm = bounds.XNorm(x)
 	}
 	if n < 1 || !(xnorm > 0) {
 		return nil, usagef("give --n and --xnorm, or --data")
 	}
 	net := bounds.Network{Widths: widths, ALip: aLip, N: n, XNorm: xnorm, Nu: f.nu.v, C: f.c, Unweighted: f.unweighted}
-	switch f.penalty {
-	case "cardinality":
-		net.Penalty = bounds.Cardinality
-		if f.weighted {
-			net.Penalty = bounds.CardinalityWeighted
-		}
-	case "grouped":
-		net.Penalty = bounds.GroupedCardinality
+	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
+	net.Penalty, _ = bounds.LayerPenaltyOf(kind, f.weighted)
+	if net.Penalty == bounds.GroupedCardinality {
 		if net.Groups, err = parseLayerGroups(f.groups); err != nil {
 			return nil, err
 		}
@@ -368,56 +362,41 @@ func gridOverflow(lmax func(penalty.Penalty) float64, pen penalty.Penalty, p int
 	return fmt.Errorf("%s because of the data's scale: rescale the predictors or the response, or give --lambda", msg)
 }
 
-// theoryOverflow says which ingredient of the Theorem 2 λ,
-// max(M_G, 1/ν)·2σ·sqrt(N s)·sqrt(2 log(p q / t)), made it overflow
-// float64 (the largest of them), or returns nil when th.Lambda is finite.
+// theoryOverflow explains a Theorem 2 λ that overflows float64 by the
+// ingredient bounds blames, or returns nil when th.Lambda is finite.
 func theoryOverflow(th *theory, p, q int) error {
-	if finite(th.Lambda) {
+	rc := bounds.RegressionConstants{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence}
+	factor, over := rc.Overflowing(th.Sigma, th.T, p, q)
+	if !over {
 		return nil
 	}
 	const msg = "the theory lambda (Theorem 2) overflows float64 because of "
-	if !finite(math.Log(float64(p*q) / th.T)) {
+	switch factor {
+	case bounds.Confidence:
 		return usagef(msg+"--t %g: log(p q / t) overflows; give a larger --t", th.T)
-	}
-	big := func(v float64) float64 {
-		if !finite(v) {
-			return math.Inf(1)
-		}
-		return math.Abs(v)
-	}
-	switch m := max(big(th.Equivalence), big(th.S), big(th.Sigma)); {
-	case m == big(th.Equivalence):
+	case bounds.Equivalence:
 		return usagef(msg+"nu: max(M_G, 1/nu) = %.3g; give a larger --nu", th.Equivalence)
-	case m == big(th.Sigma):
+	case bounds.Noise:
 		return fmt.Errorf(msg+"sigma = %.3g (%s): rescale the response, or give a smaller --sigma", th.Sigma, th.SigmaFrom)
 	}
 	return fmt.Errorf(msg+"the predictors' scale: s = 2 max_j ||x_j||^2 / N = %.3g; rescale the predictors", th.S)
 }
 
-// networkOverflow says which ingredient of the Theorem 1 λ,
-// C (M_G + 1) a^(2L) ‖x‖_n² (√2/L)^(2L−1) √log(2P) log(2n)/√n, made it or
-// a corollary's λ overflow float64 (the largest on a log scale), or
-// returns nil when all three are finite.
+// networkOverflow explains a Theorem 1 λ (or a corollary's) that
+// overflows float64 by the ingredient bounds blames, or returns nil when
+// all three are finite.
 func networkOverflow(nc bounds.NetworkConstants, aLip, xnorm float64) error {
-	if finite(nc.Lambda) && finite(nc.LambdaL1) && finite(nc.LambdaCardinality) {
+	factor, over := nc.Overflowing(aLip, xnorm)
+	if !over {
 		return nil
 	}
-	parts := []struct {
-		log  float64
-		what string
-	}{
-		{math.Log(nc.C), fmt.Sprintf("--C %g", nc.C)},
-		{2 * math.Log(xnorm), fmt.Sprintf("||x||_n = %.3g (squared; --xnorm or --data)", xnorm)},
-		{2 * float64(nc.L) * math.Log(aLip), fmt.Sprintf("a_Lip^(2L) = %.3g^%d (--alip or --activation)", aLip, 2*nc.L)},
-		{math.Log(nc.MG + 1), fmt.Sprintf("M_G + 1 = %.3g", nc.MG+1)},
-	}
-	k := 0
-	for i, p := range parts {
-		if p.log > parts[k].log {
-			k = i
-		}
-	}
-	return usagef("the theoretical lambda (Theorem 1) overflows float64, mostly because of %s", parts[k].what)
+	what := map[bounds.NetworkFactor]string{
+		bounds.NoiseConstant: fmt.Sprintf("--C %g", nc.C),
+		bounds.InputNorm:     fmt.Sprintf("||x||_n = %.3g (squared; --xnorm or --data)", xnorm),
+		bounds.Activation:    fmt.Sprintf("a_Lip^(2L) = %.3g^%d (--alip or --activation)", aLip, 2*nc.L),
+		bounds.KernelTerm:    fmt.Sprintf("M_G + 1 = %.3g", nc.MG+1),
+	}[factor]
+	return usagef("the theoretical lambda (Theorem 1) overflows float64, mostly because of %s", what)
 }
 
 // underflows reports whether the number s, parsed as v, is not zero but

@@ -119,25 +119,6 @@ func version() string {
 	return "(devel) " + rev + " " + bi.GoVersion
 }
 
-// exitStatus reports err (if any) on one line of stderr and returns the
-// exit status: 0 without an error, 2 for a usage error, 1 otherwise.
-func exitStatus(stderr io.Writer, cmd string, err error) int {
-	if err == nil {
-		return 0
-	}
-	msg := err.Error()
-	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
-		// A backstop: messages built from the argument "-" itself (not
-		// through inputName) still name standard input <stdin>.
-		msg = stdinName + ": " + rest
-	}
-	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
-	if errors.As(err, new(usageError)) {
-		return 2
-	}
-	return 1
-}
-
 // writeJSON writes v as indented JSON, the one layout of every command's
 // --format json (HTML characters are not escaped; a non-finite number is
 // null, see marshalFinite).

@@ -2,17 +2,18 @@ package main
 
 import (
 	"bufio"
-
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cardsparse/cardreg/datafit"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
 )
 
 // modelFormat names the saved-model format; the version changes when
@@ -127,10 +128,16 @@ func parseModel(b []byte) (*savedModel, error) {
 	return &m, nil
 }
 
+// knownPenalty reports whether name is in penalty.Lookup's table.
+func knownPenalty(name string) bool {
+	_, ok := penalty.Lookup(name)
+	return ok
+}
+
 // check tests the values of a decoded model.
 func (m *savedModel) check() error {
 	switch {
-	case !slices.Contains([]string{"cardinality", "grouped", "lasso", "ridge", "general"}, m.Penalty):
+	case !knownPenalty(m.Penalty):
 		return fmt.Errorf("unknown penalty %s", shortText([]byte(m.Penalty)))
 	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
 		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)

@@ -1,6 +1,10 @@
 package main
 
-import "flag"
+import (
+	"flag"
+
+	"github.com/cardsparse/cardreg/penalty"
+)
 
 // givenFlags returns the names of the flags set on the command line.
 func givenFlags(fs *flag.FlagSet) map[string]bool {
@@ -24,6 +28,7 @@ func (f *fitFlags) checkEffect(cmd string) error {
 	cv := cmd == "cv" || cmd == "fit" && f.lambda == "cv"
 	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
 	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
+	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
 	rules := []flagRule{
 		{"folds", !cv, cvOnly + mode},
 		{"seed", !cv, cvOnly + mode},
@@ -36,9 +41,9 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"sigma", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
 		{"t", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
 		{"save-model", cmd != "fit", "is for cardreg fit: " + cmd + " prints a table, not one model"},
-		{"groups", f.penalty != "grouped", "applies to --penalty grouped only, not " + f.penalty},
-		{"G", f.penalty != "general", "applies to --penalty general only, not " + f.penalty},
-		{"nu", f.penalty == "ridge", "has no role in the ridge penalty"},
+		{"groups", kind.Needs != penalty.NeedsGroups, "applies to --penalty " + needing(penalty.NeedsGroups) + " only, not " + f.penalty},
+		{"G", kind.Needs != penalty.NeedsG, "applies to --penalty " + needing(penalty.NeedsG) + " only, not " + f.penalty},
+		{"nu", kind.Nu == penalty.NoNu, "has no role in the " + f.penalty + " penalty"},
 		{"nu", f.fam.penaltyFactor != "", "does not combine with --penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
 		{"stream", f.db != "", "is for data files: with --db the statistics are computed in the database"},
 		{"sep", f.db != "", "is for data files, not --db"},
@@ -69,3 +74,8 @@ func (f *pathFlags) checkGridFlags() error {
 // the sufficient statistics though not streamed (a weighted gaussian fit),
 // a pass --progress draws.
 func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.usesGLM() }
+
+// needing names the penalties that need the input in ("grouped").
+func needing(in penalty.Input) string {
+	return orList(penalty.Names(func(k penalty.Kind) bool { return k.Needs == in }))
+}

@@ -192,33 +192,38 @@ func (f *netFlags) config() (*netConfig, error) {
 	return c, nil
 }
 
-// buildPenalty returns the penalty and its ν (0 when it has none).
+// buildPenalty returns the penalty and its ν (0 when it has none): one
+// of penalty.Lookup's table acting on the columns of every weight matrix,
+// its default ν the theory's for the smallest layer width.
 func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
-	switch f.penalty {
-	case "none":
+	if f.penalty == "none" {
 		if f.lambda != 0 {
 			return nil, 0, errors.New("--lambda needs a --penalty")
 		}
 		return nil, 0, nil
-	case "lasso":
-		return penalty.L1{Nu: f.nuOr(1)}, f.nuOr(1), nil
-	case "ridge":
-		return penalty.Ridge{}, 0, nil
-	case "cardinality":
-		nu := 1.0
-		m, _ := bounds.PenaltyKernel(penalty.Cardinality{}, slices.Min(arch[1:]), 1)
-		if v, ok := bounds.NuMin(m); ok {
-			nu = v
-		}
-		nu = f.nuOr(nu)
-		return penalty.Cardinality{Nu: nu}, nu, nil
-	case "grouped":
-		return nil, 0, errors.New("--penalty grouped: row groups differ per layer; not available for networks from the command line (use the deepreg package)")
 	}
-	return nil, 0, fmt.Errorf("--penalty %q: want cardinality, lasso, ridge or none", f.penalty)
+	kind, ok := penalty.Lookup(f.penalty)
+	if ok && kind.Needs == penalty.NeedsGroups {
+		return nil, 0, fmt.Errorf("--penalty %s: row groups differ per layer; not available for networks from the command line (use the deepreg package)", f.penalty)
+	}
+	if !ok || !kind.Networks {
+		names := append(penalty.Names(func(k penalty.Kind) bool { return k.Networks }), "none")
+		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, orList(names))
+	}
+	in := penalty.Inputs{P: slices.Min(arch[1:]), Nu: f.nu.v}
+	if !f.nu.set {
+		d, err := bounds.DefaultNu(kind, in)
+		if err != nil {
+			return nil, 0, err
+		}
+		in.Nu = d.Value
+	}
+	pen, err := kind.NewFor(in)
+	if kind.Nu == penalty.NoNu {
+		in.Nu = 0
+	}
+	return pen, in.Nu, err
 }
-
-func (f *netFlags) nuOr(def float64) float64 { return f.nu.or(def) }
 
 // netResult is a trained network with its history.
 type netResult struct {

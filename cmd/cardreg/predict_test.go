@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
@@ -35,7 +36,9 @@ func TestSaveModelThenPredict(t *testing.T) {
 		x.SetCol(j, d.col(t, "x"+strconv.Itoa(j+1)))
 	}
 	y := mat.NewDense(400, 1, d.col(t, "y"))
-	nu, _ := defaultNu(12)
+	card, _ := penalty.Lookup("cardinality")
+	dnu, _ := bounds.DefaultNu(card, penalty.Inputs{P: 12})
+	nu := dnu.Value
 	m, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: nu}, 50, &tensorreg.Options{Settings: solver.Settings{Tol: 1e-7}})
 	require.NoError(t, err)
 	want := m.Predict(solver.DenseDesign{X: x})

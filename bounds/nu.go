@@ -1,0 +1,60 @@
+package bounds
+
+import "github.com/cardsparse/cardreg/penalty"
+
+// Nu is the default ν of a named penalty and how it was found.
+type Nu struct {
+	// Value is ν: 0 for a penalty without one (penalty.NoNu), 1 for
+	// penalty.NuOne, NuMin(M_G) for penalty.NuKernel, or 1 when M_G ≥ 1
+	// leaves no admissible ν (Fallback).
+	Value float64
+	// Kernel is M_G behind a penalty.NuKernel default (zero otherwise).
+	Kernel Kernel
+	// Fallback reports that M_G ≥ 1, so that Value is 1, not the theory's.
+	Fallback bool
+}
+
+// DefaultNu returns the ν the penalty of kind k, built from in (whose Nu
+// it ignores), takes when none is given: the one home of the command
+// line's, the networks' and the bindings' default (DESIGN §3). M_G is the
+// closed form of PenaltyKernel (with q = 1) where there is one, else
+// KernelOf(in.G), possibly an upper bound (Kernel.Exact false).
+func DefaultNu(k penalty.Kind, in penalty.Inputs) (Nu, error) {
+	switch k.Nu {
+	case penalty.NoNu:
+		return Nu{}, nil
+	case penalty.NuOne:
+		return Nu{Value: 1}, nil
+	}
+	in.Nu = 1
+	pen, err := k.NewFor(in)
+	if err != nil {
+		return Nu{}, err
+	}
+	var kern Kernel
+	if m, ok := PenaltyKernel(pen, in.P, 1); ok {
+		kern = Kernel{Lower: m, Upper: m, Exact: true, Method: "closed form"}
+	} else if kern, err = KernelOf(in.G); err != nil {
+		return Nu{}, err
+	}
+	nu, ok := NuMin(kern.Value())
+	if !ok {
+		return Nu{Value: 1, Kernel: kern, Fallback: true}, nil
+	}
+	return Nu{Value: nu, Kernel: kern}, nil
+}
+
+// layerPenalties maps the names of penalty.Lookup's table that Theorem 1
+// has constants for (Kind.NetworkLambda) to their network penalty.
+var layerPenalties = map[string]LayerPenalty{"lasso": Lasso, "cardinality": Cardinality, "grouped": GroupedCardinality}
+
+// LayerPenaltyOf returns the network penalty of the penalty of kind k,
+// with the paper's √P_l weight on the all-pairs matrix when weighted, and
+// false when Theorem 1 has no constants for it.
+func LayerPenaltyOf(k penalty.Kind, weighted bool) (LayerPenalty, bool) {
+	lp, ok := layerPenalties[k.Name]
+	if lp == Cardinality && weighted {
+		lp = CardinalityWeighted
+	}
+	return lp, ok && k.NetworkLambda
+}

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/penalty"
+)
+
+// penaltySpec is what the penalty factory needs from a command line:
+// fit, path, cv and lambda build penalties through it.
+type penaltySpec struct {
+	penalty       string // a name of penalty.Lookup's table
+	nu            optFloat
+	groups, gFile string // --groups (grouped) and --G (general)
+}
+
+func (f *fitFlags) penaltySpec() penaltySpec {
+	return penaltySpec{penalty: f.penalty, nu: f.nu, groups: f.groups, gFile: f.gFile}
+}
+
+// lookupPenalty returns the penalty named name, or the usage error naming
+// the penalties allowed (those of the table keep accepts), prefixed by what.
+func lookupPenalty(name, what string, keep func(penalty.Kind) bool) (penalty.Kind, error) {
+	k, ok := penalty.Lookup(name)
+	if !ok || keep != nil && !keep(k) {
+		return penalty.Kind{}, usagef("%s %q (%s)", what, name, orList(penalty.Names(keep)))
+	}
+	return k, nil
+}
+
+// orList writes names as "a, b or c".
+func orList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// buildPenalty returns the penalty of the spec on p predictors and the ν
+// used (0 for ridge), with a note when the default ν had to fall back or
+// rests on an upper bound of M_G.
+func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error) {
+	kind, err := lookupPenalty(f.penalty, "unknown --penalty", nil)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	in := penalty.Inputs{P: p}
+	switch kind.Needs {
+	case penalty.NeedsGroups:
+		in.Groups, err = parseGroups(f.groups, p)
+	case penalty.NeedsG:
+		in.G, err = readMatrix(f.gFile, p)
+	}
+	if err != nil {
+		return nil, 0, "", err
+	}
+	note := ""
+	in.Nu = f.nu.v
+	if !f.nu.set {
+		d, err := bounds.DefaultNu(kind, in)
+		if err != nil {
+			return nil, 0, "", err
+		}
+		in.Nu, note = d.Value, nuNote(d)
+	}
+	pen, err := kind.NewFor(in)
+	if err != nil {
+		return nil, 0, "", err
+	}
+	if kind.Nu == penalty.NoNu {
+		in.Nu = 0
+	}
+	return pen, in.Nu, note, nil
+}
+
+// nuNote says why a default ν is not the theory's 1/(1 − M_G): M_G ≥ 1
+// (fallback to 1), or M_G only bounded above.
+func nuNote(d bounds.Nu) string {
+	note := ""
+	if d.Fallback {
+		note = fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", d.Kernel.Value())
+	}
+	if d.Kernel.Method != "" && !d.Kernel.Exact {
+		note = strings.TrimSpace(note + " M_G is bounded above (" + d.Kernel.Method + ")")
+	}
+	return note
+}
