@@ -136,6 +136,19 @@ func knownPenalty(name string) bool {
 
 // check tests the values of a decoded model.
 func (m *savedModel) check() error {
+	if err := m.checkFit(); err != nil {
+		return err
+	}
+	if err := m.checkData(); err != nil {
+		return err
+	}
+	// JSON has no NaN or infinity, and a number beyond float64 fails to
+	// decode, so every coefficient is finite here.
+	return uniqueNames(m.Names, "predictor")
+}
+
+// checkFit tests what was fitted: the penalty, λ, ν, the gap, the family.
+func (m *savedModel) checkFit() error {
 	switch {
 	case !knownPenalty(m.Penalty):
 		return fmt.Errorf("unknown penalty %s", shortText([]byte(m.Penalty)))
@@ -147,6 +160,14 @@ func (m *savedModel) check() error {
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
 	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
 		return fmt.Errorf("unknown family and link %s/%s", shortText([]byte(m.Family)), shortText([]byte(m.Link)))
+	}
+	return nil
+}
+
+// checkData tests what the model was fitted on: weights, offset,
+// target, n, names and coefficients.
+func (m *savedModel) checkData() error {
+	switch {
 	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
 		return fmt.Errorf("unknown weights %s", shortText([]byte(m.Weights)))
 	case m.OffsetColumn != "" && slices.Contains(m.Names, m.OffsetColumn):
@@ -158,27 +179,24 @@ func (m *savedModel) check() error {
 	case len(m.Names) == 0 || len(m.Names) != len(m.Coefficients):
 		return fmt.Errorf("%d predictor names for %d coefficients", len(m.Names), len(m.Coefficients))
 	}
-	seen := map[string]bool{}
-	for _, name := range m.Names {
-		if strings.TrimSpace(name) == "" || seen[name] {
-			return fmt.Errorf("predictor name %s is empty or repeated", shortText([]byte(name)))
-		}
-		seen[name] = true
-	}
-	// JSON has no NaN or infinity, and a number beyond float64 fails to
-	// decode, so every coefficient is finite here.
 	return nil
 }
 
-func runPredict(args []string, stdout, stderr io.Writer) int {
+// predictFlags are the flags of cardreg predict.
+type predictFlags struct {
+	model, out, sep, typ string
+}
+
+func newPredictFlags() (*flag.FlagSet, *predictFlags) {
 	fs := flag.NewFlagSet("predict", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	modelPath := fs.String("model", "", "model file written by cardreg fit --save-model or cardreg net --save-model (- reads it from standard input, when the data are a file)")
-	out := fs.String("out", "", "output file (default: standard output); written only when complete")
-	sep := fs.String("sep", ",", "field separator of DATA.csv")
-	typ := fs.String("type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
+	f := &predictFlags{}
+	fs.StringVar(&f.model, "model", "", "model file written by cardreg fit --save-model or cardreg net --save-model (- reads it from standard input, when the data are a file)")
+	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
+	fs.StringVar(&f.sep, "sep", ",", "field separator of DATA.csv")
+	fs.StringVar(&f.typ, "type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
 	fs.Usage = func() {
-		fmt.Fprint(stdout, `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
+		fmt.Fprint(fs.Output(), `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
 
 Prints one prediction per row of DATA.csv as CSV with the header "prediction":
 the fitted value (--type: the fitted mean, the linear predictor or, for a
@@ -193,45 +211,54 @@ Example:
 
 Flags:
 `)
-		fs.SetOutput(stdout)
 		fs.PrintDefaults()
 	}
+	return fs, f
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) int {
+	fs, f := newPredictFlags()
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	if helped(fs, err, stdout) {
 		return 0
 	}
-	switch {
-	case err != nil:
-	case *modelPath == "":
-		err = errors.New("--model is required")
-	case len(pos) != 1:
-		err = fmt.Errorf("expected one data file, got %d arguments", len(pos))
-	case *modelPath == "-" && pos[0] == "-":
-		err = errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
-	case !slices.Contains([]string{"link", "response", "class"}, *typ):
-		err = fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(*typ)))
-	default:
-		var r rune
-		if r, err = parseSep(*sep); err == nil {
-			*sep = string(r)
-		}
+	if err == nil {
+		err = f.validate(pos)
+	}
+	if err == nil {
+		err = checkPaths([]string{pos[0], f.model}, "--out", f.out)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
-		return 2
+		return usageFailure(stderr, "predict", err, "")
 	}
-	if err := checkPaths([]string{pos[0], *modelPath}, "--out", *out); err != nil {
-		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
-		return 2
-	}
-	err = writeOutput("--out", *out, stdout, func(w io.Writer) error {
-		return predictFile(w, *modelPath, pos[0], []rune(*sep)[0], *typ)
+	err = writeOutput("--out", f.out, stdout, func(w io.Writer) error {
+		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f.typ)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
 		return 1
 	}
 	return 0
+}
+
+// validate checks the flags and the positional arguments.
+func (f *predictFlags) validate(pos []string) error {
+	switch {
+	case f.model == "":
+		return errors.New("--model is required")
+	case len(pos) != 1:
+		return fmt.Errorf("expected one data file, got %d arguments", len(pos))
+	case f.model == "-" && pos[0] == "-":
+		return errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
+	}
+	if _, ok := datafit.PredictionByName(f.typ); !ok {
+		return fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(f.typ)))
+	}
+	r, err := parseSep(f.sep)
+	if err == nil {
+		f.sep = string(r)
+	}
+	return err
 }
 
 // predictFile writes the CSV of predictions of the model for the rows of
@@ -248,16 +275,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		Names  []string
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
-		t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(head.Names, "network", "input")})
-		if err != nil {
-			return err
-		}
-		pred, err := predictNetwork(raw, inputName(modelPath), t, dataPath)
-		if err != nil {
-			return err
-		}
-		_, err = io.WriteString(w, "prediction\n"+strings.Join(pred, "\n")+"\n")
-		return err
+		return predictNetworkFile(w, raw, head.Names, modelPath, dataPath, sep)
 	}
 	m, err := parseModelFrom(modelPath, raw)
 	if err != nil {
@@ -270,52 +288,45 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 	if _, ok := fam.(datafit.Binomial); typ == "class" && !ok {
 		return usagef("--type class is for binomial models; this one is %s", m.Family)
 	}
+	pred, _ := datafit.PredictionByName(typ) // checked by runPredict
+	return m.predictRows(w, dataPath, sep, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
+}
+
+// predictNetworkFile writes the predictions of the saved network raw
+// (whose inputs are names) for the rows of the data file.
+func predictNetworkFile(w io.Writer, raw []byte, names []string, modelPath, dataPath string, sep rune) error {
+	t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(names, "network", "input")})
+	if err != nil {
+		return err
+	}
+	pred, err := predictNetwork(raw, inputName(modelPath), t, dataPath)
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "prediction\n"+strings.Join(pred, "\n")+"\n")
+	return err
+}
+
+// predictRows streams the data file's rows and writes, for each, the
+// model's linear predictor mapped by out.
+func (m *savedModel) predictRows(w io.Writer, dataPath string, sep rune, out func(eta float64) float64) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("prediction\n")
-	var col []int // the table column of each coefficient
-	need := m.Names
-	pick := needColumns(m.Names, "model", "predictor")
-	if m.OffsetColumn != "" {
-		need = append(slices.Clone(need), m.OffsetColumn)
-		names, offset := pick, needColumns([]string{m.OffsetColumn}, "model", "offset")
-		pick = func(header []string) ([]bool, error) {
-			keep, err := names(header)
-			if err != nil {
-				return nil, err
-			}
-			off, err := offset(header)
-			for j, k := range off {
-				keep[j] = keep[j] || k
-			}
-			return keep, err
-		}
-	}
-	o := readOptions{sep: sep, columns: func(header []string) ([]bool, error) {
-		keep, err := pick(header)
-		var kept []string
-		for j, k := range keep {
-			if k {
-				kept = append(kept, header[j])
-			}
-		}
-		for _, name := range need {
-			col = append(col, slices.Index(kept, name))
-		}
-		return keep, err
-	}}
+	var col []int // the kept column of each coefficient, then of the offset
+	o := readOptions{sep: sep, columns: m.columns(&col)}
 	rows := 0
 	var buf []byte
+	x := make([]float64, len(m.Coefficients))
 	o.row = func(v []float64, _ []string) error {
 		rows++
-		var pred float64
-		for k, c := range m.Coefficients {
-			pred += c * v[col[k]]
+		for k := range x {
+			x[k] = v[col[k]]
 		}
-		pred += m.Intercept
+		offset := 0.0
 		if m.OffsetColumn != "" {
-			pred += v[col[len(col)-1]]
+			offset = v[col[len(col)-1]]
 		}
-		pred = transformPrediction(fam, pred, typ)
+		pred := out(datafit.LinearPredictor(m.Coefficients, x, m.Intercept, offset))
 		if math.IsInf(pred, 0) || math.IsNaN(pred) {
 			return fmt.Errorf("the prediction of data row %d overflows float64", rows)
 		}
@@ -328,6 +339,47 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		return err
 	}
 	return bw.Flush()
+}
+
+// columns picks the model's predictor columns (and its offset column) of
+// a header, every one of which must be present, and sets *col to the
+// index of each among the columns kept.
+func (m *savedModel) columns(col *[]int) func([]string) ([]bool, error) {
+	need := m.Names
+	pick := needColumns(m.Names, "model", "predictor")
+	if m.OffsetColumn != "" {
+		need = append(slices.Clone(need), m.OffsetColumn)
+		pick = unionColumns(pick, needColumns([]string{m.OffsetColumn}, "model", "offset"))
+	}
+	return func(header []string) ([]bool, error) {
+		keep, err := pick(header)
+		var kept []string
+		for j, k := range keep {
+			if k {
+				kept = append(kept, header[j])
+			}
+		}
+		for _, name := range need {
+			*col = append(*col, slices.Index(kept, name))
+		}
+		return keep, err
+	}
+}
+
+// unionColumns keeps the columns either a or b keeps, with a's error
+// first.
+func unionColumns(a, b func([]string) ([]bool, error)) func([]string) ([]bool, error) {
+	return func(header []string) ([]bool, error) {
+		keep, err := a(header)
+		if err != nil {
+			return nil, err
+		}
+		other, err := b(header)
+		for j, k := range other {
+			keep[j] = keep[j] || k
+		}
+		return keep, err
+	}
 }
 
 // needColumns picks the named columns of a header, every one of which
@@ -344,18 +396,4 @@ func needColumns(names []string, what, role string) func([]string) ([]bool, erro
 		}
 		return keep, nil
 	}
-}
-
-// transformPrediction maps a linear predictor to what --type asks for.
-func transformPrediction(fam datafit.Family, eta float64, typ string) float64 {
-	switch typ {
-	case "link":
-		return eta
-	case "class":
-		if eta > 0 {
-			return 1
-		}
-		return 0
-	}
-	return fam.Mean(eta)
 }

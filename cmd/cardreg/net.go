@@ -15,6 +15,7 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -89,9 +90,7 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 	fs, f := newNetFlags()
 	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
+	if helped(fs, err, stdout) {
 		return 0
 	}
 	if err == nil && len(pos) != 1 {
@@ -105,8 +104,7 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 		err = checkPaths([]string{pos[0]}, "--out", f.out, "--save-model", f.saveModel)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg net: %v (see cardreg help net)\n", err)
-		return 2
+		return usageFailure(stderr, "net", err, seeHelp("net"))
 	}
 	res, err := trainFile(pos[0], f, cfg, stderr)
 	if err == nil && f.saveModel != "" {
@@ -130,66 +128,106 @@ type netConfig struct {
 // config checks the flags that do not depend on the data.
 func (f *netFlags) config() (*netConfig, error) {
 	c := &netConfig{}
-	for _, s := range strings.Split(f.arch, ",") {
+	var err error
+	if c.arch, err = parseWidths(f.arch); err != nil {
+		return nil, err
+	}
+	if c.acts, err = parseActivations(f.activation, len(c.arch)-2); err != nil {
+		return nil, err
+	}
+	if c.loss, err = parseLoss(f.loss); err != nil {
+		return nil, err
+	}
+	if err := checkNu(f.nu); err != nil {
+		return nil, err
+	}
+	if c.pen, c.nu, err = f.buildPenalty(c.arch); err != nil {
+		return nil, err
+	}
+	if err := f.checkChoices(); err != nil {
+		return nil, err
+	}
+	return c, f.checkNumbers()
+}
+
+// parseWidths reads --arch: positive integer widths, at least two.
+func parseWidths(arch string) ([]int, error) {
+	var widths []int
+	for _, s := range strings.Split(arch, ",") {
 		p, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || p < 1 {
-			return nil, fmt.Errorf("--arch %q: want positive integer widths like 64,40,10", f.arch)
+			return nil, fmt.Errorf("--arch %q: want positive integer widths like 64,40,10", arch)
 		}
-		c.arch = append(c.arch, p)
+		widths = append(widths, p)
 	}
-	if len(c.arch) < 2 {
-		return nil, fmt.Errorf("--arch %q: want at least the input and output widths", f.arch)
+	if len(widths) < 2 {
+		return nil, fmt.Errorf("--arch %q: want at least the input and output widths", arch)
 	}
-	names := strings.Split(f.activation, ",")
+	return widths, nil
+}
+
+// parseActivations reads --activation: one name for every hidden layer,
+// or one per hidden layer.
+func parseActivations(list string, hidden int) ([]deepreg.Activation, error) {
+	names := strings.Split(list, ",")
 	if len(names) == 1 {
-		names = slices.Repeat(names, len(c.arch)-2)
+		names = slices.Repeat(names, hidden)
 	}
-	if len(names) != len(c.arch)-2 {
-		return nil, fmt.Errorf("--activation: %d names for %d hidden layers", len(names), len(c.arch)-2)
+	if len(names) != hidden {
+		return nil, fmt.Errorf("--activation: %d names for %d hidden layers", len(names), hidden)
 	}
+	var acts []deepreg.Activation
 	for _, s := range names {
 		a, err := deepreg.ParseActivation(s)
 		if err != nil {
 			return nil, fmt.Errorf("--activation: %v", err)
 		}
-		c.acts = append(c.acts, a)
+		acts = append(acts, a)
 	}
-	switch f.loss {
+	return acts, nil
+}
+
+// parseLoss reads --loss.
+func parseLoss(name string) (deepreg.Loss, error) {
+	switch name {
 	case "squared":
-		c.loss = deepreg.SquaredError{}
+		return deepreg.SquaredError{}, nil
 	case "xent":
-		c.loss = deepreg.CrossEntropy{}
-	default:
-		return nil, fmt.Errorf("--loss %q: want squared or xent", f.loss)
+		return deepreg.CrossEntropy{}, nil
 	}
-	if err := checkNu(f.nu); err != nil {
-		return nil, err
-	}
-	var err error
-	if c.pen, c.nu, err = f.buildPenalty(c.arch); err != nil {
-		return nil, err
-	}
+	return nil, fmt.Errorf("--loss %q: want squared or xent", name)
+}
+
+// checkChoices checks the flags that name one of a few choices.
+func (f *netFlags) checkChoices() error {
 	switch {
 	case f.project != "heuristic" && f.project != "exact":
-		return nil, fmt.Errorf("--project %q: want heuristic or exact", f.project)
+		return fmt.Errorf("--project %q: want heuristic or exact", f.project)
 	case f.compressed != "auto" && f.compressed != "yes" && f.compressed != "no":
-		return nil, fmt.Errorf("--compressed %q: want auto, yes or no", f.compressed)
+		return fmt.Errorf("--compressed %q: want auto, yes or no", f.compressed)
 	case f.format != "text" && f.format != "csv" && f.format != "json":
-		return nil, fmt.Errorf("--format %q: want text, csv or json", f.format)
+		return fmt.Errorf("--format %q: want text, csv or json", f.format)
 	case !validSep(&f.sep):
-		return nil, fmt.Errorf(`--sep must be one character (or \t), got %q`, f.sep)
-	case !(f.lambda >= 0) || math.IsInf(f.lambda, 0):
-		return nil, fmt.Errorf("--lambda %v: want a finite number >= 0", f.lambda)
-	case !(f.validation >= 0 && f.validation < 1):
-		return nil, fmt.Errorf("--validation %v: want a share in [0, 1)", f.validation)
-	case !(f.lr > 0) || math.IsInf(f.lr, 0):
-		return nil, fmt.Errorf("--lr %v: want a finite number > 0", f.lr)
-	case f.epochs < 1 || f.batch < 0 || f.patience < 0 || f.projectK < 0:
-		return nil, errors.New("--epochs must be at least 1, and --batch, --patience and --project-k at least 0")
-	case f.every < 1:
-		return nil, fmt.Errorf("--every %d: want at least 1", f.every)
+		return fmt.Errorf(`--sep must be one character (or \t), got %q`, f.sep)
 	}
-	return c, nil
+	return nil
+}
+
+// checkNumbers checks the numeric flags' ranges.
+func (f *netFlags) checkNumbers() error {
+	switch {
+	case !(f.lambda >= 0) || math.IsInf(f.lambda, 0):
+		return fmt.Errorf("--lambda %v: want a finite number >= 0", f.lambda)
+	case !(f.validation >= 0 && f.validation < 1):
+		return fmt.Errorf("--validation %v: want a share in [0, 1)", f.validation)
+	case !(f.lr > 0) || math.IsInf(f.lr, 0):
+		return fmt.Errorf("--lr %v: want a finite number > 0", f.lr)
+	case f.epochs < 1 || f.batch < 0 || f.patience < 0 || f.projectK < 0:
+		return errors.New("--epochs must be at least 1, and --batch, --patience and --project-k at least 0")
+	case f.every < 1:
+		return fmt.Errorf("--every %d: want at least 1", f.every)
+	}
+	return nil
 }
 
 // buildPenalty returns the penalty and its ν (0 when it has none): one
@@ -303,23 +341,13 @@ func (f *netFlags) divergedRemedy() string {
 	return s
 }
 
-// checkNetMemory refuses an architecture whose training would not fit in
-// the budget b: about eight copies of the weights (weights, gradients,
-// Adam's moments, the best network kept, the prox's work) and three of the
-// activations of n rows. Sizes are summed in float64, so absurd widths
-// cannot overflow.
+// checkNetMemory refuses an architecture whose training on n rows would
+// not fit in the budget b (deepreg.TrainingBytes).
 func checkNetMemory(arch []int, n int, b budget) error {
-	var params, units float64
-	for l := 0; l+1 < len(arch); l++ {
-		params += float64(arch[l]) * float64(arch[l+1])
-	}
-	for _, w := range arch {
-		units += float64(w)
-	}
-	need := 8 * (8*params + 3*units*float64(n))
+	need, weights := deepreg.TrainingBytes(arch, n)
 	if need > float64(b.bytes) {
 		return usagef("--arch %v needs about %s to train on %d rows (%.3g million weights), more than %s",
-			arch, formatBytes(need), n, params/1e6, b)
+			arch, formatBytes(need), n, weights/1e6, b)
 	}
 	return nil
 }
@@ -431,7 +459,7 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 		}
 		col = slices.Clone(col)
 		if standardize {
-			c, s := meanSD(col)
+			c, s := deepreg.ColumnScale(col)
 			for i := range col {
 				col[i] = (col[i] - c) / s
 			}
@@ -490,36 +518,6 @@ func (m *netModel) setClasses(text []string) []int {
 // classes is the number of classes.
 func (m *netModel) classes() int { return len(m.Classes) + len(m.ClassLabels) }
 
-// meanSD returns the mean and standard deviation of a column (a constant
-// column gets scale 1).
-func meanSD(col []float64) (float64, float64) {
-	// On the column divided by its largest magnitude, so that neither the
-	// sum nor the squares overflow (columns near 1e200 had an infinite
-	// scale, which zeroed them) or underflow.
-	var size float64
-	for _, v := range col {
-		size = math.Max(size, math.Abs(v))
-	}
-	if size == 0 {
-		return 0, 1
-	}
-	var s float64
-	for _, v := range col {
-		s += v / size
-	}
-	mean := s / float64(len(col))
-	var ss float64
-	for _, v := range col {
-		d := v/size - mean
-		ss += d * d
-	}
-	sd := math.Sqrt(ss/float64(len(col))) * size
-	if sd == 0 {
-		sd = 1
-	}
-	return mean * size, sd
-}
-
 func (m *netModel) setNetwork(net *deepreg.Network) {
 	m.Arch = net.Arch()
 	for _, a := range net.Activations {
@@ -540,13 +538,8 @@ func (m *netModel) setNetwork(net *deepreg.Network) {
 
 // network rebuilds the network of a saved model, checking its shapes.
 func (m *netModel) network() (*deepreg.Network, error) {
-	if len(m.Arch) < 2 || len(m.Weights) != len(m.Arch)-1 || len(m.Activations) != len(m.Arch)-2 {
-		return nil, errors.New("inconsistent architecture, weights and activations")
-	}
-	for _, p := range m.Arch {
-		if p < 1 || p > 1<<20 {
-			return nil, fmt.Errorf("layer width %d out of range", p)
-		}
+	if err := m.checkArch(); err != nil {
+		return nil, err
 	}
 	net := &deepreg.Network{}
 	for _, s := range m.Activations {
@@ -557,15 +550,9 @@ func (m *netModel) network() (*deepreg.Network, error) {
 		net.Activations = append(net.Activations, a)
 	}
 	for l, rows := range m.Weights {
-		w := mat.NewDense(m.Arch[l+1], m.Arch[l], nil)
-		if len(rows) != m.Arch[l+1] {
-			return nil, fmt.Errorf("weight matrix %d has %d rows, the architecture says %d", l, len(rows), m.Arch[l+1])
-		}
-		for i, row := range rows {
-			if len(row) != m.Arch[l] {
-				return nil, fmt.Errorf("weight matrix %d, row %d has %d entries, the architecture says %d", l, i, len(row), m.Arch[l])
-			}
-			w.SetRow(i, row)
+		w, err := m.weightMatrix(l, rows)
+		if err != nil {
+			return nil, err
 		}
 		net.Weights = append(net.Weights, w)
 	}
@@ -578,16 +565,51 @@ func (m *netModel) network() (*deepreg.Network, error) {
 	if len(m.Biases) != 0 && len(m.Biases) != len(m.Weights) {
 		return nil, errors.New("inconsistent biases")
 	}
+	return net, m.checkInputs()
+}
+
+// checkArch checks the architecture against the numbers of weight
+// matrices and activations, and its widths' range.
+func (m *netModel) checkArch() error {
+	if len(m.Arch) < 2 || len(m.Weights) != len(m.Arch)-1 || len(m.Activations) != len(m.Arch)-2 {
+		return errors.New("inconsistent architecture, weights and activations")
+	}
+	for _, p := range m.Arch {
+		if p < 1 || p > 1<<20 {
+			return fmt.Errorf("layer width %d out of range", p)
+		}
+	}
+	return nil
+}
+
+// weightMatrix builds weight matrix l from its rows, checking its shape.
+func (m *netModel) weightMatrix(l int, rows [][]float64) (*mat.Dense, error) {
+	w := mat.NewDense(m.Arch[l+1], m.Arch[l], nil)
+	if len(rows) != m.Arch[l+1] {
+		return nil, fmt.Errorf("weight matrix %d has %d rows, the architecture says %d", l, len(rows), m.Arch[l+1])
+	}
+	for i, row := range rows {
+		if len(row) != m.Arch[l] {
+			return nil, fmt.Errorf("weight matrix %d, row %d has %d entries, the architecture says %d", l, i, len(row), m.Arch[l])
+		}
+		w.SetRow(i, row)
+	}
+	return w, nil
+}
+
+// checkInputs checks the input names, centre and scale against the input
+// width.
+func (m *netModel) checkInputs() error {
 	if len(m.Names) != m.Arch[0] || (m.Center != nil && len(m.Center) != m.Arch[0]) || (m.Scale != nil && len(m.Scale) != m.Arch[0]) ||
 		(m.Center == nil) != (m.Scale == nil) {
-		return nil, errors.New("input names, centre and scale do not match the input width")
+		return errors.New("input names, centre and scale do not match the input width")
 	}
 	for _, s := range m.Scale {
 		if !(s > 0) {
-			return nil, errors.New("input scales must be positive")
+			return errors.New("input scales must be positive")
 		}
 	}
-	return net, nil
+	return nil
 }
 
 // parseNetModel decodes a saved network strictly (see decodeStrict) and
@@ -613,38 +635,61 @@ func parseNetModel(raw []byte) (*netModel, *deepreg.Network, error) {
 // checkValues tests what network() does not: the loss and its classes,
 // the input names, λ and ν.
 func (m *netModel) checkValues() error {
+	if err := m.checkClasses(); err != nil {
+		return err
+	}
+	if err := uniqueNames(m.Names, "input"); err != nil {
+		return err
+	}
+	if !(m.Lambda >= 0) || m.Nu < 0 {
+		return fmt.Errorf("lambda %v and nu %v must be >= 0", m.Lambda, m.Nu)
+	}
+	return nil
+}
+
+// checkClasses checks the loss against the outputs and the classes.
+func (m *netModel) checkClasses() error {
 	out := m.Arch[len(m.Arch)-1]
 	switch m.Loss {
 	case "squared":
 		if m.classes() != 0 || out != 1 {
 			return errors.New("a squared-loss network has one output and no classes")
 		}
+		return nil
 	case "xent":
 		if len(m.Classes) > 0 && len(m.ClassLabels) > 0 || m.classes() != out {
 			return fmt.Errorf("%d classes for %d outputs", m.classes(), out)
 		}
-		for i := 1; i < len(m.Classes); i++ {
-			if !(m.Classes[i] > m.Classes[i-1]) {
-				return errors.New("classes not strictly increasing")
-			}
+		if !increasing(m.Classes) {
+			return errors.New("classes not strictly increasing")
 		}
-		for i := 1; i < len(m.ClassLabels); i++ {
-			if !(m.ClassLabels[i] > m.ClassLabels[i-1]) {
-				return errors.New("class labels not strictly increasing")
-			}
+		if !increasing(m.ClassLabels) {
+			return errors.New("class labels not strictly increasing")
 		}
-	default:
-		return fmt.Errorf("unknown loss %s", shortText([]byte(m.Loss)))
+		return nil
 	}
+	return fmt.Errorf("unknown loss %s", shortText([]byte(m.Loss)))
+}
+
+// increasing reports whether v is strictly increasing.
+func increasing[T float64 | string](v []T) bool {
+	for i := 1; i < len(v); i++ {
+		if !(v[i] > v[i-1]) {
+			return false
+		}
+	}
+	return true
+}
+
+// uniqueNames refuses a name that is empty (or blank) or repeated; role
+// names them in the message ("input name x is empty or repeated").
+func uniqueNames(names []string, role string) error {
 	seen := map[string]bool{}
-	for _, name := range m.Names {
+	for _, name := range names {
 		if strings.TrimSpace(name) == "" || seen[name] {
-			return fmt.Errorf("input name %s is empty or repeated", shortText([]byte(name)))
+			return fmt.Errorf("%s name %s is empty or repeated", role, shortText([]byte(name)))
 		}
 		seen[name] = true
-	}
-	if !(m.Lambda >= 0) || m.Nu < 0 {
-		return fmt.Errorf("lambda %v and nu %v must be >= 0", m.Lambda, m.Nu)
 	}
 	return nil
 }
@@ -688,12 +733,7 @@ func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]
 			pred[i] = strconv.FormatFloat(row[0], 'g', 17, 64)
 			continue
 		}
-		best := 0
-		for k, v := range row {
-			if v > row[best] {
-				best = k
-			}
-		}
+		best := floats.MaxIdx(row)
 		if m.ClassLabels != nil {
 			pred[i] = csvNames([]string{m.ClassLabels[best]})[0]
 		} else {
