@@ -29,7 +29,7 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	ctx := context.Background()
 	q := sqlstats.HTTP{URL: f.db, Timeouts: f.dbTimeout.Timeouts}
 	src := sqlstats.Source{Table: f.table, Query: f.query, Folds: 1, Seed: f.seed}
-	if f.lambda == "cv" {
+	if f.lambda.onGrid() {
 		src.Folds = f.folds
 	}
 	schema, err := q.Schema(ctx, sqlstats.ClickHouse, src)

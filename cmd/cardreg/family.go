@@ -61,12 +61,13 @@ func (f *fitFlags) validateFamily() error {
 	if fam.Name() == "gaussian" {
 		what = "--offset, --penalty-factor, --exclude and --type-measure"
 	}
+	kind, _ := penalty.Lookup(f.penalty) // known: checked by validatePenalty
 	switch {
-	case f.penalty == "ridge" || f.penalty == "general":
-		return usagef("%s: --penalty %s is not supported yet (cardinality, grouped, lasso)", what, f.penalty)
-	case f.penalty == "grouped" && f.fam.exclude != "":
+	case !kind.GLM:
+		return usagef("%s: --penalty %s is not supported yet (%s)", what, f.penalty, strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "))
+	case kind.Needs == penalty.NeedsGroups && f.fam.exclude != "":
 		return usagef("--exclude does not combine with --penalty grouped yet: leave the predictors out of --groups' data instead")
-	case f.lambda == "theory":
+	case f.lambda.theory():
 		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
 	case f.responses != "":
 		return usagef("%s: one response at a time (--target)", what)
@@ -246,7 +247,7 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 
 // glmFitFile is fitFile for a generalised linear model.
 func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
-	if glmShouldStream(path, f, f.lambda != "cv" && f.lambda != "theory") {
+	if glmShouldStream(path, f, f.lambda.fixed()) {
 		return glmStreamFit(path, f)
 	}
 	gp, err := loadGLM(path, f)
@@ -262,7 +263,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.Nu = &nu
 	}
 	var model *glm.Model
-	if f.lambda == "cv" {
+	if f.lambda.onGrid() {
 		cv, err := gp.crossValidate(f, &glm.PathOptions{Options: gp.opts})
 		if err != nil {
 			return nil, gp.explain(path, err, f, true)
@@ -275,7 +276,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + f.rule
 		res.CV = &cvSummary{Folds: len(slices.Compact(slices.Sorted(slices.Values(cv.Folds)))), LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
 	} else {
-		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
+		lam := f.lambda.value // checked by validate
 		if model, err = glm.Fit(gp.x, gp.y, gp.pen, lam, &gp.opts); err != nil {
 			return nil, inFile(path, err)
 		}
@@ -562,14 +563,14 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 // glmStreamFit fits a logistic or Poisson model at one λ by passes over
 // the file (glm.FitSource).
 func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
-	if f.lambda == "cv" || f.lambda == "theory" {
+	if !f.lambda.fixed() {
 		return nil, usagef("a streamed %s fit takes --lambda NUMBER; choose it with cardreg cv --stream (passes per Newton step, λ and fold), or fit in memory with a larger --memory", f.fam.family)
 	}
 	ss, err := newStreamSetup(path, f)
 	if err != nil {
 		return nil, err
 	}
-	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
+	lam := f.lambda.value // checked by validate
 	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
 		return nil, ss.src.fileError(err)

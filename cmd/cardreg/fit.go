@@ -9,7 +9,6 @@ import (
 	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -22,10 +21,11 @@ import (
 )
 
 type fitFlags struct {
-	penalty, lambda, rule, target, groups, format, out, sep, saveModel, gFile, responses string
+	penalty, rule, target, groups, format, out, sep, saveModel, gFile, responses string
 	drop, predictors, db, table, query, weights, foldid                                  string
 	memory                                                                               int64
 	tol, sigma, t                                                                        float64
+	lambda                                                                               lambdaSpec
 	nu                                                                                   optFloat
 	folds, maxIter                                                                       int
 	seed                                                                                 uint64
@@ -41,7 +41,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.SetOutput(stderr)
 	f := &fitFlags{stderr: stderr}
 	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G)")
-	fs.StringVar(&f.lambda, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
+	fs.StringVar(&f.lambda.text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
@@ -216,7 +216,7 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 			return nil, usagef("--table: %v", err)
 		}
 	}
-	if f.lambda == "theory" {
+	if f.lambda.theory() {
 		return nil, usagef("--lambda theory needs the rows: not available with --db")
 	}
 	name := redactURL(f.db) + " table " + f.table
@@ -262,7 +262,7 @@ func (f *fitFlags) validateResponses() error {
 	if len(splitList(f.responses)) == 0 {
 		return usagef("--responses is empty: name the response columns, comma separated")
 	}
-	if f.saveModel != "" || f.lambda == "theory" || f.target != "" {
+	if f.saveModel != "" || f.lambda.theory() || f.target != "" {
 		return usagef("--responses does not combine with --target, --save-model or --lambda theory (single-response for now)")
 	}
 	return nil
@@ -270,26 +270,25 @@ func (f *fitFlags) validateResponses() error {
 
 // validateLambda checks --lambda and the flags of its three forms.
 func (f *fitFlags) validateLambda() error {
-	if f.penalty == "general" && (f.lambda == "cv" || f.lambda == "theory") {
-		return usagef("--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
+	kind, _ := penalty.Lookup(f.penalty) // known: checked by validatePenalty
+	if !kind.Grid && !f.lambda.fixed() {
+		return usagef("--penalty %s has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER", f.penalty)
 	}
-	switch f.lambda {
-	case "theory":
+	switch {
+	case f.lambda.theory():
 		if f.sigma < 0 || !(f.t > 0 && f.t < 1) {
 			return usagef("--lambda theory needs --sigma >= 0 (0: estimate) and 0 < --t < 1")
 		}
-		if f.penalty == "ridge" {
-			return usagef("--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
+		if !kind.Theory {
+			return usagef("--lambda theory is defined for the %s penalties, not %s", joinNames(penalty.Names(func(k penalty.Kind) bool { return k.Theory }), "and"), f.penalty)
 		}
-	case "cv":
+	case f.lambda.onGrid():
 		if f.folds < 3 {
 			return usagef("--folds must be at least 3 (as cv.glmnet), got %d", f.folds)
 		}
 	default:
-		if lam, err := strconv.ParseFloat(f.lambda, 64); err != nil || !(lam >= 0) || math.IsInf(lam, 0) {
-			return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", f.lambda)
-		} else if underflows(f.lambda, lam) {
-			return usagef("--lambda %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give --lambda 0 for that", f.lambda)
+		if err := f.lambda.parseFit(); err != nil {
+			return err
 		}
 	}
 	if f.rule != "min" && f.rule != "1se" {
@@ -411,11 +410,11 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		return loadDB(path, f)
 	}
 	if f.weights != "" || shouldStream(path, f) {
-		if f.lambda == "theory" {
+		if f.lambda.theory() {
 			return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
 		}
 		k := 1
-		if f.lambda == "cv" {
+		if f.lambda.onGrid() {
 			k = f.folds
 		}
 		return loadStreamed(path, f, k)
@@ -596,7 +595,7 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.Nu = &nu
 	}
 	var model *tensorreg.Model
-	if f.lambda == "cv" {
+	if f.lambda.onGrid() {
 		if err := checkFolds(path, n, f.folds); err != nil {
 			return nil, err
 		}
@@ -618,8 +617,8 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		res.LambdaRule = "cv, lambda_" + f.rule
 		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
 	} else {
-		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
-		if f.lambda == "theory" {
+		lam := f.lambda.value // checked by validate
+		if f.lambda.theory() {
 			th, err := theoryLambda(pr.x, pr.y, pr.pen, nu, f)
 			if err == nil {
 				err = theoryOverflow(th, len(pr.names), len(pr.responses))

@@ -121,7 +121,7 @@ func (f *lambdaFlags) validate() error {
 	}
 	if f.regression && kind.Needs != penalty.NeedsNothing {
 		names := penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda && k.Theory && k.Needs == penalty.NeedsNothing })
-		return errors.New("--regression supports " + strings.Join(names, " and "))
+		return errors.New("--regression supports " + joinNames(names, "and"))
 	}
 	return nil
 }

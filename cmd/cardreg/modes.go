@@ -25,9 +25,9 @@ type flagRule struct {
 // effect in the mode cmd (fit, path or cv) runs in, so that no flag is
 // silently ignored. It runs after validate.
 func (f *fitFlags) checkEffect(cmd string) error {
-	cv := cmd == "cv" || cmd == "fit" && f.lambda == "cv"
+	cv := cmd == "cv" || cmd == "fit" && f.lambda.onGrid()
 	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
-	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
+	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda.text + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
 	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
 	rules := []flagRule{
 		{"folds", !cv, cvOnly + mode},
@@ -38,8 +38,8 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"seed", f.given["foldid"], "does not combine with --foldid, which fixes the folds (--seed deals the rows to --folds folds at random)"},
 		{"rule", cmd == "cv", "is for cardreg fit --lambda cv: cardreg cv prints both lambda_min and lambda_1se (column mark)"},
 		{"rule", cmd != "cv" && !cv, "picks lambda_min or lambda_1se of cardreg fit --lambda cv, not of " + mode},
-		{"sigma", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
-		{"t", cmd != "fit" || f.lambda != "theory", "applies to cardreg fit --lambda theory only"},
+		{"sigma", cmd != "fit" || !f.lambda.theory(), "applies to cardreg fit --lambda theory only"},
+		{"t", cmd != "fit" || !f.lambda.theory(), "applies to cardreg fit --lambda theory only"},
 		{"save-model", cmd != "fit", "is for cardreg fit: " + cmd + " prints a table, not one model"},
 		{"groups", kind.Needs != penalty.NeedsGroups, "applies to --penalty " + needing(penalty.NeedsGroups) + " only, not " + f.penalty},
 		{"G", kind.Needs != penalty.NeedsG, "applies to --penalty " + needing(penalty.NeedsG) + " only, not " + f.penalty},

@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -51,14 +49,14 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		pos, err = f.dataArgs(pos)
 	}
-	if err == nil && f.given["lambda"] {
-		f.lambdas, err = userGrid(cmd, f.lambda)
+	if err == nil {
+		err = f.lambda.parseGrid(cmd, f.given["lambda"])
+		f.lambdas = f.lambda.list
 	}
 	if err == nil {
-		// The grid replaces --lambda and the output is always CSV;
-		// validate the rest.
+		// The output is always CSV; validate the rest.
 		format := f.format
-		f.lambda, f.format = "cv", "text"
+		f.format = "text"
 		err = f.validate()
 		f.format = format
 	}
@@ -74,8 +72,8 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil && f.responses != "" {
 		err = usagef("%s is single-response for now: use --target (cardreg fit takes --responses)", cmd)
 	}
-	if err == nil && f.penalty == "general" {
-		err = usagef("%s needs a lambda grid, which --penalty general (no closed-form dual norm) cannot give", cmd)
+	if kind, _ := penalty.Lookup(f.penalty); err == nil && !kind.Grid {
+		err = usagef("%s needs a lambda grid, which --penalty %s (no closed-form dual norm) cannot give", cmd, f.penalty)
 	}
 	if err == nil && f.plot != "" {
 		_, err = plotFormat(f.plot)
@@ -125,34 +123,6 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
 	}
 	return exitStatus(stderr, cmd, err)
-}
-
-// userGrid reads the --lambda of path and cv: λ values on the paper scale,
-// comma separated, each finite and > 0, none twice. It returns them in
-// decreasing order, the order glmnet fits a user's lambda in.
-func userGrid(cmd, s string) ([]float64, error) {
-	parts := strings.Split(s, ",")
-	grid := make([]float64, 0, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err == nil && underflows(p, v) {
-			return nil, usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, shortText([]byte(p)))
-		}
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			return nil, usagef("--lambda: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave --lambda out for the generated grid)",
-				i+1, shortText([]byte(p)), cmd)
-		}
-		if k := slices.Index(grid, v); k >= 0 {
-			return nil, usagef("--lambda: values %d and %d are the same lambda, %v", k+1, i+1, v)
-		}
-		grid = append(grid, v)
-	}
-	if cmd == "cv" && len(grid) < 2 {
-		return nil, usagef("--lambda: cv needs at least two lambda values (as cv.glmnet); for one lambda use cardreg fit --lambda %s", s)
-	}
-	slices.Sort(grid)
-	slices.Reverse(grid)
-	return grid, nil
 }
 
 // explain is glmProblem.explain for a least-squares problem: when the

@@ -31,11 +31,14 @@ func lookupPenalty(name, what string, keep func(penalty.Kind) bool) (penalty.Kin
 }
 
 // orList writes names as "a, b or c".
-func orList(names []string) string {
+func orList(names []string) string { return joinNames(names, "or") }
+
+// joinNames writes names as "a, b conj c".
+func joinNames(names []string, conj string) string {
 	if len(names) < 2 {
 		return strings.Join(names, "")
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
 }
 
 // buildPenalty returns the penalty of the spec on p predictors and the ν
