@@ -22,18 +22,18 @@ import (
 
 type fitFlags struct {
 	penalty, rule, target, groups, format, out, sep, saveModel, gFile, responses string
-	drop, predictors, db, table, query, weights, foldid                                  string
-	memory                                                                               int64
-	tol, sigma, t                                                                        float64
-	lambda                                                                               lambdaSpec
-	nu                                                                                   optFloat
-	folds, maxIter                                                                       int
-	seed                                                                                 uint64
-	noIntercept, standardize, relax, progress, dropMissing, stream                       bool
-	stderr                                                                               io.Writer
-	fam                                                                                  familyFlags
-	given                                                                                map[string]bool // the flags set on the command line
-	dbTimeout                                                                            dbTimeout
+	drop, predictors, db, table, query, weights, foldid                          string
+	memory                                                                       int64
+	tol, sigma, t                                                                float64
+	lambda                                                                       lambdaSpec
+	nu                                                                           optFloat
+	folds, maxIter                                                               int
+	seed                                                                         uint64
+	noIntercept, standardize, relax, progress, dropMissing, stream               bool
+	stderr                                                                       io.Writer
+	fam                                                                          familyFlags
+	given                                                                        map[string]bool // the flags set on the command line
+	dbTimeout                                                                    dbTimeout
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
