@@ -27,24 +27,3 @@ func TestBoundProgress(t *testing.T) {
 		require.Equal(t, quiet.stdout, loud.stdout)
 	}
 }
-
-// boundRows reports every check's programs: one tick per check, counts
-// rising to the total, 2^(n−1) programs for a matrix on n rows.
-func TestBoundRowsTicks(t *testing.T) {
-	type tick struct{ done, total int }
-	var ticks []tick
-	rows, err := boundRows(5, []int{1, 4}, 2, 1, func(done, total int) { ticks = append(ticks, tick{done, total}) })
-	require.NoError(t, err)
-	require.Len(t, ticks, len(rows))
-	want := 0
-	for k, r := range rows {
-		want += 1 << (r.Rows - 1)
-		require.Equal(t, want, ticks[k].done, "check %d (%s, %d rows)", k, r.Kind, r.Rows)
-	}
-	for _, tk := range ticks {
-		require.Equal(t, want, tk.total)
-	}
-	quiet, err := boundRows(5, []int{1, 4}, 2, 1, nil)
-	require.NoError(t, err)
-	require.Equal(t, rows, quiet)
-}

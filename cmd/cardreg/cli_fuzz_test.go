@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -35,24 +36,9 @@ func FuzzCommandLine(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
-		args := strings.Split(line, "\x00")
-		if len(args) == 0 || args[0] == "simulate" || args[0] == "bound" || len(args) > 16 {
+		args, ok := fuzzArgs(line, data)
+		if !ok {
 			return
-		}
-		for i, a := range args {
-			if a == "D" {
-				args[i] = data
-			}
-			// Keep each run short: no long training or exact LPs.
-			if (a == "--epochs" || a == "--max-iter" || a == "--nlambda" || a == "--folds") && i+1 < len(args) && len(args[i+1]) > 2 {
-				return
-			}
-			if a == "--arch" && i+1 < len(args) && len(args[i+1]) > 12 {
-				return
-			}
-			if strings.Contains(a, "out") || strings.Contains(a, "save") || strings.Contains(a, "plot") {
-				return // no files written outside the test's folder
-			}
 		}
 		defer func() {
 			if p := recover(); p != nil {
@@ -61,6 +47,32 @@ func FuzzCommandLine(f *testing.F) {
 		}()
 		run(args, io.Discard, io.Discard)
 	})
+}
+
+// fuzzArgs splits a fuzzed command line, D naming the data file, and
+// reports false for one left out: a long-running command (simulate,
+// bound), long training or exact LPs, or a file written outside the
+// test's folder.
+func fuzzArgs(line, data string) ([]string, bool) {
+	args := strings.Split(line, "\x00")
+	if len(args) == 0 || args[0] == "simulate" || args[0] == "bound" || len(args) > 16 {
+		return nil, false
+	}
+	for i, a := range args {
+		if a == "D" {
+			args[i] = data
+		}
+		next := ""
+		if i+1 < len(args) {
+			next = args[i+1]
+		}
+		if slices.Contains([]string{"--epochs", "--max-iter", "--nlambda", "--folds"}, a) && len(next) > 2 ||
+			a == "--arch" && len(next) > 12 ||
+			strings.Contains(a, "out") || strings.Contains(a, "save") || strings.Contains(a, "plot") {
+			return nil, false
+		}
+	}
+	return args, true
 }
 
 // writeTestFile writes content to path.

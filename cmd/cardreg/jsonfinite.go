@@ -46,25 +46,37 @@ func finiteTree(v reflect.Value) any {
 	case reflect.Struct:
 		return finiteStruct(v)
 	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
-			break
-		}
-		out := make([]any, v.Len())
-		for i := range out {
-			out[i] = finiteTree(v.Index(i))
-		}
-		return out
+		return finiteSlice(v)
 	case reflect.Map:
-		if v.IsNil() || v.Type().Key().Kind() != reflect.String {
-			break
-		}
-		out := make(map[string]any, v.Len())
-		for it := v.MapRange(); it.Next(); {
-			out[it.Key().String()] = finiteTree(it.Value())
-		}
-		return out
+		return finiteMap(v)
 	}
 	return v.Interface()
+}
+
+// finiteSlice is finiteTree of a slice or an array; a nil slice and bytes
+// (base64 in JSON) are kept as they are.
+func finiteSlice(v reflect.Value) any {
+	if v.Kind() == reflect.Slice && v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
+		return v.Interface()
+	}
+	out := make([]any, v.Len())
+	for i := range out {
+		out[i] = finiteTree(v.Index(i))
+	}
+	return out
+}
+
+// finiteMap is finiteTree of a map; a nil map and one whose keys are not
+// strings are kept as they are.
+func finiteMap(v reflect.Value) any {
+	if v.IsNil() || v.Type().Key().Kind() != reflect.String {
+		return v.Interface()
+	}
+	out := make(map[string]any, v.Len())
+	for it := v.MapRange(); it.Next(); {
+		out[it.Key().String()] = finiteTree(it.Value())
+	}
+	return out
 }
 
 // finiteStruct is finiteTree of a struct: its exported fields in order,
