@@ -108,19 +108,15 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	// one line instead, and the usage only when asked for.
 	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
+	if helped(fs, err, stdout) {
 		return 0
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
-		return 2
+		return usageFailure(stderr, "fit", err, seeHelp("fit"))
 	}
 	f.given = givenFlags(fs)
 	if pos, err = f.dataArgs(pos); err != nil {
-		fmt.Fprintf(stderr, "cardreg fit: %v (see cardreg help fit)\n", err)
-		return 2
+		return usageFailure(stderr, "fit", err, seeHelp("fit"))
 	}
 	err = f.validate()
 	if err == nil {

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -40,9 +38,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	// As fit: one line after a bad flag, the usage only when asked for.
 	fs.SetOutput(io.Discard)
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fs.SetOutput(stdout)
-		fs.Usage()
+	if helped(fs, err, stdout) {
 		return 0
 	}
 	f.given = givenFlags(fs)
@@ -85,8 +81,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		err = checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg %s: %v\n", cmd, err)
-		return 2
+		return usageFailure(stderr, cmd, err, "")
 	}
 	if f.usesGLM() {
 		out, warning, err := glmPathCV(cmd, pos[0], f)

@@ -46,16 +46,16 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 	quick := fs.Bool("quick", false, "reduced sizes")
 	data := fs.String("data", simulate.DefaultDataDir, "real data sets")
 	force := fs.Bool("progress", false, "always draw the progress bar")
+	fs.Usage = func() { fmt.Fprint(fs.Output(), simulateUsage) }
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, simulateUsage)
+	if helped(fs, err, stdout) {
 		return 0
 	}
 	if err == nil {
 		err = checkSimulateArgs(pos, *out, *seeds)
 	}
 	if err != nil {
-		return exitStatus(stderr, "simulate", usageError{err})
+		return exitStatus(stderr, "simulate", asUsage(err))
 	}
 	if pos[0] == "list" {
 		return exitStatus(stderr, "simulate", listExperiments(stdout))
@@ -67,7 +67,7 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 			err = fmt.Errorf("%s has no repetitions: drop --seeds", e.Name)
 		}
 		if err != nil {
-			return exitStatus(stderr, "simulate", usageError{err})
+			return exitStatus(stderr, "simulate", asUsage(err))
 		}
 		exps = []simulate.Experiment{e}
 	}
