@@ -14,6 +14,7 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
@@ -404,7 +405,7 @@ func plotGLMPath(p *glm.Path, names []string, file string) error {
 	if file == "" {
 		return nil
 	}
-	return plotPath(glmCurves(p), names, file)
+	return plotPath(plotting.GLMPath(p), names, file)
 }
 
 // plotGLMCV draws a generalised linear cross-validation to file, when one
@@ -413,7 +414,7 @@ func plotGLMCV(cv *glm.CV, family, file string) error {
 	if file == "" {
 		return nil
 	}
-	return plotCV(glmCVCurve(cv, family), file)
+	return plotCV(plotting.GLMCV(cv, family), file)
 }
 
 // glmCVCSV is the table of a cross-validation of n observations: one row

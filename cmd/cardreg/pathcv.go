@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
@@ -190,7 +191,7 @@ func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, s
 		return "", "", err
 	}
 	if plotFile != "" {
-		if err := plotPath(tensorCurves(path), pr.names, plotFile); err != nil {
+		if err := plotPath(plotting.TensorPath(path), pr.names, plotFile); err != nil {
 			return "", "", err
 		}
 	}
@@ -241,7 +242,7 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, strin
 		return "", "", err
 	}
 	if plotFile != "" {
-		if err := plotCV(tensorCVCurve(cv), plotFile); err != nil {
+		if err := plotCV(plotting.TensorCV(cv), plotFile); err != nil {
 			return "", "", err
 		}
 	}

@@ -1,0 +1,13 @@
+// Package plotting draws the figures of a fitted λ path and of a
+// cross-validation curve with gonum/plot, as glmnet's plot.glmnet (xvar =
+// "lambda") and plot.cv.glmnet draw them: coefficients against λ on a log
+// scale with the number of distinct coefficient values along the top,
+// and the mean held-out measure with one-standard-error bars and the
+// marks of λ_min and λ_1se.
+//
+// Path and CV return the image as an io.WriterTo in the format asked
+// (png or svg, see Format), so that the caller decides where and how it is
+// written (cardreg writes it whole or not at all). The curves come from
+// any family's fit: TensorPath, GLMPath, TensorCV and GLMCV adapt the
+// results of packages tensorreg and glm.
+package plotting
