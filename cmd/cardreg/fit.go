@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -827,7 +828,7 @@ func (r *fitResult) jsonValue() any {
 	if r.multi == nil {
 		return r
 	}
-	b, _ := marshalFinite(r)
+	b, _ := jsonx.MarshalFinite(r)
 	var m map[string]any
 	_ = json.Unmarshal(b, &m)
 	delete(m, "target")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )
@@ -145,7 +146,7 @@ type lambdaResult struct {
 }
 
 // MarshalJSON prints the fields.
-func (r *lambdaResult) MarshalJSON() ([]byte, error) { return marshalFinite(r.fields) }
+func (r *lambdaResult) MarshalJSON() ([]byte, error) { return jsonx.MarshalFinite(r.fields) }
 
 func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 	widths, err := parseArch(f.arch)

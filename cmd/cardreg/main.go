@@ -14,16 +14,14 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 	"runtime/debug"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 )
 
 func main() {
@@ -120,18 +118,8 @@ func version() string {
 }
 
 // writeJSON writes v as indented JSON, the one layout of every command's
-// --format json (HTML characters are not escaped; a non-finite number is
-// null, see marshalFinite).
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	err := enc.Encode(v)
-	if errors.As(err, new(*json.UnsupportedValueError)) {
-		err = enc.Encode(finiteTree(reflect.ValueOf(v)))
-	}
-	return err
-}
+// --format json (jsonx.Write).
+func writeJSON(w io.Writer, v any) error { return jsonx.Write(w, v) }
 
 const usage = `cardreg: regression under cardinality sparsity (few distinct coefficient values).
 

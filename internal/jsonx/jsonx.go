@@ -1,32 +1,36 @@
-package main
+// Package jsonx writes JSON as cardreg's commands do: encoding/json's
+// encoding, except that a NaN or ±Inf, which encoding/json refuses, is
+// written as null (README's JSON contract).
+package jsonx
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"reflect"
 	"strings"
 )
 
-// marshalFinite encodes v as encoding/json does, except that a NaN or
+// MarshalFinite encodes v as encoding/json does, except that a NaN or
 // ±Inf (which encoding/json refuses) is written as null: README's JSON
 // contract. Values without such numbers encode exactly as json.Marshal
 // encodes them.
-func marshalFinite(v any) ([]byte, error) {
+func MarshalFinite(v any) ([]byte, error) {
 	b, err := json.Marshal(v)
 	if errors.As(err, new(*json.UnsupportedValueError)) {
-		return json.Marshal(finiteTree(reflect.ValueOf(v)))
+		return json.Marshal(FiniteTree(reflect.ValueOf(v)))
 	}
 	return b, err
 }
 
-// finiteTree returns v as a tree that encodes as v does, with every
+// FiniteTree returns v as a tree that encodes as v does, with every
 // non-finite float replaced by nil, for the types the commands write:
 // plain structs (no embedded fields, no ",string" option), slices and
 // maps with string keys. Values with their own MarshalJSON are kept as
 // they are.
-func finiteTree(v reflect.Value) any {
+func FiniteTree(v reflect.Value) any {
 	if !v.IsValid() {
 		return nil
 	}
@@ -38,7 +42,7 @@ func finiteTree(v reflect.Value) any {
 		if v.IsNil() {
 			return nil
 		}
-		return finiteTree(v.Elem())
+		return FiniteTree(v.Elem())
 	case reflect.Float32, reflect.Float64:
 		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
 			return nil
@@ -61,7 +65,7 @@ func finiteSlice(v reflect.Value) any {
 	}
 	out := make([]any, v.Len())
 	for i := range out {
-		out[i] = finiteTree(v.Index(i))
+		out[i] = FiniteTree(v.Index(i))
 	}
 	return out
 }
@@ -74,7 +78,7 @@ func finiteMap(v reflect.Value) any {
 	}
 	out := make(map[string]any, v.Len())
 	for it := v.MapRange(); it.Next(); {
-		out[it.Key().String()] = finiteTree(it.Value())
+		out[it.Key().String()] = FiniteTree(it.Value())
 	}
 	return out
 }
@@ -98,7 +102,7 @@ func finiteStruct(v reflect.Value) any {
 			continue
 		}
 		obj.keys = append(obj.keys, name)
-		obj.vals = append(obj.vals, finiteTree(v.Field(i)))
+		obj.vals = append(obj.vals, FiniteTree(v.Field(i)))
 	}
 	return obj
 }
@@ -122,8 +126,8 @@ type orderedObject struct {
 	vals []any
 }
 
-// MarshalJSON writes the object, HTML characters unescaped (as writeJSON
-// writes everything).
+// MarshalJSON writes the object, HTML characters unescaped (as Write writes
+// everything).
 func (o *orderedObject) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -143,4 +147,18 @@ func (o *orderedObject) MarshalJSON() ([]byte, error) {
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
+}
+
+// Write writes v to w as indented JSON, the one layout of every command's
+// --format json: HTML characters are not escaped, and a non-finite number
+// is null (see MarshalFinite).
+func Write(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	err := enc.Encode(v)
+	if errors.As(err, new(*json.UnsupportedValueError)) {
+		err = enc.Encode(FiniteTree(reflect.ValueOf(v)))
+	}
+	return err
 }
