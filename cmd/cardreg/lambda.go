@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -331,36 +330,40 @@ func fmtFloats(v []float64) string {
 	return "[" + strings.Join(parts, " ") + "]"
 }
 
-// finite reports whether v is a finite number.
-func finite(v float64) bool { return !math.IsInf(v, 0) && !math.IsNaN(v) }
 
 // gridOverflow explains the failure of a fit whose λ the command computed
 // (λ_max, the top of the generated grid): when λ_max, as lmax computes it
 // for a penalty, overflows float64 it returns an error naming the input
-// that made it overflow, else nil (the fit's own error stands). pen is the
-// penalty fitted, on p penalised predictors.
+// that made it overflow (penalty.DiagnoseLambdaMax), else nil (the fit's
+// own error stands). pen is the penalty fitted, on p penalised predictors.
 func gridOverflow(lmax func(penalty.Penalty) float64, pen penalty.Penalty, p int, f *fitFlags) error {
-	if finite(lmax(pen)) {
-		return nil
-	}
 	const msg = "the automatic lambda overflows float64 (lambda_max, the dual norm of the gradient at the null model, is infinite)"
-	if w, ok := pen.(penalty.WeightedL1); ok {
-		even := penalty.WeightedL1{Factors: make([]float64, len(w.Factors))}
-		for j := range even.Factors {
-			even.Factors[j] = 1
-		}
-		if finite(lmax(even)) {
-			return usagef("%s because of --penalty-factor: lambda_max divides each predictor's gradient by its factor, and the smallest positive factor is %.3g times the largest; give factors of comparable size (0 leaves a predictor unpenalised), or --lambda", msg, slices.Min(w.Factors)/slices.Max(w.Factors))
-		}
-	}
-	if f.nu.set {
-		spec := f.penaltySpec()
-		spec.nu = optFloat{}
-		if def, _, _, err := buildPenalty(spec, p); err == nil && finite(lmax(def)) {
-			return usagef("%s because of --nu %v: lambda_max grows like 1/nu; give a larger --nu, or --lambda", msg, f.nu.v)
-		}
+	switch penalty.DiagnoseLambdaMax(lmax, pen, func() penalty.Penalty { return f.defaultNuPenalty(p) }) {
+	case penalty.Finite:
+		return nil
+	case penalty.Factors:
+		w := pen.(penalty.WeightedL1)
+		return usagef("%s because of --penalty-factor: lambda_max divides each predictor's gradient by its factor, and the smallest positive factor is %.3g times the largest; give factors of comparable size (0 leaves a predictor unpenalised), or --lambda", msg, slices.Min(w.Factors)/slices.Max(w.Factors))
+	case penalty.SmallNu:
+		return usagef("%s because of --nu %v: lambda_max grows like 1/nu; give a larger --nu, or --lambda", msg, f.nu.v)
 	}
 	return fmt.Errorf("%s because of the data's scale: rescale the predictors or the response, or give --lambda", msg)
+}
+
+// defaultNuPenalty is the fitted penalty with its default ν, on p
+// predictors, when --nu was given (nil otherwise, or when it cannot be
+// built).
+func (f *fitFlags) defaultNuPenalty(p int) penalty.Penalty {
+	if !f.nu.set {
+		return nil
+	}
+	spec := f.penaltySpec()
+	spec.nu = optFloat{}
+	def, _, _, err := buildPenalty(spec, p)
+	if err != nil {
+		return nil
+	}
+	return def
 }
 
 // theoryOverflow explains a Theorem 2 λ that overflows float64 by the
@@ -415,17 +418,11 @@ func underflows(s string, v float64) bool {
 // nuOverflow explains the failure err of a streamed fit on the generated
 // grid, whose λ_max cmd cannot compute without the rows: when the grid's
 // top alone fails with the user's penalty pen and fits with the default ν
-// (top says whether it fits for a penalty) the user's --nu is named, λ_max
-// growing like 1/ν. Otherwise, or without --nu, it returns nil (err
-// stands: it has another cause).
+// (top says whether it fits for a penalty; penalty.DiagnoseGridTop) the
+// user's --nu is named, λ_max growing like 1/ν. Otherwise, or without
+// --nu, it returns nil (err stands: it has another cause).
 func nuOverflow(top func(penalty.Penalty) bool, pen penalty.Penalty, p int, f *fitFlags, err error) error {
-	if !f.nu.set || top(pen) {
-		return nil
-	}
-	spec := f.penaltySpec()
-	spec.nu = optFloat{}
-	def, _, _, bErr := buildPenalty(spec, p)
-	if bErr != nil || !top(def) {
+	if !f.nu.set || penalty.DiagnoseGridTop(top, pen, func() penalty.Penalty { return f.defaultNuPenalty(p) }) != penalty.SmallNu {
 		return nil
 	}
 	return usagef("the automatic lambda fails with --nu %v and not with the default nu: lambda_max grows like 1/nu (%v); give a larger --nu, or --lambda", f.nu.v, err)
