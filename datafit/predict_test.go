@@ -40,3 +40,9 @@ func TestLinearPredictor(t *testing.T) {
 		t.Errorf("got %v, want 12.5", got)
 	}
 }
+
+func TestGlmnetLambda(t *testing.T) {
+	if got := GlmnetLambda(50, 100); got != 0.25 {
+		t.Errorf("GlmnetLambda(50, 100) = %v, want 0.25", got)
+	}
+}

@@ -47,3 +47,11 @@ func TrainingBytes(arch []int, n int) (bytes, weights float64) {
 	}
 	return 8 * (8*weights + 3*units*float64(n)), weights
 }
+
+// Standardize replaces each v of col by (v − centre)/scale, the inputs
+// a network trained on standardised columns (ColumnScale) expects.
+func Standardize(col []float64, centre, scale float64) {
+	for i, v := range col {
+		col[i] = (v - centre) / scale
+	}
+}

@@ -34,3 +34,15 @@ func TestTrainingBytes(t *testing.T) {
 		t.Errorf("absurd widths: %v bytes", b)
 	}
 }
+
+func TestStandardizeUndoesColumnScale(t *testing.T) {
+	col := []float64{2, 4, 4, 4, 5, 5, 7, 9}
+	c, s := ColumnScale(col)
+	Standardize(col, c, s)
+	if m, sd := ColumnScale(col); math.Abs(m) > 1e-15 || math.Abs(sd-1) > 1e-15 {
+		t.Errorf("standardised column: mean %v, sd %v", m, sd)
+	}
+	if col[0] != -1.5 {
+		t.Errorf("(2 − 5)/2 = %v, want -1.5", col[0])
+	}
+}

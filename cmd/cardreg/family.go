@@ -333,7 +333,7 @@ func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated boo
 // fillGLM fills the result from a glm model.
 func (r *fitResult) fillGLM(m *glm.Model, standardized bool) {
 	r.Lambda = m.Lambda
-	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
+	r.LambdaGlmnet = datafit.GlmnetLambda(m.Lambda, r.N)
 	obj, dev, null, ratio := m.Objective, m.Deviance, m.NullDeviance, m.DevRatio
 	r.Objective, r.Deviance, r.NullDeviance, r.DevRatio = &obj, &dev, &null, &ratio
 	if !math.IsNaN(m.Gap) {
@@ -423,7 +423,7 @@ func glmCVCSV(cv *glm.CV, n int) string {
 	var b strings.Builder
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
-		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * float64(n))), num(cv.Mean[k]), num(cv.SE[k]),
+		b.WriteString(strings.Join([]string{num(lam), num(datafit.GlmnetLambda(lam, n)), num(cv.Mean[k]), num(cv.SE[k]),
 			strconv.Itoa(len(cv.Path.Models[k].DistinctValues())), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
 	return b.String()

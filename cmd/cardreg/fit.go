@@ -12,6 +12,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -734,7 +735,7 @@ func notAFile(flag, s string, n int) error {
 
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 	r.Lambda = m.Lambda
-	r.LambdaGlmnet = m.Lambda / (2 * float64(r.N))
+	r.LambdaGlmnet = datafit.GlmnetLambda(m.Lambda, r.N)
 	r.Objective = nil
 	if obj := m.Objective; !math.IsInf(obj, 0) && !math.IsNaN(obj) {
 		r.Objective = &obj

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
@@ -233,7 +234,7 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 	r := &lambdaResult{fields: map[string]any{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
 		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}}
 	rows := [][2]string{
-		{"lambda (Theorem 2)", fmt.Sprintf("%.6g = max(M_G, 1/nu) * lambda_t (paper scale; glmnet scale %.6g)", rc.Lambda, rc.Lambda/(2*float64(x.RawMatrix().Rows)))},
+		{"lambda (Theorem 2)", fmt.Sprintf("%.6g = max(M_G, 1/nu) * lambda_t (paper scale; glmnet scale %.6g)", rc.Lambda, datafit.GlmnetLambda(rc.Lambda, x.RawMatrix().Rows))},
 		{"lambda_t", fmt.Sprintf("%.6g = 2 sigma sqrt(N s) sqrt(2 log(p q / t)), bounds 2||X'U||_inf w.p. 1 - t", rc.LambdaT)},
 		{"s", fmt.Sprintf("%.6g = 2 max_j ||x_j||^2 / N", rc.S)},
 		{"max(M_G, 1/nu)", fmt.Sprintf("%.6g (M_G %.6g, nu %.6g)", rc.Equivalence, mg, nu)},
@@ -329,7 +330,6 @@ func fmtFloats(v []float64) string {
 	}
 	return "[" + strings.Join(parts, " ") + "]"
 }
-
 
 // gridOverflow explains the failure of a fit whose λ the command computed
 // (λ_max, the top of the generated grid): when λ_max, as lmax computes it

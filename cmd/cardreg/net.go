@@ -460,9 +460,7 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 		col = slices.Clone(col)
 		if standardize {
 			c, s := deepreg.ColumnScale(col)
-			for i := range col {
-				col[i] = (col[i] - c) / s
-			}
+			deepreg.Standardize(col, c, s)
 			m.Center, m.Scale = append(m.Center, c), append(m.Scale, s)
 		}
 		x.SetCol(len(m.Names), col)
@@ -711,9 +709,7 @@ func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]
 		}
 		col := slices.Clone(t.cols[j])
 		if m.Center != nil {
-			for i := range col {
-				col[i] = (col[i] - m.Center[k]) / m.Scale[k]
-			}
+			deepreg.Standardize(col, m.Center[k], m.Scale[k])
 		}
 		x.SetCol(k, col)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
@@ -251,7 +252,7 @@ func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, strin
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
 		distinct := len(cv.Path.Models[k].DistinctValues(0))
-		b.WriteString(strings.Join([]string{num(lam), num(lam / (2 * float64(n))), num(cv.MeanError[k]), num(cv.StdError[k]),
+		b.WriteString(strings.Join([]string{num(lam), num(datafit.GlmnetLambda(lam, n)), num(cv.MeanError[k]), num(cv.StdError[k]),
 			strconv.Itoa(distinct), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
 	return b.String(), unconverged(cv.Path, cv.Unconverged), nil
