@@ -38,14 +38,6 @@ func (o *optFloat) Set(s string) error {
 // Get returns the value, so that checkFiniteFlags sees it as a float.
 func (o *optFloat) Get() any { return o.v }
 
-// or returns the value given, else def.
-func (o optFloat) or(def float64) float64 {
-	if o.set {
-		return o.v
-	}
-	return def
-}
-
 // checkNu refuses a ν the penalty's theory does not allow: h is a norm, and
 // its duality gap a certificate, only for a finite ν > 0.
 func checkNu(nu optFloat) error {
