@@ -11,16 +11,23 @@ import (
 // LemmaCheck is one check of M_G ≤ bound, M_G computed by the LP method
 // (KernelOf), not by its closed form; its JSON is cardreg bound's.
 type LemmaCheck struct {
-	Kind   string  `json:"kind"` // "all-pairs" or "grouped"
-	Rows   int     `json:"rows"`
-	Cols   int     `json:"cols"`
-	P      int     `json:"P"`
-	Groups []int   `json:"group_sizes,omitempty"`
+	// Kind is "all-pairs" (√P·A_n) or "grouped" (a random partition).
+	Kind string `json:"kind"`
+	// Rows is n, Cols the layer's column count c, and P = n·c.
+	Rows int `json:"rows"`
+	Cols int `json:"cols"`
+	P    int `json:"P"`
+	// Groups holds the group sizes of a grouped check.
+	Groups []int `json:"group_sizes,omitempty"`
+	// MG is M_G by the linear programs, Closed its closed form.
 	MG     float64 `json:"M_G_lp"`
 	Closed float64 `json:"closed_form"`
-	Bound  float64 `json:"bound"`
-	Ratio  float64 `json:"ratio"`
-	Holds  bool    `json:"holds"`
+	// Bound is the lemma's bound: 2/√P, or max_k 2/√P_k for a grouped
+	// check; Ratio is MG/Bound.
+	Bound float64 `json:"bound"`
+	Ratio float64 `json:"ratio"`
+	// Holds reports MG ≤ Bound up to the linear programs' rounding.
+	Holds bool `json:"holds"`
 }
 
 // boundCheck is one check before its linear programs: the row without
@@ -32,7 +39,11 @@ type boundCheck struct {
 	slack float64
 }
 
-// LemmaChecks computes every check, calling tick (when not nil) after each
+// LemmaChecks checks the source paper's lemma M_A ≤ 2/√P numerically:
+// for every n = 2..maxRows and column count c in cols, M_G of the weighted
+// all-pairs matrix √P·A_n (P = n·c) against 2/√P, and parts random
+// grouped partitions (seeded by seed) of 4–10 rows into at most 3 groups
+// against max_k 2/√P_k. It calls tick (when not nil) after each check
 // with the linear programs solved so far and in all.
 func LemmaChecks(maxRows int, cols []int, parts int, seed uint64, tick func(done, total int)) ([]LemmaCheck, error) {
 	checks := append(allPairsChecks(maxRows, cols), groupedChecks(maxRows, cols, parts, seed)...)

@@ -15,9 +15,13 @@ import (
 // measure and its standard error at each λ, λ_min and λ_1se, and the
 // measure's name for the axis.
 type CVCurve struct {
-	Lambdas, Mean, SE   []float64
+	// Lambdas are the grid's λ; Mean and SE the mean held-out measure and
+	// its standard error at each.
+	Lambdas, Mean, SE []float64
+	// LambdaMin and LambdaSE are λ_min and λ_1se.
 	LambdaMin, LambdaSE float64
-	Measure             string
+	// Measure names the measure on the axis.
+	Measure string
 }
 
 // TensorCV returns the curve of a least-squares cross-validation.

@@ -19,8 +19,11 @@ import (
 // (Coef[k][j] for predictor j at Lambdas[k]) and their numbers of distinct
 // values. Every family's path gives one.
 type PathCurves struct {
-	Lambdas  []float64
-	Coef     [][]float64
+	// Lambdas are the fits' λ, on the paper's scale.
+	Lambdas []float64
+	// Coef[k] holds the coefficients of the fit at Lambdas[k].
+	Coef [][]float64
+	// Distinct[k] is its number of distinct coefficient values.
 	Distinct []int
 }
 
