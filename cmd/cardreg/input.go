@@ -10,6 +10,8 @@ import (
 	"os"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/cardsparse/cardreg/internal/names"
 )
 
 // stdinName is how messages name standard input, read when a data file is
@@ -166,18 +168,8 @@ func notText(head []byte) string {
 }
 
 // shortText is text for a message: at most a short prefix of a cell, so
-// that a huge cell is never echoed whole.
-func shortText(b []byte) string {
-	const most = 40
-	if len(b) <= most {
-		return fmt.Sprintf("%q", b)
-	}
-	cut := most - 8
-	for cut > 0 && !utf8.RuneStart(b[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%q… (%d bytes)", b[:cut], len(b))
-}
+// that a huge cell is never echoed whole (names.Short).
+func shortText(b []byte) string { return names.Short(b) }
 
 // parseSep reads a --sep value: one character, or `\t` or "tab" for a tab
 // (a shell passes '\t' as a backslash and a t).

@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/names"
 	"github.com/cardsparse/cardreg/penalty"
 )
 
@@ -144,7 +146,7 @@ func (m *savedModel) check() error {
 	}
 	// JSON has no NaN or infinity, and a number beyond float64 fails to
 	// decode, so every coefficient is finite here.
-	return uniqueNames(m.Names, "predictor")
+	return names.Unique(m.Names, "predictor")
 }
 
 // checkFit tests what was fitted: the penalty, λ, ν, the gap, the family.
@@ -274,7 +276,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		Format string
 		Names  []string
 	}
-	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
+	if json.Unmarshal(raw, &head) == nil && head.Format == deepreg.SavedFormat {
 		return predictNetworkFile(w, raw, head.Names, modelPath, dataPath, sep)
 	}
 	m, err := parseModelFrom(modelPath, raw)

@@ -15,7 +15,6 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -265,7 +264,7 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 
 // netResult is a trained network with its history.
 type netResult struct {
-	model   *netModel
+	model   *deepreg.Saved
 	history []deepreg.Epoch
 	note    string
 }
@@ -293,9 +292,9 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		return nil, err
 	}
 	ti, _ := t.index(target)
-	m := &netModel{Format: netModelFormat, Version: netModelVersion, Target: t.names[ti], Loss: cfg.loss.String(),
+	m := &deepreg.Saved{Format: deepreg.SavedFormat, Version: deepreg.SavedVersion, Target: t.names[ti], Loss: cfg.loss.String(),
 		Penalty: f.penalty, Lambda: f.lambda, Nu: cfg.nu}
-	x, y, err := m.prepare(t, ti, cfg, f.standardize, path)
+	x, y, err := prepareNet(m, t, ti, cfg, f.standardize, path)
 	if err != nil {
 		return nil, err
 	}
@@ -325,7 +324,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		}
 		return nil, inFile(path, err)
 	}
-	m.setNetwork(net)
+	m.SetNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil
 }
 
@@ -418,36 +417,10 @@ func (r *netResult) write(w io.Writer, format string) error {
 	return nil
 }
 
-// The saved network's format; predict tells it from a linear model by
-// Format.
-const (
-	netModelFormat  = "cardreg-network"
-	netModelVersion = 1
-)
-
-// netModel is what net --save-model writes and predict reads.
-type netModel struct {
-	Format      string        `json:"format"`
-	Version     int           `json:"version"`
-	Target      string        `json:"target"`
-	Loss        string        `json:"loss"`
-	Penalty     string        `json:"penalty"`
-	Lambda      float64       `json:"lambda"`
-	Nu          float64       `json:"nu,omitempty"`
-	Names       []string      `json:"names"`
-	Classes     []float64     `json:"classes,omitempty"`
-	ClassLabels []string      `json:"class_labels,omitempty"`
-	Center      []float64     `json:"center,omitempty"`
-	Scale       []float64     `json:"scale,omitempty"`
-	Arch        []int         `json:"arch"`
-	Activations []string      `json:"activations"`
-	Weights     [][][]float64 `json:"weights"`
-	Biases      [][]float64   `json:"biases,omitempty"`
-}
-
-// prepare builds the inputs (standardised when asked, the centre and scale
-// kept) and the targets (one-hot classes for xent), checking the widths.
-func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
+// prepareNet builds the inputs (standardised when asked, the centre and
+// scale kept in m) and the targets (one-hot classes for xent, the classes
+// kept in m), checking the widths.
+func prepareNet(m *deepreg.Saved, t *table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
 	n := len(t.cols[0])
 	if len(t.names) < 2 {
 		return nil, nil, fmt.Errorf("%s: need at least one input column besides the target", path)
@@ -476,220 +449,34 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 		}
 		return x, mat.NewDense(n, 1, slices.Clone(t.cols[ti])), nil
 	}
-	labels := m.setClasses(t.text[ti])
-	if out != m.classes() {
-		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], m.classes())
-	}
-	return x, deepreg.OneHot(labels, m.classes()), nil
-}
-
-// setClasses sets the model's classes from the target's labels and
-// returns each row's class index. Labels that all read as numbers are
-// numeric classes (Classes, sorted by value, as 0…9 on digits); otherwise
-// they are text classes (ClassLabels, sorted), and predict prints them.
-func (m *netModel) setClasses(text []string) []int {
-	nums := make([]float64, len(text))
-	numeric := true
-	for i, s := range text {
+	labels := m.SetClasses(t.text[ti], func(s string) (float64, bool) {
 		v, err := parseCell([]byte(s))
-		if err != nil {
-			numeric = false
-			break
-		}
-		nums[i] = v
+		return v, err == nil
+	})
+	if out != m.NumClasses() {
+		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], m.NumClasses())
 	}
-	labels := make([]int, len(text))
-	if numeric {
-		m.Classes = slices.Compact(slices.Sorted(slices.Values(nums)))
-		for i, v := range nums {
-			labels[i], _ = slices.BinarySearch(m.Classes, v)
-		}
-		return labels
-	}
-	m.ClassLabels = slices.Compact(slices.Sorted(slices.Values(text)))
-	for i, s := range text {
-		labels[i], _ = slices.BinarySearch(m.ClassLabels, s)
-	}
-	return labels
-}
-
-// classes is the number of classes.
-func (m *netModel) classes() int { return len(m.Classes) + len(m.ClassLabels) }
-
-func (m *netModel) setNetwork(net *deepreg.Network) {
-	m.Arch = net.Arch()
-	for _, a := range net.Activations {
-		m.Activations = append(m.Activations, a.String())
-	}
-	for _, w := range net.Weights {
-		r, _ := w.Dims()
-		rows := make([][]float64, r)
-		for i := range rows {
-			rows[i] = mat.Row(nil, i, w)
-		}
-		m.Weights = append(m.Weights, rows)
-	}
-	for _, b := range net.Biases {
-		m.Biases = append(m.Biases, mat.Col(nil, 0, b))
-	}
-}
-
-// network rebuilds the network of a saved model, checking its shapes.
-func (m *netModel) network() (*deepreg.Network, error) {
-	if err := m.checkArch(); err != nil {
-		return nil, err
-	}
-	net := &deepreg.Network{}
-	for _, s := range m.Activations {
-		a, err := deepreg.ParseActivation(s)
-		if err != nil {
-			return nil, err
-		}
-		net.Activations = append(net.Activations, a)
-	}
-	for l, rows := range m.Weights {
-		w, err := m.weightMatrix(l, rows)
-		if err != nil {
-			return nil, err
-		}
-		net.Weights = append(net.Weights, w)
-	}
-	for l, b := range m.Biases {
-		if len(b) != m.Arch[l+1] {
-			return nil, fmt.Errorf("bias %d has %d entries, the architecture says %d", l, len(b), m.Arch[l+1])
-		}
-		net.Biases = append(net.Biases, mat.NewVecDense(len(b), slices.Clone(b)))
-	}
-	if len(m.Biases) != 0 && len(m.Biases) != len(m.Weights) {
-		return nil, errors.New("inconsistent biases")
-	}
-	return net, m.checkInputs()
-}
-
-// checkArch checks the architecture against the numbers of weight
-// matrices and activations, and its widths' range.
-func (m *netModel) checkArch() error {
-	if len(m.Arch) < 2 || len(m.Weights) != len(m.Arch)-1 || len(m.Activations) != len(m.Arch)-2 {
-		return errors.New("inconsistent architecture, weights and activations")
-	}
-	for _, p := range m.Arch {
-		if p < 1 || p > 1<<20 {
-			return fmt.Errorf("layer width %d out of range", p)
-		}
-	}
-	return nil
-}
-
-// weightMatrix builds weight matrix l from its rows, checking its shape.
-func (m *netModel) weightMatrix(l int, rows [][]float64) (*mat.Dense, error) {
-	w := mat.NewDense(m.Arch[l+1], m.Arch[l], nil)
-	if len(rows) != m.Arch[l+1] {
-		return nil, fmt.Errorf("weight matrix %d has %d rows, the architecture says %d", l, len(rows), m.Arch[l+1])
-	}
-	for i, row := range rows {
-		if len(row) != m.Arch[l] {
-			return nil, fmt.Errorf("weight matrix %d, row %d has %d entries, the architecture says %d", l, i, len(row), m.Arch[l])
-		}
-		w.SetRow(i, row)
-	}
-	return w, nil
-}
-
-// checkInputs checks the input names, centre and scale against the input
-// width.
-func (m *netModel) checkInputs() error {
-	if len(m.Names) != m.Arch[0] || (m.Center != nil && len(m.Center) != m.Arch[0]) || (m.Scale != nil && len(m.Scale) != m.Arch[0]) ||
-		(m.Center == nil) != (m.Scale == nil) {
-		return errors.New("input names, centre and scale do not match the input width")
-	}
-	for _, s := range m.Scale {
-		if !(s > 0) {
-			return errors.New("input scales must be positive")
-		}
-	}
-	return nil
+	return x, deepreg.OneHot(labels, m.NumClasses()), nil
 }
 
 // parseNetModel decodes a saved network strictly (see decodeStrict) and
-// checks it: shapes, the loss and its classes, names and scales.
-func parseNetModel(raw []byte) (*netModel, *deepreg.Network, error) {
-	var m netModel
+// checks it (deepreg.Saved's Network and Check).
+func parseNetModel(raw []byte) (*deepreg.Saved, *deepreg.Network, error) {
+	var m deepreg.Saved
 	if err := decodeStrict(raw, &m, "format", "version", "target", "loss", "penalty", "lambda", "names", "arch", "activations", "weights"); err != nil {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
-	if m.Format != netModelFormat || m.Version != netModelVersion {
-		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", shortText([]byte(m.Format)), m.Version, netModelFormat, netModelVersion)
+	if m.Format != deepreg.SavedFormat || m.Version != deepreg.SavedVersion {
+		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", shortText([]byte(m.Format)), m.Version, deepreg.SavedFormat, deepreg.SavedVersion)
 	}
-	net, err := m.network()
+	net, err := m.Network()
 	if err == nil {
-		err = m.checkValues()
+		err = m.Check()
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
 	return &m, net, nil
-}
-
-// checkValues tests what network() does not: the loss and its classes,
-// the input names, λ and ν.
-func (m *netModel) checkValues() error {
-	if err := m.checkClasses(); err != nil {
-		return err
-	}
-	if err := uniqueNames(m.Names, "input"); err != nil {
-		return err
-	}
-	if !(m.Lambda >= 0) || m.Nu < 0 {
-		return fmt.Errorf("lambda %v and nu %v must be >= 0", m.Lambda, m.Nu)
-	}
-	return nil
-}
-
-// checkClasses checks the loss against the outputs and the classes.
-func (m *netModel) checkClasses() error {
-	out := m.Arch[len(m.Arch)-1]
-	switch m.Loss {
-	case "squared":
-		if m.classes() != 0 || out != 1 {
-			return errors.New("a squared-loss network has one output and no classes")
-		}
-		return nil
-	case "xent":
-		if len(m.Classes) > 0 && len(m.ClassLabels) > 0 || m.classes() != out {
-			return fmt.Errorf("%d classes for %d outputs", m.classes(), out)
-		}
-		if !increasing(m.Classes) {
-			return errors.New("classes not strictly increasing")
-		}
-		if !increasing(m.ClassLabels) {
-			return errors.New("class labels not strictly increasing")
-		}
-		return nil
-	}
-	return fmt.Errorf("unknown loss %s", shortText([]byte(m.Loss)))
-}
-
-// increasing reports whether v is strictly increasing.
-func increasing[T float64 | string](v []T) bool {
-	for i := 1; i < len(v); i++ {
-		if !(v[i] > v[i-1]) {
-			return false
-		}
-	}
-	return true
-}
-
-// uniqueNames refuses a name that is empty (or blank) or repeated; role
-// names them in the message ("input name x is empty or repeated").
-func uniqueNames(names []string, role string) error {
-	seen := map[string]bool{}
-	for _, name := range names {
-		if strings.TrimSpace(name) == "" || seen[name] {
-			return fmt.Errorf("%s name %s is empty or repeated", role, shortText([]byte(name)))
-		}
-		seen[name] = true
-	}
-	return nil
 }
 
 // predictNetwork returns one prediction per row, as text: the output
@@ -700,43 +487,32 @@ func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", modelPath, err)
 	}
-	n := t.rows()
-	x := mat.NewDense(n, len(m.Names), nil)
+	x := mat.NewDense(t.rows(), len(m.Names), nil)
 	for k, name := range m.Names {
 		j, err := t.index(name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the network needs input %q: %v", dataPath, name, err)
 		}
-		col := slices.Clone(t.cols[j])
-		if m.Center != nil {
-			deepreg.Standardize(col, m.Center[k], m.Scale[k])
-		}
-		x.SetCol(k, col)
+		x.SetCol(k, t.cols[j])
 	}
+	m.Inputs(x)
 	out, err := net.Predict(x)
 	if err != nil {
 		return nil, err
 	}
-	pred := make([]string, n)
-	for i := range pred {
-		row := out.RawRowView(i)
-		for _, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%s: the network's output for data row %d is %v (the inputs overflow it)", dataPath, i+1, v)
-			}
-		}
-		if m.Loss != "xent" {
-			pred[i] = strconv.FormatFloat(row[0], 'g', 17, 64)
-			continue
-		}
-		best := floats.MaxIdx(row)
-		if m.ClassLabels != nil {
-			pred[i] = csvNames([]string{m.ClassLabels[best]})[0]
+	preds, err := m.Predict(out)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", dataPath, err)
+	}
+	text := make([]string, len(preds))
+	for i, p := range preds {
+		if p.IsLabel {
+			text[i] = csvNames([]string{p.Label})[0]
 		} else {
-			pred[i] = strconv.FormatFloat(m.Classes[best], 'g', 17, 64)
+			text[i] = strconv.FormatFloat(p.Value, 'g', 17, 64)
 		}
 	}
-	return pred, nil
+	return text, nil
 }
 
 // orDash formats v, or "-" when it is NaN (no validation rows).

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/stretchr/testify/require"
 )
 
@@ -42,7 +43,7 @@ func TestNetTrainSavePredict(t *testing.T) {
 		"--bias", "--standardize", "--format", "json", "--save-model", model, data)
 	require.Equal(t, 0, res.code, res.stderr)
 	var out struct {
-		Model   netModel         `json:"model"`
+		Model   deepreg.Saved    `json:"model"`
 		Input   string           `json:"input"`
 		History []map[string]any `json:"history"`
 	}
