@@ -14,6 +14,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/names"
 	"github.com/cardsparse/cardreg/penalty"
 )
@@ -99,7 +100,7 @@ func parseModel(b []byte) (*savedModel, error) {
 		Version int
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		if text := jsonTextError(b, err); text != err {
+		if text := jsonx.TextError(b, err); text != err {
 			return nil, text
 		}
 		return nil, fmt.Errorf("not a cardreg model: %v", err)
@@ -118,7 +119,7 @@ func parseModel(b []byte) (*savedModel, error) {
 		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 to %d", head.Version, modelVersion)
 	}
 	var m savedModel
-	if err := decodeStrict(b, &m, required...); err != nil {
+	if err := jsonx.DecodeStrict(b, &m, required...); err != nil {
 		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
 	}
 	if head.Version < 3 {
@@ -268,7 +269,7 @@ func (f *predictFlags) validate(pos []string) error {
 // constant memory (only the model's columns are read), or the network's
 // predictions.
 func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) error {
-	raw, err := readJSONFile(modelPath)
+	raw, err := jsonx.ReadFile(modelPath)
 	if err != nil {
 		return err
 	}

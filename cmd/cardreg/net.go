@@ -13,6 +13,7 @@ import (
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -459,11 +460,11 @@ func prepareNet(m *deepreg.Saved, t *table, ti int, cfg *netConfig, standardize 
 	return x, deepreg.OneHot(labels, m.NumClasses()), nil
 }
 
-// parseNetModel decodes a saved network strictly (see decodeStrict) and
+// parseNetModel decodes a saved network strictly (see jsonx.DecodeStrict) and
 // checks it (deepreg.Saved's Network and Check).
 func parseNetModel(raw []byte) (*deepreg.Saved, *deepreg.Network, error) {
 	var m deepreg.Saved
-	if err := decodeStrict(raw, &m, "format", "version", "target", "loss", "penalty", "lambda", "names", "arch", "activations", "weights"); err != nil {
+	if err := jsonx.DecodeStrict(raw, &m, "format", "version", "target", "loss", "penalty", "lambda", "names", "arch", "activations", "weights"); err != nil {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
 	if m.Format != deepreg.SavedFormat || m.Version != deepreg.SavedVersion {

@@ -1,4 +1,4 @@
-package main
+package jsonx
 
 import (
 	"bytes"
@@ -7,13 +7,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/cardsparse/cardreg/internal/names"
 )
 
-// readJSONFile reads a JSON file without the UTF-8 byte order mark that
+// ReadFile reads a JSON file without the UTF-8 byte order mark that
 // some editors (Notepad, PowerShell's Out-File) put at its start: JSON
 // text has none, and encoding/json refuses it, as the CSV reader skips it.
 // "-" reads standard input.
-func readJSONFile(path string) ([]byte, error) {
+func ReadFile(path string) ([]byte, error) {
 	var b []byte
 	var err error
 	if path == "-" {
@@ -21,14 +23,14 @@ func readJSONFile(path string) ([]byte, error) {
 	} else {
 		b, err = os.ReadFile(path)
 	}
-	return bytes.TrimPrefix(b, utf8BOM), err
+	return bytes.TrimPrefix(b, []byte("\uFEFF")), err
 }
 
-// jsonTextError rephrases err, from decoding the JSON text b, when b is
+// TextError rephrases err, from decoding the JSON text b, when b is
 // not JSON at all: empty, or ending inside a value (a file cut short: a
 // copy interrupted, head -c), which encoding/json reports as a bad
 // character at the end or "unexpected end of JSON input".
-func jsonTextError(b []byte, err error) error {
+func TextError(b []byte, err error) error {
 	var se *json.SyntaxError
 	if !errors.As(err, &se) && !errors.Is(err, io.ErrUnexpectedEOF) {
 		return err
@@ -46,11 +48,11 @@ func jsonTextError(b []byte, err error) error {
 	return err
 }
 
-// decodeStrict decodes one JSON object into v, refusing what
+// DecodeStrict decodes one JSON object into v, refusing what
 // encoding/json lets through silently: a duplicated key at any depth (the
 // last would win), an unknown field, a required key that is missing or
 // null, and anything after the object.
-func decodeStrict(raw []byte, v any, required ...string) error {
+func DecodeStrict(raw []byte, v any, required ...string) error {
 	if err := checkDuplicateKeys(raw); err != nil {
 		return err
 	}
@@ -103,7 +105,7 @@ func walkJSON(dec *json.Decoder, path string) error {
 			}
 			key, _ := k.(string)
 			if seen[key] {
-				return fmt.Errorf("key %s appears twice in %s", shortText([]byte(key)), path)
+				return fmt.Errorf("key %s appears twice in %s", names.Short([]byte(key)), path)
 			}
 			seen[key] = true
 			if err := walkJSON(dec, path+"."+key); err != nil {
