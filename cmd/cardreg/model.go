@@ -15,53 +15,8 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
-	"github.com/cardsparse/cardreg/internal/names"
-	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/internal/modelfile"
 )
-
-// modelFormat names the saved-model format; the version changes when
-// fields change meaning. Version 2 added converged and duality_gap,
-// version 3 family, link, offset_column and weights; older files (least
-// squares, without them) are still read.
-const (
-	modelFormat  = "cardreg-model"
-	modelVersion = 3
-)
-
-// savedModel is what fit --save-model writes and predict reads: enough to
-// predict (names, coefficients, intercept on the data's scale) and to say
-// what was fitted.
-type savedModel struct {
-	Format       string    `json:"format"`
-	Version      int       `json:"version"`
-	Penalty      string    `json:"penalty"`
-	Lambda       float64   `json:"lambda"`
-	Nu           *float64  `json:"nu"`
-	Target       string    `json:"target"`
-	Names        []string  `json:"names"`
-	Coefficients []float64 `json:"coefficients"`
-	Intercept    float64   `json:"intercept"`
-	Relaxed      bool      `json:"relaxed"`
-	N            int       `json:"n"`
-	// Converged and DualityGap are the penalised fit's certificate
-	// (the gap is null for ridge, which has no dual norm here).
-	Converged  bool     `json:"converged"`
-	DualityGap *float64 `json:"duality_gap"`
-	// Family and Link say how the linear predictor maps to the response
-	// (gaussian and identity in versions 1 and 2). OffsetColumn names the
-	// column predict adds to the linear predictor ("" for none). Weights
-	// says how observation weights entered the fit: "none", or
-	// "normalised to sum to n" (every family; "as given" in models saved
-	// before gaussian weights were rescaled, read as it was written).
-	Family       string `json:"family,omitempty"`
-	Link         string `json:"link,omitempty"`
-	OffsetColumn string `json:"offset_column,omitempty"`
-	Weights      string `json:"weights,omitempty"`
-}
-
-// modelRequired are the keys a saved model must hold, not null; version 2
-// adds converged.
-var modelRequired = []string{"format", "version", "penalty", "lambda", "target", "names", "coefficients", "intercept", "relaxed", "n"}
 
 func saveModel(w io.Writer, r *fitResult) error {
 	// Every family's weights are rescaled to sum to n (glmnet's
@@ -74,7 +29,7 @@ func saveModel(w io.Writer, r *fitResult) error {
 	if math.IsInf(r.Lambda, 0) || math.IsNaN(r.Lambda) {
 		return fmt.Errorf("λ on the data's scale is %v, beyond float64 (λ grows as the predictors' magnitude times the response's): a saved model needs a finite λ; rescale the data", r.Lambda)
 	}
-	return writeJSON(w, savedModel{Format: modelFormat, Version: modelVersion, Penalty: r.Penalty, Lambda: r.Lambda,
+	return writeJSON(w, modelfile.Linear{Format: modelfile.Format, Version: modelfile.Version, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
 		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights})
@@ -82,107 +37,13 @@ func saveModel(w io.Writer, r *fitResult) error {
 
 // parseModelFrom reads back the model file path (or standard input, "-")
 // saved by fit, whose text is b, refusing one that was cut short, edited
-// or corrupted (see parseModel); its errors start with the file's name.
-func parseModelFrom(path string, b []byte) (*savedModel, error) {
-	m, err := parseModel(b)
+// or corrupted (see modelfile.Parse); its errors start with the file's name.
+func parseModelFrom(path string, b []byte) (*modelfile.Linear, error) {
+	m, err := modelfile.Parse(b)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", inputName(path), err)
 	}
 	return m, nil
-}
-
-// parseModel decodes and checks a saved model, refusing text that is not
-// complete JSON, a missing, null, duplicated or unknown field, a value out
-// of its range, predictor names empty or repeated.
-func parseModel(b []byte) (*savedModel, error) {
-	var head struct {
-		Format  string
-		Version int
-	}
-	if err := json.Unmarshal(b, &head); err != nil {
-		if text := jsonx.TextError(b, err); text != err {
-			return nil, text
-		}
-		return nil, fmt.Errorf("not a cardreg model: %v", err)
-	}
-	if head.Format != modelFormat {
-		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", shortText([]byte(head.Format)), modelFormat)
-	}
-	required := modelRequired
-	switch head.Version {
-	case 1:
-	case 2:
-		required = append(slices.Clone(required), "converged")
-	case modelVersion:
-		required = append(slices.Clone(required), "converged", "family", "link", "weights")
-	default:
-		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 to %d", head.Version, modelVersion)
-	}
-	var m savedModel
-	if err := jsonx.DecodeStrict(b, &m, required...); err != nil {
-		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
-	}
-	if head.Version < 3 {
-		m.Family, m.Link = "gaussian", "identity"
-	}
-	if err := m.check(); err != nil {
-		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
-	}
-	return &m, nil
-}
-
-// knownPenalty reports whether name is in penalty.Lookup's table.
-func knownPenalty(name string) bool {
-	_, ok := penalty.Lookup(name)
-	return ok
-}
-
-// check tests the values of a decoded model.
-func (m *savedModel) check() error {
-	if err := m.checkFit(); err != nil {
-		return err
-	}
-	if err := m.checkData(); err != nil {
-		return err
-	}
-	// JSON has no NaN or infinity, and a number beyond float64 fails to
-	// decode, so every coefficient is finite here.
-	return names.Unique(m.Names, "predictor")
-}
-
-// checkFit tests what was fitted: the penalty, λ, ν, the gap, the family.
-func (m *savedModel) checkFit() error {
-	switch {
-	case !knownPenalty(m.Penalty):
-		return fmt.Errorf("unknown penalty %s", shortText([]byte(m.Penalty)))
-	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
-		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
-	case m.Nu != nil && !(*m.Nu > 0):
-		return fmt.Errorf("nu %v is not > 0", *m.Nu)
-	case m.DualityGap != nil && !(*m.DualityGap >= 0):
-		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
-	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
-		return fmt.Errorf("unknown family and link %s/%s", shortText([]byte(m.Family)), shortText([]byte(m.Link)))
-	}
-	return nil
-}
-
-// checkData tests what the model was fitted on: weights, offset,
-// target, n, names and coefficients.
-func (m *savedModel) checkData() error {
-	switch {
-	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
-		return fmt.Errorf("unknown weights %s", shortText([]byte(m.Weights)))
-	case m.OffsetColumn != "" && slices.Contains(m.Names, m.OffsetColumn):
-		return fmt.Errorf("offset column %s is also a predictor", shortText([]byte(m.OffsetColumn)))
-	case strings.TrimSpace(m.Target) == "":
-		return errors.New("empty target name")
-	case m.N < 1:
-		return fmt.Errorf("n = %d observations", m.N)
-	case len(m.Names) == 0 || len(m.Names) != len(m.Coefficients):
-		return fmt.Errorf("%d predictor names for %d coefficients", len(m.Names), len(m.Coefficients))
-	}
-	return nil
 }
 
 // predictFlags are the flags of cardreg predict.
@@ -292,7 +153,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		return usagef("--type class is for binomial models; this one is %s", m.Family)
 	}
 	pred, _ := datafit.PredictionByName(typ) // checked by runPredict
-	return m.predictRows(w, dataPath, sep, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
+	return predictRows(m, w, dataPath, sep, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
 }
 
 // predictNetworkFile writes the predictions of the saved network raw
@@ -312,11 +173,11 @@ func predictNetworkFile(w io.Writer, raw []byte, names []string, modelPath, data
 
 // predictRows streams the data file's rows and writes, for each, the
 // model's linear predictor mapped by out.
-func (m *savedModel) predictRows(w io.Writer, dataPath string, sep rune, out func(eta float64) float64) error {
+func predictRows(m *modelfile.Linear, w io.Writer, dataPath string, sep rune, out func(eta float64) float64) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("prediction\n")
 	var col []int // the kept column of each coefficient, then of the offset
-	o := readOptions{sep: sep, columns: m.columns(&col)}
+	o := readOptions{sep: sep, columns: modelColumns(m, &col)}
 	rows := 0
 	var buf []byte
 	x := make([]float64, len(m.Coefficients))
@@ -347,7 +208,7 @@ func (m *savedModel) predictRows(w io.Writer, dataPath string, sep rune, out fun
 // columns picks the model's predictor columns (and its offset column) of
 // a header, every one of which must be present, and sets *col to the
 // index of each among the columns kept.
-func (m *savedModel) columns(col *[]int) func([]string) ([]bool, error) {
+func modelColumns(m *modelfile.Linear, col *[]int) func([]string) ([]bool, error) {
 	need := m.Names
 	pick := needColumns(m.Names, "model", "predictor")
 	if m.OffsetColumn != "" {

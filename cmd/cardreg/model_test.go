@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/modelfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -70,7 +71,7 @@ func TestModelCorruptions(t *testing.T) {
 		"not an object":        {"[1,2]", "not a cardreg model"},
 		"empty":                {"", "is empty, not JSON"},
 	}
-	for _, key := range append(modelRequired, "converged", "family", "link", "weights") {
+	for _, key := range append(modelfile.Required, "converged", "family", "link", "weights") {
 		cases["missing "+key] = struct{ content, want string }{without(key), key}
 	}
 	for name, c := range cases {
@@ -112,7 +113,7 @@ func FuzzModel(f *testing.F) {
 	f.Add([]byte(`{"format":"cardreg-model","format":"x"}`))
 	f.Add([]byte(`{"format":"cardreg-model","version":2,"penalty":"lasso","lambda":1,"nu":null,"target":"y","names":["a"],"coefficients":[2],"intercept":1,"relaxed":false,"n":3,"converged":true,"duality_gap":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := parseModel(b)
+		m, err := modelfile.Parse(b)
 		if err != nil {
 			require.Nil(t, m)
 			require.NotContains(t, err.Error(), "\n")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/modelfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -94,7 +95,7 @@ func TestSavedWeightsLabel(t *testing.T) {
 		require.Equal(t, 0, res.code, res.stderr)
 		b, err := os.ReadFile(model)
 		require.NoError(t, err)
-		var m savedModel
+		var m modelfile.Linear
 		require.NoError(t, json.Unmarshal(b, &m))
 		require.Equal(t, "normalised to sum to n", m.Weights, route)
 	}
