@@ -83,3 +83,12 @@ func TestUsageFailure(t *testing.T) {
 	require.Equal(t, 2, usageFailure(&b, "net", errors.New("bad"), seeHelp("net")))
 	require.Equal(t, "cardreg net: bad (see cardreg help net)\n", b.String())
 }
+
+// Every command is listed once in commandOrder, which messages use.
+func TestCommandOrderListsEveryCommand(t *testing.T) {
+	require.Len(t, commandOrder, len(commands))
+	for _, name := range commandOrder {
+		require.Contains(t, commands, name)
+	}
+	require.Equal(t, "fit, path, cv, net, predict, lambda, bound, memory, simulate, help, version", commandList())
+}

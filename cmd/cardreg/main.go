@@ -18,6 +18,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
@@ -36,6 +37,9 @@ func main() {
 	}
 	os.Exit(code)
 }
+
+// commandOrder lists the commands in the order of messages and help.
+var commandOrder = []string{"fit", "path", "cv", "net", "predict", "lambda", "bound", "memory", "simulate"}
 
 // commands runs each command on its arguments (flags and files).
 var commands = map[string]func(args []string, stdout, stderr io.Writer) int{
@@ -81,7 +85,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 // commandList names the commands, for messages.
 func commandList() string {
-	return "fit, path, cv, net, predict, lambda, bound, memory, simulate, help, version"
+	return strings.Join(append(slices.Clone(commandOrder), "help", "version"), ", ")
 }
 
 // version is the module version cardreg was built from (a release tag
