@@ -215,13 +215,13 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 	} {
 		t.Run(strings.Join(args[:1], " "), func(t *testing.T) {
 			var stderr bytes.Buffer
-			code := run(args, &errWriter{w: failWriter{}}, &stderr)
-			stdout := &errWriter{w: failWriter{}}
+			code := run(args, &errWriter{W: failWriter{}}, &stderr)
+			stdout := &errWriter{W: failWriter{}}
 			code2 := run(args, stdout, &stderr)
 			if code == 0 && code2 == 0 {
 				// What main does for a command that printed without
 				// checking.
-				require.Error(t, stdout.err, "%v exited 0 with its output lost", args)
+				require.Error(t, stdout.Err, "%v exited 0 with its output lost", args)
 			}
 		})
 	}

@@ -27,12 +27,12 @@ import (
 
 func main() {
 	atomicfile.RemoveOnSignal()
-	stdout := &errWriter{w: os.Stdout}
+	stdout := &errWriter{W: os.Stdout}
 	code := run(os.Args[1:], stdout, os.Stderr)
-	if code == 0 && stdout.err != nil {
+	if code == 0 && stdout.Err != nil {
 		// A command that printed without checking: its output is lost
 		// (a full disk, a closed pipe), so the run failed.
-		fmt.Fprintf(os.Stderr, "cardreg: writing standard output: %v\n", stdout.err)
+		fmt.Fprintf(os.Stderr, "cardreg: writing standard output: %v\n", stdout.Err)
 		code = 1
 	}
 	os.Exit(code)
