@@ -56,8 +56,9 @@ type Kind struct {
 	Nu NuPolicy
 	// Needs is the input it needs besides p and ν.
 	Needs Input
-	// Grid reports a closed-form dual norm: λ_max, a generated λ grid and
-	// cross-validation on it.
+	// Grid reports that a λ grid can be generated (from λ_max, the dual
+	// norm of the null model's gradient in closed form, or ridge's own
+	// scale), and so paths and cross-validation on it.
 	Grid bool
 	// Theory reports that Theorem 2's λ is defined for it.
 	Theory bool
@@ -83,7 +84,7 @@ var kinds = []Kind{
 		New: func(in Inputs) (Penalty, error) { return NewGrouped(in.Groups, in.Nu), nil }},
 	{Name: "lasso", Nu: NuOne, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true,
 		New: func(in Inputs) (Penalty, error) { return L1{Nu: in.Nu}, nil }},
-	{Name: "ridge", Nu: NoNu, Networks: true,
+	{Name: "ridge", Nu: NoNu, Grid: true, Networks: true,
 		New: func(Inputs) (Penalty, error) { return Ridge{}, nil }},
 	{Name: "general", Nu: NuKernel, Needs: NeedsG,
 		New: func(in Inputs) (Penalty, error) { return NewGeneral(in.G, in.P, in.Nu) }},

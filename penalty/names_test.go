@@ -65,7 +65,7 @@ func TestNamesFiltersInTableOrder(t *testing.T) {
 	if got, want := Names(func(k Kind) bool { return k.NetworkLambda }), []string{"cardinality", "grouped", "lasso"}; !slices.Equal(got, want) {
 		t.Errorf("NetworkLambda names = %v, want %v", got, want)
 	}
-	if got, want := Names(func(k Kind) bool { return !k.Grid }), []string{"ridge", "general"}; !slices.Equal(got, want) {
+	if got, want := Names(func(k Kind) bool { return !k.Grid }), []string{"general"}; !slices.Equal(got, want) {
 		t.Errorf("names without a grid = %v, want %v", got, want)
 	}
 }

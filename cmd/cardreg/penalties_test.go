@@ -42,6 +42,6 @@ func TestPenaltyNameLists(t *testing.T) {
 	require.Equal(t, "cardinality, grouped or lasso", orList(penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda })))
 	require.Equal(t, "a and b", joinNames([]string{"a", "b"}, "and"))
 	require.Equal(t, "a", orList([]string{"a"}))
-	_, err := lookupPenalty("ridge", "unknown --penalty", func(k penalty.Kind) bool { return k.Grid })
+	_, err := lookupPenalty("ridge", "unknown --penalty", func(k penalty.Kind) bool { return k.Theory })
 	require.EqualError(t, err, `unknown --penalty "ridge" (cardinality, grouped or lasso)`)
 }
