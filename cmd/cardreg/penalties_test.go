@@ -45,3 +45,28 @@ func TestPenaltyNameLists(t *testing.T) {
 	_, err := lookupPenalty("ridge", "unknown --penalty", func(k penalty.Kind) bool { return k.Theory })
 	require.EqualError(t, err, `unknown --penalty "ridge" (cardinality, grouped or lasso)`)
 }
+
+// What the table allows per penalty reaches the command line as before
+// it: ridge has a grid (fit --lambda cv, path) but no theory and no GLM
+// route; general has no grid; grouped has no network form.
+func TestPenaltyTableOnTheCommandLine(t *testing.T) {
+	res := cardreg(t, "fit", "--penalty", "ridge", "--lambda", "cv", "--format", "json", cardinalityData)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Equal(t, 0, cardreg(t, "path", "--penalty", "ridge", "--nlambda", "3", cardinalityData).code)
+	oneLine(t, cardreg(t, "fit", "--penalty", "ridge", "--lambda", "theory", cardinalityData), 2,
+		"--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
+	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--penalty", "ridge", creditData), 2,
+		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso)")
+	oneLine(t, cardreg(t, "fit", "--penalty", "general", "--lambda", "cv", "--G", "x", cardinalityData), 2,
+		"--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
+	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--penalty", "grouped", cardinalityData), 2,
+		"--penalty grouped: row groups differ per layer")
+	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--penalty", "general", cardinalityData), 2,
+		`--penalty "general": want cardinality, lasso, ridge or none`)
+	oneLine(t, cardreg(t, "lambda", "--regression", "--data", cardinalityData, "--sigma", "1", "--penalty", "grouped"), 2,
+		"--regression supports cardinality and lasso")
+	oneLine(t, cardreg(t, "fit", "--penalty", "ridge", "--nu", "2", "--lambda", "1", cardinalityData), 2,
+		"--nu has no role in the ridge penalty")
+	oneLine(t, cardreg(t, "fit", "--groups", "a,b", "--lambda", "1", cardinalityData), 2,
+		"--groups applies to --penalty grouped only, not cardinality")
+}
