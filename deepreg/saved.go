@@ -287,6 +287,7 @@ type OutputError struct {
 	Value float64
 }
 
+// Error names the row and the output.
 func (e *OutputError) Error() string {
 	return fmt.Sprintf("the network's output for data row %d is %v (the inputs overflow it)", e.Row, e.Value)
 }
