@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -36,7 +35,7 @@ func runMemory(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text or json")
 	fs.Usage = func() {
-		fmt.Fprint(stdout, `Usage: cardreg memory [--format text|json] FILE.csv
+		fmt.Fprint(fs.Output(), `Usage: cardreg memory [--format text|json] FILE.csv
 
 The storage of the file's numeric columns (non-numeric columns are skipped and
 named): dense float32 and float64, and compressed by the source paper's rule
@@ -49,7 +48,7 @@ Example:
 `)
 	}
 	pos, err := parseInterleaved(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
+	if helped(fs, err, stdout) {
 		return 0
 	}
 	switch {
@@ -60,8 +59,7 @@ Example:
 		err = fmt.Errorf("unknown --format %q (text or json)", *format)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg memory: %v\n", err)
-		return 2
+		return usageFailure(stderr, "memory", err, "")
 	}
 	rep, err := memoryOf(pos[0])
 	if err != nil {
