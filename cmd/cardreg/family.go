@@ -379,11 +379,11 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
+	po := &glm.PathOptions{Options: gp.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
 	if cmd == "path" {
 		p, err := glm.FitPath(gp.x, gp.y, gp.pen, po)
 		if err != nil {
-			return "", "", gp.explain(path, err, f.fitFlags, f.lambdas == nil)
+			return "", "", gp.explain(path, err, f.fitFlags, f.lambda.list == nil)
 		}
 		if err := plotGLMPath(p, gp.names, f.plot); err != nil {
 			return "", "", err
@@ -392,7 +392,7 @@ func glmPathCV(cmd, path string, f *pathFlags) (string, string, error) {
 	}
 	cv, err := gp.crossValidate(f.fitFlags, po)
 	if err != nil {
-		return "", "", gp.explain(path, err, f.fitFlags, f.lambdas == nil)
+		return "", "", gp.explain(path, err, f.fitFlags, f.lambda.list == nil)
 	}
 	if err := plotGLMCV(cv, gp.family.Name(), f.plot); err != nil {
 		return "", "", err
@@ -594,7 +594,7 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas})
+	sp, err := glm.FitPathSource(ss.src, ss.p, ss.pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list})
 	if err != nil {
 		return "", "", ss.explain(path, err, f)
 	}
@@ -616,7 +616,7 @@ func glmStreamCV(path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas}
+	po := glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
 	sc, err := glm.CrossValidateSource(ss.src, ss.p, ss.pen, &glm.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed, Measure: f.fam.typeMeasure})
 	if err != nil {
 		return "", "", ss.explain(path, foldHint(err), f)
@@ -697,7 +697,7 @@ func rereadable(path, family string) error {
 // cross-validation, and --nu when it made the generated grid fail
 // (nuOverflow; the probe fits the grid's top alone, a few passes).
 func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
-	if f.lambdas == nil {
+	if f.lambda.list == nil {
 		top := func(pen penalty.Penalty) bool {
 			_, err := glm.FitPathSource(ss.src, ss.p, pen, &glm.PathOptions{Options: *ss.opts(f.fitFlags), NLambda: 1})
 			return err == nil

@@ -63,7 +63,7 @@ func (f *fitFlags) checkEffect(cmd string) error {
 // (--lambda LIST): they shape the generated grid only.
 func (f *pathFlags) checkGridFlags() error {
 	for _, name := range []string{"nlambda", "min-ratio"} {
-		if f.lambdas != nil && f.given[name] {
+		if f.lambda.list != nil && f.given[name] {
 			return usagef("--%s shapes the generated lambda grid: it has no effect with --lambda LIST", name)
 		}
 	}

@@ -21,7 +21,6 @@ type pathFlags struct {
 	nlambda  int
 	minRatio float64
 	plot     string
-	lambdas  []float64 // --lambda: the user's grid, decreasing; nil for the generated one
 }
 
 // runPathCV runs the path or cv command; both print CSV.
@@ -49,7 +48,6 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil {
 		err = f.lambda.parseGrid(cmd, f.given["lambda"])
-		f.lambdas = f.lambda.list
 	}
 	if err == nil {
 		// The output is always CSV; validate the rest.
@@ -103,14 +101,14 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		report, erase := fitProgress(stderr, f.progress, "fitting the "+cmd)
 		defer erase()
-		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambdas, Progress: report}
+		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list, Progress: report}
 		if cmd == "path" {
 			out, warning, err = pathCSV(pr, &po, f.plot)
 		} else {
 			out, warning, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
 		}
 		if err != nil {
-			err = pr.explain(pos[0], err, f.fitFlags, f.lambdas == nil)
+			err = pr.explain(pos[0], err, f.fitFlags, f.lambda.list == nil)
 		}
 	}
 	if warning != "" {
