@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
@@ -98,14 +96,11 @@ func (f *boundFlags) validate() error {
 	return nil
 }
 
+// parseCounts reads --cols.
 func parseCounts(s string) ([]int, error) {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		c, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || c < 1 {
-			return nil, fmt.Errorf("--cols: %q is not a positive integer", f)
-		}
-		out = append(out, c)
+	out, bad, ok := positiveInts(s)
+	if !ok {
+		return nil, fmt.Errorf("--cols: %q is not a positive integer", bad)
 	}
 	return out, nil
 }

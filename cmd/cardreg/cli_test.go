@@ -92,3 +92,15 @@ func TestCommandOrderListsEveryCommand(t *testing.T) {
 	}
 	require.Equal(t, "fit, path, cv, net, predict, lambda, bound, memory, simulate, help, version", commandList())
 }
+
+// positiveInts reads lists of integers ≥ 1 and names the first bad item.
+func TestPositiveInts(t *testing.T) {
+	v, _, ok := positiveInts(" 4, 3 ,1")
+	require.True(t, ok)
+	require.Equal(t, []int{4, 3, 1}, v)
+	for s, bad := range map[string]string{"4,,1": "", "4,-3": "-3", "x": "x", "2,0": "0"} {
+		_, got, ok := positiveInts(s)
+		require.False(t, ok, s)
+		require.Equal(t, bad, got, s)
+	}
+}

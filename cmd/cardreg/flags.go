@@ -65,6 +65,21 @@ func checkFiniteFlags(fs *flag.FlagSet) error {
 	return err
 }
 
+// positiveInts reads a comma-separated list of integers ≥ 1 (--arch,
+// --cols), spaces around each allowed; on failure it returns the first
+// item that is not one, for the caller's message.
+func positiveInts(s string) ([]int, string, bool) {
+	var out []int
+	for _, item := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(item))
+		if err != nil || v < 1 {
+			return nil, item, false
+		}
+		out = append(out, v)
+	}
+	return out, "", true
+}
+
 // errUnderflow is the refusal of a number s that rounds to 0.
 func errUnderflow(s string) error {
 	return fmt.Errorf("%s is below the smallest float64 (about 5e-324) and would be 0; give 0 if 0 is meant", s)

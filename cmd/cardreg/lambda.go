@@ -281,13 +281,9 @@ func parseArch(s string) ([]int, error) {
 	if s == "" {
 		return nil, usagef("give --arch p0,...,p_{L+1}")
 	}
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || v < 1 {
-			return nil, usagef("--arch: %q is not a positive width", f)
-		}
-		out = append(out, v)
+	out, bad, ok := positiveInts(s)
+	if !ok {
+		return nil, usagef("--arch: %q is not a positive width", bad)
 	}
 	if len(out) < 3 {
 		return nil, usagef("--arch needs at least three widths (input, one hidden layer, output)")

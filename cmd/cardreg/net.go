@@ -152,13 +152,9 @@ func (f *netFlags) config() (*netConfig, error) {
 
 // parseWidths reads --arch: positive integer widths, at least two.
 func parseWidths(arch string) ([]int, error) {
-	var widths []int
-	for _, s := range strings.Split(arch, ",") {
-		p, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || p < 1 {
-			return nil, fmt.Errorf("--arch %q: want positive integer widths like 64,40,10", arch)
-		}
-		widths = append(widths, p)
+	widths, _, ok := positiveInts(arch)
+	if !ok {
+		return nil, fmt.Errorf("--arch %q: want positive integer widths like 64,40,10", arch)
 	}
 	if len(widths) < 2 {
 		return nil, fmt.Errorf("--arch %q: want at least the input and output widths", arch)
