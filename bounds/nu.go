@@ -58,3 +58,27 @@ func LayerPenaltyOf(k penalty.Kind, weighted bool) (LayerPenalty, bool) {
 	}
 	return lp, ok && k.NetworkLambda
 }
+
+// Build builds the penalty of kind k from in with ν = in.Nu when nuGiven,
+// else with its default (DefaultNu): the one way the command line, the
+// networks and the bindings build a named penalty. The returned Nu holds
+// the ν used (0 for a penalty without one) and, for a default, how it was
+// found.
+func Build(k penalty.Kind, in penalty.Inputs, nuGiven bool) (penalty.Penalty, Nu, error) {
+	nu := Nu{Value: in.Nu}
+	if !nuGiven {
+		var err error
+		if nu, err = DefaultNu(k, in); err != nil {
+			return nil, Nu{}, err
+		}
+		in.Nu = nu.Value
+	}
+	pen, err := k.NewFor(in)
+	if err != nil {
+		return nil, Nu{}, err
+	}
+	if k.Nu == penalty.NoNu {
+		nu.Value = 0
+	}
+	return pen, nu, nil
+}

@@ -61,3 +61,24 @@ func TestLayerPenaltyOfAgreesWithTheTable(t *testing.T) {
 		t.Errorf("weighted lasso: got %v", lp)
 	}
 }
+
+// Build uses the ν given, else the default, and reports 0 for ridge.
+func TestBuild(t *testing.T) {
+	card, _ := penalty.Lookup("cardinality")
+	pen, nu, err := Build(card, penalty.Inputs{P: 10, Nu: 3}, true)
+	if err != nil || pen.(penalty.Cardinality).Nu != 3 || nu.Value != 3 {
+		t.Errorf("given ν: %v, %+v, %v", pen, nu, err)
+	}
+	pen, nu, err = Build(card, penalty.Inputs{P: 10, Nu: 3}, false)
+	if err != nil || pen.(penalty.Cardinality).Nu != 1.25 || nu.Value != 1.25 || !nu.Kernel.Exact {
+		t.Errorf("default ν: %v, %+v, %v", pen, nu, err)
+	}
+	ridge, _ := penalty.Lookup("ridge")
+	if _, nu, err := Build(ridge, penalty.Inputs{P: 10, Nu: 3}, true); err != nil || nu.Value != 0 {
+		t.Errorf("ridge: %+v, %v", nu, err)
+	}
+	general, _ := penalty.Lookup("general")
+	if _, _, err := Build(general, penalty.Inputs{P: 3, Nu: 1}, true); err == nil {
+		t.Error("general without G was built")
+	}
+}

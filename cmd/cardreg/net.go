@@ -244,19 +244,8 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 		names := append(penalty.Names(func(k penalty.Kind) bool { return k.Networks }), "none")
 		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, orList(names))
 	}
-	in := penalty.Inputs{P: slices.Min(arch[1:]), Nu: f.nu.v}
-	if !f.nu.set {
-		d, err := bounds.DefaultNu(kind, in)
-		if err != nil {
-			return nil, 0, err
-		}
-		in.Nu = d.Value
-	}
-	pen, err := kind.NewFor(in)
-	if kind.Nu == penalty.NoNu {
-		in.Nu = 0
-	}
-	return pen, in.Nu, err
+	pen, nu, err := bounds.Build(kind, penalty.Inputs{P: slices.Min(arch[1:]), Nu: f.nu.v}, f.nu.set)
+	return pen, nu.Value, err
 }
 
 // netResult is a trained network with its history.

@@ -59,23 +59,12 @@ func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error
 	if err != nil {
 		return nil, 0, "", err
 	}
-	note := ""
 	in.Nu = f.nu.v
-	if !f.nu.set {
-		d, err := bounds.DefaultNu(kind, in)
-		if err != nil {
-			return nil, 0, "", err
-		}
-		in.Nu, note = d.Value, nuNote(d)
-	}
-	pen, err := kind.NewFor(in)
+	pen, nu, err := bounds.Build(kind, in, f.nu.set)
 	if err != nil {
 		return nil, 0, "", err
 	}
-	if kind.Nu == penalty.NoNu {
-		in.Nu = 0
-	}
-	return pen, in.Nu, note, nil
+	return pen, nu.Value, nuNote(nu), nil
 }
 
 // nuNote says why a default ν is not the theory's 1/(1 − M_G): M_G ≥ 1
