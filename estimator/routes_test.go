@@ -148,3 +148,27 @@ func TestDefaults(t *testing.T) {
 	require.InDelta(t, 0.5, LambdaGlmnet(100, 100), 0)
 	require.InDelta(t, 100, FromGlmnet(0.5, 100), 0)
 }
+
+// TestCertifyAndLambdaMax checks the certificate of a fit's own answer
+// (its gap) and that λ_max zeroes every coefficient.
+func TestCertifyAndLambdaMax(t *testing.T) {
+	x, y := simulated(150, 5, datafit.Binomial{}, 8)
+	rows := NewRows(x, y)
+	o := &Options{Family: datafit.Binomial{}}
+	m, err := Fit(rows, penalty.L1{}, 20, o)
+	require.NoError(t, err)
+	gap, err := Certify(rows, penalty.L1{}, 20, m.Coefficients(0), o)
+	require.NoError(t, err)
+	require.LessOrEqual(t, gap, 1e-7)
+	lmax, ok, err := LambdaMax(rows, penalty.L1{}, o)
+	require.NoError(t, err)
+	require.True(t, ok)
+	z, err := Fit(rows, penalty.L1{}, lmax*1.0001, o)
+	require.NoError(t, err)
+	for _, c := range z.Coefficients(0) {
+		require.Zero(t, c)
+	}
+	nz, err := Fit(rows, penalty.L1{}, lmax*0.9, o)
+	require.NoError(t, err)
+	require.Positive(t, nz.EffectiveParams())
+}
