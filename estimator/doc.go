@@ -37,7 +37,7 @@
 //
 // # Defaults
 //
-// DefaultFolds (10, cv.glmnet's), DefaultNLambda (100), solver.DefaultTol
+// DefaultFolds (10, cv.glmnet's), solver.DefaultNLambda (100), solver.DefaultTol
 // (a relative duality gap of 1e-7) and solver.DefaultMaxIter are written
 // once, here and in package solver.
 package estimator

@@ -9,9 +9,6 @@ import (
 // family, form and caller (library and command line).
 const DefaultFolds = 10
 
-// DefaultNLambda is the length of a generated λ grid (glmnet's nlambda).
-const DefaultNLambda = 100
-
 // Options configure a fit. The zero value fits a gaussian model with an
 // intercept, every predictor penalised, not standardised, stopping at a
 // relative duality gap of solver.DefaultTol or solver.DefaultMaxIter
@@ -48,11 +45,11 @@ type PathOptions struct {
 	Options
 	// Lambdas is the grid, used as given (sorted decreasing). If nil,
 	// NLambda values from the top of the grid down to MinRatio times it,
-	// evenly spaced in log scale: the top is λ_max, or for the cardinality
+	// evenly spaced in log scale (solver.Grid, the one grid): the top is λ_max, or for the cardinality
 	// penalty of a gaussian fit λ_fuse, the smallest λ at which the fit is
 	// fully fused (DESIGN §3).
 	Lambdas []float64
-	// NLambda is the grid's length. If zero, DefaultNLambda.
+	// NLambda is the grid's length. If zero, solver.DefaultNLambda (100).
 	NLambda int
 	// MinRatio is the smallest λ over the top. If zero, solver.MinRatio:
 	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).

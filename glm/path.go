@@ -3,7 +3,6 @@ package glm
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
@@ -101,36 +100,21 @@ func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, 
 	return logGrid(lmax, pb.n, pb.p, po)
 }
 
-// checkGrid returns a user's grid after checking it.
+// checkGrid returns a user's grid, checked and sorted decreasing.
 func checkGrid(lambdas []float64) ([]float64, bool, error) {
-	for i, l := range lambdas {
-		if !(l >= 0) || math.IsInf(l, 0) || i > 0 && l > lambdas[i-1] {
-			return nil, false, errors.New("glm: the λ grid must be finite, ≥ 0 and decreasing")
-		}
+	grid, err := solver.UserGrid(lambdas)
+	if err != nil {
+		return nil, false, fmt.Errorf("glm: %w", err)
 	}
-	return lambdas, false, nil
+	return grid, false, nil
 }
 
 // logGrid returns po's generated grid below lmax for n observations of p
-// predictors: evenly spaced in log scale down to MinRatio·lmax.
+// predictors (solver.Grid).
 func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
-	nl := po.NLambda
-	if nl == 0 {
-		nl = 100
-	}
-	ratio := po.MinRatio
-	if ratio == 0 {
-		ratio = solver.MinRatio(n, p)
-	}
-	if !(ratio > 0 && ratio < 1) || nl < 1 {
-		return nil, false, fmt.Errorf("glm: grid of %d values down to %v·λ_max", nl, ratio)
-	}
-	grid := make([]float64, nl)
-	for i := range grid {
-		grid[i] = lmax
-		if nl > 1 {
-			grid[i] = lmax * math.Pow(ratio, float64(i)/float64(nl-1))
-		}
+	grid, err := solver.Grid(lmax, po.NLambda, po.MinRatio, n, p)
+	if err != nil {
+		return nil, false, fmt.Errorf("glm: %w", err)
 	}
 	return grid, true, nil
 }

@@ -153,25 +153,16 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 		path.LambdaMax = lm
 	}
 	if len(po.Lambdas) > 0 {
-		path.Lambdas = append([]float64(nil), po.Lambdas...)
-		for _, l := range path.Lambdas {
-			if l < 0 || math.IsNaN(l) || math.IsInf(l, 0) {
-				return nil, fmt.Errorf("tensorreg: invalid λ %v in the grid", l)
-			}
+		grid, err := solver.UserGrid(po.Lambdas)
+		if err != nil {
+			return nil, fmt.Errorf("tensorreg: %w", err)
 		}
-		sortDesc(path.Lambdas)
+		path.Lambdas = grid
 		return path, nil
-	}
-	nl := po.NLambda
-	if nl == 0 {
-		nl = 100
 	}
 	n := pr.nobs
 	p, _ := pr.loss.Dims()
 	ratio := po.MinRatio
-	if ratio == 0 {
-		ratio = solver.MinRatio(n, p)
-	}
 	if _, isRidge := pen.(penalty.Ridge); !hasDual && !isRidge {
 		return nil, fmt.Errorf("tensorreg: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)
 	}
@@ -194,28 +185,12 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if top <= 0 {
 		return nil, errors.New("tensorreg: the response is constant (λ_max = 0): nothing to fit")
 	}
-	path.Lambdas = geometric(top, ratio, nl)
+	grid, err := solver.Grid(top, po.NLambda, ratio, n, p)
+	if err != nil {
+		return nil, fmt.Errorf("tensorreg: %w", err)
+	}
+	path.Lambdas = grid
 	return path, nil
-}
-
-func geometric(top, ratio float64, n int) []float64 {
-	out := make([]float64, n)
-	for k := range out {
-		if n == 1 {
-			out[k] = top
-			continue
-		}
-		out[k] = top * math.Pow(ratio, float64(k)/float64(n-1))
-	}
-	return out
-}
-
-func sortDesc(v []float64) {
-	for i := 1; i < len(v); i++ {
-		for j := i; j > 0 && v[j] > v[j-1]; j-- {
-			v[j], v[j-1] = v[j-1], v[j]
-		}
-	}
 }
 
 // fusionLambda returns the smallest λ at which the cardinality fit is fully
