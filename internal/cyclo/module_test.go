@@ -1,0 +1,131 @@
+package cyclo
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// moduleRoot is the module's root directory, from this package's.
+const moduleRoot = "../.."
+
+// The issue's limits: no function in the module above limit, none under
+// cmd/ above cmdLimit.
+const (
+	limit    = 20
+	cmdLimit = 15
+)
+
+// limitFor returns the limit for a function in the file at the slash path
+// file from the module root.
+func limitFor(file string) int {
+	if strings.HasPrefix(file, "cmd/") {
+		return cmdLimit
+	}
+	return limit
+}
+
+// exemption names a function, by its file from the module root and its
+// name as gocyclo prints it, still above its limit.
+type exemption struct{ file, name string }
+
+// exempt lists the functions still above their limit when the test
+// landed, each a TODO: bring it under its limit, then delete its line. The
+// list only shrinks: TestComplexityLimits fails for a function on it that
+// is no longer above its limit (or no longer exists).
+var exempt = []exemption{
+	{"cmd/cardreg/bound.go", "runBound"},                     // TODO(issue 23): 16 > 15
+	{"cmd/cardreg/cli_fuzz_test.go", "FuzzCommandLine"},      // TODO(issue 23): 22 > 15
+	{"cmd/cardreg/csv.go", "readTableFull"},                  // TODO(issue 23): 20 > 15
+	{"cmd/cardreg/csv.go", "(*csvReader).parseRecord"},       // TODO(issue 23): 18 > 15
+	{"cmd/cardreg/csv.go", "(*csvReader).header"},            // TODO(issue 23): 17 > 15
+	{"cmd/cardreg/csv.go", "parseCell"},                      // TODO(issue 23): 17 > 15
+	{"cmd/cardreg/csv.go", "decimalSyntax"},                  // TODO(issue 23): 16 > 15
+	{"cmd/cardreg/csv.go", "parseSimple"},                    // TODO(issue 23): 30 > 15
+	{"cmd/cardreg/csv.go", "(*csvReader).data"},              // TODO(issue 23): 28 > 15
+	{"cmd/cardreg/csv_test.go", "refReadTable"},              // TODO(issue 23): 24 > 15
+	{"cmd/cardreg/family.go", "(*fileSource).Pass"},          // TODO(issue 23): 16 > 15
+	{"cmd/cardreg/fit.go", "(*fitFlags).validateLambda"},     // TODO(issue 23): 17 > 15
+	{"cmd/cardreg/fit.go", "loadProblem"},                    // TODO(issue 23): 23 > 15
+	{"cmd/cardreg/fit.go", "(*fitFlags).columns"},            // TODO(issue 23): 23 > 15
+	{"cmd/cardreg/fit.go", "fitFile"},                        // TODO(issue 23): 16 > 15
+	{"cmd/cardreg/fit.go", "(*fitResult).writeText"},         // TODO(issue 23): 24 > 15
+	{"cmd/cardreg/jsonfinite.go", "finiteTree"},              // TODO(issue 23): 18 > 15
+	{"cmd/cardreg/lambda.go", "runLambda"},                   // TODO(issue 23): 23 > 15
+	{"cmd/cardreg/main_test.go", "FuzzReadTable"},            // TODO(issue 23): 18 > 15
+	{"cmd/cardreg/model.go", "(*savedModel).check"},          // TODO(issue 23): 20 > 15
+	{"cmd/cardreg/model.go", "predictFile"},                  // TODO(issue 23): 22 > 15
+	{"cmd/cardreg/net.go", "(*netFlags).config"},             // TODO(issue 23): 33 > 15
+	{"cmd/cardreg/net.go", "(*netModel).network"},            // TODO(issue 23): 25 > 15
+	{"cmd/cardreg/net.go", "(*netModel).checkValues"},        // TODO(issue 23): 17 > 15
+	{"cmd/cardreg/parallel.go", "(*csvReader).dataParallel"}, // TODO(issue 23): 18 > 15
+	{"cmd/cardreg/parquetcol.go", "(*pqCursor).load"},        // TODO(issue 23): 17 > 15
+	{"cmd/cardreg/parquetcol.go", "(*pqCursor).plain"},       // TODO(issue 23): 21 > 15
+	{"cmd/cardreg/pathcv.go", "runPathCV"},                   // TODO(issue 23): 33 > 15
+	{"cmd/cardreg/stream.go", "loadStreamed"},                // TODO(issue 23): 26 > 15
+	{"deepreg/train.go", "Train"},                            // TODO(issue 23): 29 > 20
+	{"internal/kernel/gemm.go", "Gemm"},                      // TODO(issue 23): 21 > 20
+	{"internal/kernel/gemm_test.go", "checkGemm"},            // TODO(issue 23): 22 > 20
+	{"internal/reference/glm.go", "GLMADMM"},                 // TODO(issue 23): 32 > 20
+	{"internal/reference/prox.go", "proxExplicit"},           // TODO(issue 23): 24 > 20
+	{"internal/reference/prox.go", "(*proxProblem).polish"},  // TODO(issue 23): 25 > 20
+	{"simulate/matmul.go", "timingSummary"},                  // TODO(issue 23): 22 > 20
+	{"solver/clustercd.go", "(ClusterCD).Minimize"},          // TODO(issue 23): 29 > 20
+	{"solver/fista.go", "(*FISTA).Minimize"},                 // TODO(issue 23): 26 > 20
+	{"tensorreg/stats.go", "prepareStats"},                   // TODO(issue 23): 21 > 20
+}
+
+// TestComplexityLimits: no function of the module, test files included, is
+// above its cyclomatic complexity limit, except those exempted, and every
+// exempted function is still above it.
+func TestComplexityLimits(t *testing.T) {
+	if _, err := os.Stat(filepath.Join(moduleRoot, "go.mod")); err != nil {
+		t.Fatalf("module root not found: %v", err)
+	}
+	funcs, err := Dir(moduleRoot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := map[exemption]bool{}
+	for _, f := range funcs {
+		lim := limitFor(f.Pos.Filename)
+		if f.Complexity <= lim {
+			continue
+		}
+		key := exemption{f.Pos.Filename, f.Name}
+		over[key] = true
+		if !isExempt(key) {
+			t.Errorf("%s: %s has cyclomatic complexity %d, above %d", f.Pos, f.Name, f.Complexity, lim)
+		}
+	}
+	for _, e := range exempt {
+		if !over[e] {
+			t.Errorf("%s: %s is exempted but no longer above its limit (or gone): delete its line from exempt", e.file, e.name)
+		}
+	}
+}
+
+// isExempt reports whether e is on the exemption list.
+func isExempt(e exemption) bool {
+	for _, x := range exempt {
+		if x == e {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLimitFor: cmd/ has the stricter limit, everything else the module's.
+func TestLimitFor(t *testing.T) {
+	for file, want := range map[string]int{
+		"cmd/cardreg/fit.go":     cmdLimit,
+		"solver/fista.go":        limit,
+		"bench/glmbench/main.go": limit,
+		"internal/cmdx/a.go":     limit,
+	} {
+		if got := limitFor(file); got != want {
+			t.Errorf("limitFor(%q) = %d, want %d", file, got, want)
+		}
+	}
+}
