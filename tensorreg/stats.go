@@ -257,65 +257,18 @@ func comoment(s *suffstat.Moments, a, b int) float64 {
 
 // prepareStats builds the problem the solver sees from statistics.
 func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) {
-	if m == nil {
-		return nil, errors.New("tensorreg: nil statistics")
-	}
-	d := m.Dim()
-	p := d - q
-	if q < 1 || p < 1 {
-		return nil, fmt.Errorf("tensorreg: %d variables for %d responses: need at least one predictor", d, q)
-	}
-	if !(m.W > 0) || math.IsInf(m.W, 0) || m.N < 2 {
-		return nil, fmt.Errorf("tensorreg: statistics of %d rows with total weight %v: need at least 2 rows and a positive weight", m.N, m.W)
-	}
-	for _, v := range append(append([]float64(nil), m.Mean...), m.C...) {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, errors.New("tensorreg: the statistics hold a non-finite value (the data overflow float64)")
-		}
+	p, err := checkStats(m, q)
+	if err != nil {
+		return nil, err
 	}
 	pr := &prepared{nobs: int(m.N)}
 	if opts != nil {
 		pr.opts = *opts
 	}
-	// The co-moments, about the means or, without an intercept, about 0.
-	c := func(a, b int) float64 {
-		v := comoment(m, a, b)
-		if pr.opts.NoIntercept {
-			v += m.W * m.Mean[a] * m.Mean[b]
-		}
-		return v
-	}
 	if pr.opts.Standardize {
-		pr.sd = make([]float64, p)
-		for a := range p {
-			pr.sd[a] = math.Sqrt(comoment(m, a, a) / m.W)
-			if NegligibleSpread(pr.sd[a], math.Sqrt(comoment(m, a, a)/m.W+m.Mean[a]*m.Mean[a])) {
-				pr.sd[a] = 1
-			}
-		}
+		pr.sd = statsSD(m, p)
 	}
-	scale := func(a int) float64 {
-		if pr.sd == nil {
-			return 1
-		}
-		return pr.sd[a]
-	}
-	h := mat.NewSymDense(p, nil)
-	for a := range p {
-		for b := a; b < p; b++ {
-			h.SetSym(a, b, c(a, b)/(scale(a)*scale(b)))
-		}
-	}
-	cross := mat.NewDense(p, q, nil)
-	pr.tss = make([]float64, q)
-	var yy float64
-	for j := range q {
-		for a := range p {
-			cross.Set(a, j, c(a, p+j)/scale(a))
-		}
-		pr.tss[j] = c(p+j, p+j)
-		yy += pr.tss[j]
-	}
+	h, cross, yy := pr.statsGram(m, p, q)
 	pr.ymean = make([]float64, q)
 	if !pr.opts.NoIntercept {
 		pr.mean = append([]float64(nil), m.Mean[:p]...)
@@ -323,6 +276,79 @@ func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) 
 	}
 	pr.loss = solver.NewGramLeastSquares(h, cross, yy)
 	return pr, nil
+}
+
+// checkStats returns the number of predictors of statistics of q
+// responses, or an error for statistics prepareStats cannot fit: none,
+// no predictor, fewer than 2 rows or no positive finite weight, a
+// non-finite value.
+func checkStats(m *suffstat.Moments, q int) (p int, err error) {
+	if m == nil {
+		return 0, errors.New("tensorreg: nil statistics")
+	}
+	d := m.Dim()
+	p = d - q
+	if q < 1 || p < 1 {
+		return 0, fmt.Errorf("tensorreg: %d variables for %d responses: need at least one predictor", d, q)
+	}
+	if !(m.W > 0) || math.IsInf(m.W, 0) || m.N < 2 {
+		return 0, fmt.Errorf("tensorreg: statistics of %d rows with total weight %v: need at least 2 rows and a positive weight", m.N, m.W)
+	}
+	for _, v := range append(append([]float64(nil), m.Mean...), m.C...) {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, errors.New("tensorreg: the statistics hold a non-finite value (the data overflow float64)")
+		}
+	}
+	return p, nil
+}
+
+// statsSD returns the weighted standard deviations of the p predictors,
+// 1 for a predictor whose spread is negligible.
+func statsSD(m *suffstat.Moments, p int) []float64 {
+	sd := make([]float64, p)
+	for a := range p {
+		sd[a] = math.Sqrt(comoment(m, a, a) / m.W)
+		if NegligibleSpread(sd[a], math.Sqrt(comoment(m, a, a)/m.W+m.Mean[a]*m.Mean[a])) {
+			sd[a] = 1
+		}
+	}
+	return sd
+}
+
+// statsGram returns the Gram form of the least-squares loss from the
+// statistics, the predictors scaled by pr.sd when set: H = XᵀX, the
+// cross-products Xᵀy and ‖y‖², about the means or, without an intercept,
+// about 0. It sets pr.tss.
+func (pr *prepared) statsGram(m *suffstat.Moments, p, q int) (h *mat.SymDense, cross *mat.Dense, yy float64) {
+	c := func(a, b int) float64 {
+		v := comoment(m, a, b)
+		if pr.opts.NoIntercept {
+			v += m.W * m.Mean[a] * m.Mean[b]
+		}
+		return v
+	}
+	scale := func(a int) float64 {
+		if pr.sd == nil {
+			return 1
+		}
+		return pr.sd[a]
+	}
+	h = mat.NewSymDense(p, nil)
+	for a := range p {
+		for b := a; b < p; b++ {
+			h.SetSym(a, b, c(a, b)/(scale(a)*scale(b)))
+		}
+	}
+	cross = mat.NewDense(p, q, nil)
+	pr.tss = make([]float64, q)
+	for j := range q {
+		for a := range p {
+			cross.Set(a, j, c(a, p+j)/scale(a))
+		}
+		pr.tss[j] = c(p+j, p+j)
+		yy += pr.tss[j]
+	}
+	return h, cross, yy
 }
 
 // statsR2 returns each response's R² = 1 − RSS/TSS, RSS from the Gram
