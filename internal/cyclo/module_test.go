@@ -1,8 +1,11 @@
 package cyclo
 
 import (
+	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -79,6 +82,15 @@ func TestComplexityLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, v := range violations(funcs, exempt) {
+		t.Error(v)
+	}
+}
+
+// violations returns a line for each function of funcs above its limit
+// and not exempted, and for each exempted function not above its limit.
+func violations(funcs []Func, exempt []exemption) []string {
+	var out []string
 	over := map[exemption]bool{}
 	for _, f := range funcs {
 		lim := limitFor(f.Pos.Filename)
@@ -87,25 +99,45 @@ func TestComplexityLimits(t *testing.T) {
 		}
 		key := exemption{f.Pos.Filename, f.Name}
 		over[key] = true
-		if !isExempt(key) {
-			t.Errorf("%s: %s has cyclomatic complexity %d, above %d", f.Pos, f.Name, f.Complexity, lim)
+		if !slices.Contains(exempt, key) {
+			out = append(out, fmt.Sprintf("%s: %s has cyclomatic complexity %d, above %d", f.Pos, f.Name, f.Complexity, lim))
 		}
 	}
 	for _, e := range exempt {
 		if !over[e] {
-			t.Errorf("%s: %s is exempted but no longer above its limit (or gone): delete its line from exempt", e.file, e.name)
+			out = append(out, fmt.Sprintf("%s: %s is exempted but no longer above its limit (or gone): delete its line from exempt", e.file, e.name))
 		}
 	}
+	return out
 }
 
-// isExempt reports whether e is on the exemption list.
-func isExempt(e exemption) bool {
-	for _, x := range exempt {
-		if x == e {
-			return true
-		}
+// TestViolations: a function over its limit is reported unless exempted,
+// an exemption of a function at or under its limit (or of none) is
+// reported, and the limit under cmd/ is the stricter one.
+func TestViolations(t *testing.T) {
+	at := func(file string, c int, name string) Func {
+		return Func{Pkg: "p", Name: name, Pos: token.Position{Filename: file, Line: 1, Column: 1}, Complexity: c}
 	}
-	return false
+	funcs := []Func{
+		at("a/x.go", 21, "Over"),
+		at("a/x.go", 20, "AtLimit"),
+		at("cmd/t/y.go", 16, "CmdOver"),
+		at("cmd/t/y.go", 15, "CmdAtLimit"),
+		at("a/x.go", 30, "Exempt"),
+		at("a/x.go", 12, "FixedExempt"),
+	}
+	got := violations(funcs, []exemption{
+		{"a/x.go", "Exempt"}, {"a/x.go", "FixedExempt"}, {"a/gone.go", "Gone"},
+	})
+	want := []string{
+		"a/x.go:1:1: Over has cyclomatic complexity 21, above 20",
+		"cmd/t/y.go:1:1: CmdOver has cyclomatic complexity 16, above 15",
+		"a/x.go: FixedExempt is exempted but no longer above its limit (or gone): delete its line from exempt",
+		"a/gone.go: Gone is exempted but no longer above its limit (or gone): delete its line from exempt",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("violations:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
 }
 
 // TestLimitFor: cmd/ has the stricter limit, everything else the module's.
