@@ -64,10 +64,7 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	fam, err := datafit.ByName(*family)
-	if err != nil {
-		log.Fatal(err)
-	}
+	fam := benchFamily(*family)
 	if *gen {
 		generate(*out, fam, *n, *p, *seed)
 		return
@@ -130,6 +127,20 @@ func main() {
 	slices.Sort(times)
 	slices.Sort(cpu)
 	fmt.Printf("cardreg_seconds %.4f\ncardreg_cpu_seconds %.4f\n", times[len(times)/2], cpu[len(cpu)/2])
+}
+
+// benchFamily returns the family named: binomial or poisson, the two this
+// benchmark generates data for and compares with glmnet (a gaussian fit
+// runs estimator's least-squares route, which fitbench times).
+func benchFamily(name string) datafit.Family {
+	if name != "binomial" && name != "poisson" {
+		log.Fatalf("glmbench: -family %q: binomial or poisson", name)
+	}
+	fam, err := datafit.ByName(name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return fam
 }
 
 func nonzero(v []float64) int {
