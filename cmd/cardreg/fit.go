@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -53,7 +54,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.drop, "drop", "", "columns to leave out (an ID, a leaking label), comma separated; they may hold text")
 	fs.StringVar(&f.predictors, "predictors", "", "the predictor columns, comma separated (default: every column but the response and --drop)")
 	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
-	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
+	fs.IntVar(&f.folds, "folds", estimator.DefaultFolds, "number of CV folds (cv.glmnet's default)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
 	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
 	fs.IntVar(&f.maxIter, "max-iter", solver.DefaultMaxIter, "iteration cap per fit (proximal gradient steps; for the lasso of binomial and Poisson fits, coordinate-descent sweeps per reweighted model, as glmnet's maxit)")

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/estimator"
 	"gonum.org/v1/gonum/mat"
 	"io"
 	"math"
@@ -312,7 +313,7 @@ func TestFitJSON(t *testing.T) {
 				require.Equal(t, "cardinality", r.Penalty)
 				require.Equal(t, "cv, lambda_min", r.LambdaRule)
 				require.NotNil(t, r.CV)
-				require.Equal(t, 5, r.CV.Folds)
+				require.Equal(t, estimator.DefaultFolds, r.CV.Folds)
 				require.Equal(t, r.CV.LambdaMin, r.Lambda)
 				require.InDelta(t, 1.2, *r.Nu, 1e-12)
 				require.True(t, r.Converged)
@@ -612,7 +613,7 @@ func TestBadInput(t *testing.T) {
 		{"empty header name", []string{"fit", file("noname.csv", "a,,y\n1,2,3\n")}, 1, []string{"noname.csv:1:", "column 2: empty name"}},
 		{"header name with a line break", []string{"fit", file("nl.csv", "\"a\nb\",y\n1,2\n")}, 1, []string{"nl.csv:1:", "control or invisible character"}},
 		{"one column", []string{"fit", "--lambda", "1", file("one.csv", "y\n1\n2\n")}, 1, []string{"one.csv", "predictor"}},
-		{"more folds than rows", []string{"fit", file("three.csv", "a,b,y\n1,2,3\n2,1,5\n3,3,3\n")}, 1, []string{"5 folds for 3 observations"}},
+		{"more folds than rows", []string{"fit", file("three.csv", "a,b,y\n1,2,3\n2,1,5\n3,3,3\n")}, 1, []string{"10 folds for 3 observations"}},
 
 		// Usage errors: exit 2.
 		{"unknown --target", []string{"fit", "--target", "zzz", good}, 2, []string{"--target", `"zzz"`, "a, b, y"}},
