@@ -6,8 +6,8 @@ import (
 
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
-	"github.com/cardsparse/cardreg/tensorreg"
 )
 
 // CV is a cross-validation curve along the full-data grid.
@@ -64,14 +64,14 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 	switch r {
 	case lsRows:
 		v := d.(*Rows)
-		cv, err := tensorreg.CrossValidate(v.X, shifted(v), pen, lsCVOptions(&co, fold))
+		cv, err := lsfit.CrossValidate(v.X, shifted(v), pen, lsCVOptions(&co, fold))
 		return wrapLSCV(cv, err, measure)
 	case lsStats:
 		s, err := statsOf(d, k, co.Seed, fold)
 		if err != nil {
 			return nil, err
 		}
-		cv, err := tensorreg.CrossValidateStats(s.Folds, s.Q, pen, lsCVOptions(&co, nil))
+		cv, err := lsfit.CrossValidateStats(s.Folds, s.Q, pen, lsCVOptions(&co, nil))
 		return wrapLSCV(cv, err, measure)
 	case famStream:
 		v := d.(*Stream)
@@ -125,8 +125,8 @@ func checkK(k, n int) error {
 	return nil
 }
 
-func lsCVOptions(co *CVOptions, fold []int) *tensorreg.CVOptions {
-	return &tensorreg.CVOptions{PathOptions: *lsPathOptions(&co.PathOptions), FoldID: fold}
+func lsCVOptions(co *CVOptions, fold []int) *lsfit.CVOptions {
+	return &lsfit.CVOptions{PathOptions: *lsPathOptions(&co.PathOptions), FoldID: fold}
 }
 
 func famCVOptions(co *CVOptions, r *Rows, fold []int, k int, measure string) *glm.CVOptions {
@@ -134,7 +134,7 @@ func famCVOptions(co *CVOptions, r *Rows, fold []int, k int, measure string) *gl
 		Seed: co.Seed, FoldID: fold, Measure: measure}
 }
 
-func wrapLSCV(t *tensorreg.CV, err error, measure string) (*CV, error) {
+func wrapLSCV(t *lsfit.CV, err error, measure string) (*CV, error) {
 	if err != nil {
 		return nil, err
 	}

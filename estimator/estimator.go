@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -26,14 +26,14 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 	switch r {
 	case lsRows:
 		v := d.(*Rows)
-		m, err := tensorreg.Fit(v.X, shifted(v), pen, lambda, lsOptions(o))
+		m, err := lsfit.Fit(v.X, shifted(v), pen, lambda, lsOptions(o))
 		return wrapLS(m, err)
 	case lsStats:
 		s, err := statsOf(d, 1, 0, nil)
 		if err != nil {
 			return nil, err
 		}
-		m, err := tensorreg.FitStats(s.Folds.All(), s.Q, pen, lambda, lsOptions(o))
+		m, err := lsfit.FitStats(s.Folds.All(), s.Q, pen, lambda, lsOptions(o))
 		return wrapLS(m, err)
 	case famStream:
 		v := d.(*Stream)
@@ -68,7 +68,7 @@ func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	return rowStats(v, fold, k)
 }
 
-func wrapLS(m *tensorreg.Model, err error) (*Model, error) {
+func wrapLS(m *lsfit.Model, err error) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +83,8 @@ func orDefault(opts *Options) Options {
 }
 
 // lsOptions are o for the least-squares route.
-func lsOptions(o *Options) *tensorreg.Options {
-	return &tensorreg.Options{NoIntercept: o.NoIntercept, Standardize: o.Standardize,
+func lsOptions(o *Options) *lsfit.Options {
+	return &lsfit.Options{NoIntercept: o.NoIntercept, Standardize: o.Standardize,
 		Relax: o.Relax, Settings: o.Settings, Method: o.Method}
 }
 
@@ -133,14 +133,14 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	switch r {
 	case lsRows:
 		v := d.(*Rows)
-		p, err := tensorreg.FitPath(v.X, shifted(v), pen, lsPathOptions(&po))
+		p, err := lsfit.FitPath(v.X, shifted(v), pen, lsPathOptions(&po))
 		return wrapLSPath(p, err)
 	case lsStats:
 		s, err := statsOf(d, 1, 0, nil)
 		if err != nil {
 			return nil, err
 		}
-		p, err := tensorreg.FitPathStats(s.Folds.All(), s.Q, pen, lsPathOptions(&po))
+		p, err := lsfit.FitPathStats(s.Folds.All(), s.Q, pen, lsPathOptions(&po))
 		return wrapLSPath(p, err)
 	case famStream:
 		v := d.(*Stream)
@@ -159,8 +159,8 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	return fromGLMPath(gp, 0), nil
 }
 
-func lsPathOptions(po *PathOptions) *tensorreg.PathOptions {
-	return &tensorreg.PathOptions{Options: *lsOptions(&po.Options), NLambda: po.NLambda,
+func lsPathOptions(po *PathOptions) *lsfit.PathOptions {
+	return &lsfit.PathOptions{Options: *lsOptions(&po.Options), NLambda: po.NLambda,
 		MinRatio: po.MinRatio, Lambdas: po.Lambdas, Progress: po.Progress}
 }
 
@@ -169,7 +169,7 @@ func famPathOptions(po *PathOptions, r *Rows) *glm.PathOptions {
 		NLambda: po.NLambda, MinRatio: po.MinRatio}
 }
 
-func wrapLSPath(t *tensorreg.Path, err error) (*Path, error) {
+func wrapLSPath(t *lsfit.Path, err error) (*Path, error) {
 	if err != nil {
 		return nil, err
 	}

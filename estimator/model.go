@@ -6,9 +6,9 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -128,7 +128,7 @@ func (m *Model) Response(x mat.Matrix, offset []float64) *mat.Dense {
 }
 
 // fromLS is the model of a least-squares (gaussian) route fit.
-func fromLS(t *tensorreg.Model) *Model {
+func fromLS(t *lsfit.Model) *Model {
 	p, q := t.Coef.Dims()
 	m := &Model{
 		Family: datafit.Gaussian{}, Penalty: t.Penalty, Lambda: t.Lambda,

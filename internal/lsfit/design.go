@@ -1,4 +1,4 @@
-package tensorreg
+package lsfit
 
 import (
 	"math"
