@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
@@ -98,23 +98,23 @@ type glmProblem struct {
 // loadGLM reads the data file and builds the options of a generalised
 // linear model.
 func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
-	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
+	t, err := readTableWith(path, data.Options{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Columns: f.columns})
 	if err != nil {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	gp := &glmProblem{family: fam, dropped: t.dropped, offsetName: f.fam.offset,
-		place: func(i int) string { return t.place(path, i) }}
-	ti := len(t.names) - 1
+	gp := &glmProblem{family: fam, dropped: t.Dropped(), offsetName: f.fam.offset,
+		place: func(i int) string { return t.Place(path, i) }}
+	ti := len(t.Names()) - 1
 	if f.target != "" {
-		ti, _ = t.index(f.target)
+		ti, _ = t.Index(f.target)
 	}
-	gp.target = t.names[ti]
+	gp.target = t.Names()[ti]
 	skip := []int{ti}
 	column := func(name string) []float64 {
-		j, _ := t.index(name) // present: checked by f.columns
+		j, _ := t.Index(name) // present: checked by f.columns
 		skip = append(skip, j)
-		return t.cols[j]
+		return t.Col(j)
 	}
 	if f.weights != "" {
 		gp.opts.Weights = column(f.weights)
@@ -128,19 +128,19 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		}
 	}
 	var cols [][]float64
-	for j, col := range t.cols {
+	for j, col := range t.Cols() {
 		if !slices.Contains(skip, j) {
 			cols = append(cols, col)
-			gp.names = append(gp.names, t.names[j])
+			gp.names = append(gp.names, t.Names()[j])
 			if tensorreg.IsConstant(col) && !f.noIntercept {
-				gp.constant = append(gp.constant, t.names[j])
+				gp.constant = append(gp.constant, t.Names()[j])
 			}
 		}
 	}
 	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.SepHint())
 	}
-	n := t.rows()
+	n := t.Rows()
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
@@ -148,7 +148,7 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 	for j, col := range cols {
 		gp.x.SetCol(j, col)
 	}
-	gp.y = t.cols[ti]
+	gp.y = t.Col(ti)
 	if err := gp.check(path, f); err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func (gp *glmProblem) check(path string, f *fitFlags) error {
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("%s: column %s: %v", path, shortText([]byte(gp.names[ce.Col])), ce.Err)
+		return fmt.Errorf("%s: column %s: %v", path, data.ShortText([]byte(gp.names[ce.Col])), ce.Err)
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
@@ -184,7 +184,7 @@ func (gp *glmProblem) build(f *fitFlags) error {
 	for _, name := range splitList(f.fam.exclude) {
 		j := slices.Index(gp.names, name)
 		if j < 0 {
-			return usagef("--exclude: %s is not a predictor (predictors: %s)", shortText([]byte(name)), strings.Join(gp.names, ", "))
+			return usagef("--exclude: %s is not a predictor (predictors: %s)", data.ShortText([]byte(name)), strings.Join(gp.names, ", "))
 		}
 		if !slices.Contains(free, j) {
 			free = append(free, j)
@@ -229,7 +229,7 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	fs := make([]float64, p)
 	for j, v := range list {
 		if fs[j], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || !(fs[j] >= 0) || math.IsInf(fs[j], 0) {
-			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, shortText([]byte(v)))
+			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText([]byte(v)))
 		}
 	}
 	for _, j := range exclude {
@@ -277,7 +277,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 	} else {
 		lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 		if model, err = glm.Fit(gp.x, gp.y, gp.pen, lam, &gp.opts); err != nil {
-			return nil, inFile(path, err)
+			return nil, data.InFile(path, err)
 		}
 	}
 	res.fillGLM(model, f.standardize)
@@ -313,7 +313,7 @@ func foldHint(err error) error {
 // and the input that made λ_max overflow when it did (gridOverflow).
 func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated bool) error {
 	if !generated {
-		return inFile(path, err)
+		return data.InFile(path, err)
 	}
 	lmax := func(pen penalty.Penalty) float64 {
 		v, _, err := glm.LambdaMax(gp.x, gp.y, pen, &gp.opts)
@@ -323,9 +323,9 @@ func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated boo
 		return v
 	}
 	if e := gridOverflow(lmax, gp.pen, len(gp.names)-len(gp.excluded), f); e != nil {
-		return inFile(path, e)
+		return data.InFile(path, e)
 	}
-	return inFile(path, err)
+	return data.InFile(path, err)
 }
 
 // fillGLM fills the result from a glm model.
@@ -498,14 +498,9 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 	var xi []int
 	yi, wi, oi := -1, -1, -1
 	var x []float64
-	ro := readOptions{sep: []rune(s.f.sep)[0], dropMissing: s.f.dropMissing}
-	if isTerminal(os.Stderr) || s.f.progress {
-		ro.progress = &progress{w: s.f.stderr, label: fmt.Sprintf("streaming %s (pass %d)", s.path, s.pass), delay: time.Second}
-		if s.f.progress {
-			ro.progress.delay = 0
-		}
-	}
-	ro.columns = func(h []string) ([]bool, error) {
+	ro := data.Options{Sep: []rune(s.f.sep)[0], DropMissing: s.f.dropMissing}
+	ro.Progress = streamProgress(s.f, fmt.Sprintf("streaming %s (pass %d)", s.path, s.pass))
+	ro.Columns = func(h []string) ([]bool, error) {
 		keep, err := s.f.columns(h)
 		if err != nil {
 			return nil, err
@@ -537,7 +532,7 @@ func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 		x = make([]float64, len(xi))
 		return keep, checkNewton(len(xi), s.f)
 	}
-	ro.row = func(v []float64, _ []string) error {
+	ro.Row = func(v []float64, _ []string) error {
 		for k, c := range xi {
 			x[k] = v[c]
 		}
@@ -701,7 +696,7 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			return err == nil
 		}
 		if e := nuOverflow(top, ss.pen, ss.p, f.fitFlags, err); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
 	return ss.src.fileError(err)
@@ -716,11 +711,11 @@ func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
 	switch re.What {
 	case "weight":
-		return fmt.Sprintf("column %s: %v (--weights)", shortText([]byte(f.weights)), re.Err)
+		return fmt.Sprintf("column %s: %v (--weights)", data.ShortText([]byte(f.weights)), re.Err)
 	case "offset":
-		return fmt.Sprintf("column %s: %v (--offset)", shortText([]byte(f.fam.offset)), re.Err)
+		return fmt.Sprintf("column %s: %v (--offset)", data.ShortText([]byte(f.fam.offset)), re.Err)
 	case "response":
-		return fmt.Sprintf("column %s: %v", shortText([]byte(target)), re.Err)
+		return fmt.Sprintf("column %s: %v", data.ShortText([]byte(target)), re.Err)
 	}
 	return fmt.Sprintf("%s: %v", re.What, re.Err) // a predictor: the error names its column
 }
@@ -730,7 +725,7 @@ func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
 // through the source), and names the column of a *datafit.RowError found
 // after a pass (a weight outweighing the rest).
 func (s *fileSource) fileError(err error) error {
-	if inFile(s.path, err) == err {
+	if data.InFile(s.path, err) == err {
 		return err
 	}
 	var re *datafit.RowError
@@ -739,7 +734,7 @@ func (s *fileSource) fileError(err error) error {
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) && ce.Col < len(s.names) {
-		return fmt.Errorf("%s: column %s: %v", s.path, shortText([]byte(s.names[ce.Col])), ce.Err)
+		return fmt.Errorf("%s: column %s: %v", s.path, data.ShortText([]byte(s.names[ce.Col])), ce.Err)
 	}
 	return fmt.Errorf("%s: %w", s.path, err)
 }

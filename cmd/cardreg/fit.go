@@ -14,6 +14,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -454,52 +455,52 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		}
 		return loadStreamed(path, f, k)
 	}
-	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
+	t, err := readTableWith(path, data.Options{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Columns: f.columns})
 	if err != nil {
 		return nil, err
 	}
-	targets := []int{len(t.names) - 1}
+	targets := []int{len(t.Names()) - 1}
 	switch {
 	case f.responses != "":
 		targets = targets[:0]
 		for _, name := range splitList(f.responses) {
-			k, _ := t.index(name) // present: checked by f.columns
+			k, _ := t.Index(name) // present: checked by f.columns
 			if slices.Contains(targets, k) {
-				return nil, usagef("--responses names %q twice", t.names[k])
+				return nil, usagef("--responses names %q twice", t.Names()[k])
 			}
 			targets = append(targets, k)
 		}
 	case f.target != "":
-		targets[0], _ = t.index(f.target)
+		targets[0], _ = t.Index(f.target)
 	}
 	ti := targets[0]
 	skip := slices.Clone(targets)
 	var foldID []int
 	if f.foldid != "" {
-		j, _ := t.index(f.foldid)
+		j, _ := t.Index(f.foldid)
 		skip = append(skip, j)
-		place := func(i int) string { return t.place(path, i) }
-		if foldID, err = foldColumn(t.cols[j], path, f.foldid, place); err != nil {
+		place := func(i int) string { return t.Place(path, i) }
+		if foldID, err = foldColumn(t.Col(j), path, f.foldid, place); err != nil {
 			return nil, err
 		}
 	}
-	if len(t.names) <= len(skip) {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
+	if len(t.Names()) <= len(skip) {
+		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.SepHint())
 	}
-	n := t.rows()
-	if err := checkGram(n, len(t.names)-len(skip), f); err != nil {
+	n := t.Rows()
+	if err := checkGram(n, len(t.Names())-len(skip), f); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	var names, constant []string
-	x := mat.NewDense(n, len(t.names)-len(skip), nil)
-	for j, col := range t.cols {
+	x := mat.NewDense(n, len(t.Names())-len(skip), nil)
+	for j, col := range t.Cols() {
 		if slices.Contains(skip, j) {
 			continue
 		}
 		x.SetCol(len(names), col)
-		names = append(names, t.names[j])
+		names = append(names, t.Names()[j])
 		if tensorreg.IsConstant(col) && !f.noIntercept {
-			constant = append(constant, t.names[j])
+			constant = append(constant, t.Names()[j])
 		}
 	}
 	if err := checkRows(path, n); err != nil {
@@ -508,13 +509,13 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	y := mat.NewDense(n, len(targets), nil)
 	var responses []string
 	for k, ti := range targets {
-		if tensorreg.IsConstant(t.cols[ti]) {
-			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
+		if tensorreg.IsConstant(t.Col(ti)) {
+			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.Names()[ti])
 		}
-		y.SetCol(k, t.cols[ti])
-		responses = append(responses, t.names[ti])
+		y.SetCol(k, t.Col(ti))
+		responses = append(responses, t.Names()[ti])
 	}
-	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped, foldID: foldID}
+	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.Names()[ti], responses: responses, dropped: t.Dropped(), foldID: foldID}
 	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(names)); err != nil {
 		return nil, err
 	}
@@ -531,7 +532,7 @@ func (f *fitFlags) columns(header []string) ([]bool, error) {
 		if j := slices.Index(header, name); j >= 0 {
 			return j, nil
 		}
-		return 0, usagef("%s: no column named %s (columns: %s)", flag, shortText([]byte(name)), strings.Join(header, ", "))
+		return 0, usagef("%s: no column named %s (columns: %s)", flag, data.ShortText([]byte(name)), strings.Join(header, ", "))
 	}
 	var targets []int
 	switch {
@@ -659,12 +660,12 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 				err = theoryOverflow(th, len(pr.names), len(pr.responses))
 			}
 			if err != nil {
-				return nil, inFile(path, err)
+				return nil, data.InFile(path, err)
 			}
 			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
 		}
 		if model, err = pr.fit(lam); err != nil {
-			return nil, inFile(path, err)
+			return nil, data.InFile(path, err)
 		}
 	}
 	res.fill(model, 0, f.standardize)
@@ -757,15 +758,15 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 	if path == "" {
 		return nil, usagef("--penalty general needs --G FILE")
 	}
-	t, err := readTableWith(path, readOptions{noHeader: true})
+	t, err := readTableWith(path, data.Options{NoHeader: true})
 	if err != nil {
 		return nil, err
 	}
-	if len(t.names) != p {
-		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.names), p)
+	if len(t.Names()) != p {
+		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.Names()), p)
 	}
-	g := mat.NewDense(t.rows(), p, nil)
-	for j, col := range t.cols {
+	g := mat.NewDense(t.Rows(), p, nil)
+	for j, col := range t.Cols() {
 		g.SetCol(j, col)
 	}
 	return g, nil
@@ -822,7 +823,7 @@ func listOrFile(s string) (list []string, from string, err error) {
 			if err != nil {
 				return nil, "", err
 			}
-			if what := notText(b[:min(len(b), sniffSize)]); what != "" {
+			if what := data.NotText(b); what != "" {
 				return nil, "", fmt.Errorf("%s: %s, expected one label per line", s, what)
 			}
 			for _, line := range strings.Split(string(b), "\n") {
@@ -841,11 +842,11 @@ func listOrFile(s string) (list []string, from string, err error) {
 func notAFile(flag, s string, n int) error {
 	switch fi, err := os.Stat(s); {
 	case err == nil && fi.IsDir():
-		return usagef("%s %s: is a directory, expected a file with one value per line", flag, shortText([]byte(s)))
+		return usagef("%s %s: is a directory, expected a file with one value per line", flag, data.ShortText([]byte(s)))
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return usagef("%s %s: %v", flag, shortText([]byte(s)), err)
+		return usagef("%s %s: %v", flag, data.ShortText([]byte(s)), err)
 	}
-	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, shortText([]byte(s)), n, n)
+	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, data.ShortText([]byte(s)), n, n)
 }
 
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {

@@ -23,6 +23,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/internal/atomicfile"
 )
 
@@ -129,7 +130,7 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
 		// A backstop: messages built from the argument "-" itself (not
 		// through inputName) still name standard input <stdin>.
-		msg = stdinName + ": " + rest
+		msg = data.StdinName + ": " + rest
 	}
 	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
 	if errors.As(err, new(usageError)) {

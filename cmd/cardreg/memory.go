@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/cardmat"
+	"github.com/cardsparse/cardreg/data"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -100,14 +101,14 @@ const maxCodes = 1 << 16
 // more distinct values than two-byte codes hold is reported as not
 // compressible and counted dense (float32) in the compressed total.
 func memoryOf(path string) (*memoryReport, error) {
-	t, err := readTableWith(path, readOptions{labels: func(string) bool { return true }})
+	t, err := readTableWith(path, data.Options{Labels: func(string) bool { return true }})
 	if err != nil {
 		return nil, err
 	}
-	rep := &memoryReport{File: path, Rows: t.rows()}
+	rep := &memoryReport{File: path, Rows: t.Rows()}
 	var cols [][]float64
 	var names []string
-	for j, name := range t.names {
+	for j, name := range t.Names() {
 		col, ok := numericColumn(t, j)
 		if !ok {
 			rep.SkippedColumns = append(rep.SkippedColumns, name)
@@ -157,10 +158,10 @@ func memoryOf(path string) (*memoryReport, error) {
 }
 
 // numericColumn parses text column j as finite numbers.
-func numericColumn(t *table, j int) ([]float64, bool) {
-	col := make([]float64, len(t.text[j]))
-	for i, s := range t.text[j] {
-		v, err := parseCell([]byte(s))
+func numericColumn(t *data.Table, j int) ([]float64, bool) {
+	col := make([]float64, len(t.Text(j)))
+	for i, s := range t.Text(j) {
+		v, err := data.ParseNumber([]byte(s))
 		if err != nil {
 			return nil, false
 		}

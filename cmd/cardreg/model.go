@@ -7,12 +7,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/cardsparse/cardreg/datafit"
 	"io"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
 )
 
 // modelFormat names the saved-model format; the version changes when
@@ -82,7 +84,7 @@ func saveModel(w io.Writer, r *fitResult) error {
 func parseModelFrom(path string, b []byte) (*savedModel, error) {
 	m, err := parseModel(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", inputName(path), err)
+		return nil, fmt.Errorf("%s: %v", data.InputName(path), err)
 	}
 	return m, nil
 }
@@ -102,7 +104,7 @@ func parseModel(b []byte) (*savedModel, error) {
 		return nil, fmt.Errorf("not a cardreg model: %v", err)
 	}
 	if head.Format != modelFormat {
-		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", shortText([]byte(head.Format)), modelFormat)
+		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", data.ShortText([]byte(head.Format)), modelFormat)
 	}
 	required := modelRequired
 	switch head.Version {
@@ -131,7 +133,7 @@ func parseModel(b []byte) (*savedModel, error) {
 func (m *savedModel) check() error {
 	switch {
 	case !slices.Contains([]string{"cardinality", "grouped", "lasso", "ridge", "general"}, m.Penalty):
-		return fmt.Errorf("unknown penalty %s", shortText([]byte(m.Penalty)))
+		return fmt.Errorf("unknown penalty %s", data.ShortText([]byte(m.Penalty)))
 	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
 		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
 	case m.Nu != nil && !(*m.Nu > 0):
@@ -139,11 +141,11 @@ func (m *savedModel) check() error {
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
 	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
-		return fmt.Errorf("unknown family and link %s/%s", shortText([]byte(m.Family)), shortText([]byte(m.Link)))
+		return fmt.Errorf("unknown family and link %s/%s", data.ShortText([]byte(m.Family)), data.ShortText([]byte(m.Link)))
 	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
-		return fmt.Errorf("unknown weights %s", shortText([]byte(m.Weights)))
+		return fmt.Errorf("unknown weights %s", data.ShortText([]byte(m.Weights)))
 	case m.OffsetColumn != "" && slices.Contains(m.Names, m.OffsetColumn):
-		return fmt.Errorf("offset column %s is also a predictor", shortText([]byte(m.OffsetColumn)))
+		return fmt.Errorf("offset column %s is also a predictor", data.ShortText([]byte(m.OffsetColumn)))
 	case strings.TrimSpace(m.Target) == "":
 		return errors.New("empty target name")
 	case m.N < 1:
@@ -154,7 +156,7 @@ func (m *savedModel) check() error {
 	seen := map[string]bool{}
 	for _, name := range m.Names {
 		if strings.TrimSpace(name) == "" || seen[name] {
-			return fmt.Errorf("predictor name %s is empty or repeated", shortText([]byte(name)))
+			return fmt.Errorf("predictor name %s is empty or repeated", data.ShortText([]byte(name)))
 		}
 		seen[name] = true
 	}
@@ -202,7 +204,7 @@ Flags:
 	case *modelPath == "-" && pos[0] == "-":
 		err = errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
 	case !slices.Contains([]string{"link", "response", "class"}, *typ):
-		err = fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(*typ)))
+		err = fmt.Errorf("--type must be link, response or class, got %s", data.ShortText([]byte(*typ)))
 	default:
 		var r rune
 		if r, err = parseSep(*sep); err == nil {
@@ -241,11 +243,11 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		Names  []string
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Format == netModelFormat {
-		t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(head.Names, "network", "input")})
+		t, err := readTableWith(dataPath, data.Options{Sep: sep, Columns: needColumns(head.Names, "network", "input")})
 		if err != nil {
 			return err
 		}
-		pred, err := predictNetwork(raw, inputName(modelPath), t, dataPath)
+		pred, err := predictNetwork(raw, data.InputName(modelPath), t, dataPath)
 		if err != nil {
 			return err
 		}
@@ -283,7 +285,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 			return keep, err
 		}
 	}
-	o := readOptions{sep: sep, columns: func(header []string) ([]bool, error) {
+	o := data.Options{Sep: sep, Columns: func(header []string) ([]bool, error) {
 		keep, err := pick(header)
 		var kept []string
 		for j, k := range keep {
@@ -298,7 +300,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 	}}
 	rows := 0
 	var buf []byte
-	o.row = func(v []float64, _ []string) error {
+	o.Row = func(v []float64, _ []string) error {
 		rows++
 		var pred float64
 		for k, c := range m.Coefficients {
@@ -331,7 +333,7 @@ func needColumns(names []string, what, role string) func([]string) ([]bool, erro
 		for _, name := range names {
 			j := slices.Index(header, name)
 			if j < 0 {
-				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, shortText([]byte(name)), strings.Join(header, ", "))
+				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, data.ShortText([]byte(name)), strings.Join(header, ", "))
 			}
 			keep[j] = true
 		}

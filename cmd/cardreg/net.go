@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/cardmat"
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -230,12 +231,12 @@ type netResult struct {
 // trainFile reads the data, trains, and returns the result.
 func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*netResult, error) {
 	var target string
-	o := readOptions{sep: []rune(f.sep)[0]}
-	o.columns = func(h []string) ([]bool, error) {
+	o := data.Options{Sep: []rune(f.sep)[0]}
+	o.Columns = func(h []string) ([]bool, error) {
 		target = h[len(h)-1]
 		if f.target != "" {
 			if !slices.Contains(h, f.target) {
-				return nil, usagef("--target: no column named %s (columns: %s)", shortText([]byte(f.target)), strings.Join(h, ", "))
+				return nil, usagef("--target: no column named %s (columns: %s)", data.ShortText([]byte(f.target)), strings.Join(h, ", "))
 			}
 			target = f.target
 		}
@@ -243,20 +244,20 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	}
 	if f.loss == "xent" {
 		// Class labels may be text (cat, dog) or numbers (0…9).
-		o.labels = func(name string) bool { return name == target }
+		o.Labels = func(name string) bool { return name == target }
 	}
 	t, err := readTableWith(path, o)
 	if err != nil {
 		return nil, err
 	}
-	ti, _ := t.index(target)
-	m := &netModel{Format: netModelFormat, Version: netModelVersion, Target: t.names[ti], Loss: cfg.loss.String(),
+	ti, _ := t.Index(target)
+	m := &netModel{Format: netModelFormat, Version: netModelVersion, Target: t.Names()[ti], Loss: cfg.loss.String(),
 		Penalty: f.penalty, Lambda: f.lambda, Nu: cfg.nu}
 	x, y, err := m.prepare(t, ti, cfg, f.standardize, path)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNetMemory(cfg.arch, len(t.cols[0]), memoryBudget(f.memory).orAssumed()); err != nil {
+	if err := checkNetMemory(cfg.arch, len(t.Cols()[0]), memoryBudget(f.memory).orAssumed()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -280,7 +281,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		if d := (*deepreg.DivergedError)(nil); errors.As(err, &d) {
 			d.Remedy = f.divergedRemedy()
 		}
-		return nil, inFile(path, err)
+		return nil, data.InFile(path, err)
 	}
 	m.setNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil
@@ -414,13 +415,13 @@ type netModel struct {
 
 // prepare builds the inputs (standardised when asked, the centre and scale
 // kept) and the targets (one-hot classes for xent), checking the widths.
-func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
-	n := len(t.cols[0])
-	if len(t.names) < 2 {
+func (m *netModel) prepare(t *data.Table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
+	n := len(t.Cols()[0])
+	if len(t.Names()) < 2 {
 		return nil, nil, fmt.Errorf("%s: need at least one input column besides the target", path)
 	}
-	x := mat.NewDense(n, len(t.names)-1, nil)
-	for j, col := range t.cols {
+	x := mat.NewDense(n, len(t.Names())-1, nil)
+	for j, col := range t.Cols() {
 		if j == ti {
 			continue
 		}
@@ -433,7 +434,7 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 			m.Center, m.Scale = append(m.Center, c), append(m.Scale, s)
 		}
 		x.SetCol(len(m.Names), col)
-		m.Names = append(m.Names, t.names[j])
+		m.Names = append(m.Names, t.Names()[j])
 	}
 	if cfg.arch[0] != len(m.Names) {
 		return nil, nil, usagef("--arch starts with %d inputs but %s has %d input columns", cfg.arch[0], path, len(m.Names))
@@ -443,11 +444,11 @@ func (m *netModel) prepare(t *table, ti int, cfg *netConfig, standardize bool, p
 		if out != 1 {
 			return nil, nil, usagef("--arch ends with %d outputs; --loss squared fits the one target column, so it must end with 1", out)
 		}
-		return x, mat.NewDense(n, 1, slices.Clone(t.cols[ti])), nil
+		return x, mat.NewDense(n, 1, slices.Clone(t.Col(ti))), nil
 	}
-	labels := m.setClasses(t.text[ti])
+	labels := m.setClasses(t.Text(ti))
 	if out != m.classes() {
-		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], m.classes())
+		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.Names()[ti], m.classes())
 	}
 	return x, deepreg.OneHot(labels, m.classes()), nil
 }
@@ -460,7 +461,7 @@ func (m *netModel) setClasses(text []string) []int {
 	nums := make([]float64, len(text))
 	numeric := true
 	for i, s := range text {
-		v, err := parseCell([]byte(s))
+		v, err := data.ParseNumber([]byte(s))
 		if err != nil {
 			numeric = false
 			break
@@ -593,7 +594,7 @@ func parseNetModel(raw []byte) (*netModel, *deepreg.Network, error) {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
 	if m.Format != netModelFormat || m.Version != netModelVersion {
-		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", shortText([]byte(m.Format)), m.Version, netModelFormat, netModelVersion)
+		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", data.ShortText([]byte(m.Format)), m.Version, netModelFormat, netModelVersion)
 	}
 	net, err := m.network()
 	if err == nil {
@@ -629,12 +630,12 @@ func (m *netModel) checkValues() error {
 			}
 		}
 	default:
-		return fmt.Errorf("unknown loss %s", shortText([]byte(m.Loss)))
+		return fmt.Errorf("unknown loss %s", data.ShortText([]byte(m.Loss)))
 	}
 	seen := map[string]bool{}
 	for _, name := range m.Names {
 		if strings.TrimSpace(name) == "" || seen[name] {
-			return fmt.Errorf("input name %s is empty or repeated", shortText([]byte(name)))
+			return fmt.Errorf("input name %s is empty or repeated", data.ShortText([]byte(name)))
 		}
 		seen[name] = true
 	}
@@ -647,19 +648,19 @@ func (m *netModel) checkValues() error {
 // predictNetwork returns one prediction per row, as text: the output
 // (squared) or the class with the largest output (xent), a number or a
 // label.
-func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]string, error) {
+func predictNetwork(raw []byte, modelPath string, t *data.Table, dataPath string) ([]string, error) {
 	m, net, err := parseNetModel(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", modelPath, err)
 	}
-	n := t.rows()
+	n := t.Rows()
 	x := mat.NewDense(n, len(m.Names), nil)
 	for k, name := range m.Names {
-		j, err := t.index(name)
+		j, err := t.Index(name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the network needs input %q: %v", dataPath, name, err)
 		}
-		col := slices.Clone(t.cols[j])
+		col := slices.Clone(t.Col(j))
 		if m.Center != nil {
 			for i := range col {
 				col[i] = (col[i] - m.Center[k]) / m.Scale[k]

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -136,11 +137,11 @@ func userGrid(cmd, s string) ([]float64, error) {
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err == nil && underflows(p, v) {
-			return nil, usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, shortText([]byte(p)))
+			return nil, usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, data.ShortText([]byte(p)))
 		}
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return nil, usagef("--lambda: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave --lambda out for the generated grid)",
-				i+1, shortText([]byte(p)), cmd)
+				i+1, data.ShortText([]byte(p)), cmd)
 		}
 		if k := slices.Index(grid, v); k >= 0 {
 			return nil, usagef("--lambda: values %d and %d are the same lambda, %v", k+1, i+1, v)
@@ -171,7 +172,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return v
 		}
 		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
 	if generated && pr.stats != nil {
@@ -180,10 +181,10 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return err == nil
 		}
 		if e := nuOverflow(top, pr.pen, len(pr.names), f, err); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
-	return inFile(path, err)
+	return data.InFile(path, err)
 }
 
 var pathUsage = map[string]string{

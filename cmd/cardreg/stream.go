@@ -7,8 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
@@ -80,7 +80,7 @@ func (pr *problem) named(err error) error {
 	var se *tensorreg.ScaleError
 	if errors.As(err, &se) {
 		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
-			shortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, shortText([]byte(pr.names[se.Big])), se.BigMax)
+			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax)
 	}
 	return err
 }
@@ -118,13 +118,13 @@ func foldColumn(col []float64, path, name string, place func(int) string) ([]int
 	for i, v := range col {
 		f, err := foldOf(v)
 		if err != nil {
-			return nil, fmt.Errorf("%s: column %s: %v (--foldid)", place(i), shortText([]byte(name)), err)
+			return nil, fmt.Errorf("%s: column %s: %v (--foldid)", place(i), data.ShortText([]byte(name)), err)
 		}
 		out[i], seen[f], k = f, true, max(k, f+1)
 	}
 	for f := range k {
 		if !seen[f] {
-			return nil, fmt.Errorf("%s: column %s: fold %d of 1…%d has no rows (--foldid)", path, shortText([]byte(name)), f+1, k)
+			return nil, fmt.Errorf("%s: column %s: fold %d of 1…%d has no rows (--foldid)", path, data.ShortText([]byte(name)), f+1, k)
 		}
 	}
 	return out, nil
@@ -248,17 +248,12 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	var scale suffstat.WeightScale // only the weights' ratios matter
 	var top []float64              // each variable's largest magnitude
 	row := uint64(0)
-	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
-	if isTerminal(os.Stderr) || f.progress {
-		// The one pass over the data: its progress, with rows and MB/s.
-		o.progress = &progress{w: f.stderr, label: "streaming " + path + " (pass 1 of 1: the statistics)", delay: time.Second}
-		if f.progress {
-			o.progress.delay = 0
-		}
-	}
+	o := data.Options{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing}
+	// The one pass over the data: its progress, with rows and MB/s.
+	o.Progress = streamProgress(f, "streaming "+path+" (pass 1 of 1: the statistics)")
 	pr := &problem{}
 	var wcol, fcol int
-	o.columns = func(h []string) ([]bool, error) {
+	o.Columns = func(h []string) ([]bool, error) {
 		keep, err := f.columns(h)
 		if err != nil {
 			return nil, err
@@ -266,7 +261,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		order, wcol, fcol = pr.variables(h, keep, f)
 		return keep, checkStreamed(len(order), k, f)
 	}
-	o.row = func(v []float64, _ []string) error {
+	o.Row = func(v []float64, _ []string) error {
 		if folds == nil {
 			folds = suffstat.NewFolds(k, len(order))
 			z = make([]float64, len(order))
@@ -284,7 +279,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		w := 1.0
 		if wcol >= 0 {
 			if err := suffstat.ValidWeight(v[wcol]); err != nil {
-				return fmt.Errorf("column %s: %v (--weights)", shortText([]byte(f.weights)), err)
+				return fmt.Errorf("column %s: %v (--weights)", data.ShortText([]byte(f.weights)), err)
 			}
 			ws.Add(v[wcol])
 			var shift int
@@ -296,11 +291,11 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		if fcol >= 0 {
 			var err error
 			if fold, err = foldOf(v[fcol]); err != nil {
-				return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
+				return fmt.Errorf("column %s: %v (--foldid)", data.ShortText([]byte(f.foldid)), err)
 			}
 			if fold >= len(folds.Fold) {
 				if err := checkStreamed(len(order), fold+1, f); err != nil {
-					return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
+					return fmt.Errorf("column %s: %v (--foldid)", data.ShortText([]byte(f.foldid)), err)
 				}
 			}
 			for len(folds.Fold) <= fold {
@@ -320,7 +315,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 		c.Flush()
 	}
 	if err := ws.Check(); wcol >= 0 && err != nil {
-		return nil, fmt.Errorf("%s: data row %d, column %s: %v (--weights)", path, ws.MaxRow+1, shortText([]byte(f.weights)), err)
+		return nil, fmt.Errorf("%s: data row %d, column %s: %v (--weights)", path, ws.MaxRow+1, data.ShortText([]byte(f.weights)), err)
 	}
 	wmax := 1.0 // the largest weight as the statistics hold it
 	if wcol >= 0 {
@@ -329,10 +324,10 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 	for j, m := range top {
 		if err := suffstat.CheckMagnitude(m, wmax); err != nil {
 			name := slices.Concat(pr.names, pr.responses)[j]
-			return nil, fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), err)
+			return nil, fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, data.ShortText([]byte(name)), err)
 		}
 	}
-	pr.stats, pr.dropped = folds, t.dropped
+	pr.stats, pr.dropped = folds, t.Dropped()
 	return pr, pr.finishStreamed(path, f)
 }
 
@@ -398,7 +393,7 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 		// The weights are rescaled to sum to n, as glmnet and package glm
 		// do, so that λ_glmnet = λ/(2n) holds for weighted fits too.
 		if !(all.W > 0) {
-			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, shortText([]byte(f.weights)))
+			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText([]byte(f.weights)))
 		}
 		c := float64(all.N) / all.W
 		for _, m := range pr.stats.Fold {
@@ -444,5 +439,5 @@ func (pr *problem) rangeError(path string, err error) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	name := slices.Concat(pr.names, pr.responses)[re.Var]
-	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), re.What, re.Value)
+	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, data.ShortText([]byte(name)), re.What, re.Value)
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/cardsparse/cardreg/data"
 )
 
 // readJSONFile reads a JSON file without the UTF-8 byte order mark that
@@ -21,7 +23,7 @@ func readJSONFile(path string) ([]byte, error) {
 	} else {
 		b, err = os.ReadFile(path)
 	}
-	return bytes.TrimPrefix(b, utf8BOM), err
+	return bytes.TrimPrefix(b, data.UTF8BOM), err
 }
 
 // jsonTextError rephrases err, from decoding the JSON text b, when b is
@@ -103,7 +105,7 @@ func walkJSON(dec *json.Decoder, path string) error {
 			}
 			key, _ := k.(string)
 			if seen[key] {
-				return fmt.Errorf("key %s appears twice in %s", shortText([]byte(key)), path)
+				return fmt.Errorf("key %s appears twice in %s", data.ShortText([]byte(key)), path)
 			}
 			seen[key] = true
 			if err := walkJSON(dec, path+"."+key); err != nil {

@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"encoding/binary"
@@ -48,19 +48,19 @@ type pqColumn struct {
 	unsigned bool    // INT32/INT64 annotated as an unsigned integer
 }
 
-// readParquet reads a flat Parquet file as readTableFull reads CSV: the
+// readParquet reads a flat Parquet file as Read reads CSV: the
 // same options, the same table, the same kinds of errors, with "row N"
 // (1-based data row) in place of a line. Numeric columns of every
 // physical type are read (BOOLEAN as 0/1, INT32/INT64 with a DECIMAL
 // scale applied, FLOAT, DOUBLE); text (BYTE_ARRAY) only as labels or
 // skipped columns; a null is reported like an empty cell.
-func readParquet(path string, o readOptions) (t *table, err error) {
+func readParquet(path string, o Options) (t *Table, err error) {
 	return readParquetBy(path, o, true)
 }
 
 // readParquetBy is readParquet, column by column when columnar is true and
 // the columns allow it, else row by row.
-func readParquetBy(path string, o readOptions, columnar bool) (t *table, err error) {
+func readParquetBy(path string, o Options, columnar bool) (t *Table, err error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -71,7 +71,7 @@ func readParquetBy(path string, o readOptions, columnar bool) (t *table, err err
 
 // readParquetFile is readParquetBy reading the open file f, named path in
 // messages (f may be a temporary copy of standard input).
-func readParquetFile(path string, f *os.File, o readOptions, columnar bool) (t *table, err error) {
+func readParquetFile(path string, f *os.File, o Options, columnar bool) (t *Table, err error) {
 	defer func() {
 		// The decoder is third-party code fed hostile bytes: a panic in it
 		// is a corrupt file, not a crash.
@@ -114,14 +114,14 @@ func readParquetFile(path string, f *os.File, o readOptions, columnar bool) (t *
 	if err != nil {
 		return nil, err
 	}
-	if t.rows() == 0 {
+	if t.Rows() == 0 {
 		return nil, fmt.Errorf("%s: no data rows", path)
 	}
 	return t, nil
 }
 
 // readRows reads the file row by row (parquet-go assembles the rows).
-func (t *table) readRows(path string, pf *parquet.File, cols []pqColumn, dest []int, o readOptions) error {
+func (t *Table) readRows(path string, pf *parquet.File, cols []pqColumn, dest []int, o Options) error {
 	t.pqWant = 0
 	for _, k := range dest {
 		if k >= 0 {
@@ -199,10 +199,10 @@ func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, []string, error
 	for j, fd := range s.Fields() {
 		name := strings.TrimSpace(fd.Name())
 		if !utf8.ValidString(name) {
-			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, shortText([]byte(name)), latin1Hint)
+			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, ShortText([]byte(name)), latin1Hint)
 		}
 		if k, dup := seen[name]; dup {
-			return nil, nil, fmt.Errorf("%s: column %d: name %s appears twice (columns %d and %d)", path, j+1, shortText([]byte(name)), k+1, j+1)
+			return nil, nil, fmt.Errorf("%s: column %d: name %s appears twice (columns %d and %d)", path, j+1, ShortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
 		names = append(names, name)
@@ -249,14 +249,14 @@ func leafDest(path string, cols []pqColumn, fieldDest []int) ([]int, error) {
 	for l, c := range cols {
 		dest[l] = fieldDest[c.field]
 		if dest[l] >= 0 && c.nested {
-			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat columns are read (leave it out with --drop)", path, shortText([]byte(c.name)))
+			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat columns are read (leave it out with --drop)", path, ShortText([]byte(c.name)))
 		}
 	}
 	return dest, nil
 }
 
 // parquetRow stores one row.
-func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest []int, o readOptions) error {
+func (t *Table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest []int, o Options) error {
 	rowNo := t.n + t.dropped + 1
 	got := 0
 	for _, v := range row {
@@ -270,7 +270,7 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		if bad == nil {
 			continue
 		}
-		if o.dropMissing && (bad == errEmptyCell || bad == errNotFinite) {
+		if o.DropMissing && (bad == errEmptyCell || bad == errNotFinite) {
 			t.truncate(t.n)
 			t.dropped++
 			return nil
@@ -282,8 +282,8 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		// may hold any number).
 		return fmt.Errorf("%s: row %d has %d values for %d columns", path, rowNo, got, t.pqWant)
 	}
-	if o.row != nil {
-		if err := o.row(t.rowVals, t.rowText); err != nil {
+	if o.Row != nil {
+		if err := o.Row(t.rowVals, t.rowText); err != nil {
 			return fmt.Errorf("%s: row %d: %w", path, rowNo, err)
 		}
 	}
@@ -298,7 +298,7 @@ func (t *table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 var errTextColumn = errors.New("text in a numeric column")
 
 // parquetValue stores v in column k, or says why it cannot.
-func (t *table) parquetValue(k int, v parquet.Value, c pqColumn) error {
+func (t *Table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 	if v.IsNull() {
 		return errEmptyCell
 	}
@@ -358,14 +358,14 @@ func (c pqColumn) number(v parquet.Value) (float64, bool) {
 }
 
 func parquetError(path string, row int, name string, why error, v parquet.Value) error {
-	name = shortText([]byte(name))
+	name = ShortText([]byte(name))
 	switch why {
 	case errEmptyCell:
 		return fmt.Errorf("%s: row %d: column %s: null (missing values are not supported)", path, row, name)
 	case errNotFinite:
-		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, shortText([]byte(v.String())))
+		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, ShortText([]byte(v.String())))
 	case errNotUTF8:
-		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, shortText([]byte(v.String())), latin1Hint)
+		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, ShortText([]byte(v.String())), latin1Hint)
 	}
-	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, shortText([]byte(v.String())))
+	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, ShortText([]byte(v.String())))
 }

@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bufio"
@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+
 	"runtime"
 	"slices"
 	"strconv"
@@ -17,9 +17,9 @@ import (
 	"unicode/utf8"
 )
 
-// table is a CSV file held column by column: numbers, or text for the
-// columns read as labels.
-type table struct {
+// Table is a data file (CSV or Parquet) held column by column: numbers,
+// or text for the columns read as labels.
+type Table struct {
 	// pqWant is how many values a Parquet row holds for the columns read.
 	pqWant int
 	names  []string
@@ -31,7 +31,7 @@ type table struct {
 	// infinite) cell when reading with dropMissing.
 	dropped int
 	n       int // data rows
-	// While streaming, the current row's cells (see readOptions.row).
+	// While streaming, the current row's cells (see Options.row).
 	stream  bool
 	rowVals []float64
 	rowText []string
@@ -53,17 +53,17 @@ type rowPlace struct{ row, at int }
 // Parquet row) at: only where a run of consecutive rows breaks (blank
 // lines, a record over several lines, rows dropped), so that a file's
 // places usually take one entry.
-func (t *table) notePlace(i, at int) {
+func (t *Table) notePlace(i, at int) {
 	if k := len(t.places); k > 0 && t.places[k-1].at+i-t.places[k-1].row == at {
 		return
 	}
 	t.places = append(t.places, rowPlace{i, at})
 }
 
-// place names where data row i (0-based) of a table held in memory is in
+// Place names where data row i (0-based) of a table held in memory is in
 // the file at path, as messages start: "path:LINE" or "path: row N".
-func (t *table) place(path string, i int) string {
-	path = inputName(path)
+func (t *Table) Place(path string, i int) string {
+	path = InputName(path)
 	k, found := slices.BinarySearchFunc(t.places, i, func(p rowPlace, i int) int { return p.row - i })
 	if !found {
 		k--
@@ -77,37 +77,37 @@ func (t *table) place(path string, i int) string {
 	return fmt.Sprintf("%s:%d", path, t.places[k].at+i-t.places[k].row)
 }
 
-// readOptions says how to read a table. The zero value reads every column
+// Options says how to read a table. The zero value reads every column
 // of a comma-separated file as numbers.
-type readOptions struct {
-	sep rune // the field separator; 0 means ','
-	// dropMissing leaves out the rows holding an empty, NaN or infinite
+type Options struct {
+	Sep rune // the field separator; 0 means ','
+	// DropMissing leaves out the rows holding an empty, NaN or infinite
 	// cell instead of failing (cells that are not numbers at all are still
 	// errors).
-	dropMissing bool
-	// columns, when not nil, says from the header's names which columns
+	DropMissing bool
+	// Columns, when not nil, says from the header's names which columns
 	// to read; the others are skipped unparsed and may hold anything. Its
 	// error (a usage error, say) is returned as it is.
-	columns func(header []string) ([]bool, error)
-	// labels, when not nil, says which columns hold text labels (class
+	Columns func(header []string) ([]bool, error)
+	// Labels, when not nil, says which columns hold text labels (class
 	// names) rather than numbers.
-	labels func(name string) bool
-	// progress draws a progress bar (nil: on a terminal after a second).
-	progress *progress
-	// noHeader reads a file without a header row: the columns are named
+	Labels func(name string) bool
+	// Progress draws a progress bar (nil: none).
+	Progress *Progress
+	// NoHeader reads a file without a header row: the columns are named
 	// "1", "2", … and the first record is data.
-	noHeader bool
-	// row, when not nil, streams the rows: it gets each data row's values
+	NoHeader bool
+	// Row, when not nil, streams the rows: it gets each data row's values
 	// of the numeric columns read (in table order, text columns 0) and its
 	// text cells (nil entries for numeric columns), valid until it returns,
 	// and the table keeps no cells. Its error stops the read and is
 	// returned with the file and line.
-	row func(values []float64, text []string) error
+	Row func(values []float64, text []string) error
 }
 
-// utf8BOM is the byte order mark some spreadsheet programs put at the start
+// UTF8BOM is the byte order mark some spreadsheet programs put at the start
 // of a UTF-8 file; it is not part of the first column's name.
-var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+var UTF8BOM = []byte{0xEF, 0xBB, 0xBF}
 
 // latin1Hint ends the messages about text that is not UTF-8: such text is
 // most often Latin-1 (ISO 8859-1 or Windows-1252).
@@ -117,73 +117,26 @@ const latin1Hint = "(Latin-1? convert the file with iconv -f latin1 -t utf-8)"
 // separate buffer, so it only bounds the fast path, not the line length.
 const readBufSize = 1 << 20
 
-// readTable reads a CSV file with a header row whose fields all parse as
-// finite numbers; see readTableWith.
-func readTable(path string, sep rune) (*table, error) {
-	return readTableWith(path, readOptions{sep: sep})
-}
-
-// readTableWith reads a CSV file with a header row. A leading UTF-8 byte
-// order mark is skipped and CRLF line ends are accepted (CR alone, the old
-// Mac format, is refused as such); quoting follows
-// RFC 4180 (as encoding/csv without LazyQuotes), blank lines are skipped
-// and cells are trimmed of white space. Numbers are decimal
-// ([-+]digits[.digits][e[-+]digits], not Go's 1_000 or 0x1p3). "-" reads
-// standard input, and gzip data are decompressed (see openInput). Errors
-// are one line naming the file and the physical line, and quote at most a
-// short prefix of a cell.
+// Read reads a data file with a header row: CSV (any one-character
+// separator), or Parquet, either possibly gzip-compressed, or standard
+// input when path is "-". A leading UTF-8 byte order mark is skipped and
+// CRLF line ends are accepted (CR alone, the old Mac format, is refused as
+// such); quoting follows RFC 4180 (as encoding/csv without LazyQuotes),
+// blank lines are skipped and cells are trimmed of white space. Numbers
+// are decimal ([-+]digits[.digits][e[-+]digits], not Go's 1_000 or 0x1p3).
+// Errors are one line naming the file and the physical line (a Parquet
+// file's row), and quote at most a short prefix of a cell; they name the
+// file already (see InFile).
 //
-// The file is read in one pass straight into the columns; its text is never
-// held in memory. When the load takes more than a second and stderr is a
-// terminal, a progress bar is drawn on stderr and erased at the end.
-func readTableWith(path string, o readOptions) (*table, error) {
-	if o.progress == nil && isTerminal(os.Stderr) {
-		o.progress = &progress{w: os.Stderr, label: "reading " + path, delay: time.Second}
-	}
-	return readTableFull(path, o)
-}
-
-// isTerminal reports whether w is a terminal (a character device).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
-}
-
-// fitProgress returns a progress reporter for long path and CV runs on
-// stderr, drawn when forced (--progress) or when stderr is a terminal and
-// the run passes a second, and the function that erases it; both are
-// no-ops otherwise.
-func fitProgress(stderr io.Writer, force bool, label string) (func(done, total int), func()) {
-	if !force && !isTerminal(stderr) {
-		return nil, func() {}
-	}
-	p := &progress{w: stderr, label: label, start: time.Now()}
-	if !force {
-		p.delay = time.Second
-	}
-	return func(done, total int) {
-		p.size = int64(total)
-		p.update(int64(done))
-	}, p.done
-}
-
-// readTableProgress is readTable with the progress bar drawn on p.
-func readTableProgress(path string, sep rune, p *progress) (*table, error) {
-	return readTableFull(path, readOptions{sep: sep, progress: p})
-}
-
-// readTableFull is readTableWith; its errors are fileErrors (see inFile).
-func readTableFull(path string, o readOptions) (_ *table, err error) {
+// The file is read in one pass straight into the columns, on every core;
+// its text is never held in memory.
+func Read(path string, o Options) (_ *Table, err error) {
 	defer func() {
 		if err != nil {
 			err = fileError{err}
 		}
 	}()
-	sep := o.sep
+	sep := o.Sep
 	if sep == 0 {
 		sep = ','
 	}
@@ -201,15 +154,15 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if in.parquet {
 		return spoolParquet(in, o)
 	}
-	p := o.progress
+	p := o.Progress
 	if p != nil {
 		p.start, p.size = time.Now(), in.size
-		defer p.done()
+		defer p.Done()
 	}
-	r := &csvReader{path: in.name, br: in.r, sep: utf8.AppendRune(nil, sep), dropMissing: o.dropMissing}
-	if head, _ := r.br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
-		r.br.Discard(len(utf8BOM))
-		r.n += int64(len(utf8BOM))
+	r := &csvReader{path: in.name, br: in.r, sep: utf8.AppendRune(nil, sep), dropMissing: o.DropMissing}
+	if head, _ := r.br.Peek(len(UTF8BOM)); bytes.Equal(head, UTF8BOM) {
+		r.br.Discard(len(UTF8BOM))
+		r.n += int64(len(UTF8BOM))
 	}
 	t, err := r.header(o)
 	if err != nil {
@@ -218,24 +171,43 @@ func readTableFull(path string, o readOptions) (_ *table, err error) {
 	if runtime.GOMAXPROCS(0) > 1 && r.pending == nil {
 		// (A headerless file, whose first line is read already, is read
 		// on one core: such files are small.)
-		err = r.dataParallel(t, in.size, p, o.row)
+		err = r.dataParallel(t, in.size, p, o.Row)
 	} else {
-		err = r.data(t, in.size, p, o.row)
+		err = r.data(t, in.size, p, o.Row)
 	}
 	if err != nil {
 		return nil, err
 	}
-	if t.rows() == 0 && t.dropped > 0 {
+	if t.Rows() == 0 && t.dropped > 0 {
 		return nil, fmt.Errorf("%s: no data rows left after dropping %d with missing values", in.name, t.dropped)
 	}
-	if t.rows() == 0 {
+	if t.Rows() == 0 {
 		return nil, fmt.Errorf("%s: no data rows after the header", in.name)
 	}
 	return t, nil
 }
 
-// rows is the number of data rows read.
-func (t *table) rows() int { return t.n }
+// Rows is the number of data rows read.
+func (t *Table) Rows() int { return t.n }
+
+// Names are the names of the columns read, in the file's order.
+func (t *Table) Names() []string { return t.names }
+
+// Cols are the columns' values, nil for the columns read as labels.
+func (t *Table) Cols() [][]float64 { return t.cols }
+
+// Col is the values of column j, nil for a column read as labels.
+func (t *Table) Col(j int) []float64 { return t.cols[j] }
+
+// Text is the cells of column j read as labels, nil for a numeric column.
+func (t *Table) Text(j int) []string { return t.text[j] }
+
+// Dropped counts the rows left out for a missing value (Options.DropMissing).
+func (t *Table) Dropped() int { return t.dropped }
+
+// SepHint is "" or, when the header seems to use another field separator,
+// a parenthetical saying so, to end messages about the columns.
+func (t *Table) SepHint() string { return t.sepHint }
 
 // csvReader splits a CSV file into records. Records without a quote (the
 // common case) are split in place in the read buffer; the others are
@@ -410,7 +382,7 @@ func (r *csvReader) parseRecord(line []byte) error {
 // name, quoted, or its number.
 func (r *csvReader) field(j int) string {
 	if j < len(r.names) {
-		return shortText([]byte(r.names[j]))
+		return ShortText([]byte(r.names[j]))
 	}
 	return strconv.Itoa(j + 1)
 }
@@ -462,7 +434,7 @@ func (r *csvReader) unclosed(line, col int) error {
 
 // header reads the header row into a table with empty columns, and sets
 // which field goes to which column.
-func (r *csvReader) header(o readOptions) (*table, error) {
+func (r *csvReader) header(o Options) (*Table, error) {
 	line, err := r.nextLine()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file, expected a header row", r.path)
@@ -477,7 +449,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 	if err := r.parseRecord(line); err != nil {
 		return nil, err
 	}
-	if o.noHeader {
+	if o.NoHeader {
 		if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
 			return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
 		}
@@ -493,7 +465,7 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		r.dest, r.fields = dest, len(r.ends)
 		return t, nil
 	}
-	t := &table{}
+	t := &Table{}
 	if len(r.ends) == 1 {
 		t.sepHint = sepHint(r.rec, r.sep)
 	}
@@ -509,17 +481,17 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 		if !utf8.ValidString(name) {
 			// A name read with U+FFFD in place of its bytes would not
 			// match the file's own header again (predict).
-			return nil, fmt.Errorf("%s:%d: column %d: name %s is not UTF-8 %s", r.path, line, j+1, shortText([]byte(name)), latin1Hint)
+			return nil, fmt.Errorf("%s:%d: column %d: name %s is not UTF-8 %s", r.path, line, j+1, ShortText([]byte(name)), latin1Hint)
 		}
 		if strings.IndexFunc(name, invisible) >= 0 {
 			// A quoted name may hold a line break or a tab, which would
 			// break the one-line messages and the text output; a byte
 			// order mark or another format character would make two
 			// names look alike.
-			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, shortText([]byte(name)), t.sepHint)
+			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, ShortText([]byte(name)), t.sepHint)
 		}
 		if k, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s:%d: column %d: name %s appears twice (columns %d and %d)", r.path, line, j+1, shortText([]byte(name)), k+1, j+1)
+			return nil, fmt.Errorf("%s:%d: column %d: name %s appears twice (columns %d and %d)", r.path, line, j+1, ShortText([]byte(name)), k+1, j+1)
 		}
 		seen[name] = j
 		names[j] = name
@@ -536,18 +508,15 @@ func (r *csvReader) header(o readOptions) (*table, error) {
 // newTable returns the empty table of the columns o picks from a header of
 // distinct names, and the table column of each header column (-1 when
 // skipped). Errors name the file.
-func newTable(path string, names []string, o readOptions) (*table, []int, error) {
+func newTable(path string, names []string, o Options) (*Table, []int, error) {
 	keep := slices.Repeat([]bool{true}, len(names))
-	if o.columns != nil {
+	if o.Columns != nil {
 		var err error
-		if keep, err = o.columns(names); err != nil {
-			if errors.As(err, new(usageError)) {
-				return nil, nil, usagef("%s: %v", path, err)
-			}
-			return nil, nil, inFile(path, err)
+		if keep, err = o.Columns(names); err != nil {
+			return nil, nil, InFile(path, err)
 		}
 	}
-	t := &table{}
+	t := &Table{}
 	dest := make([]int, len(names))
 	for j, name := range names {
 		dest[j] = -1
@@ -556,7 +525,7 @@ func newTable(path string, names []string, o readOptions) (*table, []int, error)
 		}
 		dest[j] = len(t.names)
 		t.names = append(t.names, name)
-		if o.labels != nil && o.labels(name) {
+		if o.Labels != nil && o.Labels(name) {
 			t.text = append(t.text, []string{})
 			t.cols = append(t.cols, nil)
 		} else {
@@ -564,7 +533,7 @@ func newTable(path string, names []string, o readOptions) (*table, []int, error)
 			t.cols = append(t.cols, []float64{})
 		}
 	}
-	if o.row != nil {
+	if o.Row != nil {
 		t.stream = true
 		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
 	}
@@ -610,8 +579,8 @@ var (
 	errNotFinite  = errors.New("not a finite number")
 )
 
-// parseCell parses a cell, trimmed of white space, as a finite number.
-func parseCell(b []byte) (float64, error) {
+// ParseNumber parses a cell, trimmed of white space, as a finite number.
+func ParseNumber(b []byte) (float64, error) {
 	if len(b) > 0 && (b[0] <= ' ' || b[len(b)-1] <= ' ' || b[0] >= utf8.RuneSelf || b[len(b)-1] >= utf8.RuneSelf) {
 		b = bytes.TrimSpace(b)
 	}
@@ -775,7 +744,7 @@ func parseSimple(b []byte) (float64, bool) {
 }
 
 // data reads the data rows into t's columns.
-func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, []string) error) error {
+func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, []string) error) error {
 	start := r.n // bytes before the first data row
 	for {
 		line, err := r.nextLine()
@@ -865,14 +834,14 @@ func (r *csvReader) data(t *table, size int64, p *progress, row func([]float64, 
 }
 
 // store appends a field to column k, or returns why it cannot.
-func (t *table) store(k int, field []byte, line int) *cellError {
+func (t *Table) store(k int, field []byte, line int) *cellError {
 	if t.text[k] != nil {
 		s := strings.TrimSpace(string(field))
 		if s == "" {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}
 		if !utf8.ValidString(s) {
-			return &cellError{line: line, col: k, text: shortText([]byte(s)), reason: errNotUTF8}
+			return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
 		}
 		if t.stream {
 			t.rowText[k] = s
@@ -881,9 +850,9 @@ func (t *table) store(k int, field []byte, line int) *cellError {
 		}
 		return nil
 	}
-	v, err := parseCell(field)
+	v, err := ParseNumber(field)
 	if err != nil {
-		return &cellError{line: line, col: k, text: shortText(bytes.TrimSpace(field)), reason: err}
+		return &cellError{line: line, col: k, text: ShortText(bytes.TrimSpace(field)), reason: err}
 	}
 	if t.stream {
 		t.rowVals[k] = v
@@ -894,7 +863,7 @@ func (t *table) store(k int, field []byte, line int) *cellError {
 }
 
 // truncate drops the cells of a row stored in part (a dropped row).
-func (t *table) truncate(rows int) {
+func (t *Table) truncate(rows int) {
 	if t.stream {
 		return
 	}
@@ -908,7 +877,7 @@ func (t *table) truncate(rows int) {
 }
 
 func (e *cellError) error(path, name, hint string) error {
-	name = shortText([]byte(name))
+	name = ShortText([]byte(name))
 	switch e.reason {
 	case errEmptyCell:
 		return fmt.Errorf("%s:%d: column %s: empty cell (missing values are not supported)", path, e.line, name)
@@ -931,7 +900,7 @@ const sizingRows = 256
 // likely holds, estimated from the bytes the first rows took, so that they
 // are not regrown (and copied) as they fill: growing by appending alone
 // needs up to three times the final size at its peak.
-func sizeColumns(t *table, rows int, rest, used int64) {
+func sizeColumns(t *Table, rows int, rest, used int64) {
 	if rest <= 0 || used <= 0 {
 		return
 	}
@@ -952,53 +921,8 @@ func sizeColumns(t *table, rows int, rest, used int64) {
 	}
 }
 
-// progress draws a progress bar once a load has taken longer than delay.
-type progress struct {
-	w     io.Writer
-	label string
-	delay time.Duration
-	start time.Time
-	size  int64 // 0 when unknown
-
-	rows     int   // data rows read so far (0: not shown)
-	next     int64 // the byte count at which to look at the clock again
-	drawn    int   // width of the bar on the screen, 0 if none
-	lastDraw time.Time
-}
-
-func (p *progress) update(n int64) {
-	now := time.Now()
-	if now.Sub(p.start) < p.delay || now.Sub(p.lastDraw) < 100*time.Millisecond {
-		return
-	}
-	p.lastDraw = now
-	var s string
-	if p.size > 0 {
-		const width = 30
-		frac := min(float64(n)/float64(p.size), 1)
-		k := int(frac * width)
-		s = fmt.Sprintf("%s [%s%s] %3.0f%%", p.label, strings.Repeat("#", k), strings.Repeat(" ", width-k), 100*frac)
-	} else {
-		s = fmt.Sprintf("%s: %d MB", p.label, n>>20)
-	}
-	if p.rows > 0 {
-		// Rows and throughput, for reads long enough to watch.
-		s += fmt.Sprintf(", %d rows, %.0f MB/s", p.rows, float64(n)/1e6/now.Sub(p.start).Seconds())
-	}
-	pad := max(p.drawn-utf8.RuneCountInString(s), 0)
-	fmt.Fprintf(p.w, "\r%s%s", s, strings.Repeat(" ", pad))
-	p.drawn = utf8.RuneCountInString(s) + pad
-}
-
-// done erases the bar, if drawn.
-func (p *progress) done() {
-	if p.drawn > 0 {
-		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", p.drawn))
-		p.drawn = 0
-	}
-}
-
-func (t *table) index(name string) (int, error) {
+// Index returns the column named name, or an error listing the columns.
+func (t *Table) Index(name string) (int, error) {
 	for j, n := range t.names {
 		if n == name {
 			return j, nil

@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bytes"
@@ -73,10 +73,10 @@ func TestParquetColumnarEqualsRows(t *testing.T) {
 		for _, drop := range []bool{false, true} {
 			for _, stream := range []bool{false, true} {
 				var rowsA, rowsB [][]float64
-				opts := func(dst *[][]float64) readOptions {
-					o := readOptions{dropMissing: drop}
+				opts := func(dst *[][]float64) Options {
+					o := Options{DropMissing: drop}
 					if stream {
-						o.row = func(v []float64, _ []string) error {
+						o.Row = func(v []float64, _ []string) error {
 							*dst = append(*dst, append([]float64(nil), v...))
 							return nil
 						}
@@ -119,7 +119,7 @@ func FuzzParquetColumnar(f *testing.F) {
 	path := filepath.Join(dir, "fuzz.parquet")
 	f.Fuzz(func(t *testing.T, data []byte, at uint16, b byte) {
 		require.NoError(t, os.WriteFile(path, flipByte(data, at, b), 0o644))
-		o := readOptions{dropMissing: at%2 == 0}
+		o := Options{DropMissing: at%2 == 0}
 		a, errA := readParquetBy(path, o, true)
 		r, errR := readParquetBy(path, o, false)
 		for _, err := range []error{errA, errR} {
@@ -187,7 +187,7 @@ func TestParquetUnsigned(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "u.parquet")
 	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
 	for _, columnar := range []bool{false, true} {
-		tab, err := readParquetBy(path, readOptions{}, columnar)
+		tab, err := readParquetBy(path, Options{}, columnar)
 		require.NoError(t, err)
 		require.Equal(t, []float64{3e9, 7, math.MaxUint32}, tab.cols[0], "columnar %v", columnar)
 		require.Equal(t, []float64{1<<63 + 1<<11, 9, math.MaxUint64}, tab.cols[1], "columnar %v", columnar)

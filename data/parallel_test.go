@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 
 // streamed reads path with a row callback, in parallel (many small blocks)
 // or serially, and returns the rows, the table and the error.
-func streamed(t testing.TB, path string, parallel bool, o readOptions) ([][]float64, []string, *table, error) {
+func streamed(t testing.TB, path string, parallel bool, o Options) ([][]float64, []string, *Table, error) {
 	old := runtime.GOMAXPROCS(0)
 	oldBlock := blockSize
 	defer func() { runtime.GOMAXPROCS(old); blockSize = oldBlock }()
@@ -28,8 +28,8 @@ func streamed(t testing.TB, path string, parallel bool, o readOptions) ([][]floa
 	}
 	var rows [][]float64
 	var labels []string
-	o.row = func(v []float64, text []string) error {
-		if len(rows) == 50 && o.dropMissing {
+	o.Row = func(v []float64, text []string) error {
+		if len(rows) == 50 && o.DropMissing {
 			return fmt.Errorf("row callback stops at row %d", len(rows)+1)
 		}
 		rows = append(rows, slices.Clone(v))
@@ -38,7 +38,7 @@ func streamed(t testing.TB, path string, parallel bool, o readOptions) ([][]floa
 		}
 		return nil
 	}
-	tab, err := readTableWith(path, o)
+	tab, err := Read(path, o)
 	return rows, labels, tab, err
 }
 
@@ -64,7 +64,7 @@ func TestParallelEqualsSerial(t *testing.T) {
 	path := writeFile(t, dir, "p.csv", b.String())
 	labels := func(name string) bool { return name == "id" }
 	for _, drop := range []bool{false, true} {
-		o := readOptions{labels: labels, dropMissing: drop}
+		o := Options{Labels: labels, DropMissing: drop}
 		sr, sl, st, serr := streamed(t, path, false, o)
 		pr, pl, pt, perr := streamed(t, path, true, o)
 		if serr != nil || perr != nil {
@@ -75,13 +75,13 @@ func TestParallelEqualsSerial(t *testing.T) {
 		}
 		require.Equal(t, sr, pr)
 		require.Equal(t, sl, pl)
-		require.Equal(t, st.rows(), pt.rows())
+		require.Equal(t, st.Rows(), pt.Rows())
 		require.Equal(t, st.dropped, pt.dropped)
 	}
 	// A bad cell far into the file: the same message.
 	bad := writeFile(t, dir, "bad.csv", strings.Replace(b.String(), ",200,", ",2x0,", 1))
-	_, _, _, serr := streamed(t, bad, false, readOptions{labels: labels})
-	_, _, _, perr := streamed(t, bad, true, readOptions{labels: labels})
+	_, _, _, serr := streamed(t, bad, false, Options{Labels: labels})
+	_, _, _, perr := streamed(t, bad, true, Options{Labels: labels})
 	require.Error(t, serr)
 	require.Equal(t, serr.Error(), perr.Error())
 }
@@ -98,7 +98,7 @@ func FuzzReadParallel(f *testing.F) {
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		o := readOptions{dropMissing: drop}
+		o := Options{DropMissing: drop}
 		sr, _, _, serr := streamed(t, path, false, o)
 		old := blockSize
 		blockSize = int(size)%64 + 1
@@ -112,34 +112,34 @@ func FuzzReadParallel(f *testing.F) {
 			require.Equal(t, sr, pr)
 		}
 		// And into memory, with and without a header.
-		readBoth(t, path, readOptions{dropMissing: drop}, blockSize)
-		readBoth(t, path, readOptions{noHeader: true}, blockSize)
+		readBoth(t, path, Options{DropMissing: drop}, blockSize)
+		readBoth(t, path, Options{NoHeader: true}, blockSize)
 	})
 }
 
 // streamedKeepBlock is streamed in parallel with the block size as set.
-func streamedKeepBlock(t testing.TB, path string, o readOptions) ([][]float64, []string, *table, error) {
+func streamedKeepBlock(t testing.TB, path string, o Options) ([][]float64, []string, *Table, error) {
 	old := runtime.GOMAXPROCS(max(runtime.GOMAXPROCS(0), 3))
 	defer runtime.GOMAXPROCS(old)
 	var rows [][]float64
-	o.row = func(v []float64, _ []string) error {
+	o.Row = func(v []float64, _ []string) error {
 		rows = append(rows, slices.Clone(v))
 		return nil
 	}
-	tab, err := readTableWith(path, o)
+	tab, err := Read(path, o)
 	return rows, nil, tab, err
 }
 
 // readBoth reads path into memory on one core and in parallel (blocks of
 // blockBytes) and requires the same table or the same error.
-func readBoth(t *testing.T, path string, o readOptions, blockBytes int) {
+func readBoth(t *testing.T, path string, o Options, blockBytes int) {
 	t.Helper()
 	old, oldBlock := runtime.GOMAXPROCS(1), blockSize
 	defer func() { runtime.GOMAXPROCS(old); blockSize = oldBlock }()
-	serial, serr := readTableWith(path, o)
+	serial, serr := Read(path, o)
 	runtime.GOMAXPROCS(max(old, 3))
 	blockSize = blockBytes
-	par, perr := readTableWith(path, o)
+	par, perr := Read(path, o)
 	if serr != nil || perr != nil {
 		require.Error(t, serr)
 		require.Error(t, perr)
@@ -149,7 +149,7 @@ func readBoth(t *testing.T, path string, o readOptions, blockBytes int) {
 	require.Equal(t, serial.names, par.names)
 	require.Equal(t, serial.cols, par.cols)
 	require.Equal(t, serial.text, par.text)
-	require.Equal(t, serial.rows(), par.rows())
+	require.Equal(t, serial.Rows(), par.Rows())
 	require.Equal(t, serial.dropped, par.dropped)
 }
 
@@ -167,17 +167,16 @@ func TestParallelInMemory(t *testing.T) {
 	}
 	path := writeFile(t, dir, "m.csv", b.String())
 	for _, size := range []int{5, 64, 1 << 20} {
-		readBoth(t, path, readOptions{labels: func(n string) bool { return n == "id" }}, size)
-		readBoth(t, path, readOptions{columns: func(h []string) ([]bool, error) { return []bool{false, true, true}, nil }}, size)
+		readBoth(t, path, Options{Labels: func(n string) bool { return n == "id" }}, size)
+		readBoth(t, path, Options{Columns: func(h []string) ([]bool, error) { return []bool{false, true, true}, nil }}, size)
 	}
 	g := writeFile(t, dir, "g.csv", "1,-1,0\n0,1,-1\n\n1,0,-1\n")
 	for _, size := range []int{1, 3, 1 << 20} {
-		readBoth(t, g, readOptions{noHeader: true}, size)
+		readBoth(t, g, Options{NoHeader: true}, size)
 	}
-	m, err := readMatrix(g, 3)
+	tab, err := Read(g, Options{NoHeader: true})
 	require.NoError(t, err)
-	r, _ := m.Dims()
-	require.Equal(t, 3, r, "the first row of a headerless file is data")
+	require.Equal(t, 3, tab.Rows(), "the first row of a headerless file is data")
 }
 
 // An error early in a long file ends the parallel read with no goroutine
@@ -193,7 +192,7 @@ func TestParallelErrorJoins(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "bad.csv")
 	require.NoError(t, os.WriteFile(path, []byte(b.String()), 0o644))
 	for range 20 {
-		_, _, _, err := streamed(t, path, true, readOptions{})
+		_, _, _, err := streamed(t, path, true, Options{})
 		require.ErrorContains(t, err, ":3")
 		// The reader's goroutines by their frames (other tests may run
 		// goroutines of their own meanwhile). The splitter must be out of
@@ -231,7 +230,7 @@ func TestParallelLongRecordLinear(t *testing.T) {
 	blockSize = 4 << 10
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	tab, err := readTableWith(path, readOptions{columns: skipNote})
+	tab, err := Read(path, Options{Columns: skipNote})
 	runtime.ReadMemStats(&after)
 	require.NoError(t, err)
 	require.Equal(t, [][]float64{{1, 3, 5, 7}, {2, 4, 6, 8}}, tab.cols)
@@ -244,7 +243,7 @@ func TestParallelLongRecordLinear(t *testing.T) {
 	bad := strings.Replace(b.String(), "7,b,8", "7,b,x", 1)
 	path = writeFile(t, dir, "bad.csv", bad)
 	lines := strings.Count(bad, "\n")
-	_, err = readTableWith(path, readOptions{columns: skipNote})
+	_, err = Read(path, Options{Columns: skipNote})
 	require.EqualError(t, err, fmt.Sprintf(`%s:%d: column "y": cannot parse "x" as a number`, path, lines))
 }
 
@@ -268,7 +267,7 @@ func TestParallelSizingLongRecord(t *testing.T) {
 	runtime.GOMAXPROCS(max(old, 2))
 	tab, err := readTable(path, ',')
 	require.NoError(t, err)
-	require.Equal(t, 64, tab.rows())
+	require.Equal(t, 64, tab.Rows())
 	for _, c := range tab.cols {
 		require.Less(t, cap(c), 1024, "columns sized for %d rows", cap(c))
 	}

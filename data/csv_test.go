@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bufio"
@@ -26,15 +26,15 @@ import (
 // refReadTable is the reader readTable replaced, on encoding/csv: the
 // reference of the differential tests. It returns the table or the line an
 // error is on.
-func refReadTable(path string, sep rune) (*table, int, error) {
+func refReadTable(path string, sep rune) (*Table, int, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, 0, err
 	}
 	defer f.Close()
 	br := bufio.NewReader(f)
-	if head, _ := br.Peek(len(utf8BOM)); bytes.Equal(head, utf8BOM) {
-		br.Discard(len(utf8BOM))
+	if head, _ := br.Peek(len(UTF8BOM)); bytes.Equal(head, UTF8BOM) {
+		br.Discard(len(UTF8BOM))
 	}
 	r := csv.NewReader(br)
 	r.Comma = sep
@@ -50,7 +50,7 @@ func refReadTable(path string, sep rune) (*table, int, error) {
 	if err != nil {
 		return nil, lineOf(err), err
 	}
-	t := &table{cols: make([][]float64, len(header))}
+	t := &Table{cols: make([][]float64, len(header))}
 	seen := map[string]bool{}
 	for j, name := range header {
 		line, _ := r.FieldPos(j)
@@ -286,7 +286,7 @@ func TestReadTableSizing(t *testing.T) {
 func TestProgress(t *testing.T) {
 	path := writeBenchFile(t, t.TempDir(), 5000, 10)
 	var out bytes.Buffer
-	tab, err := readTableProgress(path, ',', &progress{w: &out, label: "reading " + path})
+	tab, err := readTableProgress(path, ',', &Progress{w: &out, label: "reading " + path})
 	require.NoError(t, err)
 	require.Len(t, tab.cols[0], 5000)
 	s := out.String()
@@ -297,14 +297,14 @@ func TestProgress(t *testing.T) {
 
 	// Not drawn before the delay.
 	out.Reset()
-	_, err = readTableProgress(path, ',', &progress{w: &out, label: "reading " + path, delay: time.Hour})
+	_, err = readTableProgress(path, ',', &Progress{w: &out, label: "reading " + path, delay: time.Hour})
 	require.NoError(t, err)
 	require.Empty(t, out.String())
 
 	// Erased on an error too.
 	out.Reset()
 	bad := writeFile(t, t.TempDir(), "bad.csv", "a,b\n"+strings.Repeat("1,2\n", 2000)+"x,1\n")
-	_, err = readTableProgress(bad, ',', &progress{w: &out, label: "reading " + bad})
+	_, err = readTableProgress(bad, ',', &Progress{w: &out, label: "reading " + bad})
 	require.Error(t, err)
 	require.Regexp(t, `\r +\r$`, out.String())
 }
@@ -409,17 +409,17 @@ func TestReadStreaming(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "d.csv", "id,a,b,y\nr1,1,2,3\n\nr2,\"4\",5,6\nr3,7,8,9\n")
 	labels := func(name string) bool { return name == "id" }
-	want, err := readTableWith(path, readOptions{labels: labels})
+	want, err := Read(path, Options{Labels: labels})
 	require.NoError(t, err)
 	var rows [][]float64
 	var ids []string
-	got, err := readTableWith(path, readOptions{labels: labels, row: func(v []float64, text []string) error {
+	got, err := Read(path, Options{Labels: labels, Row: func(v []float64, text []string) error {
 		rows = append(rows, slices.Clone(v))
 		ids = append(ids, text[0])
 		return nil
 	}})
 	require.NoError(t, err)
-	require.Equal(t, want.rows(), got.rows())
+	require.Equal(t, want.Rows(), got.Rows())
 	require.Equal(t, want.text[0], ids)
 	for i, r := range rows {
 		for j := 1; j < 4; j++ {
@@ -429,7 +429,7 @@ func TestReadStreaming(t *testing.T) {
 	for j := 1; j < 4; j++ {
 		require.Empty(t, got.cols[j], "a streamed table keeps no cells")
 	}
-	_, err = readTableWith(path, readOptions{labels: labels, row: func(v []float64, _ []string) error {
+	_, err = Read(path, Options{Labels: labels, Row: func(v []float64, _ []string) error {
 		if v[1] == 4 {
 			return errors.New("stop here")
 		}

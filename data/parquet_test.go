@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bytes"
@@ -56,48 +56,6 @@ func pqExample(t testing.TB, dir string, n, nullAt int) (pq, csv string) {
 	return pq, csv
 }
 
-// A Parquet file fits as its CSV twin does, in memory and streamed.
-func TestParquetInput(t *testing.T) {
-	dir := t.TempDir()
-	pq, csv := pqExample(t, dir, 60, 0)
-	args := []string{"fit", "--lambda", "3", "--format", "json", "--drop", "id", "--target", "y"}
-	want := cardreg(t, append(args, csv)...)
-	require.Equal(t, 0, want.code, want.stderr)
-	got := cardreg(t, append(args, pq)...)
-	require.Equal(t, 0, got.code, got.stderr)
-	require.Equal(t, want.stdout, got.stdout)
-	streamed := cardreg(t, append(append(args, "--stream"), pq)...)
-	require.Equal(t, 0, streamed.code, streamed.stderr)
-	a, b := decodeFit(t, want.stdout), decodeFit(t, streamed.stdout)
-	require.InDeltaSlice(t, a.Coefficients, b.Coefficients, 1e-9)
-	require.InDelta(t, a.Intercept, b.Intercept, 1e-9)
-	// Predict reads Parquet too.
-	model := filepath.Join(dir, "m.json")
-	require.Equal(t, 0, cardreg(t, append(args, "--save-model", model, csv)...).code)
-	pc, pp := cardreg(t, "predict", "--model", model, csv), cardreg(t, "predict", "--model", model, pq)
-	require.Equal(t, 0, pp.code, pp.stderr)
-	require.Equal(t, pc.stdout, pp.stdout)
-}
-
-func TestParquetErrors(t *testing.T) {
-	dir := t.TempDir()
-	pq, _ := pqExample(t, dir, 30, 7)
-	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", pq), 1, "d.parquet: row 7", `column "hole": null`)
-	ok := cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", "--format", "json", pq)
-	require.Equal(t, 0, ok.code, ok.stderr)
-	require.Equal(t, 29, decodeFit(t, ok.stdout).N)
-	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--target", "y", pq), 1, "d.parquet: row 1", `column "id"`, "--drop")
-	b, err := os.ReadFile(pq)
-	require.NoError(t, err)
-	for _, cut := range []int{8, len(b) / 2, len(b) - 9} {
-		bad := writeFile(t, dir, "cut.parquet", string(b[:cut]))
-		res := cardreg(t, "fit", "--lambda", "1", bad)
-		require.Equal(t, 1, res.code, res.stderr)
-		require.Equal(t, 1, strings.Count(res.stderr, "\n"), res.stderr)
-		require.Contains(t, res.stderr, "cut.parquet")
-	}
-}
-
 // flipByte returns a copy of data with byte at (mod its length) XORed by b:
 // the Parquet fuzzers' mutation on top of the engine's own.
 func flipByte(data []byte, at uint16, b byte) []byte {
@@ -123,7 +81,7 @@ func FuzzParquet(f *testing.F) {
 	path := filepath.Join(dir, "fuzz.parquet")
 	f.Fuzz(func(t *testing.T, data []byte, at uint16, b byte) {
 		require.NoError(t, os.WriteFile(path, flipByte(data, at, b), 0o644))
-		tab, err := readTableWith(path, readOptions{labels: func(name string) bool { return name == "id" }, dropMissing: at%2 == 0})
+		tab, err := Read(path, Options{Labels: func(name string) bool { return name == "id" }, DropMissing: at%2 == 0})
 		if err != nil {
 			require.Contains(t, err.Error(), path)
 			require.NotContains(t, err.Error(), "\n")
@@ -131,7 +89,7 @@ func FuzzParquet(f *testing.F) {
 		}
 		for j := range tab.names {
 			if tab.text[j] == nil {
-				require.Len(t, tab.cols[j], tab.rows())
+				require.Len(t, tab.cols[j], tab.Rows())
 			}
 		}
 	})

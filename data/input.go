@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bufio"
@@ -12,15 +12,15 @@ import (
 	"unicode/utf8"
 )
 
-// stdinName is how messages name standard input, read when a data file is
+// StdinName is how messages name standard input, read when a data file is
 // given as "-".
-const stdinName = "<stdin>"
+const StdinName = "<stdin>"
 
-// inputName is how messages name the input given as path: "-" is
-// stdinName.
-func inputName(path string) string {
+// InputName is how messages name the input given as path: "-" is
+// StdinName.
+func InputName(path string) string {
 	if path == "-" {
-		return stdinName
+		return StdinName
 	}
 	return path
 }
@@ -53,7 +53,7 @@ func openInput(path string) (*input, error) {
 	in := &input{name: path}
 	var f *os.File
 	if path == "-" {
-		f, in.name = os.Stdin, stdinName
+		f, in.name = os.Stdin, StdinName
 		in.c = io.NopCloser(nil)
 	} else {
 		var err error
@@ -89,7 +89,7 @@ func openInput(path string) (*input, error) {
 		in.parquet = true
 		return in, nil
 	}
-	if what := notText(head); what != "" {
+	if what := NotText(head); what != "" {
 		in.Close()
 		return nil, fmt.Errorf("%s: %s, expected CSV text", in.name, what)
 	}
@@ -117,15 +117,15 @@ type fileError struct{ err error }
 func (e fileError) Error() string { return e.err.Error() }
 func (e fileError) Unwrap() error { return e.err }
 
-// inFile names the file in err, unless err is a reader's error (passed on
+// InFile names the file in err, unless err is a reader's error (passed on
 // by a fit that reads the file as it goes) or otherwise begins with the
-// file's name ("-" is named stdinName), which names it already. It is the
+// file's name ("-" is named StdinName), which names it already. It is the
 // one place that adds a data file's name to an error.
-func inFile(path string, err error) error {
+func InFile(path string, err error) error {
 	if err == nil || errors.As(err, new(fileError)) {
 		return err
 	}
-	name := inputName(path)
+	name := InputName(path)
 	if strings.HasPrefix(err.Error(), name+":") {
 		return err
 	}
@@ -146,10 +146,12 @@ var magics = []struct {
 	{"\xfe\xff", "looks like UTF-16 text (convert it to UTF-8, e.g. iconv -f UTF-16 -t UTF-8)"},
 }
 
-// notText says what the start of a file looks like when it is not text
-// (CSV), or "" when it may be. A NUL byte never occurs in text; in UTF-16
-// without a byte order mark every other byte of ASCII text is one.
-func notText(head []byte) string {
+// NotText says what the start of a file looks like when it is not text
+// (CSV), or "" when it may be; it looks at the first few kilobytes only. A
+// NUL byte never occurs in text; in UTF-16 without a byte order mark every
+// other byte of ASCII text is one.
+func NotText(head []byte) string {
+	head = head[:min(len(head), sniffSize)]
 	for _, m := range magics {
 		if bytes.HasPrefix(head, []byte(m.prefix)) {
 			return m.what
@@ -165,9 +167,9 @@ func notText(head []byte) string {
 	return fmt.Sprintf("looks like binary data (a NUL byte at byte %d)", i+1)
 }
 
-// shortText is text for a message: at most a short prefix of a cell, so
+// ShortText is text for a message: at most a short prefix of a cell, so
 // that a huge cell is never echoed whole.
-func shortText(b []byte) string {
+func ShortText(b []byte) string {
 	const most = 40
 	if len(b) <= most {
 		return fmt.Sprintf("%q", b)
@@ -179,32 +181,22 @@ func shortText(b []byte) string {
 	return fmt.Sprintf("%q… (%d bytes)", b[:cut], len(b))
 }
 
-// parseSep reads a --sep value: one character, or `\t` or "tab" for a tab
-// (a shell passes '\t' as a backslash and a t).
-func parseSep(s string) (rune, error) {
+// ParseSep reads a field separator as typed: one character, or `\t` or
+// "tab" for a tab (a shell passes '\t' as a backslash and a t). Its errors
+// read after the option's name ("--sep must be …").
+func ParseSep(s string) (rune, error) {
 	switch s {
 	case `\t`, "tab", "TAB":
 		return '\t', nil
 	}
 	if utf8.RuneCountInString(s) != 1 {
-		return 0, usagef(`--sep must be one character (or \t for a tab), got %q`, s)
+		return 0, fmt.Errorf(`must be one character (or \t for a tab), got %q`, s)
 	}
 	r, _ := utf8.DecodeRuneInString(s)
 	if r == '"' || r == '\r' || r == '\n' || r == utf8.RuneError {
-		return 0, usagef("--sep cannot be %q", s)
+		return 0, fmt.Errorf("cannot be %q", s)
 	}
 	return r, nil
-}
-
-// validSep normalises a --sep value in place (\t to a tab) and reports
-// whether it is valid.
-func validSep(s *string) bool {
-	r, err := parseSep(*s)
-	if err != nil {
-		return false
-	}
-	*s = string(r)
-	return true
 }
 
 // spoolParquet reads Parquet data that come as a stream (standard input,
@@ -213,7 +205,7 @@ func validSep(s *string) bool {
 // size on disk ($TMPDIR) while they are read. Its name is removed at once
 // where the system allows it (the open file is read), so that not even a
 // killed process leaves it behind, else once read.
-func spoolParquet(in *input, o readOptions) (*table, error) {
+func spoolParquet(in *input, o Options) (*Table, error) {
 	f, err := os.CreateTemp("", "cardreg-*.parquet")
 	if err != nil {
 		return nil, fmt.Errorf("%s: Parquet data need a temporary file: %v", in.name, err)

@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"fmt"
@@ -11,7 +11,7 @@ import (
 
 // columnarOK reports whether every column read is numeric (no labels or
 // text), so that the file can be read column by column.
-func (t *table) columnarOK(cols []pqColumn, dest []int) bool {
+func (t *Table) columnarOK(cols []pqColumn, dest []int) bool {
 	for j, c := range cols {
 		k := dest[j]
 		if k < 0 {
@@ -33,7 +33,7 @@ func (t *table) columnarOK(cols []pqColumn, dest []int) bool {
 // its own cursor over its pages, and hands the rows on as readRows does
 // (the same values, nulls and errors): plain numeric pages are taken as
 // slices, without a value object per cell or row assembly.
-func (t *table) readColumnar(path string, pf *parquet.File, cols []pqColumn, dest []int, o readOptions) error {
+func (t *Table) readColumnar(path string, pf *parquet.File, cols []pqColumn, dest []int, o Options) error {
 	for _, rg := range pf.RowGroups() {
 		chunks := rg.ColumnChunks()
 		cur := make([]*pqCursor, len(cols))
@@ -77,7 +77,7 @@ type pqBatch struct {
 // column's run of values into a block (row-major, like the table's rows)
 // while this one checks the previous block's rows and hands them on, in
 // order.
-func (t *table) columnarRows(path string, rows int64, cur []*pqCursor, dest []int, o readOptions) error {
+func (t *Table) columnarRows(path string, rows int64, cur []*pqCursor, dest []int, o Options) error {
 	width := len(t.names)
 	free := make(chan *pqBatch, 3)
 	for range 3 {
@@ -150,7 +150,7 @@ func gatherBatches(rows int64, cur []*pqCursor, dest []int, width int, free <-ch
 			}
 			bad, err := q.take(bt.rows, bt.vals, bt.null, dest[j], width)
 			if err != nil {
-				send(&pqBatch{err: fmt.Errorf("column %s: %v", shortText([]byte(q.c.name)), err)})
+				send(&pqBatch{err: fmt.Errorf("column %s: %v", ShortText([]byte(q.c.name)), err)})
 				return
 			}
 			bt.bad = bt.bad || bad
@@ -163,7 +163,7 @@ func gatherBatches(rows int64, cur []*pqCursor, dest []int, width int, free <-ch
 
 // columnarRow checks one row (values in table order, null marks beside
 // them) and stores it, drops it or says why it cannot be read.
-func (t *table) columnarRow(path string, row []float64, null []bool, cur []*pqCursor, dest []int, o readOptions) error {
+func (t *Table) columnarRow(path string, row []float64, null []bool, cur []*pqCursor, dest []int, o Options) error {
 	rowNo := t.n + t.dropped + 1
 	for j, q := range cur {
 		if q == nil {
@@ -179,7 +179,7 @@ func (t *table) columnarRow(path string, row []float64, null []bool, cur []*pqCu
 		default:
 			continue
 		}
-		if !o.dropMissing {
+		if !o.DropMissing {
 			return parquetError(path, rowNo, t.names[k], bad, parquet.ValueOf(row[k]))
 		}
 		t.dropped++
@@ -189,10 +189,10 @@ func (t *table) columnarRow(path string, row []float64, null []bool, cur []*pqCu
 }
 
 // keepRow stores a checked row (values in table order) or hands it on.
-func (t *table) keepRow(path string, row []float64, o readOptions) error {
+func (t *Table) keepRow(path string, row []float64, o Options) error {
 	if t.stream {
-		if o.row != nil {
-			if err := o.row(row, t.rowText); err != nil {
+		if o.Row != nil {
+			if err := o.Row(row, t.rowText); err != nil {
 				return fmt.Errorf("%s: row %d: %w", path, t.n+t.dropped+1, err)
 			}
 		}

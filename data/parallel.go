@@ -1,4 +1,4 @@
-package main
+package data
 
 import (
 	"bufio"
@@ -38,7 +38,7 @@ type blockRows struct {
 // and handed to row in file order (or, when row is nil, appended to the
 // table's columns, sized from the first block), with the same errors
 // (file and line) as the serial reader.
-func (r *csvReader) dataParallel(t *table, size int64, p *progress, row func([]float64, []string) error) error {
+func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]float64, []string) error) error {
 	workers := runtime.GOMAXPROCS(0)
 	// Which columns are labels, copied: the workers read it while a table
 	// kept in memory grows its columns.
@@ -243,7 +243,7 @@ func recordEnd(data []byte, quotes int) (int, int) {
 }
 
 // appendRow stores a row in a table kept in memory.
-func (t *table) appendRow(v []float64, text []string) error {
+func (t *Table) appendRow(v []float64, text []string) error {
 	for k := range t.names {
 		if t.text[k] != nil {
 			t.text[k] = append(t.text[k], text[k])
@@ -259,7 +259,7 @@ func (t *table) appendRow(v []float64, text []string) error {
 func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *block) blockRows {
 	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
 		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
-	bt := &table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
+	bt := &Table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
 		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: hint}
 	hasText := false
 	for k, l := range labels {

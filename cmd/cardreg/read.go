@@ -1,0 +1,77 @@
+package main
+
+import (
+	"io"
+	"os"
+	"time"
+
+	"github.com/cardsparse/cardreg/data"
+)
+
+// readTableWith reads a data file with data.Read, drawing a progress bar
+// on stderr when it is a terminal and the load passes a second.
+func readTableWith(path string, o data.Options) (*data.Table, error) {
+	if o.Progress == nil && isTerminal(os.Stderr) {
+		o.Progress = data.NewProgress(os.Stderr, "reading "+path, time.Second)
+	}
+	return data.Read(path, o)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// fitProgress returns a progress reporter for long path and CV runs on
+// stderr, drawn when forced (--progress) or when stderr is a terminal and
+// the run passes a second, and the function that erases it; both are
+// no-ops otherwise.
+func fitProgress(stderr io.Writer, force bool, label string) (func(done, total int), func()) {
+	if !force && !isTerminal(stderr) {
+		return nil, func() {}
+	}
+	delay := time.Second
+	if force {
+		delay = 0
+	}
+	p := data.NewProgress(stderr, label, delay)
+	return func(done, total int) { p.Report(int64(done), int64(total)) }, p.Done
+}
+
+// parseSep reads a --sep value (see data.ParseSep).
+func parseSep(s string) (rune, error) {
+	r, err := data.ParseSep(s)
+	if err != nil {
+		return 0, usagef("--sep %v", err)
+	}
+	return r, nil
+}
+
+// validSep normalises a --sep value in place (\t to a tab) and reports
+// whether it is valid.
+func validSep(s *string) bool {
+	r, err := data.ParseSep(*s)
+	if err != nil {
+		return false
+	}
+	*s = string(r)
+	return true
+}
+
+// streamProgress is the progress bar of a pass over the data, labelled
+// label, on f.stderr: when --progress asks (drawn at once), or when stderr
+// is a terminal (after a second); nil otherwise.
+func streamProgress(f *fitFlags, label string) *data.Progress {
+	switch {
+	case f.progress:
+		return data.NewProgress(f.stderr, label, 0)
+	case isTerminal(os.Stderr):
+		return data.NewProgress(f.stderr, label, time.Second)
+	}
+	return nil
+}
