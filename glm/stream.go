@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -13,14 +14,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// RowSource gives a data set's rows, one pass at a time, in the same order
-// every pass: a file too large for memory, read again for each pass.
-type RowSource interface {
-	// Pass calls row once per observation with its predictors, response,
-	// weight (1 when there are none) and offset (0 when there is none). An
-	// error from row or from reading stops the pass and is returned.
-	Pass(row func(x []float64, y, w, o float64) error) error
-}
+// RowSource gives a data set's rows, one pass at a time (see
+// data.RowSource).
+type RowSource = data.RowSource
 
 // StreamResult is a fit from a RowSource with the number of passes it
 // took.

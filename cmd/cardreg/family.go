@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -169,7 +168,8 @@ func (gp *glmProblem) check(path string, f *fitFlags) error {
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%s: %s", gp.place(re.Row), rowErrorText(re, gp.target, f))
+		spec := f.spec()
+		return fmt.Errorf("%s: %s", gp.place(re.Row), spec.RowErrorText(re, gp.target))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
@@ -483,77 +483,6 @@ func glmWarning(p *glm.Path, folds int) string {
 	return strings.Join(parts, "; ")
 }
 
-// fileSource is a glm.RowSource over a data file: every pass reads the file
-// again (in parallel blocks), so the rows are never held.
-type fileSource struct {
-	path   string
-	f      *fitFlags
-	names  []string // the predictors, in order (known after the first pass)
-	target string
-	pass   int
-}
-
-func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
-	s.pass++
-	var xi []int
-	yi, wi, oi := -1, -1, -1
-	var x []float64
-	ro := data.Options{Sep: []rune(s.f.sep)[0], DropMissing: s.f.dropMissing}
-	ro.Progress = streamProgress(s.f, fmt.Sprintf("streaming %s (pass %d)", s.path, s.pass))
-	ro.Columns = func(h []string) ([]bool, error) {
-		keep, err := s.f.columns(h)
-		if err != nil {
-			return nil, err
-		}
-		var kept []string
-		for j, k := range keep {
-			if k {
-				kept = append(kept, h[j])
-			}
-		}
-		s.target = kept[len(kept)-1]
-		if s.f.target != "" {
-			s.target = s.f.target
-		}
-		s.names = s.names[:0]
-		for c, name := range kept {
-			switch name {
-			case s.target:
-				yi = c
-			case s.f.weights:
-				wi = c
-			case s.f.fam.offset:
-				oi = c
-			default:
-				xi = append(xi, c)
-				s.names = append(s.names, name)
-			}
-		}
-		x = make([]float64, len(xi))
-		return keep, checkNewton(len(xi), s.f)
-	}
-	ro.Row = func(v []float64, _ []string) error {
-		for k, c := range xi {
-			x[k] = v[c]
-		}
-		w, o := 1.0, 0.0
-		if wi >= 0 {
-			w = v[wi]
-		}
-		if oi >= 0 {
-			o = v[oi]
-		}
-		err := row(x, v[yi], w, o)
-		var re *datafit.RowError
-		if errors.As(err, &re) {
-			return errors.New(rowErrorText(re, s.target, s.f))
-		}
-		return err
-	}
-	_, err := readTableWith(s.path, ro)
-	return err
-}
-
 // glmStreamFit fits a logistic or Poisson model at one λ by passes over
 // the file (glm.FitSource).
 func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
@@ -567,11 +496,11 @@ func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	lam, _ := strconv.ParseFloat(f.lambda, 64) // checked by validate
 	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
-		return nil, ss.src.fileError(err)
+		return nil, ss.src.Explain(err)
 	}
-	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.names, Target: ss.src.target,
+	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.Names(), Target: ss.src.Target(),
 		Family: ss.fam.Name(), Link: ss.fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
-		Passes: ss.src.pass}
+		Passes: ss.src.Passes()}
 	if ss.nu > 0 {
 		nu := ss.nu
 		res.Nu = &nu
@@ -591,12 +520,12 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", ss.explain(path, err, f)
 	}
-	if err := plotGLMPath(sp.Path, ss.src.names, f.plot); err != nil {
+	if err := plotGLMPath(sp.Path, ss.src.Names(), f.plot); err != nil {
 		return "", "", err
 	}
 	warn := glmWarning(sp.Path, 0)
 	fmt.Fprintf(f.stderr, "cardreg path: streamed %s in %d passes\n", path, sp.Passes)
-	return glmPathCSV(ss.src.names, sp.Path), warn, nil
+	return glmPathCSV(ss.src.Names(), sp.Path), warn, nil
 }
 
 // glmStreamCV cross-validates a logistic or Poisson path by passes over
@@ -638,7 +567,7 @@ func glmShouldStream(path string, f *fitFlags, ok bool) bool {
 // passes: the source (after a first pass that learns the predictors), the
 // family and the penalty.
 type streamSetup struct {
-	src  *fileSource
+	src  *data.FileSource
 	p    int
 	fam  datafit.Family
 	pen  penalty.Penalty
@@ -654,12 +583,13 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	ss := &streamSetup{src: &fileSource{path: path, f: f}, fam: fam}
+	ss := &streamSetup{src: data.NewFileSource(path, f.spec()), fam: fam}
+	ss.src.Check = func(p int) error { return checkNewton(p, f) }
 	n := 0
 	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { n++; return nil }); err != nil {
 		return nil, err
 	}
-	ss.p = len(ss.src.names)
+	ss.p = len(ss.src.Names())
 	if ss.p == 0 {
 		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
 	}
@@ -675,13 +605,9 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 // input or another file that cannot be read twice (a pipe): such a fit
 // reads its data once per Newton step.
 func rereadable(path, family string) error {
-	what := "standard input"
-	if path != "-" {
-		fi, err := os.Stat(path)
-		if err != nil || fi.Mode().IsRegular() {
-			return nil // a missing file is reported by its first read
-		}
-		what = path + " (not a regular file: a pipe?)"
+	what := data.OnlyOnce(path)
+	if what == "" {
+		return nil
 	}
 	return usagef("a streamed %s fit reads its data once per Newton step, but %s can be read only once: write the data to a file and give its name, or leave out --stream to fit in memory", family, what)
 }
@@ -699,42 +625,9 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			return data.InFile(path, e)
 		}
 	}
-	return ss.src.fileError(err)
+	return ss.src.Explain(err)
 }
 
 func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 	return &glm.Options{Family: ss.fam, NoIntercept: f.noIntercept, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
-}
-
-// rowErrorText is the column and cause of a row's error in the response,
-// the weights or the offset, as `column "NAME": WHY (--FLAG)`.
-func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
-	switch re.What {
-	case "weight":
-		return fmt.Sprintf("column %s: %v (--weights)", data.ShortText([]byte(f.weights)), re.Err)
-	case "offset":
-		return fmt.Sprintf("column %s: %v (--offset)", data.ShortText([]byte(f.fam.offset)), re.Err)
-	case "response":
-		return fmt.Sprintf("column %s: %v", data.ShortText([]byte(target)), re.Err)
-	}
-	return fmt.Sprintf("%s: %v", re.What, re.Err) // a predictor: the error names its column
-}
-
-// fileError prefixes an error of a streamed fit with the file's name,
-// unless it names it already (a row's error, "FILE:LINE: …", read back
-// through the source), and names the column of a *datafit.RowError found
-// after a pass (a weight outweighing the rest).
-func (s *fileSource) fileError(err error) error {
-	if data.InFile(s.path, err) == err {
-		return err
-	}
-	var re *datafit.RowError
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s: data row %d, %s", s.path, re.Row+1, rowErrorText(re, s.target, s.f))
-	}
-	var ce *datafit.ColumnError
-	if errors.As(err, &ce) && ce.Col < len(s.names) {
-		return fmt.Errorf("%s: column %s: %v", s.path, data.ShortText([]byte(s.names[ce.Col])), ce.Err)
-	}
-	return fmt.Errorf("%s: %w", s.path, err)
 }

@@ -75,3 +75,18 @@ func streamProgress(f *fitFlags, label string) *data.Progress {
 	}
 	return nil
 }
+
+// spec is how the flags read a data file for a fit.
+func (f *fitFlags) spec() data.Spec {
+	var responses []string
+	switch {
+	case f.responses != "":
+		responses = splitList(f.responses)
+	case f.target != "":
+		responses = []string{f.target}
+	}
+	return data.Spec{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Responses: responses,
+		Weights: f.weights, Offset: f.fam.offset, FoldID: f.foldid, Select: f.columns,
+		Flags:    data.Flags{Weights: "--weights", Offset: "--offset", FoldID: "--foldid"},
+		Progress: func(label string) *data.Progress { return streamProgress(f, label) }}
+}
