@@ -122,7 +122,7 @@ func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
 		gp.opts.Offset = column(f.fam.offset)
 	}
 	if f.foldid != "" {
-		if gp.foldID, err = foldColumn(column(f.foldid), path, f.foldid, gp.place); err != nil {
+		if gp.foldID, err = data.FoldColumn(column(f.foldid), path, f.foldid, "--foldid", gp.place); err != nil {
 			return nil, err
 		}
 	}

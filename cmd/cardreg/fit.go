@@ -480,7 +480,7 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		j, _ := t.Index(f.foldid)
 		skip = append(skip, j)
 		place := func(i int) string { return t.Place(path, i) }
-		if foldID, err = foldColumn(t.Col(j), path, f.foldid, place); err != nil {
+		if foldID, err = data.FoldColumn(t.Col(j), path, f.foldid, "--foldid", place); err != nil {
 			return nil, err
 		}
 	}
