@@ -62,19 +62,35 @@ func (t *Table) notePlace(i, at int) {
 
 // Place names where data row i (0-based) of a table held in memory is in
 // the file at path, as messages start: "path:LINE" or "path: row N".
-func (t *Table) Place(path string, i int) string {
-	path = InputName(path)
-	k, found := slices.BinarySearchFunc(t.places, i, func(p rowPlace, i int) int { return p.row - i })
+func (t *Table) Place(path string, i int) string { return t.Places(path).Of(i) }
+
+// Places says where the data rows of a table held in memory are in its
+// file, without holding the table's columns.
+type Places struct {
+	path  string
+	runs  []rowPlace
+	byRow bool
+}
+
+// Places returns where the table's rows are in the file at path.
+func (t *Table) Places(path string) Places {
+	return Places{path: InputName(path), runs: t.places, byRow: t.byRow}
+}
+
+// Of names where data row i (0-based) is, as messages start: "path:LINE"
+// or "path: row N" (a Parquet row).
+func (p Places) Of(i int) string {
+	k, found := slices.BinarySearchFunc(p.runs, i, func(p rowPlace, i int) int { return p.row - i })
 	if !found {
 		k--
 	}
 	switch {
 	case k < 0:
-		return fmt.Sprintf("%s: data row %d", path, i+1)
-	case t.byRow:
-		return fmt.Sprintf("%s: row %d", path, t.places[k].at+i-t.places[k].row)
+		return fmt.Sprintf("%s: data row %d", p.path, i+1)
+	case p.byRow:
+		return fmt.Sprintf("%s: row %d", p.path, p.runs[k].at+i-p.runs[k].row)
 	}
-	return fmt.Sprintf("%s:%d", path, t.places[k].at+i-t.places[k].row)
+	return fmt.Sprintf("%s:%d", p.path, p.runs[k].at+i-p.runs[k].row)
 }
 
 // Options says how to read a table. The zero value reads every column

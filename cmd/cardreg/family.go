@@ -14,7 +14,6 @@ import (
 	"github.com/cardsparse/cardreg/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -97,57 +96,18 @@ type glmProblem struct {
 // loadGLM reads the data file and builds the options of a generalised
 // linear model.
 func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
-	t, err := readTableWith(path, data.Options{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Columns: f.columns})
+	r, err := readRows(path, f, nil)
 	if err != nil {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	gp := &glmProblem{family: fam, dropped: t.Dropped(), offsetName: f.fam.offset,
-		place: func(i int) string { return t.Place(path, i) }}
-	ti := len(t.Names()) - 1
-	if f.target != "" {
-		ti, _ = t.Index(f.target)
-	}
-	gp.target = t.Names()[ti]
-	skip := []int{ti}
-	column := func(name string) []float64 {
-		j, _ := t.Index(name) // present: checked by f.columns
-		skip = append(skip, j)
-		return t.Col(j)
-	}
-	if f.weights != "" {
-		gp.opts.Weights = column(f.weights)
-	}
-	if f.fam.offset != "" {
-		gp.opts.Offset = column(f.fam.offset)
-	}
-	if f.foldid != "" {
-		if gp.foldID, err = data.FoldColumn(column(f.foldid), path, f.foldid, "--foldid", gp.place); err != nil {
-			return nil, err
-		}
-	}
-	var cols [][]float64
-	for j, col := range t.Cols() {
-		if !slices.Contains(skip, j) {
-			cols = append(cols, col)
-			gp.names = append(gp.names, t.Names()[j])
-			if tensorreg.IsConstant(col) && !f.noIntercept {
-				gp.constant = append(gp.constant, t.Names()[j])
-			}
-		}
-	}
-	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.SepHint())
-	}
-	n := t.Rows()
-	if err := checkRows(path, n); err != nil {
+	gp := &glmProblem{family: fam, dropped: r.Dropped, offsetName: f.fam.offset, place: r.Places.Of,
+		x: r.X, y: r.Y.RawMatrix().Data, names: r.Names, target: r.Responses[0], foldID: r.FoldID,
+		constant: constantColumns(r.X, r.Names, f.noIntercept)}
+	gp.opts.Weights, gp.opts.Offset = r.Weights, r.Offset
+	if err := checkRows(path, len(gp.y)); err != nil {
 		return nil, err
 	}
-	gp.x = mat.NewDense(n, len(cols), nil)
-	for j, col := range cols {
-		gp.x.SetCol(j, col)
-	}
-	gp.y = t.Col(ti)
 	if err := gp.check(path, f); err != nil {
 		return nil, err
 	}

@@ -455,68 +455,22 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		}
 		return loadStreamed(path, f, k)
 	}
-	t, err := readTableWith(path, data.Options{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Columns: f.columns})
+	r, err := readRows(path, f, func(n, p int) error { return checkGram(n, p, f) })
 	if err != nil {
 		return nil, err
 	}
-	targets := []int{len(t.Names()) - 1}
-	switch {
-	case f.responses != "":
-		targets = targets[:0]
-		for _, name := range splitList(f.responses) {
-			k, _ := t.Index(name) // present: checked by f.columns
-			if slices.Contains(targets, k) {
-				return nil, usagef("--responses names %q twice", t.Names()[k])
-			}
-			targets = append(targets, k)
-		}
-	case f.target != "":
-		targets[0], _ = t.Index(f.target)
-	}
-	ti := targets[0]
-	skip := slices.Clone(targets)
-	var foldID []int
-	if f.foldid != "" {
-		j, _ := t.Index(f.foldid)
-		skip = append(skip, j)
-		place := func(i int) string { return t.Place(path, i) }
-		if foldID, err = data.FoldColumn(t.Col(j), path, f.foldid, "--foldid", place); err != nil {
-			return nil, err
-		}
-	}
-	if len(t.Names()) <= len(skip) {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.SepHint())
-	}
-	n := t.Rows()
-	if err := checkGram(n, len(t.Names())-len(skip), f); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	var names, constant []string
-	x := mat.NewDense(n, len(t.Names())-len(skip), nil)
-	for j, col := range t.Cols() {
-		if slices.Contains(skip, j) {
-			continue
-		}
-		x.SetCol(len(names), col)
-		names = append(names, t.Names()[j])
-		if tensorreg.IsConstant(col) && !f.noIntercept {
-			constant = append(constant, t.Names()[j])
-		}
-	}
+	constant := constantColumns(r.X, r.Names, f.noIntercept)
+	n, _ := r.X.Dims()
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	y := mat.NewDense(n, len(targets), nil)
-	var responses []string
-	for k, ti := range targets {
-		if tensorreg.IsConstant(t.Col(ti)) {
-			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.Names()[ti])
+	for k, name := range r.Responses {
+		if tensorreg.IsConstant(mat.Col(nil, k, r.Y)) {
+			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
 		}
-		y.SetCol(k, t.Col(ti))
-		responses = append(responses, t.Names()[ti])
 	}
-	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.Names()[ti], responses: responses, dropped: t.Dropped(), foldID: foldID}
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(names)); err != nil {
+	pr := &problem{x: r.X, y: r.Y, names: r.Names, constant: constant, target: r.Responses[0], responses: r.Responses, dropped: r.Dropped, foldID: r.FoldID}
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(r.Names)); err != nil {
 		return nil, err
 	}
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,

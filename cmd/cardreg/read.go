@@ -1,20 +1,63 @@
 package main
 
 import (
+	"errors"
 	"io"
 	"os"
 	"time"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
 )
 
 // readTableWith reads a data file with data.Read, drawing a progress bar
 // on stderr when it is a terminal and the load passes a second.
 func readTableWith(path string, o data.Options) (*data.Table, error) {
-	if o.Progress == nil && isTerminal(os.Stderr) {
-		o.Progress = data.NewProgress(os.Stderr, "reading "+path, time.Second)
+	if o.Progress == nil {
+		o.Progress = readProgress("reading " + path)
 	}
 	return data.Read(path, o)
+}
+
+// readProgress is the progress bar of a data file read into memory: on
+// stderr when it is a terminal, after a second; nil otherwise.
+func readProgress(label string) *data.Progress {
+	if !isTerminal(os.Stderr) {
+		return nil
+	}
+	return data.NewProgress(os.Stderr, label, time.Second)
+}
+
+// readRows reads the data file's rows into memory as the flags say
+// (data.ReadRows), check refusing sizes beyond the memory budget.
+func readRows(path string, f *fitFlags, check func(n, p int) error) (*data.Rows, error) {
+	spec := f.spec()
+	spec.Progress = readProgress
+	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check})
+	var se *data.SpecError
+	if errors.As(err, &se) {
+		return nil, usagef("--responses names %q twice", se.Response)
+	}
+	return r, err
+}
+
+// constantColumns names the columns of x that are constant, when the fit
+// has an intercept (which they would duplicate).
+func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
+	if noIntercept {
+		return nil
+	}
+	var constant []string
+	n, p := x.Dims()
+	col := make([]float64, n)
+	for j := range p {
+		mat.Col(col, j, x)
+		if tensorreg.IsConstant(col) {
+			constant = append(constant, names[j])
+		}
+	}
+	return constant
 }
 
 // isTerminal reports whether w is a terminal (a character device).
