@@ -688,8 +688,26 @@ func parseSimple(b []byte) (float64, bool) {
 	case '+':
 		i = 1
 	}
-	var m uint64
-	nd, ndig, exp, sawDot := 0, 0, 0, false // nd: significant digits, ndig: all digits
+	m, exp, i, ok := simpleMantissa(b, i)
+	if !ok {
+		return 0, false
+	}
+	if i < len(b) {
+		e, ok := simpleExponent(b[i:])
+		if !ok {
+			return 0, false
+		}
+		exp += e
+	}
+	return exactValue(m, exp, neg)
+}
+
+// simpleMantissa reads digits[.digits] from b[i:]: m, the significant
+// digits as an integer, exp, the power of ten of m's last digit, and the
+// index after them; !ok when there is no digit or more than 19
+// significant ones.
+func simpleMantissa(b []byte, i int) (m uint64, exp, end int, ok bool) {
+	nd, ndig, sawDot := 0, 0, false // nd: significant digits, ndig: all digits
 	for ; i < len(b); i++ {
 		c := b[i]
 		if c-'0' <= 9 {
@@ -709,57 +727,61 @@ func parseSimple(b []byte) (float64, bool) {
 		}
 		break
 	}
-	if ndig == 0 || nd > 19 {
+	return m, exp, i, ndig > 0 && nd <= 19
+}
+
+// simpleExponent reads an exponent (e|E)[-+]digits that is all of b,
+// refusing one beyond about 10⁵ in size.
+func simpleExponent(b []byte) (int, bool) {
+	if b[0] != 'e' && b[0] != 'E' {
 		return 0, false
 	}
-	if i < len(b) {
-		if b[i] != 'e' && b[i] != 'E' {
-			return 0, false
-		}
+	i, neg := 1, false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
 		i++
-		eneg := false
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			eneg = b[i] == '-'
-			i++
-		}
-		if i == len(b) {
+	}
+	if i == len(b) {
+		return 0, false
+	}
+	e := 0
+	for ; i < len(b); i++ {
+		c := b[i]
+		if c-'0' > 9 || e > 10000 {
 			return 0, false
 		}
-		e := 0
-		for ; i < len(b); i++ {
-			c := b[i]
-			if c-'0' > 9 || e > 10000 {
-				return 0, false
-			}
-			e = e*10 + int(c-'0')
-		}
-		if eneg {
-			e = -e
-		}
-		exp += e
+		e = e*10 + int(c-'0')
 	}
+	if neg {
+		e = -e
+	}
+	return e, true
+}
+
+// exactValue is ±m·10^exp when one operation gives it exactly rounded.
+func exactValue(m uint64, exp int, neg bool) (float64, bool) {
 	if m == 0 {
 		if neg {
 			return math.Copysign(0, -1), true
 		}
 		return 0, true
 	}
-	if m < 1<<53 && exp >= -22 && exp <= 22 {
-		v := float64(m)
-		if exp < 0 {
-			v /= pow10[-exp]
-		} else {
-			v *= pow10[exp]
-		}
-		if neg {
-			v = -v
-		}
-		return v, true
+	if m >= 1<<53 || exp < -22 || exp > 22 {
+		return 0, false
 	}
-	return 0, false
+	v := float64(m)
+	if exp < 0 {
+		v /= pow10[-exp]
+	} else {
+		v *= pow10[exp]
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
-// data reads the data rows into t's columns.
+// data reads the data rows into t's columns, or hands them to row.
 func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, []string) error) error {
 	start := r.n // bytes before the first data row
 	for {
@@ -770,56 +792,13 @@ func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, 
 		if err != nil {
 			return err
 		}
-		recLine := r.line
-		r.recLine = recLine
-		var bad *cellError
-		nf := 0
-		// store parses field nf of the record (or only counts it when
-		// skipped, past the header's count or after a bad cell).
-		store := func(field []byte, line int) {
-			if nf < r.fields && bad == nil {
-				if k := r.dest[nf]; k >= 0 {
-					bad = t.store(k, field, line)
-				}
-			}
-			nf++
-		}
-		if bytes.IndexByte(line, '"') < 0 {
-			// No quotes: split in place.
-			line = trimNL(line)
-			if len(r.sep) == 1 {
-				sep := r.sep[0]
-				for {
-					i := bytes.IndexByte(line, sep)
-					if i < 0 {
-						break
-					}
-					store(line[:i], recLine)
-					line = line[i+1:]
-				}
-			} else {
-				for {
-					i := bytes.Index(line, r.sep)
-					if i < 0 {
-						break
-					}
-					store(line[:i], recLine)
-					line = line[i+len(r.sep):]
-				}
-			}
-			store(line, recLine)
-		} else {
-			if err := r.parseRecord(line); err != nil {
-				return err
-			}
-			from := 0
-			for j, end := range r.ends {
-				store(r.rec[from:end], r.lines[j])
-				from = end
-			}
+		r.recLine = r.line
+		bad, nf, err := r.record(t, line)
+		if err != nil {
+			return err
 		}
 		if nf != r.fields {
-			return fmt.Errorf("%s:%d: expected %d fields, got %d%s", r.path, recLine, r.fields, nf, t.sepHint)
+			return fmt.Errorf("%s:%d: expected %d fields, got %d%s", r.path, r.recLine, r.fields, nf, t.sepHint)
 		}
 		if bad != nil {
 			if !r.dropMissing || (bad.reason != errEmptyCell && bad.reason != errNotFinite) {
@@ -829,23 +808,82 @@ func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, 
 			t.dropped++
 			continue
 		}
-		if row != nil {
-			if err := row(t.rowVals, t.rowText); err != nil {
-				return fmt.Errorf("%s:%d: %w", r.path, recLine, err)
+		if err := r.keep(t, row); err != nil {
+			return err
+		}
+		r.after(t, size, start, p)
+	}
+}
+
+// record stores the fields of the record that starts with line, returning
+// the first bad cell (the rest of the record is then only counted) and
+// the number of fields.
+func (r *csvReader) record(t *Table, line []byte) (bad *cellError, nf int, err error) {
+	recLine := r.recLine
+	// store parses field nf of the record (or only counts it when
+	// skipped, past the header's count or after a bad cell).
+	store := func(field []byte, line int) {
+		if nf < r.fields && bad == nil {
+			if k := r.dest[nf]; k >= 0 {
+				bad = t.store(k, field, line)
 			}
 		}
-		if !t.stream {
-			t.notePlace(t.n, recLine)
+		nf++
+	}
+	if bytes.IndexByte(line, '"') >= 0 {
+		if err := r.parseRecord(line); err != nil {
+			return nil, 0, err
 		}
-		t.n++
-		if t.n == sizingRows && size > 0 && !t.stream {
-			sizeColumns(t, t.n, size-r.n, r.n-start)
+		from := 0
+		for j, end := range r.ends {
+			store(r.rec[from:end], r.lines[j])
+			from = end
 		}
-		if p != nil && r.n >= p.next {
-			p.next = r.n + 64<<10
-			p.rows = t.n + t.dropped
-			p.update(r.n)
+		return bad, nf, nil
+	}
+	// No quotes: split in place.
+	line = trimNL(line)
+	if len(r.sep) == 1 {
+		sep := r.sep[0]
+		for i := bytes.IndexByte(line, sep); i >= 0; i = bytes.IndexByte(line, sep) {
+			store(line[:i], recLine)
+			line = line[i+1:]
 		}
+	} else {
+		for i := bytes.Index(line, r.sep); i >= 0; i = bytes.Index(line, r.sep) {
+			store(line[:i], recLine)
+			line = line[i+len(r.sep):]
+		}
+	}
+	store(line, recLine)
+	return bad, nf, nil
+}
+
+// keep hands a whole, valid row to row (when streaming) and counts it.
+func (r *csvReader) keep(t *Table, row func([]float64, []string) error) error {
+	if row != nil {
+		if err := row(t.rowVals, t.rowText); err != nil {
+			return fmt.Errorf("%s:%d: %w", r.path, r.recLine, err)
+		}
+	}
+	if !t.stream {
+		t.notePlace(t.n, r.recLine)
+	}
+	t.n++
+	return nil
+}
+
+// after sizes the columns once the first rows tell how many the file
+// holds (start: the bytes before them; size: the file's, 0 if unknown),
+// and draws the progress.
+func (r *csvReader) after(t *Table, size, start int64, p *Progress) {
+	if t.n == sizingRows && size > 0 && !t.stream {
+		sizeColumns(t, t.n, size-r.n, r.n-start)
+	}
+	if p != nil && r.n >= p.next {
+		p.next = r.n + 64<<10
+		p.rows = t.n + t.dropped
+		p.update(r.n)
 	}
 }
 

@@ -51,15 +51,8 @@ func refReadTable(path string, sep rune) (*Table, int, error) {
 		return nil, lineOf(err), err
 	}
 	t := &Table{cols: make([][]float64, len(header))}
-	seen := map[string]bool{}
-	for j, name := range header {
-		line, _ := r.FieldPos(j)
-		name = strings.TrimSpace(name)
-		if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 || unicode.Is(unicode.Cf, c) }) || seen[name] {
-			return nil, line, errors.New("bad header")
-		}
-		seen[name] = true
-		t.names = append(t.names, name)
+	if line, err := refHeader(t, r, header); err != nil {
+		return nil, line, err
 	}
 	for {
 		rec, err := r.Read()
@@ -69,20 +62,45 @@ func refReadTable(path string, sep rune) (*Table, int, error) {
 		if err != nil {
 			return nil, lineOf(err), err
 		}
-		for j, field := range rec {
-			line, _ := r.FieldPos(j)
-			s := strings.TrimSpace(field)
-			v, err := strconv.ParseFloat(s, 64)
-			if s == "" || err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) || math.IsInf(v, 0) || !refDecimal.MatchString(s) {
-				return nil, line, fmt.Errorf("bad cell %q", s)
-			}
-			t.cols[j] = append(t.cols[j], v)
+		if line, err := refRecord(t, r, rec); err != nil {
+			return nil, line, err
 		}
 	}
 	if len(t.cols[0]) == 0 {
 		return nil, 0, errors.New("no data")
 	}
 	return t, 0, nil
+}
+
+// refHeader checks the header's names and stores them in t, or returns
+// the line of a bad one.
+func refHeader(t *Table, r *csv.Reader, header []string) (int, error) {
+	seen := map[string]bool{}
+	for j, name := range header {
+		line, _ := r.FieldPos(j)
+		name = strings.TrimSpace(name)
+		if name == "" || !utf8.ValidString(name) || strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c >= 0x7f && c < 0xa0 || unicode.Is(unicode.Cf, c) }) || seen[name] {
+			return line, errors.New("bad header")
+		}
+		seen[name] = true
+		t.names = append(t.names, name)
+	}
+	return 0, nil
+}
+
+// refRecord parses a record's cells into t's columns, or returns the line
+// of a bad one.
+func refRecord(t *Table, r *csv.Reader, rec []string) (int, error) {
+	for j, field := range rec {
+		line, _ := r.FieldPos(j)
+		s := strings.TrimSpace(field)
+		v, err := strconv.ParseFloat(s, 64)
+		if s == "" || err != nil && !errors.Is(err, strconv.ErrRange) || math.IsNaN(v) || math.IsInf(v, 0) || !refDecimal.MatchString(s) {
+			return line, fmt.Errorf("bad cell %q", s)
+		}
+		t.cols[j] = append(t.cols[j], v)
+	}
+	return 0, nil
 }
 
 // refDecimal is a decimal number, the only syntax of a numeric cell

@@ -377,31 +377,12 @@ func (q *pqCursor) release() {
 // plain takes the values of a page of n rows stored plainly, and reports
 // whether it could.
 func (q *pqCursor) plain(page parquet.Page, n int) bool {
-	data := page.Data()
-	dense := q.conv[:0]
 	if q.c.unsigned { // value by value, through number
 		return false
 	}
-	switch {
-	case q.c.kind == parquet.Double && data.Kind() == encoding.Double && q.c.scale == 1:
-		dense = data.Double()
-	case q.c.kind == parquet.Float && data.Kind() == encoding.Float:
-		for _, v := range data.Float() {
-			dense = append(dense, float64(v))
-		}
-	case q.c.kind == parquet.Int32 && data.Kind() == encoding.Int32:
-		for _, v := range data.Int32() {
-			dense = append(dense, float64(v)*q.c.scale)
-		}
-	case q.c.kind == parquet.Int64 && data.Kind() == encoding.Int64:
-		for _, v := range data.Int64() {
-			dense = append(dense, float64(v)*q.c.scale)
-		}
-	default:
+	dense, ok := q.dense(page.Data())
+	if !ok {
 		return false
-	}
-	if q.c.kind != parquet.Double {
-		q.conv = dense
 	}
 	if page.NumNulls() == 0 {
 		if len(dense) != n {
@@ -427,6 +408,33 @@ func (q *pqCursor) plain(page parquet.Page, n int) bool {
 	}
 	q.vals = q.own
 	return true
+}
+
+// dense returns a page's non-null values as float64 (the page's own
+// DOUBLE values, or converted into q.conv), and reports false for an
+// encoding that does not match the column's kind.
+func (q *pqCursor) dense(data encoding.Values) ([]float64, bool) {
+	dense := q.conv[:0]
+	switch {
+	case q.c.kind == parquet.Double && data.Kind() == encoding.Double && q.c.scale == 1:
+		return data.Double(), true
+	case q.c.kind == parquet.Float && data.Kind() == encoding.Float:
+		for _, v := range data.Float() {
+			dense = append(dense, float64(v))
+		}
+	case q.c.kind == parquet.Int32 && data.Kind() == encoding.Int32:
+		for _, v := range data.Int32() {
+			dense = append(dense, float64(v)*q.c.scale)
+		}
+	case q.c.kind == parquet.Int64 && data.Kind() == encoding.Int64:
+		for _, v := range data.Int64() {
+			dense = append(dense, float64(v)*q.c.scale)
+		}
+	default:
+		return nil, false
+	}
+	q.conv = dense
+	return dense, true
 }
 
 // nulls returns the page's null marks, made on first use.
