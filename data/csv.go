@@ -628,6 +628,21 @@ func ParseNumber(b []byte) (float64, error) {
 	return v, nil
 }
 
+// Numbers parses text cells (a column read as labels) as finite numbers,
+// as a numeric column's cells are parsed, and reports false when one is
+// not.
+func Numbers(text []string) ([]float64, bool) {
+	nums := make([]float64, len(text))
+	for i, s := range text {
+		v, err := ParseNumber([]byte(s))
+		if err != nil {
+			return nil, false
+		}
+		nums[i] = v
+	}
+	return nums, true
+}
+
 // hexPrefix reports a cell that starts, after a sign, with 0x or 0X.
 func hexPrefix(b []byte) bool {
 	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {

@@ -183,3 +183,13 @@ func TestCellsAreDecimalOnly(t *testing.T) {
 		require.ErrorIs(t, err, errNotFinite, cell)
 	}
 }
+
+func TestNumbers(t *testing.T) {
+	v, ok := Numbers([]string{"1", " -2.5 ", "3e2"})
+	require.True(t, ok)
+	require.Equal(t, []float64{1, -2.5, 300}, v)
+	for _, bad := range [][]string{{"1", "x"}, {"NaN"}, {""}, {"0x10"}} {
+		_, ok = Numbers(bad)
+		require.False(t, ok, "%q", bad)
+	}
+}

@@ -109,7 +109,7 @@ func memoryOf(path string) (*memoryReport, error) {
 	var cols [][]float64
 	var names []string
 	for j, name := range t.Names() {
-		col, ok := numericColumn(t, j)
+		col, ok := data.Numbers(t.Text(j))
 		if !ok {
 			rep.SkippedColumns = append(rep.SkippedColumns, name)
 			continue
@@ -155,19 +155,6 @@ func memoryOf(path string) (*memoryReport, error) {
 		}
 	}
 	return rep, nil
-}
-
-// numericColumn parses text column j as finite numbers.
-func numericColumn(t *data.Table, j int) ([]float64, bool) {
-	col := make([]float64, len(t.Text(j)))
-	for i, s := range t.Text(j) {
-		v, err := data.ParseNumber([]byte(s))
-		if err != nil {
-			return nil, false
-		}
-		col[i] = v
-	}
-	return col, true
 }
 
 // distinctCount counts the distinct values of col, stopping at most.

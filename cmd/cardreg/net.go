@@ -458,16 +458,7 @@ func (m *netModel) prepare(t *data.Table, ti int, cfg *netConfig, standardize bo
 // numeric classes (Classes, sorted by value, as 0…9 on digits); otherwise
 // they are text classes (ClassLabels, sorted), and predict prints them.
 func (m *netModel) setClasses(text []string) []int {
-	nums := make([]float64, len(text))
-	numeric := true
-	for i, s := range text {
-		v, err := data.ParseNumber([]byte(s))
-		if err != nil {
-			numeric = false
-			break
-		}
-		nums[i] = v
-	}
+	nums, numeric := data.Numbers(text)
 	labels := make([]int, len(text))
 	if numeric {
 		m.Classes = slices.Compact(slices.Sorted(slices.Values(nums)))
