@@ -38,7 +38,7 @@ func TestReadRows(t *testing.T) {
 	_, err = ReadRows(path, Spec{Responses: []string{"y", "y"}}, RowsOptions{})
 	require.Equal(t, &SpecError{Response: "y"}, err)
 	_, err = ReadRows(path, Spec{Responses: []string{"nope"}}, RowsOptions{})
-	require.ErrorContains(t, err, path+`: no column named "nope"`)
+	require.ErrorContains(t, err, path+`: responses: no column named "nope"`)
 	one := writeFile(t, dir, "one.csv", "a;y\n1\n")
 	_, err = ReadRows(one, Spec{}, RowsOptions{})
 	require.EqualError(t, err, one+`: need at least one predictor column besides the response (the header has one column but holds ";": try --sep ';')`)

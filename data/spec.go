@@ -17,13 +17,16 @@ type Spec struct {
 	// Responses name the response columns; nil means the last column
 	// read. A form that reads one response takes the first.
 	Responses []string
+	// Predictors, when not nil, name the predictors; Drop names columns
+	// left out (see Choose).
+	Predictors, Drop []string
 	// Weights, Offset and FoldID name the columns of the observation
 	// weights, the offsets and the fold ids (1, 2, …), "" for none. They
 	// are never predictors.
 	Weights, Offset, FoldID string
 	// Select, when not nil, picks the columns to read from the header (see
-	// Options.Columns): it must keep the columns named above. Nil reads
-	// every column.
+	// Options.Columns) in place of Choose: it must keep the columns named
+	// above.
 	Select func(header []string) ([]bool, error)
 	// Flags name, in messages, how each role was chosen (a command-line
 	// flag such as "--weights"); an empty name is left out.
@@ -33,16 +36,21 @@ type Spec struct {
 	Progress func(label string) *Progress
 }
 
-// Flags are the names messages give the options that chose the weights,
-// offset and fold id columns.
+// Flags are the names messages give the options that chose the columns
+// (command-line flags, say).
 type Flags struct {
-	Weights, Offset, FoldID string
+	// Target is the option that names one response (messages suggest
+	// it); Responses the one that named Spec.Responses.
+	Target, Responses string
+	// Predictors, Drop, Weights, Offset and FoldID chose the Spec's
+	// fields of the same names.
+	Predictors, Drop, Weights, Offset, FoldID string
 }
 
 // options are the reader's options of a pass over the file with the
 // progress bar labelled label.
 func (s *Spec) options(label string) Options {
-	o := Options{Sep: s.Sep, DropMissing: s.DropMissing, Columns: s.Select}
+	o := Options{Sep: s.Sep, DropMissing: s.DropMissing, Columns: s.selectAll}
 	if s.Progress != nil {
 		o.Progress = s.Progress(label)
 	}
@@ -98,14 +106,10 @@ func (s *Spec) responses(names []string) []string {
 	return names[len(names)-1:]
 }
 
-// selectAll keeps every column, or those Select keeps.
+// selectAll keeps the columns Select keeps, or else those Choose keeps.
 func (s *Spec) selectAll(header []string) ([]bool, error) {
 	if s.Select != nil {
 		return s.Select(header)
 	}
-	keep := make([]bool, len(header))
-	for j := range keep {
-		keep[j] = true
-	}
-	return keep, nil
+	return s.Choose(header)
 }

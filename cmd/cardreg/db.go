@@ -41,7 +41,8 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	for j, c := range schema {
 		header[j] = c.Name
 	}
-	keep, err := f.columns(header)
+	spec := f.spec()
+	keep, err := spec.Choose(header)
 	if err != nil {
 		return nil, usagef("%s: %v", name, err)
 	}
@@ -51,7 +52,6 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 			kept = append(kept, header[j])
 		}
 	}
-	spec := f.spec()
 	v := spec.Variables(kept)
 	pr := &problem{names: v.Names, responses: v.Responses, target: v.Responses[0]}
 	order, wcol, fcol := v.Order, v.Weights, v.FoldID

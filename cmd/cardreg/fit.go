@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -476,82 +475,6 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
 		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 	return pr, nil
-}
-
-// columns picks the columns to read from the header: the responses, and
-// the predictors (--predictors, else all but --drop). Every name given must
-// be a column, and the response cannot be dropped.
-func (f *fitFlags) columns(header []string) ([]bool, error) {
-	index := func(flag, name string) (int, error) {
-		if j := slices.Index(header, name); j >= 0 {
-			return j, nil
-		}
-		return 0, usagef("%s: no column named %s (columns: %s)", flag, data.ShortText([]byte(name)), strings.Join(header, ", "))
-	}
-	var targets []int
-	switch {
-	case f.responses != "":
-		for _, name := range splitList(f.responses) {
-			j, err := index("--responses", name)
-			if err != nil {
-				return nil, err
-			}
-			targets = append(targets, j)
-		}
-	case f.target != "":
-		j, err := index("--target", f.target)
-		if err != nil {
-			return nil, err
-		}
-		targets = append(targets, j)
-	default:
-		targets = append(targets, len(header)-1)
-	}
-	var special []int // weights, offsets and folds: read, never predictors
-	for _, c := range []struct{ flag, name string }{{"--weights", f.weights}, {"--offset", f.fam.offset}, {"--foldid", f.foldid}} {
-		if c.name == "" {
-			continue
-		}
-		j, err := index(c.flag, c.name)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(targets, j) || slices.Contains(special, j) {
-			return nil, usagef("%s names the column %q, which has another role", c.flag, c.name)
-		}
-		special = append(special, j)
-	}
-	keep := make([]bool, len(header))
-	if f.predictors != "" {
-		for _, name := range splitList(f.predictors) {
-			j, err := index("--predictors", name)
-			if err != nil {
-				return nil, err
-			}
-			keep[j] = true
-		}
-	} else {
-		for j := range keep {
-			keep[j] = true
-		}
-	}
-	for _, name := range splitList(f.drop) {
-		j, err := index("--drop", name)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(targets, j) || slices.Contains(special, j) {
-			return nil, usagef("--drop leaves out %q, the response (name it with --target) or --weights, --offset or --foldid", name)
-		}
-		keep[j] = false
-	}
-	for _, j := range append(targets, special...) {
-		if f.predictors != "" && keep[j] {
-			return nil, usagef("--predictors names %q, the response or --weights, --offset or --foldid", header[j])
-		}
-		keep[j] = true
-	}
-	return keep, nil
 }
 
 // splitList splits a comma-separated list of names, trimmed; "" is none.

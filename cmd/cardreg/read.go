@@ -119,17 +119,28 @@ func streamProgress(f *fitFlags, label string) *data.Progress {
 	return nil
 }
 
-// spec is how the flags read a data file for a fit.
+// spec is how the flags read a data file for a fit. Its column choice
+// (data.Spec.Choose) refuses names that are not columns, or a column with
+// two roles, as usage errors.
 func (f *fitFlags) spec() data.Spec {
-	var responses []string
+	s := data.Spec{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing,
+		Predictors: splitList(f.predictors), Drop: splitList(f.drop),
+		Weights: f.weights, Offset: f.fam.offset, FoldID: f.foldid,
+		Flags: data.Flags{Target: "--target", Responses: "--target", Predictors: "--predictors", Drop: "--drop",
+			Weights: "--weights", Offset: "--offset", FoldID: "--foldid"},
+		Progress: func(label string) *data.Progress { return streamProgress(f, label) }}
 	switch {
 	case f.responses != "":
-		responses = splitList(f.responses)
+		s.Responses, s.Flags.Responses = splitList(f.responses), "--responses"
 	case f.target != "":
-		responses = []string{f.target}
+		s.Responses = []string{f.target}
 	}
-	return data.Spec{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing, Responses: responses,
-		Weights: f.weights, Offset: f.fam.offset, FoldID: f.foldid, Select: f.columns,
-		Flags:    data.Flags{Weights: "--weights", Offset: "--offset", FoldID: "--foldid"},
-		Progress: func(label string) *data.Progress { return streamProgress(f, label) }}
+	s.Select = func(header []string) ([]bool, error) {
+		keep, err := s.Choose(header)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return keep, nil
+	}
+	return s
 }
