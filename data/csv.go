@@ -3,10 +3,8 @@ package data
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"math"
 
 	"runtime"
 	"slices"
@@ -16,82 +14,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 )
-
-// Table is a data file (CSV or Parquet) held column by column: numbers,
-// or text for the columns read as labels.
-type Table struct {
-	// pqWant is how many values a Parquet row holds for the columns read.
-	pqWant int
-	names  []string
-	cols   [][]float64
-	// text holds the cells of the columns read as labels (nil for the
-	// numeric ones, whose cols entry is then nil).
-	text [][]string
-	// dropped counts the rows left out for a missing (empty, NaN or
-	// infinite) cell when reading with dropMissing.
-	dropped int
-	n       int // data rows
-	// While streaming, the current row's cells (see Options.row).
-	stream  bool
-	rowVals []float64
-	rowText []string
-	// sepHint, when not empty, says the file seems to use another field
-	// separator; messages about the columns append it.
-	sepHint string
-	// places says where the data rows kept in memory start in the file
-	// (see notePlace); byRow says they are Parquet rows, not lines.
-	places []rowPlace
-	byRow  bool
-}
-
-// rowPlace says that data row row (0-based) starts at line (or Parquet
-// row) at of its file, and the rows after it on the following ones, up to
-// the next rowPlace.
-type rowPlace struct{ row, at int }
-
-// notePlace records that data row i, stored in memory, starts at line (or
-// Parquet row) at: only where a run of consecutive rows breaks (blank
-// lines, a record over several lines, rows dropped), so that a file's
-// places usually take one entry.
-func (t *Table) notePlace(i, at int) {
-	if k := len(t.places); k > 0 && t.places[k-1].at+i-t.places[k-1].row == at {
-		return
-	}
-	t.places = append(t.places, rowPlace{i, at})
-}
-
-// Place names where data row i (0-based) of a table held in memory is in
-// the file at path, as messages start: "path:LINE" or "path: row N".
-func (t *Table) Place(path string, i int) string { return t.Places(path).Of(i) }
-
-// Places says where the data rows of a table held in memory are in its
-// file, without holding the table's columns.
-type Places struct {
-	path  string
-	runs  []rowPlace
-	byRow bool
-}
-
-// Places returns where the table's rows are in the file at path.
-func (t *Table) Places(path string) Places {
-	return Places{path: InputName(path), runs: t.places, byRow: t.byRow}
-}
-
-// Of names where data row i (0-based) is, as messages start: "path:LINE"
-// or "path: row N" (a Parquet row).
-func (p Places) Of(i int) string {
-	k, found := slices.BinarySearchFunc(p.runs, i, func(p rowPlace, i int) int { return p.row - i })
-	if !found {
-		k--
-	}
-	switch {
-	case k < 0:
-		return fmt.Sprintf("%s: data row %d", p.path, i+1)
-	case p.byRow:
-		return fmt.Sprintf("%s: row %d", p.path, p.runs[k].at+i-p.runs[k].row)
-	}
-	return fmt.Sprintf("%s:%d", p.path, p.runs[k].at+i-p.runs[k].row)
-}
 
 // Options says how to read a table. The zero value reads every column
 // of a comma-separated file as numbers.
@@ -202,28 +124,6 @@ func Read(path string, o Options) (_ *Table, err error) {
 	}
 	return t, nil
 }
-
-// Rows is the number of data rows read.
-func (t *Table) Rows() int { return t.n }
-
-// Names are the names of the columns read, in the file's order.
-func (t *Table) Names() []string { return t.names }
-
-// Cols are the columns' values, nil for the columns read as labels.
-func (t *Table) Cols() [][]float64 { return t.cols }
-
-// Col is the values of column j, nil for a column read as labels.
-func (t *Table) Col(j int) []float64 { return t.cols[j] }
-
-// Text is the cells of column j read as labels, nil for a numeric column.
-func (t *Table) Text(j int) []string { return t.text[j] }
-
-// Dropped counts the rows left out for a missing value (Options.DropMissing).
-func (t *Table) Dropped() int { return t.dropped }
-
-// SepHint is "" or, when the header seems to use another field separator,
-// a parenthetical saying so, to end messages about the columns.
-func (t *Table) SepHint() string { return t.sepHint }
 
 // csvReader splits a CSV file into records. Records without a quote (the
 // common case) are split in place in the read buffer; the others are
@@ -521,41 +421,6 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	return nt, nil
 }
 
-// newTable returns the empty table of the columns o picks from a header of
-// distinct names, and the table column of each header column (-1 when
-// skipped). Errors name the file.
-func newTable(path string, names []string, o Options) (*Table, []int, error) {
-	keep := slices.Repeat([]bool{true}, len(names))
-	if o.Columns != nil {
-		var err error
-		if keep, err = o.Columns(names); err != nil {
-			return nil, nil, InFile(path, err)
-		}
-	}
-	t := &Table{}
-	dest := make([]int, len(names))
-	for j, name := range names {
-		dest[j] = -1
-		if !keep[j] {
-			continue
-		}
-		dest[j] = len(t.names)
-		t.names = append(t.names, name)
-		if o.Labels != nil && o.Labels(name) {
-			t.text = append(t.text, []string{})
-			t.cols = append(t.cols, nil)
-		} else {
-			t.text = append(t.text, nil)
-			t.cols = append(t.cols, []float64{})
-		}
-	}
-	if o.Row != nil {
-		t.stream = true
-		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
-	}
-	return t, dest, nil
-}
-
 // invisible reports a control character or an invisible format character
 // (a byte order mark, a zero-width space).
 func invisible(r rune) bool { return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) }
@@ -583,217 +448,6 @@ type cellError struct {
 	line, col int
 	text      string
 	reason    error
-}
-
-var (
-	errEmptyCell = errors.New("empty cell")
-	errNotUTF8   = errors.New("not UTF-8")
-	errNotNumber = errors.New("not a number")
-	// errNotDecimal is a number in a syntax other than decimal (Go's
-	// 1_000 or 0x1p3, which strconv.ParseFloat reads).
-	errNotDecimal = errors.New("not a decimal number")
-	errNotFinite  = errors.New("not a finite number")
-)
-
-// ParseNumber parses a cell, trimmed of white space, as a finite number.
-func ParseNumber(b []byte) (float64, error) {
-	if len(b) > 0 && (b[0] <= ' ' || b[len(b)-1] <= ' ' || b[0] >= utf8.RuneSelf || b[len(b)-1] >= utf8.RuneSelf) {
-		b = bytes.TrimSpace(b)
-	}
-	if len(b) == 0 {
-		return 0, errEmptyCell
-	}
-	if v, ok := parseSimple(b); ok {
-		return v, nil
-	}
-	// string(b) does not allocate for a short cell: ParseFloat copies its
-	// argument into the errors it returns, so it does not escape.
-	v, err := strconv.ParseFloat(string(b), 64)
-	if err != nil && !errors.Is(err, strconv.ErrRange) {
-		if hexPrefix(b) {
-			return 0, errNotDecimal
-		}
-		return 0, errNotNumber
-	}
-	// ParseFloat also reads Go's literals (1_000, 0x1p3), which R and
-	// pandas read as text: only decimal numbers are data.
-	if spelled := err == nil && (math.IsNaN(v) || math.IsInf(v, 0)); !spelled && !decimalSyntax(b) {
-		return 0, errNotDecimal
-	}
-	// ParseFloat accepts "NaN", "Inf" and "Infinity", and returns ±Inf
-	// with ErrRange for values beyond float64; the fit needs finite data.
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0, errNotFinite
-	}
-	return v, nil
-}
-
-// Numbers parses text cells (a column read as labels) as finite numbers,
-// as a numeric column's cells are parsed, and reports false when one is
-// not.
-func Numbers(text []string) ([]float64, bool) {
-	nums := make([]float64, len(text))
-	for i, s := range text {
-		v, err := ParseNumber([]byte(s))
-		if err != nil {
-			return nil, false
-		}
-		nums[i] = v
-	}
-	return nums, true
-}
-
-// hexPrefix reports a cell that starts, after a sign, with 0x or 0X.
-func hexPrefix(b []byte) bool {
-	if len(b) > 0 && (b[0] == '+' || b[0] == '-') {
-		b = b[1:]
-	}
-	return len(b) > 1 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')
-}
-
-// decimalSyntax reports whether b is a decimal number:
-// [-+]digits[.digits][(e|E)[-+]digits], digits on at least one side of
-// the point.
-func decimalSyntax(b []byte) bool {
-	i := 0
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		i++
-	}
-	digits := func() int {
-		k := i
-		for i < len(b) && b[i]-'0' <= 9 {
-			i++
-		}
-		return i - k
-	}
-	n := digits()
-	if i < len(b) && b[i] == '.' {
-		i++
-		n += digits()
-	}
-	if n == 0 {
-		return false
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if digits() == 0 {
-			return false
-		}
-	}
-	return i == len(b)
-}
-
-// pow10 holds the powers of ten that are exact in a float64.
-var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
-	1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
-
-// parseSimple parses a non-empty decimal [-+]digits[.digits][(e|E)[-+]digits]
-// with at most 19 significant digits when the result is exact: the mantissa
-// below 2⁵³ and the power of ten at most 22 in size are both exact float64s,
-// so one multiplication or division rounds correctly (Clinger's fast path).
-// Anything else reports !ok and is left to strconv.ParseFloat.
-func parseSimple(b []byte) (float64, bool) {
-	i, neg := 0, false
-	switch b[0] {
-	case '-':
-		neg, i = true, 1
-	case '+':
-		i = 1
-	}
-	m, exp, i, ok := simpleMantissa(b, i)
-	if !ok {
-		return 0, false
-	}
-	if i < len(b) {
-		e, ok := simpleExponent(b[i:])
-		if !ok {
-			return 0, false
-		}
-		exp += e
-	}
-	return exactValue(m, exp, neg)
-}
-
-// simpleMantissa reads digits[.digits] from b[i:]: m, the significant
-// digits as an integer, exp, the power of ten of m's last digit, and the
-// index after them; !ok when there is no digit or more than 19
-// significant ones.
-func simpleMantissa(b []byte, i int) (m uint64, exp, end int, ok bool) {
-	nd, ndig, sawDot := 0, 0, false // nd: significant digits, ndig: all digits
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c-'0' <= 9 {
-			ndig++
-			if m != 0 || c != '0' {
-				nd++
-				m = m*10 + uint64(c-'0')
-			}
-			if sawDot {
-				exp--
-			}
-			continue
-		}
-		if c == '.' && !sawDot {
-			sawDot = true
-			continue
-		}
-		break
-	}
-	return m, exp, i, ndig > 0 && nd <= 19
-}
-
-// simpleExponent reads an exponent (e|E)[-+]digits that is all of b,
-// refusing one beyond about 10⁵ in size.
-func simpleExponent(b []byte) (int, bool) {
-	if b[0] != 'e' && b[0] != 'E' {
-		return 0, false
-	}
-	i, neg := 1, false
-	if i < len(b) && (b[i] == '+' || b[i] == '-') {
-		neg = b[i] == '-'
-		i++
-	}
-	if i == len(b) {
-		return 0, false
-	}
-	e := 0
-	for ; i < len(b); i++ {
-		c := b[i]
-		if c-'0' > 9 || e > 10000 {
-			return 0, false
-		}
-		e = e*10 + int(c-'0')
-	}
-	if neg {
-		e = -e
-	}
-	return e, true
-}
-
-// exactValue is ±m·10^exp when one operation gives it exactly rounded.
-func exactValue(m uint64, exp int, neg bool) (float64, bool) {
-	if m == 0 {
-		if neg {
-			return math.Copysign(0, -1), true
-		}
-		return 0, true
-	}
-	if m >= 1<<53 || exp < -22 || exp > 22 {
-		return 0, false
-	}
-	v := float64(m)
-	if exp < 0 {
-		v /= pow10[-exp]
-	} else {
-		v *= pow10[exp]
-	}
-	if neg {
-		v = -v
-	}
-	return v, true
 }
 
 // data reads the data rows into t's columns, or hands them to row.
@@ -902,49 +556,6 @@ func (r *csvReader) after(t *Table, size, start int64, p *Progress) {
 	}
 }
 
-// store appends a field to column k, or returns why it cannot.
-func (t *Table) store(k int, field []byte, line int) *cellError {
-	if t.text[k] != nil {
-		s := strings.TrimSpace(string(field))
-		if s == "" {
-			return &cellError{line: line, col: k, reason: errEmptyCell}
-		}
-		if !utf8.ValidString(s) {
-			return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
-		}
-		if t.stream {
-			t.rowText[k] = s
-		} else {
-			t.text[k] = append(t.text[k], s)
-		}
-		return nil
-	}
-	v, err := ParseNumber(field)
-	if err != nil {
-		return &cellError{line: line, col: k, text: ShortText(bytes.TrimSpace(field)), reason: err}
-	}
-	if t.stream {
-		t.rowVals[k] = v
-	} else {
-		t.cols[k] = append(t.cols[k], v)
-	}
-	return nil
-}
-
-// truncate drops the cells of a row stored in part (a dropped row).
-func (t *Table) truncate(rows int) {
-	if t.stream {
-		return
-	}
-	for k := range t.names {
-		if t.text[k] != nil {
-			t.text[k] = t.text[k][:rows]
-		} else {
-			t.cols[k] = t.cols[k][:rows]
-		}
-	}
-}
-
 func (e *cellError) error(path, name, hint string) error {
 	name = ShortText([]byte(name))
 	switch e.reason {
@@ -959,43 +570,4 @@ func (e *cellError) error(path, name, hint string) error {
 	default:
 		return fmt.Errorf("%s:%d: column %s: cannot parse %s as a number%s", path, e.line, name, e.text, hint)
 	}
-}
-
-// sizingRows is how many rows are read before the columns are sized from
-// the bytes they took (fewer would say little of the rest of the file).
-const sizingRows = 256
-
-// sizeColumns gives t's columns room for the rows the rest of the file
-// likely holds, estimated from the bytes the first rows took, so that they
-// are not regrown (and copied) as they fill: growing by appending alone
-// needs up to three times the final size at its peak.
-func sizeColumns(t *Table, rows int, rest, used int64) {
-	if rest <= 0 || used <= 0 {
-		return
-	}
-	est := rest * int64(rows) / used
-	est += est/32 + 64
-	// A row takes at least two bytes per column (a digit and a separator
-	// or the line end).
-	if most := rest/(2*int64(max(len(t.cols), 1))) + 1; est > most {
-		est = most
-	}
-	if est > math.MaxInt32 {
-		est = math.MaxInt32
-	}
-	for j := range t.cols {
-		if t.cols[j] != nil {
-			t.cols[j] = slices.Grow(t.cols[j], int(est))
-		}
-	}
-}
-
-// Index returns the column named name, or an error listing the columns.
-func (t *Table) Index(name string) (int, error) {
-	for j, n := range t.names {
-		if n == name {
-			return j, nil
-		}
-	}
-	return 0, fmt.Errorf("no column named %q (columns: %s)", name, strings.Join(t.names, ", "))
 }

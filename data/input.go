@@ -38,6 +38,7 @@ type input struct {
 	parquet bool
 }
 
+// Close closes the file (not standard input).
 func (in *input) Close() error { return in.c.Close() }
 
 // sniffSize is how much of a file's start is looked at to tell text from
@@ -102,6 +103,7 @@ type gzipErrors struct {
 	zr *gzip.Reader
 }
 
+// Read reads decompressed bytes.
 func (g *gzipErrors) Read(p []byte) (int, error) {
 	n, err := g.zr.Read(p)
 	if err != nil && err != io.EOF && !strings.HasPrefix(err.Error(), "gzip: ") {
@@ -114,7 +116,10 @@ func (g *gzipErrors) Read(p []byte) (int, error) {
 // file (and the line) already.
 type fileError struct{ err error }
 
+// Error is the reader's message.
 func (e fileError) Error() string { return e.err.Error() }
+
+// Unwrap returns the reader's error.
 func (e fileError) Unwrap() error { return e.err }
 
 // InFile names the file in err, unless err is a reader's error (passed on

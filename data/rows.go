@@ -39,6 +39,7 @@ type SpecError struct {
 	Response string
 }
 
+// Error names the response given twice.
 func (e *SpecError) Error() string {
 	return fmt.Sprintf("data: the responses name %q twice", e.Response)
 }

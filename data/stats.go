@@ -28,7 +28,8 @@ type StatsOptions struct {
 	// suffstat.RowFold with Seed (1: none); a Spec.FoldID column sets
 	// them instead, as many as its largest value.
 	Folds int
-	Seed  uint64
+	// Seed is RowFold's seed.
+	Seed uint64
 	// Check, when not nil, is called with the number of variables and of
 	// folds before statistics of that size are allocated (a memory budget,
 	// say); its error stops the read.
