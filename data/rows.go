@@ -81,7 +81,7 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 	}
 	p := len(t.Names()) - len(skip)
 	if p <= 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.SepHint())
+		return nil, NoPredictors(path, t.SepHint())
 	}
 	if o.Check != nil {
 		if err := o.Check(t.Rows(), p); err != nil {
@@ -90,6 +90,12 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 	}
 	r.fill(t, skip, targets)
 	return r, nil
+}
+
+// NoPredictors is the error of a file at path with no predictor column,
+// hint ending it (Table.SepHint).
+func NoPredictors(path, hint string) error {
+	return fmt.Errorf("%s: need at least one predictor column besides the response%s", path, hint)
 }
 
 // responses finds the response columns of t.

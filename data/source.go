@@ -48,6 +48,19 @@ func (s *FileSource) Target() string { return s.target }
 // Passes counts the passes begun over the file.
 func (s *FileSource) Passes() int { return s.passes }
 
+// Scan makes a first pass over the file, which learns the predictors, and
+// returns the number of rows; it refuses a file without a predictor.
+func (s *FileSource) Scan() (int, error) {
+	n := 0
+	if err := s.Pass(func([]float64, float64, float64, float64) error { n++; return nil }); err != nil {
+		return 0, err
+	}
+	if len(s.names) == 0 {
+		return 0, NoPredictors(s.path, "")
+	}
+	return n, nil
+}
+
 // sourceColumns is where a row's variables are in the columns read.
 type sourceColumns struct {
 	x       []int

@@ -49,3 +49,15 @@ func TestOnlyOnce(t *testing.T) {
 	require.Equal(t, "", OnlyOnce(writeFile(t, t.TempDir(), "f.csv", "a\n1\n")))
 	require.Equal(t, "", OnlyOnce("/no/such/file"))
 }
+
+func TestFileSourceScan(t *testing.T) {
+	dir := t.TempDir()
+	src := NewFileSource(writeFile(t, dir, "s.csv", "a,y\n1,2\n3,4\n5,6\n"), Spec{})
+	n, err := src.Scan()
+	require.NoError(t, err)
+	require.Equal(t, 3, n)
+	require.Equal(t, []string{"a"}, src.Names())
+	one := writeFile(t, dir, "one.csv", "y\n1\n2\n")
+	_, err = NewFileSource(one, Spec{}).Scan()
+	require.EqualError(t, err, one+": need at least one predictor column besides the response")
+}

@@ -545,18 +545,14 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 	fam, _ := datafit.ByName(f.fam.family)
 	ss := &streamSetup{src: data.NewFileSource(path, f.spec()), fam: fam}
 	ss.src.Check = func(p int) error { return checkNewton(p, f) }
-	n := 0
-	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { n++; return nil }); err != nil {
+	n, err := ss.src.Scan()
+	if err != nil {
 		return nil, err
 	}
 	ss.p = len(ss.src.Names())
-	if ss.p == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
-	}
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	var err error
 	ss.pen, ss.nu, ss.note, err = buildPenalty(f.penaltySpec(), ss.p)
 	return ss, err
 }

@@ -315,7 +315,7 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 		}
 	}
 	if len(t.Names()) < 2 {
-		return nil, 0, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+		return nil, 0, data.NoPredictors(path, "")
 	}
 	n := len(t.Cols()[0])
 	x := mat.NewDense(n, len(t.Names())-1, nil)

@@ -212,7 +212,7 @@ func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
 // builds the penalty.
 func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 	if len(pr.names) == 0 {
-		return fmt.Errorf("%s: need at least one predictor column besides the response", path)
+		return data.NoPredictors(path, "")
 	}
 	all := pr.stats.All()
 	if err := checkRows(path, int(all.N)); err != nil {
