@@ -129,7 +129,7 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 	msg := err.Error()
 	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
 		// A backstop: messages built from the argument "-" itself (not
-		// through inputName) still name standard input <stdin>.
+		// through data.InputName) still name standard input <stdin>.
 		msg = data.StdinName + ": " + rest
 	}
 	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
