@@ -130,16 +130,12 @@ func (r *Rows) roles(t *Table, spec *Spec, column func(string) ([]float64, error
 
 // fill builds X from the columns not skipped and Y from the targets.
 func (r *Rows) fill(t *Table, skip, targets []int) {
-	n := t.Rows()
-	r.X = mat.NewDense(n, len(t.Names())-len(skip), nil)
-	for j, col := range t.Cols() {
+	var xcols []int
+	for j, name := range t.Names() {
 		if !slices.Contains(skip, j) {
-			r.X.SetCol(len(r.Names), col)
-			r.Names = append(r.Names, t.Names()[j])
+			xcols = append(xcols, j)
+			r.Names = append(r.Names, name)
 		}
 	}
-	r.Y = mat.NewDense(n, len(targets), nil)
-	for k, j := range targets {
-		r.Y.SetCol(k, t.Col(j))
-	}
+	r.X, r.Y = t.Dense(xcols), t.Dense(targets)
 }

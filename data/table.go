@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"gonum.org/v1/gonum/mat"
 )
 
 // Table is a data file (CSV or Parquet) held column by column: numbers,
@@ -212,6 +214,16 @@ func sizeColumns(t *Table, rows int, rest, used int64) {
 			t.cols[j] = slices.Grow(t.cols[j], int(est))
 		}
 	}
+}
+
+// Dense returns the numeric columns cols (indices into Names) as an
+// n×len(cols) matrix, n the rows read.
+func (t *Table) Dense(cols []int) *mat.Dense {
+	x := mat.NewDense(t.n, len(cols), nil)
+	for k, j := range cols {
+		x.SetCol(k, t.cols[j])
+	}
+	return x
 }
 
 // Index returns the column named name, or an error listing the columns.

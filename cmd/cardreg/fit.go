@@ -642,11 +642,11 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 	if len(t.Names()) != p {
 		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.Names()), p)
 	}
-	g := mat.NewDense(t.Rows(), p, nil)
-	for j, col := range t.Cols() {
-		g.SetCol(j, col)
+	cols := make([]int, p)
+	for j := range cols {
+		cols[j] = j
 	}
-	return g, nil
+	return t.Dense(cols), nil
 }
 
 // defaultNu is the smallest ν the theory allows for the all-pairs matrix on

@@ -317,16 +317,13 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 	if len(t.Names()) < 2 {
 		return nil, 0, data.NoPredictors(path, "")
 	}
-	n := len(t.Cols()[0])
-	x := mat.NewDense(n, len(t.Names())-1, nil)
-	k := 0
-	for j, col := range t.Cols() {
+	var cols []int
+	for j := range t.Names() {
 		if j != ti {
-			x.SetCol(k, col)
-			k++
+			cols = append(cols, j)
 		}
 	}
-	return x, 1, nil
+	return t.Dense(cols), 1, nil
 }
 
 func fmtFloats(v []float64) string {
