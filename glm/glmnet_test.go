@@ -108,6 +108,8 @@ func own(f datafit.Family, n, p int, seed uint64) *table {
 				k++
 			}
 			tb.y[i] = float64(k)
+		case datafit.Gamma: // shape 2: half the sum of two exponentials
+			tb.y[i] = mu / 2 * (r.ExpFloat64() + r.ExpFloat64())
 		}
 	}
 	return tb

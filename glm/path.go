@@ -50,8 +50,9 @@ const minPath = 5
 // settled reports whether a generated path stops after the deviance ratios
 // dev (one per λ so far) by glmnet's rule for the family, and the rule in
 // words: gaussian when the last step moved the ratio by less than 1e-5 of
-// itself, binomial when it moved by less than 1e-5, Poisson when the last
-// four steps moved it by less than 1e-4 of itself.
+// itself, Poisson when the last four steps moved it by less than 1e-4 of
+// itself, the others (binomial, gamma: glmnet's rule for any other family)
+// when the last step moved it by less than 1e-5.
 func settled(fam datafit.Family, dev []float64) (bool, string) {
 	m := len(dev) - 1
 	if m+1 < minPath {
@@ -59,12 +60,12 @@ func settled(fam datafit.Family, dev []float64) (bool, string) {
 	}
 	last := dev[m]
 	switch fam.(type) {
-	case datafit.Binomial:
-		return last-dev[m-1] < devFrac, fmt.Sprintf("the deviance ratio moved by less than %g", devFrac)
+	case datafit.Gaussian:
+		return last-dev[m-1] < devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself", devFrac)
 	case datafit.Poisson:
 		return last-dev[m-minPath+1] < 10*devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself over %d λ", 10*devFrac, minPath-1)
 	}
-	return last-dev[m-1] < devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself", devFrac)
+	return last-dev[m-1] < devFrac, fmt.Sprintf("the deviance ratio moved by less than %g", devFrac)
 }
 
 // FitPath fits the model along a decreasing λ grid, each fit warm-started
