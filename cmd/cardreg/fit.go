@@ -83,7 +83,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
 Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
-glmnet's lambda is lambda / (2n)). With --family binomial or poisson it minimises
+glmnet's lambda is lambda / (2n)). With --family binomial, poisson or gamma it minimises
 the weighted deviance sum_i w_i d_i + lambda * h(b) instead (weights rescaled to
 sum to n, as glmnet: lambda_glmnet = lambda / (2n) for every family). DATA.csv has a header row; the response is
 the last column unless --target names another, the other columns are predictors
@@ -96,6 +96,7 @@ Example:
   cardreg fit --penalty lasso --lambda 50 --format json examples/cardinality.csv
   cardreg fit --family binomial --relax --rule 1se examples/credit.csv
   cardreg fit --family poisson --offset log_exposure --drop exposure examples/claims.csv
+  cardreg fit --family gamma examples/severity.csv
 
 Flags:
 `)

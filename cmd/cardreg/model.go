@@ -129,6 +129,13 @@ func parseModel(b []byte) (*savedModel, error) {
 	return &m, nil
 }
 
+// knownFamily reports whether family is one of datafit's, spelt as it
+// spells it, with its link.
+func knownFamily(family, link string) bool {
+	f, err := datafit.ByName(family)
+	return err == nil && f.Name() == family && f.Link() == link
+}
+
 // check tests the values of a decoded model.
 func (m *savedModel) check() error {
 	switch {
@@ -140,7 +147,7 @@ func (m *savedModel) check() error {
 		return fmt.Errorf("nu %v is not > 0", *m.Nu)
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
-	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
+	case !knownFamily(m.Family, m.Link):
 		return fmt.Errorf("unknown family and link %s/%s", data.ShortText([]byte(m.Family)), data.ShortText([]byte(m.Link)))
 	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
 		return fmt.Errorf("unknown weights %s", data.ShortText([]byte(m.Weights)))
