@@ -33,6 +33,16 @@ type Family interface {
 	Curvature() float64
 }
 
+// DualScaler is implemented by families that size the terms of the
+// duality gap themselves: DualScale(y) bounds, up to a small factor, the
+// magnitude of the terms that the deviance and its conjugate add up for a
+// response y near a fit, so that 1e-13 of their sum is the gap's rounding
+// floor (Loss.GapFloor). Without it the floor counts 1 + 2|y log y| + 2|y|
+// per row, the size of the binomial and Poisson terms.
+type DualScaler interface {
+	DualScale(y float64) float64
+}
+
 // registered lists the families ByName knows, in the order Names gives
 // them: adding a family is one entry here.
 var registered = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}

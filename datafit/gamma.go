@@ -64,5 +64,11 @@ func (Gamma) Conjugate(y, v float64) float64 {
 	return xlogx(c) - c*(math.Ln2+ly) - c + 2*(ly+1)
 }
 
+// DualScale returns 5 + 4|log y|: near a fit (y e^−η ≈ 1) the terms of the
+// conjugate are about 2 + 2|log y| twice over, whatever the scale of y (the
+// deviance depends on y/μ alone, and so must the gap's rounding floor; the
+// default's |y log y| would grow with the unit of y).
+func (Gamma) DualScale(y float64) float64 { return 5 + 4*math.Abs(math.Log(y)) }
+
 // Curvature returns +Inf: 2y e^−η is unbounded as η → −∞.
 func (Gamma) Curvature() float64 { return math.Inf(1) }

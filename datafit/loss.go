@@ -89,10 +89,19 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	}
 	var scale float64
 	for i, y := range l.y {
-		scale += l.w[i] * (1 + 2*math.Abs(xlogx(y)) + 2*math.Abs(y))
+		scale += l.w[i] * dualScale(fam, y)
 	}
 	l.floor = 1e-13 * (l.nullDev + scale)
 	return l, nil
+}
+
+// dualScale returns fam's DualScale(y), or 1 + 2|y log y| + 2|y| for a
+// family that is not a DualScaler.
+func dualScale(fam Family, y float64) float64 {
+	if s, ok := fam.(DualScaler); ok {
+		return s.DualScale(y)
+	}
+	return 1 + 2*math.Abs(xlogx(y)) + 2*math.Abs(y)
 }
 
 // columns copies the listed columns of x (−1 is a column of ones).

@@ -307,3 +307,31 @@ func TestGammaStreamMatchesMemory(t *testing.T) {
 		require.Equal(t, mcv.IndexSE, scv.IndexSE, measure)
 	}
 }
+
+// TestGammaUnitInvariance: the gamma deviance depends on y/μ alone, so the
+// same amounts in a unit 1e12 times smaller give the same fit, the
+// intercept shifted by log 1e12, certified by the same relative gap (the
+// gap's rounding floor is sized by the family's DualScale, not by
+// |y log y|, which would declare the fit converged at its floor).
+func TestGammaUnitInvariance(t *testing.T) {
+	tb := gammaTable(300, 6, 9, true, true)
+	big := *tb
+	big.y = make([]float64, len(tb.y))
+	for i, v := range tb.y {
+		big.y[i] = v * 1e12
+	}
+	pen := penalty.Cardinality{Nu: 1}
+	var fits []*Model
+	for _, d := range []*table{tb, &big} {
+		opts := &Options{Family: datafit.Gamma{}, Weights: d.w, Offset: d.o, Settings: solver.Settings{Tol: 1e-12}}
+		lmax, _, err := LambdaMax(d.x, d.y, pen, opts)
+		require.NoError(t, err)
+		m, err := Fit(d.x, d.y, pen, 0.05*lmax, opts)
+		require.NoError(t, err)
+		require.Equal(t, solver.GapConverged, m.Status, "gap %v", m.Gap)
+		fits = append(fits, m)
+	}
+	require.InDelta(t, fits[0].Intercept+math.Log(1e12), fits[1].Intercept, 1e-8)
+	require.InDeltaSlice(t, fits[0].Coef, fits[1].Coef, 1e-8)
+	require.InEpsilon(t, fits[0].Deviance, fits[1].Deviance, 1e-10)
+}
