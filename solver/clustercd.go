@@ -108,7 +108,7 @@ func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, erro
 			hist.push(st.residual())
 			if u := hist.extrapolate(); u != nil {
 				if g := extrapolatedGap(p, ls, obj, u); g < gap*obj {
-					gap = g / obj
+					gap = RelativeGap(g, obj)
 				}
 			}
 		}
@@ -179,19 +179,14 @@ func bestCertificate(p Problem, ls *LeastSquares, theta, grad *mat.Dense) (obj, 
 	}
 	ry := ls.yy - frob(theta, ls.c)
 	g := math.Max(obj-scaledDual(ry, fval, d, p.Lambda), 0)
-	floor = g <= ls.GapFloor()
-	if obj <= 0 {
-		return obj, g, floor
-	}
-	return obj, g / obj, floor
+	return obj, RelativeGap(g, obj), g <= ls.GapFloor()
 }
 
 // scaledDual returns the dual objective 2s⟨u, Y⟩ − s²‖u‖² at the point
 // 2s·u, for s at its best feasible value (dualScale), given ⟨u, Y⟩, ‖u‖²
 // and d = h*(2Xᵀu).
 func scaledDual(uy, uu, d, lambda float64) float64 {
-	s := dualScale(uy, uu, lambda/d)
-	return 2*s*uy - s*s*uu
+	return lsDual(uy, uu, dualScale(uy, uu, lambda/d))
 }
 
 // done records a certificate in res and reports whether it stops the

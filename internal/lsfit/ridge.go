@@ -83,7 +83,7 @@ func (pr *prepared) ridgeCertificate(theta *mat.Dense, lambda float64) (obj, gap
 	if obj == 0 {
 		return 0, 0
 	}
-	return obj, math.Max(obj-dual, 0) / obj
+	return obj, solver.RelativeGap(math.Max(obj-dual, 0), obj)
 }
 
 func sq(m mat.Matrix) float64 { n := mat.Norm(m, 2); return n * n }

@@ -400,5 +400,5 @@ func (pr *prepared) statsRidgeCertificate(theta *mat.Dense, lambda float64) (obj
 	if obj == 0 {
 		return 0, 0
 	}
-	return obj, math.Max(obj-dual, 0) / obj
+	return obj, solver.RelativeGap(math.Max(obj-dual, 0), obj)
 }
