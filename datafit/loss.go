@@ -33,7 +33,7 @@ type Loss struct {
 	floor   float64
 	lip     float64
 
-	// Caches of LassoCD, computed once per loss: the copies among xp for
+	// Caches of the IRLS design (IRLSDesign), computed once per loss: the copies among xp for
 	// the factors twinF (see twins), and columnStats.
 	twinF     []float64
 	twin      []int
@@ -667,7 +667,7 @@ func (l *Loss) Restrict(keep []int) *Loss {
 	r.eta = make([]float64, n)
 	r.last = nil
 	r.lip = 0
-	// The caches of LassoCD are per column: the copies are found again
+	// The caches of IRLSDesign are per column: the copies are found again
 	// among the kept columns, max|x| is the parent's (computed once for
 	// all the restrictions of a path).
 	r.twinF, r.twin, r.twinSign = nil, nil, nil

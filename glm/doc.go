@@ -11,7 +11,7 @@
 //
 // The lasso (with or without penalty factors) is solved by glmnet's own
 // algorithm, iteratively reweighted least squares with coordinate descent
-// on the columns (datafit.Loss.LassoCD), on a working set of predictors
+// on the columns (solver.IRLSCD), on a working set of predictors
 // above 64 of them. The other penalties use proximal Newton
 // (solver.ProxNewton, glmnet's outer loop) with FISTA and polishing on
 // each weighted model's Gram matrix, or, for wide data (p > n, or p above

@@ -268,7 +268,7 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 		}
 		res, err = pb.fitWorkingSet(pen, lambda, init)
 	default:
-		res, err = pb.loss.LassoCD(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, pb.opts.Settings)
+		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, solver.IRLSCD{})
 	}
 	if err != nil {
 		return nil, err

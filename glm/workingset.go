@@ -116,7 +116,7 @@ func (pb *problem) solveOn(set []int, pen penalty.Penalty, factors []float64, la
 	if l1, ok := pen.(penalty.L1); ok {
 		h = l1
 	}
-	res, err := sub.LassoCD(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, pb.opts.Settings)
+	res, err := solver.Minimize(solver.Problem{Loss: sub, Penalty: h, Lambda: lambda}, start, &pb.opts.Settings, solver.IRLSCD{})
 	return sub, res, err
 }
 
