@@ -43,8 +43,9 @@ type Loss struct {
 }
 
 var (
-	_ solver.DualLoss = (*Loss)(nil)
-	_ solver.Newtoner = (*Loss)(nil)
+	_ solver.DualLoss   = (*Loss)(nil)
+	_ solver.Newtoner   = (*Loss)(nil)
+	_ solver.Restricter = (*Loss)(nil)
 )
 
 // NewLoss returns the loss of family fam on data d, after d.Check.
@@ -282,10 +283,12 @@ func (l *Loss) adopt(beta, eta, free []float64) {
 // Adopt tells l that theta (over all of l's penalised predictors) is the
 // point sub, a Restrict of l, was last evaluated at, with zeros outside
 // sub's predictors, so that l reuses sub's linear predictor and profile
-// instead of rebuilding them. It does nothing when theta is not that point.
-func (l *Loss) Adopt(sub *Loss, theta mat.Matrix) {
+// instead of rebuilding them. It does nothing when theta is not that point
+// (or sub is not a *Loss).
+func (l *Loss) Adopt(s solver.Loss, theta mat.Matrix) {
 	beta := mat.Col(nil, 0, theta)
-	if sub.last == nil || len(beta) != len(l.penal) {
+	sub, ok := s.(*Loss)
+	if !ok || sub.last == nil || len(beta) != len(l.penal) {
 		return
 	}
 	k := 0
@@ -653,8 +656,8 @@ func weightedMean(v, w []float64) float64 {
 // predictors at positions keep (indices into Penalized, increasing) free:
 // the others are held at zero. Working-set methods solve it and check the
 // rest on the full loss. It shares the observations and the columns with l
-// (nothing is copied but O(n) of state).
-func (l *Loss) Restrict(keep []int) *Loss {
+// (nothing is copied but O(n) of state). It is a *Loss.
+func (l *Loss) Restrict(keep []int) solver.Loss {
 	n := len(l.y)
 	r := *l
 	r.xp = make([][]float64, len(keep))

@@ -104,12 +104,9 @@ type problem struct {
 	opts Options
 	n, p int
 	null float64
-	// grad is the gradient of the loss at gradAt, the last working-set
-	// solution: the next fit of a path starts there.
-	grad   *mat.Dense
-	gradAt []float64
-	// prevLambda is the λ of that solution (the strong rule's λ').
-	prevLambda float64
+	// ws is the working set of the lasso fits, which hands the gradient
+	// at a fit's solution to the next fit of a path.
+	ws *solver.WorkingSet
 	// noPolish skips polish (fold fits, whose coefficients nobody reads).
 	noPolish bool
 }
@@ -118,7 +115,7 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 	if x == nil {
 		return nil, errors.New("glm: nil design")
 	}
-	pb := &problem{}
+	pb := &problem{ws: &solver.WorkingSet{}}
 	if opts != nil {
 		pb.opts = *opts
 	}
@@ -263,10 +260,7 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	case pb.opts.Method != nil || !solver.IsSeparableL1(pen) || lambda == 0:
 		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method(pen))
 	case m > workingSetMin:
-		if err := penalty.Validate(pen); err != nil {
-			return nil, err
-		}
-		res, err = pb.fitWorkingSet(pen, lambda, init)
+		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.ws)
 	default:
 		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, solver.IRLSCD{})
 	}
@@ -310,7 +304,7 @@ func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense)
 	if q == 1 {
 		// The working set's next λ starts from this certificate's
 		// gradient and the sequential strong rule, as after its own fits.
-		pb.grad, pb.gradAt, pb.prevLambda = grad, make([]float64, m), lambda
+		pb.ws.Remember(lambda, zero, grad)
 	}
 	return &solver.Result{Theta: zero, Objective: obj, Gap: gap, Residual: math.NaN(), Converged: true, Status: st}
 }

@@ -70,3 +70,37 @@ func TestIRLSCDRefuses(t *testing.T) {
 	_, err = solver.Minimize(solver.Problem{Loss: loss, Penalty: penalty.Cardinality{Nu: 1}, Lambda: 1}, nil, nil, solver.IRLSCD{})
 	require.ErrorContains(t, err, "lasso")
 }
+
+// TestWorkingSetAgreesWithIRLSCD: the working set's fits along a short
+// path (warm starts, the gradient handed from fit to fit) are certified
+// on the full problem and equal IRLSCD's on all the predictors; and a
+// loss that cannot restrict itself is refused.
+func TestWorkingSetAgreesWithIRLSCD(t *testing.T) {
+	loss, err := datafit.NewLoss(datafit.Binomial{}, logistic(3, 200, 90))
+	require.NoError(t, err)
+	lmax, _ := solver.LambdaMax(loss, penalty.L1{})
+	ws := &solver.WorkingSet{}
+	set := &solver.Settings{Tol: 1e-10}
+	var warm *mat.Dense
+	for _, frac := range []float64{0.5, 0.2, 0.1} {
+		p := solver.Problem{Loss: loss, Penalty: penalty.L1{}, Lambda: frac * lmax}
+		var start mat.Matrix
+		if warm != nil {
+			start = warm
+		}
+		got, err := solver.Minimize(p, start, set, ws)
+		require.NoError(t, err)
+		require.True(t, got.Converged, "λ = %v λ_max: %v", frac, got.Status)
+		require.LessOrEqual(t, solver.Certificate(p, got.Theta), 1e-10)
+		want, err := solver.Minimize(p, nil, set, solver.IRLSCD{})
+		require.NoError(t, err)
+		for j := range 90 {
+			require.InDelta(t, want.Theta.At(j, 0), got.Theta.At(j, 0), 1e-5, "λ = %v λ_max, coefficient %d", frac, j)
+		}
+		warm = got.Theta
+	}
+	x := mat.NewDense(4, 2, []float64{1, 0, 0, 1, 1, 1, 1, -1})
+	ls := solver.NewLeastSquares(solver.DenseDesign{X: x}, mat.NewDense(4, 1, []float64{1, 2, 3, -1}))
+	_, err = solver.Minimize(solver.Problem{Loss: ls, Penalty: penalty.L1{}, Lambda: 1}, nil, nil, &solver.WorkingSet{})
+	require.ErrorContains(t, err, "Restricter")
+}
