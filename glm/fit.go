@@ -35,9 +35,10 @@ type Options struct {
 	Standardize bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
-	// Method is the solver. If nil: glmnet's coordinate descent for the
-	// lasso (see the package documentation), proximal Newton for the other
-	// penalties when n ≥ p and p ≤ 5000, else FISTA.
+	// Method is the solver. If nil, solver.DefaultMethod's choice: for
+	// the lasso glmnet's algorithm (solver.IRLSCD, on a working set above
+	// 64 predictors), proximal Newton for the other penalties when n ≥ p
+	// and p ≤ 5000, else FISTA.
 	Method solver.Method
 }
 
@@ -225,18 +226,13 @@ func Fit(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, opts *O
 	return pb.fit(pen, lambda, nil)
 }
 
-// method returns the solver for this problem: proximal Newton, whose
-// inner loop is coordinate descent on the rows for the lasso (any shape)
-// and FISTA on the model's Gram matrix otherwise (n ≥ p and p ≤ 5000
-// only), else FISTA on the deviance directly.
-func (pb *problem) method(pen penalty.Penalty) solver.Method {
+// method returns the solver of a fit: the one asked for, else
+// solver.DefaultMethod's, sharing the problem's working set along a path.
+func (pb *problem) method(prob solver.Problem) solver.Method {
 	if pb.opts.Method != nil {
 		return pb.opts.Method
 	}
-	if m, _ := pb.loss.Dims(); solver.IsSeparableL1(pen) || pb.n >= m && m <= 5000 {
-		return &solver.ProxNewton{}
-	}
-	return &solver.FISTA{}
+	return solver.DefaultMethod(prob, solver.Hints{N: pb.n, WorkingSet: pb.ws})
 }
 
 func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*Model, error) {
@@ -253,17 +249,8 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if res := pb.zeroFit(pen, lambda, init); res != nil {
 		return pb.model(pen, lambda, res), nil
 	}
-	var res *solver.Result
-	var err error
-	m, _ := pb.loss.Dims()
-	switch {
-	case pb.opts.Method != nil || !solver.IsSeparableL1(pen) || lambda == 0:
-		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.method(pen))
-	case m > workingSetMin:
-		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, pb.ws)
-	default:
-		res, err = solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, start, &pb.opts.Settings, solver.IRLSCD{})
-	}
+	prob := solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}
+	res, err := solver.Minimize(prob, start, &pb.opts.Settings, pb.method(prob))
 	if err != nil {
 		return nil, err
 	}

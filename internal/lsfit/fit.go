@@ -37,12 +37,13 @@ type Options struct {
 	Relax bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
-	// Method is the solver. If nil, the lasso uses coordinate descent: on
-	// the rows of a dense design for one λ, on XᵀX (formed once, shared by
-	// all λ) for paths and cross-validation and for fits from sufficient
-	// statistics; the cardinality and grouped penalties use FISTA with
-	// polishing in Gram form (n ≥ p and p ≤ 5000), else cluster coordinate
-	// descent (solver.ClusterCD) on the rows; other penalties use FISTA.
+	// Method is the solver. If nil, solver.DefaultMethod's choice: the
+	// lasso uses coordinate descent, on the rows of a dense design for one
+	// λ, on XᵀX (formed once, shared by all λ) for paths and
+	// cross-validation and for fits from sufficient statistics; the
+	// cardinality and grouped penalties use FISTA with polishing in Gram
+	// form (n ≥ p and p ≤ 5000), else cluster coordinate descent
+	// (solver.ClusterCD) on the rows; other penalties use FISTA.
 	Method solver.Method
 }
 
@@ -260,7 +261,7 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
 	}
-	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen))
+	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
 	if err != nil {
 		return nil, err
 	}
@@ -291,7 +292,7 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 			return m, nil
 		}
 		if lambda == 0 {
-			method = &solver.FISTA{}
+			method = solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen}, solver.Hints{})
 		}
 	}
 	if m, ok := pr.zeroAbove(pen, lambda); ok {
@@ -360,55 +361,25 @@ func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bo
 	return out, true, nil
 }
 
-// method returns the solver of a single fit: the one asked for, else for
-// the lasso coordinate descent, on the rows of a dense design (O(np) per
-// sweep and no XᵀX, glmnet's algorithm) or on XᵀX when only the sufficient
-// statistics are known, else pathMethod's choice.
-func (pr *prepared) method(pen penalty.Penalty) solver.Method {
+// method returns the solver of a single fit: the one asked for, else
+// solver.DefaultMethod's (for the lasso coordinate descent on the columns
+// of a dense design, without XᵀX, or on XᵀX when only the statistics are
+// known).
+func (pr *prepared) method(pen penalty.Penalty, lambda float64) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
 	}
-	if solver.IsSeparableL1(pen) {
-		if pr.dense() {
-			return solver.CoordinateDescent{}
-		}
-		if pr.x == nil && pr.gramForm() {
-			return solver.GramCoordinateDescent{}
-		}
-	}
-	return pr.pathMethod(pen)
+	return solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, solver.Hints{})
 }
 
-// pathMethod returns the solver of a path's fits. There the O(np²) Gram
-// product is paid once, so the lasso runs coordinate descent on XᵀX (every
-// update O(p), glmnet's "covariance" mode) when the loss has a Gram form,
-// else on the rows of a dense design. The cardinality and grouped
-// penalties run FISTA in Gram form (every iteration O(p²)), and on a dense
-// design without it (p > n, or p > 5000) cluster coordinate descent, whose
-// sweeps cost O(n) per cluster instead of O(np). Other penalties run FISTA.
+// pathMethod returns the solver of a path's fits: the one asked for, else
+// solver.DefaultMethod's for a path (there the O(np²) Gram product is paid
+// once).
 func (pr *prepared) pathMethod(pen penalty.Penalty) solver.Method {
 	if pr.opts.Method != nil {
 		return pr.opts.Method
 	}
-	switch _, fused := pen.(penalty.Fused); {
-	case solver.IsSeparableL1(pen) && pr.gramForm():
-		return solver.GramCoordinateDescent{}
-	case solver.IsSeparableL1(pen) && pr.dense():
-		return solver.CoordinateDescent{}
-	case fused && pr.dense() && !pr.gramForm():
-		return solver.ClusterCD{}
-	}
-	return &solver.FISTA{}
-}
-
-// dense reports whether the design is held densely, by rows or by
-// columns, as coordinate descent and ClusterCD need.
-func (pr *prepared) dense() bool {
-	switch pr.design.(type) {
-	case solver.DenseDesign, solver.ColumnDesign:
-		return true
-	}
-	return false
+	return solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen}, solver.Hints{Path: true})
 }
 
 // gramForm reports whether the loss works in Gram form (forming XᵀX).

@@ -449,7 +449,7 @@ func TestWideFusedFitsMatchFISTA(t *testing.T) {
 		pr, err := prepare(d, y, nil)
 		require.NoError(t, err)
 		require.IsType(t, solver.ClusterCD{}, pr.pathMethod(pen))
-		require.IsType(t, solver.ClusterCD{}, pr.method(pen))
+		require.IsType(t, solver.ClusterCD{}, pr.method(pen, 1))
 		path, err := FitPath(d, y, pen, &PathOptions{NLambda: 8, Options: Options{Settings: set}})
 		require.NoError(t, err)
 		for k, lam := range path.Lambdas {

@@ -32,7 +32,7 @@ func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, o
 	if err != nil {
 		return nil, err
 	}
-	model, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen))
+	model, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
 	if err != nil {
 		return nil, err
 	}
