@@ -14,7 +14,7 @@ import (
 
 // Options configure a fit. The zero value fits a gaussian model with an
 // intercept, unit weights, no offset, every predictor penalised, and stops
-// at a relative duality gap of 1e-7.
+// at a relative duality gap of solver.DefaultTol (1e-7).
 type Options struct {
 	// Family is the response distribution. If nil, datafit.Gaussian.
 	Family datafit.Family

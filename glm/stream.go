@@ -119,7 +119,7 @@ func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*strea
 	}
 	s := &streamFit{src: src, p: p, fam: o.Family, intercept: !o.NoIntercept, pen: pen, set: o.Settings}
 	if s.set.Tol == 0 {
-		s.set.Tol = 1e-7
+		s.set.Tol = solver.DefaultTol
 	}
 	if err := s.check(); err != nil {
 		return nil, point{}, err

@@ -54,7 +54,7 @@ func (p Problem) Objective(theta mat.Matrix) float64 {
 type Settings struct {
 	// Tol is the relative tolerance of the stopping criterion: the duality
 	// gap where it is known, else the fixed-point or ADMM residuals. If zero,
-	// 1e-7 is used.
+	// DefaultTol is used.
 	Tol float64
 	// MaxIter bounds the iterations. If zero, DefaultMaxIter is used.
 	MaxIter int

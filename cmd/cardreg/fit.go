@@ -56,7 +56,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
 	fs.IntVar(&f.folds, "folds", estimator.DefaultFolds, "number of CV folds (cv.glmnet's default)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
-	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
+	fs.Float64Var(&f.tol, "tol", solver.DefaultTol, "relative duality-gap tolerance")
 	fs.IntVar(&f.maxIter, "max-iter", solver.DefaultMaxIter, "iteration cap per fit (proximal gradient steps; for the lasso of binomial and Poisson fits, coordinate-descent sweeps per reweighted model, as glmnet's maxit)")
 	fs.BoolVar(&f.noIntercept, "no-intercept", false, "fit without an intercept")
 	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
