@@ -160,6 +160,12 @@ type streamFit struct {
 	wscale    float64 // n/Σw: the weights rescaled to sum to n
 	passes    int
 	null      float64
+	// The state of proximal Newton's passes: the current intercept, the
+	// last model pass's statistics, and the intercept of the model's
+	// solution at the last line-search pass.
+	b0     float64
+	st     *stats
+	nextB0 float64
 }
 
 // point is a candidate (b₀, β).
@@ -191,57 +197,17 @@ func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) er
 	})
 }
 
-// streamStallSteps is how many outer steps without progress stop a
-// streamed fit (status solver.Stalled).
-const streamStallSteps = 5
-
-// solve runs proximal Newton at s.lambda from cur and returns the point
-// reached, certified by the result.
+// solve runs proximal Newton (solver.ProxNewton on the streamed loss, two
+// passes per step) at s.lambda from cur and returns the point reached,
+// certified by the result.
 func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
-	res := &solver.Result{Gap: math.NaN(), Residual: math.NaN(), Status: solver.IterationLimit}
-	gap := math.Inf(1)
-	maxOuter := min(s.set.MaxIter, 100)
-	if maxOuter == 0 {
-		maxOuter = 100
+	s.b0 = cur.b0
+	start := mat.NewDense(s.p, 1, slices.Clone(cur.beta))
+	res, err := solver.Minimize(solver.Problem{Loss: s, Penalty: s.pen, Lambda: s.lambda}, start, &s.set, &solver.ProxNewton{})
+	if err != nil {
+		return point{}, nil, err
 	}
-	pg := solver.NewProgress(streamStallSteps)
-	for k := 1; k <= maxOuter; k++ {
-		st, err := s.statistics(cur)
-		if err != nil {
-			return point{}, nil, err
-		}
-		next, err := s.innerSolve(st, cur, gap)
-		if err != nil {
-			return point{}, nil, err
-		}
-		ls, err := s.lineSearch(cur, next, st)
-		if err != nil {
-			return point{}, nil, err
-		}
-		res.Iterations = k
-		res.Objective, gap = ls.obj0, ls.gap0
-		res.Gap = gap // of cur, the point certified
-		if gap <= s.set.Tol && st.interceptOK(s.intercept) {
-			res.Converged, res.Status = true, solver.GapConverged
-			break
-		}
-		if ls.t == 0 {
-			res.Status = solver.Stalled
-			if gap <= s.set.Tol {
-				res.Converged, res.Status = true, solver.GapConverged
-			}
-			break // no decrease along the Newton step: stalled at rounding
-		}
-		if pg.Stalled(k, res.Objective, gap) {
-			res.Status = solver.Stalled
-			break // each step is a pass over the source: do not repeat them for nothing
-		}
-		cur = ls.point
-		if k == maxOuter {
-			res.Gap = math.NaN() // the last step was not certified
-		}
-	}
-	return cur, res, nil
+	return point{b0: s.b0, beta: mat.Col(nil, 0, res.Theta)}, res, nil
 }
 
 // check is the first pass: counts, weights and valid responses.
@@ -321,11 +287,10 @@ func (s *streamFit) interceptPass(pt point) (dev, g, h float64, err error) {
 
 // stats are what one statistics pass collects at a point.
 type stats struct {
-	mo        *suffstat.Moments // of [x, z] with weights w∂²d/∂η²/2
-	grad      []float64         // Σ w ∂d/∂η x
-	g0, abs0  float64           // Σ w ∂d/∂η and Σ w|∂d/∂η|
-	deviance  float64
-	dualScale float64 // s = min(1, λ/h*(grad))
+	mo       *suffstat.Moments // of [x, z] with weights w∂²d/∂η²/2
+	grad     []float64         // Σ w ∂d/∂η x
+	g0, abs0 float64           // Σ w ∂d/∂η and Σ w|∂d/∂η|
+	deviance float64
 }
 
 // interceptOK reports whether the intercept is at its optimum to 1e-9,
@@ -364,20 +329,47 @@ func (s *streamFit) statistics(pt point) (*stats, error) {
 	if math.IsInf(st.deviance, 0) || math.IsNaN(st.deviance) {
 		return nil, errors.New("glm: the deviance overflows float64 (badly scaled data?)")
 	}
-	st.dualScale = 1
-	if d, ok := penalty.DualNorm(s.pen, mat.NewDense(s.p, 1, st.grad)); ok && d > s.lambda {
-		st.dualScale = s.lambda / d
-	} else if !ok {
-		st.dualScale = math.NaN()
-	}
 	return st, nil
 }
 
-// innerSolve minimises the IRLS model plus λh, from the moments in Gram
-// form (the intercept by centring, or about zero without one).
-func (s *streamFit) innerSolve(st *stats, cur point, gap float64) (point, error) {
+var _ solver.PassNewtoner = (*streamFit)(nil)
+
+// Dims implements solver.Loss: the p coefficients (the intercept is a
+// free parameter the loss moves itself).
+func (s *streamFit) Dims() (int, int) { return s.p, 1 }
+
+// Lipschitz implements solver.Loss: unknown.
+func (s *streamFit) Lipschitz() float64 { return 0 }
+
+// Eval implements solver.Loss by one pass at (b₀, β = theta): the
+// deviance, and its gradient into grad when not nil; NaN when the pass
+// fails. Proximal Newton does not call it (ModelPass gives both).
+func (s *streamFit) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
+	st, err := s.statistics(point{b0: s.b0, beta: mat.Col(nil, 0, theta)})
+	if err != nil {
+		return math.NaN()
+	}
+	if grad != nil {
+		if grad.IsEmpty() {
+			grad.ReuseAs(s.p, 1)
+		}
+		grad.SetCol(0, st.grad)
+	}
+	return st.deviance
+}
+
+// ModelPass implements solver.PassNewtoner: one statistics pass at
+// (b₀, β = theta), the IRLS model in Gram form from its moments (the
+// intercept by centring, or about zero without one).
+func (s *streamFit) ModelPass(theta, grad *mat.Dense) (float64, *solver.LeastSquares, error) {
+	st, err := s.statistics(point{b0: s.b0, beta: mat.Col(nil, 0, theta)})
+	if err != nil {
+		return 0, nil, err
+	}
+	s.st = st
+	grad.SetCol(0, st.grad)
 	if !(st.mo.W > 0) {
-		return point{}, errors.New("glm: every observation has zero curvature (fitted means at the boundary: separable data?)")
+		return 0, nil, errors.New("glm: every observation has zero curvature (fitted means at the boundary: separable data?)")
 	}
 	d := s.p + 1
 	c := st.mo.Sym()
@@ -396,51 +388,31 @@ func (s *streamFit) innerSolve(st *stats, cur point, gap float64) (point, error)
 		}
 		cross.Set(a, 0, c.At(a, s.p))
 	}
-	q := solver.NewGramLeastSquares(h, cross, math.Max(c.At(s.p, s.p), 0))
-	start := mat.NewDense(s.p, 1, append([]float64(nil), cur.beta...))
-	// The model's relative gap is on the model's scale: ask for a tenth of
-	// the true gap, converted to that scale.
-	hcur := s.lambda * s.pen.Value(start)
-	tol := 0.1 * gap * (st.deviance + hcur) / (q.Eval(nil, start) + hcur)
-	tol = math.Min(1e-3, math.Max(1e-14, tol))
-	if math.IsNaN(tol) || math.IsInf(gap, 0) {
-		tol = 1e-3
-	}
-	r, err := solver.Minimize(solver.Problem{Loss: q, Penalty: s.pen, Lambda: s.lambda}, start, &solver.Settings{Tol: tol, MaxIter: max(s.set.MaxIter, 1000)}, &solver.FISTA{})
-	if err != nil {
-		return point{}, err
-	}
-	next := point{beta: mat.Col(nil, 0, r.Theta)}
+	return st.deviance, solver.NewGramLeastSquares(h, cross, math.Max(c.At(s.p, s.p), 0)), nil
+}
+
+// LinePass implements solver.PassNewtoner: one pass for the deviance at
+// the step lengths ts along the step from (b₀, theta) to the model's
+// solution (next, its intercept from the model's means) and the dual
+// objective at (b₀, theta) scaled by scale.
+func (s *streamFit) LinePass(theta, next *mat.Dense, ts []float64, scale float64) ([]float64, float64, float64, error) {
+	cur := point{b0: s.b0, beta: mat.Col(nil, 0, theta)}
+	to := point{beta: mat.Col(nil, 0, next)}
 	if s.intercept {
-		next.b0 = st.mo.Mean[s.p]
-		for j, v := range next.beta {
-			next.b0 -= st.mo.Mean[j] * v
+		to.b0 = s.st.mo.Mean[s.p]
+		for j, v := range to.beta {
+			to.b0 -= s.st.mo.Mean[j] * v
 		}
 	}
-	return next, nil
-}
-
-// lineResult is the outcome of a line-search pass.
-type lineResult struct {
-	point
-	t          float64 // the step taken (0: none)
-	obj0, gap0 float64 // objective and relative gap at the current point
-}
-
-// lineSearch evaluates the objective along the Newton step at ten step
-// lengths and the dual objective at the current point, in one pass.
-func (s *streamFit) lineSearch(cur, next point, st *stats) (*lineResult, error) {
-	const steps = 10
-	cand := make([]point, steps)
-	ts := make([]float64, steps)
-	for k := range cand {
-		ts[k] = math.Pow(0.5, float64(k))
-		cand[k] = point{b0: cur.b0 + ts[k]*(next.b0-cur.b0), beta: make([]float64, s.p)}
+	s.nextB0 = to.b0
+	cand := make([]point, len(ts))
+	for k, t := range ts {
+		cand[k] = point{b0: cur.b0 + t*(to.b0-cur.b0), beta: make([]float64, s.p)}
 		for j := range cand[k].beta {
-			cand[k].beta[j] = cur.beta[j] + ts[k]*(next.beta[j]-cur.beta[j])
+			cand[k].beta[j] = cur.beta[j] + t*(to.beta[j]-cur.beta[j])
 		}
 	}
-	dev := make([]float64, steps)
+	dev := make([]float64, len(ts))
 	var dual float64
 	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
 		w *= s.wscale
@@ -449,33 +421,23 @@ func (s *streamFit) lineSearch(cur, next point, st *stats) (*lineResult, error) 
 		}
 		if w > 0 {
 			d1, _ := s.fam.Derivs(y, cur.eta(x, o))
-			dual += -w*s.fam.Conjugate(y, st.dualScale*d1) + st.dualScale*w*d1*o
+			dual += -w*s.fam.Conjugate(y, scale*d1) + scale*w*d1*o
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, 0, 0, err
 	}
-	hcur := s.pen.Value(mat.NewDense(s.p, 1, cur.beta))
-	out := &lineResult{obj0: st.deviance + s.lambda*hcur, gap0: math.NaN()}
-	if !math.IsNaN(st.dualScale) && out.obj0 > 0 {
-		out.gap0 = math.Max(out.obj0-dual, 0) / out.obj0
-	}
-	decrease := st.g0 * (next.b0 - cur.b0)
-	for j, g := range st.grad {
-		decrease += g * (next.beta[j] - cur.beta[j])
-	}
-	decrease += s.lambda * (s.pen.Value(mat.NewDense(s.p, 1, next.beta)) - hcur)
-	for k := range cand {
-		f := dev[k] + s.lambda*s.pen.Value(mat.NewDense(s.p, 1, cand[k].beta))
-		if f <= out.obj0+1e-4*ts[k]*math.Min(decrease, 0) && f < out.obj0 {
-			out.point, out.t = cand[k], ts[k]
-			return out, nil
-		}
-	}
-	out.point = cur
-	return out, nil
+	return dev, dual, s.st.g0 * (to.b0 - cur.b0), nil
 }
+
+// Step implements solver.PassNewtoner: the intercept moves by the step
+// length t towards the model's.
+func (s *streamFit) Step(t float64) { s.b0 += t * (s.nextB0 - s.b0) }
+
+// FreeOptimal implements solver.PassNewtoner: the intercept is at its
+// optimum at the last model pass's point.
+func (s *streamFit) FreeOptimal() bool { return s.st.interceptOK(s.intercept) }
 
 // model is the fitted model at pt, certified by res.
 func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {

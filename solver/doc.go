@@ -8,7 +8,8 @@
 // linear model IRLSCD and the WorkingSet around it), when to stop
 // (Settings) and what happened (Result) are separate types; Minimize ties
 // them together. A method discovers what it needs of the loss by a type
-// assertion on a capability (DualLoss, Newtoner, Reweighter, Restricter)
+// assertion on a capability (DualLoss, Newtoner, PassNewtoner, Reweighter,
+// Restricter)
 // and refuses a loss without it. DefaultMethod is the one rule choosing a
 // method from the penalty, the loss's capabilities and its shape.
 //
