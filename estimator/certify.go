@@ -3,7 +3,7 @@ package estimator
 import (
 	"fmt"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )

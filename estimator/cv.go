@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"

@@ -3,7 +3,7 @@ package estimator
 import (
 	"math"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"

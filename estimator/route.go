@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 )
 
 // route is how a fit runs: the one choice, made in chooseRoute.

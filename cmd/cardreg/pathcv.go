@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/tensorreg"

@@ -100,7 +100,7 @@ func TestCVWithHugeWeightReturns(t *testing.T) {
 // (every column but the response, which is last, and those in drop), the
 // response, and the column named offset (nil for "").
 func example(t testing.TB, name, offset string, drop ...string) (*mat.Dense, []float64, []float64) {
-	f, err := os.Open(filepath.Join("..", "examples", name+".csv"))
+	f, err := os.Open(filepath.Join("..", "..", "examples", name+".csv"))
 	require.NoError(t, err)
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()

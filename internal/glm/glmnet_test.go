@@ -122,7 +122,7 @@ func glmnetFit(t *testing.T, path, family string, lambdas []float64, weights, of
 	for _, l := range lambdas {
 		ls = append(ls, strconv.FormatFloat(l, 'g', -1, 64))
 	}
-	args := []string{"../bench/glmfamily.R", "fit", path, family, strings.Join(ls, ","), "-", "-", "-"}
+	args := []string{"../../bench/glmfamily.R", "fit", path, family, strings.Join(ls, ","), "-", "-", "-"}
 	if weights {
 		args[5] = "w"
 	}
@@ -216,7 +216,7 @@ type glmnetSet struct {
 func glmnetSets(t *testing.T, n, p int) (string, []glmnetSet) {
 	rtest.SkipUnlessAvailable(t)
 	dir := t.TempDir()
-	out, err := rtest.Output("../bench/glmfamily.R", "export", dir)
+	out, err := rtest.Output("../../bench/glmfamily.R", "export", dir)
 	require.NoError(t, err, "%s", out)
 	return dir, []glmnetSet{
 		{"BinomialExample", datafit.Binomial{}, readTable(t, filepath.Join(dir, "binomial.csv"))},
@@ -318,7 +318,7 @@ func TestPathMatchesGlmnet(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			set.tb.write(t, path)
-			ref := rscriptRows(t, "../bench/glmfamily.R", "path", path, set.fam.Name())
+			ref := rscriptRows(t, "../../bench/glmfamily.R", "path", path, set.fam.Name())
 			opts := Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
 			ours, err := FitPath(set.tb.x, set.tb.y, penalty.L1{}, &PathOptions{Options: opts})
 			require.NoError(t, err)

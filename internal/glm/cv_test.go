@@ -75,7 +75,7 @@ func cvMatch(t *testing.T, fam datafit.Family, measure string) {
 	for _, l := range cv.Lambdas {
 		grid = append(grid, g(l/(2*float64(n))))
 	}
-	out, err := rtest.Output("../bench/cvglmnet.R", path, "fold", "w", strings.Join(grid, ","), fam.Name(), measure, "w")
+	out, err := rtest.Output("../../bench/cvglmnet.R", path, "fold", "w", strings.Join(grid, ","), fam.Name(), measure, "w")
 	require.NoError(t, err, "%s", out)
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	require.Len(t, lines, len(cv.Lambdas)+2)

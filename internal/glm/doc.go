@@ -1,5 +1,7 @@
-// Package glm fits penalised generalised linear models: least squares,
-// logistic and Poisson regression with observation weights, offsets and
+// Package glm is the family engine behind package estimator (callers use
+// estimator, which chooses this engine or the least-squares one,
+// internal/lsfit, in one place). It fits penalised generalised linear
+// models: least squares, logistic, Poisson and gamma regression with observation weights, offsets and
 // predictors left out of the penalty, under any penalty of package penalty
 // (cardinality, grouped, lasso with penalty factors).
 //

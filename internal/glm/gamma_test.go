@@ -245,7 +245,7 @@ func TestGammaPath(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "gamma.csv")
 	tb.write(t, path)
-	ref := rscriptRows(t, "../bench/glmfamily.R", "path", path, "gamma")
+	ref := rscriptRows(t, "../../bench/glmfamily.R", "path", path, "gamma")
 	require.Equal(t, len(ref), len(p.Models), "path length (ours: %s)", p.Note)
 	for k, m := range p.Models {
 		require.InEpsilon(t, ref[k][0], p.Lambdas[k]/(2*float64(n)), 1e-9, "λ %d", k)
