@@ -2,12 +2,13 @@ package estimator
 
 import (
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/solver"
 )
 
 // DefaultFolds is K when CVOptions.Folds is 0: cv.glmnet's 10, for every
 // family, form and caller (library and command line).
-const DefaultFolds = 10
+const DefaultFolds = cvcurve.DefaultFolds
 
 // Options configure a fit. The zero value fits a gaussian model with an
 // intercept, every predictor penalised, not standardised, stopping at a

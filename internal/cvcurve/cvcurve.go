@@ -10,6 +10,10 @@ import (
 	"github.com/cardsparse/cardreg/suffstat"
 )
 
+// DefaultFolds is K when none is given: cv.glmnet's 10, for every fit,
+// form and caller (estimator.DefaultFolds, the command line's --folds).
+const DefaultFolds = 10
+
 // Assign returns each of n rows' fold (0…k−1) under seed: row i goes to
 // suffstat.RowFold(i, seed, k), the assignment a streamed pass deals the
 // same rows by, so rows in memory and the same rows streamed get the same

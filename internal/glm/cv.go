@@ -17,7 +17,7 @@ import (
 // CVOptions configure K-fold cross-validation.
 type CVOptions struct {
 	PathOptions
-	// Folds is K. If zero, 10 (cv.glmnet's default).
+	// Folds is K. If zero, cvcurve.DefaultFolds (cv.glmnet's 10).
 	Folds int
 	// Seed fixes the random assignment of rows to folds.
 	Seed uint64
@@ -312,7 +312,7 @@ func foldsOf(co *CVOptions, n int) ([]int, int, error) {
 // foldCount is K: co.Folds, or cv.glmnet's 10.
 func foldCount(co *CVOptions) int {
 	if co.Folds == 0 {
-		return 10
+		return cvcurve.DefaultFolds
 	}
 	return co.Folds
 }

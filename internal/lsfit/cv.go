@@ -18,7 +18,7 @@ type RowSelector = solver.RowSelector
 // CVOptions configure K-fold cross-validation.
 type CVOptions struct {
 	PathOptions
-	// Folds is K. If zero, 5 is used.
+	// Folds is K. If zero, cvcurve.DefaultFolds.
 	Folds int
 	// Seed fixes the random assignment of rows to folds. The same seed gives
 	// the same folds and the same result.
@@ -70,7 +70,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	}
 	k := co.Folds
 	if k == 0 {
-		k = 5
+		k = cvcurve.DefaultFolds
 	}
 	n, _ := x.Dims()
 	if co.FoldID != nil {
