@@ -1,7 +1,6 @@
 package estimator
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/cardsparse/cardreg/internal/glm"
@@ -75,7 +74,7 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		return wrapLSCV(cv, err, measure)
 	case famStream:
 		v := d.(*Stream)
-		sc, err := glm.CrossValidateSource(v.Source, v.P, pen, famCVOptions(&co, nil, nil, k, measure))
+		sc, err := glm.CrossValidateSource(v.Source, v.P, pen, famCVOptions(&co, nil, fold, k, measure))
 		if err != nil {
 			return nil, err
 		}
@@ -91,14 +90,18 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 
 // foldsFor returns the rows' folds and K: the user's fold ids (checked),
 // else Folds' assignment for Rows; nil for Stats (their own folds) and a
-// Stream (dealt as it is read, by the same assignment).
+// Stream without fold ids (dealt as it is read, by the same assignment).
 func foldsFor(d Data, co *CVOptions) ([]int, int, error) {
 	switch v := d.(type) {
 	case *Stats:
 		return nil, len(v.Folds.Fold), nil
 	case *Stream:
 		if co.FoldID != nil {
-			return nil, 0, errors.New("estimator: fold ids are not taken from a Stream: its rows are dealt by Folds (give a fold column to the reader instead)")
+			k, err := cvcurve.CheckIDs(co.FoldID, len(co.FoldID))
+			if err != nil {
+				return nil, 0, fmt.Errorf("estimator: %w", err)
+			}
+			return co.FoldID, k, nil
 		}
 		return nil, co.folds(), checkK(co.folds(), -1)
 	}

@@ -58,7 +58,7 @@ func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	case *Stats:
 		return v, nil
 	case *Stream:
-		return streamStats(v, k, seed)
+		return streamStats(v, k, seed, fold)
 	}
 	v := d.(*Rows)
 	n, _ := v.X.Dims()

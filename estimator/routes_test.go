@@ -172,3 +172,23 @@ func TestCertifyAndLambdaMax(t *testing.T) {
 	require.NoError(t, err)
 	require.Positive(t, nz.EffectiveParams())
 }
+
+// TestStreamFoldIDs: fold ids given with a Stream deal its rows as they
+// deal Rows, gaussian (statistics) and binomial (passes) alike.
+func TestStreamFoldIDs(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Gaussian{}, datafit.Binomial{}} {
+		x, y := simulated(200, 5, fam, 9)
+		id := make([]int, len(y))
+		for i := range id {
+			id[i] = (i * 5 / 7) % 4
+		}
+		opts := &CVOptions{FoldID: id, PathOptions: PathOptions{NLambda: 10, Options: Options{Family: fam}}}
+		mem, err := CrossValidate(NewRows(x, y), penalty.L1{}, opts)
+		require.NoError(t, err, fam.Name())
+		str, err := CrossValidate(&Stream{Source: sliceSource{x: x, y: y}, P: 5}, penalty.L1{}, opts)
+		require.NoError(t, err, fam.Name())
+		require.InDeltaSlice(t, mem.Mean, str.Mean, 1e-6*mem.Mean[0], fam.Name())
+		_, err = CrossValidate(&Stream{Source: sliceSource{x: x, y: y}, P: 5}, penalty.L1{}, &CVOptions{FoldID: id[:150], PathOptions: opts.PathOptions})
+		require.Error(t, err, fam.Name())
+	}
+}

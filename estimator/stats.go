@@ -53,8 +53,9 @@ func checkRow(i int, z []float64, w float64) error {
 }
 
 // streamStats gathers a Stream's rows into sufficient statistics of k
-// folds dealt by Folds' assignment under seed, in one pass.
-func streamStats(s *Stream, k int, seed uint64) (*Stats, error) {
+// folds, in one pass: row i in fold[i] (when given, one per row), else
+// dealt by Folds' assignment under seed.
+func streamStats(s *Stream, k int, seed uint64, fold []int) (*Stats, error) {
 	f := suffstat.NewFolds(k, s.P+1)
 	z := make([]float64, s.P+1)
 	folder := suffstat.NewRowFolder(seed, k)
@@ -68,12 +69,24 @@ func streamStats(s *Stream, k int, seed uint64) (*Stats, error) {
 		if err := checkRow(int(i), z, w); err != nil {
 			return err
 		}
-		f.Fold[folder.Fold(i)].Add(z, w)
+		g := 0
+		switch {
+		case fold == nil:
+			g = folder.Fold(i)
+		case i < uint64(len(fold)):
+			g = fold[i]
+		default:
+			return fmt.Errorf("estimator: more rows than the %d fold ids", len(fold))
+		}
+		f.Fold[g].Add(z, w)
 		i++
 		return nil
 	})
 	if err != nil {
 		return nil, err
+	}
+	if fold != nil && i != uint64(len(fold)) {
+		return nil, fmt.Errorf("estimator: %d fold ids for %d rows", len(fold), i)
 	}
 	return &Stats{Folds: f, Q: 1}, nil
 }

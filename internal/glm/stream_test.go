@@ -138,7 +138,8 @@ func TestCrossValidateSourceMatchesCrossValidate(t *testing.T) {
 	}
 }
 
-// foldSizes counts RowFold's folds without visiting every row.
+// dealer.sizes counts RowFold's folds without visiting every row, and a
+// user's fold ids as given.
 func TestFoldSizes(t *testing.T) {
 	for _, n := range []int{7, 30, 1001} {
 		for _, k := range []int{3, 5, 7} {
@@ -146,7 +147,31 @@ func TestFoldSizes(t *testing.T) {
 			for i := range uint64(n) {
 				want[suffstat.RowFold(i, 11, k)]++
 			}
-			require.Equal(t, want, foldSizes(n, k, 11), "n %d k %d", n, k)
+			d, err := newDealer(&CVOptions{Folds: k, Seed: 11})
+			require.NoError(t, err)
+			require.Equal(t, want, d.sizes(n), "n %d k %d", n, k)
 		}
 	}
+	d, err := newDealer(&CVOptions{FoldID: []int{2, 0, 1, 1, 2, 2}})
+	require.NoError(t, err)
+	require.Equal(t, []int{1, 2, 3}, d.sizes(6))
+	require.Error(t, d.check(7))
+}
+
+// A streamed cross-validation on the user's fold ids equals the one in
+// memory on the same ids.
+func TestStreamCVFoldID(t *testing.T) {
+	tb := own(datafit.Binomial{}, 240, 5, 21)
+	x, y := tb.x, tb.y
+	id := make([]int, len(y))
+	for i := range id {
+		id[i] = (i * 7 / 3) % 4
+	}
+	opts := &CVOptions{PathOptions: PathOptions{NLambda: 8, Options: Options{Family: datafit.Binomial{}}}, FoldID: id}
+	mem, err := CrossValidate(x, y, penalty.L1{}, opts)
+	require.NoError(t, err)
+	str, err := CrossValidateSource(&tableSource{tb: tb}, 5, penalty.L1{}, opts)
+	require.NoError(t, err)
+	require.InDeltaSlice(t, mem.Mean, str.Mean, 1e-6*mem.Mean[0])
+	require.Equal(t, mem.IndexMin, str.IndexMin)
 }

@@ -24,18 +24,15 @@ type StreamCV struct {
 // source (FitPathSource) gives the grid; each fold's training rows, a
 // filter of the source, are fitted along it scaled by n_train/n; one last
 // pass scores every held-out row with its fold's fits. Row i (in the
-// source's order) is in fold suffstat.RowFold(i, Seed, K), as the
-// streamed least-squares statistics deal them (opts.FoldID is not
-// supported). The measures are CrossValidate's but "auc", which needs the
+// source's order) is in fold opts.FoldID[i] when given (one per row), else
+// suffstat.RowFold(i, Seed, K), as the streamed least-squares statistics
+// and estimator.Folds deal them. The measures are CrossValidate's but "auc", which needs the
 // held-out predictions together. Passes: about K + 1 streamed paths and
 // one.
 func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOptions) (*StreamCV, error) {
 	var co CVOptions
 	if opts != nil {
 		co = *opts
-	}
-	if co.FoldID != nil {
-		return nil, errors.New("glm: a streamed cross-validation deals the folds by row number; FoldID is not supported")
 	}
 	if co.Measure == "" {
 		co.Measure = "deviance"
@@ -50,34 +47,35 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
-	k := foldCount(&co)
-	if err := checkFoldCount(k, -1); err != nil {
+	deal, err := newDealer(&co)
+	if err != nil {
 		return nil, err
 	}
+	k := deal.k
 	counted := &countingSource{src: src}
 	full, err := FitPathSource(counted, p, pen, &co.PathOptions)
 	if err != nil {
 		return nil, err
 	}
 	n := full.Models[0].N
-	if err := checkFoldCount(k, n); err != nil {
+	if err := deal.check(n); err != nil {
 		return nil, err
 	}
 	cv := &CV{Measure: co.Measure, Lambdas: full.Lambdas, Path: full.Path}
-	sizes := foldSizes(n, k, co.Seed)
+	sizes := deal.sizes(n)
 	paths := make([]*Path, k)
 	for f := range k {
-		train := &foldSource{src: counted, folds: suffstat.NewRowFolder(co.Seed, k), skip: f}
+		train := &foldSource{src: counted, folds: deal, skip: f}
 		po := co.PathOptions
 		po.Lambdas = foldGrid(cv.Lambdas, n-sizes[f], n)
 		sp, err := FitPathSource(train, p, pen, &po)
 		if err != nil {
-			return nil, foldFailure(counted, fam, co.Seed, f, k, err)
+			return nil, foldFailure(counted, fam, deal, f, err)
 		}
 		cv.Unconverged += unconverged(sp.Path, len(cv.Lambdas))
 		paths[f] = sp.Path
 	}
-	errs, weights, err := scoreSource(counted, paths, len(cv.Lambdas), co.Seed, co.Measure)
+	errs, weights, err := scoreSource(counted, paths, len(cv.Lambdas), deal, co.Measure)
 	if err != nil {
 		return nil, err
 	}
@@ -92,14 +90,14 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 // *FoldWeightError when one weight outweighs them (one more pass finds
 // out, and the heavy row's number in the data), else err with the fold's
 // number.
-func foldFailure(src RowSource, fam datafit.Family, seed uint64, f, k int, err error) error {
+func foldFailure(src RowSource, fam datafit.Family, folds *dealer, f int, err error) error {
+	k := folds.k
 	a := newFoldResponses(fam)
 	var re *datafit.RowError
 	if a == nil && !(errors.As(err, &re) && re.What == "weight") {
 		return foldErr(f, err)
 	}
 	var fw foldWeights
-	folds := suffstat.NewRowFolder(seed, k)
 	var i uint64
 	perr := src.Pass(func(_ []float64, y, w, _ float64) error {
 		train := folds.Fold(i) != f
@@ -124,17 +122,63 @@ func foldFailure(src RowSource, fam datafit.Family, seed uint64, f, k int, err e
 	return foldErr(f, err)
 }
 
-// foldSizes counts the rows of each fold among n: RowFold deals every
-// whole block of k rows one to each fold, so only the last, partial block
-// needs looking at.
-func foldSizes(n, k int, seed uint64) []int {
-	sizes := make([]int, k)
-	for f := range sizes {
-		sizes[f] = n / k
+// dealer deals a stream's rows to folds: by the user's fold ids, else by
+// suffstat.RowFold under the seed.
+type dealer struct {
+	ids []int
+	rf  *suffstat.RowFolder
+	k   int
+}
+
+// newDealer returns the dealer of co's folds.
+func newDealer(co *CVOptions) (*dealer, error) {
+	if co.FoldID != nil {
+		k, err := cvcurve.CheckIDs(co.FoldID, len(co.FoldID))
+		if err != nil {
+			return nil, fmt.Errorf("glm: %w", err)
+		}
+		return &dealer{ids: co.FoldID, k: k}, nil
 	}
-	rf := suffstat.NewRowFolder(seed, k)
-	for i := n - n%k; i < n; i++ {
-		sizes[rf.Fold(uint64(i))]++
+	k := foldCount(co)
+	if err := checkFoldCount(k, -1); err != nil {
+		return nil, err
+	}
+	return &dealer{rf: suffstat.NewRowFolder(co.Seed, k), k: k}, nil
+}
+
+// Fold returns row i's fold; with fold ids, the last fold for a row
+// beyond them (check refuses that count first).
+func (d *dealer) Fold(i uint64) int {
+	if d.ids == nil {
+		return d.rf.Fold(i)
+	}
+	return d.ids[min(i, uint64(len(d.ids)-1))]
+}
+
+// check checks the folds against the n rows the stream holds.
+func (d *dealer) check(n int) error {
+	if d.ids != nil && len(d.ids) != n {
+		return fmt.Errorf("glm: %d fold ids for %d rows", len(d.ids), n)
+	}
+	return checkFoldCount(d.k, n)
+}
+
+// sizes counts the rows of each fold among n: RowFold deals every whole
+// block of k rows one to each fold, so only the last, partial block needs
+// looking at.
+func (d *dealer) sizes(n int) []int {
+	sizes := make([]int, d.k)
+	if d.ids != nil {
+		for _, f := range d.ids {
+			sizes[f]++
+		}
+		return sizes
+	}
+	for f := range sizes {
+		sizes[f] = n / d.k
+	}
+	for i := n - n%d.k; i < n; i++ {
+		sizes[d.Fold(uint64(i))]++
 	}
 	return sizes
 }
@@ -142,9 +186,8 @@ func foldSizes(n, k int, seed uint64) []int {
 // scoreSource is the scoring pass: every row's measure under each of the
 // nl λ's fit of its own fold (the last fit where a fold's path stopped
 // short, as CrossValidate scores it), summed per fold with the weights.
-func scoreSource(src RowSource, paths []*Path, nl int, seed uint64, measure string) ([][]float64, []float64, error) {
+func scoreSource(src RowSource, paths []*Path, nl int, rf *dealer, measure string) ([][]float64, []float64, error) {
 	k := len(paths)
-	rf := suffstat.NewRowFolder(seed, k)
 	sums := make([][]float64, k)
 	weights := make([]float64, k)
 	for f := range sums {
@@ -200,7 +243,7 @@ func (c *countingSource) Pass(row func(x []float64, y, w, o float64) error) erro
 // foldSource is a source's rows outside one fold.
 type foldSource struct {
 	src   RowSource
-	folds *suffstat.RowFolder
+	folds *dealer
 	skip  int
 }
 
