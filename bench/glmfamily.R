@@ -1,5 +1,5 @@
 #!/usr/bin/env Rscript
-# Reference fits of R glmnet for the logistic and Poisson tests of package glm.
+# Reference fits of R glmnet for the logistic, Poisson and gamma tests of package glm.
 #
 #   Rscript bench/glmfamily.R export DIR
 #       writes glmnet's own example data, DIR/binomial.csv (BinomialExample)
@@ -14,6 +14,9 @@
 #       fits glmnet's own path (its grid, standardize = FALSE, thresh = 1e-14)
 #       on the x columns of DATA.csv and prints one line per lambda it kept:
 #       lambda, then dev.ratio.
+#
+# FAMILY is a glmnet family name, or gamma for Gamma(link = "log") (fitted
+# by glmnet's IRLS with epsnr = 1e-15 and thresh = 1e-16).
 #
 # Scales: glmnet minimises dev/(2n) + lambda_glmnet * P(b) with the weights
 # rescaled to sum to n; cardreg minimises dev + lambda * h(b), so
@@ -33,9 +36,27 @@ if (args[1] == "export") {
 }
 d <- read.csv(args[2])
 family <- args[3]
+thresh <- 1e-14
+if (family == "gamma") {
+  # glmnet fits a family object by IRLS, which stops once its objective
+  # moves by less than epsnr (relative; default 1e-6), and wants thresh
+  # below it: both tightened for the reference (fit_glmnet restores the
+  # defaults: one R process runs every script of a test binary).
+  family <- Gamma(link = "log")
+  glmnet.control(epsnr = 1e-15, mxitnr = 1000)
+  thresh <- 1e-16
+}
+# fit_glmnet is glmnet; for a family object, with its warnings made errors
+# (an IRLS that did not converge is no reference) and glmnet.control's
+# defaults restored after.
+fit_glmnet <- function(...) {
+  if (is.character(family)) return(glmnet(...))
+  tryCatch(withCallingHandlers(glmnet(...), warning = function(w) stop(conditionMessage(w))),
+           finally = glmnet.control(factory = TRUE))
+}
 if (args[1] == "path") {
   x <- as.matrix(d[, setdiff(names(d), "y"), drop = FALSE])
-  fit <- glmnet(x, d$y, family = family, standardize = FALSE, thresh = 1e-14, maxit = 1e7)
+  fit <- fit_glmnet(x, d$y, family = family, standardize = FALSE, thresh = thresh, maxit = 1e7)
   for (k in seq_along(fit$lambda)) cat(formatC(c(fit$lambda[k], fit$dev.ratio[k]), digits = 17, format = "g"), "\n")
   quit(save = "no")
 }
@@ -47,7 +68,7 @@ x <- as.matrix(d[, setdiff(names(d), c("y", wcol, ocol)), drop = FALSE])
 w <- if (is.null(wcol)) rep(1, nrow(x)) else d[[wcol]]
 off <- if (is.null(ocol)) NULL else d[[ocol]]
 if (is.null(pf)) pf <- rep(1, ncol(x))
-fit <- glmnet(x, d$y, family = family, weights = w, offset = off, lambda = lambdas,
-              standardize = FALSE, thresh = 1e-14, maxit = 1e7, penalty.factor = pf)
+fit <- fit_glmnet(x, d$y, family = family, weights = w, offset = off, lambda = lambdas,
+                  standardize = FALSE, thresh = thresh, maxit = 1e7, penalty.factor = pf)
 b <- as.matrix(coef(fit))
 for (k in seq_along(lambdas)) cat(formatC(b[, k], digits = 17, format = "g"), "\n")

@@ -4,9 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -87,10 +87,10 @@ func TestAutoEqualsDense(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		y.Set(i, 0, x.At(i, 0)-x.At(i, 1)+0.5*rng.NormFloat64())
 	}
-	opts := &tensorreg.Options{Settings: solver.Settings{Tol: 1e-12}}
-	dense, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, 50, opts)
+	opts := &estimator.Options{Settings: solver.Settings{Tol: 1e-12}}
+	dense, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.Cardinality{Nu: 1}, 50, opts)
 	require.NoError(t, err)
-	auto, err := tensorreg.Fit(a, y, penalty.Cardinality{Nu: 1}, 50, opts)
+	auto, err := estimator.Fit(&estimator.Rows{X: a, Y: y}, penalty.Cardinality{Nu: 1}, 50, opts)
 	require.NoError(t, err)
 	require.True(t, mat.EqualApprox(dense.Coef, auto.Coef, 1e-8))
 	_, err = NewAuto(&mat.Dense{})

@@ -5,9 +5,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -161,18 +161,18 @@ func TestRegressionOnCompressedDesign(t *testing.T) {
 	}
 	cm, err := Encode(x)
 	require.NoError(t, err)
-	opts := &tensorreg.Options{Settings: solver.Settings{Tol: 1e-12}}
-	dense, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, 20, opts)
+	opts := &estimator.Options{Settings: solver.Settings{Tol: 1e-12}}
+	dense, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.Cardinality{Nu: 1}, 20, opts)
 	require.NoError(t, err)
-	comp, err := tensorreg.Fit(cm, y, penalty.Cardinality{Nu: 1}, 20, opts)
+	comp, err := estimator.Fit(&estimator.Rows{X: cm, Y: y}, penalty.Cardinality{Nu: 1}, 20, opts)
 	require.NoError(t, err)
 	require.True(t, comp.Converged)
 	require.True(t, mat.EqualApprox(dense.Coef, comp.Coef, 1e-8))
 	require.InDelta(t, dense.Intercept[0], comp.Intercept[0], 1e-8)
-	cvOpts := &tensorreg.CVOptions{PathOptions: tensorreg.PathOptions{NLambda: 8}, Folds: 4, Seed: 2}
-	a, err := tensorreg.CrossValidate(solver.DenseDesign{X: x}, y, penalty.L1{}, cvOpts)
+	cvOpts := &estimator.CVOptions{PathOptions: estimator.PathOptions{NLambda: 8}, Folds: 4, Seed: 2}
+	a, err := estimator.CrossValidate(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.L1{}, cvOpts)
 	require.NoError(t, err)
-	b, err := tensorreg.CrossValidate(cm, y, penalty.L1{}, cvOpts)
+	b, err := estimator.CrossValidate(&estimator.Rows{X: cm, Y: y}, penalty.L1{}, cvOpts)
 	require.NoError(t, err)
-	require.InDeltaSlice(t, a.MeanError, b.MeanError, 1e-6)
+	require.InDeltaSlice(t, a.Mean, b.Mean, 1e-6)
 }

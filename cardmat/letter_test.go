@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -59,10 +59,10 @@ func TestLetterCompressedFit(t *testing.T) {
 	x, y := letterRegression(t)
 	m, err := Encode(x)
 	require.NoError(t, err)
-	opts := &tensorreg.PathOptions{NLambda: 20, Options: tensorreg.Options{Settings: solver.Settings{Tol: 1e-10}}}
-	dense, err := tensorreg.FitPath(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, opts)
+	opts := &estimator.PathOptions{NLambda: 20, Options: estimator.Options{Settings: solver.Settings{Tol: 1e-10}}}
+	dense, err := estimator.FitPath(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.Cardinality{Nu: 1}, opts)
 	require.NoError(t, err)
-	comp, err := tensorreg.FitPath(m, y, penalty.Cardinality{Nu: 1}, opts)
+	comp, err := estimator.FitPath(&estimator.Rows{X: m, Y: y}, penalty.Cardinality{Nu: 1}, opts)
 	require.NoError(t, err)
 	require.Equal(t, len(dense.Models), len(comp.Models))
 	for k := range dense.Models {
@@ -72,10 +72,10 @@ func TestLetterCompressedFit(t *testing.T) {
 
 func benchLetterPath(b *testing.B, design func(*mat.Dense) solver.Design) {
 	x, y := letterRegression(b)
-	opts := &tensorreg.PathOptions{NLambda: 50}
+	opts := &estimator.PathOptions{NLambda: 50}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := tensorreg.FitPath(design(x), y, penalty.Cardinality{Nu: 1}, opts); err != nil {
+		if _, err := estimator.FitPath(&estimator.Rows{X: design(x), Y: y}, penalty.Cardinality{Nu: 1}, opts); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,6 +1,6 @@
 // Package datafit holds the data fits of a penalised generalised linear
-// model: the response families (gaussian, binomial, poisson) and the loss
-// the solvers minimise for them.
+// model: the response families (gaussian, binomial, poisson, gamma) and
+// the loss the solvers minimise for them.
 //
 // # Objective
 //

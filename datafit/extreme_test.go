@@ -10,7 +10,8 @@ import (
 )
 
 // extremeData is 200 rows of three predictors and responses valid for
-// every family (counts 0..4, hence also 0/1 classes when taken mod 2).
+// every family (counts 0..4, hence also 0/1 classes when taken mod 2, and
+// positive amounts 1..5 when shifted by one).
 func extremeData(fam Family) *Data {
 	n := 200
 	x := mat.NewDense(n, 3, nil)
@@ -20,8 +21,11 @@ func extremeData(fam Family) *Data {
 			x.Set(i, j, math.Sin(float64(i*(j+1))))
 		}
 		y[i] = float64(i % 5)
-		if _, ok := fam.(Binomial); ok {
+		switch fam.(type) {
+		case Binomial:
 			y[i] = float64(i % 2)
+		case Gamma:
+			y[i]++
 		}
 	}
 	return &Data{X: x, Y: y}

@@ -33,17 +33,38 @@ type Family interface {
 	Curvature() float64
 }
 
-// ByName returns the family called name: gaussian, binomial or poisson.
-func ByName(name string) (Family, error) {
-	switch strings.ToLower(name) {
-	case "gaussian":
-		return Gaussian{}, nil
-	case "binomial":
-		return Binomial{}, nil
-	case "poisson":
-		return Poisson{}, nil
+// DualScaler is implemented by families that size the terms of the
+// duality gap themselves: DualScale(y) bounds, up to a small factor, the
+// magnitude of the terms that the deviance and its conjugate add up for a
+// response y near a fit, so that 1e-13 of their sum is the gap's rounding
+// floor (Loss.GapFloor). Without it the floor counts 1 + 2|y log y| + 2|y|
+// per row, the size of the binomial and Poisson terms.
+type DualScaler interface {
+	DualScale(y float64) float64
+}
+
+// registered lists the families ByName knows, in the order Names gives
+// them: adding a family is one entry here.
+var registered = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}
+
+// Names returns the names of the families ByName knows.
+func Names() []string {
+	names := make([]string, len(registered))
+	for i, f := range registered {
+		names[i] = f.Name()
 	}
-	return nil, fmt.Errorf("datafit: unknown family %q (want gaussian, binomial or poisson)", name)
+	return names
+}
+
+// ByName returns the family called name (case-insensitive), one of Names.
+func ByName(name string) (Family, error) {
+	lower := strings.ToLower(name)
+	for _, f := range registered {
+		if f.Name() == lower {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
 
 // xlogx returns x·log x, with 0·log 0 = 0.

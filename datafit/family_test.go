@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-var families = []Family{Gaussian{}, Binomial{}, Poisson{}}
+var families = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}
 
 func responses(f Family) []float64 {
 	switch f.(type) {
@@ -13,6 +13,8 @@ func responses(f Family) []float64 {
 		return []float64{0, 1}
 	case Poisson:
 		return []float64{0, 0.5, 3, 40}
+	case Gamma:
+		return []float64{0.01, 0.5, 3, 40}
 	}
 	return []float64{-2, 0, 1.5}
 }
@@ -77,7 +79,7 @@ func TestMeanLink(t *testing.T) {
 	if d := (Binomial{}).Deviance(1, 40); d > 1e-16 {
 		t.Errorf("binomial deviance at a confident right answer %v", d)
 	}
-	if _, err := ByName("gamma"); err == nil {
+	if _, err := ByName("tweedie"); err == nil {
 		t.Error("unknown family accepted")
 	}
 }

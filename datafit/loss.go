@@ -33,7 +33,7 @@ type Loss struct {
 	floor   float64
 	lip     float64
 
-	// Caches of LassoCD, computed once per loss: the copies among xp for
+	// Caches of the IRLS design (IRLSDesign), computed once per loss: the copies among xp for
 	// the factors twinF (see twins), and columnStats.
 	twinF     []float64
 	twin      []int
@@ -43,8 +43,9 @@ type Loss struct {
 }
 
 var (
-	_ solver.DualLoss = (*Loss)(nil)
-	_ solver.Newtoner = (*Loss)(nil)
+	_ solver.DualLoss   = (*Loss)(nil)
+	_ solver.Newtoner   = (*Loss)(nil)
+	_ solver.Restricter = (*Loss)(nil)
 )
 
 // NewLoss returns the loss of family fam on data d, after d.Check.
@@ -89,10 +90,19 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	}
 	var scale float64
 	for i, y := range l.y {
-		scale += l.w[i] * (1 + 2*math.Abs(xlogx(y)) + 2*math.Abs(y))
+		scale += l.w[i] * dualScale(fam, y)
 	}
 	l.floor = 1e-13 * (l.nullDev + scale)
 	return l, nil
+}
+
+// dualScale returns fam's DualScale(y), or 1 + 2|y log y| + 2|y| for a
+// family that is not a DualScaler.
+func dualScale(fam Family, y float64) float64 {
+	if s, ok := fam.(DualScaler); ok {
+		return s.DualScale(y)
+	}
+	return 1 + 2*math.Abs(xlogx(y)) + 2*math.Abs(y)
 }
 
 // columns copies the listed columns of x (−1 is a column of ones).
@@ -273,10 +283,12 @@ func (l *Loss) adopt(beta, eta, free []float64) {
 // Adopt tells l that theta (over all of l's penalised predictors) is the
 // point sub, a Restrict of l, was last evaluated at, with zeros outside
 // sub's predictors, so that l reuses sub's linear predictor and profile
-// instead of rebuilding them. It does nothing when theta is not that point.
-func (l *Loss) Adopt(sub *Loss, theta mat.Matrix) {
+// instead of rebuilding them. It does nothing when theta is not that point
+// (or sub is not a *Loss).
+func (l *Loss) Adopt(s solver.Loss, theta mat.Matrix) {
 	beta := mat.Col(nil, 0, theta)
-	if sub.last == nil || len(beta) != len(l.penal) {
+	sub, ok := s.(*Loss)
+	if !ok || sub.last == nil || len(beta) != len(l.penal) {
 		return
 	}
 	k := 0
@@ -644,8 +656,8 @@ func weightedMean(v, w []float64) float64 {
 // predictors at positions keep (indices into Penalized, increasing) free:
 // the others are held at zero. Working-set methods solve it and check the
 // rest on the full loss. It shares the observations and the columns with l
-// (nothing is copied but O(n) of state).
-func (l *Loss) Restrict(keep []int) *Loss {
+// (nothing is copied but O(n) of state). It is a *Loss.
+func (l *Loss) Restrict(keep []int) solver.Loss {
 	n := len(l.y)
 	r := *l
 	r.xp = make([][]float64, len(keep))
@@ -658,7 +670,7 @@ func (l *Loss) Restrict(keep []int) *Loss {
 	r.eta = make([]float64, n)
 	r.last = nil
 	r.lip = 0
-	// The caches of LassoCD are per column: the copies are found again
+	// The caches of IRLSDesign are per column: the copies are found again
 	// among the kept columns, max|x| is the parent's (computed once for
 	// all the restrictions of a path).
 	r.twinF, r.twin, r.twinSign = nil, nil, nil

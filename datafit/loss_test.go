@@ -36,6 +36,8 @@ func sample(f Family, n int, beta []float64, seed uint64) *Data {
 			}
 		case Poisson:
 			y[i] = float64(poisson(r, f.Mean(eta)))
+		case Gamma:
+			y[i] = gammaDraw(r, f.Mean(eta))
 		default:
 			y[i] = eta + r.NormFloat64()
 		}
@@ -52,6 +54,12 @@ func poisson(r *rand.Rand, mu float64) int {
 		}
 		k++
 	}
+}
+
+// gammaDraw returns a gamma variate of shape 2 and mean mu: half the sum
+// of two exponentials of mean mu.
+func gammaDraw(r *rand.Rand, mu float64) float64 {
+	return mu / 2 * (r.ExpFloat64() + r.ExpFloat64())
 }
 
 // TestLossGradient checks the profiled gradient against central differences
@@ -152,6 +160,7 @@ func TestCheck(t *testing.T) {
 		{Binomial{}, Data{X: x, Y: []float64{1, 1, 1}}},
 		{Poisson{}, Data{X: x, Y: []float64{0, -1, 1}}},
 		{Poisson{}, Data{X: x, Y: []float64{0, 0, 0}}},
+		{Gamma{}, Data{X: x, Y: []float64{1, 0, 2}}},
 		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Weights: []float64{1, -1, 1}}},
 		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Weights: []float64{0, 0, 0}}},
 		{Gaussian{}, Data{X: x, Y: []float64{0, 1, 1}, Offset: []float64{0, math.NaN(), 1}}},

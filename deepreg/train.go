@@ -98,6 +98,33 @@ type RowSelector = solver.RowSelector
 // that diverges (see DivergedError; judged at the evaluated epochs) is an
 // error, not a result.
 func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result, error) {
+	t, err := newTrainer(net, x, y, opts)
+	if err != nil {
+		return nil, err
+	}
+	return t.run()
+}
+
+// trainer holds one training: the network, the options with their
+// defaults, the training and validation rows, the step and the early
+// stopping's best network so far.
+type trainer struct {
+	net    *Network
+	o      Options
+	rng    *rand.Rand
+	nTrain int
+	tx, vx solver.Design // vx nil: no validation rows
+	ty, vy *mat.Dense
+	s      *stepper
+	full   []chunk // full batch: the chunks are the same every epoch
+
+	best     *Network
+	bestLoss float64
+	since    int // evaluated epochs since the best validation loss
+}
+
+// newTrainer checks Train's arguments and splits the rows.
+func newTrainer(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*trainer, error) {
 	o, err := opts.withDefaults()
 	if err != nil {
 		return nil, err
@@ -112,56 +139,56 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 		return nil, err
 	}
 	n, _ := x.Dims()
-	rng := rand.New(rand.NewPCG(o.Seed, 0x747261696e))
-	train, val := split(n, o.Validation, rng)
+	t := &trainer{net: net, o: o, rng: rand.New(rand.NewPCG(o.Seed, 0x747261696e))}
+	train, val := split(n, o.Validation, t.rng)
 	if len(train) == 0 {
 		return nil, fmt.Errorf("deepreg: a validation share of %v leaves no training rows out of %d (keep at least one: share < %.3g)", o.Validation, n, 1-0.5/float64(n))
 	}
-	tx, ty, err := subset(x, y, train)
-	if err != nil {
+	if err := t.setRows(x, y, train, val); err != nil {
 		return nil, err
 	}
-	var vx solver.Design
-	var vy *mat.Dense
-	if len(val) > 0 {
-		if vx, vy, err = subset(x, y, val); err != nil {
-			return nil, err
-		}
-	}
-	s := newStepper(net, o)
-	var full []chunk // full batch: the chunks are the same every epoch
+	t.s = newStepper(net, o)
 	if o.BatchSize == 0 || o.BatchSize >= len(train) {
-		full = chunks(tx, ty)
+		t.full = chunks(t.tx, t.ty)
 	}
+	return t, nil
+}
+
+// setRows takes the training rows train and the validation rows val
+// (possibly none) of (x, y).
+func (t *trainer) setRows(x solver.Design, y *mat.Dense, train, val []int) error {
+	var err error
+	t.nTrain = len(train)
+	if t.tx, t.ty, err = subset(x, y, train); err != nil {
+		return err
+	}
+	if len(val) > 0 {
+		t.vx, t.vy, err = subset(x, y, val)
+	}
+	return err
+}
+
+// run trains for the epochs, evaluating, watching for divergence and
+// stopping early as the options say.
+func (t *trainer) run() (*Result, error) {
+	net, o := t.net, &t.o
 	res := &Result{Network: net}
-	best, bestLoss, since := net.Clone(), math.Inf(1), 0
-	initial, stuck := o.evaluate(net, tx, ty, nil, nil)
+	t.best, t.bestLoss, t.since = net.Clone(), math.Inf(1), 0
+	initial, stuck := o.evaluate(net, t.tx, t.ty, nil, nil)
 	if !isFinite(initial.Loss) {
-		return nil, initialLossError(initial.Loss, ty)
+		return nil, initialLossError(initial.Loss, t.ty)
 	}
 	w := newWatch(initial, stuck)
 	start := time.Now()
 	for e := 1; e <= o.Epochs; e++ {
-		var moved float64
-		for _, batch := range batches(len(train), o.BatchSize, rng) {
-			cs := full
-			if cs == nil {
-				bx, by, err := subset(tx, ty, batch)
-				if err != nil {
-					return nil, err
-				}
-				cs = chunks(bx, by)
-			}
-			_, g := net.gradientChunks(cs, o.Loss)
-			moved = s.step(g)
-		}
-		if err := net.finite(e); err != nil {
+		moved, err := t.epoch(e)
+		if err != nil {
 			return nil, err
 		}
-		if o.ReportEvery > 1 && e%o.ReportEvery != 0 && e != o.Epochs {
+		if !o.evaluated(e) {
 			continue
 		}
-		ep, stuck := o.evaluate(net, tx, ty, vx, vy)
+		ep, stuck := o.evaluate(net, t.tx, t.ty, t.vx, t.vy)
 		ep.Epoch, ep.Projection, ep.Seconds = e, moved, time.Since(start).Seconds()
 		if err := w.check(net, ep, stuck); err != nil {
 			return nil, err
@@ -170,21 +197,61 @@ func Train(net *Network, x solver.Design, y *mat.Dense, opts *Options) (*Result,
 		if o.Progress != nil {
 			o.Progress(ep)
 		}
-		if vx == nil || o.Patience == 0 {
-			res.BestEpoch = e
-			continue
-		}
-		if ep.ValLoss < bestLoss {
-			best, bestLoss, since, res.BestEpoch = net.Clone(), ep.ValLoss, 0, e
-		} else if since++; since >= o.Patience {
-			res.Stopped = true
+		if t.stop(res, ep) {
 			break
 		}
 	}
-	if vx != nil && o.Patience > 0 {
-		*net = *best
+	if t.earlyStopping() {
+		*net = *t.best
 	}
 	return res, nil
+}
+
+// epoch makes the steps of epoch e, one per batch, and returns the
+// distance moved by the last projection.
+func (t *trainer) epoch(e int) (moved float64, err error) {
+	for _, batch := range batches(t.nTrain, t.o.BatchSize, t.rng) {
+		cs := t.full
+		if cs == nil {
+			bx, by, err := subset(t.tx, t.ty, batch)
+			if err != nil {
+				return 0, err
+			}
+			cs = chunks(bx, by)
+		}
+		_, g := t.net.gradientChunks(cs, t.o.Loss)
+		moved = t.s.step(g)
+	}
+	return moved, t.net.finite(e)
+}
+
+// earlyStopping reports whether training keeps the network with the lowest
+// validation loss (validation rows and a patience).
+func (t *trainer) earlyStopping() bool {
+	return t.vx != nil && t.o.Patience > 0
+}
+
+// stop records the evaluated epoch ep for early stopping, setting
+// res.BestEpoch, and reports whether the patience ran out (setting
+// res.Stopped).
+func (t *trainer) stop(res *Result, ep Epoch) bool {
+	if !t.earlyStopping() {
+		res.BestEpoch = ep.Epoch
+		return false
+	}
+	if ep.ValLoss < t.bestLoss {
+		t.best, t.bestLoss, t.since, res.BestEpoch = t.net.Clone(), ep.ValLoss, 0, ep.Epoch
+		return false
+	}
+	t.since++
+	res.Stopped = t.since >= t.o.Patience
+	return res.Stopped
+}
+
+// evaluated reports whether the figures are evaluated after epoch e: every
+// ReportEvery epochs, and after the last.
+func (o *Options) evaluated(e int) bool {
+	return o.ReportEvery <= 1 || e%o.ReportEvery == 0 || e == o.Epochs
 }
 
 // DivergedError is returned by Train when the weights or the loss stop

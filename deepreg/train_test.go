@@ -9,9 +9,9 @@ import (
 
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/deepreg/kproject"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -36,8 +36,8 @@ func TestTrainLassoMatchesTensorreg(t *testing.T) {
 		Penalty: penalty.L1{}, Lambda: lambda, LearningRate: 1 / lip, Epochs: 5000,
 	})
 	require.NoError(t, err)
-	m, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 120*lambda,
-		&tensorreg.Options{NoIntercept: true, Settings: solver.Settings{Tol: 1e-12}})
+	m, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.L1{}, 120*lambda,
+		&estimator.Options{NoIntercept: true, Settings: solver.Settings{Tol: 1e-12}})
 	require.NoError(t, err)
 	for j := 0; j < 6; j++ {
 		require.InDelta(t, m.Coef.At(j, 0), net.Weights[0].At(0, j), 1e-7, "coefficient %d", j)

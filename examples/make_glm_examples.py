@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the bundled logistic and Poisson examples, byte for byte the same
+"""Writes the bundled logistic, Poisson and gamma examples, byte for byte the same
 each run (Python's own seeded generator, no third-party packages).
 
 credit.csv: 1000 applicants, 12 standardised predictors and default (0/1);
@@ -10,6 +10,10 @@ predictors have no effect.
 claims.csv: 1000 policies, 10 standardised predictors, exposure (years) and
 claims (counts); log E[claims] = log(exposure) - 1.5 + 0.3*(x1 + x2 + x3)
 - 0.3*(x4 + x5); fit it with --offset log_exposure.
+
+severity.csv: 400 claims, 8 standardised predictors and the claim amount
+(gamma, shape 2); log E[amount] = 7 + 0.4*(x1 + x2) - 0.4*(x3 + x4); fit it
+with --family gamma.
 
     python3 examples/make_glm_examples.py
 """
@@ -50,5 +54,19 @@ def claims(path):
             eta = math.log(e) - 1.5 + sum(b * v for b, v in zip(beta, x))
             f.write(",".join(str(v) for v in x) + f",{e},{math.log(e):.6f},{poisson(r, math.exp(eta))}\n")
 
+def severity(path):
+    r = random.Random(2028)
+    p = 8
+    beta = [0.4, 0.4, -0.4, -0.4] + [0] * 4
+    with open(path, "w") as f:
+        f.write(",".join([f"x{j+1}" for j in range(p)] + ["amount"]) + "\n")
+        for _ in range(400):
+            x = [round(r.gauss(0, 1), 4) for _ in range(p)]
+            mu = math.exp(7 + sum(b * v for b, v in zip(beta, x)))
+            amount = round(r.gammavariate(2, mu / 2), 2)
+            assert amount > 0
+            f.write(",".join(str(v) for v in x) + f",{amount}\n")
+
 credit("examples/credit.csv")
 claims("examples/claims.csv")
+severity("examples/severity.csv")

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"

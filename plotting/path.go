@@ -6,7 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 )
 
 // distinctStyles returns the set of styles of the first n curves.

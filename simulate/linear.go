@@ -8,9 +8,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -36,7 +36,7 @@ import (
 // as a level of every factor in the summary and the figure.
 //
 // Fits. Every method fits an unpenalised intercept without standardising and
-// picks λ by 5-fold cross-validation (tensorreg.CrossValidate, λ_min, a
+// picks λ by 5-fold cross-validation (estimator.CrossValidate, λ_min, a
 // 50-value grid, folds seeded by the run's seed). "cardinality" is the
 // penalised fit (penalty.Cardinality, ν = 1) at its λ_min;
 // "cardinality-relaxed" cross-validates the least-squares refits on the
@@ -221,8 +221,8 @@ type fitMetrics struct {
 }
 
 // cvFit cross-validates one method and returns the model at λ_min.
-func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, seed uint64) (*tensorreg.Model, float64, error) {
-	opts := &tensorreg.CVOptions{Folds: folds, Seed: seed, PathOptions: tensorreg.PathOptions{NLambda: nlambda}}
+func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, seed uint64) (*estimator.Model, float64, error) {
+	opts := &estimator.CVOptions{Folds: folds, Seed: seed, PathOptions: estimator.PathOptions{NLambda: nlambda}}
 	var pen penalty.Penalty
 	switch method {
 	case "cardinality":
@@ -238,7 +238,7 @@ func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, see
 		return nil, 0, fmt.Errorf("unknown method %q", method)
 	}
 	start := time.Now()
-	cv, err := tensorreg.CrossValidate(x, y, pen, opts)
+	cv, err := estimator.CrossValidate(&estimator.Rows{X: x, Y: y}, pen, opts)
 	if err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", method, err)
 	}
@@ -314,7 +314,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 			"n_test":       pl.NTest,
 			"folds":        pl.Folds,
 			"nlambda":      pl.NLambda,
-			"lambda_rule":  "K-fold CV λ_min (tensorreg.CrossValidate, folds seeded by the run's seed); relaxed cardinality cross-validates the relaxed refits",
+			"lambda_rule":  "K-fold CV λ_min (estimator.CrossValidate, folds seeded by the run's seed); relaxed cardinality cross-validates the relaxed refits",
 			"objective":    "‖y − Xβ − b₀‖² + λ·h(β), no 1/(2n), intercept unpenalised, no standardisation",
 			"beta":         "k values evenly spaced on [−2, 2], balanced clusters at random positions, intercept 0",
 			"design":       "rows N(0, (1−ρ)I + ρ11ᵀ), noise N(0, σ²)",

@@ -533,15 +533,41 @@ func sameProduct(got, ref *mat.Dense, mod2 bool) error {
 	return nil
 }
 
+// timingKey names the timings of one method at one x of one panel.
+type timingKey struct {
+	panel, method string
+	x             int
+}
+
 // timingSummary computes the per-panel medians and ratios from the rows.
 func timingSummary(r *Result, panels []mmPanel) ([]TimingPanel, error) {
-	type key struct {
-		panel, method string
-		x             int
+	times, err := readTimings(r)
+	if err != nil {
+		return nil, err
 	}
+	var out []TimingPanel
+	for _, p := range panels {
+		tp := TimingPanel{Panel: p.id, Title: p.title, XLabel: p.xlabel, Cardreg: p.cardreg}
+		xs, methods := panelAxes(r, p.id)
+		tp.Methods = methods
+		for _, x := range xs {
+			pt := timingPoint(times, p.id, x, tp.Methods)
+			tp.Points = append(tp.Points, pt)
+			if g, ok := pt.Median[mGonum]; ok && tp.CrossoverX == nil && p.id == "sweep" && g < pt.Median[mCardreg] {
+				tp.CrossoverX = &x
+			}
+		}
+		out = append(out, tp)
+	}
+	return out, nil
+}
+
+// readTimings returns the seconds of the timed rows of r (not NA), by
+// panel, method and x, then by repetition.
+func readTimings(r *Result) (map[timingKey]map[string]float64, error) {
 	col := func(name string) int { return slices.Index(r.Columns, name) }
 	ip, ix, im, irep, is := col("panel"), col("x"), col("method"), col("rep"), col("seconds")
-	times := map[key]map[string]float64{} // by rep
+	times := map[timingKey]map[string]float64{}
 	for _, row := range r.Rows {
 		if row[is] == "NA" {
 			continue
@@ -554,59 +580,61 @@ func timingSummary(r *Result, panels []mmPanel) ([]TimingPanel, error) {
 		if err != nil {
 			return nil, err
 		}
-		k := key{row[ip], row[im], x}
+		k := timingKey{row[ip], row[im], x}
 		if times[k] == nil {
 			times[k] = map[string]float64{}
 		}
 		times[k][row[irep]] = s
 	}
-	var out []TimingPanel
-	for _, p := range panels {
-		tp := TimingPanel{Panel: p.id, Title: p.title, XLabel: p.xlabel, Cardreg: p.cardreg}
-		var xs []int
-		for _, row := range r.Rows {
-			if row[ip] != p.id {
-				continue
-			}
-			x, _ := strconv.Atoi(row[ix])
-			if !slices.Contains(xs, x) {
-				xs = append(xs, x)
-			}
-			if !slices.Contains(tp.Methods, row[im]) {
-				tp.Methods = append(tp.Methods, row[im])
-			}
+	return times, nil
+}
+
+// panelAxes returns the xs of the panel's rows in their order of first
+// appearance, and its methods in the order of timingMethods.
+func panelAxes(r *Result, panel string) (xs []int, methods []string) {
+	ip, ix, im := slices.Index(r.Columns, "panel"), slices.Index(r.Columns, "x"), slices.Index(r.Columns, "method")
+	for _, row := range r.Rows {
+		if row[ip] != panel {
+			continue
 		}
-		slices.SortFunc(tp.Methods, func(a, b string) int {
-			return slices.Index(timingMethods, a) - slices.Index(timingMethods, b)
-		})
-		for _, x := range xs {
-			pt := TimingPoint{X: x, Median: map[string]float64{}, Ratio: map[string]float64{}}
-			ref := times[key{p.id, mCardreg, x}]
-			for _, m := range tp.Methods {
-				t := times[key{p.id, m, x}]
-				if len(t) == 0 {
-					continue
-				}
-				var vals, ratios []float64
-				for rep, v := range t {
-					vals = append(vals, v)
-					if c, ok := ref[rep]; ok && c > 0 {
-						ratios = append(ratios, v/c)
-					}
-				}
-				pt.Median[m] = median(vals)
-				if len(ratios) > 0 {
-					pt.Ratio[m] = median(ratios)
-				}
-			}
-			tp.Points = append(tp.Points, pt)
-			if g, ok := pt.Median[mGonum]; ok && tp.CrossoverX == nil && p.id == "sweep" && g < pt.Median[mCardreg] {
-				tp.CrossoverX = &x
-			}
+		x, _ := strconv.Atoi(row[ix])
+		if !slices.Contains(xs, x) {
+			xs = append(xs, x)
 		}
-		out = append(out, tp)
+		if !slices.Contains(methods, row[im]) {
+			methods = append(methods, row[im])
+		}
 	}
-	return out, nil
+	slices.SortFunc(methods, func(a, b string) int {
+		return slices.Index(timingMethods, a) - slices.Index(timingMethods, b)
+	})
+	return xs, methods
+}
+
+// timingPoint returns the median time of each method at x in the panel,
+// and the median over repetitions of its time divided by cardreg's (over
+// the repetitions where cardreg's time is positive).
+func timingPoint(times map[timingKey]map[string]float64, panel string, x int, methods []string) TimingPoint {
+	pt := TimingPoint{X: x, Median: map[string]float64{}, Ratio: map[string]float64{}}
+	ref := times[timingKey{panel, mCardreg, x}]
+	for _, m := range methods {
+		t := times[timingKey{panel, m, x}]
+		if len(t) == 0 {
+			continue
+		}
+		var vals, ratios []float64
+		for rep, v := range t {
+			vals = append(vals, v)
+			if c, ok := ref[rep]; ok && c > 0 {
+				ratios = append(ratios, v/c)
+			}
+		}
+		pt.Median[m] = median(vals)
+		if len(ratios) > 0 {
+			pt.Ratio[m] = median(ratios)
+		}
+	}
+	return pt
 }
 
 // median returns the median of xs (NaN for none).

@@ -383,10 +383,7 @@ func (cd *cdState) certificate(theta []float64, r, y blas64.Vector, yy, lambda f
 			}
 		}
 	}
-	if obj <= 0 {
-		return obj, gap, resCorr, zeroed
-	}
-	return obj, gap / obj, resCorr, zeroed
+	return obj, RelativeGap(gap, obj), resCorr, zeroed
 }
 
 // dualPoint returns, for a vector u of the response's space, its
@@ -406,7 +403,7 @@ func (cd *cdState) dualPoint(u, y []float64, lambda float64, screened []bool) (c
 	}
 	uy, uu := kernel.Dot(u, y), kernel.Dot(u, u)
 	s = dualScale(uy, uu, lambda/l1DualNorm(corr, cd.factors))
-	return corr, s, 2*s*uy - s*s*uu
+	return corr, s, lsDual(uy, uu, s)
 }
 
 // dualScale returns the s ∈ [−top, top] maximising the dual objective
@@ -500,7 +497,7 @@ func l1DualNorm(corr, factors []float64) float64 {
 // λ/h*(2Xᵀr)) makes it feasible (DESIGN §3), from ‖r‖² = rr and ⟨r, y⟩ = ry.
 func lassoGap(rr, ry, l1, lambda, s float64) (obj, gap float64) {
 	obj = rr + lambda*l1
-	return obj, math.Max(obj-(2*s*ry-s*s*rr), 0)
+	return obj, math.Max(obj-lsDual(ry, rr, s), 0)
 }
 
 // safeZero is the gap-safe rule: the dual objective ⟨θ, y⟩ − ‖θ‖²/4 is

@@ -64,6 +64,43 @@ const hybridSteps = 150
 // LeastSquares on a dense design (DenseDesign or ColumnDesign), the penalty
 // is a penalty.Fused and λ > 0.
 func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
+	r, err := startCluster(p, init, s)
+	if err != nil {
+		return nil, err
+	}
+	res := r.res
+	steps := 0
+	for it := 0; ; {
+		obj, gap, floor := r.certify(it)
+		res.Iterations, res.Polished = it, false
+		if res.done(s, obj, gap, floor) || it >= s.MaxIter || r.improve(obj, gap) {
+			break
+		}
+		if steps++; steps > hybridSteps {
+			return res.handOver(p, r.theta, s)
+		}
+		it = r.gradientStep(it)
+	}
+	res.Theta = r.theta
+	return res, nil
+}
+
+// clusterRun is the state of one ClusterCD minimisation.
+type clusterRun struct {
+	p                        Problem
+	s                        Settings
+	ls                       *LeastSquares
+	st                       *clusterState
+	theta, grad, pgrad, step *mat.Dense
+	L                        float64
+	pol                      *polishState
+	hist                     *residuals
+	res                      *Result
+}
+
+// startCluster checks that ClusterCD applies to p and returns its state
+// at init (nil: zero).
+func startCluster(p Problem, init mat.Matrix, s Settings) (*clusterRun, error) {
 	ls, ok := p.Loss.(*LeastSquares)
 	if !ok {
 		return nil, errors.New("solver: cluster coordinate descent needs a least-squares loss")
@@ -80,90 +117,95 @@ func (ClusterCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, erro
 		return nil, errors.New("solver: cluster coordinate descent needs a dense design")
 	}
 	rows, cols := ls.Dims()
-	theta := mat.NewDense(rows, cols, nil)
+	r := &clusterRun{p: p, s: s, ls: ls, theta: mat.NewDense(rows, cols, nil), grad: mat.NewDense(rows, cols, nil),
+		pgrad: mat.NewDense(rows, cols, nil), step: mat.NewDense(rows, cols, nil), hist: &residuals{},
+		res: &Result{Status: IterationLimit, Residual: math.NaN()}}
 	if init != nil {
-		theta.Copy(init)
+		r.theta.Copy(init)
 	}
 	blocks, weights, nu := fz.FusedBlocks(rows, cols)
-	st := newClusterState(xt, ls.y, blocks, weights, nu, p.Lambda)
-	L := ls.Lipschitz()
-	if !(L > 0) || math.IsInf(L, 0) {
+	r.st = newClusterState(xt, ls.y, blocks, weights, nu, p.Lambda)
+	if r.L = ls.Lipschitz(); !(r.L > 0) || math.IsInf(r.L, 0) {
 		return nil, errors.New("solver: cluster coordinate descent needs a finite Lipschitz constant")
 	}
-	grad := mat.NewDense(rows, cols, nil)
-	pgrad := mat.NewDense(rows, cols, nil)
-	step := mat.NewDense(rows, cols, nil)
-	pol := newPolisher(p)
-	if pol != nil && init != nil {
+	r.pol = newPolisher(p)
+	if r.pol != nil && init != nil {
 		// A warm start from a nearby λ often has the solution's clusters:
 		// solve on them at once.
-		pol.eager = true
+		r.pol.eager = true
 	}
-	hist := &residuals{}
-	res := &Result{Status: IterationLimit, Residual: math.NaN()}
-	steps := 0
-	for it := 0; ; {
-		obj, gap, floor := bestCertificate(p, ls, theta, grad)
-		if it > 0 {
-			hist.push(st.residual())
-			if u := hist.extrapolate(); u != nil {
-				if g := extrapolatedGap(p, ls, obj, u); g < gap*obj {
-					gap = g / obj
-				}
+	return r, nil
+}
+
+// certify returns the certificate at theta after it iterations, the gap
+// at the better of the residual's dual point and the extrapolation of the
+// last residuals.
+func (r *clusterRun) certify(it int) (obj, gap float64, floor bool) {
+	obj, gap, floor = bestCertificate(r.p, r.ls, r.theta, r.grad)
+	if it > 0 {
+		r.hist.push(r.st.residual())
+		if u := r.hist.extrapolate(); u != nil {
+			if g := extrapolatedGap(r.p, r.ls, obj, u); g < gap*obj {
+				gap = RelativeGap(g, obj)
 			}
 		}
-		res.Iterations, res.Polished = it, false
-		if res.done(s, obj, gap, floor) || it >= s.MaxIter {
+	}
+	return obj, gap, floor
+}
+
+// improve tries to better theta (certificate obj, gap) on its clusters,
+// and reports whether the result stops the method. Once the clusters are
+// the same at two certificates (or at once from a warm start), it solves
+// the problem on them exactly (as FISTA does) and keeps the solution if it
+// is better certified; when the piece's minimiser lies off the piece, it
+// goes towards it as far as the piece reaches, which lowers the objective
+// (kept only if it does, against rounding).
+func (r *clusterRun) improve(obj, gap float64) bool {
+	res, s := r.res, r.s
+	if r.pol.try(r.p, r.theta) {
+		pObj, pGap, pFloor := bestCertificate(r.p, r.ls, r.pol.cand, r.pgrad)
+		if pGap < gap && pObj <= obj {
+			r.theta.Copy(r.pol.cand)
+			r.grad, r.pgrad = r.pgrad, r.grad
+			res.Polished = true
+			return res.done(s, pObj, pGap, pFloor)
+		}
+		return false
+	}
+	if r.pol == nil || !r.pol.off {
+		return false
+	}
+	r.step.Copy(r.theta)
+	if !r.st.towards(r.theta, r.pol.cand) {
+		return false
+	}
+	tObj, tGap, tFloor := bestCertificate(r.p, r.ls, r.theta, r.pgrad)
+	if tObj > obj {
+		r.theta.Copy(r.step)
+		return false
+	}
+	r.grad, r.pgrad = r.pgrad, r.grad
+	return res.done(s, tObj, tGap, tFloor)
+}
+
+// gradientStep takes a proximal gradient step from theta (iteration it)
+// and then up to sweepsPerStep cluster sweeps, and returns the iteration
+// count after them.
+func (r *clusterRun) gradientStep(it int) int {
+	r.step.Scale(-1/r.L, r.grad)
+	r.step.Add(r.step, r.theta)
+	r.p.Penalty.Prox(r.theta, r.step, r.p.Lambda/r.L)
+	r.st.rebuild(r.theta)
+	it++
+	rows, _ := r.ls.Dims()
+	for k := 0; k < sweepsPerStep && it < r.s.MaxIter; k++ {
+		it++
+		if r.st.sweep() <= 1e-3*r.s.Tol*r.ls.yy/float64(rows) {
 			break
 		}
-		// Once the clusters are the same at two certificates (or at once
-		// from a warm start), solve the problem on them exactly (as FISTA
-		// does) and keep it if it is better certified.
-		if pol.try(p, theta) {
-			pObj, pGap, pFloor := bestCertificate(p, ls, pol.cand, pgrad)
-			if pGap < gap && pObj <= obj {
-				theta.Copy(pol.cand)
-				grad, pgrad = pgrad, grad
-				res.Polished = true
-				if res.done(s, pObj, pGap, pFloor) {
-					break
-				}
-			}
-		} else if pol != nil && pol.off {
-			// The piece's minimiser lies off it: go towards it as far as
-			// the piece reaches, which lowers the objective (kept only if
-			// it does, against rounding).
-			step.Copy(theta)
-			if st.towards(theta, pol.cand) {
-				tObj, tGap, tFloor := bestCertificate(p, ls, theta, pgrad)
-				if tObj <= obj {
-					grad, pgrad = pgrad, grad
-					if res.done(s, tObj, tGap, tFloor) {
-						break
-					}
-				} else {
-					theta.Copy(step)
-				}
-			}
-		}
-		if steps++; steps > hybridSteps {
-			return res.handOver(p, theta, s)
-		}
-		step.Scale(-1/L, grad)
-		step.Add(step, theta)
-		p.Penalty.Prox(theta, step, p.Lambda/L)
-		st.rebuild(theta)
-		it++
-		for k := 0; k < sweepsPerStep && it < s.MaxIter; k++ {
-			it++
-			if st.sweep() <= 1e-3*s.Tol*ls.yy/float64(rows) {
-				break
-			}
-		}
-		st.write(theta)
 	}
-	res.Theta = theta
-	return res, nil
+	r.st.write(r.theta)
+	return it
 }
 
 // bestCertificate is the relative duality gap of a least-squares problem at
@@ -179,19 +221,14 @@ func bestCertificate(p Problem, ls *LeastSquares, theta, grad *mat.Dense) (obj, 
 	}
 	ry := ls.yy - frob(theta, ls.c)
 	g := math.Max(obj-scaledDual(ry, fval, d, p.Lambda), 0)
-	floor = g <= ls.GapFloor()
-	if obj <= 0 {
-		return obj, g, floor
-	}
-	return obj, g / obj, floor
+	return obj, RelativeGap(g, obj), g <= ls.GapFloor()
 }
 
 // scaledDual returns the dual objective 2s⟨u, Y⟩ − s²‖u‖² at the point
 // 2s·u, for s at its best feasible value (dualScale), given ⟨u, Y⟩, ‖u‖²
 // and d = h*(2Xᵀu).
 func scaledDual(uy, uu, d, lambda float64) float64 {
-	s := dualScale(uy, uu, lambda/d)
-	return 2*s*uy - s*s*uu
+	return lsDual(uy, uu, dualScale(uy, uu, lambda/d))
 }
 
 // done records a certificate in res and reports whether it stops the

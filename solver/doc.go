@@ -3,9 +3,15 @@
 // penalty.
 //
 // As in gonum's optimize, what to minimise (Problem), how (a Method: FISTA,
-// ADMM, ProxNewton, and for least squares CoordinateDescent,
-// GramCoordinateDescent and ClusterCD), when to stop (Settings) and what happened (Result) are separate
-// types; Minimize ties them together.
+// ADMM, ProxNewton, for least squares CoordinateDescent,
+// GramCoordinateDescent and ClusterCD, for the lasso on a generalised
+// linear model IRLSCD and the WorkingSet around it), when to stop
+// (Settings) and what happened (Result) are separate types; Minimize ties
+// them together. A method discovers what it needs of the loss by a type
+// assertion on a capability (DualLoss, Newtoner, PassNewtoner, Reweighter,
+// Restricter)
+// and refuses a loss without it. DefaultMethod is the one rule choosing a
+// method from the penalty, the loss's capabilities and its shape.
 //
 // # Stopping and certificates
 //

@@ -28,107 +28,165 @@ type Polisher interface {
 
 // Minimize implements Method.
 func (m *FISTA) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
-	rows, cols := p.Loss.Dims()
-	x := mat.NewDense(rows, cols, nil)
-	if init != nil {
-		x.Copy(init)
-	}
-	y := mat.DenseCopyOf(x)
-	xNew := mat.NewDense(rows, cols, nil)
-	grad := mat.NewDense(rows, cols, nil)
-	step := mat.NewDense(rows, cols, nil)
-
-	L := p.Loss.Lipschitz()
-	backtrack := !(L > 0) || math.IsInf(L, 1)
-	if backtrack {
-		L = 1
-	}
-	pol := m.polisher(p)
-	pg := NewProgress(s.stallWindow(fistaStallIters))
-	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
-	t := 1.0
+	r := m.start(p, init, s)
 	for k := 1; k <= s.MaxIter; k++ {
-		fy := p.Loss.Eval(grad, y)
-		if math.IsNaN(fy) || math.IsInf(fy, 0) {
-			return nil, fmt.Errorf("solver: the loss is %v at iteration %d (badly scaled data?)", fy, k)
+		resid, err := r.iterate(k)
+		if err != nil {
+			return nil, err
 		}
-		for {
-			step.Scale(-1/L, grad)
-			step.Add(step, y)
-			p.Penalty.Prox(xNew, step, p.Lambda/L)
-			if !backtrack || sufficientDecrease(p.Loss, xNew, y, grad, fy, L) {
-				break
-			}
-			if L *= 2; math.IsInf(L, 1) {
-				return nil, errors.New("solver: backtracking found no step: the loss is not smooth or not finite")
-			}
-		}
-		// Fixed-point residual of the prox-gradient map, before y moves,
-		// relative to the iterates (so that it does not depend on the
-		// scale of Θ; 0/0 when both are exactly zero counts as 0).
-		step.Sub(xNew, y)
-		resid := relative(frobNorm(step), math.Max(frobNorm(xNew), frobNorm(y)))
-		// Gradient restart: ⟨y − x⁺, x⁺ − x⟩ > 0 means the momentum points
-		// uphill.
-		tNew := (1 + math.Sqrt(1+4*t*t)) / 2
-		beta := (t - 1) / tNew
-		grad.Sub(xNew, x)
-		if -mat.Dot(vecView(step), vecView(grad)) > 0 {
-			beta, tNew = 0, 1
-		}
-		y.Scale(beta, grad)
-		y.Add(y, xNew)
-		x, xNew = xNew, x
-		t = tNew
-		res.Iterations = k
-
+		r.res.Iterations = k
 		if k%s.GapEvery != 0 && k != s.MaxIter {
 			continue
 		}
-		obj, gap, floor := certificate(p, x, grad)
-		if math.IsNaN(gap) {
-			res.Objective, res.Residual = obj, resid
-			m.trace(res, s, k, obj, resid)
-			if resid <= s.Tol {
-				res.Converged, res.Status = true, ResidualConverged
-				break
-			}
-			if pg.Stalled(k, obj, resid) {
-				res.Status = Stalled
-				break
-			}
-			continue
-		}
-		res.Objective, res.Gap, res.Polished = obj, gap, false
-		m.trace(res, s, k, obj, gap)
-		if res.Status = gapStatus(gap, floor, s.Tol); res.Status != IterationLimit {
-			res.Converged = true
-			break
-		}
-		if pol.try(p, x) {
-			pObj, pGap, pFloor := certificate(p, pol.cand, grad)
-			if pGap < gap && pObj <= obj {
-				x.Copy(pol.cand)
-				y.Copy(x)
-				t = 1
-				res.Objective, res.Gap, res.Polished = pObj, pGap, true
-				m.trace(res, s, k, pObj, pGap)
-				if res.Status = gapStatus(pGap, pFloor, s.Tol); res.Status != IterationLimit {
-					res.Converged = true
-					break
-				}
-			}
-		}
-		if pg.Stalled(k, res.Objective, res.Gap) {
-			res.Status = Stalled
+		if r.check(k, resid) {
 			break
 		}
 	}
-	res.Theta = x
+	res := r.res
+	res.Theta = r.x
 	if !res.Converged && math.IsNaN(res.Gap) && math.IsNaN(res.Residual) {
-		res.Objective = p.Objective(x)
+		res.Objective = p.Objective(r.x)
 	}
 	return res, nil
+}
+
+// fistaRun is the state of one FISTA minimisation.
+type fistaRun struct {
+	m                      *FISTA
+	p                      Problem
+	s                      Settings
+	x, y, xNew, grad, step *mat.Dense
+	L                      float64 // the step is 1/L
+	backtrack              bool    // no Lipschitz bound: L doubles until the step decreases f enough
+	t                      float64 // the momentum's sequence
+	pol                    *polishState
+	pg                     *Progress
+	res                    *Result
+}
+
+// start returns the state at init (nil: zero).
+func (m *FISTA) start(p Problem, init mat.Matrix, s Settings) *fistaRun {
+	rows, cols := p.Loss.Dims()
+	r := &fistaRun{m: m, p: p, s: s, x: mat.NewDense(rows, cols, nil), xNew: mat.NewDense(rows, cols, nil),
+		grad: mat.NewDense(rows, cols, nil), step: mat.NewDense(rows, cols, nil), t: 1}
+	if init != nil {
+		r.x.Copy(init)
+	}
+	r.y = mat.DenseCopyOf(r.x)
+	r.L = p.Loss.Lipschitz()
+	if r.backtrack = !(r.L > 0) || math.IsInf(r.L, 1); r.backtrack {
+		r.L = 1
+	}
+	r.pol = m.polisher(p)
+	r.pg = NewProgress(s.stallWindow(fistaStallIters))
+	r.res = &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
+	return r
+}
+
+// iterate takes the k-th proximal gradient step from y, moves the
+// momentum (restarting it when it points uphill), and returns the
+// relative fixed-point residual of the step.
+func (r *fistaRun) iterate(k int) (float64, error) {
+	fy := r.p.Loss.Eval(r.grad, r.y)
+	if math.IsNaN(fy) || math.IsInf(fy, 0) {
+		return 0, fmt.Errorf("solver: the loss is %v at iteration %d (badly scaled data?)", fy, k)
+	}
+	if err := r.proxStep(fy); err != nil {
+		return 0, err
+	}
+	// Fixed-point residual of the prox-gradient map, before y moves,
+	// relative to the iterates (so that it does not depend on the
+	// scale of Θ; 0/0 when both are exactly zero counts as 0).
+	r.step.Sub(r.xNew, r.y)
+	resid := relative(frobNorm(r.step), math.Max(frobNorm(r.xNew), frobNorm(r.y)))
+	// Gradient restart: ⟨y − x⁺, x⁺ − x⟩ > 0 means the momentum points
+	// uphill.
+	tNew := (1 + math.Sqrt(1+4*r.t*r.t)) / 2
+	beta := (r.t - 1) / tNew
+	r.grad.Sub(r.xNew, r.x)
+	if -mat.Dot(vecView(r.step), vecView(r.grad)) > 0 {
+		beta, tNew = 0, 1
+	}
+	r.y.Scale(beta, r.grad)
+	r.y.Add(r.y, r.xNew)
+	r.x, r.xNew = r.xNew, r.x
+	r.t = tNew
+	return resid, nil
+}
+
+// proxStep writes the proximal gradient step from y (f(y) = fy, its
+// gradient in grad) into xNew, doubling L until the step decreases f
+// enough when backtracking.
+func (r *fistaRun) proxStep(fy float64) error {
+	for {
+		r.step.Scale(-1/r.L, r.grad)
+		r.step.Add(r.step, r.y)
+		r.p.Penalty.Prox(r.xNew, r.step, r.p.Lambda/r.L)
+		if !r.backtrack || sufficientDecrease(r.p.Loss, r.xNew, r.y, r.grad, fy, r.L) {
+			return nil
+		}
+		if r.L *= 2; math.IsInf(r.L, 1) {
+			return errors.New("solver: backtracking found no step: the loss is not smooth or not finite")
+		}
+	}
+}
+
+// check evaluates the stopping criterion at iteration k (the duality gap,
+// or the residual resid where there is none), polishes, and reports
+// whether the method stops.
+func (r *fistaRun) check(k int, resid float64) bool {
+	res, s := r.res, r.s
+	obj, gap, floor := certificate(r.p, r.x, r.grad)
+	if math.IsNaN(gap) {
+		res.Objective, res.Residual = obj, resid
+		r.m.trace(res, s, k, obj, resid)
+		if resid <= s.Tol {
+			res.Converged, res.Status = true, ResidualConverged
+			return true
+		}
+		if r.pg.Stalled(k, obj, resid) {
+			res.Status = Stalled
+			return true
+		}
+		return false
+	}
+	res.Objective, res.Gap, res.Polished = obj, gap, false
+	r.m.trace(res, s, k, obj, gap)
+	if res.Status = gapStatus(gap, floor, s.Tol); res.Status != IterationLimit {
+		res.Converged = true
+		return true
+	}
+	if r.polish(k, obj, gap) {
+		return true
+	}
+	if r.pg.Stalled(k, res.Objective, res.Gap) {
+		res.Status = Stalled
+		return true
+	}
+	return false
+}
+
+// polish tries the polished point at x (certificate obj, gap), keeps it
+// when it is better certified, and reports whether it stops the method.
+func (r *fistaRun) polish(k int, obj, gap float64) bool {
+	if !r.pol.try(r.p, r.x) {
+		return false
+	}
+	res := r.res
+	pObj, pGap, pFloor := certificate(r.p, r.pol.cand, r.grad)
+	if !(pGap < gap && pObj <= obj) {
+		return false
+	}
+	r.x.Copy(r.pol.cand)
+	r.y.Copy(r.x)
+	r.t = 1
+	res.Objective, res.Gap, res.Polished = pObj, pGap, true
+	r.m.trace(res, r.s, k, pObj, pGap)
+	if res.Status = gapStatus(pGap, pFloor, r.s.Tol); res.Status != IterationLimit {
+		res.Converged = true
+		return true
+	}
+	return false
 }
 
 // fistaStallIters is how many iterations without progress stop FISTA

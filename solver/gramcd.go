@@ -176,10 +176,7 @@ func (st *gramCD) certificate() (obj, gap float64) {
 		st.correlations()
 		obj, gap, _ = st.gap()
 	}
-	if obj <= 0 {
-		return obj, gap
-	}
-	return obj, gap / obj
+	return obj, RelativeGap(gap, obj)
 }
 
 // gap returns P(Θ), the absolute duality gap and the dual scaling s at

@@ -373,8 +373,14 @@ func ritzTop(alpha, beta []float64, b float64) (float64, float64) {
 // Dual returns ⟨θ, Y⟩ − ‖θ‖²/4 at θ = 2sR, R = Y − XΘ, computed from
 // ⟨R, Y⟩ = ‖Y‖² − ⟨Θ, XᵀY⟩ and ‖R‖² = fval without another product.
 func (ls *LeastSquares) Dual(theta mat.Matrix, fval, s float64) float64 {
-	ry := ls.yy - frob(theta, ls.c)
-	return 2*s*ry - s*s*fval
+	return lsDual(ls.yy-frob(theta, ls.c), fval, s)
+}
+
+// lsDual returns the least-squares dual objective ⟨θ, Y⟩ − ‖θ‖²/4 at the
+// dual point θ = 2s·U, 2s⟨U, Y⟩ − s²‖U‖², from uy = ⟨U, Y⟩ and uu = ‖U‖²
+// (DESIGN §3). Every least-squares certificate evaluates it here.
+func lsDual(uy, uu, s float64) float64 {
+	return 2*s*uy - s*s*uu
 }
 
 // GapFloor returns 1e-14·‖Y‖²: the gap is a difference of terms of size

@@ -22,7 +22,9 @@ type Newtoner interface {
 // outer iteration minimises the loss's quadratic model plus λh with an
 // inner method, then backtracks along the step until the true objective
 // decreases enough. It stops on the true problem's relative duality gap;
-// Iterations counts outer iterations. It needs a Newtoner loss.
+// Iterations counts outer iterations. It needs a Newtoner loss, or a
+// PassNewtoner, a loss read by passes over its rows, on which each step
+// is two passes (see PassNewtoner).
 type ProxNewton struct {
 	// Inner minimises the quadratic models. If nil, coordinate descent
 	// for the lasso on a dense model (glmnet's inner loop), else FISTA
@@ -46,9 +48,12 @@ func (m *ProxNewton) inner(p Problem, q *LeastSquares) Method {
 
 // Minimize implements Method.
 func (m *ProxNewton) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
+	if pl, ok := p.Loss.(PassNewtoner); ok {
+		return m.minimizePasses(p, pl, init, s)
+	}
 	nl, ok := p.Loss.(Newtoner)
 	if !ok {
-		return nil, errors.New("solver: proximal Newton needs a loss with a quadratic model (a Newtoner)")
+		return nil, errors.New("solver: proximal Newton needs a loss with a quadratic model (a Newtoner or a PassNewtoner)")
 	}
 	rows, cols := p.Loss.Dims()
 	x := mat.NewDense(rows, cols, nil)
@@ -111,13 +116,7 @@ func (m *ProxNewton) step(p Problem, nl Newtoner, x, grad *mat.Dense, obj, gap f
 	if err != nil {
 		return nil, err
 	}
-	// Solve the model to a fraction of the outer gap, in absolute terms.
-	qx := q.valueCheap(x) + p.Lambda*p.Penalty.Value(x)
-	tol := 0.1 * gap * obj / math.Max(qx, math.SmallestNonzeroFloat64)
-	tol = math.Min(math.Max(tol, 1e-13), 1e-3)
-	if math.IsNaN(tol) {
-		tol = 1e-3
-	}
+	tol := modelTol(gap, obj, q.valueCheap(x)+p.Lambda*p.Penalty.Value(x), modelTolFloor)
 	r, err := Minimize(Problem{Loss: q, Penalty: p.Penalty, Lambda: p.Lambda}, x, &Settings{Tol: tol, MaxIter: s.MaxIter, GapEvery: s.GapEvery, inner: true}, m.inner(p, q))
 	if err != nil {
 		return nil, err
@@ -141,6 +140,23 @@ func (m *ProxNewton) step(p Problem, nl Newtoner, x, grad *mat.Dense, obj, gap f
 		}
 	}
 	return nil, nil
+}
+
+// modelTolFloor is the smallest tolerance of proximal Newton's model
+// solves.
+const modelTolFloor = 1e-13
+
+// modelTol returns the tolerance of a model's solve: a tenth of the outer
+// relative gap gap, in absolute terms (obj is the objective, qx the
+// model's objective at the current point), as a relative gap of the
+// model, within [floor, 1e-3] (1e-3 when the gap is unknown).
+func modelTol(gap, obj, qx, floor float64) float64 {
+	tol := 0.1 * gap * obj / math.Max(qx, math.SmallestNonzeroFloat64)
+	tol = math.Min(math.Max(tol, floor), 1e-3)
+	if math.IsNaN(tol) {
+		tol = 1e-3
+	}
+	return tol
 }
 
 // armijo is the sufficient-decrease fraction of the line search.

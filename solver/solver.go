@@ -54,7 +54,7 @@ func (p Problem) Objective(theta mat.Matrix) float64 {
 type Settings struct {
 	// Tol is the relative tolerance of the stopping criterion: the duality
 	// gap where it is known, else the fixed-point or ADMM residuals. If zero,
-	// 1e-7 is used.
+	// DefaultTol is used.
 	Tol float64
 	// MaxIter bounds the iterations. If zero, DefaultMaxIter is used.
 	MaxIter int
@@ -241,11 +241,17 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 		s = p.Lambda / d
 	}
 	g := math.Max(obj-dl.Dual(theta, fval, s), 0)
-	floor = g <= dl.GapFloor()
+	return obj, RelativeGap(g, obj), g <= dl.GapFloor()
+}
+
+// RelativeGap returns the absolute duality gap gap relative to the
+// objective obj, gap/obj, or gap itself when obj ≤ 0 (a zero objective is
+// an exact fit, where the absolute gap is the measure left).
+func RelativeGap(gap, obj float64) float64 {
 	if obj <= 0 {
-		return obj, g, floor
+		return gap
 	}
-	return obj, g / obj, floor
+	return gap / obj
 }
 
 // GapStatus returns the status of a certificate with relative gap gap

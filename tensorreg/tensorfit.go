@@ -3,13 +3,15 @@ package tensorreg
 import (
 	"fmt"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
 )
 
 // TensorOptions configure a tensor fit.
 type TensorOptions struct {
-	Options
+	estimator.Options
 	// Mode selects the fibers of B the penalty acts on: 0 (the default)
 	// penalises each column of the (P₁⋯P_L)×(Q₁⋯Q_M) unfolding, i.e. across
 	// all predictors for each response entry; k ≥ 1 penalises the mode-k
@@ -19,7 +21,7 @@ type TensorOptions struct {
 
 // TensorModel is a fitted tensor regression.
 type TensorModel struct {
-	*Model
+	*estimator.Model
 	// B is the coefficient tensor, of shape P₁×…×P_L×Q₁×…×Q_M.
 	B *Tensor
 }
@@ -49,10 +51,20 @@ func FitTensor(x, y *Tensor, pen penalty.Penalty, lambda float64, opts *TensorOp
 	if err != nil {
 		return nil, err
 	}
-	m, err := Fit(solver.DenseDesign{X: x.Matrix(1)}, y.Matrix(1), hp, lambda, &to.Options)
+	m, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x.Matrix(1)}, Y: y.Matrix(1)}, hp, lambda, &to.Options)
 	if err != nil {
 		return nil, err
 	}
-	b := NewTensor(shape, append([]float64(nil), denseData(m.Coef)...))
+	b := NewTensor(shape, rowMajor(m.Coef))
 	return &TensorModel{Model: m, B: b}, nil
+}
+
+// rowMajor returns a copy of the entries of m in row-major order.
+func rowMajor(m *mat.Dense) []float64 {
+	r, c := m.Dims()
+	out := make([]float64, 0, r*c)
+	for i := range r {
+		out = append(out, m.RawRowView(i)[:c]...)
+	}
+	return out
 }

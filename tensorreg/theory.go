@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -47,7 +48,7 @@ func TheoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu, sigma, t float64, no
 		if dof < 1 {
 			return nil, fmt.Errorf("%w (n = %d, p = %d)", ErrNoSigma, n, p)
 		}
-		ls, err := Fit(solver.DenseDesign{X: x}, y, pen, 0, &Options{NoIntercept: noIntercept})
+		ls, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, pen, 0, &estimator.Options{NoIntercept: noIntercept})
 		if err != nil {
 			return nil, err
 		}

@@ -21,9 +21,9 @@
 //
 //   - for scale, the Gram product XᵀX alone (every dense fit with n ≥ p
 //     forms it);
-//   - lasso at one λ: tensorreg.Fit with penalty.L1, intercept, no
+//   - lasso at one λ: estimator.Fit with penalty.L1, intercept, no
 //     standardisation, relative duality gap 1e-7;
-//   - lasso path: tensorreg.FitPath with 100 λ from λ_max to 1e-4·λ_max;
+//   - lasso path: estimator.FitPath with 100 λ from λ_max to 1e-4·λ_max;
 //   - cardinality (ν = 1) at the same λ, relative gap 1e-6;
 //   - cardinality at 0.05·λ_fuse, where λ_fuse is the top of the cardinality
 //     path's grid (the smallest λ at which the fit is fully fused);
@@ -48,9 +48,9 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/bench/internal/clock"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -160,7 +160,7 @@ func median(reps int, f func() error) (clock.Times, error) {
 
 // objective returns ‖y − b0 − Xβ‖² + λh(β) recomputed from the model's
 // residuals and coefficients, independently of the solver's bookkeeping.
-func objective(m *tensorreg.Model, pen penalty.Penalty, lambda float64) float64 {
+func objective(m *estimator.Model, pen penalty.Penalty, lambda float64) float64 {
 	var rss float64
 	n, _ := m.Residuals.Dims()
 	for i := 0; i < n; i++ {
@@ -170,7 +170,7 @@ func objective(m *tensorreg.Model, pen penalty.Penalty, lambda float64) float64 
 	return rss + lambda*pen.Value(m.Coef)
 }
 
-func nonzero(m *tensorreg.Model) int {
+func nonzero(m *estimator.Model) int {
 	k := 0
 	for _, v := range mat.Col(nil, 0, m.Coef) {
 		if v != 0 {
@@ -201,7 +201,8 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	}
 	n, p := x.Dims()
 	design := solver.DenseDesign{X: x}
-	lambda := 2 * float64(n) * lamG
+	rows := &estimator.Rows{X: design, Y: y}
+	lambda := estimator.FromGlmnet(lamG, n)
 
 	out := func(name string, v any) {
 		switch t := v.(type) {
@@ -245,11 +246,11 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 
 	// ---- lasso, one λ ----------------------------------------------------
 	l1 := penalty.L1{}
-	lassoOpts := &tensorreg.Options{Settings: solver.Settings{Tol: lassoTol}}
-	var lasso *tensorreg.Model
+	lassoOpts := &estimator.Options{Settings: solver.Settings{Tol: lassoTol}}
+	var lasso *estimator.Model
 	logf("lasso, one λ = %g", lambda)
 	t, err := median(reps, func() (err error) {
-		lasso, err = tensorreg.Fit(design, y, l1, lambda, lassoOpts)
+		lasso, err = estimator.Fit(rows, l1, lambda, lassoOpts)
 		return err
 	})
 	if err != nil {
@@ -265,16 +266,16 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_lasso_intercept", lasso.Intercept[0])
 	if lassoOnly {
 		if cardPath > 0 {
-			return cardinalityPath(design, y, out)
+			return cardinalityPath(rows, out)
 		}
 		return nil
 	}
 
 	// ---- lasso path --------------------------------------------------------
 	logf("lasso path, 100 λ")
-	var lpath *tensorreg.Path
+	var lpath *estimator.Path
 	t, err = median(reps, func() (err error) {
-		lpath, err = tensorreg.FitPath(design, y, l1, &tensorreg.PathOptions{NLambda: 100})
+		lpath, err = estimator.FitPath(rows, l1, &estimator.PathOptions{NLambda: 100})
 		return err
 	})
 	if err != nil {
@@ -283,16 +284,16 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	timing("cardreg_lasso_path", t)
 	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
 	out("cardreg_lasso_path_lambda_max_paper", lpath.LambdaMax)
-	out("cardreg_lasso_path_lambda_max_glmnet", lpath.LambdaMax/(2*float64(n)))
+	out("cardreg_lasso_path_lambda_max_glmnet", estimator.LambdaGlmnet(lpath.LambdaMax, n))
 	pathSummary("cardreg_lasso_path", lpath, out)
 
 	// ---- cardinality, same λ ----------------------------------------------
 	card := penalty.Cardinality{Nu: 1}
-	cardOpts := &tensorreg.Options{Settings: solver.Settings{Tol: 1e-6}}
-	var cm *tensorreg.Model
+	cardOpts := &estimator.Options{Settings: solver.Settings{Tol: 1e-6}}
+	var cm *estimator.Model
 	logf("cardinality, one λ = %g", lambda)
 	t, err = median(reps, func() (err error) {
-		cm, err = tensorreg.Fit(design, y, card, lambda, cardOpts)
+		cm, err = estimator.Fit(rows, card, lambda, cardOpts)
 		return err
 	})
 	if err != nil {
@@ -308,7 +309,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	// ---- cardinality in the interesting range -------------------------------
 	// The top of the cardinality path's grid is λ_fuse; a one-point path is
 	// the exported way to get it (it also fits at λ_fuse: not timed).
-	fp, err := tensorreg.FitPath(design, y, card, &tensorreg.PathOptions{Options: *cardOpts, NLambda: 1})
+	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
 	if err != nil {
 		return err
 	}
@@ -318,9 +319,9 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_cardinality_fuse_lambda", lamFuse)
 	out("cardreg_cardinality_mid_lambda", lamMid)
 	logf("cardinality, λ = 0.05·λ_fuse = %g", lamMid)
-	var mid *tensorreg.Model
+	var mid *estimator.Model
 	t, err = median(reps, func() (err error) {
-		mid, err = tensorreg.Fit(design, y, card, lamMid, cardOpts)
+		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
 		return err
 	})
 	if err != nil {
@@ -355,12 +356,12 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_admm_setup_seconds", short(tA+tGen))
 
 	logf("ADMM solve at λ = %g (MaxIter %d)", lamMid, admmMaxIter)
-	admmOpts := &tensorreg.Options{
+	admmOpts := &estimator.Options{
 		Settings: solver.Settings{Tol: 1e-6, MaxIter: admmMaxIter},
 		Method:   &solver.ADMM{},
 	}
 	t0 = time.Now()
-	am, err := tensorreg.Fit(design, y, gen, lamMid, admmOpts)
+	am, err := estimator.Fit(rows, gen, lamMid, admmOpts)
 	if err != nil {
 		return err
 	}
@@ -390,8 +391,8 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 
 // cardinalityPath times one cardinality path of cardPath λ (gap 1e-6) and
 // prints its certificates.
-func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, any)) error {
-	opts := &tensorreg.PathOptions{NLambda: cardPath, Options: tensorreg.Options{Settings: solver.Settings{Tol: 1e-6}}}
+func cardinalityPath(rows *estimator.Rows, out func(string, any)) error {
+	opts := &estimator.PathOptions{NLambda: cardPath, Options: estimator.Options{Settings: solver.Settings{Tol: 1e-6}}}
 	switch cardMethod {
 	case "fista":
 		opts.Method = &solver.FISTA{}
@@ -401,9 +402,9 @@ func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, a
 	default:
 		return fmt.Errorf("-card-method %q: want fista or cluster", cardMethod)
 	}
-	var path *tensorreg.Path
+	var path *estimator.Path
 	t, err := clock.Once(func() (err error) {
-		path, err = tensorreg.FitPath(design, y, penalty.Cardinality{Nu: 1}, opts)
+		path, err = estimator.FitPath(rows, penalty.Cardinality{Nu: 1}, opts)
 		return err
 	})
 	if err != nil {
@@ -423,7 +424,7 @@ func cardinalityPath(design solver.DenseDesign, y *mat.Dense, out func(string, a
 
 // pathSummary prints a path's largest gap, total iterations and number of
 // unconverged fits under the prefix.
-func pathSummary(prefix string, path *tensorreg.Path, out func(string, any)) {
+func pathSummary(prefix string, path *estimator.Path, out func(string, any)) {
 	worst, iters, unconv := 0.0, 0, 0
 	for _, m := range path.Models {
 		worst = math.Max(worst, m.Gap)

@@ -1,4 +1,5 @@
-// Command glmbench times cardreg's logistic and Poisson fits (package glm)
+// Command glmbench times cardreg's logistic and Poisson fits (package
+// estimator, on rows in memory)
 // for bench/glm.sh, beside R glmnet on the same data, and certifies
 // glmnet's coefficients with cardreg's duality gap.
 //
@@ -28,7 +29,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bench/internal/clock"
 	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -63,44 +64,42 @@ func main() {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	fam, err := datafit.ByName(*family)
-	if err != nil {
-		log.Fatal(err)
-	}
+	fam := benchFamily(*family)
 	if *gen {
 		generate(*out, fam, *n, *p, *seed)
 		return
 	}
 	x, y := read(*data)
-	rows, _ := x.Dims()
+	nrows, _ := x.Dims()
 	var h penalty.Penalty = penalty.L1{}
 	if *pen == "cardinality" {
 		h = penalty.Cardinality{Nu: 1}
 	}
-	opts := glm.Options{Family: fam, Settings: solver.Settings{Tol: *tol, MaxIter: 100000}}
+	rows := estimator.NewRows(x, y)
+	opts := estimator.Options{Family: fam, Settings: solver.Settings{Tol: *tol, MaxIter: 100000}}
 	switch *method {
 	case "newton":
 		opts.Method = &solver.ProxNewton{}
 	case "fista":
 		opts.Method = &solver.FISTA{}
 	}
-	lam := 2 * float64(rows) * *lambda
+	lam := estimator.FromGlmnet(*lambda, nrows)
 	if *frac > 0 {
-		lmax, _, err := glm.LambdaMax(x, y, h, &opts)
+		lmax, _, err := estimator.LambdaMax(rows, h, &opts)
 		if err != nil {
 			log.Fatal(err)
 		}
 		lam = *frac * lmax
 	}
 	if *certify != "" {
-		fmt.Printf("glmnet_gap %.3g\n", certifyCoef(*certify, x, y, h, lam, &opts))
+		fmt.Printf("glmnet_gap %.3g\n", certifyCoef(*certify, rows, h, lam, &opts))
 		return
 	}
 	var times, cpu []float64
 	for r := 0; r <= *reps; r++ {
 		c0, start := clock.CPU(), time.Now()
 		if *path > 0 {
-			pth, err := glm.FitPath(x, y, h, &glm.PathOptions{Options: opts, NLambda: *path})
+			pth, err := estimator.FitPath(rows, h, &estimator.PathOptions{Options: opts, NLambda: *path})
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -112,12 +111,12 @@ func main() {
 				fmt.Printf("cardreg_path_len %d\ncardreg_path_worst_gap %.3g\n", len(pth.Models), worst)
 			}
 		} else {
-			m, err := glm.Fit(x, y, h, lam, &opts)
+			m, err := estimator.Fit(rows, h, lam, &opts)
 			if err != nil {
 				log.Fatal(err)
 			}
 			if r == 0 {
-				fmt.Printf("cardreg_gap %.3g\ncardreg_iterations %d\ncardreg_nonzero %d\n", m.Gap, m.Iterations, nonzero(m.Coef))
+				fmt.Printf("cardreg_gap %.3g\ncardreg_iterations %d\ncardreg_nonzero %d\n", m.Gap, m.Iterations, nonzero(m.Coefficients(0)))
 			}
 		}
 		if r > 0 {
@@ -128,6 +127,20 @@ func main() {
 	slices.Sort(times)
 	slices.Sort(cpu)
 	fmt.Printf("cardreg_seconds %.4f\ncardreg_cpu_seconds %.4f\n", times[len(times)/2], cpu[len(cpu)/2])
+}
+
+// benchFamily returns the family named: binomial or poisson, the two this
+// benchmark generates data for and compares with glmnet (a gaussian fit
+// runs estimator's least-squares route, which fitbench times).
+func benchFamily(name string) datafit.Family {
+	if name != "binomial" && name != "poisson" {
+		log.Fatalf("glmbench: -family %q: binomial or poisson", name)
+	}
+	fam, err := datafit.ByName(name)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return fam
 }
 
 func nonzero(v []float64) int {
@@ -142,18 +155,18 @@ func nonzero(v []float64) int {
 
 // certifyCoef returns the relative duality gap of glmnet's β (its
 // intercept is replaced by the optimal one for β, which only helps it).
-func certifyCoef(path string, x *mat.Dense, y []float64, h penalty.Penalty, lam float64, opts *glm.Options) float64 {
+func certifyCoef(path string, rows *estimator.Rows, h penalty.Penalty, lam float64, opts *estimator.Options) float64 {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		log.Fatal(err)
 	}
 	f := strings.Fields(string(b))
-	_, p := x.Dims()
+	_, p := rows.X.Dims()
 	beta := make([]float64, p)
 	for j := range p {
 		beta[j], _ = strconv.ParseFloat(f[j+1], 64)
 	}
-	gap, err := glm.Certify(x, y, h, lam, beta, opts)
+	gap, err := estimator.Certify(rows, h, lam, beta, opts)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/cardsparse/cardreg/data"
 )
 
 // This file is the plumbing every command shares: parsing its flags,
@@ -101,7 +103,7 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 	if rest, ok := strings.CutPrefix(msg, "-: "); ok {
 		// A backstop: messages built from the argument "-" itself (not
 		// through inputName) still name standard input <stdin>.
-		msg = stdinName + ": " + rest
+		msg = data.StdinName + ": " + rest
 	}
 	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
 	if errors.As(err, new(usageError)) {

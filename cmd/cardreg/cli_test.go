@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/stretchr/testify/require"
 )
 
@@ -22,7 +23,7 @@ func TestExitStatus(t *testing.T) {
 		{errors.New("boom"), 1, "cardreg fit: boom\n"},
 		{usagef("bad %s", "flag"), 2, "cardreg fit: bad flag\n"},
 		{asUsage(errors.New("plain")), 2, "cardreg fit: plain\n"},
-		{errors.New("-: no rows"), 1, "cardreg fit: " + stdinName + ": no rows\n"},
+		{errors.New("-: no rows"), 1, "cardreg fit: " + data.StdinName + ": no rows\n"},
 	} {
 		var b strings.Builder
 		require.Equal(t, c.code, exitStatus(&b, "fit", c.err))

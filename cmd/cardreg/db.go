@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/sqlstats"
 )
 
@@ -40,18 +41,20 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	for j, c := range schema {
 		header[j] = c.Name
 	}
-	keep, err := f.columns(header)
+	spec := f.spec()
+	keep, err := spec.Choose(header)
 	if err != nil {
 		return nil, usagef("%s: %v", name, err)
 	}
-	pr := &problem{}
-	order, wcol, fcol := pr.variables(header, keep, f)
 	var kept []string
 	for j, k := range keep {
 		if k {
 			kept = append(kept, header[j])
 		}
 	}
+	v := spec.Variables(kept)
+	pr := &problem{names: v.Names, responses: v.Responses, target: v.Responses[0]}
+	order, wcol, fcol := v.Order, v.Weights, v.FoldID
 	for _, c := range order {
 		src.Columns = append(src.Columns, kept[c])
 	}
@@ -142,7 +145,7 @@ func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Sour
 	if err != nil {
 		return 0, fmt.Errorf("--foldid %s: %v", col, err)
 	}
-	k, err := foldOf(v)
+	k, err := data.FoldOf(v)
 	return k + 1, err
 }
 

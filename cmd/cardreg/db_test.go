@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/sqlstats"
 	"github.com/stretchr/testify/require"
 )
@@ -28,18 +29,18 @@ func TestClickHouseFit(t *testing.T) {
 	}
 	ctx := context.Background()
 	shards := []sqlstats.HTTP{{URL: url}, {URL: strings.Replace(url, os.Getenv("CARDREG_CLICKHOUSE_PORT1"), os.Getenv("CARDREG_CLICKHOUSE_PORT2"), 1)}}
-	data := "../../examples/cardinality.csv"
-	tab, err := readTable(data, ',')
+	dataPath := "../../examples/cardinality.csv"
+	tab, err := data.Read(dataPath, data.Options{})
 	require.NoError(t, err)
 	var cols []string
-	for _, n := range tab.names {
+	for _, n := range tab.Names() {
 		cols = append(cols, n+" Float64")
 	}
 	var rows [2]strings.Builder
-	for i := range tab.rows() {
+	for i := range tab.Rows() {
 		var f []string
-		for j := range tab.names {
-			f = append(f, fmt.Sprint(tab.cols[j][i]))
+		for j := range tab.Names() {
+			f = append(f, fmt.Sprint(tab.Cols()[j][i]))
 		}
 		rows[i%2].WriteString(strings.Join(f, "\t") + "\n")
 	}
@@ -55,7 +56,7 @@ func TestClickHouseFit(t *testing.T) {
 		{"--penalty", "lasso", "--standardize", "--lambda", "40", "--drop", "x2"},
 		{"--penalty", "cardinality", "--relax", "--lambda", "100"},
 	} {
-		mem := decodeFit(t, cardreg(t, append(append([]string{"fit", "--format", "json", "--tol", "1e-11"}, args...), data)...).stdout)
+		mem := decodeFit(t, cardreg(t, append(append([]string{"fit", "--format", "json", "--tol", "1e-11"}, args...), dataPath)...).stdout)
 		res := cardreg(t, append([]string{"fit", "--format", "json", "--tol", "1e-11", "--db", url, "--table", "example"}, args...)...)
 		require.Equal(t, 0, res.code, res.stderr)
 		db := decodeFit(t, res.stdout)

@@ -5,18 +5,16 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -27,7 +25,7 @@ type familyFlags struct {
 }
 
 func (g *familyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1) or poisson (log-linear; counts)")
+	fs.StringVar(&g.family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1), poisson (log-linear; counts) or gamma (log link; positive amounts)")
 	fs.StringVar(&g.offset, "offset", "", "column of offsets added to the linear predictor (glmnet's offset; e.g. log exposure for poisson)")
 	fs.StringVar(&g.penaltyFactor, "penalty-factor", "", "lasso: one factor >= 0 per predictor (inline, comma separated, or a file with one per line); rescaled to sum to p as glmnet does; 0 leaves a predictor unpenalised")
 	fs.StringVar(&g.exclude, "exclude", "", "predictors left out of the penalty (fitted unpenalised, outside the fusion), comma separated")
@@ -47,7 +45,7 @@ func (f *fitFlags) usesGLM() bool {
 func (f *fitFlags) validateFamily() error {
 	fam, err := datafit.ByName(f.fam.family)
 	if err != nil {
-		return usagef("unknown --family %q (gaussian, binomial or poisson)", f.fam.family)
+		return usagef("unknown --family %q (%s)", f.fam.family, strings.Join(datafit.Names(), ", "))
 	}
 	if m := f.fam.typeMeasure; m != "" && !slices.Contains(glm.Measures(fam), m) {
 		return usagef("--type-measure %s is not one of %s for --family %s", m, strings.Join(glm.Measures(fam), ", "), fam.Name())
@@ -100,57 +98,18 @@ type glmProblem struct {
 // loadGLM reads the data file and builds the options of a generalised
 // linear model.
 func loadGLM(path string, f *fitFlags) (*glmProblem, error) {
-	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
+	r, err := readRows(path, f, nil)
 	if err != nil {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	gp := &glmProblem{family: fam, dropped: t.dropped, offsetName: f.fam.offset,
-		place: func(i int) string { return t.place(path, i) }}
-	ti := len(t.names) - 1
-	if f.target != "" {
-		ti, _ = t.index(f.target)
-	}
-	gp.target = t.names[ti]
-	skip := []int{ti}
-	column := func(name string) []float64 {
-		j, _ := t.index(name) // present: checked by f.columns
-		skip = append(skip, j)
-		return t.cols[j]
-	}
-	if f.weights != "" {
-		gp.opts.Weights = column(f.weights)
-	}
-	if f.fam.offset != "" {
-		gp.opts.Offset = column(f.fam.offset)
-	}
-	if f.foldid != "" {
-		if gp.foldID, err = foldColumn(column(f.foldid), path, f.foldid, gp.place); err != nil {
-			return nil, err
-		}
-	}
-	var cols [][]float64
-	for j, col := range t.cols {
-		if !slices.Contains(skip, j) {
-			cols = append(cols, col)
-			gp.names = append(gp.names, t.names[j])
-			if tensorreg.IsConstant(col) && !f.noIntercept {
-				gp.constant = append(gp.constant, t.names[j])
-			}
-		}
-	}
-	if len(cols) == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
-	}
-	n := t.rows()
-	if err := checkRows(path, n); err != nil {
+	gp := &glmProblem{family: fam, dropped: r.Dropped, offsetName: f.fam.offset, place: r.Places.Of,
+		x: r.X, y: r.Y.RawMatrix().Data, names: r.Names, target: r.Responses[0], foldID: r.FoldID,
+		constant: constantColumns(r.X, r.Names, f.noIntercept)}
+	gp.opts.Weights, gp.opts.Offset = r.Weights, r.Offset
+	if err := checkRows(path, len(gp.y)); err != nil {
 		return nil, err
 	}
-	gp.x = mat.NewDense(n, len(cols), nil)
-	for j, col := range cols {
-		gp.x.SetCol(j, col)
-	}
-	gp.y = t.cols[ti]
 	if err := gp.check(path, f); err != nil {
 		return nil, err
 	}
@@ -167,11 +126,12 @@ func (gp *glmProblem) check(path string, f *fitFlags) error {
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("%s: column %s: %v", path, shortText([]byte(gp.names[ce.Col])), ce.Err)
+		return fmt.Errorf("%s: column %s: %v", path, data.ShortText([]byte(gp.names[ce.Col])), ce.Err)
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
-		return fmt.Errorf("%s: %s", gp.place(re.Row), rowErrorText(re, gp.target, f))
+		spec := f.spec()
+		return fmt.Errorf("%s: %s", gp.place(re.Row), spec.RowErrorText(re, gp.target))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
@@ -186,7 +146,7 @@ func (gp *glmProblem) build(f *fitFlags) error {
 	for _, name := range splitList(f.fam.exclude) {
 		j := slices.Index(gp.names, name)
 		if j < 0 {
-			return usagef("--exclude: %s is not a predictor (predictors: %s)", shortText([]byte(name)), strings.Join(gp.names, ", "))
+			return usagef("--exclude: %s is not a predictor (predictors: %s)", data.ShortText([]byte(name)), strings.Join(gp.names, ", "))
 		}
 		if !slices.Contains(free, j) {
 			free = append(free, j)
@@ -231,7 +191,7 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	fs := make([]float64, p)
 	for j, v := range list {
 		if fs[j], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || !(fs[j] >= 0) || math.IsInf(fs[j], 0) {
-			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, shortText([]byte(v)))
+			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText([]byte(v)))
 		}
 	}
 	for _, j := range exclude {
@@ -279,7 +239,7 @@ func glmFitFile(path string, f *fitFlags) (*fitResult, error) {
 	} else {
 		lam := f.lambda.value // checked by validate
 		if model, err = glm.Fit(gp.x, gp.y, gp.pen, lam, &gp.opts); err != nil {
-			return nil, inFile(path, err)
+			return nil, data.InFile(path, err)
 		}
 	}
 	res.fillGLM(model, f.standardize)
@@ -315,7 +275,7 @@ func foldHint(err error) error {
 // and the input that made λ_max overflow when it did (gridOverflow).
 func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated bool) error {
 	if !generated {
-		return inFile(path, err)
+		return data.InFile(path, err)
 	}
 	lmax := func(pen penalty.Penalty) float64 {
 		v, _, err := glm.LambdaMax(gp.x, gp.y, pen, &gp.opts)
@@ -325,9 +285,9 @@ func (gp *glmProblem) explain(path string, err error, f *fitFlags, generated boo
 		return v
 	}
 	if e := gridOverflow(lmax, gp.pen, len(gp.names)-len(gp.excluded), f); e != nil {
-		return inFile(path, e)
+		return data.InFile(path, e)
 	}
-	return inFile(path, err)
+	return data.InFile(path, err)
 }
 
 // fillGLM fills the result from a glm model.
@@ -485,82 +445,6 @@ func glmWarning(p *glm.Path, folds int) string {
 	return strings.Join(parts, "; ")
 }
 
-// fileSource is a glm.RowSource over a data file: every pass reads the file
-// again (in parallel blocks), so the rows are never held.
-type fileSource struct {
-	path   string
-	f      *fitFlags
-	names  []string // the predictors, in order (known after the first pass)
-	target string
-	pass   int
-}
-
-func (s *fileSource) Pass(row func(x []float64, y, w, o float64) error) error {
-	s.pass++
-	var xi []int
-	yi, wi, oi := -1, -1, -1
-	var x []float64
-	ro := readOptions{sep: []rune(s.f.sep)[0], dropMissing: s.f.dropMissing}
-	if isTerminal(os.Stderr) || s.f.progress {
-		ro.progress = &progress{w: s.f.stderr, label: fmt.Sprintf("streaming %s (pass %d)", s.path, s.pass), delay: time.Second}
-		if s.f.progress {
-			ro.progress.delay = 0
-		}
-	}
-	ro.columns = func(h []string) ([]bool, error) {
-		keep, err := s.f.columns(h)
-		if err != nil {
-			return nil, err
-		}
-		var kept []string
-		for j, k := range keep {
-			if k {
-				kept = append(kept, h[j])
-			}
-		}
-		s.target = kept[len(kept)-1]
-		if s.f.target != "" {
-			s.target = s.f.target
-		}
-		s.names = s.names[:0]
-		for c, name := range kept {
-			switch name {
-			case s.target:
-				yi = c
-			case s.f.weights:
-				wi = c
-			case s.f.fam.offset:
-				oi = c
-			default:
-				xi = append(xi, c)
-				s.names = append(s.names, name)
-			}
-		}
-		x = make([]float64, len(xi))
-		return keep, checkNewton(len(xi), s.f)
-	}
-	ro.row = func(v []float64, _ []string) error {
-		for k, c := range xi {
-			x[k] = v[c]
-		}
-		w, o := 1.0, 0.0
-		if wi >= 0 {
-			w = v[wi]
-		}
-		if oi >= 0 {
-			o = v[oi]
-		}
-		err := row(x, v[yi], w, o)
-		var re *datafit.RowError
-		if errors.As(err, &re) {
-			return errors.New(rowErrorText(re, s.target, s.f))
-		}
-		return err
-	}
-	_, err := readTableWith(s.path, ro)
-	return err
-}
-
 // glmStreamFit fits a logistic or Poisson model at one λ by passes over
 // the file (glm.FitSource).
 func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
@@ -574,11 +458,11 @@ func glmStreamFit(path string, f *fitFlags) (*fitResult, error) {
 	lam := f.lambda.value // checked by validate
 	sr, err := glm.FitSource(ss.src, ss.p, ss.pen, lam, ss.opts(f))
 	if err != nil {
-		return nil, ss.src.fileError(err)
+		return nil, ss.src.Explain(err)
 	}
-	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.names, Target: ss.src.target,
+	res := &fitResult{Penalty: f.penalty, NuNote: ss.note, N: sr.N, P: ss.p, Names: ss.src.Names(), Target: ss.src.Target(),
 		Family: ss.fam.Name(), Link: ss.fam.Link(), OffsetColumn: f.fam.offset, WeightsColumn: f.weights,
-		Passes: ss.src.pass}
+		Passes: ss.src.Passes()}
 	if ss.nu > 0 {
 		nu := ss.nu
 		res.Nu = &nu
@@ -598,12 +482,12 @@ func glmStreamPath(path string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", ss.explain(path, err, f)
 	}
-	if err := plotGLMPath(sp.Path, ss.src.names, f.plot); err != nil {
+	if err := plotGLMPath(sp.Path, ss.src.Names(), f.plot); err != nil {
 		return "", "", err
 	}
 	warn := glmWarning(sp.Path, 0)
 	fmt.Fprintf(f.stderr, "cardreg path: streamed %s in %d passes\n", path, sp.Passes)
-	return glmPathCSV(ss.src.names, sp.Path), warn, nil
+	return glmPathCSV(ss.src.Names(), sp.Path), warn, nil
 }
 
 // glmStreamCV cross-validates a logistic or Poisson path by passes over
@@ -645,7 +529,7 @@ func glmShouldStream(path string, f *fitFlags, ok bool) bool {
 // passes: the source (after a first pass that learns the predictors), the
 // family and the penalty.
 type streamSetup struct {
-	src  *fileSource
+	src  *data.FileSource
 	p    int
 	fam  datafit.Family
 	pen  penalty.Penalty
@@ -661,19 +545,16 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 		return nil, err
 	}
 	fam, _ := datafit.ByName(f.fam.family)
-	ss := &streamSetup{src: &fileSource{path: path, f: f}, fam: fam}
-	n := 0
-	if err := ss.src.Pass(func([]float64, float64, float64, float64) error { n++; return nil }); err != nil {
+	ss := &streamSetup{src: data.NewFileSource(path, f.spec()), fam: fam}
+	ss.src.Check = func(p int) error { return checkNewton(p, f) }
+	n, err := ss.src.Scan()
+	if err != nil {
 		return nil, err
 	}
-	ss.p = len(ss.src.names)
-	if ss.p == 0 {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response", path)
-	}
+	ss.p = len(ss.src.Names())
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	var err error
 	ss.pen, ss.nu, ss.note, err = buildPenalty(f.penaltySpec(), ss.p)
 	return ss, err
 }
@@ -682,13 +563,9 @@ func newStreamSetup(path string, f *fitFlags) (*streamSetup, error) {
 // input or another file that cannot be read twice (a pipe): such a fit
 // reads its data once per Newton step.
 func rereadable(path, family string) error {
-	what := "standard input"
-	if path != "-" {
-		fi, err := os.Stat(path)
-		if err != nil || fi.Mode().IsRegular() {
-			return nil // a missing file is reported by its first read
-		}
-		what = path + " (not a regular file: a pipe?)"
+	what := data.OnlyOnce(path)
+	if what == "" {
+		return nil
 	}
 	return usagef("a streamed %s fit reads its data once per Newton step, but %s can be read only once: write the data to a file and give its name, or leave out --stream to fit in memory", family, what)
 }
@@ -703,45 +580,12 @@ func (ss *streamSetup) explain(path string, err error, f *pathFlags) error {
 			return err == nil
 		}
 		if e := nuOverflow(top, ss.pen, ss.p, f.fitFlags, err); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
-	return ss.src.fileError(err)
+	return ss.src.Explain(err)
 }
 
 func (ss *streamSetup) opts(f *fitFlags) *glm.Options {
 	return &glm.Options{Family: ss.fam, NoIntercept: f.noIntercept, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
-}
-
-// rowErrorText is the column and cause of a row's error in the response,
-// the weights or the offset, as `column "NAME": WHY (--FLAG)`.
-func rowErrorText(re *datafit.RowError, target string, f *fitFlags) string {
-	switch re.What {
-	case "weight":
-		return fmt.Sprintf("column %s: %v (--weights)", shortText([]byte(f.weights)), re.Err)
-	case "offset":
-		return fmt.Sprintf("column %s: %v (--offset)", shortText([]byte(f.fam.offset)), re.Err)
-	case "response":
-		return fmt.Sprintf("column %s: %v", shortText([]byte(target)), re.Err)
-	}
-	return fmt.Sprintf("%s: %v", re.What, re.Err) // a predictor: the error names its column
-}
-
-// fileError prefixes an error of a streamed fit with the file's name,
-// unless it names it already (a row's error, "FILE:LINE: …", read back
-// through the source), and names the column of a *datafit.RowError found
-// after a pass (a weight outweighing the rest).
-func (s *fileSource) fileError(err error) error {
-	if inFile(s.path, err) == err {
-		return err
-	}
-	var re *datafit.RowError
-	if errors.As(err, &re) {
-		return fmt.Errorf("%s: data row %d, %s", s.path, re.Row+1, rowErrorText(re, s.target, s.f))
-	}
-	var ce *datafit.ColumnError
-	if errors.As(err, &ce) && ce.Col < len(s.names) {
-		return fmt.Errorf("%s: column %s: %v", s.path, shortText([]byte(s.names[ce.Col])), ce.Err)
-	}
-	return fmt.Errorf("%s: %w", s.path, err)
 }

@@ -127,7 +127,8 @@ func TestFamilyBadInput(t *testing.T) {
 	}{
 		{[]string{"--family", "binomial", "--drop", "w,off,f"}, 1, []string{data + ":4: column \"y\"", "not 0 or 1"}},
 		{[]string{"--family", "poisson", "--weights", "w", "--drop", "off,f"}, 1, []string{":5: column \"w\"", "-1"}},
-		{[]string{"--family", "gamma"}, 2, []string{"unknown --family"}},
+		{[]string{"--family", "gamma", "--drop", "w,off,f"}, 1, []string{data + ":2: column \"y\"", "not a finite number > 0"}},
+		{[]string{"--family", "tweedie"}, 2, []string{"unknown --family"}},
 		{[]string{"--family", "poisson", "--type-measure", "auc"}, 2, []string{"--type-measure auc"}},
 		{[]string{"--family", "binomial", "--penalty-factor", "1,1"}, 2, []string{"--penalty-factor is for the lasso"}},
 		{[]string{"--family", "poisson", "--penalty", "lasso", "--penalty-factor", "1,1,1", "--drop", "w,off,f"}, 2, []string{"3 values for 2 predictors"}},

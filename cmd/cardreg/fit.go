@@ -8,12 +8,14 @@ import (
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/jsonx"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -54,9 +56,9 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.drop, "drop", "", "columns to leave out (an ID, a leaking label), comma separated; they may hold text")
 	fs.StringVar(&f.predictors, "predictors", "", "the predictor columns, comma separated (default: every column but the response and --drop)")
 	fs.StringVar(&f.gFile, "G", "", "general penalty: a CSV file holding G (no header; one row per row of G, one column per predictor)")
-	fs.IntVar(&f.folds, "folds", 5, "number of CV folds")
+	fs.IntVar(&f.folds, "folds", estimator.DefaultFolds, "number of CV folds (cv.glmnet's default)")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the CV fold assignment")
-	fs.Float64Var(&f.tol, "tol", 1e-7, "relative duality-gap tolerance")
+	fs.Float64Var(&f.tol, "tol", solver.DefaultTol, "relative duality-gap tolerance")
 	fs.IntVar(&f.maxIter, "max-iter", solver.DefaultMaxIter, "iteration cap per fit (proximal gradient steps; for the lasso of binomial and Poisson fits, coordinate-descent sweeps per reweighted model, as glmnet's maxit)")
 	fs.BoolVar(&f.noIntercept, "no-intercept", false, "fit without an intercept")
 	fs.BoolVar(&f.relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
@@ -83,7 +85,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
 Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
-glmnet's lambda is lambda / (2n)). With --family binomial or poisson it minimises
+glmnet's lambda is lambda / (2n)). With --family binomial, poisson or gamma it minimises
 the weighted deviance sum_i w_i d_i + lambda * h(b) instead (weights rescaled to
 sum to n, as glmnet: lambda_glmnet = lambda / (2n) for every family). DATA.csv has a header row; the response is
 the last column unless --target names another, the other columns are predictors
@@ -96,6 +98,7 @@ Example:
   cardreg fit --penalty lasso --lambda 50 --format json examples/cardinality.csv
   cardreg fit --family binomial --relax --rule 1se examples/credit.csv
   cardreg fit --family poisson --offset log_exposure --drop exposure examples/claims.csv
+  cardreg fit --family gamma examples/severity.csv
 
 Flags:
 `)
@@ -417,149 +420,27 @@ func loadProblem(path string, f *fitFlags) (*problem, error) {
 		}
 		return loadStreamed(path, f, k)
 	}
-	t, err := readTableWith(path, readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing, columns: f.columns})
+	r, err := readRows(path, f, func(n, p int) error { return checkGram(n, p, f) })
 	if err != nil {
 		return nil, err
 	}
-	targets := []int{len(t.names) - 1}
-	switch {
-	case f.responses != "":
-		targets = targets[:0]
-		for _, name := range splitList(f.responses) {
-			k, _ := t.index(name) // present: checked by f.columns
-			if slices.Contains(targets, k) {
-				return nil, usagef("--responses names %q twice", t.names[k])
-			}
-			targets = append(targets, k)
-		}
-	case f.target != "":
-		targets[0], _ = t.index(f.target)
-	}
-	ti := targets[0]
-	skip := slices.Clone(targets)
-	var foldID []int
-	if f.foldid != "" {
-		j, _ := t.index(f.foldid)
-		skip = append(skip, j)
-		place := func(i int) string { return t.place(path, i) }
-		if foldID, err = foldColumn(t.cols[j], path, f.foldid, place); err != nil {
-			return nil, err
-		}
-	}
-	if len(t.names) <= len(skip) {
-		return nil, fmt.Errorf("%s: need at least one predictor column besides the response%s", path, t.sepHint)
-	}
-	n := t.rows()
-	if err := checkGram(n, len(t.names)-len(skip), f); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	var names, constant []string
-	x := mat.NewDense(n, len(t.names)-len(skip), nil)
-	for j, col := range t.cols {
-		if slices.Contains(skip, j) {
-			continue
-		}
-		x.SetCol(len(names), col)
-		names = append(names, t.names[j])
-		if tensorreg.IsConstant(col) && !f.noIntercept {
-			constant = append(constant, t.names[j])
-		}
-	}
+	constant := constantColumns(r.X, r.Names, f.noIntercept)
+	n, _ := r.X.Dims()
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	y := mat.NewDense(n, len(targets), nil)
-	var responses []string
-	for k, ti := range targets {
-		if tensorreg.IsConstant(t.cols[ti]) {
-			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, t.names[ti])
+	for k, name := range r.Responses {
+		if tensorreg.IsConstant(mat.Col(nil, k, r.Y)) {
+			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
 		}
-		y.SetCol(k, t.cols[ti])
-		responses = append(responses, t.names[ti])
 	}
-	pr := &problem{x: x, y: y, names: names, constant: constant, target: t.names[ti], responses: responses, dropped: t.dropped, foldID: foldID}
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(names)); err != nil {
+	pr := &problem{x: r.X, y: r.Y, names: r.Names, constant: constant, target: r.Responses[0], responses: r.Responses, dropped: r.Dropped, foldID: r.FoldID}
+	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(r.Names)); err != nil {
 		return nil, err
 	}
 	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
 		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
 	return pr, nil
-}
-
-// columns picks the columns to read from the header: the responses, and
-// the predictors (--predictors, else all but --drop). Every name given must
-// be a column, and the response cannot be dropped.
-func (f *fitFlags) columns(header []string) ([]bool, error) {
-	index := func(flag, name string) (int, error) {
-		if j := slices.Index(header, name); j >= 0 {
-			return j, nil
-		}
-		return 0, usagef("%s: no column named %s (columns: %s)", flag, shortText([]byte(name)), strings.Join(header, ", "))
-	}
-	var targets []int
-	switch {
-	case f.responses != "":
-		for _, name := range splitList(f.responses) {
-			j, err := index("--responses", name)
-			if err != nil {
-				return nil, err
-			}
-			targets = append(targets, j)
-		}
-	case f.target != "":
-		j, err := index("--target", f.target)
-		if err != nil {
-			return nil, err
-		}
-		targets = append(targets, j)
-	default:
-		targets = append(targets, len(header)-1)
-	}
-	var special []int // weights, offsets and folds: read, never predictors
-	for _, c := range []struct{ flag, name string }{{"--weights", f.weights}, {"--offset", f.fam.offset}, {"--foldid", f.foldid}} {
-		if c.name == "" {
-			continue
-		}
-		j, err := index(c.flag, c.name)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(targets, j) || slices.Contains(special, j) {
-			return nil, usagef("%s names the column %q, which has another role", c.flag, c.name)
-		}
-		special = append(special, j)
-	}
-	keep := make([]bool, len(header))
-	if f.predictors != "" {
-		for _, name := range splitList(f.predictors) {
-			j, err := index("--predictors", name)
-			if err != nil {
-				return nil, err
-			}
-			keep[j] = true
-		}
-	} else {
-		for j := range keep {
-			keep[j] = true
-		}
-	}
-	for _, name := range splitList(f.drop) {
-		j, err := index("--drop", name)
-		if err != nil {
-			return nil, err
-		}
-		if slices.Contains(targets, j) || slices.Contains(special, j) {
-			return nil, usagef("--drop leaves out %q, the response (name it with --target) or --weights, --offset or --foldid", name)
-		}
-		keep[j] = false
-	}
-	for _, j := range append(targets, special...) {
-		if f.predictors != "" && keep[j] {
-			return nil, usagef("--predictors names %q, the response or --weights, --offset or --foldid", header[j])
-		}
-		keep[j] = true
-	}
-	return keep, nil
 }
 
 // splitList splits a comma-separated list of names, trimmed; "" is none.
@@ -622,12 +503,12 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 				err = theoryOverflow(th, len(pr.names), len(pr.responses))
 			}
 			if err != nil {
-				return nil, inFile(path, err)
+				return nil, data.InFile(path, err)
 			}
 			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
 		}
 		if model, err = pr.fit(lam); err != nil {
-			return nil, inFile(path, err)
+			return nil, data.InFile(path, err)
 		}
 	}
 	res.fill(model, 0, f.standardize)
@@ -657,18 +538,18 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 	if path == "" {
 		return nil, usagef("--penalty general needs --G FILE")
 	}
-	t, err := readTableWith(path, readOptions{noHeader: true})
+	t, err := readTableWith(path, data.Options{NoHeader: true})
 	if err != nil {
 		return nil, err
 	}
-	if len(t.names) != p {
-		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.names), p)
+	if len(t.Names()) != p {
+		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.Names()), p)
 	}
-	g := mat.NewDense(t.rows(), p, nil)
-	for j, col := range t.cols {
-		g.SetCol(j, col)
+	cols := make([]int, p)
+	for j := range cols {
+		cols[j] = j
 	}
-	return g, nil
+	return t.Dense(cols), nil
 }
 
 func parseGroups(s string, p int) ([]int, error) {
@@ -707,7 +588,7 @@ func listOrFile(s string) (list []string, from string, err error) {
 			if err != nil {
 				return nil, "", err
 			}
-			if what := notText(b[:min(len(b), sniffSize)]); what != "" {
+			if what := data.NotText(b); what != "" {
 				return nil, "", fmt.Errorf("%s: %s, expected one label per line", s, what)
 			}
 			for _, line := range strings.Split(string(b), "\n") {
@@ -726,11 +607,11 @@ func listOrFile(s string) (list []string, from string, err error) {
 func notAFile(flag, s string, n int) error {
 	switch fi, err := os.Stat(s); {
 	case err == nil && fi.IsDir():
-		return usagef("%s %s: is a directory, expected a file with one value per line", flag, shortText([]byte(s)))
+		return usagef("%s %s: is a directory, expected a file with one value per line", flag, data.ShortText([]byte(s)))
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return usagef("%s %s: %v", flag, shortText([]byte(s)), err)
+		return usagef("%s %s: %v", flag, data.ShortText([]byte(s)), err)
 	}
-	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, shortText([]byte(s)), n, n)
+	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, data.ShortText([]byte(s)), n, n)
 }
 
 func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {

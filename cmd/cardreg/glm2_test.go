@@ -89,7 +89,7 @@ func glmJSON(t *testing.T, out string) fitJSON {
 // the fold, and the flags that choose other folds, in memory and streamed.
 func TestFoldWeightMessage(t *testing.T) {
 	const n = 100
-	folds := foldID(n, 5, 1) // --folds 5 --seed 1, the defaults
+	folds := foldID(n, 5, 1) // --folds 5 --seed 1
 	heavy := 8
 	var b strings.Builder
 	b.WriteString("x1,x2,w,y\n")
@@ -109,7 +109,7 @@ func TestFoldWeightMessage(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "pw.csv", b.String())
 	want := fmt.Sprintf("fold %d of 5: in its training rows (the other folds) the weight 1e+18 of data row %d outweighs all the others together", folds[rows[1]]+1, heavy+1)
 	for _, extra := range [][]string{nil, {"--stream"}} {
-		res := cardreg(t, append(append([]string{"cv"}, extra...), "--family", "poisson", "--weights", "w", path)...)
+		res := cardreg(t, append(append([]string{"cv", "--folds", "5"}, extra...), "--family", "poisson", "--weights", "w", path)...)
 		oneLine(t, res, 1, want, "(--foldid, --seed or --folds)")
 	}
 }

@@ -112,7 +112,7 @@ func TestMessages(t *testing.T) {
 
 	// Library errors name the file and the way out.
 	three := writeFile(t, dir, "three.csv", "a,b,y\n1,2,3\n2,1,5\n3,3,3\n")
-	oneLine(t, cardreg(t, "fit", three), 1, "three.csv", "5 folds for 3 observations", "--folds 3")
+	oneLine(t, cardreg(t, "fit", three), 1, "three.csv", "10 folds for 3 observations", "--folds 3")
 	oneLine(t, cardreg(t, "cv", three), 1, "three.csv", "--folds")
 }
 

@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
@@ -294,29 +295,26 @@ func parseArch(s string) ([]int, error) {
 // loadDesign reads the predictors of a CSV file (every column but the
 // target) and the number of responses (1).
 func loadDesign(path, target string) (*mat.Dense, int, error) {
-	t, err := readTable(path, ',')
+	t, err := readTableWith(path, data.Options{})
 	if err != nil {
 		return nil, 0, err
 	}
-	ti := len(t.names) - 1
+	ti := len(t.Names()) - 1
 	if target != "" {
-		if ti, err = t.index(target); err != nil {
+		if ti, err = t.Index(target); err != nil {
 			return nil, 0, usagef("%s: %v", path, err)
 		}
 	}
-	if len(t.names) < 2 {
-		return nil, 0, fmt.Errorf("%s: need at least one predictor column besides the response", path)
+	if len(t.Names()) < 2 {
+		return nil, 0, data.NoPredictors(path, "")
 	}
-	n := len(t.cols[0])
-	x := mat.NewDense(n, len(t.names)-1, nil)
-	k := 0
-	for j, col := range t.cols {
+	var cols []int
+	for j := range t.Names() {
 		if j != ti {
-			x.SetCol(k, col)
-			k++
+			cols = append(cols, j)
 		}
 	}
-	return x, 1, nil
+	return t.Dense(cols), 1, nil
 }
 
 func fmtFloats(v []float64) string {

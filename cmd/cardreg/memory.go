@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/cardmat"
+	"github.com/cardsparse/cardreg/data"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -98,15 +99,15 @@ const maxCodes = 1 << 16
 // more distinct values than two-byte codes hold is reported as not
 // compressible and counted dense (float32) in the compressed total.
 func memoryOf(path string) (*memoryReport, error) {
-	t, err := readTableWith(path, readOptions{labels: func(string) bool { return true }})
+	t, err := readTableWith(path, data.Options{Labels: func(string) bool { return true }})
 	if err != nil {
 		return nil, err
 	}
-	rep := &memoryReport{File: path, Rows: t.rows()}
+	rep := &memoryReport{File: path, Rows: t.Rows()}
 	var cols [][]float64
 	var names []string
-	for j, name := range t.names {
-		col, ok := numericColumn(t, j)
+	for j, name := range t.Names() {
+		col, ok := data.Numbers(t.Text(j))
 		if !ok {
 			rep.SkippedColumns = append(rep.SkippedColumns, name)
 			continue
@@ -152,19 +153,6 @@ func memoryOf(path string) (*memoryReport, error) {
 		}
 	}
 	return rep, nil
-}
-
-// numericColumn parses text column j as finite numbers.
-func numericColumn(t *table, j int) ([]float64, bool) {
-	col := make([]float64, len(t.text[j]))
-	for i, s := range t.text[j] {
-		v, err := parseCell([]byte(s))
-		if err != nil {
-			return nil, false
-		}
-		col[i] = v
-	}
-	return col, true
 }
 
 // distinctCount counts the distinct values of col, stopping at most.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
@@ -41,7 +42,7 @@ func saveModel(w io.Writer, r *fitResult) error {
 func parseModelFrom(path string, b []byte) (*modelfile.Linear, error) {
 	m, err := modelfile.Parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", inputName(path), err)
+		return nil, fmt.Errorf("%s: %v", data.InputName(path), err)
 	}
 	return m, nil
 }
@@ -116,7 +117,7 @@ func (f *predictFlags) validate(pos []string) error {
 		return errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
 	}
 	if _, ok := datafit.PredictionByName(f.typ); !ok {
-		return fmt.Errorf("--type must be link, response or class, got %s", shortText([]byte(f.typ)))
+		return fmt.Errorf("--type must be link, response or class, got %s", data.ShortText([]byte(f.typ)))
 	}
 	r, err := parseSep(f.sep)
 	if err == nil {
@@ -159,11 +160,11 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 // predictNetworkFile writes the predictions of the saved network raw
 // (whose inputs are names) for the rows of the data file.
 func predictNetworkFile(w io.Writer, raw []byte, names []string, modelPath, dataPath string, sep rune) error {
-	t, err := readTableWith(dataPath, readOptions{sep: sep, columns: needColumns(names, "network", "input")})
+	t, err := readTableWith(dataPath, data.Options{Sep: sep, Columns: needColumns(names, "network", "input")})
 	if err != nil {
 		return err
 	}
-	pred, err := predictNetwork(raw, inputName(modelPath), t, dataPath)
+	pred, err := predictNetwork(raw, data.InputName(modelPath), t, dataPath)
 	if err != nil {
 		return err
 	}
@@ -177,11 +178,11 @@ func predictRows(m *modelfile.Linear, w io.Writer, dataPath string, sep rune, ou
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("prediction\n")
 	var col []int // the kept column of each coefficient, then of the offset
-	o := readOptions{sep: sep, columns: modelColumns(m, &col)}
+	o := data.Options{Sep: sep, Columns: modelColumns(m, &col)}
 	rows := 0
 	var buf []byte
 	x := make([]float64, len(m.Coefficients))
-	o.row = func(v []float64, _ []string) error {
+	o.Row = func(v []float64, _ []string) error {
 		rows++
 		for k := range x {
 			x[k] = v[col[k]]
@@ -254,7 +255,7 @@ func needColumns(names []string, what, role string) func([]string) ([]bool, erro
 		for _, name := range names {
 			j := slices.Index(header, name)
 			if j < 0 {
-				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, shortText([]byte(name)), strings.Join(header, ", "))
+				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, data.ShortText([]byte(name)), strings.Join(header, ", "))
 			}
 			keep[j] = true
 		}

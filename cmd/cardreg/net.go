@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/cardmat"
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
@@ -258,12 +259,12 @@ type netResult struct {
 // trainFile reads the data, trains, and returns the result.
 func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*netResult, error) {
 	var target string
-	o := readOptions{sep: []rune(f.sep)[0]}
-	o.columns = func(h []string) ([]bool, error) {
+	o := data.Options{Sep: []rune(f.sep)[0]}
+	o.Columns = func(h []string) ([]bool, error) {
 		target = h[len(h)-1]
 		if f.target != "" {
 			if !slices.Contains(h, f.target) {
-				return nil, usagef("--target: no column named %s (columns: %s)", shortText([]byte(f.target)), strings.Join(h, ", "))
+				return nil, usagef("--target: no column named %s (columns: %s)", data.ShortText([]byte(f.target)), strings.Join(h, ", "))
 			}
 			target = f.target
 		}
@@ -271,20 +272,20 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	}
 	if f.loss == "xent" {
 		// Class labels may be text (cat, dog) or numbers (0…9).
-		o.labels = func(name string) bool { return name == target }
+		o.Labels = func(name string) bool { return name == target }
 	}
 	t, err := readTableWith(path, o)
 	if err != nil {
 		return nil, err
 	}
-	ti, _ := t.index(target)
-	m := &deepreg.Saved{Format: deepreg.SavedFormat, Version: deepreg.SavedVersion, Target: t.names[ti], Loss: cfg.loss.String(),
+	ti, _ := t.Index(target)
+	m := &deepreg.Saved{Format: deepreg.SavedFormat, Version: deepreg.SavedVersion, Target: t.Names()[ti], Loss: cfg.loss.String(),
 		Penalty: f.penalty, Lambda: f.lambda, Nu: cfg.nu}
 	x, y, err := prepareNet(m, t, ti, cfg, f.standardize, path)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNetMemory(cfg.arch, len(t.cols[0]), memoryBudget(f.memory).orAssumed()); err != nil {
+	if err := checkNetMemory(cfg.arch, len(t.Cols()[0]), memoryBudget(f.memory).orAssumed()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -308,7 +309,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		if d := (*deepreg.DivergedError)(nil); errors.As(err, &d) {
 			d.Remedy = f.divergedRemedy()
 		}
-		return nil, inFile(path, err)
+		return nil, data.InFile(path, err)
 	}
 	m.SetNetwork(net)
 	return &netResult{model: m, history: res.History, note: note}, nil
@@ -406,13 +407,13 @@ func (r *netResult) write(w io.Writer, format string) error {
 // prepareNet builds the inputs (standardised when asked, the centre and
 // scale kept in m) and the targets (one-hot classes for xent, the classes
 // kept in m), checking the widths.
-func prepareNet(m *deepreg.Saved, t *table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
-	n := len(t.cols[0])
-	if len(t.names) < 2 {
+func prepareNet(m *deepreg.Saved, t *data.Table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
+	n := len(t.Cols()[0])
+	if len(t.Names()) < 2 {
 		return nil, nil, fmt.Errorf("%s: need at least one input column besides the target", path)
 	}
-	x := mat.NewDense(n, len(t.names)-1, nil)
-	for j, col := range t.cols {
+	x := mat.NewDense(n, len(t.Names())-1, nil)
+	for j, col := range t.Cols() {
 		if j == ti {
 			continue
 		}
@@ -423,7 +424,7 @@ func prepareNet(m *deepreg.Saved, t *table, ti int, cfg *netConfig, standardize 
 			m.Center, m.Scale = append(m.Center, c), append(m.Scale, s)
 		}
 		x.SetCol(len(m.Names), col)
-		m.Names = append(m.Names, t.names[j])
+		m.Names = append(m.Names, t.Names()[j])
 	}
 	if cfg.arch[0] != len(m.Names) {
 		return nil, nil, usagef("--arch starts with %d inputs but %s has %d input columns", cfg.arch[0], path, len(m.Names))
@@ -433,14 +434,14 @@ func prepareNet(m *deepreg.Saved, t *table, ti int, cfg *netConfig, standardize 
 		if out != 1 {
 			return nil, nil, usagef("--arch ends with %d outputs; --loss squared fits the one target column, so it must end with 1", out)
 		}
-		return x, mat.NewDense(n, 1, slices.Clone(t.cols[ti])), nil
+		return x, mat.NewDense(n, 1, slices.Clone(t.Col(ti))), nil
 	}
-	labels := m.SetClasses(t.text[ti], func(s string) (float64, bool) {
-		v, err := parseCell([]byte(s))
+	labels := m.SetClasses(t.Text(ti), func(s string) (float64, bool) {
+		v, err := data.ParseNumber([]byte(s))
 		return v, err == nil
 	})
 	if out != m.NumClasses() {
-		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.names[ti], m.NumClasses())
+		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.Names()[ti], m.NumClasses())
 	}
 	return x, deepreg.OneHot(labels, m.NumClasses()), nil
 }
@@ -453,7 +454,7 @@ func parseNetModel(raw []byte) (*deepreg.Saved, *deepreg.Network, error) {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
 	if m.Format != deepreg.SavedFormat || m.Version != deepreg.SavedVersion {
-		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", shortText([]byte(m.Format)), m.Version, deepreg.SavedFormat, deepreg.SavedVersion)
+		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", data.ShortText([]byte(m.Format)), m.Version, deepreg.SavedFormat, deepreg.SavedVersion)
 	}
 	net, err := m.Network()
 	if err == nil {
@@ -468,18 +469,18 @@ func parseNetModel(raw []byte) (*deepreg.Saved, *deepreg.Network, error) {
 // predictNetwork returns one prediction per row, as text: the output
 // (squared) or the class with the largest output (xent), a number or a
 // label.
-func predictNetwork(raw []byte, modelPath string, t *table, dataPath string) ([]string, error) {
+func predictNetwork(raw []byte, modelPath string, t *data.Table, dataPath string) ([]string, error) {
 	m, net, err := parseNetModel(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", modelPath, err)
 	}
-	x := mat.NewDense(t.rows(), len(m.Names), nil)
+	x := mat.NewDense(t.Rows(), len(m.Names), nil)
 	for k, name := range m.Names {
-		j, err := t.index(name)
+		j, err := t.Index(name)
 		if err != nil {
 			return nil, fmt.Errorf("%s: the network needs input %q: %v", dataPath, name, err)
 		}
-		x.SetCol(k, t.cols[j])
+		x.SetCol(k, t.Cols()[j])
 	}
 	m.Inputs(x)
 	out, err := net.Predict(x)

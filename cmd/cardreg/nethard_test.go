@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/stretchr/testify/require"
 )
 
@@ -117,8 +118,8 @@ func TestNetModelCorruptions(t *testing.T) {
 func FuzzNetModel(f *testing.F) {
 	dir := f.TempDir()
 	var stdout, stderr strings.Builder
-	data := filepath.Join(dir, "d.csv")
-	if err := os.WriteFile(data, []byte("a,b,y\n1,2,0\n2,1,1\n3,0,0\n0,3,1\n"), 0o644); err != nil {
+	dataPath := filepath.Join(dir, "d.csv")
+	if err := os.WriteFile(dataPath, []byte("a,b,y\n1,2,0\n2,1,1\n3,0,0\n0,3,1\n"), 0o644); err != nil {
 		f.Fatal(err)
 	}
 	for _, args := range [][]string{
@@ -126,7 +127,7 @@ func FuzzNetModel(f *testing.F) {
 		{"net", "--arch", "2,1", "--epochs", "2"},
 	} {
 		model := filepath.Join(dir, "m.json")
-		if run(append(args, "--save-model", model, data), &stdout, &stderr) != 0 {
+		if run(append(args, "--save-model", model, dataPath), &stdout, &stderr) != 0 {
 			f.Fatal(stderr.String())
 		}
 		b, err := os.ReadFile(model)
@@ -135,7 +136,7 @@ func FuzzNetModel(f *testing.F) {
 		}
 		f.Add(b)
 	}
-	tab, err := readTable(data, ',')
+	tab, err := data.Read(dataPath, data.Options{})
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -145,12 +146,12 @@ func FuzzNetModel(f *testing.F) {
 			require.NotContains(t, err.Error(), "\n")
 			return
 		}
-		pred, err := predictNetwork(raw, "m.json", tab, data)
+		pred, err := predictNetwork(raw, "m.json", tab, dataPath)
 		if err != nil {
 			require.NotContains(t, err.Error(), "\n")
 			return
 		}
-		require.Len(t, pred, tab.rows())
+		require.Len(t, pred, tab.Rows())
 		_ = m
 	})
 }

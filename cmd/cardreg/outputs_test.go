@@ -109,7 +109,7 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"fit", "--stream", "--memory", "4GB", wide},
+		{[]string{"fit", "--stream", "--folds", "5", "--memory", "4GB", wide},
 			[]string{"statistics of 20001 variables on 5 folds need about 70.4 GB (11 matrices of 20001 × 20001 float64, doubled", "more than --memory 4 GB; drop columns (--predictors, --drop), fit in memory without --stream when the rows are few or use fewer --folds\n"}},
 		{[]string{"fit", "--stream", "--lambda", "1", "--memory", "4GB", wide},
 			[]string{"statistics of 20001 variables need about 44.8 GB (7 matrices", "more than --memory 4 GB; drop columns (--predictors, --drop) or fit in memory without --stream when the rows are few\n"}},
@@ -149,7 +149,7 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		io.WriteString(w, strings.Join(names, "\t")+"\n"+strings.Join(types, "\t")+"\n")
 	}))
 	defer srv.Close()
-	oneLine(t, cardreg(t, "cv", "--db", srv.URL, "--table", "wide", "--memory", "4GB"), 1,
+	oneLine(t, cardreg(t, "cv", "--folds", "5", "--db", srv.URL, "--table", "wide", "--memory", "4GB"), 1,
 		"statistics of 20001 variables on 5 folds need about 70.4 GB", "more than --memory 4 GB", "fewer --folds")
 
 	// In memory, XᵀX is formed when n ≥ p: 100 × 100 takes 2 × 6 × 80 kB.

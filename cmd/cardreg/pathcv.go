@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/glm"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/solver"
@@ -136,7 +137,7 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return v
 		}
 		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
 	if generated && pr.stats != nil {
@@ -145,10 +146,10 @@ func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) 
 			return err == nil
 		}
 		if e := nuOverflow(top, pr.pen, len(pr.names), f, err); e != nil {
-			return inFile(path, e)
+			return data.InFile(path, e)
 		}
 	}
-	return inFile(path, err)
+	return data.InFile(path, err)
 }
 
 var pathUsage = map[string]string{

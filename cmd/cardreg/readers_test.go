@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/require"
 )
@@ -27,45 +28,17 @@ func writeParquet[T any](t *testing.T, dir, name string, rows []T) string {
 	return path
 }
 
-// Text that is not UTF-8 (a Latin-1 file) is refused where a name or a
-// label is read, with the column's number or name and a hint: fit stored
-// such a name with U+FFFD in its place, so that predict on the same file
-// could not find its column.
+// Text that is not UTF-8 (a Latin-1 file) is refused from the command
+// line: one line, exit 1, and nothing saved (data.TestNotUTF8 checks the
+// readers' messages).
 func TestNotUTF8(t *testing.T) {
 	dir := t.TempDir()
-	for _, tc := range []struct{ data, want string }{
-		{"a,caf\xe9,y\n1,2,3\n", `t.csv:1: column 2: name "caf\xe9" is not UTF-8 ` + latin1Hint},
-		{"\xe9t\xe9,b,y\n1,2,3\n", `t.csv:1: column 1: name "\xe9t\xe9" is not UTF-8 ` + latin1Hint},
-		{"a,\"b\n\xff\",y\n1,2,3\n", `t.csv:1: column 2: name "b\n\xff" is not UTF-8 ` + latin1Hint},
-		{"id,a,y\nr1,1,2\nna\xefve,1,2\n", `t.csv:3: column "id": label "na\xefve" is not UTF-8 ` + latin1Hint},
-	} {
-		path := writeFile(t, dir, "t.csv", tc.data)
-		for _, parallel := range []bool{false, true} {
-			_, _, _, err := streamed(t, path, parallel, readOptions{labels: func(n string) bool { return n == "id" }})
-			require.EqualError(t, err, filepath.Join(dir, tc.want), "%q", tc.data)
-		}
-	}
-	// From the command line: one line, exit 1, and nothing saved.
 	path := writeFile(t, dir, "latin1.csv", "x1,p\xe8re,y\n1,2,3\n2,1,5\n3,3,3\n4,0,1\n")
 	model := filepath.Join(dir, "m.json")
 	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--save-model", model, path), 1,
 		"latin1.csv:1: column 2: name", "is not UTF-8", "iconv -f latin1 -t utf-8")
 	require.NoFileExists(t, model)
 
-	type named struct {
-		A float64 `parquet:"caf\xe9"`
-		Y float64 `parquet:"y"`
-	}
-	pq := writeParquet(t, dir, "n.parquet", []named{{1, 2}, {3, 4}})
-	_, err := readParquet(pq, readOptions{})
-	require.EqualError(t, err, pq+`: column 1: name "caf\xe9" is not UTF-8 `+latin1Hint)
-	type label struct {
-		ID string  `parquet:"id"`
-		Y  float64 `parquet:"y"`
-	}
-	pq = writeParquet(t, dir, "l.parquet", []label{{"ok", 2}, {"na\xefve", 4}})
-	_, err = readParquet(pq, readOptions{labels: func(n string) bool { return n == "id" }})
-	require.EqualError(t, err, pq+`: row 2: column "id": label "na\xefve" is not UTF-8 `+latin1Hint)
 }
 
 // pqPoint is a nested (group) column.
@@ -107,28 +80,6 @@ func TestParquetNestedDropped(t *testing.T) {
 	}
 	pq := writeParquet(t, dir, "nested.parquet", rows)
 	want := writeFile(t, dir, "flat.csv", csv.String())
-	drop := func(id bool) func(h []string) ([]bool, error) {
-		return func(h []string) ([]bool, error) {
-			keep := make([]bool, len(h))
-			for j, n := range h {
-				keep[j] = n == "a" || n == "y" || id && n == "id"
-			}
-			return keep, nil
-		}
-	}
-	ref, err := readTable(want, ',')
-	require.NoError(t, err)
-	for _, columnar := range []bool{true, false} {
-		tab, err := readParquetBy(pq, readOptions{columns: drop(false)}, columnar)
-		require.NoError(t, err)
-		require.Equal(t, []string{"a", "y"}, tab.names)
-		require.Equal(t, ref.cols, tab.cols)
-		// With a label column, read row by row.
-		tab, err = readParquetBy(pq, readOptions{columns: drop(true), labels: func(n string) bool { return n == "id" }}, columnar)
-		require.NoError(t, err)
-		require.Equal(t, "r39", tab.text[1][39])
-		require.Equal(t, ref.cols[1], tab.cols[2])
-	}
 	args := []string{"fit", "--lambda", "1", "--format", "json", "--target", "y"}
 	a := cardreg(t, append(args, want)...)
 	require.Equal(t, 0, a.code, a.stderr)
@@ -212,7 +163,7 @@ func TestParquetStream(t *testing.T) {
 		withStdin(t, src, func() {
 			got := cardreg(t, append(args, "-")...)
 			require.Equal(t, 0, got.code, got.stderr)
-			require.Equal(t, want.stdout, strings.ReplaceAll(got.stdout, stdinName, "d.parquet"))
+			require.Equal(t, want.stdout, strings.ReplaceAll(got.stdout, data.StdinName, "d.parquet"))
 		})
 	}
 	model := filepath.Join(dir, "m.json")
@@ -224,7 +175,7 @@ func TestParquetStream(t *testing.T) {
 	})
 	cut := writeFile(t, dir, "cut.parquet", string(b[:len(b)/2]))
 	withStdin(t, cut, func() {
-		oneLine(t, cardreg(t, append(args, "-")...), 1, stdinName+": ", "Parquet")
+		oneLine(t, cardreg(t, append(args, "-")...), 1, data.StdinName+": ", "Parquet")
 	})
 	left, err := os.ReadDir(tmp)
 	require.NoError(t, err)
@@ -327,4 +278,100 @@ func TestReadPipe(t *testing.T) {
 		require.Equal(t, 0, got.code, got.stderr)
 		require.Equal(t, want.stdout, strings.ReplaceAll(got.stdout, pipe, file))
 	}
+}
+
+// pqRow is a row of a Parquet file with every physical type cardreg reads
+// (the fixture of the data package's Parquet tests too).
+type pqRow struct {
+	ID    string   `parquet:"id"`
+	A     float64  `parquet:"a"`
+	B     int32    `parquet:"b"`
+	C     int64    `parquet:"c"`
+	Price int64    `parquet:"price,decimal(2:18)"`
+	Flag  bool     `parquet:"flag"`
+	Y     float32  `parquet:"y"`
+	Hole  *float64 `parquet:"hole,optional"`
+}
+
+// pqExample writes n rows as Parquet and as the equivalent CSV; hole is
+// null in row nullAt (1-based; 0 for none).
+func pqExample(t testing.TB, dir string, n, nullAt int) (pq, csv string) {
+	var rows []pqRow
+	var b strings.Builder
+	b.WriteString("id,a,b,c,price,flag,y,hole\n")
+	for i := 1; i <= n; i++ {
+		r := pqRow{ID: fmt.Sprintf("r%d", i), A: float64(i%7) - 2.5, B: int32(i % 5), C: int64(i*i) % 11, Price: int64(i%9)*100 + 25,
+			Flag: i%3 == 0, Y: float32(3*(i%7) - 2*(i%5) + (i%11)/4)}
+		h := float64(i % 4)
+		if i != nullAt {
+			r.Hole = &h
+		}
+		rows = append(rows, r)
+		flag := 0
+		if r.Flag {
+			flag = 1
+		}
+		fmt.Fprintf(&b, "%s,%v,%d,%d,%v,%d,%v,%v\n", r.ID, r.A, r.B, r.C, float64(r.Price)/100, flag, r.Y, h)
+	}
+	var buf bytes.Buffer
+	w := parquet.NewGenericWriter[pqRow](&buf)
+	_, err := w.Write(rows)
+	require.NoError(t, err)
+	require.NoError(t, w.Close())
+	pq = filepath.Join(dir, "d.parquet")
+	require.NoError(t, os.WriteFile(pq, buf.Bytes(), 0o644))
+	csv = filepath.Join(dir, "d.csv")
+	require.NoError(t, os.WriteFile(csv, []byte(b.String()), 0o644))
+	return pq, csv
+}
+
+// A Parquet file fits as its CSV twin does, in memory and streamed.
+func TestParquetInput(t *testing.T) {
+	dir := t.TempDir()
+	pq, csv := pqExample(t, dir, 60, 0)
+	args := []string{"fit", "--lambda", "3", "--format", "json", "--drop", "id", "--target", "y"}
+	want := cardreg(t, append(args, csv)...)
+	require.Equal(t, 0, want.code, want.stderr)
+	got := cardreg(t, append(args, pq)...)
+	require.Equal(t, 0, got.code, got.stderr)
+	require.Equal(t, want.stdout, got.stdout)
+	streamed := cardreg(t, append(append(args, "--stream"), pq)...)
+	require.Equal(t, 0, streamed.code, streamed.stderr)
+	a, b := decodeFit(t, want.stdout), decodeFit(t, streamed.stdout)
+	require.InDeltaSlice(t, a.Coefficients, b.Coefficients, 1e-9)
+	require.InDelta(t, a.Intercept, b.Intercept, 1e-9)
+	// Predict reads Parquet too.
+	model := filepath.Join(dir, "m.json")
+	require.Equal(t, 0, cardreg(t, append(args, "--save-model", model, csv)...).code)
+	pc, pp := cardreg(t, "predict", "--model", model, csv), cardreg(t, "predict", "--model", model, pq)
+	require.Equal(t, 0, pp.code, pp.stderr)
+	require.Equal(t, pc.stdout, pp.stdout)
+}
+
+func TestParquetErrors(t *testing.T) {
+	dir := t.TempDir()
+	pq, _ := pqExample(t, dir, 30, 7)
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", pq), 1, "d.parquet: row 7", `column "hole": null`)
+	ok := cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", "--format", "json", pq)
+	require.Equal(t, 0, ok.code, ok.stderr)
+	require.Equal(t, 29, decodeFit(t, ok.stdout).N)
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--target", "y", pq), 1, "d.parquet: row 1", `column "id"`, "--drop")
+	b, err := os.ReadFile(pq)
+	require.NoError(t, err)
+	for _, cut := range []int{8, len(b) / 2, len(b) - 9} {
+		bad := writeFile(t, dir, "cut.parquet", string(b[:cut]))
+		res := cardreg(t, "fit", "--lambda", "1", bad)
+		require.Equal(t, 1, res.code, res.stderr)
+		require.Equal(t, 1, strings.Count(res.stderr, "\n"), res.stderr)
+		require.Contains(t, res.stderr, "cut.parquet")
+	}
+}
+
+// The --G file has no header: its first line is data.
+func TestReadMatrixHeaderless(t *testing.T) {
+	g := writeFile(t, t.TempDir(), "g.csv", "1,-1,0\n0,1,-1\n\n1,0,-1\n")
+	m, err := readMatrix(g, 3)
+	require.NoError(t, err)
+	r, _ := m.Dims()
+	require.Equal(t, 3, r, "the first row of a headerless file is data")
 }

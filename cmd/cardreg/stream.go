@@ -7,8 +7,8 @@ import (
 	"os"
 	"slices"
 	"strings"
-	"time"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
@@ -80,20 +80,9 @@ func (pr *problem) named(err error) error {
 	var se *tensorreg.ScaleError
 	if errors.As(err, &se) {
 		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
-			shortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, shortText([]byte(pr.names[se.Big])), se.BigMax)
+			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax)
 	}
 	return err
-}
-
-// maxFolds bounds --foldid's values.
-const maxFolds = 1000
-
-// foldOf reads one --foldid value: an integer 1…maxFolds.
-func foldOf(v float64) (int, error) {
-	if v != math.Trunc(v) || v < 1 || v > maxFolds {
-		return 0, fmt.Errorf("fold ids must be integers from 1 to %d, found %v", maxFolds, v)
-	}
-	return int(v) - 1, nil
 }
 
 // checkRows refuses fewer than 2 data rows (a fit needs a spread), in
@@ -106,28 +95,6 @@ func checkRows(path string, n int) error {
 		return fmt.Errorf("%s: 1 data row; at least 2 are needed", path)
 	}
 	return nil
-}
-
-// foldColumn reads the --foldid column name of the file at path into
-// 0-based folds, place naming where a data row is in the file; every fold from
-// 1 to its largest value present.
-func foldColumn(col []float64, path, name string, place func(int) string) ([]int, error) {
-	out := make([]int, len(col))
-	seen := map[int]bool{}
-	k := 0
-	for i, v := range col {
-		f, err := foldOf(v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: column %s: %v (--foldid)", place(i), shortText([]byte(name)), err)
-		}
-		out[i], seen[f], k = f, true, max(k, f+1)
-	}
-	for f := range k {
-		if !seen[f] {
-			return nil, fmt.Errorf("%s: column %s: fold %d of 1…%d has no rows (--foldid)", path, shortText([]byte(name)), f+1, k)
-		}
-	}
-	return out, nil
 }
 
 // streamBudgetShare is the share of the machine's memory a fit may take
@@ -229,166 +196,23 @@ func checkGram(n, p int, f *fitFlags) error {
 }
 
 // loadStreamed reads the file once, row by row, into per-fold statistics
-// of (predictors, responses): the rows are never held.
+// of (predictors, responses) on k folds (data.ReadStats): the rows are
+// never held.
 func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
-	if f.foldid != "" {
-		k = 1 // grown to the largest fold seen
-	}
-	var folds *suffstat.Folds
-	var chunks []*suffstat.Chunk // each fold's rows, added a block at a time
-	rowFolds := suffstat.NewRowFolder(f.seed, k)
-	defer func() {
-		for _, c := range chunks {
-			c.Close() // after an error; a no-op once flushed
-		}
-	}()
-	var z []float64
-	var order []int // table column of each variable of z
-	var ws suffstat.WeightSummary
-	var scale suffstat.WeightScale // only the weights' ratios matter
-	var top []float64              // each variable's largest magnitude
-	row := uint64(0)
-	o := readOptions{sep: []rune(f.sep)[0], dropMissing: f.dropMissing}
-	if isTerminal(os.Stderr) || f.progress {
-		// The one pass over the data: its progress, with rows and MB/s.
-		o.progress = &progress{w: f.stderr, label: "streaming " + path + " (pass 1 of 1: the statistics)", delay: time.Second}
-		if f.progress {
-			o.progress.delay = 0
-		}
-	}
-	pr := &problem{}
-	var wcol, fcol int
-	o.columns = func(h []string) ([]bool, error) {
-		keep, err := f.columns(h)
-		if err != nil {
-			return nil, err
-		}
-		order, wcol, fcol = pr.variables(h, keep, f)
-		return keep, checkStreamed(len(order), k, f)
-	}
-	o.row = func(v []float64, _ []string) error {
-		if folds == nil {
-			folds = suffstat.NewFolds(k, len(order))
-			z = make([]float64, len(order))
-			for _, m := range folds.Fold {
-				chunks = append(chunks, suffstat.NewChunk(m, suffstat.DefaultBlock))
-			}
-		}
-		if top == nil {
-			top = make([]float64, len(order))
-		}
-		for i, c := range order {
-			z[i] = v[c]
-			top[i] = math.Max(top[i], math.Abs(z[i]))
-		}
-		w := 1.0
-		if wcol >= 0 {
-			if err := suffstat.ValidWeight(v[wcol]); err != nil {
-				return fmt.Errorf("column %s: %v (--weights)", shortText([]byte(f.weights)), err)
-			}
-			ws.Add(v[wcol])
-			var shift int
-			if w, shift = scale.Scale(v[wcol]); shift != 0 {
-				rescale(chunks, folds, shift)
-			}
-		}
-		fold := rowFolds.Fold(row)
-		if fcol >= 0 {
-			var err error
-			if fold, err = foldOf(v[fcol]); err != nil {
-				return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
-			}
-			if fold >= len(folds.Fold) {
-				if err := checkStreamed(len(order), fold+1, f); err != nil {
-					return fmt.Errorf("column %s: %v (--foldid)", shortText([]byte(f.foldid)), err)
-				}
-			}
-			for len(folds.Fold) <= fold {
-				folds.Fold = append(folds.Fold, suffstat.New(len(order)))
-				chunks = append(chunks, suffstat.NewChunk(folds.Fold[len(folds.Fold)-1], suffstat.DefaultBlock))
-			}
-		}
-		chunks[fold].Add(z, w)
-		row++
-		return nil
-	}
-	t, err := readTableWith(path, o)
+	check := func(d, k int) error { return checkStreamed(d, k, f) }
+	st, err := data.ReadStats(path, f.spec(), data.StatsOptions{Folds: k, Seed: f.seed, Check: check})
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range chunks {
-		c.Flush()
-	}
-	if err := ws.Check(); wcol >= 0 && err != nil {
-		return nil, fmt.Errorf("%s: data row %d, column %s: %v (--weights)", path, ws.MaxRow+1, shortText([]byte(f.weights)), err)
-	}
-	wmax := 1.0 // the largest weight as the statistics hold it
-	if wcol >= 0 {
-		wmax = math.Ldexp(ws.Max, -scale.Exp())
-	}
-	for j, m := range top {
-		if err := suffstat.CheckMagnitude(m, wmax); err != nil {
-			name := slices.Concat(pr.names, pr.responses)[j]
-			return nil, fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), err)
-		}
-	}
-	pr.stats, pr.dropped = folds, t.dropped
+	pr := &problem{stats: st.Folds, names: st.Names, responses: st.Responses, target: st.Responses[0], dropped: st.Dropped}
 	return pr, pr.finishStreamed(path, f)
-}
-
-// rescale multiplies the weights added so far to every fold by 2^shift,
-// once the chunks have added them: their WeightScale moved.
-func rescale(chunks []*suffstat.Chunk, folds *suffstat.Folds, shift int) {
-	for _, c := range chunks {
-		c.Flush()
-	}
-	for _, m := range folds.Fold {
-		m.ScaleExp(shift)
-	}
-}
-
-// variables sets the names of predictors and responses from the columns
-// read and returns the table column of each variable, predictors first,
-// and those of the weights and folds (-1 when not given).
-func (pr *problem) variables(header []string, keep []bool, f *fitFlags) (order []int, wcol, fcol int) {
-	var kept []string
-	for j, name := range header {
-		if keep[j] {
-			kept = append(kept, name)
-		}
-	}
-	targets := []string{kept[len(kept)-1]}
-	switch {
-	case f.responses != "":
-		targets = splitList(f.responses)
-	case f.target != "":
-		targets = []string{f.target}
-	}
-	for c, name := range kept {
-		if !slices.Contains(targets, name) && name != f.weights && name != f.foldid {
-			order = append(order, c)
-			pr.names = append(pr.names, name)
-		}
-	}
-	for _, name := range targets {
-		order = append(order, slices.Index(kept, name))
-	}
-	pr.responses, pr.target = targets, targets[0]
-	wcol, fcol = -1, -1
-	if f.weights != "" {
-		wcol = slices.Index(kept, f.weights)
-	}
-	if f.foldid != "" {
-		fcol = slices.Index(kept, f.foldid)
-	}
-	return order, wcol, fcol
 }
 
 // finishStreamed checks the statistics as loadProblem checks the rows and
 // builds the penalty.
 func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 	if len(pr.names) == 0 {
-		return fmt.Errorf("%s: need at least one predictor column besides the response", path)
+		return data.NoPredictors(path, "")
 	}
 	all := pr.stats.All()
 	if err := checkRows(path, int(all.N)); err != nil {
@@ -398,7 +222,7 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 		// The weights are rescaled to sum to n, as glmnet and package glm
 		// do, so that λ_glmnet = λ/(2n) holds for weighted fits too.
 		if !(all.W > 0) {
-			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, shortText([]byte(f.weights)))
+			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText([]byte(f.weights)))
 		}
 		c := float64(all.N) / all.W
 		for _, m := range pr.stats.Fold {
@@ -444,5 +268,5 @@ func (pr *problem) rangeError(path string, err error) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	name := slices.Concat(pr.names, pr.responses)[re.Var]
-	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, shortText([]byte(name)), re.What, re.Value)
+	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, data.ShortText([]byte(name)), re.What, re.Value)
 }

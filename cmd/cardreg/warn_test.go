@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
 )
@@ -45,11 +46,11 @@ func TestFitWarning(t *testing.T) {
 // are (a whole-data error said "-: …").
 func TestStdinNamedInMessages(t *testing.T) {
 	const constant = "x,y\n1,1\n2,1\n3,1\n"
-	data := writeFile(t, t.TempDir(), "c.csv", constant)
+	file := writeFile(t, t.TempDir(), "c.csv", constant)
 	for _, cmd := range []string{"path", "cv"} {
-		withStdin(t, data, func() {
+		withStdin(t, file, func() {
 			res := cardreg(t, cmd, "-")
-			oneLine(t, res, 1, stdinName+": ")
+			oneLine(t, res, 1, data.StdinName+": ")
 			require.NotContains(t, res.stderr, " -: ")
 		})
 	}

@@ -6,17 +6,24 @@ package cvcurve
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
+
+	"github.com/cardsparse/cardreg/suffstat"
 )
 
-// Assign returns each of n rows' fold (0…k−1), balanced, from a seeded
-// random permutation: the same seed gives the same folds.
+// DefaultFolds is K when none is given: cv.glmnet's 10, for every fit,
+// form and caller (estimator.DefaultFolds, the command line's --folds).
+const DefaultFolds = 10
+
+// Assign returns each of n rows' fold (0…k−1) under seed: row i goes to
+// suffstat.RowFold(i, seed, k), the assignment a streamed pass deals the
+// same rows by, so rows in memory and the same rows streamed get the same
+// folds. It is the one fold assignment of every fit (SQL tables, which have
+// no stable row order, hash key columns instead: package sqlstats).
 func Assign(n, k int, seed uint64) []int {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	perm := rng.Perm(n)
+	f := suffstat.NewRowFolder(seed, k)
 	folds := make([]int, n)
-	for pos, i := range perm {
-		folds[i] = pos % k
+	for i := range folds {
+		folds[i] = f.Fold(uint64(i))
 	}
 	return folds
 }

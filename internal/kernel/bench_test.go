@@ -40,3 +40,39 @@ func BenchmarkGram(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkGemm times Gemm on the shapes of the digits network's products
+// and a few others, in the transpose cases the network uses. GFlop/s
+// counts 2·m·n·k flops.
+func BenchmarkGemm(b *testing.B) {
+	for _, s := range []struct {
+		tA, tB  bool
+		m, n, k int
+	}{
+		{false, false, 8, 8, 8},
+		{false, false, 64, 64, 64},
+		{false, true, 1797, 40, 64},
+		{true, false, 40, 64, 1797},
+		{false, false, 1797, 64, 40},
+		{false, false, 300, 257, 600},
+		{true, true, 300, 257, 600},
+	} {
+		rng := rand.New(rand.NewPCG(1, 1))
+		a, bm := make([]float64, s.m*s.k), make([]float64, s.k*s.n)
+		for i := range a {
+			a[i] = rng.NormFloat64()
+		}
+		for i := range bm {
+			bm[i] = rng.NormFloat64()
+		}
+		_, lda := stored(s.tA, s.m, s.k)
+		_, ldb := stored(s.tB, s.k, s.n)
+		c := make([]float64, s.m*s.n)
+		b.Run(fmt.Sprintf("%dx%dx%d/tA=%v/tB=%v", s.m, s.n, s.k, s.tA, s.tB), func(b *testing.B) {
+			for b.Loop() {
+				Gemm(s.tA, s.tB, s.m, s.n, s.k, a, lda, bm, ldb, 0, c, s.n)
+			}
+			b.ReportMetric(2*float64(s.m)*float64(s.n)*float64(s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFlop/s")
+		})
+	}
+}

@@ -22,64 +22,86 @@ const gemmParallelWork = 1 << 22
 // likewise B is k×n, or n×k when tB is set. beta 0 overwrites C (a NaN in
 // C does not survive), as in BLAS. C must not overlap A or B.
 func Gemm(tA, tB bool, m, n, k int, a []float64, lda int, b []float64, ldb int, beta float64, c []float64, ldc int) {
-	ra, ca := stored(tA, m, k)
-	rb, cb := stored(tB, k, n)
-	if m < 0 || n < 0 || k < 0 || ldc < max(n, 1) || lda < max(ca, 1) || ldb < max(cb, 1) ||
-		short(c, m, n, ldc) || short(a, ra, ca, lda) || short(b, rb, cb, ldb) {
+	if badGemm(tA, tB, m, n, k, a, lda, b, ldb, c, ldc) {
 		panic("kernel: bad dimensions")
 	}
 	scaleRows(c, m, n, ldc, beta)
 	if m == 0 || n == 0 || k == 0 {
 		return
 	}
-	blocks := (m + mc - 1) / mc
+	g := gemmSlab{tA: tA, a: a, lda: lda, m: m, n: n, c: c, ldc: ldc, blocks: (m + mc - 1) / mc}
 	workers := 1
 	if m*n*k >= gemmParallelWork {
-		workers = min(runtime.GOMAXPROCS(0), blocks)
+		workers = min(runtime.GOMAXPROCS(0), g.blocks)
 	}
 	np := (n + nr - 1) / nr * nr
-	pb := getBuf(min(kc, k) * np)
-	defer putBuf(pb)
+	g.pb = getBuf(min(kc, k) * np)
+	defer putBuf(g.pb)
 	for k0 := 0; k0 < k; k0 += kc {
-		kk := min(kc, k-k0)
+		g.k0, g.kk = k0, min(kc, k-k0)
 		if tB {
-			packT(pb, b[k0:], kk, n, ldb, nr)
+			packT(g.pb, b[k0:], g.kk, n, ldb, nr)
 		} else {
-			pack(pb, b[k0*ldb:], kk, n, 0, ldb, nr)
+			pack(g.pb, b[k0*ldb:], g.kk, n, 0, ldb, nr)
 		}
-		aAt := func(i0 int) []float64 {
-			if tA {
-				return a[k0*lda+i0:]
-			}
-			return a[i0*lda+k0:]
+		g.spread(workers)
+	}
+}
+
+// badGemm reports whether Gemm's arguments are inconsistent: a negative
+// dimension, a stride shorter than its row, or a slice too short for its
+// matrix.
+func badGemm(tA, tB bool, m, n, k int, a []float64, lda int, b []float64, ldb int, c []float64, ldc int) bool {
+	ra, ca := stored(tA, m, k)
+	rb, cb := stored(tB, k, n)
+	return m < 0 || n < 0 || k < 0 || ldc < max(n, 1) || lda < max(ca, 1) || ldb < max(cb, 1) ||
+		short(c, m, n, ldc) || short(a, ra, ca, lda) || short(b, rb, cb, ldb)
+}
+
+// gemmSlab is one k slab of Gemm: rows k0 to k0+kk of op(B), packed in pb,
+// times the matching columns of op(A), added to C by row blocks of mc.
+type gemmSlab struct {
+	tA     bool
+	a      []float64
+	lda    int
+	m, n   int
+	c      []float64
+	ldc    int
+	blocks int // row blocks of C
+	pb     []float64
+	k0, kk int
+}
+
+// spread runs the row blocks on workers goroutines (inline for one).
+func (g *gemmSlab) spread(workers int) {
+	if workers == 1 {
+		g.run(0, 1)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			g.run(w, workers)
+		}()
+	}
+	wg.Wait()
+}
+
+// run packs and multiplies the row blocks first, first+step, … of the slab.
+func (g *gemmSlab) run(first, step int) {
+	pa := getBuf(g.kk * mc)
+	defer putBuf(pa)
+	for blk := first; blk < g.blocks; blk += step {
+		i0 := blk * mc
+		mm := min(mc, g.m-i0)
+		if g.tA {
+			pack(pa, g.a[g.k0*g.lda+i0:], g.kk, mm, 0, g.lda, mr)
+		} else {
+			packT(pa, g.a[i0*g.lda+g.k0:], g.kk, mm, g.lda, mr)
 		}
-		run := func(first, step int) {
-			pa := getBuf(kk * mc)
-			defer putBuf(pa)
-			for blk := first; blk < blocks; blk += step {
-				i0 := blk * mc
-				mm := min(mc, m-i0)
-				if tA {
-					pack(pa, aAt(i0), kk, mm, 0, lda, mr)
-				} else {
-					packT(pa, aAt(i0), kk, mm, lda, mr)
-				}
-				gemmBlock(pa, pb, kk, mm, n, c[i0*ldc:], ldc)
-			}
-		}
-		if workers == 1 {
-			run(0, 1)
-			continue
-		}
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				run(w, workers)
-			}()
-		}
-		wg.Wait()
+		gemmBlock(pa, g.pb, g.kk, mm, g.n, g.c[i0*g.ldc:], g.ldc)
 	}
 }
 

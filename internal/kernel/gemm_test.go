@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -10,23 +11,41 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// gemmCase is one call of Gemm for checkGemm: the transpose flags, the
+// shape, the padding of every stride and beta.
+type gemmCase struct {
+	tA, tB  bool
+	m, n, k int
+	pad     int
+	beta    float64
+}
+
+// String names the case (and the dispatch path) in a failure.
+func (g gemmCase) String() string {
+	return fmt.Sprintf("tA=%v tB=%v m=%d n=%d k=%d pad=%d beta=%v asm=%v", g.tA, g.tB, g.m, g.n, g.k, g.pad, g.beta, Accelerated())
+}
+
+// strided returns an r×c matrix of standard normal draws stored with the
+// stride c+pad (at least 1), padding included.
+func strided(rng *rand.Rand, r, c, pad int) ([]float64, int) {
+	ld := max(c+pad, 1)
+	x := make([]float64, max(r*ld, 1))
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	return x, ld
+}
+
 // checkGemm compares Gemm with gonum's Dgemm on strided operands (pad
 // extra columns in every stride), for one transpose case and beta; the
 // padding of C must stay untouched.
 func checkGemm(t testing.TB, rng *rand.Rand, tA, tB bool, m, n, k, pad int, beta float64) {
+	g := gemmCase{tA, tB, m, n, k, pad, beta}
 	ra, ca := stored(tA, m, k)
 	rb, cb := stored(tB, k, n)
-	fill := func(r, c int) ([]float64, int) {
-		ld := max(c+pad, 1)
-		x := make([]float64, max(r*ld, 1))
-		for i := range x {
-			x[i] = rng.NormFloat64()
-		}
-		return x, ld
-	}
-	a, lda := fill(ra, ca)
-	b, ldb := fill(rb, cb)
-	c, ldc := fill(m, n)
+	a, lda := strided(rng, ra, ca, pad)
+	b, ldb := strided(rng, rb, cb, pad)
+	c, ldc := strided(rng, m, n, pad)
 	if beta == 0 && m*n > 0 {
 		c[0] = math.NaN() // beta 0 overwrites
 	}
@@ -35,11 +54,22 @@ func checkGemm(t testing.TB, rng *rand.Rand, tA, tB bool, m, n, k, pad int, beta
 			c[i*ldc+j] = math.Inf(1) // padding
 		}
 	}
+	want := g.reference(a, lda, b, ldb, c, ldc)
+	Gemm(tA, tB, m, n, k, a, lda, b, ldb, beta, c, ldc)
+	g.compare(t, c, want, ldc)
+}
+
+// reference returns what Gemm should leave in c: gonum's Dgemm's result.
+func (g gemmCase) reference(a []float64, lda int, b []float64, ldb int, c []float64, ldc int) []float64 {
 	want := append([]float64(nil), c...)
-	if beta == 0 {
-		for i := range m {
-			clear(want[i*ldc : i*ldc+n])
+	if g.beta == 0 {
+		for i := range g.m {
+			clear(want[i*ldc : i*ldc+g.n])
 		}
+	}
+	if g.m == 0 || g.n == 0 || g.k == 0 {
+		g.scale(want, ldc)
+		return want
 	}
 	tr := func(t bool) blas.Transpose {
 		if t {
@@ -47,31 +77,43 @@ func checkGemm(t testing.TB, rng *rand.Rand, tA, tB bool, m, n, k, pad int, beta
 		}
 		return blas.NoTrans
 	}
-	if m > 0 && n > 0 && k > 0 {
-		blas64.Gemm(tr(tA), tr(tB), 1,
-			blas64.General{Rows: ra, Cols: ca, Stride: lda, Data: a},
-			blas64.General{Rows: rb, Cols: cb, Stride: ldb, Data: b},
-			beta, blas64.General{Rows: m, Cols: n, Stride: ldc, Data: want})
-	} else if beta != 0 {
-		for i := range m {
-			for j := range n {
-				want[i*ldc+j] *= beta
-			}
+	ra, ca := stored(g.tA, g.m, g.k)
+	rb, cb := stored(g.tB, g.k, g.n)
+	blas64.Gemm(tr(g.tA), tr(g.tB), 1,
+		blas64.General{Rows: ra, Cols: ca, Stride: lda, Data: a},
+		blas64.General{Rows: rb, Cols: cb, Stride: ldb, Data: b},
+		g.beta, blas64.General{Rows: g.m, Cols: g.n, Stride: ldc, Data: want})
+	return want
+}
+
+// scale multiplies the m×n matrix c (stride ldc) by beta unless beta is 0
+// (then c was cleared).
+func (g gemmCase) scale(c []float64, ldc int) {
+	if g.beta == 0 {
+		return
+	}
+	for i := range g.m {
+		for j := range g.n {
+			c[i*ldc+j] *= g.beta
 		}
 	}
-	Gemm(tA, tB, m, n, k, a, lda, b, ldb, beta, c, ldc)
-	tol := 1e-13 * float64(k+1)
-	for i := range m {
+}
+
+// compare fails t unless c equals want within rounding (1e-13·(k+1)
+// relative to √k + |want| + 1, no NaN) and c's padding is still +Inf.
+func (g gemmCase) compare(t testing.TB, c, want []float64, ldc int) {
+	tol := 1e-13 * float64(g.k+1)
+	for i := range g.m {
 		for j := range ldc {
 			got, w := c[i*ldc+j], want[i*ldc+j]
-			if j >= n {
+			if j >= g.n {
 				if !math.IsInf(got, 1) {
-					t.Fatalf("tA=%v tB=%v m=%d n=%d k=%d pad=%d asm=%v: padding (%d,%d) written", tA, tB, m, n, k, pad, Accelerated(), i, j)
+					t.Fatalf("%v: padding (%d,%d) written", g, i, j)
 				}
 				continue
 			}
-			if math.Abs(got-w) > tol*(math.Sqrt(float64(k))+math.Abs(w)+1) || math.IsNaN(got) {
-				t.Fatalf("tA=%v tB=%v m=%d n=%d k=%d pad=%d beta=%v asm=%v: (%d,%d) = %v, want %v", tA, tB, m, n, k, pad, beta, Accelerated(), i, j, got, w)
+			if math.Abs(got-w) > tol*(math.Sqrt(float64(g.k))+math.Abs(w)+1) || math.IsNaN(got) {
+				t.Fatalf("%v: (%d,%d) = %v, want %v", g, i, j, got, w)
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/names"
 	"github.com/cardsparse/cardreg/penalty"
@@ -135,7 +136,7 @@ func (m *Linear) checkFit() error {
 		return fmt.Errorf("nu %v is not > 0", *m.Nu)
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
-	case !slices.Contains([]string{"gaussian/identity", "binomial/logit", "poisson/log"}, m.Family+"/"+m.Link):
+	case !knownFamily(m.Family, m.Link):
 		return fmt.Errorf("unknown family and link %s/%s", names.Short([]byte(m.Family)), names.Short([]byte(m.Link)))
 	}
 	return nil
@@ -157,4 +158,11 @@ func (m *Linear) checkData() error {
 		return fmt.Errorf("%d predictor names for %d coefficients", len(m.Names), len(m.Coefficients))
 	}
 	return nil
+}
+
+// knownFamily reports whether family is one of datafit's, spelt as it
+// spells it, with its link.
+func knownFamily(family, link string) bool {
+	f, err := datafit.ByName(family)
+	return err == nil && f.Name() == family && f.Link() == link
 }

@@ -118,6 +118,8 @@ func (p *proxProblem) evaluate(x, u []float64) (gap, primal float64) {
 	return gap, 0.5*sq + p.tau*l1
 }
 
+// candidate returns the dual-feasible point u (copied) with its primal
+// image and gap.
 func (p *proxProblem) candidate(u []float64) proxCandidate {
 	x := p.primal(u)
 	g, pv := p.evaluate(x, u)
@@ -126,71 +128,33 @@ func (p *proxProblem) candidate(u []float64) proxCandidate {
 	return proxCandidate{x: x, u: uc, gap: g, p: pv}
 }
 
+// done reports whether c's gap meets ProxGapTolerance.
 func (c proxCandidate) done() bool {
 	return c.gap <= ProxGapTolerance*math.Max(1, c.p)
 }
 
+// proxExplicit is ProxExplicitWithDual with the sweep cap maxSweeps and the
+// active-set polish optional.
 func proxExplicit(K *mat.Dense, v []float64, tau float64, maxSweeps int, polish bool) (x, u []float64, gap float64, err error) {
-	m, n := K.Dims()
-	if len(v) != n {
-		panic(fmt.Sprintf("reference: ProxExplicit: len(v) = %d, K has %d columns", len(v), n))
-	}
-	if !(tau >= 0) || math.IsInf(tau, 1) {
-		panic("reference: ProxExplicit needs a finite tau >= 0")
-	}
-	for _, vj := range v {
-		if math.IsNaN(vj) || math.IsInf(vj, 0) {
-			panic("reference: ProxExplicit: v has a non-finite entry")
-		}
-	}
-	p := &proxProblem{rows: make([][]float64, m), sq: make([]float64, m), v: v, tau: tau}
-	for i := range p.rows {
-		p.rows[i] = mat.Row(nil, i, K)
-		for _, kij := range p.rows[i] {
-			if math.IsNaN(kij) || math.IsInf(kij, 0) {
-				panic("reference: ProxExplicit: K has a non-finite entry")
-			}
-		}
-		p.sq[i] = dot(p.rows[i], p.rows[i])
-	}
-
-	u = make([]float64, m)
+	p := newProxProblem(K, v, tau)
+	u = make([]float64, len(p.rows))
 	best := p.candidate(u)
 	if tau == 0 || best.done() {
 		return best.x, best.u, best.gap, nil
 	}
-	consider := func(c proxCandidate) {
-		if c.gap < best.gap {
-			best = c
-		}
-	}
-
 	cur := p.primal(u) // running primal iterate v − Kᵀu
 	nextPolish := proxFirstPolish
 	for sweep := 1; sweep <= maxSweeps; sweep++ {
-		for i, row := range p.rows {
-			if p.sq[i] == 0 {
-				continue
-			}
-			// Exact minimiser of ½‖v − Kᵀu‖² over u_i, then clipped.
-			ui := u[i] + dot(row, cur)/p.sq[i]
-			ui = math.Max(-tau, math.Min(tau, ui))
-			d := ui - u[i]
-			if d == 0 {
-				continue
-			}
-			for j, kij := range row {
-				cur[j] -= d * kij
-			}
-			u[i] = ui
-		}
+		p.sweep(u, cur)
 		// Recompute the iterate from u to remove accumulated drift.
 		cur = p.primal(u)
 		if g, pv := p.evaluate(cur, u); g < best.gap {
 			best = proxCandidate{x: append([]float64(nil), cur...), u: append([]float64(nil), u...), gap: g, p: pv}
 		}
 		if polish && (best.done() || sweep == nextPolish) {
-			consider(p.candidate(p.polish(u)))
+			if c := p.candidate(p.polish(u)); c.gap < best.gap {
+				best = c
+			}
 			nextPolish *= 2
 		}
 		if best.done() {
@@ -198,6 +162,61 @@ func proxExplicit(K *mat.Dense, v []float64, tau float64, maxSweeps int, polish 
 		}
 	}
 	return best.x, best.u, best.gap, fmt.Errorf("ProxExplicit: gap %g after %d sweeps: %w", best.gap, maxSweeps, ErrNotConverged)
+}
+
+// newProxProblem checks ProxExplicit's arguments, panicking as it
+// documents, and returns the problem with K's rows.
+func newProxProblem(K *mat.Dense, v []float64, tau float64) *proxProblem {
+	m, n := K.Dims()
+	if len(v) != n {
+		panic(fmt.Sprintf("reference: ProxExplicit: len(v) = %d, K has %d columns", len(v), n))
+	}
+	if !(tau >= 0) || math.IsInf(tau, 1) {
+		panic("reference: ProxExplicit needs a finite tau >= 0")
+	}
+	if !allFinite(v) {
+		panic("reference: ProxExplicit: v has a non-finite entry")
+	}
+	p := &proxProblem{rows: make([][]float64, m), sq: make([]float64, m), v: v, tau: tau}
+	for i := range p.rows {
+		p.rows[i] = mat.Row(nil, i, K)
+		if !allFinite(p.rows[i]) {
+			panic("reference: ProxExplicit: K has a non-finite entry")
+		}
+		p.sq[i] = dot(p.rows[i], p.rows[i])
+	}
+	return p
+}
+
+// allFinite reports whether no entry of v is infinite or NaN.
+func allFinite(v []float64) bool {
+	for _, vj := range v {
+		if math.IsNaN(vj) || math.IsInf(vj, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// sweep makes one pass of exact cyclic coordinate descent on the dual over
+// the non-zero rows of K, updating u and the running iterate cur = v − Kᵀu.
+func (p *proxProblem) sweep(u, cur []float64) {
+	for i, row := range p.rows {
+		if p.sq[i] == 0 {
+			continue
+		}
+		// Exact minimiser of ½‖v − Kᵀu‖² over u_i, then clipped.
+		ui := u[i] + dot(row, cur)/p.sq[i]
+		ui = math.Max(-p.tau, math.Min(p.tau, ui))
+		d := ui - u[i]
+		if d == 0 {
+			continue
+		}
+		for j, kij := range row {
+			cur[j] -= d * kij
+		}
+		u[i] = ui
+	}
 }
 
 // polish runs a monotone active-set method (in the style of Lawson and
@@ -216,74 +235,19 @@ func proxExplicit(K *mat.Dense, v []float64, tau float64, maxSweeps int, polish 
 // caller only ever uses the result through its gap.
 func (p *proxProblem) polish(u0 []float64) []float64 {
 	m := len(u0)
-	n := len(p.v)
-	tau := p.tau
-	u := make([]float64, m)
-	copy(u, u0)
-	fixed := make([]bool, m)
-	for i := range u {
-		fixed[i] = p.sq[i] == 0 || math.Abs(u[i]) >= tau
-		if fixed[i] && p.sq[i] != 0 {
-			u[i] = math.Copysign(tau, u[i])
-		}
-	}
+	u, fixed := p.atBounds(u0)
 	released := -1
 	for iter := 0; iter < 4*m+20; iter++ {
-		var free []int
-		for i := range u {
-			if !fixed[i] {
-				free = append(free, i)
-			}
-		}
-		alpha := 1.0
-		var delta []float64
-		if len(free) > 0 {
-			delta = p.faceStep(u, free)
-			for c, i := range free {
-				switch d := delta[c]; {
-				case u[i]+d > tau:
-					alpha = math.Min(alpha, (tau-u[i])/d)
-				case u[i]+d < -tau:
-					alpha = math.Min(alpha, (-tau-u[i])/d)
-				}
-			}
-			alpha = math.Max(alpha, 0)
-			for c, i := range free {
-				ui := u[i] + alpha*delta[c]
-				if alpha < 1 && math.Abs(ui) >= tau*(1-1e-15) {
-					if i == released && alpha == 0 {
-						// The released coordinate cannot move inwards: stalled.
-						return u
-					}
-					ui = math.Copysign(tau, ui)
-					fixed[i] = true
-				}
-				u[i] = math.Max(-tau, math.Min(tau, ui))
-			}
+		alpha, stalled := p.faceMove(u, fixed, released)
+		if stalled {
+			return u
 		}
 		if alpha < 1 {
 			released = -1
 			continue
 		}
 		// On the face minimiser: look for a bound multiplier of the wrong sign.
-		// Violations below the rounding error of (Kx)_i are ignored.
-		x := p.primal(u)
-		worst, worstViol := -1, 0.0
-		for i := range u {
-			if !fixed[i] || p.sq[i] == 0 {
-				continue
-			}
-			var r, mag float64
-			for j, kij := range p.rows[i] {
-				r += kij * x[j]
-				mag += math.Abs(kij * x[j])
-			}
-			viol := -u[i] * r
-			noise := 4 * float64(n) * 0x1p-52 * tau * mag
-			if viol > noise && viol > worstViol {
-				worst, worstViol = i, viol
-			}
-		}
+		worst := p.worstMultiplier(u, fixed)
 		if worst < 0 {
 			return u
 		}
@@ -291,6 +255,93 @@ func (p *proxProblem) polish(u0 []float64) []float64 {
 		released = worst
 	}
 	return u
+}
+
+// atBounds returns a copy of u0 with the coordinates on or beyond their
+// bound (and those of zero rows) marked fixed, the former set exactly to
+// ±tau.
+func (p *proxProblem) atBounds(u0 []float64) (u []float64, fixed []bool) {
+	u = make([]float64, len(u0))
+	copy(u, u0)
+	fixed = make([]bool, len(u0))
+	for i := range u {
+		fixed[i] = p.sq[i] == 0 || math.Abs(u[i]) >= p.tau
+		if fixed[i] && p.sq[i] != 0 {
+			u[i] = math.Copysign(p.tau, u[i])
+		}
+	}
+	return u, fixed
+}
+
+// faceMove moves the free coordinates of u along the step to the face
+// minimiser, by the largest fraction alpha ≤ 1 that stays in the box, and
+// fixes those that reach a bound. It reports stalled when the coordinate
+// just released cannot move inwards.
+func (p *proxProblem) faceMove(u []float64, fixed []bool, released int) (alpha float64, stalled bool) {
+	var free []int
+	for i := range u {
+		if !fixed[i] {
+			free = append(free, i)
+		}
+	}
+	if len(free) == 0 {
+		return 1, false
+	}
+	delta := p.faceStep(u, free)
+	alpha = p.stepToBox(u, free, delta)
+	tau := p.tau
+	for c, i := range free {
+		ui := u[i] + alpha*delta[c]
+		if alpha < 1 && math.Abs(ui) >= tau*(1-1e-15) {
+			if i == released && alpha == 0 {
+				return alpha, true
+			}
+			ui = math.Copysign(tau, ui)
+			fixed[i] = true
+		}
+		u[i] = math.Max(-tau, math.Min(tau, ui))
+	}
+	return alpha, false
+}
+
+// stepToBox returns the largest alpha in [0, 1] for which u_F + alpha·delta
+// stays in [−tau, tau].
+func (p *proxProblem) stepToBox(u []float64, free []int, delta []float64) float64 {
+	alpha := 1.0
+	for c, i := range free {
+		switch d := delta[c]; {
+		case u[i]+d > p.tau:
+			alpha = math.Min(alpha, (p.tau-u[i])/d)
+		case u[i]+d < -p.tau:
+			alpha = math.Min(alpha, (-p.tau-u[i])/d)
+		}
+	}
+	return math.Max(alpha, 0)
+}
+
+// worstMultiplier returns the fixed coordinate whose multiplier has the
+// wrong sign (u_i·(Kx)_i < 0) by the largest margin, or −1 if none has.
+// Violations below the rounding error of (Kx)_i are ignored.
+func (p *proxProblem) worstMultiplier(u []float64, fixed []bool) int {
+	x := p.primal(u)
+	n := len(p.v)
+	worst, worstViol := -1, 0.0
+	for i := range u {
+		if !fixed[i] || p.sq[i] == 0 {
+			continue
+		}
+		var r, mag float64
+		for j, kij := range p.rows[i] {
+			r += kij * x[j]
+			mag += math.Abs(kij * x[j])
+		}
+		viol := -u[i] * r
+		noise := 4 * float64(n) * 0x1p-52 * p.tau * mag
+		if viol > noise && viol > worstViol {
+			worst, worstViol = i, viol
+		}
+	}
+	return worst
 }
 
 // faceStep returns the minimum-norm δ minimising ‖x − K_Fᵀδ‖ for
@@ -321,6 +372,7 @@ func (p *proxProblem) faceStep(u []float64, free []int) []float64 {
 	return delta
 }
 
+// dot returns the inner product of a and b.
 func dot(a, b []float64) float64 {
 	var s float64
 	for i, ai := range a {

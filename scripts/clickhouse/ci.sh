@@ -17,4 +17,4 @@ url=$(CARDREG_CH_PORT=$port scripts/clickhouse/start.sh "$dir")
 # TCP1: shard 1's native port (start.sh: HTTP + 1), for clickhouse-client in
 # TestClickHouseReadmeRecipe, which runs README's recipe as written.
 export CARDREG_CLICKHOUSE_URL=$url CARDREG_CLICKHOUSE_PORT1=$port CARDREG_CLICKHOUSE_PORT2=$((port + 10)) CARDREG_CLICKHOUSE_TCP1=$((port + 1))
-go test -count=1 -run 'Integration|ClickHouse' -v ./sqlstats/ ./cmd/cardreg/
+go test -count=1 -run 'Integration|ClickHouse|EveryRoute' -v ./sqlstats/ ./cmd/cardreg/

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
+)
+
+// readTableWith reads a data file with data.Read, drawing a progress bar
+// on stderr when it is a terminal and the load passes a second.
+func readTableWith(path string, o data.Options) (*data.Table, error) {
+	if o.Progress == nil {
+		o.Progress = readProgress("reading " + path)
+	}
+	return data.Read(path, o)
+}
+
+// readProgress is the progress bar of a data file read into memory: on
+// stderr when it is a terminal, after a second; nil otherwise.
+func readProgress(label string) *data.Progress {
+	if !isTerminal(os.Stderr) {
+		return nil
+	}
+	return data.NewProgress(os.Stderr, label, time.Second)
+}
+
+// readRows reads the data file's rows into memory as the flags say
+// (data.ReadRows), check refusing sizes beyond the memory budget.
+func readRows(path string, f *fitFlags, check func(n, p int) error) (*data.Rows, error) {
+	spec := f.spec()
+	spec.Progress = readProgress
+	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check})
+	var se *data.SpecError
+	if errors.As(err, &se) {
+		return nil, usagef("--responses names %q twice", se.Response)
+	}
+	return r, err
+}
+
+// constantColumns names the columns of x that are constant, when the fit
+// has an intercept (which they would duplicate).
+func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
+	if noIntercept {
+		return nil
+	}
+	var constant []string
+	n, p := x.Dims()
+	col := make([]float64, n)
+	for j := range p {
+		mat.Col(col, j, x)
+		if tensorreg.IsConstant(col) {
+			constant = append(constant, names[j])
+		}
+	}
+	return constant
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// fitProgress returns a progress reporter for long path and CV runs on
+// stderr, drawn when forced (--progress) or when stderr is a terminal and
+// the run passes a second, and the function that erases it; both are
+// no-ops otherwise.
+func fitProgress(stderr io.Writer, force bool, label string) (func(done, total int), func()) {
+	if !force && !isTerminal(stderr) {
+		return nil, func() {}
+	}
+	delay := time.Second
+	if force {
+		delay = 0
+	}
+	p := data.NewProgress(stderr, label, delay)
+	return func(done, total int) { p.Report(int64(done), int64(total)) }, p.Done
+}
+
+// parseSep reads a --sep value (see data.ParseSep).
+func parseSep(s string) (rune, error) {
+	r, err := data.ParseSep(s)
+	if err != nil {
+		return 0, usagef("--sep %v", err)
+	}
+	return r, nil
+}
+
+// validSep normalises a --sep value in place (\t to a tab) and reports
+// whether it is valid.
+func validSep(s *string) bool {
+	r, err := data.ParseSep(*s)
+	if err != nil {
+		return false
+	}
+	*s = string(r)
+	return true
+}
+
+// streamProgress is the progress bar of a pass over the data, labelled
+// label, on f.stderr: when --progress asks (drawn at once), or when stderr
+// is a terminal (after a second); nil otherwise.
+func streamProgress(f *fitFlags, label string) *data.Progress {
+	switch {
+	case f.progress:
+		return data.NewProgress(f.stderr, label, 0)
+	case isTerminal(os.Stderr):
+		return data.NewProgress(f.stderr, label, time.Second)
+	}
+	return nil
+}
+
+// spec is how the flags read a data file for a fit. Its column choice
+// (data.Spec.Choose) refuses names that are not columns, or a column with
+// two roles, as usage errors.
+func (f *fitFlags) spec() data.Spec {
+	s := data.Spec{Sep: []rune(f.sep)[0], DropMissing: f.dropMissing,
+		Predictors: splitList(f.predictors), Drop: splitList(f.drop),
+		Weights: f.weights, Offset: f.fam.offset, FoldID: f.foldid,
+		Flags: data.Flags{Target: "--target", Responses: "--target", Predictors: "--predictors", Drop: "--drop",
+			Weights: "--weights", Offset: "--offset", FoldID: "--foldid"},
+		Progress: func(label string) *data.Progress { return streamProgress(f, label) }}
+	switch {
+	case f.responses != "":
+		s.Responses, s.Flags.Responses = splitList(f.responses), "--responses"
+	case f.target != "":
+		s.Responses = []string{f.target}
+	}
+	s.Select = func(header []string) ([]bool, error) {
+		keep, err := s.Choose(header)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return keep, nil
+	}
+	return s
+}

@@ -1,0 +1,318 @@
+package data
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+)
+
+// blockSize is how much of a file one parser takes at a time (a variable
+// so that tests can cut small files into many blocks).
+var blockSize = 1 << 20
+
+// block is a run of whole records: they start on line first (1-based).
+type block struct {
+	data    []byte
+	first   int
+	res     chan blockRows
+	readErr error // a read error, in place of data, at its place in the file
+}
+
+// blockRows are a block's parsed rows: values, and text cells when some
+// columns are labels, row after row.
+type blockRows struct {
+	vals    []float64
+	text    []string
+	lines   []int // each row's first line, for the errors of row
+	n       int   // rows
+	dropped int
+	err     error
+}
+
+// dataParallel is data on every core: the rows after the header are cut
+// into blocks of whole records (a line end outside quotes; RFC 4180
+// quotes are balanced in a record, so parity tells), parsed in parallel,
+// and handed to row in file order (or, when row is nil, appended to the
+// table's columns, sized from the first block), with the same errors
+// (file and line) as the serial reader.
+func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]float64, []string) error) error {
+	workers := runtime.GOMAXPROCS(0)
+	// Which columns are labels, copied: the workers read it while a table
+	// kept in memory grows its columns.
+	labels := make([]bool, len(t.names))
+	for k := range labels {
+		labels[k] = t.text[k] != nil
+	}
+	if row == nil {
+		row = t.appendRow
+	}
+	start := r.n
+	order := make(chan *block, 2*workers)
+	work := make(chan *block, 2*workers)
+	stop := make(chan struct{})
+	names, hint, chunk := t.names, t.sepHint, blockSize
+	var wg sync.WaitGroup
+	wg.Add(1 + workers)
+	go func() {
+		defer wg.Done()
+		r.split(order, work, stop, chunk)
+	}()
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for b := range work {
+				b.res <- r.parseBlock(names, labels, hint, b)
+			}
+		}()
+	}
+	// No goroutine outlives the read (an early return, on an error, must not
+	// leave one reading the file or the parser's state): stop the splitter,
+	// take what it still sends (results are buffered, so no worker waits),
+	// and wait for all of them.
+	defer func() {
+		close(stop)
+		for range order {
+		}
+		wg.Wait()
+	}()
+	ncol := len(t.names)
+	sized := t.stream
+	if p != nil {
+		p.update(r.n) // drawn (after its delay) from the start, as the serial reader does
+	}
+	for b := range order {
+		if b.readErr != nil {
+			return b.readErr
+		}
+		res := <-b.res
+		if res.err != nil {
+			return res.err
+		}
+		for i := range res.n {
+			vals := res.vals[i*ncol : (i+1)*ncol]
+			var text []string
+			if res.text != nil {
+				text = res.text[i*ncol : (i+1)*ncol]
+			}
+			if err := row(vals, text); err != nil {
+				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
+			}
+			if !t.stream {
+				t.notePlace(t.n+i, res.lines[i])
+			}
+		}
+		t.n += res.n
+		t.dropped += res.dropped
+		r.n += int64(len(b.data))
+		putFloats(res.vals)
+		putBytes(b.data)
+		if !sized && t.n >= sizingRows && size > 0 {
+			// The first blocks tell how many rows the file holds (not a
+			// block cut short by a long record after it).
+			sizeColumns(t, t.n, size-r.n, r.n-start)
+			sized = true
+		}
+		if p != nil {
+			p.rows = t.n + t.dropped
+			p.update(r.n)
+		}
+	}
+	return nil
+}
+
+// split reads blocks of whole records, of about size bytes, and sends each
+// to order (in file order) and work. A read error is sent as a block of its
+// own. It closes both channels at the end.
+//
+// The work is linear in the file's length whatever its records: a record
+// longer than a block is read on into a buffer grown geometrically, the
+// search for a record end goes on where it stopped (see recordScan), and
+// only the bytes after the last record end are copied, to start the next
+// block.
+func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size int) {
+	defer close(order)
+	defer close(work)
+	var scan recordScan
+	data := getBytes(size)[:0]
+	line := r.line + 1
+	for eof := false; !eof; {
+		var err error
+		data, err = readBlock(r.br, data, size)
+		if err == io.EOF {
+			eof = true
+		} else if err != nil {
+			putBytes(data)
+			select {
+			case order <- &block{readErr: fmt.Errorf("%s: %w", r.path, err)}:
+			case <-stop:
+			}
+			return
+		}
+		cut := len(data)
+		if !eof {
+			if cut = scan.next(data); cut < 0 {
+				continue // one record longer than a block: read on
+			}
+		}
+		b := &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
+		if !eof { // the bytes after the last record end start the next block
+			rest := getBytes(len(data) - cut + size)[:len(data)-cut]
+			copy(rest, data[cut:])
+			data = rest
+		}
+		line += bytes.Count(b.data, []byte{'\n'})
+		select {
+		case order <- b:
+		case <-stop:
+			return
+		}
+		select {
+		case work <- b:
+		case <-stop:
+			return
+		}
+	}
+}
+
+// readBlock appends up to size bytes from br to data, growing it (at least
+// doubling it) when it has no room, and returns io.EOF once the input ends
+// (with the bytes that could still be read).
+func readBlock(br io.Reader, data []byte, size int) ([]byte, error) {
+	if cap(data)-len(data) < size {
+		grown := getBytes(max(2*cap(data), len(data)+size))[:len(data)]
+		copy(grown, data)
+		putBytes(data)
+		data = grown
+	}
+	n, err := io.ReadFull(br, data[len(data):len(data)+size])
+	data = data[:len(data)+n]
+	if err == io.ErrUnexpectedEOF {
+		err = io.EOF
+	}
+	return data, err
+}
+
+// recordScan finds record ends in a buffer that grows at its end, looking
+// at each byte once: it remembers how far it looked and the parity of the
+// quotes it saw.
+type recordScan struct {
+	pos    int // bytes of the buffer looked at
+	quotes int // quotes seen in them
+}
+
+// next looks at the bytes of data not seen yet and returns the end of the
+// last whole record in data, or -1. After a cut, the scan goes on in a
+// buffer that starts at the cut (data[cut:] and what follows).
+func (s *recordScan) next(data []byte) int {
+	from := s.pos
+	end, quotes := recordEnd(data[from:], s.quotes)
+	s.pos, s.quotes = len(data), quotes%2
+	if end < 0 {
+		return -1
+	}
+	// A record end has an even number of quotes before it, so the
+	// parity after it is the parity of them all.
+	cut := from + end
+	s.pos -= cut
+	return cut
+}
+
+// recordEnd returns the length of the longest prefix of data made of
+// whole records, given the number of quotes before data: up to a line end
+// with an even number of quotes before it, or -1 when there is none; and
+// the number of quotes before data's end.
+func recordEnd(data []byte, quotes int) (int, int) {
+	end := -1
+	for i := 0; i < len(data); {
+		j := bytes.IndexAny(data[i:], "\"\n")
+		if j < 0 {
+			break
+		}
+		i += j
+		if data[i] == '"' {
+			quotes++
+		} else if quotes%2 == 0 {
+			end = i + 1
+		}
+		i++
+	}
+	return end, quotes
+}
+
+// appendRow stores a row in a table kept in memory.
+func (t *Table) appendRow(v []float64, text []string) error {
+	for k := range t.names {
+		if t.text[k] != nil {
+			t.text[k] = append(t.text[k], text[k])
+		} else {
+			t.cols[k] = append(t.cols[k], v[k])
+		}
+	}
+	return nil
+}
+
+// parseBlock parses a block's records with the serial reader's code, its
+// line numbers offset to the block's place in the file.
+func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *block) blockRows {
+	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
+		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
+	bt := &Table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
+		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: hint}
+	hasText := false
+	for k, l := range labels {
+		if l {
+			bt.text[k], hasText = []string{}, true
+		}
+	}
+	out := blockRows{vals: getFloats()}
+	out.err = br.data(bt, 0, nil, func(v []float64, text []string) error {
+		out.vals = append(out.vals, v...)
+		out.lines = append(out.lines, br.recLine)
+		if hasText {
+			out.text = append(out.text, text...)
+		}
+		return nil
+	})
+	out.n, out.dropped = bt.n, bt.dropped
+	return out
+}
+
+// Pools of block buffers: the raw bytes and the parsed values of a block
+// are reused once its rows are handed on, so that a read leaves little
+// garbage (the heap of an in-memory read stays near its columns' size).
+var (
+	bytesPool  sync.Pool
+	floatsPool sync.Pool
+)
+
+// getBytes returns a buffer of length n.
+func getBytes(n int) []byte {
+	if b, ok := bytesPool.Get().(*[]byte); ok && cap(*b) >= n {
+		return (*b)[:n]
+	}
+	return make([]byte, n)
+}
+
+// putBytes returns b to the pool, unless it grew for a record much longer
+// than a block: kept, it would hold that memory for the rest of the read.
+func putBytes(b []byte) {
+	if cap(b) <= maxPooledBytes {
+		bytesPool.Put(&b)
+	}
+}
+
+// maxPooledBytes is the largest buffer putBytes keeps: a few blocks.
+const maxPooledBytes = 8 << 20
+
+// getFloats returns an empty buffer of values.
+func getFloats() []float64 {
+	if f, ok := floatsPool.Get().(*[]float64); ok {
+		return (*f)[:0]
+	}
+	return nil
+}
+
+func putFloats(f []float64) { floatsPool.Put(&f) }

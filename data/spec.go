@@ -1,0 +1,115 @@
+package data
+
+import (
+	"fmt"
+
+	"github.com/cardsparse/cardreg/datafit"
+)
+
+// Spec says how a fit reads a data file: the separator, the rows left out,
+// and the role of each column. The columns not named are predictors.
+type Spec struct {
+	// Sep is the field separator of a CSV file; 0 means ','.
+	Sep rune
+	// DropMissing leaves out the rows with an empty, NaN or infinite cell
+	// (Options.DropMissing).
+	DropMissing bool
+	// Responses name the response columns; nil means the last column
+	// read. A form that reads one response takes the first.
+	Responses []string
+	// Predictors, when not nil, name the predictors; Drop names columns
+	// left out (see Choose).
+	Predictors, Drop []string
+	// Weights, Offset and FoldID name the columns of the observation
+	// weights, the offsets and the fold ids (1, 2, …), "" for none. They
+	// are never predictors.
+	Weights, Offset, FoldID string
+	// Select, when not nil, picks the columns to read from the header (see
+	// Options.Columns) in place of Choose: it must keep the columns named
+	// above.
+	Select func(header []string) ([]bool, error)
+	// Flags name, in messages, how each role was chosen (a command-line
+	// flag such as "--weights"); an empty name is left out.
+	Flags Flags
+	// Progress, when not nil, returns the progress bar of a pass over the
+	// file, labelled label (nil for none).
+	Progress func(label string) *Progress
+}
+
+// Flags are the names messages give the options that chose the columns
+// (command-line flags, say).
+type Flags struct {
+	// Target is the option that names one response (messages suggest
+	// it); Responses the one that named Spec.Responses.
+	Target, Responses string
+	// Predictors, Drop, Weights, Offset and FoldID chose the Spec's
+	// fields of the same names.
+	Predictors, Drop, Weights, Offset, FoldID string
+}
+
+// options are the reader's options of a pass over the file with the
+// progress bar labelled label.
+func (s *Spec) options(label string) Options {
+	o := Options{Sep: s.Sep, DropMissing: s.DropMissing, Columns: s.selectAll}
+	if s.Progress != nil {
+		o.Progress = s.Progress(label)
+	}
+	return o
+}
+
+// hint is " (FLAG)" for a flag named, else "".
+func hint(flag string) string {
+	if flag == "" {
+		return ""
+	}
+	return " (" + flag + ")"
+}
+
+// columnError is the message of a bad value in the column name, chosen by
+// flag, as `column "NAME": WHY (FLAG)`.
+func columnError(name string, err error, flag string) error {
+	return fmt.Errorf("column %s: %v%s", ShortText([]byte(name)), err, hint(flag))
+}
+
+// RowErrorText is the column and cause of a row's error in the response
+// (named target), the weights or the offset, as `column "NAME": WHY
+// (FLAG)`; a predictor's error names its column itself.
+func (s *Spec) RowErrorText(re *datafit.RowError, target string) string {
+	switch re.What {
+	case "weight":
+		return columnError(s.Weights, re.Err, s.Flags.Weights).Error()
+	case "offset":
+		return columnError(s.Offset, re.Err, s.Flags.Offset).Error()
+	case "response":
+		return columnError(target, re.Err, "").Error()
+	}
+	return fmt.Sprintf("%s: %v", re.What, re.Err)
+}
+
+// kept are the names of the columns the header keeps.
+func kept(header []string, keep []bool) []string {
+	var names []string
+	for j, k := range keep {
+		if k {
+			names = append(names, header[j])
+		}
+	}
+	return names
+}
+
+// responses are the response columns among the columns read: Responses,
+// else the last.
+func (s *Spec) responses(names []string) []string {
+	if s.Responses != nil {
+		return s.Responses
+	}
+	return names[len(names)-1:]
+}
+
+// selectAll keeps the columns Select keeps, or else those Choose keeps.
+func (s *Spec) selectAll(header []string) ([]bool, error) {
+	if s.Select != nil {
+		return s.Select(header)
+	}
+	return s.Choose(header)
+}

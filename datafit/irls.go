@@ -1,0 +1,163 @@
+package datafit
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/internal/kernel"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+var _ solver.Reweighter = (*Loss)(nil)
+
+// IRLSDesign implements solver.Reweighter: the penalised columns, the
+// free ones by rows (a copy), and the column statistics and copies among
+// the columns for the factors f, each computed once per loss.
+func (l *Loss) IRLSDesign(f []float64) solver.IRLSDesign {
+	d := solver.IRLSDesign{Columns: l.xp, Intercept: l.intercept}
+	if l.xu != nil {
+		d.Free = mat.DenseCopyOf(l.xu.T())
+	}
+	d.Twin, d.TwinSign = l.copies(f)
+	d.MaxAbs, d.OffCentre = l.columnStats()
+	return d
+}
+
+// Point implements solver.Reweighter.
+func (l *Loss) Point(theta mat.Matrix) (eta, free []float64) {
+	l.evaluate(theta)
+	return slices.Clone(l.eta), slices.Clone(l.free)
+}
+
+// Settle implements solver.Reweighter.
+func (l *Loss) Settle(beta, eta, free []float64) { l.adopt(beta, eta, free) }
+
+// Reweight implements solver.Reweighter from the family's derivatives.
+func (l *Loss) Reweight(eta, v, r []float64) {
+	for i, e := range eta {
+		v[i], r[i] = 0, 0
+		if l.w[i] == 0 {
+			continue
+		}
+		d1, d2 := l.fam.Derivs(l.y[i], e)
+		if d2 > 0 {
+			v[i] = l.w[i] * d2 / 2
+			r[i] = -d1 / d2
+		}
+	}
+}
+
+// Deviance implements solver.Reweighter.
+func (l *Loss) Deviance(eta []float64) float64 { return l.value(eta) }
+
+// copies returns twins(l.xp, f), computed once per factors.
+func (l *Loss) copies(f []float64) ([]int, []float64) {
+	if l.twin == nil || !slices.Equal(l.twinF, f) {
+		l.twin, l.twinSign = twins(l.xp, f)
+		l.twinF = slices.Clone(f)
+	}
+	return l.twin, l.twinSign
+}
+
+// columnStats returns, per penalised column, max|x| (a bound on any
+// weighted mean of it) and whether it is off centre: its mean beyond its
+// standard deviation, so that without centring it is nearly parallel to
+// the intercept (a temperature near 300 K varying by 2 K) and the sweeps
+// crawl. Computed once per loss (and its restrictions), read-only.
+func (l *Loss) columnStats() ([]float64, []bool) {
+	if l.maxAbs == nil {
+		l.maxAbs, l.offCentre = make([]float64, len(l.xp)), make([]bool, len(l.xp))
+		for j, x := range l.xp {
+			var s float64
+			for _, v := range x {
+				s += v
+			}
+			n := float64(len(x))
+			mean := s / n
+			// Σx²/n − mean² loses digits only for a column far off centre,
+			// which the test finds all the same.
+			l.offCentre[j] = mean*mean > kernel.Dot(x, x)/n-mean*mean
+			if !l.offCentre[j] {
+				continue // maxAbs bounds the means of centred columns only
+			}
+			for _, v := range x {
+				if a := math.Abs(v); a > l.maxAbs[j] {
+					l.maxAbs[j] = a
+				}
+			}
+		}
+	}
+	return l.maxAbs, l.offCentre
+}
+
+// twins returns, per column of xp, the index of the first earlier column
+// equal to it or to its negation with the same factor in f, or −1, and
+// the sign.
+func twins(xp [][]float64, f []float64) ([]int, []float64) {
+	out, sign := make([]int, len(xp)), make([]float64, len(xp))
+	seen := map[uint64][]int{}
+	for j, x := range xp {
+		out[j] = -1
+		key := absHash(x)
+		for _, k := range seen[key] {
+			if f[k] != f[j] {
+				continue
+			}
+			if s := sameUpToSign(xp[k], x); s != 0 {
+				out[j], sign[j] = k, s
+				break
+			}
+		}
+		if out[j] < 0 {
+			seen[key] = append(seen[key], j)
+		}
+	}
+	return out, sign
+}
+
+// twinBits is how many low bits of the mantissa the hash of absHash
+// ignores, so that columns equal but for the rounding of a scaling
+// (standardised multiples of one column) share a bucket.
+const twinBits = 20
+
+// twinUlps is how far, in units of the last place, two copies' entries
+// may differ: the rounding of standardisation (each column's scale is
+// rounded apart; 6 ulps seen).
+const twinUlps = 64
+
+// absHash hashes the magnitudes of x, but for their last twinBits bits
+// (FNV-1a over the rounded bit patterns, a word at a time: a byte-wise
+// hash.Hash cost a third of a logistic path's time).
+func absHash(x []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, v := range x {
+		h ^= (math.Float64bits(math.Abs(v)) + 1<<(twinBits-1)) >> twinBits // rounded
+		h *= 1099511628211
+	}
+	return h
+}
+
+// sameUpToSign returns 1 when y = x, −1 when y = −x (and not x), each
+// entry within twinUlps units of the last place, else 0.
+func sameUpToSign(x, y []float64) float64 {
+	for _, s := range []float64{1, -1} {
+		same := true
+		for i, v := range x {
+			if math.Abs(y[i]-s*v) > twinUlps*ulp(v) {
+				same = false
+				break
+			}
+		}
+		if same {
+			return s
+		}
+	}
+	return 0
+}
+
+// ulp returns the spacing of float64 values at v.
+func ulp(v float64) float64 {
+	v = math.Abs(v)
+	return math.Nextafter(v, math.Inf(1)) - v
+}

@@ -1,0 +1,115 @@
+package estimator
+
+import (
+	"fmt"
+	"github.com/cardsparse/cardreg/datafit"
+
+	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Data is what a fit reads: *Rows, *Stats or *Stream.
+type Data interface {
+	// dims returns the number of predictors and of responses.
+	dims() (p, q int)
+}
+
+// Rows holds observations in memory.
+type Rows struct {
+	// X is the n×p design: solver.DenseDesign for a dense matrix (NewRows),
+	// or any solver.Design (compressed matrices) for the gaussian family.
+	X solver.Design
+	// Y is the n×q response matrix (q > 1: a multi-response gaussian fit,
+	// the penalty acting on each response's coefficients).
+	Y mat.Matrix
+	// Weights (≥ 0, any scale; nil: all 1) and Offset (nil: 0) have one
+	// value per row.
+	Weights, Offset []float64
+}
+
+// NewRows returns the rows of a dense design x (n×p) and one response y,
+// with no weights or offset.
+func NewRows(x *mat.Dense, y []float64) *Rows {
+	return &Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(len(y), 1, y)}
+}
+
+// denseOf returns the matrix of a dense design, or nil.
+func denseOf(x solver.Design) *mat.Dense {
+	switch d := x.(type) {
+	case solver.DenseDesign:
+		return d.X
+	case *solver.DenseDesign:
+		return d.X
+	}
+	return nil
+}
+
+func (r *Rows) dims() (int, int) {
+	_, p := r.X.Dims()
+	_, q := r.Y.Dims()
+	return p, q
+}
+
+// Stats holds the sufficient statistics of rows z = (x₁…x_p, y₁…y_Q) per
+// fold (one fold without cross-validation), as one streamed pass or one
+// SQL query computes them. Only the gaussian family is fitted from them.
+type Stats struct {
+	// Folds holds the statistics, fold by fold.
+	Folds *suffstat.Folds
+	// Q is the number of responses, the last Q variables.
+	Q int
+}
+
+func (s *Stats) dims() (int, int) {
+	return s.Folds.Fold[0].Dim() - s.Q, s.Q
+}
+
+// Stream is a data set read once per pass: a file too large for memory.
+type Stream struct {
+	// Source gives the rows, in the same order every pass.
+	Source glm.RowSource
+	// P is the number of predictors.
+	P int
+}
+
+func (s *Stream) dims() (int, int) { return s.P, 1 }
+
+// Folds returns each of n rows' fold (0…k−1) under seed: the one fold
+// assignment of every form, in memory, streamed and from statistics
+// gathered by a pass (suffstat.RowFold deals each block of k consecutive
+// rows to the k folds by a seeded permutation, so fold sizes differ by at
+// most one). SQL tables have no stable row order: their folds are a hash
+// of key columns (sqlstats.Source.FoldKey) or a fold column, and differ.
+func Folds(n, k int, seed uint64) []int {
+	return cvcurve.Assign(n, k, seed)
+}
+
+// LambdaGlmnet returns glmnet's (and scikit-learn's) λ for λ on cardreg's
+// scale with n observations: λ/(2n), for every family.
+func LambdaGlmnet(lambda float64, n int) float64 { return datafit.GlmnetLambda(lambda, n) }
+
+// FromGlmnet is LambdaGlmnet's inverse: cardreg's λ = 2n·λ_glmnet.
+func FromGlmnet(lambdaGlmnet float64, n int) float64 { return datafit.FromGlmnet(lambdaGlmnet, n) }
+
+func checkForm(d Data) error {
+	switch v := d.(type) {
+	case *Rows:
+		if v == nil || v.X == nil || v.Y == nil {
+			return fmt.Errorf("estimator: Rows needs X and Y")
+		}
+	case *Stats:
+		if v == nil || v.Folds == nil || len(v.Folds.Fold) == 0 {
+			return fmt.Errorf("estimator: Stats needs statistics")
+		}
+	case *Stream:
+		if v == nil || v.Source == nil || v.P < 1 {
+			return fmt.Errorf("estimator: Stream needs a source and P ≥ 1")
+		}
+	case nil:
+		return fmt.Errorf("estimator: no data")
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package estimator
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/internal/lsfit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Model is a fitted model: η = Intercept + X·Coef (+ offset), the mean
+// g⁻¹(η) for the family's link, one column per response.
+type Model struct {
+	// Family is the response distribution.
+	Family datafit.Family
+	// Penalty and Lambda are what was fitted (Lambda on cardreg's scale:
+	// LambdaGlmnet gives glmnet's).
+	Penalty penalty.Penalty
+	Lambda  float64
+	// Coef is the p×q coefficient matrix on the data's scale.
+	Coef *mat.Dense
+	// Intercept holds one intercept per response (zeros without one).
+	Intercept []float64
+	// Penalized lists the predictors the penalty acts on (every one when
+	// Options.Unpenalized is empty).
+	Penalized []int
+	// N is the number of observations.
+	N int
+	// Deviance is Σ wᵢd(yᵢ, ηᵢ) at the fit (weights summing to n),
+	// NullDeviance the same for the intercept-only model, DevRatio
+	// 1 − Deviance/NullDeviance (glmnet's dev.ratio; R² for the gaussian
+	// family). A gaussian fit of several responses has DevRatio and the
+	// deviances NaN: R2 holds each response's.
+	Deviance, NullDeviance, DevRatio float64
+	// R2 holds each response's coefficient of determination (gaussian).
+	R2 []float64
+	// Objective is the deviance plus λh on the solver's scale
+	// (standardised predictors with Standardize); Gap its certified
+	// relative duality gap (NaN when the penalty has no dual norm).
+	Objective, Gap float64
+	// Iterations, Converged and Status report the solver.
+	Iterations int
+	Converged  bool
+	Status     solver.Status
+	// Residuals is Y − fitted, n×q, when the route kept the rows (nil
+	// from statistics, from a stream, and for the models of a path fitted
+	// in Gram form).
+	Residuals *mat.Dense
+	// Relaxed reports whether Coef is the unpenalised refit on the
+	// penalised solution's clusters (Options.Relax); RelaxNote says why a
+	// refit asked for was not used (it diverges: separation).
+	Relaxed   bool
+	RelaxNote string
+	// Passes counts the passes over a Stream's rows (0 for other forms).
+	Passes int
+
+	clusters func(j int) [][]int
+	distinct func(j int) []float64
+}
+
+// LambdaGlmnet returns the model's λ on glmnet's scale, λ/(2n).
+func (m *Model) LambdaGlmnet() float64 { return LambdaGlmnet(m.Lambda, m.N) }
+
+// Coefficients returns the coefficients of response j (0 for one
+// response) as a slice.
+func (m *Model) Coefficients(j int) []float64 {
+	return mat.Col(nil, j, m.Coef)
+}
+
+// Clusters returns, for response j, the groups of penalised predictors
+// sharing one coefficient value on the scale the penalty acts on
+// (standardised with Standardize), by decreasing value, each in increasing
+// order.
+func (m *Model) Clusters(j int) [][]int { return m.clusters(j) }
+
+// DistinctValues returns the sorted distinct values of response j's
+// penalised coefficients on the scale the penalty acts on.
+func (m *Model) DistinctValues(j int) []float64 { return m.distinct(j) }
+
+// EffectiveParams returns the number of distinct nonzero coefficient
+// values summed over responses: the free parameters the fit uses.
+func (m *Model) EffectiveParams() int {
+	_, q := m.Coef.Dims()
+	k := 0
+	for j := range q {
+		for _, v := range m.DistinctValues(j) {
+			if v != 0 {
+				k++
+			}
+		}
+	}
+	return k
+}
+
+// Link returns the linear predictor Intercept + X·Coef (+ offset, added
+// to every response, when not nil) for new rows, n×q.
+func (m *Model) Link(x mat.Matrix, offset []float64) *mat.Dense {
+	n, _ := x.Dims()
+	_, q := m.Coef.Dims()
+	eta := mat.NewDense(n, q, nil)
+	eta.Mul(x, m.Coef)
+	for i := range n {
+		for j := range q {
+			v := eta.At(i, j) + m.Intercept[j]
+			if offset != nil {
+				v += offset[i]
+			}
+			eta.Set(i, j, v)
+		}
+	}
+	return eta
+}
+
+// Response returns the fitted means g⁻¹(η) for new rows, n×q.
+func (m *Model) Response(x mat.Matrix, offset []float64) *mat.Dense {
+	eta := m.Link(x, offset)
+	r, c := eta.Dims()
+	for i := range r {
+		for j := range c {
+			eta.Set(i, j, m.Family.Mean(eta.At(i, j)))
+		}
+	}
+	return eta
+}
+
+// fromLS is the model of a least-squares (gaussian) route fit.
+func fromLS(t *lsfit.Model) *Model {
+	p, q := t.Coef.Dims()
+	m := &Model{
+		Family: datafit.Gaussian{}, Penalty: t.Penalty, Lambda: t.Lambda,
+		Coef: t.Coef, Intercept: t.Intercept, Penalized: allOf(p), N: t.N,
+		R2: t.R2, Objective: t.Objective, Gap: t.Gap, Iterations: t.Iterations,
+		Converged: t.Converged, Status: t.Status, Residuals: t.Residuals,
+		Relaxed: t.Relaxed, clusters: t.Clusters, distinct: t.DistinctValues,
+		Deviance: math.NaN(), NullDeviance: math.NaN(), DevRatio: math.NaN(),
+	}
+	if q == 1 && len(t.R2) == 1 {
+		m.DevRatio = t.R2[0]
+	}
+	return m
+}
+
+// fromGLM is the model of a family route fit.
+func fromGLM(g *glm.Model, passes int) *Model {
+	p := len(g.Coef)
+	m := &Model{
+		Family: g.Family, Penalty: g.Penalty, Lambda: g.Lambda,
+		Coef: mat.NewDense(p, 1, slices.Clone(g.Coef)), Intercept: []float64{g.Intercept},
+		Penalized: g.Penalized, N: g.N, Deviance: g.Deviance, NullDeviance: g.NullDeviance,
+		DevRatio: g.DevRatio, Objective: g.Objective, Gap: g.Gap, Iterations: g.Iterations,
+		Converged: g.Converged, Status: g.Status, Relaxed: g.Relaxed, RelaxNote: g.RelaxNote,
+		Passes:   passes,
+		clusters: func(int) [][]int { return g.Clusters() },
+		distinct: func(int) []float64 { return g.DistinctValues() },
+	}
+	if _, ok := g.Family.(datafit.Gaussian); ok {
+		m.R2 = []float64{g.DevRatio}
+	}
+	return m
+}
+
+func allOf(p int) []int {
+	idx := make([]int, p)
+	for j := range idx {
+		idx[j] = j
+	}
+	return idx
+}

@@ -1,0 +1,76 @@
+package estimator
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/glm"
+)
+
+// route is how a fit runs: the one choice, made in chooseRoute.
+type route int
+
+const (
+	// lsRows: gaussian rows without weights, by centring and the Gram
+	// matrix (any design, several responses).
+	lsRows route = iota
+	// lsStats: gaussian from sufficient statistics (Stats, or Rows with
+	// weights and Stream rows gathered into statistics by one pass).
+	lsStats
+	// famRows: the family's deviance on rows in memory.
+	famRows
+	// famStream: the family's deviance from a Stream, passes per Newton
+	// step.
+	famStream
+)
+
+// chooseRoute returns the route of data d under options o for a CV
+// measure (empty without cross-validation), or the one error saying why no
+// route fits the combination.
+func chooseRoute(d Data, o *Options, measure string) (route, error) {
+	if err := checkForm(d); err != nil {
+		return 0, err
+	}
+	_, gaussian := o.family().(datafit.Gaussian)
+	plain := gaussian && len(o.Unpenalized) == 0 && measure != "mae"
+	_, q := d.dims()
+	switch v := d.(type) {
+	case *Stats:
+		if !plain {
+			return 0, errors.New("estimator: sufficient statistics fit the gaussian family with every predictor penalised and the deviance (mse) measure; give the rows for this fit")
+		}
+		return lsStats, nil
+	case *Stream:
+		if plain {
+			return lsStats, nil
+		}
+		return famStream, nil
+	case *Rows:
+		if plain {
+			if v.Weights != nil {
+				return lsStats, nil
+			}
+			return lsRows, nil
+		}
+		if denseOf(v.X) == nil {
+			return 0, fmt.Errorf("estimator: the %s family needs a dense design (*mat.Dense)", o.family().Name())
+		}
+	}
+	if q != 1 {
+		return 0, fmt.Errorf("estimator: %d responses: several responses are fitted for the gaussian family with every predictor penalised", q)
+	}
+	return famRows, nil
+}
+
+// checkMeasure returns the CV measure to use ("deviance" when empty).
+func checkMeasure(fam datafit.Family, m string) (string, error) {
+	if m == "" {
+		return "deviance", nil
+	}
+	if !slices.Contains(glm.Measures(fam), m) {
+		return "", fmt.Errorf("estimator: measure %q is not one of %v for the %s family", m, glm.Measures(fam), fam.Name())
+	}
+	return m, nil
+}

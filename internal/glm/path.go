@@ -1,0 +1,172 @@
+package glm
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// PathOptions configure a path of fits along a decreasing λ grid.
+type PathOptions struct {
+	Options
+	// Lambdas is the grid, used as given (sorted decreasing). If nil, NLambda
+	// values from λ_max down to MinRatio·λ_max, evenly spaced in log scale.
+	Lambdas []float64
+	// NLambda is the grid's length. If zero, 100.
+	NLambda int
+	// MinRatio is the smallest λ over λ_max. If zero, solver.MinRatio:
+	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
+	MinRatio float64
+}
+
+// Path is a sequence of fits with warm starts.
+type Path struct {
+	// Lambdas holds the λ of each model (the grid, possibly cut short).
+	Lambdas []float64
+	// Models holds one fit per λ.
+	Models []*Model
+	// Note says why the path stopped before the end of the grid ("" when
+	// it did not).
+	Note string
+}
+
+// devMax is glmnet's devmax: a generated path stops once the deviance
+// ratio passes it, where a logistic fit of separable data heads to
+// infinity and the rest of the grid only chases it.
+const devMax = 0.999
+
+// devFrac is glmnet's fdev: a generated path stops once the deviance
+// ratio stops moving (see settled).
+const devFrac = 1e-5
+
+// minPath is glmnet's mnlam: a generated path never stops by its deviance
+// rules (settled or past devMax) before this many λ.
+const minPath = 5
+
+// settled reports whether a generated path stops after the deviance ratios
+// dev (one per λ so far) by glmnet's rule for the family, and the rule in
+// words: gaussian when the last step moved the ratio by less than 1e-5 of
+// itself, Poisson when the last four steps moved it by less than 1e-4 of
+// itself, the others (binomial, gamma: glmnet's rule for any other family)
+// when the last step moved it by less than 1e-5.
+func settled(fam datafit.Family, dev []float64) (bool, string) {
+	m := len(dev) - 1
+	if m+1 < minPath {
+		return false, ""
+	}
+	last := dev[m]
+	switch fam.(type) {
+	case datafit.Gaussian:
+		return last-dev[m-1] < devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself", devFrac)
+	case datafit.Poisson:
+		return last-dev[m-minPath+1] < 10*devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself over %d λ", 10*devFrac, minPath-1)
+	}
+	return last-dev[m-1] < devFrac, fmt.Sprintf("the deviance ratio moved by less than %g", devFrac)
+}
+
+// FitPath fits the model along a decreasing λ grid, each fit warm-started
+// at the previous solution. On a generated grid it stops, with a Note, once
+// the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
+// glmnet applies them per family: see settled); on any grid it stops when a
+// fit fails to converge with coefficients growing without bound.
+func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
+	var po PathOptions
+	if opts != nil {
+		po = *opts
+	}
+	pb, err := newProblem(x, y, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	grid, generated, err := pb.grid(pen, &po)
+	if err != nil {
+		return nil, err
+	}
+	return pb.path(pen, grid, generated)
+}
+
+// grid returns the user's grid or a generated one.
+func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, error) {
+	if po.Lambdas != nil {
+		return checkGrid(po.Lambdas)
+	}
+	lmax, ok := pb.lambdaMax(pen)
+	if !ok {
+		return nil, false, errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
+	}
+	return logGrid(lmax, pb.n, pb.p, po)
+}
+
+// checkGrid returns a user's grid, checked and sorted decreasing.
+func checkGrid(lambdas []float64) ([]float64, bool, error) {
+	grid, err := solver.UserGrid(lambdas)
+	if err != nil {
+		return nil, false, fmt.Errorf("glm: %w", err)
+	}
+	return grid, false, nil
+}
+
+// logGrid returns po's generated grid below lmax for n observations of p
+// predictors (solver.Grid).
+func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
+	grid, err := solver.Grid(lmax, po.NLambda, po.MinRatio, n, p)
+	if err != nil {
+		return nil, false, fmt.Errorf("glm: %w", err)
+	}
+	return grid, true, nil
+}
+
+func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*Path, error) {
+	var warm *mat.Dense
+	return runPath(pb.fam, grid, generated, func(l float64) (*Model, error) {
+		m, err := pb.fit(pen, l, warm)
+		if err == nil {
+			warm = m.solution
+		}
+		return m, err
+	})
+}
+
+// runPath fits along grid with fit (which warm-starts itself) and applies
+// the stopping rules of a path of family fam to the penalised fits (not
+// to their relaxed refits, whose deviance is flat between changes of the
+// support: glmnet's relax = TRUE also refits along the penalised path).
+func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda float64) (*Model, error)) (*Path, error) {
+	out := &Path{}
+	var devs []float64
+	for i, l := range grid {
+		m, err := fit(l)
+		if err != nil {
+			return nil, err
+		}
+		out.Lambdas = append(out.Lambdas, l)
+		out.Models = append(out.Models, m)
+		dev := m.pathDevRatio()
+		devs = append(devs, dev)
+		if i == len(grid)-1 {
+			break
+		}
+		if stop, why := settled(fam, devs); generated && stop {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
+			break
+		}
+		if generated && len(devs) >= minPath && dev > devMax {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): deviance ratio %.4f > %g, the fit is near-saturated (glmnet's rule)", l, i+1, len(grid), dev, devMax)
+			break
+		}
+		if !m.Converged && dev > devMax {
+			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", l, i+1, len(grid), dev)
+			break
+		}
+	}
+	return out, nil
+}
+
+// lambdaMax is LambdaMax on a prepared problem.
+func (pb *problem) lambdaMax(pen penalty.Penalty) (float64, bool) {
+	return solver.LambdaMax(pb.loss, pen)
+}

@@ -1,0 +1,461 @@
+package glm
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
+	"gonum.org/v1/gonum/mat"
+)
+
+// RowSource gives a data set's rows, one pass at a time (see
+// data.RowSource).
+type RowSource = data.RowSource
+
+// StreamResult is a fit from a RowSource with the number of passes it
+// took.
+type StreamResult struct {
+	*Model
+	// Passes counts the passes over the rows.
+	Passes int
+}
+
+// FitSource fits the model at one λ from a RowSource of p predictors in
+// O(p²) memory, by proximal Newton with two passes per outer iteration:
+// one for the weighted statistics of the IRLS model (package suffstat:
+// weights wᵢ∂²d/∂η²/2, working response), whose Gram form the inner method
+// solves with the intercept fitted by centring, and one for the line search
+// (ten step lengths at once) and the certificate of the current point. A
+// few passes at the start fit the intercept-only model (the null deviance).
+// The fit stops when the relative duality gap reaches the tolerance with
+// the intercept at its optimum (relative intercept gradient ≤ 1e-9). Offsets
+// and weights are supported; Unpenalized and Standardize are not (an error).
+// Tolerances below about 1e-8 may not be reached: the Newton steps can
+// stall at a relative gap near 1e-9 (reported as not converged).
+func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*StreamResult, error) {
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+	}
+	s, null, err := newStream(src, p, pen, opts)
+	if err != nil {
+		return nil, err
+	}
+	s.lambda = lambda
+	pt, res, err := s.solve(null)
+	if err != nil {
+		return nil, err
+	}
+	m, err := s.model(pt, res)
+	if err != nil {
+		return nil, err
+	}
+	return &StreamResult{Model: m, Passes: s.passes}, nil
+}
+
+// StreamPath is a path fitted from a RowSource with the number of passes
+// it took.
+type StreamPath struct {
+	*Path
+	// Passes counts the passes over the rows.
+	Passes int
+}
+
+// FitPathSource fits a path like FitPath from a RowSource of p predictors
+// in O(p²) memory (see FitSource), each fit warm-started at the previous
+// one, with FitPath's grid and stopping rules. Passes: one to check the
+// rows, a few for the intercept-only model, one for λ_max when the grid is
+// generated, then per λ two per Newton step (typically 2–5 steps from a
+// warm start) and one for the deviance of the fit.
+func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions) (*StreamPath, error) {
+	var po PathOptions
+	if opts != nil {
+		po = *opts
+	}
+	s, null, err := newStream(src, p, pen, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	grid, generated, err := s.grid(null, &po)
+	if err != nil {
+		return nil, err
+	}
+	warm := null
+	pth, err := runPath(s.fam, grid, generated, func(lambda float64) (*Model, error) {
+		s.lambda = lambda
+		pt, res, err := s.solve(warm)
+		if err != nil {
+			return nil, err
+		}
+		warm = pt
+		return s.model(pt, res)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &StreamPath{Path: pth, Passes: s.passes}, nil
+}
+
+// newStream validates the options, checks the rows and fits the
+// intercept-only model, which it returns.
+func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*streamFit, point, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	if o.Family == nil {
+		o.Family = datafit.Gaussian{}
+	}
+	if len(o.Unpenalized) > 0 || o.Standardize || o.Weights != nil || o.Offset != nil {
+		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and supports neither unpenalised predictors nor standardisation")
+	}
+	if err := penalty.Validate(pen); err != nil {
+		return nil, point{}, err
+	}
+	s := &streamFit{src: src, p: p, fam: o.Family, intercept: !o.NoIntercept, pen: pen, set: o.Settings}
+	if s.set.Tol == 0 {
+		s.set.Tol = solver.DefaultTol
+	}
+	if err := s.check(); err != nil {
+		return nil, point{}, err
+	}
+	null := point{beta: make([]float64, s.p)}
+	if err := s.nullFit(&null); err != nil {
+		return nil, point{}, err
+	}
+	return s, null, nil
+}
+
+// grid returns the user's grid, or FitPath's generated one from λ_max, the
+// dual norm of the gradient at the intercept-only model (one pass).
+func (s *streamFit) grid(null point, po *PathOptions) ([]float64, bool, error) {
+	if po.Lambdas != nil {
+		return checkGrid(po.Lambdas)
+	}
+	st, err := s.statistics(null)
+	if err != nil {
+		return nil, false, err
+	}
+	lmax, ok := penalty.DualNorm(s.pen, mat.NewDense(s.p, 1, st.grad))
+	if !ok {
+		return nil, false, errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
+	}
+	return logGrid(lmax, s.n, s.p, po)
+}
+
+type streamFit struct {
+	src       RowSource
+	p         int
+	fam       datafit.Family
+	intercept bool
+	pen       penalty.Penalty
+	lambda    float64
+	set       solver.Settings
+	n         int
+	wscale    float64 // n/Σw: the weights rescaled to sum to n
+	passes    int
+	null      float64
+	// The state of proximal Newton's passes: the current intercept, the
+	// last model pass's statistics, and the intercept of the model's
+	// solution at the last line-search pass.
+	b0     float64
+	st     *stats
+	nextB0 float64
+}
+
+// point is a candidate (b₀, β).
+type point struct {
+	b0   float64
+	beta []float64
+}
+
+func (pt point) eta(x []float64, o float64) float64 {
+	e := o + pt.b0
+	for j, v := range x {
+		if pt.beta[j] != 0 {
+			e += v * pt.beta[j]
+		}
+	}
+	return e
+}
+
+func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) error {
+	s.passes++
+	i := 0
+	return s.src.Pass(func(x []float64, y, w, o float64) error {
+		if len(x) != s.p {
+			return fmt.Errorf("glm: row %d has %d predictors, want %d", i+1, len(x), s.p)
+		}
+		err := row(i, x, y, w, o)
+		i++
+		return err
+	})
+}
+
+// solve runs proximal Newton (solver.ProxNewton on the streamed loss, two
+// passes per step) at s.lambda from cur and returns the point reached,
+// certified by the result.
+func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
+	s.b0 = cur.b0
+	start := mat.NewDense(s.p, 1, slices.Clone(cur.beta))
+	res, err := solver.Minimize(solver.Problem{Loss: s, Penalty: s.pen, Lambda: s.lambda}, start, &s.set, &solver.ProxNewton{})
+	if err != nil {
+		return point{}, nil, err
+	}
+	return point{b0: s.b0, beta: mat.Col(nil, 0, res.Theta)}, res, nil
+}
+
+// check is the first pass: counts, weights and valid responses.
+func (s *streamFit) check() error {
+	var wsum float64
+	var ws suffstat.WeightSummary
+	top := make([]float64, s.p) // each column's largest magnitude
+	err := s.pass(func(i int, x []float64, y, w, o float64) error {
+		if err := datafit.CheckRow(s.fam, i, x, y, w, o); err != nil {
+			return err
+		}
+		for j, v := range x {
+			top[j] = math.Max(top[j], math.Abs(v))
+		}
+		wsum += w
+		ws.Add(w)
+		s.n++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if s.n < 2 || !(wsum > 0) || math.IsInf(wsum, 0) || math.IsInf(float64(s.n)/wsum, 0) {
+		return fmt.Errorf("glm: %d rows with total weight %v: need at least 2 rows and a total weight within float64's range once rescaled to sum n (divide the weights by a common factor)", s.n, wsum)
+	}
+	if err := ws.Check(); err != nil {
+		return &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
+	}
+	for j, m := range top {
+		if err := datafit.CheckColumnScale(j, m); err != nil {
+			return err
+		}
+	}
+	s.wscale = float64(s.n) / wsum
+	return nil
+}
+
+// nullFit fits the intercept-only model (with the offsets) by Newton passes
+// and records the null deviance.
+func (s *streamFit) nullFit(cur *point) error {
+	if !s.intercept {
+		dev, _, _, err := s.interceptPass(*cur)
+		s.null = dev
+		return err
+	}
+	for range 50 {
+		dev, g, h, err := s.interceptPass(*cur)
+		if err != nil {
+			return err
+		}
+		s.null = dev
+		if !(h > 0) {
+			return errors.New("glm: the intercept-only model has no curvature (a single binomial class, or all-zero counts?)")
+		}
+		step := -g / h
+		if math.Abs(step) <= 1e-12*(1+math.Abs(cur.b0)) {
+			return nil
+		}
+		cur.b0 += math.Max(-5, math.Min(5, step)) // damped far from the optimum
+	}
+	return errors.New("glm: the intercept-only model did not converge (separable data?)")
+}
+
+// interceptPass returns the deviance and its first two derivatives in b₀.
+func (s *streamFit) interceptPass(pt point) (dev, g, h float64, err error) {
+	err = s.pass(func(_ int, x []float64, y, w, o float64) error {
+		w *= s.wscale
+		e := pt.eta(x, o)
+		d1, d2 := s.fam.Derivs(y, e)
+		dev += w * s.fam.Deviance(y, e)
+		g += w * d1
+		h += w * d2
+		return nil
+	})
+	return dev, g, h, err
+}
+
+// stats are what one statistics pass collects at a point.
+type stats struct {
+	mo       *suffstat.Moments // of [x, z] with weights w∂²d/∂η²/2
+	grad     []float64         // Σ w ∂d/∂η x
+	g0, abs0 float64           // Σ w ∂d/∂η and Σ w|∂d/∂η|
+	deviance float64
+}
+
+// interceptOK reports whether the intercept is at its optimum to 1e-9,
+// which makes the scaled gradient a feasible dual point.
+func (st *stats) interceptOK(intercept bool) bool {
+	return !intercept || math.Abs(st.g0) <= 1e-9*math.Max(st.abs0, math.SmallestNonzeroFloat64)
+}
+
+func (s *streamFit) statistics(pt point) (*stats, error) {
+	st := &stats{mo: suffstat.New(s.p + 1), grad: make([]float64, s.p)}
+	z := make([]float64, s.p+1)
+	chunk := suffstat.NewChunk(st.mo, suffstat.DefaultBlock)
+	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
+		w *= s.wscale
+		e := pt.eta(x, o)
+		d1, d2 := s.fam.Derivs(y, e)
+		st.deviance += w * s.fam.Deviance(y, e)
+		for j, v := range x {
+			st.grad[j] += w * d1 * v
+		}
+		st.g0 += w * d1
+		st.abs0 += w * math.Abs(d1)
+		if w == 0 || !(d2 > 0) {
+			return nil
+		}
+		copy(z, x)
+		z[s.p] = e - o - d1/d2
+		chunk.Add(z, w*d2/2)
+		return nil
+	})
+	if err != nil {
+		chunk.Close() // the statistics are dropped
+		return nil, err
+	}
+	chunk.Flush()
+	if math.IsInf(st.deviance, 0) || math.IsNaN(st.deviance) {
+		return nil, errors.New("glm: the deviance overflows float64 (badly scaled data?)")
+	}
+	return st, nil
+}
+
+var _ solver.PassNewtoner = (*streamFit)(nil)
+
+// Dims implements solver.Loss: the p coefficients (the intercept is a
+// free parameter the loss moves itself).
+func (s *streamFit) Dims() (int, int) { return s.p, 1 }
+
+// Lipschitz implements solver.Loss: unknown.
+func (s *streamFit) Lipschitz() float64 { return 0 }
+
+// Eval implements solver.Loss by one pass at (b₀, β = theta): the
+// deviance, and its gradient into grad when not nil; NaN when the pass
+// fails. Proximal Newton does not call it (ModelPass gives both).
+func (s *streamFit) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
+	st, err := s.statistics(point{b0: s.b0, beta: mat.Col(nil, 0, theta)})
+	if err != nil {
+		return math.NaN()
+	}
+	if grad != nil {
+		if grad.IsEmpty() {
+			grad.ReuseAs(s.p, 1)
+		}
+		grad.SetCol(0, st.grad)
+	}
+	return st.deviance
+}
+
+// ModelPass implements solver.PassNewtoner: one statistics pass at
+// (b₀, β = theta), the IRLS model in Gram form from its moments (the
+// intercept by centring, or about zero without one).
+func (s *streamFit) ModelPass(theta, grad *mat.Dense) (float64, *solver.LeastSquares, error) {
+	st, err := s.statistics(point{b0: s.b0, beta: mat.Col(nil, 0, theta)})
+	if err != nil {
+		return 0, nil, err
+	}
+	s.st = st
+	grad.SetCol(0, st.grad)
+	if !(st.mo.W > 0) {
+		return 0, nil, errors.New("glm: every observation has zero curvature (fitted means at the boundary: separable data?)")
+	}
+	d := s.p + 1
+	c := st.mo.Sym()
+	if !s.intercept {
+		for a := range d {
+			for b := a; b < d; b++ {
+				c.SetSym(a, b, c.At(a, b)+st.mo.W*st.mo.Mean[a]*st.mo.Mean[b])
+			}
+		}
+	}
+	h := mat.NewSymDense(s.p, nil)
+	cross := mat.NewDense(s.p, 1, nil)
+	for a := range s.p {
+		for b := a; b < s.p; b++ {
+			h.SetSym(a, b, c.At(a, b))
+		}
+		cross.Set(a, 0, c.At(a, s.p))
+	}
+	return st.deviance, solver.NewGramLeastSquares(h, cross, math.Max(c.At(s.p, s.p), 0)), nil
+}
+
+// LinePass implements solver.PassNewtoner: one pass for the deviance at
+// the step lengths ts along the step from (b₀, theta) to the model's
+// solution (next, its intercept from the model's means) and the dual
+// objective at (b₀, theta) scaled by scale.
+func (s *streamFit) LinePass(theta, next *mat.Dense, ts []float64, scale float64) ([]float64, float64, float64, error) {
+	cur := point{b0: s.b0, beta: mat.Col(nil, 0, theta)}
+	to := point{beta: mat.Col(nil, 0, next)}
+	if s.intercept {
+		to.b0 = s.st.mo.Mean[s.p]
+		for j, v := range to.beta {
+			to.b0 -= s.st.mo.Mean[j] * v
+		}
+	}
+	s.nextB0 = to.b0
+	cand := make([]point, len(ts))
+	for k, t := range ts {
+		cand[k] = point{b0: cur.b0 + t*(to.b0-cur.b0), beta: make([]float64, s.p)}
+		for j := range cand[k].beta {
+			cand[k].beta[j] = cur.beta[j] + t*(to.beta[j]-cur.beta[j])
+		}
+	}
+	dev := make([]float64, len(ts))
+	var dual float64
+	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
+		w *= s.wscale
+		for k := range cand {
+			dev[k] += w * s.fam.Deviance(y, cand[k].eta(x, o))
+		}
+		if w > 0 {
+			d1, _ := s.fam.Derivs(y, cur.eta(x, o))
+			dual += -w*s.fam.Conjugate(y, scale*d1) + scale*w*d1*o
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return dev, dual, s.st.g0 * (to.b0 - cur.b0), nil
+}
+
+// Step implements solver.PassNewtoner: the intercept moves by the step
+// length t towards the model's.
+func (s *streamFit) Step(t float64) { s.b0 += t * (s.nextB0 - s.b0) }
+
+// FreeOptimal implements solver.PassNewtoner: the intercept is at its
+// optimum at the last model pass's point.
+func (s *streamFit) FreeOptimal() bool { return s.st.interceptOK(s.intercept) }
+
+// model is the fitted model at pt, certified by res.
+func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
+	dev, _, _, err := s.interceptPass(pt)
+	if err != nil {
+		return nil, err
+	}
+	pt.beta = slices.Clone(pt.beta)
+	beta := mat.NewDense(s.p, 1, pt.beta)
+	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: pt.beta, Intercept: pt.b0,
+		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
+		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, N: s.n,
+		solution: beta, fitted: beta}
+	for j := range s.p {
+		m.Penalized = append(m.Penalized, j)
+	}
+	if s.null > 0 {
+		m.DevRatio = 1 - dev/s.null
+	}
+	return m, nil
+}

@@ -1,0 +1,245 @@
+package lsfit
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// RowSelector is solver.RowSelector, a design that can restrict itself to
+// a subset of its rows (cross-validation needs it).
+type RowSelector = solver.RowSelector
+
+// CVOptions configure K-fold cross-validation.
+type CVOptions struct {
+	PathOptions
+	// Folds is K. If zero, cvcurve.DefaultFolds.
+	Folds int
+	// Seed fixes the random assignment of rows to folds. The same seed gives
+	// the same folds and the same result.
+	Seed uint64
+	// FoldID, when not nil, gives each row's fold (0…K−1, every fold
+	// non-empty; glmnet's foldid less one), and Folds and Seed are not
+	// used.
+	FoldID []int
+}
+
+// CV is the result of K-fold cross-validation along a λ grid.
+type CV struct {
+	// Lambdas is the grid, computed on the full data and shared by the
+	// folds.
+	Lambdas []float64
+	// MeanError is the mean over folds of the held-out mean squared error
+	// (averaged over responses), and StdError its standard error
+	// sd/√K.
+	MeanError, StdError []float64
+	// IndexMin is the grid index of the smallest mean error, IndexSE of the
+	// largest λ whose mean error is within one standard error of it
+	// (glmnet's λ_1se rule).
+	IndexMin, IndexSE int
+	// LambdaMin and LambdaSE are the λ values at IndexMin and IndexSE.
+	LambdaMin, LambdaSE float64
+	// Path is the fit on all data along the grid.
+	Path *Path
+	// Folds holds each row's fold number (0…K−1).
+	Folds []int
+	// Unconverged counts the fold fits (fold × λ) that stopped at the
+	// iteration cap; their errors are still in the curve. The full-data
+	// path reports its own fits' convergence in Path.Models.
+	Unconverged int
+	// OutOfRange is non-nil when λ (Path.OutOfRange) or the mean errors
+	// are beyond float64 on the data's scale; the selection of IndexMin
+	// and IndexSE, made on rescaled data, is right.
+	OutOfRange error
+}
+
+// CrossValidate runs K-fold cross-validation of the penalised fit along a λ
+// grid (computed once on all data, as glmnet does), fitting the folds
+// concurrently (one at a time when Options.Method is set, since a method
+// may keep state), and returns the error curve with λ_min and λ_1se
+// together with the full-data path.
+func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
+	var co CVOptions
+	if opts != nil {
+		co = *opts
+	}
+	k := co.Folds
+	if k == 0 {
+		k = cvcurve.DefaultFolds
+	}
+	n, _ := x.Dims()
+	if co.FoldID != nil {
+		var err error
+		if k, err = checkFoldID(co.FoldID, n); err != nil {
+			return nil, err
+		}
+	}
+	if k < 2 || k > n {
+		return nil, fmt.Errorf("tensorreg: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
+	}
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, pen, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	co.Lambdas = sc.scaledLambdas(co.Lambdas)
+	full, err := prepare(x, y, &co.Options)
+	if err != nil {
+		return nil, err
+	}
+	path, err := full.grid(pen, &co.PathOptions)
+	if err != nil {
+		return nil, err
+	}
+	grid := path.Lambdas
+	folds := co.FoldID
+	if folds == nil {
+		folds = assignFolds(n, k, co.Seed)
+	}
+	progress := newCounter(co.Progress, (k+1)*len(grid))
+	full.progress = progress
+	errs := make([][]float64, k)
+	unconv := make([]int, k)
+	fail := make([]error, k)
+	var wg sync.WaitGroup
+	// The default methods keep no state; a caller's Method may (ADMM caches
+	// its factor), so folds share it only one at a time.
+	workers := 2
+	if co.Method != nil {
+		workers = 1
+	}
+	sem := make(chan struct{}, workers)
+	for f := 0; f < k; f++ {
+		wg.Add(1)
+		go func(f int) {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
+		}(f)
+	}
+	wg.Wait()
+	for _, e := range fail {
+		if e != nil {
+			return nil, e
+		}
+	}
+	cv := &CV{Lambdas: grid, Folds: folds}
+	for _, u := range unconv {
+		cv.Unconverged += u
+	}
+	sizes := make([]float64, k)
+	for _, f := range folds {
+		sizes[f]++
+	}
+	cv.summarise(errs, sizes)
+	full.opts = co.Options
+	if cv.Path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	if err := sc.cv(cv); err != nil {
+		return nil, err
+	}
+	return cv, nil
+}
+
+// checkFoldID returns the number of folds of a user's fold assignment.
+func checkFoldID(id []int, n int) (int, error) {
+	k, err := cvcurve.CheckIDs(id, n)
+	if err != nil {
+		return 0, fmt.Errorf("tensorreg: %w", err)
+	}
+	return k, nil
+}
+
+func assignFolds(n, k int, seed uint64) []int { return cvcurve.Assign(n, k, seed) }
+
+// foldGrid is the grid a fold's training rows are fitted on: λ·share, the
+// share of the weight (rows) they hold. The objective sums over rows, so
+// the same λ on fewer rows would penalise each row harder than the final
+// fit does (1.25× for 5 folds); scaled, every fold solves the problem
+// glmnet's fold does at the same λ_glmnet = λ/(2n), and cardreg's curve,
+// λ_min and λ_1se are cv.glmnet's.
+func foldGrid(grid []float64, share float64) []float64 {
+	out := make([]float64, len(grid))
+	for i, l := range grid {
+		out[i] = l * share
+	}
+	return out
+}
+
+// foldErrors fits the path without fold f (at foldGrid) and returns the
+// held-out MSE at each λ and the number of fits that did not converge.
+func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int, progress *counter) ([]float64, int, error) {
+	var train, test []int
+	for i, g := range folds {
+		if g == f {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	xTrain, err := selectRows(x, train)
+	if err != nil {
+		return nil, 0, err
+	}
+	xTest, _ := selectRows(x, test)
+	pr, err := prepare(xTrain, rowsOf(y, train), opts)
+	if err != nil {
+		return nil, 0, err
+	}
+	pr.progress = progress
+	path, err := pr.runPath(pen, &Path{Lambdas: foldGrid(grid, float64(len(train))/float64(len(folds)))})
+	if err != nil {
+		return nil, 0, err
+	}
+	unconverged := 0
+	yTest := rowsOf(y, test)
+	out := make([]float64, len(grid))
+	for k, m := range path.Models {
+		if !m.Converged {
+			unconverged++
+		}
+		var d mat.Dense
+		d.Sub(yTest, m.Predict(xTest))
+		r, c := d.Dims()
+		out[k] = sq(&d) / float64(r*c)
+	}
+	return out, unconverged, nil
+}
+
+func selectRows(x solver.Design, rows []int) (solver.Design, error) {
+	switch d := x.(type) {
+	case solver.DenseDesign:
+		return solver.DenseDesign{X: rowsOf(d.X, rows)}, nil
+	case RowSelector:
+		return d.SelectRows(rows), nil
+	}
+	return nil, errors.New("tensorreg: cross-validation needs a dense design or a RowSelector")
+}
+
+func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
+	_, c := m.Dims()
+	out := mat.NewDense(len(rows), c, nil)
+	for k, i := range rows {
+		out.SetRow(k, m.RawRowView(i)[:c])
+	}
+	return out
+}
+
+// summarise computes the curve as cv.glmnet does (package cvcurve): the
+// mean of the folds' errors weighted by their weights w (rows, or Σw), its
+// standard error, λ_min and λ_1se.
+func (cv *CV) summarise(errs [][]float64, w []float64) {
+	c := cvcurve.Summarise(errs, w, false)
+	cv.MeanError, cv.StdError = c.Mean, c.SE
+	cv.IndexMin, cv.LambdaMin = c.IndexMin, cv.Lambdas[c.IndexMin]
+	cv.IndexSE, cv.LambdaSE = c.IndexSE, cv.Lambdas[c.IndexSE]
+}

@@ -1,0 +1,506 @@
+package lsfit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Options configure a fit. The zero value fits an unpenalised intercept,
+// does not standardise, and runs FISTA with the solver's default settings
+// (relative duality gap 1e-7).
+type Options struct {
+	// NoIntercept drops the intercept; otherwise X and Y are centred and the
+	// intercept is recovered from the means, unpenalised. A constant
+	// predictor is then zero after centring: the data say nothing about its
+	// coefficient, which the penalty alone sets (to the lasso's 0, or to
+	// where the pairwise terms pull it for the cardinality penalty).
+	NoIntercept bool
+	// Standardize scales each predictor to unit population standard
+	// deviation before fitting (glmnet's convention) and maps the
+	// coefficients back. It needs a dense design or a solver.Gramer. It is off by default because cardinality sparsity
+	// is about equal coefficients: on the raw scale equal coefficients mean
+	// equal per-unit effects, after scaling they mean equal per-sd effects.
+	Standardize bool
+	// Relax refits each penalised solution by unpenalised least squares on
+	// its structure: one free value per cluster of equal coefficients (per
+	// response), zeros of the lasso kept at zero. This is glmnet's
+	// relax = TRUE with γ = 0: the penalty chooses the clusters, least
+	// squares chooses their values, which removes the penalty's shrinkage
+	// of the common values. Cross-validation then scores the relaxed fits.
+	// It needs a piecewise-linear penalty (cardinality, grouped, lasso).
+	Relax bool
+	// Settings say when the solver stops.
+	Settings solver.Settings
+	// Method is the solver. If nil, solver.DefaultMethod's choice: the
+	// lasso uses coordinate descent, on the rows of a dense design for one
+	// λ, on XᵀX (formed once, shared by all λ) for paths and
+	// cross-validation and for fits from sufficient statistics; the
+	// cardinality and grouped penalties use FISTA with polishing in Gram
+	// form (n ≥ p and p ≤ 5000), else cluster coordinate descent
+	// (solver.ClusterCD) on the rows; other penalties use FISTA.
+	Method solver.Method
+}
+
+// Model is a fitted model Y ≈ X·Coef + 1·Interceptᵀ.
+type Model struct {
+	// Penalty and Lambda are what was fitted, on the objective
+	// ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B) (no 1/(2n); λ_glmnet = λ/(2n)).
+	Penalty penalty.Penalty
+	Lambda  float64
+	// Coef is the p×q coefficient matrix on the scale of the data.
+	Coef *mat.Dense
+	// Intercept holds one intercept per response (zeros without one).
+	Intercept []float64
+	// Objective is the objective at the solution, on the solver's scale
+	// (standardised predictors when Standardize is set). For a relaxed
+	// model, Objective, Gap and the convergence fields describe the
+	// penalised fit that chose the clusters.
+	Objective float64
+	// Gap is the relative duality gap certified at the solution (NaN when
+	// the penalty has no dual norm; ridge reports its closed form's gap).
+	Gap float64
+	// Iterations is the solver's iteration count (0 for closed forms).
+	Iterations int
+	// Converged reports whether the stopping criterion was met; Status
+	// says which, or that the iteration cap was reached.
+	Converged bool
+	Status    solver.Status
+	// N is the number of observations.
+	N int
+	// R2 holds the coefficient of determination of each response.
+	R2 []float64
+	// Residuals is Y − fitted, n×q (nil for a fit from sufficient
+	// statistics, which has no rows, and for the models of a path or
+	// cross-validation fitted in Gram form, n ≥ p: one n×q matrix per λ
+	// would cost a pass over X and n·q values each; Predict gives them).
+	Residuals *mat.Dense
+	// Relaxed reports whether Coef is the least-squares refit on the
+	// penalised solution's clusters (Options.Relax); false also when the
+	// refit was asked for but its reduced system was singular.
+	Relaxed bool
+
+	fitted   *mat.Dense // coefficients on the scale the penalty acts on
+	solution *mat.Dense // the penalised solver solution: the next warm start
+	mean, sd []float64
+}
+
+// prepared holds the data of one fit in the form the solver sees.
+type prepared struct {
+	x        solver.Design // as given
+	y        *mat.Dense
+	loss     *solver.LeastSquares
+	design   solver.Design // centred and scaled
+	mean, sd []float64     // of X (nil when not used)
+	ymean    []float64
+	opts     Options
+	progress *counter // nil unless a path reports progress
+	nobs     int      // n, the number of observations
+	// tss holds each response's total sum of squares about its mean
+	// (about 0 without an intercept), for R² from the statistics.
+	tss []float64
+	// noResiduals: models take R² from the statistics and carry no
+	// residuals (a path in Gram form).
+	noResiduals bool
+}
+
+// checkInputs checks the shapes of a design and a response and that the
+// entries of a dense one are finite.
+func checkInputs(x solver.Design, y mat.Matrix) error {
+	if x == nil || y == nil {
+		return errors.New("tensorreg: nil design or response")
+	}
+	n, p := x.Dims()
+	ny, q := y.Dims()
+	if ny != n {
+		return fmt.Errorf("tensorreg: design has %d rows but the response has %d", n, ny)
+	}
+	if n == 0 || p == 0 || q == 0 {
+		return errors.New("tensorreg: empty design or response")
+	}
+	if err := finite("response", y, math.Inf(1)); err != nil {
+		return err
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		return finite("design", dd.X, math.Inf(1))
+	}
+	return nil
+}
+
+func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+	return prepareLayout(x, y, opts, false)
+}
+
+// prepareLayout is prepare; with columns set, a dense design is centred
+// straight into a solver.ColumnDesign (its columns as rows), the layout
+// coordinate descent sweeps, instead of a centred copy that the solver
+// would transpose again.
+func prepareLayout(x solver.Design, y mat.Matrix, opts *Options, columns bool) (*prepared, error) {
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	n, _ := x.Dims()
+	_, q := y.Dims()
+	pr := &prepared{x: x, y: mat.DenseCopyOf(y), nobs: n}
+	if opts != nil {
+		pr.opts = *opts
+	}
+	if err := finite("response", pr.y, maxMagnitude); err != nil {
+		return nil, err
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		if err := finite("design", dd.X, maxMagnitude); err != nil {
+			return nil, err
+		}
+	}
+	if pr.opts.Standardize {
+		_, dense := x.(solver.DenseDesign)
+		if _, gram := x.(solver.Gramer); !dense && !gram {
+			return nil, errors.New("tensorreg: Standardize needs a dense design or one with a Gram form (solver.Gramer)")
+		}
+	}
+	if !pr.opts.NoIntercept || pr.opts.Standardize {
+		pr.mean, pr.sd = columnMoments(x, pr.opts.Standardize)
+		if pr.opts.NoIntercept {
+			pr.mean = nil
+		}
+	}
+	yc := pr.y
+	pr.ymean, pr.tss = make([]float64, q), make([]float64, q)
+	if !pr.opts.NoIntercept {
+		yc = mat.DenseCopyOf(pr.y)
+		for j := 0; j < q; j++ {
+			var s float64
+			for i := 0; i < n; i++ {
+				s += yc.At(i, j)
+			}
+			pr.ymean[j] = s / float64(n)
+			for i := 0; i < n; i++ {
+				yc.Set(i, j, yc.At(i, j)-pr.ymean[j])
+			}
+		}
+	}
+	for j := range q {
+		for i := range n {
+			pr.tss[j] += yc.At(i, j) * yc.At(i, j)
+		}
+	}
+	if dd, ok := x.(solver.DenseDesign); ok && columns {
+		pr.design = transformColumns(dd.X, pr.mean, pr.sd)
+	} else {
+		pr.design = transform(x, pr.mean, pr.sd)
+	}
+	pr.loss = solver.NewLeastSquares(pr.design, yc)
+	return pr, nil
+}
+
+// maxMagnitude bounds the data a fit works on: sums of n products of such
+// values stay finite for any realistic n. Fit, FitPath and CrossValidate
+// bring dense data into range first (see rescale), so only data they
+// cannot rescale (structured designs) can exceed it.
+const maxMagnitude = 1e150
+
+// finite refuses a NaN or infinite entry of m, or one larger than most in
+// magnitude.
+func finite(what string, m mat.Matrix, most float64) error {
+	r, c := m.Dims()
+	d, dense := m.(*mat.Dense)
+	for i := 0; i < r; i++ {
+		if dense && finiteRow(d.RawRowView(i)[:c], most) {
+			continue
+		}
+		for j := 0; j < c; j++ {
+			v := m.At(i, j)
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
+			}
+			if math.Abs(v) > most {
+				return fmt.Errorf("tensorreg: %s value %v at row %d, column %d is too large: its square overflows float64 sums; rescale the data", what, v, i+1, j+1)
+			}
+		}
+	}
+	return nil
+}
+
+// finiteRow reports whether every value of row is finite and at most most
+// in magnitude.
+func finiteRow(row []float64, most float64) bool {
+	for _, v := range row {
+		if a := math.Abs(v); !(a <= most) || a > math.MaxFloat64 {
+			return false
+		}
+	}
+	return true
+}
+
+// Fit fits the model at one λ: it minimises ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B)
+// over B (p×q) and the intercept b₀, with h = pen acting on the columns of
+// B. Ridge is solved in closed form; every other penalty by the solver,
+// certified by its duality gap where the dual norm is known.
+func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, pen, opts)
+	if err != nil {
+		return nil, err
+	}
+	// A lasso at λ > 0 with the default method runs coordinate descent on
+	// the columns of a dense design.
+	_, dense := x.(solver.DenseDesign)
+	columns := dense && lambda > 0 && solver.IsSeparableL1(pen) && (opts == nil || opts.Method == nil)
+	pr, err := prepareLayout(x, y, opts, columns)
+	if err != nil {
+		return nil, err
+	}
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+	}
+	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.model(m); err != nil {
+		return nil, err
+	}
+	m.Lambda = lambda
+	return m, nil
+}
+
+// fit solves at λ from the warm start init (penalised scale, may be nil).
+func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, method solver.Method) (*Model, error) {
+	if pen == nil {
+		return nil, errors.New("tensorreg: nil penalty")
+	}
+	if err := penalty.Validate(pen); err != nil {
+		return nil, err
+	}
+	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
+		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+	}
+	_, isRidge := pen.(penalty.Ridge)
+	if isRidge || lambda == 0 {
+		// Ridge, and every penalty at λ = 0 (least squares), in closed form
+		// when XᵀX (or XXᵀ) can be factorised.
+		if m, ok := pr.ridge(lambda); ok {
+			m.Penalty = pen
+			return m, nil
+		}
+		if lambda == 0 {
+			method = solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen}, solver.Hints{})
+		}
+	}
+	if m, ok := pr.zeroAbove(pen, lambda); ok {
+		return m, nil
+	}
+	set := pr.opts.Settings
+	res, err := solver.Minimize(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, init, &set, method)
+	if err != nil {
+		return nil, err
+	}
+	theta, relaxed := res.Theta, false
+	if pr.opts.Relax {
+		if theta, relaxed, err = pr.relax(pen, res.Theta); err != nil {
+			return nil, err
+		}
+	}
+	m := pr.model(pen, lambda, theta)
+	m.solution, m.Relaxed = res.Theta, relaxed
+	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
+	m.Converged, m.Status = res.Converged, res.Status
+	return m, nil
+}
+
+// zeroAbove returns the zero solution, certified, when λ ≥ λ_max =
+// h*(2XᵀY): B = 0 is then optimal (DESIGN §3), and the answer needs neither
+// XᵀX nor an iteration.
+func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool) {
+	var g mat.Dense
+	g.Scale(2, pr.loss.Cross())
+	lmax, ok := penalty.DualNorm(pen, &g)
+	if !ok || lambda < lmax || pr.opts.Relax {
+		return nil, false
+	}
+	p, q := pr.loss.Dims()
+	zero := mat.NewDense(p, q, nil)
+	m := pr.model(pen, lambda, zero)
+	if m.Residuals == nil {
+		m.Objective = pr.loss.Eval(nil, zero) // ‖Y‖² from the statistics
+	} else {
+		m.Objective = sq(m.Residuals) // ‖Y − 1ȳᵀ‖²: no XᵀX needed
+	}
+	m.Gap, m.Converged, m.Status = 0, true, solver.GapConverged
+	return m, true
+}
+
+// relax refits theta by least squares on its pieces with zero slopes and no
+// kink constraints. It reports false, keeping theta, when the reduced
+// system is singular (more clusters than the data can determine).
+func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bool, error) {
+	pw, ok := pen.(penalty.Piecewise)
+	if !ok {
+		return nil, false, fmt.Errorf("tensorreg: relaxed fits need a piecewise-linear penalty (cardinality, grouped or lasso), not %T", pen)
+	}
+	p, q := theta.Dims()
+	pieces := make([]penalty.Piece, q)
+	col := make([]float64, p)
+	for j := range pieces {
+		mat.Col(col, j, theta)
+		pc := pw.Piece(col, q)
+		pieces[j] = penalty.Piece{Clusters: pc.Clusters, Slopes: make([]float64, len(pc.Clusters))}
+	}
+	out := mat.NewDense(p, q, nil)
+	if !pr.loss.Polish(out, pieces, 0) {
+		return theta, false, nil
+	}
+	return out, true, nil
+}
+
+// method returns the solver of a single fit: the one asked for, else
+// solver.DefaultMethod's (for the lasso coordinate descent on the columns
+// of a dense design, without XᵀX, or on XᵀX when only the statistics are
+// known).
+func (pr *prepared) method(pen penalty.Penalty, lambda float64) solver.Method {
+	if pr.opts.Method != nil {
+		return pr.opts.Method
+	}
+	return solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen, Lambda: lambda}, solver.Hints{})
+}
+
+// pathMethod returns the solver of a path's fits: the one asked for, else
+// solver.DefaultMethod's for a path (there the O(np²) Gram product is paid
+// once).
+func (pr *prepared) pathMethod(pen penalty.Penalty) solver.Method {
+	if pr.opts.Method != nil {
+		return pr.opts.Method
+	}
+	return solver.DefaultMethod(solver.Problem{Loss: pr.loss, Penalty: pen}, solver.Hints{Path: true})
+}
+
+// gramForm reports whether the loss works in Gram form (forming XᵀX).
+func (pr *prepared) gramForm() bool { return pr.loss.Gram() != nil }
+
+// model maps solver coefficients back to the data's scale and fills the
+// summaries.
+func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense) *Model {
+	n := pr.nobs
+	p, q := theta.Dims()
+	coef := mat.DenseCopyOf(theta)
+	if pr.sd != nil {
+		for i := 0; i < p; i++ {
+			for j := 0; j < q; j++ {
+				coef.Set(i, j, coef.At(i, j)/pr.sd[i])
+			}
+		}
+	}
+	icpt := make([]float64, q)
+	if !pr.opts.NoIntercept {
+		for j := 0; j < q; j++ {
+			s := pr.ymean[j]
+			for i := 0; i < p; i++ {
+				s -= pr.mean[i] * coef.At(i, j)
+			}
+			icpt[j] = s
+		}
+	}
+	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
+		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
+	if pr.x == nil || pr.noResiduals {
+		m.R2 = pr.statsR2(theta)
+		return m
+	}
+	m.Residuals = mat.NewDense(n, q, nil)
+	pr.x.Mul(m.Residuals, coef)
+	m.Residuals.Sub(pr.y, m.Residuals)
+	m.R2 = make([]float64, q)
+	for j := 0; j < q; j++ {
+		var rss, tss float64
+		for i := 0; i < n; i++ {
+			r := m.Residuals.At(i, j) - icpt[j]
+			m.Residuals.Set(i, j, r)
+			rss += r * r
+			d := pr.y.At(i, j) - pr.ymean[j]
+			tss += d * d
+		}
+		m.R2[j] = 1 - rss/tss
+	}
+	return m
+}
+
+// Predict returns X·Coef + 1·Interceptᵀ for a design with the model's p
+// columns. It panics if the column count differs.
+func (m *Model) Predict(x solver.Design) *mat.Dense {
+	n, p := x.Dims()
+	if pp, _ := m.Coef.Dims(); pp != p {
+		panic(mat.ErrShape)
+	}
+	_, q := m.Coef.Dims()
+	out := mat.NewDense(n, q, nil)
+	x.Mul(out, m.Coef)
+	for i := 0; i < n; i++ {
+		for j := 0; j < q; j++ {
+			out.Set(i, j, out.At(i, j)+m.Intercept[j])
+		}
+	}
+	return out
+}
+
+// Clusters returns, for response j, the groups of predictors that share one
+// coefficient value, ordered by decreasing value; each group lists predictor
+// indices in increasing order. With Standardize the values compared are the
+// standardised coefficients, the ones the penalty fuses.
+func (m *Model) Clusters(j int) [][]int {
+	p, _ := m.fitted.Dims()
+	idx := make([]int, p)
+	for i := range idx {
+		idx[i] = i
+	}
+	col := mat.Col(nil, j, m.fitted)
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case col[a] > col[b]:
+			return -1
+		case col[a] < col[b]:
+			return 1
+		}
+		return a - b
+	})
+	var out [][]int
+	for k := 0; k < p; {
+		e := k + 1
+		for e < p && col[idx[e]] == col[idx[k]] {
+			e++
+		}
+		out = append(out, slices.Clone(idx[k:e]))
+		k = e
+	}
+	return out
+}
+
+// DistinctValues returns the sorted (increasing) distinct coefficient
+// values of response j, on the scale the penalty acts on.
+func (m *Model) DistinctValues(j int) []float64 {
+	col := mat.Col(nil, j, m.fitted)
+	slices.Sort(col)
+	return slices.Compact(col)
+}
+
+// EffectiveParams returns the number of distinct nonzero coefficient values,
+// summed over responses: the number of free parameters the fit uses.
+func (m *Model) EffectiveParams() int {
+	_, q := m.Coef.Dims()
+	k := 0
+	for j := 0; j < q; j++ {
+		for _, v := range m.DistinctValues(j) {
+			if v != 0 {
+				k++
+			}
+		}
+	}
+	return k
+}

@@ -1,0 +1,286 @@
+package lsfit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// PathOptions configure a λ path.
+type PathOptions struct {
+	Options
+	// NLambda is the number of λ values. If zero, 100 is used.
+	NLambda int
+	// MinRatio is the ratio of the smallest to the largest λ of the grid. If
+	// zero, solver.MinRatio: 1e-4 when n ≥ p, 1e-2 otherwise (glmnet's defaults).
+	MinRatio float64
+	// Lambdas, when set, is the grid itself (sorted decreasingly on use).
+	Lambdas []float64
+	// Progress, when set, is called after every fit with the number of fits
+	// done and the total (for CrossValidate, all folds' fits and the
+	// full-data path). It may be called from several goroutines, never at
+	// once.
+	Progress func(done, total int)
+}
+
+// Path is a sequence of fits along a decreasing λ grid, each warm-started
+// from the previous one.
+type Path struct {
+	// Lambdas is the decreasing λ grid.
+	Lambdas []float64
+	// Models holds the fit at each λ of the grid (without Residuals when
+	// fitted in Gram form, n ≥ p: see Model.Residuals).
+	Models []*Model
+	// LambdaMax is h*(2XᵀY) on centred data, the smallest λ with B̂ = 0
+	// (NaN for ridge).
+	LambdaMax float64
+	// LambdaFuse is, for the cardinality penalty, the smallest λ at which
+	// every column of B̂ is fully fused (one common value); NaN otherwise.
+	LambdaFuse float64
+	// OutOfRange is non-nil when data far from unit scale put λ beyond
+	// float64 on their own scale (+Inf, or 0 and subnormals that lost
+	// their digits): the fits, fitted on rescaled data, are right, but
+	// those λ values cannot be said.
+	OutOfRange error
+}
+
+// FitPath fits the model along a geometric λ grid of NLambda values from
+// the top of the grid down to MinRatio times it. The top is λ_max for the
+// lasso and grouped penalties (a penalty without a closed-form dual norm,
+// such as penalty.General, needs an explicit PathOptions.Lambdas). For the cardinality penalty it is
+// λ_fuse: above it every coefficient takes one common value that merely
+// shrinks to zero at λ_max, so a grid from λ_max would spend its points
+// where nothing fuses (DESIGN §3). For ridge the grid runs from 10³ to 10⁻³
+// times the largest eigenvalue of XᵀX unless MinRatio says otherwise.
+func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
+	var po PathOptions
+	if opts != nil {
+		po = *opts
+	}
+	if err := checkInputs(x, y); err != nil {
+		return nil, err
+	}
+	sc, x, y, err := rescale(x, y, pen, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	po.Lambdas = sc.scaledLambdas(po.Lambdas)
+	pr, err := prepare(x, y, &po.Options)
+	if err != nil {
+		return nil, err
+	}
+	path, err := pr.gridPath(pen, &po)
+	if err != nil {
+		return nil, err
+	}
+	if err := sc.path(path); err != nil {
+		return nil, err
+	}
+	return path, nil
+}
+
+// counter serialises progress reports from concurrent fits.
+type counter struct {
+	mu          sync.Mutex
+	done, total int
+	report      func(done, total int)
+}
+
+func newCounter(report func(done, total int), total int) *counter {
+	if report == nil {
+		return nil
+	}
+	return &counter{report: report, total: total}
+}
+
+func (c *counter) step() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.done++
+	c.report(c.done, c.total)
+}
+
+// gridPath computes the grid of po and fits along it, reporting progress.
+func (pr *prepared) gridPath(pen penalty.Penalty, po *PathOptions) (*Path, error) {
+	path, err := pr.grid(pen, po)
+	if err != nil {
+		return nil, err
+	}
+	pr.progress = newCounter(po.Progress, len(path.Lambdas))
+	return pr.runPath(pen, path)
+}
+
+func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
+	var warm mat.Matrix
+	if h, ok := pen.(penalty.Cardinality); ok && len(path.Lambdas) > 0 {
+		// Start from the fused point, which is the exact solution at and
+		// above λ_fuse. This is needed, not just faster: from a cold start
+		// the solver stops within the gap tolerance with two values a few
+		// 1e-6 apart instead of one, since the objective is nearly flat
+		// across the fusion boundary.
+		warm = pr.fusedPoint(h, path.Lambdas[0])
+	}
+	method := pr.pathMethod(pen)
+	pr.noResiduals = pr.gramForm()
+	for _, lam := range path.Lambdas {
+		m, err := pr.fit(pen, lam, warm, method)
+		if err != nil {
+			return nil, err
+		}
+		path.Models = append(path.Models, m)
+		warm = m.solution
+		pr.progress.step()
+	}
+	return path, nil
+}
+
+// grid computes the λ grid of a path.
+func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
+	path := &Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
+	if pen == nil {
+		return nil, errors.New("tensorreg: nil penalty")
+	}
+	lm, hasDual := solver.LambdaMax(pr.loss, pen)
+	if hasDual {
+		path.LambdaMax = lm
+	}
+	if len(po.Lambdas) > 0 {
+		grid, err := solver.UserGrid(po.Lambdas)
+		if err != nil {
+			return nil, fmt.Errorf("tensorreg: %w", err)
+		}
+		path.Lambdas = grid
+		return path, nil
+	}
+	n := pr.nobs
+	p, _ := pr.loss.Dims()
+	ratio := po.MinRatio
+	if _, isRidge := pen.(penalty.Ridge); !hasDual && !isRidge {
+		return nil, fmt.Errorf("tensorreg: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)
+	}
+	top := path.LambdaMax
+	switch h := pen.(type) {
+	case penalty.Cardinality:
+		path.LambdaFuse = pr.fusionLambda(h, path.LambdaMax)
+		if path.LambdaFuse > 0 {
+			top = path.LambdaFuse
+		}
+	case penalty.Ridge:
+		top = 1e3 * pr.loss.Lipschitz() / 2
+		if po.MinRatio == 0 {
+			ratio = 1e-6
+		}
+	}
+	if math.IsNaN(top) || math.IsInf(top, 0) {
+		return nil, fmt.Errorf("tensorreg: the top of the λ grid is %v, beyond float64: λ grows as the predictors' magnitude times the response's (statistics are not rescaled); divide the data by a power of ten", top)
+	}
+	if top <= 0 {
+		return nil, errors.New("tensorreg: the response is constant (λ_max = 0): nothing to fit")
+	}
+	grid, err := solver.Grid(top, po.NLambda, ratio, n, p)
+	if err != nil {
+		return nil, fmt.Errorf("tensorreg: %w", err)
+	}
+	path.Lambdas = grid
+	return path, nil
+}
+
+// fusionLambda returns the smallest λ at which the cardinality fit is fully
+// fused in every column. On the fused set B = 1cᵀ the problem is
+// one-dimensional per column: with a = ∇f(0) and d = ∇f(11ᵀ) − a (the
+// gradient is affine), c_j(λ) = soft(−1ᵀa_j, λνp)/(1ᵀd_j), and the fused
+// point is optimal iff the pairwise part of h* at the gradient a_j + c_j d_j
+// is at most λ. That condition is found by bisection on a log scale,
+// assuming, as holds on the path, that fusion persists as λ grows.
+func (pr *prepared) fusionLambda(h penalty.Cardinality, lmax float64) float64 {
+	fl := pr.newFusedLine(h)
+	fused := func(lam float64) bool {
+		g := make([]float64, fl.p)
+		for j, c := range fl.values(lam) {
+			for i := range g {
+				g[i] = fl.a.At(i, j) + c*fl.d.At(i, j)
+			}
+			if penalty.FusionDualNorm(g) > lam {
+				return false
+			}
+		}
+		return true
+	}
+	if !(lmax > 0) {
+		return lmax
+	}
+	lo, hi := lmax*1e-12, lmax
+	if !fused(hi) {
+		return lmax
+	}
+	if fused(lo) {
+		return 0 // fused at every λ (one predictor, or identical columns)
+	}
+	for it := 0; it < 60 && hi/lo > 1+1e-6; it++ {
+		mid := math.Sqrt(lo * hi)
+		if fused(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	return hi
+}
+
+// fusedLine is the cardinality problem restricted to fused coefficients
+// B = 1cᵀ: the gradient there is a + d·diag(c), with a = ∇f(0) and
+// d = ∇f(11ᵀ) − a, since the gradient is affine.
+type fusedLine struct {
+	a, d mat.Dense
+	p    int
+	nu   float64
+}
+
+func (pr *prepared) newFusedLine(h penalty.Cardinality) *fusedLine {
+	p, q := pr.loss.Dims()
+	fl := &fusedLine{p: p, nu: penalty.EffectiveNu(h.Nu)}
+	pr.loss.Eval(&fl.a, mat.NewDense(p, q, nil))
+	ones := mat.NewDense(p, q, nil)
+	ones.Apply(func(int, int, float64) float64 { return 1 }, ones)
+	pr.loss.Eval(&fl.d, ones)
+	fl.d.Sub(&fl.d, &fl.a)
+	return fl
+}
+
+// values returns the optimal common value c_j of each column at λ:
+// c_j = soft(−1ᵀa_j, λνp)/(1ᵀd_j).
+func (fl *fusedLine) values(lam float64) []float64 {
+	_, q := fl.a.Dims()
+	out := make([]float64, q)
+	for j := range out {
+		var sa, sd float64
+		for i := 0; i < fl.p; i++ {
+			sa += fl.a.At(i, j)
+			sd += fl.d.At(i, j)
+		}
+		if sd > 0 {
+			out[j] = penalty.SoftThreshold(-sa, lam*fl.nu*float64(fl.p)) / sd
+		}
+	}
+	return out
+}
+
+// fusedPoint returns the fused coefficients 1cᵀ optimal among fused ones
+// at λ.
+func (pr *prepared) fusedPoint(h penalty.Cardinality, lam float64) *mat.Dense {
+	fl := pr.newFusedLine(h)
+	c := fl.values(lam)
+	out := mat.NewDense(fl.p, len(c), nil)
+	for i := 0; i < fl.p; i++ {
+		out.SetRow(i, c)
+	}
+	return out
+}
