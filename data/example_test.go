@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 )
 
 // Read a CSV file into memory, the last column the response, and fit it
@@ -19,7 +19,8 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	m, err := tensorreg.Fit(solver.DenseDesign{X: rows.X}, rows.Y, penalty.Cardinality{Nu: 1.2}, 49.4, &tensorreg.Options{Relax: true})
+	d := &estimator.Rows{X: solver.DenseDesign{X: rows.X}, Y: rows.Y}
+	m, err := estimator.Fit(d, penalty.Cardinality{Nu: 1.2}, 49.4, &estimator.Options{Relax: true})
 	if err != nil {
 		fmt.Println(err)
 		return
