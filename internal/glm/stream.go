@@ -35,7 +35,8 @@ type StreamResult struct {
 // few passes at the start fit the intercept-only model (the null deviance).
 // The fit stops when the relative duality gap reaches the tolerance with
 // the intercept at its optimum (relative intercept gradient ≤ 1e-9). Offsets
-// and weights are supported; Unpenalized and Standardize are not (an error).
+// and weights are supported, and Standardize (three more passes for the
+// column scales); Unpenalized is not (an error).
 // Tolerances below about 1e-8 may not be reached: the Newton steps can
 // stall at a relative gap near 1e-9 (reported as not converged).
 func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*StreamResult, error) {
@@ -111,13 +112,18 @@ func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*strea
 	if o.Family == nil {
 		o.Family = datafit.Gaussian{}
 	}
-	if len(o.Unpenalized) > 0 || o.Standardize || o.Weights != nil || o.Offset != nil {
-		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and supports neither unpenalised predictors nor standardisation")
+	if len(o.Unpenalized) > 0 || o.Weights != nil || o.Offset != nil {
+		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and does not support unpenalised predictors")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, point{}, err
 	}
 	s := &streamFit{src: src, p: p, fam: o.Family, intercept: !o.NoIntercept, pen: pen, set: o.Settings}
+	if o.Standardize {
+		if err := s.standardize(); err != nil {
+			return nil, point{}, err
+		}
+	}
 	if s.set.Tol == 0 {
 		s.set.Tol = solver.DefaultTol
 	}
@@ -158,6 +164,7 @@ type streamFit struct {
 	set       solver.Settings
 	n         int
 	wscale    float64 // n/Σw: the weights rescaled to sum to n
+	sd        []float64 // column scales (nil without standardisation)
 	passes    int
 	null      float64
 	// The state of proximal Newton's passes: the current intercept, the
@@ -447,7 +454,11 @@ func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	}
 	pt.beta = slices.Clone(pt.beta)
 	beta := mat.NewDense(s.p, 1, pt.beta)
-	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: pt.beta, Intercept: pt.b0,
+	coef := slices.Clone(pt.beta)
+	for j, sd := range s.sd {
+		coef[j] /= sd
+	}
+	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0,
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
 		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, N: s.n,
 		solution: beta, fitted: beta}
