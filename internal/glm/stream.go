@@ -163,7 +163,7 @@ type streamFit struct {
 	lambda    float64
 	set       solver.Settings
 	n         int
-	wscale    float64 // n/Σw: the weights rescaled to sum to n
+	wscale    float64   // n/Σw: the weights rescaled to sum to n
 	sd        []float64 // column scales (nil without standardisation)
 	passes    int
 	null      float64
