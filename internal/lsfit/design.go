@@ -295,13 +295,3 @@ func transform(x solver.Design, mean, sd []float64) solver.Design {
 	}
 	return sdes
 }
-
-// denseData returns the entries of m in row-major order.
-func denseData(m *mat.Dense) []float64 {
-	r, c := m.Dims()
-	out := make([]float64, 0, r*c)
-	for i := 0; i < r; i++ {
-		out = append(out, m.RawRowView(i)[:c]...)
-	}
-	return out
-}
