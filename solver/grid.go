@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -44,16 +45,6 @@ func UserGrid(lambdas []float64) ([]float64, error) {
 		}
 	}
 	grid := slices.Clone(lambdas)
-	slices.SortFunc(grid, func(a, b float64) int { return -cmpFloat(a, b) })
+	slices.SortFunc(grid, func(a, b float64) int { return cmp.Compare(b, a) })
 	return grid, nil
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
