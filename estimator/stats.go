@@ -35,7 +35,25 @@ func rowStats(r *Rows, fold []int, k int) (*Stats, error) {
 		}
 		f.Fold[g].Add(z, at(r.Weights, i, 1))
 	}
-	return &Stats{Folds: f, Q: q}, nil
+	return &Stats{Folds: f, Q: q}, sumToN(f)
+}
+
+// sumToN rescales the weights of statistics gathered from rows to sum to
+// the number of rows, as the family routes and glmnet rescale them, so
+// that λ means the same whatever the weights' scale.
+func sumToN(f *suffstat.Folds) error {
+	all := f.All()
+	if all.W == float64(all.N) {
+		return nil
+	}
+	if !(all.W > 0) {
+		return fmt.Errorf("estimator: every weight is 0")
+	}
+	c := float64(all.N) / all.W
+	for _, m := range f.Fold {
+		m.Scale(c)
+	}
+	return nil
 }
 
 // checkRow refuses what suffstat.Moments.Add cannot take: a value that is
@@ -88,7 +106,7 @@ func streamStats(s *Stream, k int, seed uint64, fold []int) (*Stats, error) {
 	if fold != nil && i != uint64(len(fold)) {
 		return nil, fmt.Errorf("estimator: %d fold ids for %d rows", len(fold), i)
 	}
-	return &Stats{Folds: f, Q: 1}, nil
+	return &Stats{Folds: f, Q: 1}, sumToN(f)
 }
 
 // shifted returns Y less the offset (Y itself without one).
