@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/cardsparse/cardreg/internal/glm"
-	"github.com/cardsparse/cardreg/tensorreg"
+	"github.com/cardsparse/cardreg/estimator"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -24,28 +23,28 @@ type CVCurve struct {
 	Measure string
 }
 
-// TensorCV returns the curve of a least-squares cross-validation.
-func TensorCV(cv *tensorreg.CV) CVCurve {
-	return CVCurve{Lambdas: cv.Lambdas, Mean: cv.MeanError, SE: cv.StdError, LambdaMin: cv.LambdaMin, LambdaSE: cv.LambdaSE,
-		Measure: "mean squared error"}
-}
-
 // measureNames are the measures' names as cv.glmnet's plot writes them
 // (deviance is prefixed by the family).
 var measureNames = map[string]string{"deviance": " deviance", "mse": "mean squared error", "mae": "mean absolute error",
 	"class": "misclassification error", "auc": "AUC"}
 
-// GLMCV returns the curve of a generalised linear cross-validation of
-// family, its measure named as cv.glmnet's plot names it.
-func GLMCV(cv *glm.CV, family string) CVCurve {
-	name, ok := measureNames[cv.Measure]
+// FromCV returns the curve of a cross-validation of family, its measure
+// named as cv.glmnet's plot names it.
+func FromCV(cv *estimator.CV, family string) CVCurve {
+	return CVCurve{Lambdas: cv.Lambdas, Mean: cv.Mean, SE: cv.SE, LambdaMin: cv.LambdaMin, LambdaSE: cv.LambdaSE,
+		Measure: measureName(cv.Measure, family)}
+}
+
+// measureName is the axis name of measure for family.
+func measureName(measure, family string) string {
+	name, ok := measureNames[measure]
 	switch {
 	case !ok:
-		name = cv.Measure
-	case cv.Measure == "deviance":
-		name = family + name
+		return measure
+	case measure == "deviance":
+		return family + name
 	}
-	return CVCurve{Lambdas: cv.Lambdas, Mean: cv.Mean, SE: cv.SE, LambdaMin: cv.LambdaMin, LambdaSE: cv.LambdaSE, Measure: name}
+	return name
 }
 
 // CV draws the mean held-out measure with one-standard-error bars against

@@ -8,6 +8,6 @@
 // Path and CV return the image as an io.WriterTo in the format asked
 // (png or svg, see Format), so that the caller decides where and how it is
 // written (cardreg writes it whole or not at all). The curves come from
-// any family's fit: TensorPath, GLMPath, TensorCV and GLMCV adapt the
-// results of packages tensorreg and glm.
+// any family's fit: FromPath and FromCV adapt the results of package
+// estimator.
 package plotting

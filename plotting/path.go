@@ -6,8 +6,7 @@ import (
 	"io"
 	"math"
 
-	"github.com/cardsparse/cardreg/internal/glm"
-	"github.com/cardsparse/cardreg/tensorreg"
+	"github.com/cardsparse/cardreg/estimator"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,25 +26,14 @@ type PathCurves struct {
 	Distinct []int
 }
 
-// TensorPath returns the curves of a least-squares path (its first
+// FromPath returns the curves of a path of any family (its first
 // response).
-func TensorPath(path *tensorreg.Path) PathCurves {
+func FromPath(path *estimator.Path) PathCurves {
 	var c PathCurves
 	for _, m := range path.Models {
 		c.Lambdas = append(c.Lambdas, m.Lambda)
 		c.Coef = append(c.Coef, mat.Col(nil, 0, m.Coef))
 		c.Distinct = append(c.Distinct, len(m.DistinctValues(0)))
-	}
-	return c
-}
-
-// GLMPath returns the curves of a generalised linear path.
-func GLMPath(path *glm.Path) PathCurves {
-	var c PathCurves
-	for _, m := range path.Models {
-		c.Lambdas = append(c.Lambdas, m.Lambda)
-		c.Coef = append(c.Coef, m.Coef)
-		c.Distinct = append(c.Distinct, len(m.DistinctValues()))
 	}
 	return c
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/estimator"
 )
 
 // distinctStyles returns the set of styles of the first n curves.
@@ -95,10 +95,10 @@ func TestCVDrawsItsMarks(t *testing.T) {
 	}
 }
 
-// GLMCV names the measures as cv.glmnet's plot does.
-func TestGLMCVMeasureNames(t *testing.T) {
+// FromCV names the measures as cv.glmnet's plot does.
+func TestCVMeasureNames(t *testing.T) {
 	for measure, want := range map[string]string{"deviance": "binomial deviance", "class": "misclassification error", "auc": "AUC", "other": "other"} {
-		if got := GLMCV(&glm.CV{Measure: measure}, "binomial").Measure; got != want {
+		if got := FromCV(&estimator.CV{Measure: measure}, "binomial").Measure; got != want {
 			t.Errorf("%s: got %q, want %q", measure, got, want)
 		}
 	}

@@ -22,7 +22,7 @@ func (f *fitFlags) dataFile(name string) string {
 }
 
 // loadDB computes the per-fold statistics inside ClickHouse (--db) and
-// returns the problem built on them, as loadStreamed does for a file: the
+// returns the problem built on them, as loadStats does for a file: the
 // same column selection (--target, --drop, --predictors); folds from a
 // hash of each row's values and --seed, stable whatever order the
 // cluster reads the rows in.
@@ -75,10 +75,11 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	if err := checkStats("the statistics", len(order), src.Folds, f); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if pr.stats, err = sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src); err != nil {
+	st, err := sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src)
+	if err != nil {
 		return nil, dbError(name, f.db, valueHint(err))
 	}
-	return pr, pr.finishStreamed(name, f)
+	return pr, pr.finishStreamed(name, f, st)
 }
 
 // dbError prefixes err with the source's name, once: the server's

@@ -160,9 +160,10 @@ func hasArg(s []string, v string) bool {
 	return false
 }
 
-// TestGaussianRoutesAgree: a weighted gaussian fit through the sufficient
-// statistics (tensorreg) and through package glm (taken when an offset is
-// given, here all zero) are the same fit: one objective convention.
+// TestGaussianRoutesAgree: a weighted gaussian fit from the statistics of
+// one pass over the file (data.ReadStats) and from the rows in memory
+// (read so when an offset is given, here all zero) are the same fit: one
+// objective convention, the weights rescaled to sum to n on both forms.
 func TestGaussianRoutesAgree(t *testing.T) {
 	dir := t.TempDir()
 	weighted, _ := exampleWith(t, dir)

@@ -8,10 +8,10 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
-	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 
 	"github.com/cardsparse/cardreg/data"
@@ -19,7 +19,6 @@ import (
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
-	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
@@ -390,59 +389,6 @@ type cvSummary struct {
 	Unconverged int `json:"unconverged_fold_fits"`
 }
 
-// problem is a data file turned into a design, a response and a penalty.
-type problem struct {
-	x, y            *mat.Dense      // the rows, or
-	foldID          []int           // the rows' folds from --foldid (0-based), or nil
-	stats           *suffstat.Folds // their statistics per fold, streamed
-	names, constant []string
-	responses       []string
-	dropped         int
-	target, note    string
-	pen             penalty.Penalty
-	nu              float64
-	opts            tensorreg.Options
-}
-
-// loadProblem reads the data file and builds the penalty and options the
-// flags ask for; fit, path and cv share it.
-func loadProblem(path string, f *fitFlags) (*problem, error) {
-	if f.db != "" {
-		return loadDB(path, f)
-	}
-	if f.weights != "" || shouldStream(path, f) {
-		if f.lambda.theory() {
-			return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
-		}
-		k := 1
-		if f.lambda.onGrid() {
-			k = f.folds
-		}
-		return loadStreamed(path, f, k)
-	}
-	r, err := readRows(path, f, func(n, p int) error { return checkGram(n, p, f) })
-	if err != nil {
-		return nil, err
-	}
-	constant := constantColumns(r.X, r.Names, f.noIntercept)
-	n, _ := r.X.Dims()
-	if err := checkRows(path, n); err != nil {
-		return nil, err
-	}
-	for k, name := range r.Responses {
-		if tensorreg.IsConstant(mat.Col(nil, k, r.Y)) {
-			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
-		}
-	}
-	pr := &problem{x: r.X, y: r.Y, names: r.Names, constant: constant, target: r.Responses[0], responses: r.Responses, dropped: r.Dropped, foldID: r.FoldID}
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), len(r.Names)); err != nil {
-		return nil, err
-	}
-	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
-		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
-	return pr, nil
-}
-
 // splitList splits a comma-separated list of names, trimmed; "" is none.
 func splitList(s string) []string {
 	if strings.TrimSpace(s) == "" {
@@ -455,73 +401,112 @@ func splitList(s string) []string {
 	return parts
 }
 
+// fitFile fits the model the flags ask for at one λ: the number given,
+// Theorem 2's (gaussian), or λ_min or λ_1se of cross-validation (--rule).
 func fitFile(path string, f *fitFlags) (*fitResult, error) {
-	if f.usesGLM() {
-		return glmFitFile(path, f)
-	}
-	pr, err := loadProblem(path, f)
+	pr, err := loadProblem(path, f, "fit")
 	if err != nil {
 		return nil, err
 	}
-	nu, opts := pr.nu, pr.opts
-	n := pr.rows()
-	res := &fitResult{Family: "gaussian", Link: "identity", Penalty: f.penalty, NuNote: pr.note, N: n, P: len(pr.names), Names: pr.names, Target: pr.target, WeightsColumn: f.weights}
-	res.Constant, res.DroppedRows = pr.constant, pr.dropped
-	if p := len(pr.names); p >= n {
-		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, n))
+	res := pr.result(f)
+	var model *estimator.Model
+	switch {
+	case f.lambda.onGrid():
+		model, err = pr.cvModel(path, f, res)
+	case f.lambda.theory():
+		model, err = pr.theoryModel(path, f, res)
+	default:
+		model, err = estimator.Fit(pr.data, pr.pen, f.lambda.value, &pr.opts) // checked by validate
+		err = pr.inFile(path, err)
 	}
-	if nu > 0 {
+	if err != nil {
+		return nil, err
+	}
+	res.Passes = pr.passes()
+	res.fillAll(model, pr.responses, f.standardize)
+	return res, nil
+}
+
+// result is the part of fit's result known before fitting.
+func (pr *problem) result(f *fitFlags) *fitResult {
+	fam := pr.opts.Family
+	res := &fitResult{Family: fam.Name(), Link: fam.Link(), Penalty: f.penalty, NuNote: pr.note, N: pr.n, P: len(pr.names),
+		Names: pr.names, Target: pr.target, Constant: pr.constant, DroppedRows: pr.dropped, Unpenalized: pr.excluded,
+		OffsetColumn: f.fam.offset, WeightsColumn: f.weights}
+	if p := len(pr.names); p >= pr.n && !pr.family {
+		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, pr.n))
+	}
+	if pr.nu > 0 {
+		nu := pr.nu
 		res.Nu = &nu
 	}
-	var model *tensorreg.Model
-	if f.lambda.onGrid() {
-		if err := checkFolds(path, n, f.folds); err != nil {
-			return nil, err
-		}
-		report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
-		cv, err := pr.crossValidate(&tensorreg.CVOptions{
-			PathOptions: tensorreg.PathOptions{Options: opts, Progress: report}, Folds: f.folds, Seed: f.seed})
-		erase()
-		if err != nil {
-			return nil, pr.explain(path, err, f, true)
-		}
-		k := cv.IndexMin
-		if f.rule == "1se" {
-			k = cv.IndexSE
-		}
-		model = cv.Path.Models[k]
-		if cv.OutOfRange != nil {
-			fmt.Fprintf(f.stderr, "cardreg fit: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", cv.OutOfRange)
-		}
-		res.LambdaRule = "cv, lambda_" + f.rule
-		res.CV = &cvSummary{Folds: f.folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
-	} else {
-		lam := f.lambda.value // checked by validate
-		if f.lambda.theory() {
-			th, err := theoryLambda(pr.x, pr.y, pr.pen, nu, f)
-			if err == nil {
-				err = theoryOverflow(th, len(pr.names), len(pr.responses))
-			}
-			if err != nil {
-				return nil, data.InFile(path, err)
-			}
-			lam, res.LambdaRule, res.Theory = th.Lambda, "theory (Theorem 2)", th
-		}
-		if model, err = pr.fit(lam); err != nil {
-			return nil, data.InFile(path, err)
-		}
+	return res
+}
+
+// passes counts the passes over a streamed file (0 otherwise).
+func (pr *problem) passes() int {
+	if pr.src == nil {
+		return 0
 	}
-	res.fill(model, 0, f.standardize)
-	if len(pr.responses) > 1 {
-		res.multi = make([]*fitResult, len(pr.responses))
-		for j, name := range pr.responses {
-			rj := *res
-			rj.Target, rj.Clusters, rj.ClusterValues, rj.multi = name, nil, nil, nil
-			rj.fill(model, j, f.standardize)
-			res.multi[j] = &rj
-		}
+	return pr.src.Passes()
+}
+
+// cvModel cross-validates and returns the fit at λ_min or λ_1se (--rule),
+// noting the choice in res.
+func (pr *problem) cvModel(path string, f *fitFlags, res *fitResult) (*estimator.Model, error) {
+	report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
+	cv, err := pr.crossValidate(path, f, &estimator.PathOptions{Options: pr.opts}, report)
+	erase()
+	if err != nil {
+		return nil, err
 	}
-	return res, nil
+	if cv.OutOfRange != nil {
+		fmt.Fprintf(f.stderr, "cardreg fit: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", cv.OutOfRange)
+	}
+	k := cv.IndexMin
+	if f.rule == "1se" {
+		k = cv.IndexSE
+	}
+	res.LambdaRule = "cv, lambda_" + f.rule
+	if pr.family {
+		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + f.rule
+	}
+	folds := f.folds
+	if cv.Folds != nil {
+		folds = len(slices.Compact(slices.Sorted(slices.Values(cv.Folds))))
+	}
+	res.CV = &cvSummary{Folds: folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
+	return cv.Path.Models[k], nil
+}
+
+// theoryModel fits at Theorem 2's λ (gaussian rows in memory).
+func (pr *problem) theoryModel(path string, f *fitFlags, res *fitResult) (*estimator.Model, error) {
+	th, err := theoryLambda(pr.x, pr.y, pr.pen, pr.nu, f)
+	if err == nil {
+		err = theoryOverflow(th, len(pr.names), len(pr.responses))
+	}
+	if err != nil {
+		return nil, data.InFile(path, err)
+	}
+	res.LambdaRule, res.Theory = "theory (Theorem 2)", th
+	m, err := estimator.Fit(pr.data, pr.pen, th.Lambda, &pr.opts)
+	return m, pr.inFile(path, err)
+}
+
+// fillAll fills the result from model m, with one result per response
+// when there are several.
+func (r *fitResult) fillAll(m *estimator.Model, responses []string, standardized bool) {
+	r.fill(m, 0, standardized)
+	if len(responses) < 2 {
+		return
+	}
+	r.multi = make([]*fitResult, len(responses))
+	for j, name := range responses {
+		rj := *r
+		rj.Target, rj.Clusters, rj.ClusterValues, rj.multi = name, nil, nil, nil
+		rj.fill(m, j, standardized)
+		r.multi[j] = &rj
+	}
 }
 
 // checkFolds refuses more folds than rows, naming the file and the way out.
@@ -614,9 +599,12 @@ func notAFile(flag, s string, n int) error {
 	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, data.ShortText([]byte(s)), n, n)
 }
 
-func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
+// fill fills the result from response j of model m: R² for a gaussian
+// fit, the deviances (and R², their ratio, for gaussian) of a family
+// route's fit.
+func (r *fitResult) fill(m *estimator.Model, j int, standardized bool) {
 	r.Lambda = m.Lambda
-	r.LambdaGlmnet = datafit.GlmnetLambda(m.Lambda, r.N)
+	r.LambdaGlmnet = estimator.LambdaGlmnet(m.Lambda, r.N)
 	r.Objective = nil
 	if obj := m.Objective; !math.IsInf(obj, 0) && !math.IsNaN(obj) {
 		r.Objective = &obj
@@ -626,13 +614,25 @@ func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 		r.DualityGap = &g
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
-	r.Relaxed = m.Relaxed
+	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
+	if m.RelaxNote != "" {
+		r.Status = "the relaxed refit failed: " + m.RelaxNote
+		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
+			r.penalisedUnconverged = m.Status.String()
+		}
+	}
 	r.Intercept = m.Intercept[j]
 	r.Coefficients = mat.Col(nil, j, m.Coef)
-	// Clusters and DistinctValues are on the scale the penalty acts on:
-	// with --standardize the members of a cluster share a standardised
-	// value, not a coefficient. Clusters come in decreasing order of that
-	// value, DistinctValues in increasing order.
+	r.fillClusters(m, j, standardized)
+	r.fillFit(m, j)
+}
+
+// fillClusters sets the distinct values and the clusters of response j.
+// They are on the scale the penalty acts on: with --standardize the
+// members of a cluster share a standardised value, not a coefficient.
+// Clusters come in decreasing order of that value, DistinctValues in
+// increasing order.
+func (r *fitResult) fillClusters(m *estimator.Model, j int, standardized bool) {
 	r.DistinctValues = m.DistinctValues(j)
 	r.ValueScale = "data"
 	if standardized {
@@ -645,6 +645,19 @@ func (r *fitResult) fill(m *tensorreg.Model, j int, standardized bool) {
 		}
 		r.Clusters = append(r.Clusters, names)
 		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
+	}
+}
+
+// fillFit sets the measures of fit of response j: the deviances when the
+// route computed them, R² (and the deviance ratio) when it is defined.
+func (r *fitResult) fillFit(m *estimator.Model, j int) {
+	if !math.IsNaN(m.Deviance) {
+		dev, null, ratio := m.Deviance, m.NullDeviance, m.DevRatio
+		r.Deviance, r.NullDeviance, r.DevRatio = &dev, &null, &ratio
+		if len(m.R2) > j {
+			r.R2 = &ratio
+		}
+		return
 	}
 	if r2 := m.R2[j]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
 		r.R2 = &r2

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/stretchr/testify/require"
 )
 
@@ -89,7 +90,7 @@ func glmJSON(t *testing.T, out string) fitJSON {
 // the fold, and the flags that choose other folds, in memory and streamed.
 func TestFoldWeightMessage(t *testing.T) {
 	const n = 100
-	folds := foldID(n, 5, 1) // --folds 5 --seed 1
+	folds := estimator.Folds(n, 5, 1) // --folds 5 --seed 1
 	heavy := 8
 	var b strings.Builder
 	b.WriteString("x1,x2,w,y\n")

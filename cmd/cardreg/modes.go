@@ -79,3 +79,19 @@ func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.usesGLM()
 func needing(in penalty.Input) string {
 	return orList(penalty.Names(func(k penalty.Kind) bool { return k.Needs == in }))
 }
+
+// streamRefusal is the one refusal of what a fit by passes over the file
+// (a family fit streamed, estimator.Stream) cannot do in the command cmd:
+// choose λ in fit, score AUC, or take the flags the streamed engine does
+// not support.
+func (f *fitFlags) streamRefusal(cmd string) error {
+	switch {
+	case cmd == "fit" && !f.lambda.fixed():
+		return usagef("a streamed %s fit takes --lambda NUMBER; choose it with cardreg cv --stream (passes per Newton step, λ and fold), or fit in memory with a larger --memory", f.fam.family)
+	case cmd == "cv" && f.fam.typeMeasure == "auc":
+		return usagef("a streamed cross-validation cannot score --type-measure auc (it needs every held-out prediction at once); use another measure, or cv in memory")
+	case f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.relax:
+		return usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --relax yet", f.fam.family)
+	}
+	return nil
+}

@@ -7,13 +7,10 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
-	"gonum.org/v1/gonum/mat"
 )
 
 // pathFlags are fit's flags plus the grid.
@@ -84,34 +81,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageFailure(stderr, cmd, err, "")
 	}
-	if f.usesGLM() {
-		out, warning, err := glmPathCV(cmd, pos[0], f)
-		if warning != "" {
-			fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
-		}
-		if err == nil {
-			err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
-		}
-		return exitStatus(stderr, cmd, err)
-	}
-	pr, err := loadProblem(pos[0], f.fitFlags)
-	if err == nil && cmd == "cv" {
-		err = checkFolds(pos[0], pr.rows(), f.folds)
-	}
-	var out, warning string
-	if err == nil {
-		report, erase := fitProgress(stderr, f.progress, "fitting the "+cmd)
-		defer erase()
-		po := tensorreg.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list, Progress: report}
-		if cmd == "path" {
-			out, warning, err = pathCSV(pr, &po, f.plot)
-		} else {
-			out, warning, err = cvCSV(pr, &tensorreg.CVOptions{PathOptions: po, Folds: f.folds, Seed: f.seed}, f.plot)
-		}
-		if err != nil {
-			err = pr.explain(pos[0], err, f.fitFlags, f.lambda.list == nil)
-		}
-	}
+	out, warning, err := pathOrCV(cmd, pos[0], f)
 	if warning != "" {
 		fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
 	}
@@ -121,35 +91,77 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	return exitStatus(stderr, cmd, err)
 }
 
-// explain is glmProblem.explain for a least-squares problem: when the
-// grid was generated, it names the input that made λ_max overflow, if it
-// did (gridOverflow on the rows; on streamed statistics nuOverflow, which
-// can name --nu only).
+// pathOrCV runs path or cv (cmd) on the data file and returns its table
+// and a warning.
+func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
+	pr, err := loadProblem(file, f.fitFlags, cmd)
+	if err != nil {
+		return "", "", err
+	}
+	report, erase := fitProgress(f.stderr, f.progress, "fitting the "+cmd)
+	defer erase()
+	po := &estimator.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
+	if cmd == "path" {
+		po.Progress = report
+		return pr.pathCSV(file, po, f)
+	}
+	return pr.cvCSV(file, po, f, report)
+}
+
+// crossValidate runs cv.glmnet's cross-validation with the folds of
+// --foldid, or of --folds and --seed, drawing progress with report.
+func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOptions, report func(done, total int)) (*estimator.CV, error) {
+	if pr.foldID == nil && pr.src == nil {
+		if err := checkFolds(path, pr.n, f.folds); err != nil {
+			return nil, err
+		}
+	}
+	co := &estimator.CVOptions{PathOptions: *po, Folds: f.folds, Seed: f.seed, FoldID: pr.foldID, Measure: f.fam.typeMeasure}
+	if co.Measure == "" && !pr.family {
+		co.Measure = "mse" // the gaussian deviance, named as least squares name it
+	}
+	co.Progress = report
+	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
+	if err != nil {
+		return nil, pr.explain(path, foldHint(err), f, po.Lambdas == nil)
+	}
+	return cv, nil
+}
+
+// explain names the file in the error of a fit, and when the grid was
+// generated, the input that made it fail: the one whose λ_max overflows
+// (gridOverflow, from rows in memory), or --nu (nuOverflow, which fits the
+// grid's top alone).
 func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) error {
-	if generated && pr.x != nil && len(pr.responses) == 1 {
-		y := mat.Col(nil, 0, pr.y)
-		opts := glm.Options{NoIntercept: f.noIntercept, Standardize: f.standardize}
+	err = pr.named(err)
+	if generated {
+		if e := pr.gridError(err, f); e != nil {
+			return data.InFile(path, e)
+		}
+	}
+	return pr.inFile(path, err)
+}
+
+// gridError is the input that made the generated grid fail, or nil.
+func (pr *problem) gridError(err error, f *fitFlags) error {
+	if r, ok := pr.data.(*estimator.Rows); ok {
+		if len(pr.responses) != 1 {
+			return nil
+		}
 		lmax := func(pen penalty.Penalty) float64 {
-			v, _, err := glm.LambdaMax(pr.x, y, pen, &opts)
+			v, _, err := estimator.LambdaMax(r, pen, &pr.opts)
 			if err != nil {
 				return 0
 			}
 			return v
 		}
-		if e := gridOverflow(lmax, pr.pen, len(pr.names), f); e != nil {
-			return data.InFile(path, e)
-		}
+		return gridOverflow(lmax, pr.pen, len(pr.names)-len(pr.excluded), f)
 	}
-	if generated && pr.stats != nil {
-		top := func(pen penalty.Penalty) bool {
-			_, err := tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pen, &tensorreg.PathOptions{Options: pr.opts, NLambda: 1})
-			return err == nil
-		}
-		if e := nuOverflow(top, pr.pen, len(pr.names), f, err); e != nil {
-			return data.InFile(path, e)
-		}
+	top := func(pen penalty.Penalty) bool {
+		_, err := estimator.FitPath(pr.data, pen, &estimator.PathOptions{Options: pr.opts, NLambda: 1})
+		return err == nil
 	}
-	return data.InFile(path, err)
+	return nuOverflow(top, pr.pen, len(pr.names), f, err)
 }
 
 var pathUsage = map[string]string{
@@ -182,79 +194,107 @@ Example:
 `,
 }
 
-func pathCSV(pr *problem, po *tensorreg.PathOptions, plotFile string) (string, string, error) {
-	path, err := pr.path(po)
+// pathCSV fits the path and prints it: one row per λ with the objective,
+// the number of distinct values, convergence (and for a family fit the
+// deviance ratio), then each coefficient.
+func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags) (string, string, error) {
+	path, err := estimator.FitPath(pr.data, pr.pen, po)
 	if err == nil {
 		err = path.OutOfRange // the grid cannot be printed
 	}
 	if err != nil {
-		return "", "", err
+		return "", "", pr.explain(file, err, f.fitFlags, po.Lambdas == nil)
 	}
-	if plotFile != "" {
-		if err := plotPath(plotting.TensorPath(path), pr.names, plotFile); err != nil {
+	if f.plot != "" {
+		if err := plotPath(plotting.FromPath(path), pr.names, f.plot); err != nil {
 			return "", "", err
 		}
 	}
+	pr.sayPasses(f, "path", file, path.Passes)
 	var b strings.Builder
-	b.WriteString("lambda,objective,distinct_values,converged," + strings.Join(csvNames(pr.names), ",") + "\n")
+	b.WriteString("lambda,objective,distinct_values,converged,")
+	if pr.family {
+		b.WriteString("dev_ratio,")
+	}
+	b.WriteString(strings.Join(csvNames(pr.names), ",") + "\n")
 	for _, m := range path.Models {
 		row := []string{num(m.Lambda), num(m.Objective), strconv.Itoa(len(m.DistinctValues(0))), strconv.FormatBool(m.Converged)}
+		if pr.family {
+			row = append(row, num(m.DevRatio))
+		}
 		for i := range pr.names {
 			row = append(row, num(m.Coef.At(i, 0)))
 		}
 		b.WriteString(strings.Join(row, ",") + "\n")
 	}
-	return b.String(), unconverged(path, 0), nil
+	return b.String(), pathWarning(path, 0), nil
 }
 
-// unconverged says how many fits of the path (and of the CV folds) hit
-// the iteration cap, or "" when none did.
-func unconverged(path *tensorreg.Path, folds int) string {
-	k, stalled := 0, false
-	for _, m := range path.Models {
-		if !m.Converged {
+// sayPasses says on stderr how many passes a streamed path or cv took.
+func (pr *problem) sayPasses(f *pathFlags, cmd, file string, passes int) {
+	if pr.src != nil {
+		fmt.Fprintf(f.stderr, "cardreg %s: streamed %s in %d passes\n", cmd, file, passes)
+	}
+}
+
+// pathWarning says why a path stopped early, how many of its fits (and
+// of the cross-validation folds') did not converge and what may help, or
+// "" when all is well.
+func pathWarning(p *estimator.Path, folds int) string {
+	var parts []string
+	if p.Note != "" {
+		parts = append(parts, "the path "+p.Note)
+	}
+	k, relax, note, stalled := 0, 0, "", false
+	for _, m := range p.Models {
+		switch {
+		case m.RelaxNote != "":
+			relax, note = relax+1, m.RelaxNote
+		case !m.Converged:
 			k++
 			stalled = stalled || m.Status == solver.Stalled
 		}
 	}
-	var parts []string
 	if k > 0 {
-		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged)", k, len(path.Models)))
+		parts = append(parts, fmt.Sprintf("%d of the %d path fits did not converge (column converged)", k, len(p.Models)))
+	}
+	if relax > 0 {
+		parts = append(parts, fmt.Sprintf("--relax: at %d of the %d λ (column converged false) %s", relax, len(p.Models), note))
 	}
 	if folds > 0 {
 		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
 	}
-	if len(parts) == 0 {
-		return ""
+	if k > 0 || folds > 0 {
+		parts = append(parts, convergeAdvice(stalled))
 	}
-	return strings.Join(parts, "; ") + "; " + convergeAdvice(stalled)
+	return strings.Join(parts, "; ")
 }
 
-// cvCSV prints the curve: λ on both scales, the mean held-out error and
-// its standard error, the number of distinct coefficient values of the
-// full-data fit at that λ, and the marks of λ_min and λ_1se.
-func cvCSV(pr *problem, co *tensorreg.CVOptions, plotFile string) (string, string, error) {
-	cv, err := pr.crossValidate(co)
-	if err == nil {
-		err = cv.OutOfRange // the curve cannot be printed
+// cvCSV cross-validates and prints the curve: λ on both scales, the mean
+// held-out measure and its standard error, the number of distinct
+// coefficient values of the full-data fit at that λ, and the marks of
+// λ_min and λ_1se.
+func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, report func(done, total int)) (string, string, error) {
+	cv, err := pr.crossValidate(file, f.fitFlags, po, report)
+	if err == nil && cv.OutOfRange != nil { // the curve cannot be printed
+		err = pr.explain(file, cv.OutOfRange, f.fitFlags, po.Lambdas == nil)
 	}
 	if err != nil {
 		return "", "", err
 	}
-	if plotFile != "" {
-		if err := plotCV(plotting.TensorCV(cv), plotFile); err != nil {
+	if f.plot != "" {
+		if err := plotCV(plotting.FromCV(cv, pr.opts.Family.Name()), f.plot); err != nil {
 			return "", "", err
 		}
 	}
-	n := pr.rows()
+	pr.sayPasses(f, "cv", file, cv.Passes)
 	var b strings.Builder
 	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
 	for k, lam := range cv.Lambdas {
-		distinct := len(cv.Path.Models[k].DistinctValues(0))
-		b.WriteString(strings.Join([]string{num(lam), num(datafit.GlmnetLambda(lam, n)), num(cv.MeanError[k]), num(cv.StdError[k]),
-			strconv.Itoa(distinct), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
+		b.WriteString(strings.Join([]string{num(lam), num(estimator.LambdaGlmnet(lam, pr.n)), num(cv.Mean[k]), num(cv.SE[k]),
+			strconv.Itoa(len(cv.Path.Models[k].DistinctValues(0))), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
 	}
-	return b.String(), unconverged(cv.Path, cv.Unconverged), nil
+	return b.String(), pathWarning(cv.Path, cv.Unconverged), nil
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }

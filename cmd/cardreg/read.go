@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/tensorreg"
+	"github.com/cardsparse/cardreg/estimator"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -53,7 +53,7 @@ func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
 	col := make([]float64, n)
 	for j := range p {
 		mat.Col(col, j, x)
-		if tensorreg.IsConstant(col) {
+		if estimator.IsConstant(col) {
 			constant = append(constant, names[j])
 		}
 	}

@@ -101,7 +101,7 @@ func sameCV(t *testing.T, name string, want, got [][]string) {
 // cluster) from ClickHouse — and gets the same λ grid, the same curve and
 // the same λ_min and λ_1se: one fold assignment (the seed deals rows
 // alike on every file route; a fold column on every route, SQL included)
-// and one grid. Binomial and Poisson likewise on the routes they support.
+// and one grid. Binomial and Poisson likewise, streamed with a fold column too.
 func TestEveryRouteSameCV(t *testing.T) {
 	dir := t.TempDir()
 	if d := os.Getenv("ROUTES_DIR"); d != "" {
@@ -134,12 +134,6 @@ func TestEveryRouteSameCV(t *testing.T) {
 				"parquet":        args(false, pqPath),
 				"parquet stream": args(false, "--stream", pqPath),
 				"weights":        args(true, csvPath),
-			}
-			if foldid && family != "gaussian" {
-				// TODO(issue 23): a streamed binomial or Poisson fit does not
-				// take --foldid yet.
-				delete(routes, "stream")
-				delete(routes, "parquet stream")
 			}
 			for route, r := range routes {
 				sameCV(t, name+" "+route, ref, cvTable(t, r...))

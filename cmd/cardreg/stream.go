@@ -9,80 +9,216 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
-	"github.com/cardsparse/cardreg/tensorreg"
+	"gonum.org/v1/gonum/mat"
 )
 
-// A problem is held in one of two forms: the rows (x, y), or, streamed
-// from the file, the sufficient statistics of each cross-validation fold
-// (stats), in O(p²) memory whatever the number of rows. Both give the same
-// fits; the methods below hide which.
-
-// rows returns the number of observations.
-func (pr *problem) rows() int {
-	if pr.stats != nil {
-		return int(pr.stats.All().N)
-	}
-	n, _ := pr.x.Dims()
-	return n
+// problem is what fit, path and cv fit: one estimator.Data (the rows in
+// memory, their sufficient statistics per fold, or a file read once per
+// pass) with the penalty and the options of every fit, the names and the
+// notes the outputs print. loadProblem builds it from the flags.
+type problem struct {
+	data estimator.Data
+	pen  penalty.Penalty
+	opts estimator.Options
+	nu   float64
+	note string
+	// n is the number of observations.
+	n int
+	// names are the predictors', responses the responses' (target the
+	// first), constant the constant predictors, excluded those left out of
+	// the penalty (--exclude, --penalty-factor 0).
+	names, responses, constant, excluded []string
+	target                               string
+	dropped                              int
+	// foldID holds --foldid's folds (0-based) of rows in memory, or nil.
+	foldID []int
+	// x and y are the rows in memory (nil otherwise): --lambda theory's.
+	x, y *mat.Dense
+	// src is the file read once per pass, or nil.
+	src *data.FileSource
+	// family says the output is a family fit's (deviances, the measure
+	// named, the deviance ratio of a path): fitFlags.usesGLM.
+	family bool
 }
 
-// foldID deals the rows to k folds by suffstat.RowFold, the assignment
-// the streamed statistics use, so both forms cross-validate alike.
-func foldID(n, k int, seed uint64) []int {
-	id := make([]int, n)
-	rf := suffstat.NewRowFolder(seed, k)
-	for i := range id {
-		id[i] = rf.Fold(uint64(i))
+// form is how a problem holds its data.
+type form int
+
+const (
+	inRows   form = iota // the rows in memory (estimator.Rows)
+	inStats              // sufficient statistics from one pass (estimator.Stats)
+	inPasses             // a file read once per pass (estimator.Stream)
+	inDB                 // statistics computed by SQL (estimator.Stats)
+)
+
+// form decides, once, how the data of the command cmd are read: by SQL
+// with --db; a gaussian fit with weights, or one streamed (shouldStream),
+// into sufficient statistics; a family fit streamed when asked (--stream)
+// or, when its flags can stream (streamRefusal), above the memory budget.
+func (f *fitFlags) form(path, cmd string) form {
+	switch {
+	case f.db != "":
+		return inDB
+	case !f.usesGLM():
+		if f.weights != "" || shouldStream(path, f) {
+			return inStats
+		}
+	case f.stream:
+		return inPasses
+	case f.fam.family != "gaussian" && f.streamRefusal(cmd) == nil && shouldStream(path, f):
+		return inPasses
 	}
-	return id
+	return inRows
 }
 
-// fit fits at one λ.
-func (pr *problem) fit(lambda float64) (*tensorreg.Model, error) {
-	if pr.stats != nil {
-		m, err := tensorreg.FitStats(pr.stats.All(), len(pr.responses), pr.pen, lambda, &pr.opts)
-		return m, pr.named(err)
+// loadProblem reads the data as form decides and builds the penalty and
+// the options the flags ask for: the one problem of fit, path and cv.
+func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
+	var pr *problem
+	var err error
+	switch f.form(path, cmd) {
+	case inDB:
+		pr, err = loadDB(path, f)
+	case inStats:
+		pr, err = loadStats(path, f)
+	case inPasses:
+		pr, err = loadStream(path, f, cmd)
+	default:
+		pr, err = loadRows(path, f)
 	}
-	m, err := tensorreg.Fit(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, lambda, &pr.opts)
-	return m, pr.named(err)
+	if err != nil {
+		return nil, err
+	}
+	pr.family = f.usesGLM()
+	return pr, pr.build(f)
 }
 
-// path fits along the grid of po.
-func (pr *problem) path(po *tensorreg.PathOptions) (*tensorreg.Path, error) {
-	if pr.stats != nil {
-		p, err := tensorreg.FitPathStats(pr.stats.All(), len(pr.responses), pr.pen, po)
-		return p, pr.named(err)
+// loadRows reads the rows into memory and checks them: the gaussian
+// fit's responses are not constant, the families' responses, weights and
+// offsets are valid (checkFamily).
+func loadRows(path string, f *fitFlags) (*problem, error) {
+	var check func(n, p int) error
+	if !f.usesGLM() {
+		check = func(n, p int) error { return checkGram(n, p, f) }
 	}
-	p, err := tensorreg.FitPath(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, po)
-	return p, pr.named(err)
+	r, err := readRows(path, f, check)
+	if err != nil {
+		return nil, err
+	}
+	n, _ := r.X.Dims()
+	pr := &problem{data: &estimator.Rows{X: solver.DenseDesign{X: r.X}, Y: r.Y, Weights: r.Weights, Offset: r.Offset},
+		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID,
+		constant: constantColumns(r.X, r.Names, f.noIntercept), x: r.X, y: r.Y}
+	if err := checkRows(path, n); err != nil {
+		return nil, err
+	}
+	if f.usesGLM() {
+		return pr, pr.checkFamily(path, f, r.Places.Of)
+	}
+	for k, name := range r.Responses {
+		if estimator.IsConstant(mat.Col(nil, k, r.Y)) {
+			return nil, fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
+		}
+	}
+	return pr, nil
 }
 
-// crossValidate runs K-fold cross-validation on the folds of --foldid, or
-// else of suffstat.RowFold with the seed and K of co.
-func (pr *problem) crossValidate(co *tensorreg.CVOptions) (*tensorreg.CV, error) {
-	if pr.stats != nil {
-		cv, err := tensorreg.CrossValidateStats(pr.stats, len(pr.responses), pr.pen, co)
-		return cv, pr.named(err)
+// loadStats reads the file once, row by row, into per-fold statistics of
+// (predictors, responses) on the folds of cross-validation
+// (data.ReadStats): the rows are never held.
+func loadStats(path string, f *fitFlags) (*problem, error) {
+	if f.lambda.theory() {
+		return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
 	}
-	c := *co
-	c.FoldID = pr.foldID
-	if c.FoldID == nil {
-		c.FoldID = foldID(pr.rows(), co.Folds, co.Seed)
+	k := 1
+	if f.lambda.onGrid() {
+		k = f.folds
 	}
-	cv, err := tensorreg.CrossValidate(solver.DenseDesign{X: pr.x}, pr.y, pr.pen, &c)
-	return cv, pr.named(err)
+	check := func(d, k int) error { return checkStreamed(d, k, f) }
+	st, err := data.ReadStats(path, f.spec(), data.StatsOptions{Folds: k, Seed: f.seed, Check: check})
+	if err != nil {
+		return nil, err
+	}
+	pr := &problem{names: st.Names, responses: st.Responses, target: st.Responses[0], dropped: st.Dropped}
+	return pr, pr.finishStreamed(path, f, st.Folds)
 }
 
-// named names the columns of a tensorreg.ScaleError.
+// loadStream opens the file for a fit by passes (estimator.Stream), after
+// a first pass that learns the predictors and counts the rows.
+func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
+	if err := f.streamRefusal(cmd); err != nil {
+		return nil, err
+	}
+	if err := rereadable(path, f.fam.family); err != nil {
+		return nil, err
+	}
+	src := data.NewFileSource(path, f.spec())
+	src.Check = func(p int) error { return checkNewton(p, f) }
+	n, err := src.Scan()
+	if err != nil {
+		return nil, err
+	}
+	if err := checkRows(path, n); err != nil {
+		return nil, err
+	}
+	names := src.Names()
+	pr := &problem{data: &estimator.Stream{Source: src, P: len(names)}, src: src, n: n,
+		names: names, responses: []string{src.Target()}, target: src.Target()}
+	if f.foldid != "" {
+		pr.foldID, err = streamFolds(path, f)
+	}
+	return pr, err
+}
+
+// streamFolds reads the --foldid column of a streamed file in one pass
+// (the rows of the fit's passes, in their order): a source whose offset
+// is the fold column hands it over row by row.
+func streamFolds(path string, f *fitFlags) ([]int, error) {
+	spec := f.spec()
+	spec.Offset, spec.FoldID, spec.Flags.Offset = spec.FoldID, "", spec.Flags.FoldID
+	var col []float64
+	err := data.NewFileSource(path, spec).Pass(func(_ []float64, _, _, o float64) error {
+		col = append(col, o)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	place := func(i int) string { return fmt.Sprintf("%s: data row %d", path, i+1) }
+	return data.FoldColumn(col, path, f.foldid, "--foldid", place)
+}
+
+// rereadable refuses to stream a family fit from standard input or
+// another file that cannot be read twice (a pipe): such a fit reads its
+// data once per Newton step.
+func rereadable(path, family string) error {
+	what := data.OnlyOnce(path)
+	if what == "" {
+		return nil
+	}
+	return usagef("a streamed %s fit reads its data once per Newton step, but %s can be read only once: write the data to a file and give its name, or leave out --stream to fit in memory", family, what)
+}
+
+// named names the columns of an estimator.ScaleError.
 func (pr *problem) named(err error) error {
-	var se *tensorreg.ScaleError
+	var se *estimator.ScaleError
 	if errors.As(err, &se) {
 		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
 			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax)
 	}
 	return err
+}
+
+// inFile names the file (and the row, for a stream) in the error of a fit.
+func (pr *problem) inFile(path string, err error) error {
+	if pr.src != nil {
+		return pr.src.Explain(err)
+	}
+	return data.InFile(path, pr.named(err))
 }
 
 // checkRows refuses fewer than 2 data rows (a fit needs a spread), in
@@ -195,26 +331,13 @@ func checkGram(n, p int, f *fitFlags) error {
 	return checkSquares(what, gramMatrices, p, memoryBudget(f.memory), "drop columns (--predictors, --drop)")
 }
 
-// loadStreamed reads the file once, row by row, into per-fold statistics
-// of (predictors, responses) on k folds (data.ReadStats): the rows are
-// never held.
-func loadStreamed(path string, f *fitFlags, k int) (*problem, error) {
-	check := func(d, k int) error { return checkStreamed(d, k, f) }
-	st, err := data.ReadStats(path, f.spec(), data.StatsOptions{Folds: k, Seed: f.seed, Check: check})
-	if err != nil {
-		return nil, err
-	}
-	pr := &problem{stats: st.Folds, names: st.Names, responses: st.Responses, target: st.Responses[0], dropped: st.Dropped}
-	return pr, pr.finishStreamed(path, f)
-}
-
-// finishStreamed checks the statistics as loadProblem checks the rows and
-// builds the penalty.
-func (pr *problem) finishStreamed(path string, f *fitFlags) error {
+// finishStreamed checks the statistics st as loadRows checks the rows
+// (with weights, rescaled to sum to n) and makes them the problem's data.
+func (pr *problem) finishStreamed(path string, f *fitFlags, st *suffstat.Folds) error {
 	if len(pr.names) == 0 {
 		return data.NoPredictors(path, "")
 	}
-	all := pr.stats.All()
+	all := st.All()
 	if err := checkRows(path, int(all.N)); err != nil {
 		return err
 	}
@@ -225,10 +348,10 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText([]byte(f.weights)))
 		}
 		c := float64(all.N) / all.W
-		for _, m := range pr.stats.Fold {
+		for _, m := range st.Fold {
 			m.Scale(c)
 		}
-		all = pr.stats.All()
+		all = st.All()
 	}
 	if err := all.Check(); err != nil {
 		return pr.rangeError(path, err)
@@ -244,21 +367,16 @@ func (pr *problem) finishStreamed(path string, f *fitFlags) error {
 			return fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
 		}
 	}
-	var err error
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), p); err != nil {
-		return err
-	}
-	pr.opts = tensorreg.Options{NoIntercept: f.noIntercept, Standardize: f.standardize, Relax: f.relax,
-		Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	pr.data, pr.n = &estimator.Stats{Folds: st, Q: len(pr.responses)}, int(all.N)
 	return nil
 }
 
-// constantStats applies tensorreg's rule of constancy to variable j of the
+// constantStats applies estimator's rule of constancy to variable j of the
 // statistics, its root mean square standing for its magnitude.
 func constantStats(m *suffstat.Moments, j int) bool {
 	d := m.Dim()
 	v := m.C[j*d+j] / m.W
-	return tensorreg.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
+	return estimator.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
 }
 
 // rangeError names the column whose statistics left float64's range.

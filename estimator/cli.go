@@ -1,0 +1,44 @@
+package estimator
+
+import (
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/internal/lsfit"
+	"github.com/cardsparse/cardreg/penalty"
+)
+
+// This file gives callers that explain errors and check flags (the
+// command line) what only the engines know, so that they import estimator
+// alone.
+
+// Measures returns the cross-validation measures of family fam
+// (CVOptions.Measure), the default first.
+func Measures(fam datafit.Family) []string { return glm.Measures(fam) }
+
+// PenaltyFactors returns the weighted lasso of glmnet's penalty.factor f
+// (one factor ≥ 0 per predictor, rescaled to sum to the number of
+// penalised predictors) and the predictors whose factor is 0, to be left
+// out of the penalty (Options.Unpenalized).
+func PenaltyFactors(f []float64) (penalty.WeightedL1, []int, error) {
+	return glm.PenaltyFactors(f)
+}
+
+// FoldError reports a cross-validation fold whose training rows cannot be
+// fitted (a binomial fold with one class only, say).
+type FoldError = glm.FoldError
+
+// FoldWeightError reports a fold whose training weights are dominated by
+// one held-out row's weight.
+type FoldWeightError = glm.FoldWeightError
+
+// ScaleError reports predictors whose scales differ by more than float64
+// can hold at once (a gaussian fit on rows without Standardize).
+type ScaleError = lsfit.ScaleError
+
+// IsConstant reports whether the values v are constant up to rounding: a
+// predictor an intercept would duplicate, a response with nothing to fit.
+func IsConstant(v []float64) bool { return lsfit.IsConstant(v) }
+
+// NegligibleSpread reports whether a spread sd is negligible beside a
+// magnitude rms (IsConstant's rule, for statistics).
+func NegligibleSpread(sd, rms float64) bool { return lsfit.NegligibleSpread(sd, rms) }
