@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,9 +39,9 @@ func TestSaveModelThenPredict(t *testing.T) {
 	card, _ := penalty.Lookup("cardinality")
 	dnu, _ := bounds.DefaultNu(card, penalty.Inputs{P: 12})
 	nu := dnu.Value
-	m, err := tensorreg.Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: nu}, 50, &tensorreg.Options{Settings: solver.Settings{Tol: 1e-7}})
+	m, err := estimator.Fit(&estimator.Rows{X: solver.DenseDesign{X: x}, Y: y}, penalty.Cardinality{Nu: nu}, 50, &estimator.Options{Settings: solver.Settings{Tol: 1e-7}})
 	require.NoError(t, err)
-	want := m.Predict(solver.DenseDesign{X: x})
+	want := m.Response(x, nil)
 	for i := 0; i < 400; i++ {
 		got, err := strconv.ParseFloat(lines[i+1], 64)
 		require.NoError(t, err)
