@@ -745,9 +745,24 @@ func (r *fitResult) jsonValue() any {
 	return m
 }
 
+// writeText prints the fit as a two-column table: how λ was chosen and
+// the notes, the fit's measures, then the clusters.
 func (r *fitResult) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	if r.Family != "" && r.Family != "gaussian" {
+	r.textChoice(tw)
+	r.textNotes(tw)
+	r.textFit(tw)
+	r.textData(tw)
+	r.textClusters(tw)
+	return tw.Flush()
+}
+
+// family reports a fit of a family other than the gaussian.
+func (r *fitResult) family() bool { return r.Family != "" && r.Family != "gaussian" }
+
+// textChoice prints the family, the penalty, λ and how it was chosen.
+func (r *fitResult) textChoice(tw io.Writer) {
+	if r.family() {
 		fmt.Fprintf(tw, "family\t%s (%s link)\n", r.Family, r.Link)
 	}
 	fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
@@ -762,6 +777,10 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if th := r.Theory; th != nil {
 		fmt.Fprintf(tw, "theory\tlambda = max(M_G, 1/nu) %.6g * lambda_t %.6g; sigma %.6g (%s), t %g\n", th.Equivalence, th.LambdaT, th.Sigma, th.SigmaFrom, th.T)
 	}
+}
+
+// textNotes prints the warnings and notes about the data and ν.
+func (r *fitResult) textNotes(tw io.Writer) {
 	if r.CV != nil && r.CV.Unconverged > 0 {
 		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits did not converge (iteration limit, or stalled on a badly scaled problem); the CV curve includes them\n", r.CV.Unconverged)
 	}
@@ -774,6 +793,10 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if r.NuNote != "" {
 		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)
 	}
+}
+
+// textFit prints the objective, the certificate and the solver's report.
+func (r *fitResult) textFit(tw io.Writer) {
 	if r.Objective != nil {
 		fmt.Fprintf(tw, "objective\t%.10g\n", *r.Objective)
 	} else {
@@ -785,11 +808,16 @@ func (r *fitResult) writeText(w io.Writer) error {
 	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
 	if r.Relaxed {
 		how := "least squares"
-		if r.Family != "" && r.Family != "gaussian" {
+		if r.family() {
 			how = "maximum likelihood"
 		}
 		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on the clusters below (objective and gap: penalised fit)\n", how)
 	}
+}
+
+// textData prints the data's sizes and columns, the intercept and the
+// deviances or R².
+func (r *fitResult) textData(tw io.Writer) {
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
 	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
@@ -810,6 +838,10 @@ func (r *fitResult) writeText(w io.Writer) error {
 	if r.Passes > 0 {
 		fmt.Fprintf(tw, "streamed\t%d passes over the file (proximal Newton, two per step)\n", r.Passes)
 	}
+}
+
+// textClusters prints the distinct values and the clusters of predictors.
+func (r *fitResult) textClusters(tw io.Writer) {
 	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
 	if r.ValueScale == "standardized" {
 		fmt.Fprintf(tw, "\nstandardised value\tpredictors\n")
@@ -819,7 +851,6 @@ func (r *fitResult) writeText(w io.Writer) error {
 	for c, names := range r.Clusters {
 		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
 	}
-	return tw.Flush()
 }
 
 // theory is the Theorem 2 λ with its ingredients.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"strconv"
@@ -23,6 +24,31 @@ type pathFlags struct {
 
 // runPathCV runs the path or cv command; both print CSV.
 func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
+	fs, f := newPathFlags(cmd, stderr)
+	pos, err := parseInterleaved(fs, args)
+	if helped(fs, err, stdout) {
+		return 0
+	}
+	f.given = givenFlags(fs)
+	if err == nil {
+		pos, err = f.check(cmd, pos)
+	}
+	if err != nil {
+		return usageFailure(stderr, cmd, err, "")
+	}
+	out, warning, err := pathOrCV(cmd, pos[0], f)
+	if warning != "" {
+		fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
+	}
+	if err == nil {
+		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
+	}
+	return exitStatus(stderr, cmd, err)
+}
+
+// newPathFlags returns the flags of path or cv (cmd): fit's with the
+// grid's and --plot.
+func newPathFlags(cmd string, stderr io.Writer) (*flag.FlagSet, *pathFlags) {
 	fs, ff := newFitFlags(stderr)
 	f := &pathFlags{fitFlags: ff}
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
@@ -36,59 +62,63 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	}
 	// As fit: one line after a bad flag, the usage only when asked for.
 	fs.SetOutput(io.Discard)
-	pos, err := parseInterleaved(fs, args)
-	if helped(fs, err, stdout) {
-		return 0
-	}
-	f.given = givenFlags(fs)
-	if err == nil {
-		pos, err = f.dataArgs(pos)
-	}
-	if err == nil {
-		err = f.lambda.parseGrid(cmd, f.given["lambda"])
-	}
-	if err == nil {
-		// The output is always CSV; validate the rest.
-		format := f.format
-		f.format = "text"
-		err = f.validate()
-		f.format = format
-	}
-	if err == nil {
-		err = f.checkEffect(cmd)
-	}
-	if err == nil {
-		err = f.checkGridFlags()
-	}
-	if err == nil && (f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1) {
-		err = usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
-	}
-	if err == nil && f.responses != "" {
-		err = usagef("%s is single-response for now: use --target (cardreg fit takes --responses)", cmd)
-	}
-	if kind, _ := penalty.Lookup(f.penalty); err == nil && !kind.Grid {
-		err = usagef("%s needs a lambda grid, which --penalty %s (no closed-form dual norm) cannot give", cmd, f.penalty)
-	}
-	if err == nil && f.plot != "" {
-		_, err = plotFormat(f.plot)
-	}
-	if err == nil && f.format != "csv" && f.format != "text" {
-		err = usagef("--format must be csv for %s", cmd)
-	}
-	if err == nil {
-		err = checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot)
-	}
+	return fs, f
+}
+
+// check checks the arguments and flags of path or cv (cmd) before any
+// work is done and returns the data arguments.
+func (f *pathFlags) check(cmd string, pos []string) ([]string, error) {
+	pos, err := f.dataArgs(pos)
 	if err != nil {
-		return usageFailure(stderr, cmd, err, "")
+		return nil, err
 	}
-	out, warning, err := pathOrCV(cmd, pos[0], f)
-	if warning != "" {
-		fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
+	checks := []func() error{
+		func() error { return f.lambda.parseGrid(cmd, f.given["lambda"]) },
+		f.validateCSV,
+		func() error { return f.checkEffect(cmd) },
+		f.checkGridFlags,
+		func() error { return f.checkTable(cmd) },
+		func() error { return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot) },
 	}
-	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
+	for _, c := range checks {
+		if err := c(); err != nil {
+			return nil, err
+		}
 	}
-	return exitStatus(stderr, cmd, err)
+	return pos, nil
+}
+
+// validateCSV is validate for a command whose output is always CSV: its
+// --format is checked by checkTable.
+func (f *pathFlags) validateCSV() error {
+	format := f.format
+	f.format = "text"
+	err := f.validate()
+	f.format = format
+	return err
+}
+
+// checkTable checks what a table along a grid needs: a grid of at least
+// two λ, one response, a penalty with a grid, a --plot format and CSV.
+func (f *pathFlags) checkTable(cmd string) error {
+	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
+	switch {
+	case f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1:
+		return usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
+	case f.responses != "":
+		return usagef("%s is single-response for now: use --target (cardreg fit takes --responses)", cmd)
+	case !kind.Grid:
+		return usagef("%s needs a lambda grid, which --penalty %s (no closed-form dual norm) cannot give", cmd, f.penalty)
+	}
+	if f.plot != "" {
+		if _, err := plotFormat(f.plot); err != nil {
+			return err
+		}
+	}
+	if f.format != "csv" && f.format != "text" {
+		return usagef("--format must be csv for %s", cmd)
+	}
+	return nil
 }
 
 // pathOrCV runs path or cv (cmd) on the data file and returns its table

@@ -37,10 +37,7 @@ type exemption struct{ file, name string }
 // landed, each a TODO: bring it under its limit, then delete its line. The
 // list only shrinks: TestComplexityLimits fails for a function on it that
 // is no longer above its limit (or no longer exists).
-var exempt = []exemption{
-	{"cmd/cardreg/fit.go", "(*fitResult).writeText"},         // TODO(issue 23): 24 > 15
-	{"cmd/cardreg/pathcv.go", "runPathCV"},                   // TODO(issue 23): 33 > 15
-}
+var exempt = []exemption{}
 
 // TestComplexityLimits: no function of the module, test files included, is
 // above its cyclomatic complexity limit, except those exempted, and every
