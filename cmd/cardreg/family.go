@@ -30,10 +30,13 @@ func (g *familyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.typeMeasure, "type-measure", "", "cross-validation measure (cv.glmnet's type.measure): deviance, mse, mae, and for binomial class, auc (default: mse for gaussian, deviance otherwise)")
 }
 
-// usesGLM reports whether the fit needs the generalised linear model
-// route (package glm): a non-gaussian family, an offset, penalty factors,
-// excluded predictors or a measure other than the gaussian MSE.
-func (f *fitFlags) usesGLM() bool {
+// familyFit reports whether the flags ask for a family fit: a
+// non-gaussian family, an offset, penalty factors, excluded predictors or
+// a measure other than the gaussian MSE. Its rows are read (in memory or
+// by passes, never into statistics), checked for the family, and its
+// output shows the deviances and the CV measure; estimator chooses the
+// route that fits it.
+func (f *fitFlags) familyFit() bool {
 	g := f.fam
 	return g.family != "gaussian" || g.offset != "" || g.penaltyFactor != "" || g.exclude != "" ||
 		g.typeMeasure != "" && g.typeMeasure != "mse"
@@ -51,7 +54,7 @@ func (f *fitFlags) validateFamily() error {
 	if f.fam.penaltyFactor != "" && f.penalty != "lasso" {
 		return usagef("--penalty-factor is for the lasso; for %s use --exclude to leave predictors unpenalised", f.penalty)
 	}
-	if !f.usesGLM() {
+	if !f.familyFit() {
 		return nil
 	}
 	what := "--family " + fam.Name()

@@ -49,7 +49,7 @@ func (f *fitFlags) checkEffect(cmd string) error {
 		{"sep", f.db != "", "is for data files, not --db"},
 		{"drop-missing", f.db != "", "is for data files: --db refuses rows with NULL, NaN or infinite values"},
 		{"progress", f.progress && cmd == "fit" && !cv && !f.stream && !f.weightedStats(), "has no steps to show in " + mode + ": it draws the folds of --lambda cv, and the passes over the file with --stream"},
-		{"progress", f.progress && f.usesGLM() && !f.stream, "is not drawn yet for a " + f.fam.family + " fit in memory (the glm package reports no steps): add --stream to see its passes over the file"},
+		{"progress", f.progress && f.familyFit() && !f.stream, "is not drawn yet for a " + f.fam.family + " fit in memory (the glm package reports no steps): add --stream to see its passes over the file"},
 	}
 	for _, r := range rules {
 		if r.off && f.given[r.flag] {
@@ -73,7 +73,7 @@ func (f *pathFlags) checkGridFlags() error {
 // weightedStats reports whether the fit reads its data in one pass into
 // the sufficient statistics though not streamed (a weighted gaussian fit),
 // a pass --progress draws.
-func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.usesGLM() }
+func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.familyFit() }
 
 // needing names the penalties that need the input in ("grouped").
 func needing(in penalty.Input) string {

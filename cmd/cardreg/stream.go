@@ -41,7 +41,7 @@ type problem struct {
 	// src is the file read once per pass, or nil.
 	src *data.FileSource
 	// family says the output is a family fit's (deviances, the measure
-	// named, the deviance ratio of a path): fitFlags.usesGLM.
+	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool
 }
 
@@ -63,7 +63,7 @@ func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
 		return inDB
-	case !f.usesGLM():
+	case !f.familyFit():
 		if f.weights != "" || shouldStream(path, f) {
 			return inStats
 		}
@@ -93,7 +93,7 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr.family = f.usesGLM()
+	pr.family = f.familyFit()
 	return pr, pr.build(f)
 }
 
@@ -102,7 +102,7 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 // offsets are valid (checkFamily).
 func loadRows(path string, f *fitFlags) (*problem, error) {
 	var check func(n, p int) error
-	if !f.usesGLM() {
+	if !f.familyFit() {
 		check = func(n, p int) error { return checkGram(n, p, f) }
 	}
 	r, err := readRows(path, f, check)
@@ -116,7 +116,7 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	if f.usesGLM() {
+	if f.familyFit() {
 		return pr, pr.checkFamily(path, f, r.Places.Of)
 	}
 	for k, name := range r.Responses {
