@@ -1,10 +1,13 @@
 package estimator
 
 import (
+	"math"
+
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/suffstat"
 )
 
 // This file gives callers that explain errors and check flags (the
@@ -39,6 +42,15 @@ type ScaleError = lsfit.ScaleError
 // predictor an intercept would duplicate, a response with nothing to fit.
 func IsConstant(v []float64) bool { return lsfit.IsConstant(v) }
 
-// NegligibleSpread reports whether a spread sd is negligible beside a
-// magnitude rms (IsConstant's rule, for statistics).
-func NegligibleSpread(sd, rms float64) bool { return lsfit.NegligibleSpread(sd, rms) }
+// ConstantVariable applies IsConstant's rule to variable j of statistics
+// m, its root mean square standing for its magnitude.
+func ConstantVariable(m *suffstat.Moments, j int) bool {
+	d := m.Dim()
+	v := m.C[j*d+j] / m.W
+	return lsfit.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
+}
+
+// SumToN rescales the weights of statistics f to sum to their number of
+// rows, as every route rescales weights (so that λ_glmnet = λ/(2n) holds
+// for weighted fits); an error when every weight is 0.
+func SumToN(f *suffstat.Folds) error { return sumToN(f) }

@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"slices"
 	"strings"
@@ -342,14 +341,10 @@ func (pr *problem) finishStreamed(path string, f *fitFlags, st *suffstat.Folds) 
 		return err
 	}
 	if f.weights != "" {
-		// The weights are rescaled to sum to n, as glmnet and package glm
-		// do, so that λ_glmnet = λ/(2n) holds for weighted fits too.
-		if !(all.W > 0) {
+		// The weights are rescaled to sum to n, as on every route, so
+		// that λ_glmnet = λ/(2n) holds for weighted fits too.
+		if err := estimator.SumToN(st); err != nil {
 			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText([]byte(f.weights)))
-		}
-		c := float64(all.N) / all.W
-		for _, m := range st.Fold {
-			m.Scale(c)
 		}
 		all = st.All()
 	}
@@ -358,25 +353,17 @@ func (pr *problem) finishStreamed(path string, f *fitFlags, st *suffstat.Folds) 
 	}
 	p := len(pr.names)
 	for j, name := range pr.names {
-		if constantStats(all, j) && !f.noIntercept {
+		if estimator.ConstantVariable(all, j) && !f.noIntercept {
 			pr.constant = append(pr.constant, name)
 		}
 	}
 	for j, name := range pr.responses {
-		if constantStats(all, p+j) {
+		if estimator.ConstantVariable(all, p+j) {
 			return fmt.Errorf("%s: the response %q is constant: there is nothing to fit", path, name)
 		}
 	}
 	pr.data, pr.n = &estimator.Stats{Folds: st, Q: len(pr.responses)}, int(all.N)
 	return nil
-}
-
-// constantStats applies estimator's rule of constancy to variable j of the
-// statistics, its root mean square standing for its magnitude.
-func constantStats(m *suffstat.Moments, j int) bool {
-	d := m.Dim()
-	v := m.C[j*d+j] / m.W
-	return estimator.NegligibleSpread(math.Sqrt(v), math.Sqrt(v+m.Mean[j]*m.Mean[j]))
 }
 
 // rangeError names the column whose statistics left float64's range.

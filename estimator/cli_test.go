@@ -1,0 +1,30 @@
+package estimator
+
+import (
+	"testing"
+
+	"github.com/cardsparse/cardreg/suffstat"
+	"github.com/stretchr/testify/require"
+)
+
+// TestConstantVariable: a column constant up to rounding is constant in
+// its statistics, as IsConstant says of its values; one that varies is not.
+func TestConstantVariable(t *testing.T) {
+	f := suffstat.NewFolds(1, 3)
+	var cols [3][]float64
+	for i := range 50 {
+		z := []float64{1e6 + float64(i%7), 3.25 * (1 + 1e-17*float64(i%3)), float64(i)}
+		for j := range z {
+			cols[j] = append(cols[j], z[j])
+		}
+		f.Fold[0].Add(z, 1+float64(i%2))
+	}
+	all := f.All()
+	for j := range 3 {
+		require.Equal(t, IsConstant(cols[j]), ConstantVariable(all, j), "variable %d", j)
+	}
+	require.True(t, ConstantVariable(all, 1))
+	require.False(t, ConstantVariable(all, 0))
+	require.NoError(t, SumToN(f))
+	require.InDelta(t, 50, f.All().W, 1e-9)
+}
