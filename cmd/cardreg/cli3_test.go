@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/stretchr/testify/require"
 )
 
@@ -111,9 +112,9 @@ func TestNetMemoryBudget(t *testing.T) {
 	oneLine(t, res, 2, "--arch [3 20000 1] needs about", "more than --memory 1 MB")
 	res = cardreg(t, "net", "--arch", "3,4,1", "--epochs", "1", "--memory", "1GB", data)
 	require.Equal(t, 0, res.code, res.stderr)
-	err := checkNetMemory([]int{100000, 100000, 1}, 10, budget{}.orAssumed())
+	err := checkNetMemory([]int{100000, 100000, 1}, 10, membudget.Budget{}.OrAssumed())
 	require.ErrorContains(t, err, "more than 68.7 GB (assumed: the machine's memory is unknown; --memory sets it)")
-	require.NoError(t, checkNetMemory([]int{3, 4, 1}, 10, budget{}.orAssumed()))
+	require.NoError(t, checkNetMemory([]int{3, 4, 1}, 10, membudget.Budget{}.OrAssumed()))
 }
 
 // TestProgressWorksOrIsRefused: --progress did nothing for a fit at one

@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/internal/membudget"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
@@ -72,7 +73,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
 	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
 	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) above which the data are streamed, and which O(p^2) statistics must fit in (default: half the machine's memory)", func(s string) (err error) {
-		f.memory, err = parseBytes(s)
+		f.memory, err = membudget.ParseBytes(s)
 		return err
 	})
 	fs.BoolVar(&f.progress, "progress", false, "draw progress on stderr even when it is not a terminal: the lambdas of a path and the folds of cross-validation (gaussian, in memory), the passes over the file with --stream; refused where nothing is drawn (a fit at one lambda in memory, a binomial or poisson fit in memory)")

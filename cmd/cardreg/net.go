@@ -15,6 +15,7 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -61,7 +62,7 @@ func newNetFlags() (*flag.FlagSet, *netFlags) {
 	fs.StringVar(&f.saveModel, "save-model", "", "write the trained network (JSON) for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator")
 	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) the training must fit in (default: half the machine's memory, or of the cgroup's limit)", func(s string) (err error) {
-		f.memory, err = parseBytes(s)
+		f.memory, err = membudget.ParseBytes(s)
 		return err
 	})
 	fs.Usage = func() {
@@ -285,7 +286,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNetMemory(cfg.arch, len(t.Cols()[0]), memoryBudget(f.memory).orAssumed()); err != nil {
+	if err := checkNetMemory(cfg.arch, len(t.Cols()[0]), membudget.Of(f.memory).OrAssumed()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -329,11 +330,11 @@ func (f *netFlags) divergedRemedy() string {
 
 // checkNetMemory refuses an architecture whose training on n rows would
 // not fit in the budget b (deepreg.TrainingBytes).
-func checkNetMemory(arch []int, n int, b budget) error {
+func checkNetMemory(arch []int, n int, b membudget.Budget) error {
 	need, weights := deepreg.TrainingBytes(arch, n)
-	if need > float64(b.bytes) {
+	if need > float64(b.Bytes) {
 		return usagef("--arch %v needs about %s to train on %d rows (%.3g million weights), more than %s",
-			arch, formatBytes(need), n, weights/1e6, b)
+			arch, membudget.FormatBytes(need), n, weights/1e6, b)
 	}
 	return nil
 }

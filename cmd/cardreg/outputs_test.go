@@ -17,23 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// parseBytes takes positive whole byte counts with or without a unit and
-// refuses the rest.
-func TestParseBytes(t *testing.T) {
-	for s, want := range map[string]int64{
-		"8000000000": 8e9, "8GB": 8e9, "8gb": 8e9, "8G": 8e9, "512MiB": 512 << 20, "4e9": 4e9,
-		"1.5GB": 15e8, "10kB": 1e4, "2 TiB": 2 << 40, "100B": 100, "1": 1,
-	} {
-		got, err := parseBytes(s)
-		require.NoError(t, err, s)
-		require.Equal(t, want, got, s)
-	}
-	for _, s := range []string{"-5", "0", "-1GB", "abc", "", "1.5", "0.0005kB", "GB", "NaN", "Inf", "1e30", "9.3e18", "12XB"} {
-		_, err := parseBytes(s)
-		require.Error(t, err, s)
-	}
-}
-
 // An invalid --memory is a usage error (exit 2), on every command that
 // takes it, before any data are read.
 func TestMemoryFlagInvalid(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -232,14 +233,6 @@ func checkRows(path string, n int) error {
 	return nil
 }
 
-// streamBudgetShare is the share of the machine's memory a fit may take
-// before the data are streamed instead of loaded (--memory's default).
-const streamBudgetShare = 0.5
-
-// inMemoryFactor is how many times its float64 size an in-memory
-// cross-validated fit peaks at (measured: 15–17× on 10⁶ × 50).
-const inMemoryFactor = 17
-
 // shouldStream says whether to stream path: when asked (--stream), or when
 // the file as float64 (about its size in bytes for CSV numbers) times the
 // peak factor passes the budget (--memory, else half the machine's
@@ -252,21 +245,14 @@ func shouldStream(path string, f *fitFlags) bool {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	b := memoryBudget(f.memory)
-	if b.bytes <= 0 || fi.Size()*inMemoryFactor <= b.bytes {
+	b := membudget.Of(f.memory)
+	if b.Bytes <= 0 || fi.Size()*membudget.InMemoryFactor <= b.Bytes {
 		return false
 	}
 	fmt.Fprintf(f.stderr, "cardreg: %s: streaming (%s as float64 × %d > %s)\n",
-		path, formatBytes(float64(fi.Size())), inMemoryFactor, b)
+		path, membudget.FormatBytes(float64(fi.Size())), membudget.InMemoryFactor, b)
 	return true
 }
-
-// streamMatrices is how many d×d matrices (d the predictors and
-// responses) a streamed least-squares fit on k folds holds at its peak:
-// each fold's statistics and its block buffer's while reading; then the
-// folds', the whole data's and one training set's statistics with their
-// Gram matrices and the solver's copy.
-func streamMatrices(k int) int { return k + max(k, 6) }
 
 // streamAdvice is what to do when streamed statistics do not fit: fewer
 // columns, fewer folds (folds says whether they count), or the rows in
@@ -299,26 +285,15 @@ func checkStats(kind string, d, k int, f *fitFlags) error {
 	if k == 1 {
 		what = fmt.Sprintf("%s of %d variables", kind, d)
 	}
-	return checkSquares(what, streamMatrices(k), d, memoryBudget(f.memory), streamAdvice(f, k > 1))
+	return membudget.CheckSquares(what, membudget.StreamMatrices(k), d, membudget.Of(f.memory), streamAdvice(f, k > 1))
 }
-
-// newtonMatrices is how many (p+1)×(p+1) matrices a streamed logistic or
-// Poisson Newton step holds: the weighted statistics and their block
-// buffer's, the quadratic model's Gram matrix and the solver's copy, with
-// one to spare.
-const newtonMatrices = 5
 
 // checkNewton refuses a streamed generalised linear fit of p predictors
 // whose Newton statistics would not fit in the budget.
 func checkNewton(p int, f *fitFlags) error {
 	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
-	return checkSquares(what, newtonMatrices, p+1, memoryBudget(f.memory), streamAdvice(f, false))
+	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(f.memory), streamAdvice(f, false))
 }
-
-// gramMatrices is how many p×p matrices an in-memory least-squares fit
-// holds when it works in Gram form (n ≥ p): XᵀX and its full copy for the
-// whole data and for each of two cross-validation folds fitted at once.
-const gramMatrices = 6
 
 // checkGram refuses an in-memory fit of n rows and p predictors whose Gram
 // matrices would not fit in the budget (they are formed only when n ≥ p).
@@ -327,7 +302,7 @@ func checkGram(n, p int, f *fitFlags) error {
 		return nil
 	}
 	what := fmt.Sprintf("the Gram matrices of %d predictors", p)
-	return checkSquares(what, gramMatrices, p, memoryBudget(f.memory), "drop columns (--predictors, --drop)")
+	return membudget.CheckSquares(what, membudget.GramMatrices, p, membudget.Of(f.memory), "drop columns (--predictors, --drop)")
 }
 
 // finishStreamed checks the statistics st as loadRows checks the rows

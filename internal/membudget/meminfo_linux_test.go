@@ -1,8 +1,9 @@
 //go:build linux
 
-package main
+package membudget
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -22,11 +23,19 @@ func TestCgroupLimit(t *testing.T) {
 	require.Equal(t, int64(0), cgroupLimit([]string{missing}))
 	require.Equal(t, int64(9223372036854771712), cgroupLimit([]string{v1}))
 
-	old := cgroupLimits
-	defer func() { cgroupLimits = old }()
-	cgroupLimits = []string{v2}
-	require.Equal(t, int64(2147483648), totalMemory())
-	cgroupLimits = []string{v1} // above the machine's memory: no limit
-	require.Greater(t, totalMemory(), int64(0))
-	require.Less(t, totalMemory(), int64(9223372036854771712))
+	old := CgroupLimits
+	defer func() { CgroupLimits = old }()
+	CgroupLimits = []string{v2}
+	require.Equal(t, int64(2147483648), TotalMemory())
+	CgroupLimits = []string{v1} // above the machine's memory: no limit
+	require.Greater(t, TotalMemory(), int64(0))
+	require.Less(t, TotalMemory(), int64(9223372036854771712))
+}
+
+// writeFile writes text to dir/name and returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	return path
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package membudget
 
 import (
 	"os"
@@ -9,22 +9,22 @@ import (
 	"syscall"
 )
 
-// cgroupLimits are the files holding the memory limit at the root of the
+// CgroupLimits are the files holding the memory limit at the root of the
 // process's cgroup namespace (version 2, then version 1): a container's
 // limit. A limit set on a group below that root (a systemd slice on a
-// host) is not read.
-var cgroupLimits = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
+// host) is not read. Tests point it at files of their own.
+var CgroupLimits = []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}
 
-// totalMemory returns the memory the process may use in bytes: the
+// TotalMemory returns the memory the process may use in bytes: the
 // machine's, or its control group's limit when lower (in a container);
 // 0 when unknown.
-func totalMemory() int64 {
+func TotalMemory() int64 {
 	var si syscall.Sysinfo_t
 	if syscall.Sysinfo(&si) != nil {
 		return 0
 	}
 	total := int64(si.Totalram) * int64(si.Unit)
-	if limit := cgroupLimit(cgroupLimits); limit > 0 && limit < total {
+	if limit := cgroupLimit(CgroupLimits); limit > 0 && limit < total {
 		return limit
 	}
 	return total
