@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
@@ -176,20 +177,24 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 
 // streamFolds reads the --foldid column of a streamed file in one pass
 // (the rows of the fit's passes, in their order): a source whose offset
-// is the fold column hands it over row by row.
+// is the fold column hands it over row by row, a bad fold id reported at
+// its line as an offset's would be (naming the column and --foldid);
+// data.FoldColumn then checks that no fold is empty.
 func streamFolds(path string, f *fitFlags) ([]int, error) {
 	spec := f.spec()
 	spec.Offset, spec.FoldID, spec.Flags.Offset = spec.FoldID, "", spec.Flags.FoldID
 	var col []float64
 	err := data.NewFileSource(path, spec).Pass(func(_ []float64, _, _, o float64) error {
+		if _, err := data.FoldOf(o); err != nil {
+			return &datafit.RowError{Row: len(col), What: "offset", Err: err}
+		}
 		col = append(col, o)
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	place := func(i int) string { return fmt.Sprintf("%s: data row %d", path, i+1) }
-	return data.FoldColumn(col, path, f.foldid, "--foldid", place)
+	return data.FoldColumn(col, path, f.foldid, "--foldid", func(int) string { return path })
 }
 
 // rereadable refuses to stream a family fit from standard input or

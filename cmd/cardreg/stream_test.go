@@ -2,7 +2,9 @@ package main
 
 import (
 	"math"
+	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -66,4 +68,41 @@ func TestStreamEqualsMemory(t *testing.T) {
 	}
 	res := cardreg(t, "fit", "--stream", "--lambda", "theory", data)
 	oneLine(t, res, 2, "--lambda theory")
+}
+
+// A fold column streamed with a family fit (read in a pass of its own) is
+// refused as the rows in memory refuse it: a fold id that is not one
+// (naming the line), text, and an empty fold; and a good one gives the
+// in-memory curve.
+func TestStreamFoldIDErrors(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile("../../examples/credit.csv")
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	with := func(name string, fold func(i int) string) string {
+		out := []string{"fold," + lines[0]}
+		for i, l := range lines[1:] {
+			out = append(out, fold(i)+","+l)
+		}
+		return writeFile(t, dir, name, strings.Join(out, "\n")+"\n")
+	}
+	good := func(i int) string { return strconv.Itoa(1 + i%4) }
+	files := map[string]string{
+		"zero": with("zero.csv", func(i int) string { return map[bool]string{true: "0", false: good(i)}[i == 3] }),
+		"text": with("text.csv", func(i int) string { return map[bool]string{true: "x", false: good(i)}[i == 3] }),
+		"gap":  with("gap.csv", func(i int) string { return map[bool]string{true: "4", false: good(i)}[good(i) == "3"] }),
+	}
+	want := map[string]string{"zero": "zero.csv:5: column \"fold\": fold ids must be integers", "text": "text.csv:5: column \"fold\"", "gap": "column \"fold\": fold 3 of 1…4 has no rows (--foldid)"}
+	for name, file := range files {
+		args := []string{"cv", "--family", "binomial", "--penalty", "lasso", "--nlambda", "5", "--foldid", "fold", file}
+		mem := cardreg(t, args...)
+		str := cardreg(t, append(args, "--stream")...)
+		oneLine(t, mem, 1, want[name])
+		require.Equal(t, mem, str, name)
+	}
+	file := with("good.csv", good)
+	args := []string{"cv", "--family", "binomial", "--penalty", "lasso", "--nlambda", "8", "--foldid", "fold", file}
+	mem, str := cardreg(t, args...), cardreg(t, append(args, "--stream")...)
+	require.Equal(t, 0, str.code, str.stderr)
+	sameCV(t, "stream --foldid", parseCSV(t, mem.stdout), parseCSV(t, str.stdout))
 }
