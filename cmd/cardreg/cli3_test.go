@@ -101,7 +101,7 @@ func TestDBFoldColumnNull(t *testing.T) {
 }
 
 // TestNetMemoryBudget: net checked --arch against its own budget (half the
-// memory, 64 GiB when unknown), not memoryBudget, and had no --memory.
+// memory, 64 GiB when unknown), not membudget.Of, and had no --memory.
 // Now it takes --memory, the cgroup-aware default (TestNetMemoryCgroup)
 // and the message of the other commands.
 func TestNetMemoryBudget(t *testing.T) {
