@@ -3,8 +3,8 @@ package estimator
 import (
 	"fmt"
 
-	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
 )
@@ -52,7 +52,7 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := chooseRoute(d, &co.Options, measure)
+	r, err := chooseRoute(d, pen, &co.Options, measure)
 	if err != nil {
 		return nil, err
 	}

@@ -14,7 +14,7 @@ import (
 // Model.Converged.
 func Fit(d Data, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
 	o := orDefault(opts)
-	r, err := chooseRoute(d, &o, "")
+	r, err := chooseRoute(d, pen, &o, "")
 	if err != nil {
 		return nil, err
 	}
@@ -126,7 +126,7 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	if opts != nil {
 		po = *opts
 	}
-	r, err := chooseRoute(d, &po.Options, "")
+	r, err := chooseRoute(d, pen, &po.Options, "")
 	if err != nil {
 		return nil, err
 	}

@@ -33,8 +33,9 @@ type Model struct {
 	// Deviance is Σ wᵢd(yᵢ, ηᵢ) at the fit (weights summing to n),
 	// NullDeviance the same for the intercept-only model, DevRatio
 	// 1 − Deviance/NullDeviance (glmnet's dev.ratio; R² for the gaussian
-	// family). A gaussian fit of several responses has DevRatio and the
-	// deviances NaN: R2 holds each response's.
+	// family, whose deviances are the residual and total sums of squares).
+	// A gaussian fit of several responses has DevRatio and the deviances
+	// NaN: R2 holds each response's.
 	Deviance, NullDeviance, DevRatio float64
 	// R2 holds each response's coefficient of determination (gaussian).
 	R2 []float64
@@ -140,6 +141,9 @@ func fromLS(t *lsfit.Model) *Model {
 	}
 	if q == 1 && len(t.R2) == 1 {
 		m.DevRatio = t.R2[0]
+		if len(t.TSS) == 1 {
+			m.NullDeviance, m.Deviance = t.TSS[0], (1-t.R2[0])*t.TSS[0]
+		}
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/penalty"
 )
 
 // route is how a fit runs: the one choice, made in chooseRoute.
@@ -26,15 +27,19 @@ const (
 	famStream
 )
 
-// chooseRoute returns the route of data d under options o for a CV
-// measure (empty without cross-validation), or the one error saying why no
-// route fits the combination.
-func chooseRoute(d Data, o *Options, measure string) (route, error) {
+// chooseRoute returns the route of data d under penalty pen and options o
+// for a CV measure (empty without cross-validation), or the one error
+// saying why no route fits the combination. The gaussian family takes its
+// fast paths unless predictors are left out of the penalty, the lasso has
+// penalty factors (glmnet's path, with its stopping rules, on the family
+// route) or the measure needs the held-out rows (mae).
+func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route, error) {
 	if err := checkForm(d); err != nil {
 		return 0, err
 	}
 	_, gaussian := o.family().(datafit.Gaussian)
-	plain := gaussian && len(o.Unpenalized) == 0 && measure != "mae"
+	_, factors := pen.(penalty.WeightedL1)
+	plain := gaussian && len(o.Unpenalized) == 0 && !factors && measure != "mae"
 	_, q := d.dims()
 	switch v := d.(type) {
 	case *Stats:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -130,7 +131,7 @@ func TestGaussianEnginesAgree(t *testing.T) {
 	gram, err := Fit(rows, penalty.L1{}, 40, nil)
 	require.NoError(t, err)
 	o := Options{}
-	r, err := chooseRoute(rows, &o, "mae")
+	r, err := chooseRoute(rows, penalty.L1{}, &o, "mae")
 	require.NoError(t, err)
 	require.Equal(t, famRows, r)
 	fam, err := fitRoute(famRows, rows, penalty.L1{}, 40, &o)
@@ -139,6 +140,9 @@ func TestGaussianEnginesAgree(t *testing.T) {
 		require.InDelta(t, gram.Coef.At(j, 0), fam.Coef.At(j, 0), 1e-5, "coefficient %d", j)
 	}
 	require.InDelta(t, gram.Intercept[0], fam.Intercept[0], 1e-5)
+	require.InDelta(t, fam.NullDeviance, gram.NullDeviance, 1e-9*fam.NullDeviance)
+	require.InDelta(t, fam.Deviance, gram.Deviance, 1e-5*fam.Deviance)
+	require.InDelta(t, fam.DevRatio, gram.DevRatio, 1e-6)
 }
 
 // TestDefaults pins the one set of defaults.
@@ -191,4 +195,30 @@ func TestStreamFoldIDs(t *testing.T) {
 		_, err = CrossValidate(&Stream{Source: sliceSource{x: x, y: y}, P: 5}, penalty.L1{}, &CVOptions{FoldID: id[:150], PathOptions: opts.PathOptions})
 		require.Error(t, err, fam.Name())
 	}
+}
+
+// TestRouteChoice pins the one route rule.
+func TestRouteChoice(t *testing.T) {
+	x, y := simulated(50, 4, datafit.Gaussian{}, 1)
+	rows := NewRows(x, y)
+	cases := []struct {
+		pen     penalty.Penalty
+		o       Options
+		measure string
+		want    route
+	}{
+		{penalty.L1{}, Options{}, "", lsRows},
+		{penalty.Cardinality{Nu: 1}, Options{}, "mse", lsRows},
+		{penalty.WeightedL1{Factors: []float64{1, 2, 1, 1}}, Options{}, "", famRows},
+		{penalty.L1{}, Options{Unpenalized: []int{0}}, "", famRows},
+		{penalty.L1{}, Options{}, "mae", famRows},
+		{penalty.L1{}, Options{Family: datafit.Poisson{}}, "", famRows},
+	}
+	for i, c := range cases {
+		r, err := chooseRoute(rows, c.pen, &c.o, c.measure)
+		require.NoError(t, err, i)
+		require.Equal(t, c.want, r, i)
+	}
+	_, err := chooseRoute(&Stats{Folds: suffstat.NewFolds(1, 5), Q: 1}, penalty.L1{}, &Options{Family: datafit.Binomial{}}, "")
+	require.Error(t, err)
 }

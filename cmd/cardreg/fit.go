@@ -351,7 +351,7 @@ type fitResult struct {
 	ValueScale string   `json:"value_scale"`
 	R2         *float64 `json:"r2"` // nil (null) when undefined
 	// Deviance, NullDeviance and DevRatio (glmnet's dev.ratio, R² for
-	// gaussian) describe the fits of the family routes (estimator.Model.Deviance not NaN).
+	// gaussian) describe every fit of one response (estimator.Model.Deviance not NaN).
 	Deviance     *float64 `json:"deviance,omitempty"`
 	NullDeviance *float64 `json:"null_deviance,omitempty"`
 	DevRatio     *float64 `json:"dev_ratio"`

@@ -90,8 +90,8 @@ func (f *fitFlags) streamRefusal(cmd string) error {
 		return usagef("a streamed %s fit takes --lambda NUMBER; choose it with cardreg cv --stream (passes per Newton step, λ and fold), or fit in memory with a larger --memory", f.fam.family)
 	case cmd == "cv" && f.fam.typeMeasure == "auc":
 		return usagef("a streamed cross-validation cannot score --type-measure auc (it needs every held-out prediction at once); use another measure, or cv in memory")
-	case f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.standardize || f.relax:
-		return usagef("a streamed %s fit does not take --exclude, --penalty-factor, --standardize or --relax yet", f.fam.family)
+	case f.fam.exclude != "" || f.fam.penaltyFactor != "" || f.relax:
+		return usagef("a streamed %s fit does not take --exclude, --penalty-factor or --relax yet", f.fam.family)
 	}
 	return nil
 }

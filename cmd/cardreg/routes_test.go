@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -179,4 +180,24 @@ func loadRoutes(t *testing.T, url string, rows []routeRow) {
 		fmt.Fprintf(&b, "%v\t%v\t%v\t%v\t%v\t%v\t%v\t%d\n", r.X1, r.X2, r.X3, r.X4, r.X5, r.Y, r.W, r.Fid)
 	}
 	require.NoError(t, sh.Exec(ctx, "INSERT INTO routes FORMAT TabSeparated\n"+b.String()))
+}
+
+// TestStreamedStandardize: a binomial fit and cross-validation with
+// --standardize streamed equal the in-memory ones (the streamed engine
+// computes the column scales in passes).
+func TestStreamedStandardize(t *testing.T) {
+	csvPath, _, _ := routeData(t, t.TempDir(), "binomial", 300)
+	args := []string{"--family", "binomial", "--penalty", "lasso", "--standardize", "--target", "y", "--drop", "fid,w"}
+	coef := func(extra ...string) []float64 {
+		res := cardreg(t, append(append(append([]string{"fit", "--format", "json", "--lambda", "20", "--tol", "1e-10"}, extra...), args...), csvPath)...)
+		require.Equal(t, 0, res.code, res.stderr)
+		var f struct{ Coefficients []float64 }
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &f))
+		return f.Coefficients
+	}
+	mem := coef()
+	require.Len(t, mem, 5)
+	require.InDeltaSlice(t, mem, coef("--stream"), 1e-6)
+	cvArgs := append([]string{"--nlambda", "8", "--folds", "4"}, args...)
+	sameCV(t, "streamed --standardize", cvTable(t, append(cvArgs, csvPath)...), cvTable(t, append(cvArgs, "--stream", csvPath)...))
 }

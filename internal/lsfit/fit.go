@@ -73,8 +73,11 @@ type Model struct {
 	Status    solver.Status
 	// N is the number of observations.
 	N int
-	// R2 holds the coefficient of determination of each response.
-	R2 []float64
+	// R2 holds the coefficient of determination of each response, and
+	// TSS its total sum of squares (about its mean with an intercept), on
+	// the data's scale: the null deviance of a gaussian fit, R² = 1 −
+	// RSS/TSS.
+	R2, TSS []float64
 	// Residuals is Y − fitted, n×q (nil for a fit from sufficient
 	// statistics, which has no rows, and for the models of a path or
 	// cross-validation fitted in Gram form, n ≥ p: one n×q matrix per λ
@@ -410,6 +413,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 	}
 	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
 		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
+	m.TSS = slices.Clone(pr.tss)
 	if pr.x == nil || pr.noResiduals {
 		m.R2 = pr.statsR2(theta)
 		return m

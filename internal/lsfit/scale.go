@@ -260,6 +260,9 @@ func (sc scaling) model(m *Model) error {
 		m.Intercept[j] /= sc.sy
 	}
 	m.Objective = m.Objective / sc.sy / sc.sy // sy² itself may overflow
+	for j := range m.TSS {
+		m.TSS[j] = m.TSS[j] / sc.sy / sc.sy
+	}
 	if m.Residuals != nil {
 		m.Residuals.Scale(1/sc.sy, m.Residuals)
 	}
