@@ -56,7 +56,7 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	switch v := d.(type) {
 	case *Stats:
-		return v, nil
+		return normalised(v)
 	case *Stream:
 		return streamStats(v, k, seed, fold)
 	}

@@ -56,6 +56,21 @@ func sumToN(f *suffstat.Folds) error {
 	return nil
 }
 
+// normalised returns statistics s with the weights rescaled to sum to
+// the number of rows (a copy when they do not already), as every other
+// form is fitted.
+func normalised(s *Stats) (*Stats, error) {
+	all := s.Folds.All()
+	if all.W == float64(all.N) {
+		return s, nil
+	}
+	f := &suffstat.Folds{Fold: make([]*suffstat.Moments, len(s.Folds.Fold))}
+	for k, m := range s.Folds.Fold {
+		f.Fold[k] = m.Clone()
+	}
+	return &Stats{Folds: f, Q: s.Q}, sumToN(f)
+}
+
 // checkRow refuses what suffstat.Moments.Add cannot take: a value that is
 // not finite, a weight that is negative or not finite.
 func checkRow(i int, z []float64, w float64) error {

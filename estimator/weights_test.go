@@ -6,7 +6,9 @@ import (
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -35,12 +37,19 @@ func TestWeightsScaleFree(t *testing.T) {
 	opts := &Options{Settings: solver.Settings{Tol: 1e-12}}
 	ref, err := Fit(weighted(w), pen, lambda, opts)
 	require.NoError(t, err)
-	for name, d := range map[string]Data{"weights ×3": weighted(w3), "stream ×3": &Stream{Source: sliceSource{x: x, y: y, w: w3}, P: p}} {
+	raw := suffstat.NewFolds(1, p+1) // statistics as a caller gathers them: weights as given
+	for i := range n {
+		raw.Fold[0].Add(append(mat.Row(nil, i, x), y[i]), w3[i])
+	}
+	forms := map[string]Data{"weights ×3": weighted(w3), "stream ×3": &Stream{Source: sliceSource{x: x, y: y, w: w3}, P: p},
+		"stats ×3": &Stats{Folds: raw, Q: 1}}
+	for name, d := range forms {
 		m, err := Fit(d, pen, lambda, opts)
 		require.NoError(t, err, name)
 		require.InDeltaSlice(t, ref.Coefficients(0), m.Coefficients(0), 1e-8, name)
 		require.InDelta(t, ref.Intercept[0], m.Intercept[0], 1e-8, name)
 	}
+	require.InDelta(t, floats.Sum(w3), raw.All().W, 1e-9, "the caller's statistics are not changed")
 	gap, err := Certify(weighted(w3), pen, lambda, ref.Coefficients(0), opts)
 	require.NoError(t, err)
 	require.Less(t, gap, 1e-8)
