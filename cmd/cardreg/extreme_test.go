@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/report"
 	"github.com/stretchr/testify/require"
 )
 
@@ -135,7 +136,7 @@ func TestNonFiniteJSON(t *testing.T) {
 	require.Len(t, got["coefficients"], 3)
 
 	var b strings.Builder
-	err := saveModel(&b, &fitResult{Lambda: math.Inf(1), Names: []string{"x"}, Coefficients: []float64{1}})
+	err := (&report.Fit{Lambda: math.Inf(1), Names: []string{"x"}, Coefficients: []float64{1}}).WriteModel(&b)
 	require.ErrorContains(t, err, "beyond float64")
 	require.Empty(t, b.String())
 }

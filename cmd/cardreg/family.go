@@ -190,16 +190,3 @@ func foldHint(err error) error {
 	}
 	return err
 }
-
-// mark names λ_min and λ_1se in a cv table.
-func mark(k, kmin, kse int) string {
-	switch {
-	case k == kmin && k == kse:
-		return "lambda_min lambda_1se"
-	case k == kmin:
-		return "lambda_min"
-	case k == kse:
-		return "lambda_1se"
-	}
-	return ""
-}

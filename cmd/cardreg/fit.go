@@ -1,19 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"slices"
 	"strings"
-	"text/tabwriter"
 
-	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/membudget"
+	"github.com/cardsparse/cardreg/report"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
@@ -130,18 +127,18 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = checkPaths(f.inputs(pos[0]), "--out", f.out, "--save-model", f.saveModel)
 	}
-	var res *fitResult
+	var res *report.Fit
 	if err == nil {
 		res, err = fitFile(pos[0], f)
 	}
 	if err == nil {
-		res.warn(stderr, f.saveModel != "")
+		warnFit(stderr, res, f.saveModel != "")
 	}
 	if err == nil && f.saveModel != "" {
-		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return saveModel(w, res) })
+		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return res.WriteModel(w) })
 	}
 	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
+		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "fit", err)
 }
@@ -165,12 +162,12 @@ func (f *fitFlags) inputs(data string) []string {
 
 // warn prints one line on stderr when the fit did not converge or some of
 // its cross-validation fits did not: the result is printed all the same.
-func (r *fitResult) warn(stderr io.Writer, saving bool) {
+func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 	var parts []string
 	status := r.Status
 	if r.RelaxNote != "" {
 		parts = append(parts, "--relax: "+r.RelaxNote)
-		status = r.penalisedUnconverged // the penalised fit's own status
+		status = r.PenalisedStatus // the penalised fit's own status
 	}
 	if !r.Converged && status != "" {
 		s := fmt.Sprintf("the fit did not converge (%s after %d iterations", status, r.Iterations)
@@ -312,84 +309,6 @@ func (f *fitFlags) validateSolver() error {
 	return nil
 }
 
-// fitResult is what fit prints.
-type fitResult struct {
-	// Family and Link name the response distribution (gaussian and
-	// identity for least squares).
-	Family       string   `json:"family"`
-	Link         string   `json:"link"`
-	Penalty      string   `json:"penalty"`
-	Lambda       float64  `json:"lambda"`
-	LambdaGlmnet float64  `json:"lambda_glmnet"`
-	Nu           *float64 `json:"nu"`
-	NuNote       string   `json:"nu_note,omitempty"`
-	// Constant lists predictors that are constant: with an intercept the
-	// data say nothing about them, and their coefficients are set by the
-	// penalty alone.
-	Constant []string `json:"constant_predictors,omitempty"`
-	// DroppedRows counts rows left out for missing values (--drop-missing).
-	DroppedRows int `json:"dropped_rows,omitempty"`
-	// Objective is null when it is beyond float64 (a response of magnitude
-	// beyond about 1e154: it is in units of y²; the fit itself is exact).
-	Objective      *float64   `json:"objective"`
-	DualityGap     *float64   `json:"duality_gap"`
-	Converged      bool       `json:"converged"`
-	Status         string     `json:"status"`
-	Iterations     int        `json:"iterations"`
-	N              int        `json:"n"`
-	P              int        `json:"p"`
-	Target         string     `json:"target"`
-	Intercept      float64    `json:"intercept"`
-	Names          []string   `json:"names"`
-	Coefficients   []float64  `json:"coefficients"`
-	DistinctValues []float64  `json:"distinct_values"`
-	Clusters       [][]string `json:"clusters"`
-	ClusterValues  []float64  `json:"cluster_values"`
-	// ValueScale says what distinct_values and cluster_values measure:
-	// "data" (the coefficients) or "standardized" (coefficient × the
-	// predictor's standard deviation, the values the penalty fuses).
-	ValueScale string   `json:"value_scale"`
-	R2         *float64 `json:"r2"` // nil (null) when undefined
-	// Deviance, NullDeviance and DevRatio (glmnet's dev.ratio, R² for
-	// gaussian) describe every fit of one response (estimator.Model.Deviance not NaN).
-	Deviance     *float64 `json:"deviance,omitempty"`
-	NullDeviance *float64 `json:"null_deviance,omitempty"`
-	DevRatio     *float64 `json:"dev_ratio"`
-	// Unpenalized lists the predictors left out of the penalty (--exclude,
-	// --penalty-factor 0); OffsetColumn and WeightsColumn the columns used.
-	Unpenalized   []string `json:"unpenalized,omitempty"`
-	OffsetColumn  string   `json:"offset_column,omitempty"`
-	WeightsColumn string   `json:"weights_column,omitempty"`
-	// Passes counts the passes over the file of a streamed logistic or
-	// Poisson fit (0 in memory).
-	Passes int `json:"passes,omitempty"`
-	// Relaxed says whether the coefficients are the least-squares refit on
-	// the clusters (--relax); objective and duality_gap then describe the
-	// penalised fit that chose them.
-	Relaxed bool `json:"relaxed"`
-	// RelaxNote says why the refit of --relax was not used (its minimum
-	// does not exist, e.g. separation); converged is then false.
-	RelaxNote  string  `json:"relax_note,omitempty"`
-	LambdaRule string  `json:"lambda_rule,omitempty"`
-	Theory     *theory `json:"theory,omitempty"`
-
-	// penalisedUnconverged is the penalised fit's status when --relax
-	// failed and the penalised fit did not converge either ("" otherwise):
-	// status then reports the refit.
-	penalisedUnconverged string
-	multi                []*fitResult // one result per response of a multi-response fit
-	CV                   *cvSummary   `json:"cv,omitempty"`
-}
-
-type cvSummary struct {
-	Folds     int     `json:"folds"`
-	LambdaMin float64 `json:"lambda_min"`
-	Lambda1SE float64 `json:"lambda_1se"`
-	// Unconverged counts fold fits that did not converge (their errors are in
-	// the curve anyway).
-	Unconverged int `json:"unconverged_fold_fits"`
-}
-
 // splitList splits a comma-separated list of names, trimmed; "" is none.
 func splitList(s string) []string {
 	if strings.TrimSpace(s) == "" {
@@ -404,7 +323,7 @@ func splitList(s string) []string {
 
 // fitFile fits the model the flags ask for at one λ: the number given,
 // Theorem 2's (gaussian), or λ_min or λ_1se of cross-validation (--rule).
-func fitFile(path string, f *fitFlags) (*fitResult, error) {
+func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 	pr, err := loadProblem(path, f, "fit")
 	if err != nil {
 		return nil, err
@@ -424,14 +343,14 @@ func fitFile(path string, f *fitFlags) (*fitResult, error) {
 		return nil, err
 	}
 	res.Passes = pr.passes()
-	res.fillAll(model, pr.responses, f.standardize)
+	res.FillAll(model, pr.responses, f.standardize)
 	return res, nil
 }
 
 // result is the part of fit's result known before fitting.
-func (pr *problem) result(f *fitFlags) *fitResult {
+func (pr *problem) result(f *fitFlags) *report.Fit {
 	fam := pr.opts.Family
-	res := &fitResult{Family: fam.Name(), Link: fam.Link(), Penalty: f.penalty, NuNote: pr.note, N: pr.n, P: len(pr.names),
+	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: f.penalty, NuNote: pr.note, N: pr.n, P: len(pr.names),
 		Names: pr.names, Target: pr.target, Constant: pr.constant, DroppedRows: pr.dropped, Unpenalized: pr.excluded,
 		OffsetColumn: f.fam.offset, WeightsColumn: f.weights}
 	if p := len(pr.names); p >= pr.n && !pr.family {
@@ -454,9 +373,9 @@ func (pr *problem) passes() int {
 
 // cvModel cross-validates and returns the fit at λ_min or λ_1se (--rule),
 // noting the choice in res.
-func (pr *problem) cvModel(path string, f *fitFlags, res *fitResult) (*estimator.Model, error) {
-	report, erase := fitProgress(f.stderr, f.progress, "cross-validating")
-	cv, err := pr.crossValidate(path, f, &estimator.PathOptions{Options: pr.opts}, report)
+func (pr *problem) cvModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
+	progress, erase := fitProgress(f.stderr, f.progress, "cross-validating")
+	cv, err := pr.crossValidate(path, f, &estimator.PathOptions{Options: pr.opts}, progress)
 	erase()
 	if err != nil {
 		return nil, err
@@ -472,16 +391,12 @@ func (pr *problem) cvModel(path string, f *fitFlags, res *fitResult) (*estimator
 	if pr.family {
 		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + f.rule
 	}
-	folds := f.folds
-	if cv.Folds != nil {
-		folds = len(slices.Compact(slices.Sorted(slices.Values(cv.Folds))))
-	}
-	res.CV = &cvSummary{Folds: folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
+	res.CV = report.NewCVSummary(cv, f.folds)
 	return cv.Path.Models[k], nil
 }
 
 // theoryModel fits at Theorem 2's λ (gaussian rows in memory).
-func (pr *problem) theoryModel(path string, f *fitFlags, res *fitResult) (*estimator.Model, error) {
+func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
 	th, err := theoryLambda(pr.x, pr.y, pr.pen, pr.nu, f)
 	if err == nil {
 		err = theoryOverflow(th, len(pr.names), len(pr.responses))
@@ -492,22 +407,6 @@ func (pr *problem) theoryModel(path string, f *fitFlags, res *fitResult) (*estim
 	res.LambdaRule, res.Theory = "theory (Theorem 2)", th
 	m, err := estimator.Fit(pr.data, pr.pen, th.Lambda, &pr.opts)
 	return m, pr.inFile(path, err)
-}
-
-// fillAll fills the result from model m, with one result per response
-// when there are several.
-func (r *fitResult) fillAll(m *estimator.Model, responses []string, standardized bool) {
-	r.fill(m, 0, standardized)
-	if len(responses) < 2 {
-		return
-	}
-	r.multi = make([]*fitResult, len(responses))
-	for j, name := range responses {
-		rj := *r
-		rj.Target, rj.Clusters, rj.ClusterValues, rj.multi = name, nil, nil, nil
-		rj.fill(m, j, standardized)
-		r.multi[j] = &rj
-	}
 }
 
 // checkFolds refuses more folds than rows, naming the file and the way out.
@@ -600,274 +499,8 @@ func notAFile(flag, s string, n int) error {
 	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, data.ShortText([]byte(s)), n, n)
 }
 
-// fill fills the result from response j of model m: R² for a gaussian
-// fit, the deviances (and R², their ratio, for gaussian) of a family
-// route's fit.
-func (r *fitResult) fill(m *estimator.Model, j int, standardized bool) {
-	r.Lambda = m.Lambda
-	r.LambdaGlmnet = estimator.LambdaGlmnet(m.Lambda, r.N)
-	r.Objective = nil
-	if obj := m.Objective; !math.IsInf(obj, 0) && !math.IsNaN(obj) {
-		r.Objective = &obj
-	}
-	if !math.IsNaN(m.Gap) {
-		g := m.Gap
-		r.DualityGap = &g
-	}
-	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
-	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
-	if m.RelaxNote != "" {
-		r.Status = "the relaxed refit failed: " + m.RelaxNote
-		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
-			r.penalisedUnconverged = m.Status.String()
-		}
-	}
-	r.Intercept = m.Intercept[j]
-	r.Coefficients = mat.Col(nil, j, m.Coef)
-	r.fillClusters(m, j, standardized)
-	r.fillFit(m, j)
-}
-
-// fillClusters sets the distinct values and the clusters of response j.
-// They are on the scale the penalty acts on: with --standardize the
-// members of a cluster share a standardised value, not a coefficient.
-// Clusters come in decreasing order of that value, DistinctValues in
-// increasing order.
-func (r *fitResult) fillClusters(m *estimator.Model, j int, standardized bool) {
-	r.DistinctValues = m.DistinctValues(j)
-	r.ValueScale = "data"
-	if standardized {
-		r.ValueScale = "standardized"
-	}
-	for c, cl := range m.Clusters(j) {
-		names := make([]string, len(cl))
-		for k, i := range cl {
-			names[k] = r.Names[i]
-		}
-		r.Clusters = append(r.Clusters, names)
-		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
-	}
-}
-
-// fillFit sets the measures of fit of response j: the deviances when the
-// route computed them, R² (and the deviance ratio) when it is defined.
-func (r *fitResult) fillFit(m *estimator.Model, j int) {
-	if !math.IsNaN(m.Deviance) {
-		dev, null, ratio := m.Deviance, m.NullDeviance, m.DevRatio
-		r.Deviance, r.NullDeviance, r.DevRatio = &dev, &null, &ratio
-		if len(m.R2) > j {
-			r.R2 = &ratio
-		}
-		return
-	}
-	if r2 := m.R2[j]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
-		r.R2 = &r2
-		r.DevRatio = &r2
-	}
-}
-
-func (r *fitResult) write(w io.Writer, format string) error {
-	switch format {
-	case "json":
-		return writeJSON(w, r.jsonValue())
-	case "csv":
-		return r.writeCSV(w)
-	case "text":
-		if r.multi == nil {
-			return r.writeText(w)
-		}
-		for j, rj := range r.multi {
-			if j > 0 {
-				fmt.Fprintln(w)
-			}
-			fmt.Fprintf(w, "== response %s (%d of %d) ==\n", rj.Target, j+1, len(r.multi))
-			if err := rj.writeText(w); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	return usagef("unknown --format %q (text, json or csv)", format)
-}
-
-// writeCSV prints the coefficients as CSV: response, predictor, coefficient
-// and the cluster (1 = largest value) it belongs to, with the intercept as
-// predictor "(intercept)" and cluster 0.
-func (r *fitResult) writeCSV(w io.Writer) error {
-	results := r.multi
-	if results == nil {
-		results = []*fitResult{r}
-	}
-	var b strings.Builder
-	b.WriteString("response,predictor,coefficient,cluster\n")
-	for _, rj := range results {
-		cluster := map[string]int{}
-		for c, names := range rj.Clusters {
-			for _, n := range names {
-				cluster[n] = c + 1
-			}
-		}
-		fmt.Fprintf(&b, "%s,(intercept),%s,0\n", csvNames([]string{rj.Target})[0], num(rj.Intercept))
-		for j, name := range rj.Names {
-			fmt.Fprintf(&b, "%s,%s,%s,%d\n", csvNames([]string{rj.Target})[0], csvNames([]string{name})[0], num(rj.Coefficients[j]), cluster[name])
-		}
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-// jsonValue is the fit's JSON: the object itself for one response; for
-// several, the per-response keys become arrays in the order of
-// "responses" (intercept, coefficients, distinct_values, clusters,
-// cluster_values, r2) and "target" is replaced by "responses".
-func (r *fitResult) jsonValue() any {
-	if r.multi == nil {
-		return r
-	}
-	b, _ := jsonx.MarshalFinite(r)
-	var m map[string]any
-	_ = json.Unmarshal(b, &m)
-	delete(m, "target")
-	var responses []string
-	per := map[string][]any{}
-	for _, rj := range r.multi {
-		responses = append(responses, rj.Target)
-		per["intercept"] = append(per["intercept"], rj.Intercept)
-		per["coefficients"] = append(per["coefficients"], rj.Coefficients)
-		per["distinct_values"] = append(per["distinct_values"], rj.DistinctValues)
-		per["clusters"] = append(per["clusters"], rj.Clusters)
-		per["cluster_values"] = append(per["cluster_values"], rj.ClusterValues)
-		per["r2"] = append(per["r2"], rj.R2)
-	}
-	for k, v := range per {
-		m[k] = v
-	}
-	m["responses"] = responses
-	return m
-}
-
-// writeText prints the fit as a two-column table: how λ was chosen and
-// the notes, the fit's measures, then the clusters.
-func (r *fitResult) writeText(w io.Writer) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	r.textChoice(tw)
-	r.textNotes(tw)
-	r.textFit(tw)
-	r.textData(tw)
-	r.textClusters(tw)
-	return tw.Flush()
-}
-
-// family reports a fit of a family other than the gaussian.
-func (r *fitResult) family() bool { return r.Family != "" && r.Family != "gaussian" }
-
-// textChoice prints the family, the penalty, λ and how it was chosen.
-func (r *fitResult) textChoice(tw io.Writer) {
-	if r.family() {
-		fmt.Fprintf(tw, "family\t%s (%s link)\n", r.Family, r.Link)
-	}
-	fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
-	if r.LambdaRule != "" {
-		fmt.Fprintf(tw, "lambda\t%.6g (%s; glmnet scale %.6g)\n", r.Lambda, r.LambdaRule, r.LambdaGlmnet)
-	} else {
-		fmt.Fprintf(tw, "lambda\t%.6g (glmnet scale %.6g)\n", r.Lambda, r.LambdaGlmnet)
-	}
-	if r.Nu != nil {
-		fmt.Fprintf(tw, "nu\t%.6g\n", *r.Nu)
-	}
-	if th := r.Theory; th != nil {
-		fmt.Fprintf(tw, "theory\tlambda = max(M_G, 1/nu) %.6g * lambda_t %.6g; sigma %.6g (%s), t %g\n", th.Equivalence, th.LambdaT, th.Sigma, th.SigmaFrom, th.T)
-	}
-}
-
-// textNotes prints the warnings and notes about the data and ν.
-func (r *fitResult) textNotes(tw io.Writer) {
-	if r.CV != nil && r.CV.Unconverged > 0 {
-		fmt.Fprintf(tw, "warning\t%d cross-validation fold fits did not converge (iteration limit, or stalled on a badly scaled problem); the CV curve includes them\n", r.CV.Unconverged)
-	}
-	if r.DroppedRows > 0 {
-		fmt.Fprintf(tw, "note\t%d rows with missing values left out (--drop-missing)\n", r.DroppedRows)
-	}
-	if len(r.Constant) > 0 {
-		fmt.Fprintf(tw, "note\tconstant predictors (%s): the data say nothing about them; their coefficients are set by the penalty alone\n", strings.Join(r.Constant, " "))
-	}
-	if r.NuNote != "" {
-		fmt.Fprintf(tw, "note\t%s\n", r.NuNote)
-	}
-}
-
-// textFit prints the objective, the certificate and the solver's report.
-func (r *fitResult) textFit(tw io.Writer) {
-	if r.Objective != nil {
-		fmt.Fprintf(tw, "objective\t%.10g\n", *r.Objective)
-	} else {
-		fmt.Fprintf(tw, "objective\tbeyond float64 (in units of the response squared; the fit is unaffected)\n")
-	}
-	if r.DualityGap != nil {
-		fmt.Fprintf(tw, "duality gap\t%.3g (relative)\n", *r.DualityGap)
-	}
-	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
-	if r.Relaxed {
-		how := "least squares"
-		if r.family() {
-			how = "maximum likelihood"
-		}
-		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on the clusters below (objective and gap: penalised fit)\n", how)
-	}
-}
-
-// textData prints the data's sizes and columns, the intercept and the
-// deviances or R².
-func (r *fitResult) textData(tw io.Writer) {
-	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
-	fmt.Fprintf(tw, "response\t%s\n", r.Target)
-	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
-	switch {
-	case r.Deviance != nil && r.Family != "gaussian":
-		fmt.Fprintf(tw, "deviance\t%.10g (null %.10g; deviance ratio %.6f)\n", *r.Deviance, *r.NullDeviance, *r.DevRatio)
-	case r.R2 != nil:
-		fmt.Fprintf(tw, "R²\t%.6f\n", *r.R2)
-	default:
-		fmt.Fprintf(tw, "R²\tundefined\n")
-	}
-	if len(r.Unpenalized) > 0 {
-		fmt.Fprintf(tw, "unpenalized\t%s\n", strings.Join(r.Unpenalized, " "))
-	}
-	if r.OffsetColumn != "" {
-		fmt.Fprintf(tw, "offset\t%s\n", r.OffsetColumn)
-	}
-	if r.Passes > 0 {
-		fmt.Fprintf(tw, "streamed\t%d passes over the file (proximal Newton, two per step)\n", r.Passes)
-	}
-}
-
-// textClusters prints the distinct values and the clusters of predictors.
-func (r *fitResult) textClusters(tw io.Writer) {
-	fmt.Fprintf(tw, "distinct values\t%d\n", len(r.DistinctValues))
-	if r.ValueScale == "standardized" {
-		fmt.Fprintf(tw, "\nstandardised value\tpredictors\n")
-	} else {
-		fmt.Fprintf(tw, "\nvalue\tpredictors\n")
-	}
-	for c, names := range r.Clusters {
-		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
-	}
-}
-
-// theory is the Theorem 2 λ with its ingredients.
-type theory struct {
-	Lambda      float64 `json:"lambda"`
-	LambdaT     float64 `json:"lambda_t"`
-	S           float64 `json:"s"`
-	Equivalence float64 `json:"equivalence"`
-	MG          float64 `json:"M_G"`
-	Sigma       float64 `json:"sigma"`
-	SigmaFrom   string  `json:"sigma_from"`
-	T           float64 `json:"t"`
-}
-
 // theoryLambda is tensorreg.TheoryLambda with the flags' σ and t.
-func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags) (*theory, error) {
+func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags) (*report.Theory, error) {
 	th, err := tensorreg.TheoryLambda(x, y, pen, nu, f.sigma, f.t, f.noIntercept)
 	if errors.Is(err, tensorreg.ErrNoSigma) {
 		return nil, usagef("--lambda theory: %s; give --sigma", strings.TrimPrefix(err.Error(), "tensorreg: "))
@@ -879,6 +512,6 @@ func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags)
 	if from == "given" {
 		from = "--sigma"
 	}
-	return &theory{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence, MG: th.MG,
+	return &report.Theory{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence, MG: th.MG,
 		Sigma: th.Sigma, SigmaFrom: from, T: th.T}, nil
 }

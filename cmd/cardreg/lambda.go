@@ -17,6 +17,7 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/report"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -228,7 +229,7 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 	if err != nil {
 		return nil, usagef("%v", err)
 	}
-	th := &theory{Lambda: rc.Lambda, LambdaT: rc.LambdaT, S: rc.S, Equivalence: rc.Equivalence, Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
+	th := &report.Theory{Lambda: rc.Lambda, LambdaT: rc.LambdaT, S: rc.S, Equivalence: rc.Equivalence, Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
 	if err := theoryOverflow(th, p, q); err != nil {
 		return nil, err
 	}
@@ -362,7 +363,7 @@ func (f *fitFlags) defaultNuPenalty(p int) penalty.Penalty {
 
 // theoryOverflow explains a Theorem 2 λ that overflows float64 by the
 // ingredient bounds blames, or returns nil when th.Lambda is finite.
-func theoryOverflow(th *theory, p, q int) error {
+func theoryOverflow(th *report.Theory, p, q int) error {
 	rc := bounds.RegressionConstants{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence}
 	factor, over := rc.Overflowing(th.Sigma, th.T, p, q)
 	if !over {

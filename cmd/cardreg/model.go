@@ -19,23 +19,6 @@ import (
 	"github.com/cardsparse/cardreg/internal/modelfile"
 )
 
-func saveModel(w io.Writer, r *fitResult) error {
-	// Every family's weights are rescaled to sum to n (glmnet's
-	// convention; gaussian too since 47631b4). "as given" is still read in
-	// models saved before that.
-	weights := "none"
-	if r.WeightsColumn != "" {
-		weights = "normalised to sum to n"
-	}
-	if math.IsInf(r.Lambda, 0) || math.IsNaN(r.Lambda) {
-		return fmt.Errorf("λ on the data's scale is %v, beyond float64 (λ grows as the predictors' magnitude times the response's): a saved model needs a finite λ; rescale the data", r.Lambda)
-	}
-	return writeJSON(w, modelfile.Linear{Format: modelfile.Format, Version: modelfile.Version, Penalty: r.Penalty, Lambda: r.Lambda,
-		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
-		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
-		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights})
-}
-
 // parseModelFrom reads back the model file path (or standard input, "-")
 // saved by fit, whose text is b, refusing one that was cut short, edited
 // or corrupted (see modelfile.Parse); its errors start with the file's name.

@@ -17,6 +17,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/report"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -495,7 +496,7 @@ func predictNetwork(raw []byte, modelPath string, t *data.Table, dataPath string
 	text := make([]string, len(preds))
 	for i, p := range preds {
 		if p.IsLabel {
-			text[i] = csvNames([]string{p.Label})[0]
+			text[i] = report.CSVName(p.Label)
 		} else {
 			text[i] = strconv.FormatFloat(p.Value, 'g', 17, 64)
 		}

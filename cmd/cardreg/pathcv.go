@@ -4,13 +4,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
+	"github.com/cardsparse/cardreg/report"
 	"github.com/cardsparse/cardreg/solver"
 )
 
@@ -128,19 +128,19 @@ func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
-	report, erase := fitProgress(f.stderr, f.progress, "fitting the "+cmd)
+	progress, erase := fitProgress(f.stderr, f.progress, "fitting the "+cmd)
 	defer erase()
 	po := &estimator.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
 	if cmd == "path" {
-		po.Progress = report
+		po.Progress = progress
 		return pr.pathCSV(file, po, f)
 	}
-	return pr.cvCSV(file, po, f, report)
+	return pr.cvCSV(file, po, f, progress)
 }
 
 // crossValidate runs cv.glmnet's cross-validation with the folds of
-// --foldid, or of --folds and --seed, drawing progress with report.
-func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOptions, report func(done, total int)) (*estimator.CV, error) {
+// --foldid, or of --folds and --seed, drawing it with progress.
+func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
 	if pr.foldID == nil && pr.src == nil {
 		if err := checkFolds(path, pr.n, f.folds); err != nil {
 			return nil, err
@@ -150,7 +150,7 @@ func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOpt
 	if co.Measure == "" && !pr.family {
 		co.Measure = "mse" // the gaussian deviance, named as least squares name it
 	}
-	co.Progress = report
+	co.Progress = progress
 	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
 	if err != nil {
 		return nil, pr.explain(path, foldHint(err), f, po.Lambdas == nil)
@@ -241,23 +241,7 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 		}
 	}
 	pr.sayPasses(f, "path", file, path.Passes)
-	var b strings.Builder
-	b.WriteString("lambda,objective,distinct_values,converged,")
-	if pr.family {
-		b.WriteString("dev_ratio,")
-	}
-	b.WriteString(strings.Join(csvNames(pr.names), ",") + "\n")
-	for _, m := range path.Models {
-		row := []string{num(m.Lambda), num(m.Objective), strconv.Itoa(len(m.DistinctValues(0))), strconv.FormatBool(m.Converged)}
-		if pr.family {
-			row = append(row, num(m.DevRatio))
-		}
-		for i := range pr.names {
-			row = append(row, num(m.Coef.At(i, 0)))
-		}
-		b.WriteString(strings.Join(row, ",") + "\n")
-	}
-	return b.String(), pathWarning(path, 0), nil
+	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0), nil
 }
 
 // sayPasses says on stderr how many passes a streamed path or cv took.
@@ -304,8 +288,8 @@ func pathWarning(p *estimator.Path, folds int) string {
 // held-out measure and its standard error, the number of distinct
 // coefficient values of the full-data fit at that λ, and the marks of
 // λ_min and λ_1se.
-func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, report func(done, total int)) (string, string, error) {
-	cv, err := pr.crossValidate(file, f.fitFlags, po, report)
+func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, progress func(done, total int)) (string, string, error) {
+	cv, err := pr.crossValidate(file, f.fitFlags, po, progress)
 	if err == nil && cv.OutOfRange != nil { // the curve cannot be printed
 		err = pr.explain(file, cv.OutOfRange, f.fitFlags, po.Lambdas == nil)
 	}
@@ -318,25 +302,5 @@ func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, r
 		}
 	}
 	pr.sayPasses(f, "cv", file, cv.Passes)
-	var b strings.Builder
-	b.WriteString("lambda,lambda_glmnet,mean_error,std_error,distinct_values,mark\n")
-	for k, lam := range cv.Lambdas {
-		b.WriteString(strings.Join([]string{num(lam), num(estimator.LambdaGlmnet(lam, pr.n)), num(cv.Mean[k]), num(cv.SE[k]),
-			strconv.Itoa(len(cv.Path.Models[k].DistinctValues(0))), mark(k, cv.IndexMin, cv.IndexSE)}, ",") + "\n")
-	}
-	return b.String(), pathWarning(cv.Path, cv.Unconverged), nil
-}
-
-func num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
-
-// csvNames quotes names that need it in a CSV header.
-func csvNames(names []string) []string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		if strings.ContainsAny(n, ",\"\n") {
-			n = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
-		}
-		out[i] = n
-	}
-	return out
+	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged), nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/report"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
 )
@@ -16,22 +17,22 @@ func TestFitWarning(t *testing.T) {
 	gap := 0.3
 	for _, c := range []struct {
 		name      string
-		r         fitResult
+		r         report.Fit
 		want, not []string
 	}{
-		{"iteration limit", fitResult{Status: solver.IterationLimit.String(), Iterations: 9, DualityGap: &gap},
+		{"iteration limit", report.Fit{Status: solver.IterationLimit.String(), Iterations: 9, DualityGap: &gap},
 			[]string{"did not converge (iteration limit", "raise --max-iter or --tol"}, []string{"stalled fit"}},
-		{"stalled", fitResult{Status: solver.Stalled.String(), Iterations: 9},
+		{"stalled", report.Fit{Status: solver.Stalled.String(), Iterations: 9},
 			[]string{"did not converge (stalled", "raise --tol, or rescale the data", "more --max-iter does not help"}, []string{"raise --max-iter or"}},
-		{"relax only", fitResult{Status: "the relaxed refit failed: separation", RelaxNote: "separation"},
+		{"relax only", report.Fit{Status: "the relaxed refit failed: separation", RelaxNote: "separation"},
 			[]string{"--relax: separation"}, []string{"did not converge"}},
-		{"relax and penalised", fitResult{Status: "the relaxed refit failed: separation", RelaxNote: "separation",
-			penalisedUnconverged: solver.IterationLimit.String(), Iterations: 7},
+		{"relax and penalised", report.Fit{Status: "the relaxed refit failed: separation", RelaxNote: "separation",
+			PenalisedStatus: solver.IterationLimit.String(), Iterations: 7},
 			[]string{"--relax: separation", "the penalised fit did not converge either (iteration limit", "raise --max-iter"}, nil},
-		{"converged", fitResult{Converged: true, Status: solver.GapConverged.String()}, nil, []string{"warning"}},
+		{"converged", report.Fit{Converged: true, Status: solver.GapConverged.String()}, nil, []string{"warning"}},
 	} {
 		var b strings.Builder
-		c.r.warn(&b, false)
+		warnFit(&b, &c.r, false)
 		for _, w := range c.want {
 			require.Contains(t, b.String(), w, c.name)
 		}

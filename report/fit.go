@@ -1,0 +1,201 @@
+package report
+
+import (
+	"math"
+	"slices"
+
+	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Fit is the result of a fit at one λ, as cardreg fit prints it.
+type Fit struct {
+	// Family and Link name the response distribution (gaussian and
+	// identity for least squares).
+	Family       string   `json:"family"`
+	Link         string   `json:"link"`
+	Penalty      string   `json:"penalty"`
+	Lambda       float64  `json:"lambda"`
+	LambdaGlmnet float64  `json:"lambda_glmnet"`
+	Nu           *float64 `json:"nu"`
+	NuNote       string   `json:"nu_note,omitempty"`
+	// Constant lists predictors that are constant: with an intercept the
+	// data say nothing about them, and their coefficients are set by the
+	// penalty alone.
+	Constant []string `json:"constant_predictors,omitempty"`
+	// DroppedRows counts rows left out for missing values (--drop-missing).
+	DroppedRows int `json:"dropped_rows,omitempty"`
+	// Objective is null when it is beyond float64 (a response of magnitude
+	// beyond about 1e154: it is in units of y²; the fit itself is exact).
+	Objective      *float64   `json:"objective"`
+	DualityGap     *float64   `json:"duality_gap"`
+	Converged      bool       `json:"converged"`
+	Status         string     `json:"status"`
+	Iterations     int        `json:"iterations"`
+	N              int        `json:"n"`
+	P              int        `json:"p"`
+	Target         string     `json:"target"`
+	Intercept      float64    `json:"intercept"`
+	Names          []string   `json:"names"`
+	Coefficients   []float64  `json:"coefficients"`
+	DistinctValues []float64  `json:"distinct_values"`
+	Clusters       [][]string `json:"clusters"`
+	ClusterValues  []float64  `json:"cluster_values"`
+	// ValueScale says what distinct_values and cluster_values measure:
+	// "data" (the coefficients) or "standardized" (coefficient × the
+	// predictor's standard deviation, the values the penalty fuses).
+	ValueScale string   `json:"value_scale"`
+	R2         *float64 `json:"r2"` // nil (null) when undefined
+	// Deviance, NullDeviance and DevRatio (glmnet's dev.ratio, R² for
+	// gaussian) describe every fit of one response (estimator.Model.Deviance not NaN).
+	Deviance     *float64 `json:"deviance,omitempty"`
+	NullDeviance *float64 `json:"null_deviance,omitempty"`
+	DevRatio     *float64 `json:"dev_ratio"`
+	// Unpenalized lists the predictors left out of the penalty (--exclude,
+	// --penalty-factor 0); OffsetColumn and WeightsColumn the columns used.
+	Unpenalized   []string `json:"unpenalized,omitempty"`
+	OffsetColumn  string   `json:"offset_column,omitempty"`
+	WeightsColumn string   `json:"weights_column,omitempty"`
+	// Passes counts the passes over the file of a streamed logistic or
+	// Poisson fit (0 in memory).
+	Passes int `json:"passes,omitempty"`
+	// Relaxed says whether the coefficients are the least-squares refit on
+	// the clusters (--relax); objective and duality_gap then describe the
+	// penalised fit that chose them.
+	Relaxed bool `json:"relaxed"`
+	// RelaxNote says why the refit of --relax was not used (its minimum
+	// does not exist, e.g. separation); converged is then false.
+	RelaxNote string `json:"relax_note,omitempty"`
+	// LambdaRule says how λ was chosen ("" for a λ given).
+	LambdaRule string `json:"lambda_rule,omitempty"`
+	// Theory holds Theorem 2's λ and its ingredients, when λ is that one.
+	Theory *Theory `json:"theory,omitempty"`
+
+	// PenalisedStatus is the penalised fit's status when --relax failed
+	// and the penalised fit did not converge either ("" otherwise): Status
+	// then reports the refit.
+	PenalisedStatus string `json:"-"`
+	// PerResponse holds one result per response of a multi-response fit
+	// (nil for one response).
+	PerResponse []*Fit `json:"-"`
+	// CV summarises the cross-validation that chose λ, if any.
+	CV *CVSummary `json:"cv,omitempty"`
+}
+
+// CVSummary is what a fit reports of the cross-validation that chose λ.
+type CVSummary struct {
+	Folds     int     `json:"folds"`
+	LambdaMin float64 `json:"lambda_min"`
+	Lambda1SE float64 `json:"lambda_1se"`
+	// Unconverged counts fold fits that did not converge (their errors are in
+	// the curve anyway).
+	Unconverged int `json:"unconverged_fold_fits"`
+}
+
+// NewCVSummary summarises cv: folds is the number of folds asked for,
+// replaced by the number of distinct fold ids when the folds were given.
+func NewCVSummary(cv *estimator.CV, folds int) *CVSummary {
+	if cv.Folds != nil {
+		folds = len(slices.Compact(slices.Sorted(slices.Values(cv.Folds))))
+	}
+	return &CVSummary{Folds: folds, LambdaMin: cv.LambdaMin, Lambda1SE: cv.LambdaSE, Unconverged: cv.Unconverged}
+}
+
+// Theory is Theorem 2's λ with its ingredients.
+type Theory struct {
+	Lambda      float64 `json:"lambda"`
+	LambdaT     float64 `json:"lambda_t"`
+	S           float64 `json:"s"`
+	Equivalence float64 `json:"equivalence"`
+	MG          float64 `json:"M_G"`
+	Sigma       float64 `json:"sigma"`
+	SigmaFrom   string  `json:"sigma_from"`
+	T           float64 `json:"t"`
+}
+
+// FillAll fills the result from model m, with one result per response
+// (PerResponse) when there are several. standardized says the values
+// the penalty fuses are on the standardised scale.
+func (r *Fit) FillAll(m *estimator.Model, responses []string, standardized bool) {
+	r.Fill(m, 0, standardized)
+	if len(responses) < 2 {
+		return
+	}
+	r.PerResponse = make([]*Fit, len(responses))
+	for j, name := range responses {
+		rj := *r
+		rj.Target, rj.Clusters, rj.ClusterValues, rj.PerResponse = name, nil, nil, nil
+		rj.Fill(m, j, standardized)
+		r.PerResponse[j] = &rj
+	}
+}
+
+// Fill fills the result from response j of model m: R² for a gaussian
+// fit, the deviances (and R², their ratio, for gaussian) of a family
+// route's fit. N and Names must be set.
+func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
+	r.Lambda = m.Lambda
+	r.LambdaGlmnet = estimator.LambdaGlmnet(m.Lambda, r.N)
+	r.Objective = nil
+	if obj := m.Objective; !math.IsInf(obj, 0) && !math.IsNaN(obj) {
+		r.Objective = &obj
+	}
+	if !math.IsNaN(m.Gap) {
+		g := m.Gap
+		r.DualityGap = &g
+	}
+	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
+	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
+	if m.RelaxNote != "" {
+		r.Status = "the relaxed refit failed: " + m.RelaxNote
+		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
+			r.PenalisedStatus = m.Status.String()
+		}
+	}
+	r.Intercept = m.Intercept[j]
+	r.Coefficients = mat.Col(nil, j, m.Coef)
+	r.fillClusters(m, j, standardized)
+	r.fillFit(m, j)
+}
+
+// fillClusters sets the distinct values and the clusters of response j.
+// They are on the scale the penalty acts on: with --standardize the
+// members of a cluster share a standardised value, not a coefficient.
+// Clusters come in decreasing order of that value, DistinctValues in
+// increasing order.
+func (r *Fit) fillClusters(m *estimator.Model, j int, standardized bool) {
+	r.DistinctValues = m.DistinctValues(j)
+	r.ValueScale = "data"
+	if standardized {
+		r.ValueScale = "standardized"
+	}
+	for c, cl := range m.Clusters(j) {
+		names := make([]string, len(cl))
+		for k, i := range cl {
+			names[k] = r.Names[i]
+		}
+		r.Clusters = append(r.Clusters, names)
+		r.ClusterValues = append(r.ClusterValues, r.DistinctValues[len(r.DistinctValues)-1-c])
+	}
+}
+
+// fillFit sets the measures of fit of response j: the deviances when the
+// route computed them, R² (and the deviance ratio) when it is defined.
+func (r *Fit) fillFit(m *estimator.Model, j int) {
+	if !math.IsNaN(m.Deviance) {
+		dev, null, ratio := m.Deviance, m.NullDeviance, m.DevRatio
+		r.Deviance, r.NullDeviance, r.DevRatio = &dev, &null, &ratio
+		if len(m.R2) > j {
+			r.R2 = &ratio
+		}
+		return
+	}
+	if r2 := m.R2[j]; !math.IsNaN(r2) && !math.IsInf(r2, 0) {
+		r.R2 = &r2
+		r.DevRatio = &r2
+	}
+}
+
+// IsFamily reports a fit of a family other than the gaussian.
+func (r *Fit) IsFamily() bool { return r.Family != "" && r.Family != "gaussian" }
