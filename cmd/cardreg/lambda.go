@@ -9,13 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/deepreg"
-	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
 	"gonum.org/v1/gonum/mat"
@@ -98,14 +95,14 @@ func runLambda(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageFailure(stderr, "lambda", err, "")
 	}
-	var out *lambdaResult
+	var out *report.Lambda
 	if f.regression {
 		out, err = regressionLambda(f)
 	} else {
 		out, err = networkLambda(f)
 	}
 	if err == nil {
-		err = writeOutput("", "", stdout, func(w io.Writer) error { return out.write(w, f.format) })
+		err = writeOutput("", "", stdout, func(w io.Writer) error { return out.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "lambda", err)
 }
@@ -129,28 +126,7 @@ func (f *lambdaFlags) validate() error {
 	return nil
 }
 
-// write prints the result as JSON or as a text table.
-func (r *lambdaResult) write(w io.Writer, format string) error {
-	if format == "json" {
-		return writeJSON(w, r)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, kv := range r.text {
-		fmt.Fprintf(tw, "%s\t%s\n", kv[0], kv[1])
-	}
-	return tw.Flush()
-}
-
-// lambdaResult is printed as JSON (fields) or as text (the ordered rows).
-type lambdaResult struct {
-	fields map[string]any
-	text   [][2]string
-}
-
-// MarshalJSON prints the fields.
-func (r *lambdaResult) MarshalJSON() ([]byte, error) { return jsonx.MarshalFinite(r.fields) }
-
-func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
+func networkLambda(f *lambdaFlags) (*report.Lambda, error) {
 	widths, err := parseArch(f.arch)
 	if err != nil {
 		return nil, err
@@ -188,27 +164,10 @@ func networkLambda(f *lambdaFlags) (*lambdaResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	lam := nc.Lambda
-	r := &lambdaResult{fields: map[string]any{"lambda": lam, "lambda_theorem1": nc.Lambda, "lambda_l1_corollary": nc.LambdaL1,
-		"lambda_cardinality_corollary": nc.LambdaCardinality, "M_G": nc.MG, "M_layers": nc.LayerM,
-		"P": nc.P, "L": nc.L, "a_lip": aLip, "xnorm": xnorm, "n": n, "nu_min": nc.NuMin, "nu": nc.Nu,
-		"C": nc.C, "c_lip": nc.CLip, "R_prime": nc.RPrime, "R": nc.R, "penalty": f.penalty, "weighted": f.weighted}}
-	r.text = [][2]string{
-		{"lambda (Theorem 1)", fmt.Sprintf("%.6g", nc.Lambda)},
-		{"lambda, l1 corollary", fmt.Sprintf("%.6g", nc.LambdaL1)},
-		{"lambda, cardinality corollary", fmt.Sprintf("%.6g", nc.LambdaCardinality)},
-		{"C", fmt.Sprintf("%g (the theorem's noise constant; default 1)", nc.C)},
-		{"M_G", fmt.Sprintf("%.6g (per weight matrix %v)", nc.MG, fmtFloats(nc.LayerM))},
-		{"nu_min = 1/(1 - M_G)", fmt.Sprintf("%.6g (nu used %.6g)", nc.NuMin, nc.Nu)},
-		{"P (parameters), L (hidden layers)", fmt.Sprintf("%d, %d", nc.P, nc.L)},
-		{"a_Lip, n, ||x||_n", fmt.Sprintf("%g, %d, %.6g", aLip, n, xnorm)},
-		{"c_Lip, R', R", fmt.Sprintf("%.6g, %.6g, %.6g", nc.CLip, nc.RPrime, nc.R)},
-		{"formula", "C (M_G + 1) a^(2L) ||x||_n^2 (sqrt2/L)^(2L-1) sqrt(log 2P) log(2n)/sqrt(n)"},
-	}
-	return r, nil
+	return report.NetworkLambda(nc, report.NetworkInputs{ALip: aLip, XNorm: xnorm, N: n, Penalty: f.penalty, Weighted: f.weighted}), nil
 }
 
-func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
+func regressionLambda(f *lambdaFlags) (*report.Lambda, error) {
 	if f.data == "" || !(f.sigma > 0) {
 		return nil, usagef("--regression needs --data and --sigma > 0")
 	}
@@ -233,28 +192,14 @@ func regressionLambda(f *lambdaFlags) (*lambdaResult, error) {
 	if err := theoryOverflow(th, p, q); err != nil {
 		return nil, err
 	}
-	r := &lambdaResult{fields: map[string]any{"lambda": rc.Lambda, "lambda_t": rc.LambdaT, "s": rc.S, "equivalence": rc.Equivalence,
-		"M_G": mg, "nu": nu, "sigma": f.sigma, "t": f.t, "n": x.RawMatrix().Rows, "p": p, "penalty": f.penalty}}
-	rows := [][2]string{
-		{"lambda (Theorem 2)", fmt.Sprintf("%.6g = max(M_G, 1/nu) * lambda_t (paper scale; glmnet scale %.6g)", rc.Lambda, datafit.GlmnetLambda(rc.Lambda, x.RawMatrix().Rows))},
-		{"lambda_t", fmt.Sprintf("%.6g = 2 sigma sqrt(N s) sqrt(2 log(p q / t)), bounds 2||X'U||_inf w.p. 1 - t", rc.LambdaT)},
-		{"s", fmt.Sprintf("%.6g = 2 max_j ||x_j||^2 / N", rc.S)},
-		{"max(M_G, 1/nu)", fmt.Sprintf("%.6g (M_G %.6g, nu %.6g)", rc.Equivalence, mg, nu)},
-	}
+	r := report.RegressionLambda(rc, report.RegressionInputs{MG: mg, Nu: nu, Sigma: f.sigma, T: f.t, N: x.RawMatrix().Rows, P: p, Penalty: f.penalty})
 	if f.mc > 0 {
 		est, err := bounds.EffectiveNoise(x, q, f.sigma, f.t, pen, f.mc, f.seed)
 		if err != nil {
 			return nil, err
 		}
-		r.fields["effective_noise_mc"] = est
-		r.fields["mc_draws"] = f.mc
-		cmp := "below the Theorem 2 lambda, as it should be"
-		if est > rc.Lambda {
-			cmp = "ABOVE the Theorem 2 lambda"
-		}
-		rows = append(rows, [2]string{"Monte Carlo lambda_{h,t}", fmt.Sprintf("%.6g = (1-t)-quantile of 2 h*(X'U), %d draws, seed %d; %s", est, f.mc, f.seed, cmp)})
+		r.AddMonteCarlo(est, rc.Lambda, f.mc, f.seed)
 	}
-	r.text = rows
 	return r, nil
 }
 
@@ -316,14 +261,6 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 		}
 	}
 	return t.Dense(cols), 1, nil
-}
-
-func fmtFloats(v []float64) string {
-	parts := make([]string, len(v))
-	for i, x := range v {
-		parts[i] = strconv.FormatFloat(x, 'g', 6, 64)
-	}
-	return "[" + strings.Join(parts, " ") + "]"
 }
 
 // gridOverflow explains the failure of a fit whose λ the command computed

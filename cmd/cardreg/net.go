@@ -111,10 +111,10 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := trainFile(pos[0], f, cfg, stderr)
 	if err == nil && f.saveModel != "" {
-		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return writeJSON(w, res.model) })
+		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return writeJSON(w, res.Model) })
 	}
 	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.write(w, f.format) })
+		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "net", err)
 }
@@ -251,15 +251,8 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 	return pen, nu.Value, err
 }
 
-// netResult is a trained network with its history.
-type netResult struct {
-	model   *deepreg.Saved
-	history []deepreg.Epoch
-	note    string
-}
-
 // trainFile reads the data, trains, and returns the result.
-func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*netResult, error) {
+func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*report.Training, error) {
 	var target string
 	o := data.Options{Sep: []rune(f.sep)[0]}
 	o.Columns = func(h []string) ([]bool, error) {
@@ -314,7 +307,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*net
 		return nil, data.InFile(path, err)
 	}
 	m.SetNetwork(net)
-	return &netResult{model: m, history: res.History, note: note}, nil
+	return &report.Training{Model: m, History: res.History, Input: note}, nil
 }
 
 // divergedRemedy is what to try when training diverged, in flags.
@@ -353,57 +346,6 @@ func (f *netFlags) design(x *mat.Dense) (solver.Design, string, error) {
 		return solver.DenseDesign{X: x}, "dense input (a predictor has more than 32 distinct values)", nil
 	}
 	return c, fmt.Sprintf("compressed input (at most %d distinct values per predictor)", slices.Max(c.Distinct())), nil
-}
-
-// write prints the per-epoch figures.
-func (r *netResult) write(w io.Writer, format string) error {
-	metric := "mse"
-	if r.model.Loss == "xent" {
-		metric = "accuracy"
-	}
-	header := []string{"epoch", "loss", "penalty", "objective", metric, "val_loss", "val_" + metric, "seconds"}
-	rows := make([][]float64, len(r.history))
-	for k, e := range r.history {
-		rows[k] = []float64{float64(e.Epoch), e.Loss, e.Penalty, e.Objective, e.Metric, e.ValLoss, e.ValMetric, e.Seconds}
-	}
-	switch format {
-	case "json":
-		var hist []map[string]any
-		for _, row := range rows {
-			e := map[string]any{}
-			for k, name := range header {
-				if !math.IsNaN(row[k]) {
-					e[name] = row[k]
-				}
-			}
-			hist = append(hist, e)
-		}
-		return writeJSON(w, map[string]any{"model": r.model, "input": r.note, "history": hist})
-	case "csv":
-		buf := []byte(strings.Join(header, ",") + "\n")
-		for _, row := range rows {
-			for k, v := range row {
-				if k > 0 {
-					buf = append(buf, ',')
-				}
-				if !math.IsNaN(v) {
-					buf = strconv.AppendFloat(buf, v, 'g', -1, 64)
-				}
-			}
-			buf = append(buf, '\n')
-		}
-		_, err := w.Write(buf)
-		return err
-	}
-	m := r.model
-	fmt.Fprintf(w, "network %v, activations %s, %s loss, penalty %s (lambda %g), %s\n",
-		m.Arch, strings.Join(m.Activations, ","), m.Loss, m.Penalty, m.Lambda, r.note)
-	fmt.Fprintf(w, "%6s %12s %12s %12s %10s %12s %10s %9s\n", "epoch", "loss", "penalty", "objective", metric, "val_loss", "val_"+metric, "seconds")
-	for _, row := range rows {
-		fmt.Fprintf(w, "%6.0f %12.6g %12.6g %12.6g %10.4g %12s %10s %9.3f\n", row[0], row[1], row[2], row[3], row[4],
-			orDash(row[5], "%.6g"), orDash(row[6], "%.4g"), row[7])
-	}
-	return nil
 }
 
 // prepareNet builds the inputs (standardised when asked, the centre and
@@ -502,12 +444,4 @@ func predictNetwork(raw []byte, modelPath string, t *data.Table, dataPath string
 		}
 	}
 	return text, nil
-}
-
-// orDash formats v, or "-" when it is NaN (no validation rows).
-func orDash(v float64, format string) string {
-	if math.IsNaN(v) {
-		return "-"
-	}
-	return fmt.Sprintf(format, v)
 }
