@@ -1,15 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
@@ -17,6 +13,7 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/modelfile"
+	"github.com/cardsparse/cardreg/internal/predict"
 )
 
 // parseModelFrom reads back the model file path (or standard input, "-")
@@ -137,111 +134,21 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 		return usagef("--type class is for binomial models; this one is %s", m.Family)
 	}
 	pred, _ := datafit.PredictionByName(typ) // checked by runPredict
-	return predictRows(m, w, dataPath, sep, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
+	o := data.Options{Sep: sep, Progress: readProgress("reading " + dataPath)}
+	return predict.Linear(w, m, dataPath, o, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
 }
 
 // predictNetworkFile writes the predictions of the saved network raw
 // (whose inputs are names) for the rows of the data file.
 func predictNetworkFile(w io.Writer, raw []byte, names []string, modelPath, dataPath string, sep rune) error {
-	t, err := readTableWith(dataPath, data.Options{Sep: sep, Columns: needColumns(names, "network", "input")})
+	t, err := readTableWith(dataPath, data.Options{Sep: sep, Columns: predict.Need(names, "network", "input")})
 	if err != nil {
 		return err
 	}
-	pred, err := predictNetwork(raw, data.InputName(modelPath), t, dataPath)
+	pred, err := predict.Network(raw, data.InputName(modelPath), t, dataPath)
 	if err != nil {
 		return err
 	}
 	_, err = io.WriteString(w, "prediction\n"+strings.Join(pred, "\n")+"\n")
 	return err
-}
-
-// predictRows streams the data file's rows and writes, for each, the
-// model's linear predictor mapped by out.
-func predictRows(m *modelfile.Linear, w io.Writer, dataPath string, sep rune, out func(eta float64) float64) error {
-	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("prediction\n")
-	var col []int // the kept column of each coefficient, then of the offset
-	o := data.Options{Sep: sep, Columns: modelColumns(m, &col)}
-	rows := 0
-	var buf []byte
-	x := make([]float64, len(m.Coefficients))
-	o.Row = func(v []float64, _ []string) error {
-		rows++
-		for k := range x {
-			x[k] = v[col[k]]
-		}
-		offset := 0.0
-		if m.OffsetColumn != "" {
-			offset = v[col[len(col)-1]]
-		}
-		pred := out(datafit.LinearPredictor(m.Coefficients, x, m.Intercept, offset))
-		if math.IsInf(pred, 0) || math.IsNaN(pred) {
-			return fmt.Errorf("the prediction of data row %d overflows float64", rows)
-		}
-		buf = strconv.AppendFloat(buf[:0], pred, 'g', 17, 64)
-		buf = append(buf, '\n')
-		_, err := bw.Write(buf)
-		return err
-	}
-	if _, err := readTableWith(dataPath, o); err != nil {
-		return err
-	}
-	return bw.Flush()
-}
-
-// columns picks the model's predictor columns (and its offset column) of
-// a header, every one of which must be present, and sets *col to the
-// index of each among the columns kept.
-func modelColumns(m *modelfile.Linear, col *[]int) func([]string) ([]bool, error) {
-	need := m.Names
-	pick := needColumns(m.Names, "model", "predictor")
-	if m.OffsetColumn != "" {
-		need = append(slices.Clone(need), m.OffsetColumn)
-		pick = unionColumns(pick, needColumns([]string{m.OffsetColumn}, "model", "offset"))
-	}
-	return func(header []string) ([]bool, error) {
-		keep, err := pick(header)
-		var kept []string
-		for j, k := range keep {
-			if k {
-				kept = append(kept, header[j])
-			}
-		}
-		for _, name := range need {
-			*col = append(*col, slices.Index(kept, name))
-		}
-		return keep, err
-	}
-}
-
-// unionColumns keeps the columns either a or b keeps, with a's error
-// first.
-func unionColumns(a, b func([]string) ([]bool, error)) func([]string) ([]bool, error) {
-	return func(header []string) ([]bool, error) {
-		keep, err := a(header)
-		if err != nil {
-			return nil, err
-		}
-		other, err := b(header)
-		for j, k := range other {
-			keep[j] = keep[j] || k
-		}
-		return keep, err
-	}
-}
-
-// needColumns picks the named columns of a header, every one of which
-// must be present.
-func needColumns(names []string, what, role string) func([]string) ([]bool, error) {
-	return func(header []string) ([]bool, error) {
-		keep := make([]bool, len(header))
-		for _, name := range names {
-			j := slices.Index(header, name)
-			if j < 0 {
-				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, data.ShortText([]byte(name)), strings.Join(header, ", "))
-			}
-			keep[j] = true
-		}
-		return keep, nil
-	}
 }

@@ -7,14 +7,12 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
-	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
@@ -388,60 +386,4 @@ func prepareNet(m *deepreg.Saved, t *data.Table, ti int, cfg *netConfig, standar
 		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.Names()[ti], m.NumClasses())
 	}
 	return x, deepreg.OneHot(labels, m.NumClasses()), nil
-}
-
-// parseNetModel decodes a saved network strictly (see jsonx.DecodeStrict) and
-// checks it (deepreg.Saved's Network and Check).
-func parseNetModel(raw []byte) (*deepreg.Saved, *deepreg.Network, error) {
-	var m deepreg.Saved
-	if err := jsonx.DecodeStrict(raw, &m, "format", "version", "target", "loss", "penalty", "lambda", "names", "arch", "activations", "weights"); err != nil {
-		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
-	}
-	if m.Format != deepreg.SavedFormat || m.Version != deepreg.SavedVersion {
-		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", data.ShortText([]byte(m.Format)), m.Version, deepreg.SavedFormat, deepreg.SavedVersion)
-	}
-	net, err := m.Network()
-	if err == nil {
-		err = m.Check()
-	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
-	}
-	return &m, net, nil
-}
-
-// predictNetwork returns one prediction per row, as text: the output
-// (squared) or the class with the largest output (xent), a number or a
-// label.
-func predictNetwork(raw []byte, modelPath string, t *data.Table, dataPath string) ([]string, error) {
-	m, net, err := parseNetModel(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", modelPath, err)
-	}
-	x := mat.NewDense(t.Rows(), len(m.Names), nil)
-	for k, name := range m.Names {
-		j, err := t.Index(name)
-		if err != nil {
-			return nil, fmt.Errorf("%s: the network needs input %q: %v", dataPath, name, err)
-		}
-		x.SetCol(k, t.Cols()[j])
-	}
-	m.Inputs(x)
-	out, err := net.Predict(x)
-	if err != nil {
-		return nil, err
-	}
-	preds, err := m.Predict(out)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", dataPath, err)
-	}
-	text := make([]string, len(preds))
-	for i, p := range preds {
-		if p.IsLabel {
-			text[i] = report.CSVName(p.Label)
-		} else {
-			text[i] = strconv.FormatFloat(p.Value, 'g', 17, 64)
-		}
-	}
-	return text, nil
 }

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/predict"
 	"github.com/stretchr/testify/require"
 )
 
@@ -141,12 +143,12 @@ func FuzzNetModel(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		m, _, err := parseNetModel(raw)
+		m, _, err := deepreg.ParseSaved(raw)
 		if err != nil {
 			require.NotContains(t, err.Error(), "\n")
 			return
 		}
-		pred, err := predictNetwork(raw, "m.json", tab, dataPath)
+		pred, err := predict.Network(raw, "m.json", tab, dataPath)
 		if err != nil {
 			require.NotContains(t, err.Error(), "\n")
 			return

@@ -1,0 +1,75 @@
+package predict
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/modelfile"
+	"github.com/stretchr/testify/require"
+)
+
+func writeCSV(t *testing.T, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "d.csv")
+	require.NoError(t, os.WriteFile(path, []byte(text), 0o644))
+	return path
+}
+
+func identity(eta float64) float64 { return eta }
+
+// Linear reads only the model's columns, in any order, adds the offset,
+// and maps the linear predictor by out.
+func TestLinear(t *testing.T) {
+	path := writeCSV(t, "id,b,off,a\nx,1,0.5,2\ny,0,0,-1\n")
+	m := &modelfile.Linear{Names: []string{"a", "b"}, Coefficients: []float64{2, 10}, Intercept: 1, OffsetColumn: "off"}
+	var b strings.Builder
+	require.NoError(t, Linear(&b, m, path, data.Options{}, identity))
+	require.Equal(t, "prediction\n15.5\n-1\n", b.String())
+	b.Reset()
+	require.NoError(t, Linear(&b, m, path, data.Options{}, math.Exp))
+	require.True(t, strings.HasPrefix(b.String(), "prediction\n5389698.47"), b.String())
+}
+
+// A missing column is named with the header; a prediction beyond float64
+// names its row.
+func TestLinearErrors(t *testing.T) {
+	path := writeCSV(t, "a,b\n1,2\n800,1\n")
+	var b strings.Builder
+	err := Linear(&b, &modelfile.Linear{Names: []string{"c"}, Coefficients: []float64{1}}, path, data.Options{}, identity)
+	require.ErrorContains(t, err, `the model needs predictor "c", which is not a column (columns: a, b)`)
+	err = Linear(&b, &modelfile.Linear{Names: []string{"a"}, Coefficients: []float64{1}}, path, data.Options{}, math.Exp)
+	require.ErrorContains(t, err, "the prediction of data row 2 overflows float64")
+}
+
+// A saved xent network predicts a class label per row; a corrupted one is
+// refused naming the model.
+func TestNetwork(t *testing.T) {
+	net, err := deepreg.New([]int{2, 3, 2}, []deepreg.Activation{deepreg.ReLU{}}, false, 1)
+	require.NoError(t, err)
+	s := &deepreg.Saved{Format: deepreg.SavedFormat, Version: deepreg.SavedVersion, Target: "y", Loss: "xent", Penalty: "none", Names: []string{"a", "b"}}
+	s.SetClasses([]string{"cat", "dog,x"}, func(string) (float64, bool) { return 0, false })
+	s.SetNetwork(net)
+	raw, err := json.Marshal(s)
+	require.NoError(t, err)
+	path := writeCSV(t, "b,a\n1,2\n-3,0.5\n")
+	tab, err := data.Read(path, data.Options{})
+	require.NoError(t, err)
+	pred, err := Network(raw, "m.json", tab, path)
+	require.NoError(t, err)
+	require.Len(t, pred, 2)
+	for _, p := range pred {
+		require.Contains(t, []string{"cat", `"dog,x"`}, p)
+	}
+	_, err = Network([]byte(`{"format":"cardreg-network"}`), "m.json", tab, path)
+	require.ErrorContains(t, err, "m.json: corrupted cardreg network")
+	s.Names = []string{"a", "c"}
+	raw, _ = json.Marshal(s)
+	_, err = Network(raw, "m.json", tab, path)
+	require.ErrorContains(t, err, `the network needs input "c"`)
+}
