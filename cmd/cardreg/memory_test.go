@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/stretchr/testify/require"
 )
 
@@ -55,7 +56,7 @@ func TestMemoryNotCompressible(t *testing.T) {
 	path := writeFile(t, t.TempDir(), "cont.csv", b.String())
 	res := cardreg(t, "memory", "--format", "json", path)
 	require.Equal(t, 0, res.code, res.stderr)
-	var rep memoryReport
+	var rep cardmat.Storage
 	require.NoError(t, json.Unmarshal([]byte(res.stdout), &rep))
 	require.Equal(t, []string{"level", "cont"}, rep.Columns)
 	require.Equal(t, []string{"cont"}, rep.NotCompressible)
