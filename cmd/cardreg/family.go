@@ -152,13 +152,13 @@ func excludedColumns(exclude string, names []string) ([]int, error) {
 // penaltyFactors reads --penalty-factor (inline or a file) for p
 // predictors; predictors also in --exclude get factor 0.
 func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, error) {
-	list, from, err := listOrFile(s)
+	list, from, err := data.ReadList(s)
 	if err != nil {
 		return nil, nil, err
 	}
 	if len(list) != p {
 		if _, numErr := strconv.ParseFloat(strings.TrimSpace(s), 64); from == "" && len(list) == 1 && numErr != nil {
-			return nil, nil, notAFile("--penalty-factor", s, p)
+			return nil, nil, asUsage(data.NotAFile("--penalty-factor", s, p))
 		}
 		return nil, nil, usagef("--penalty-factor%s has %d values for %d predictors", from, len(list), p)
 	}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/membudget"
@@ -441,62 +440,17 @@ func parseGroups(s string, p int) ([]int, error) {
 	if s == "" {
 		return nil, usagef("--penalty grouped needs --groups with one label per predictor")
 	}
-	parts, from, err := listOrFile(s)
+	parts, from, err := data.ReadList(s)
 	if err != nil {
 		return nil, usagef("--groups: %v", err)
 	}
 	if len(parts) != p {
 		if from == "" && len(parts) == 1 {
-			return nil, notAFile("--groups", s, p)
+			return nil, asUsage(data.NotAFile("--groups", s, p))
 		}
 		return nil, usagef("--groups%s has %d labels for %d predictors", from, len(parts), p)
 	}
-	ids := map[string]int{}
-	labels := make([]int, p)
-	for i, l := range parts {
-		l = strings.TrimSpace(l)
-		if _, ok := ids[l]; !ok {
-			ids[l] = len(ids)
-		}
-		labels[i] = ids[l]
-	}
-	return labels, nil
-}
-
-// listOrFile reads a list flag: comma-separated values inline, or, when
-// the value has no comma and names a file, the file's lines (blank lines
-// and surrounding white space ignored). from is " (file NAME)" for a file.
-func listOrFile(s string) (list []string, from string, err error) {
-	if !strings.Contains(s, ",") {
-		if fi, statErr := os.Stat(s); statErr == nil && !fi.IsDir() {
-			b, err := os.ReadFile(s)
-			if err != nil {
-				return nil, "", err
-			}
-			if what := data.NotText(b); what != "" {
-				return nil, "", fmt.Errorf("%s: %s, expected one label per line", s, what)
-			}
-			for _, line := range strings.Split(string(b), "\n") {
-				if line = strings.TrimSpace(line); line != "" {
-					list = append(list, line)
-				}
-			}
-			return list, " (file " + s + ")", nil
-		}
-	}
-	return strings.Split(s, ","), "", nil
-}
-
-// notAFile is the error of a list flag given one value, not a file, where
-// n are needed: most likely the name of a file that does not exist.
-func notAFile(flag, s string, n int) error {
-	switch fi, err := os.Stat(s); {
-	case err == nil && fi.IsDir():
-		return usagef("%s %s: is a directory, expected a file with one value per line", flag, data.ShortText([]byte(s)))
-	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return usagef("%s %s: %v", flag, data.ShortText([]byte(s)), err)
-	}
-	return usagef("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, data.ShortText([]byte(s)), n, n)
+	return data.GroupIDs(parts), nil
 }
 
 // theoryLambda is tensorreg.TheoryLambda with the flags' σ and t.
