@@ -17,11 +17,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"slices"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
+	"github.com/cardsparse/cardreg/internal/buildinfo"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 )
 
@@ -66,7 +66,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	switch args[0] {
 	case "--version", "-version", "version":
-		fmt.Fprintf(stdout, "cardreg %s\n", version())
+		fmt.Fprintf(stdout, "cardreg %s\n", buildinfo.Version())
 		return 0
 	case "help", "-h", "--help":
 		if len(args) == 1 {
@@ -86,39 +86,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 // commandList names the commands, for messages.
 func commandList() string {
 	return strings.Join(append(slices.Clone(commandOrder), "help", "version"), ", ")
-}
-
-// version is the module version cardreg was built from (a release tag
-// with go install …@version), else the VCS revision of a build from a
-// clone, else "(devel)".
-func version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "(devel)"
-	}
-	v := bi.Main.Version
-	if v != "" && v != "(devel)" {
-		return v
-	}
-	rev, modified := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			modified = s.Value == "true"
-		}
-	}
-	if rev == "" {
-		return "(devel) " + bi.GoVersion
-	}
-	if len(rev) > 12 {
-		rev = rev[:12]
-	}
-	if modified {
-		rev += " (modified)"
-	}
-	return "(devel) " + rev + " " + bi.GoVersion
 }
 
 // writeJSON writes v as indented JSON, the one layout of every command's
