@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/report"
 )
 
 // boundFlags are the flags of cardreg bound.
@@ -68,7 +68,7 @@ func runBound(args []string, stdout, stderr io.Writer) int {
 	if f.format == "json" {
 		writeJSON(stdout, rows)
 	} else {
-		writeBoundTable(stdout, rows)
+		report.WriteLemmaChecks(stdout, rows)
 	}
 	for _, r := range rows {
 		if !r.Holds {
@@ -103,18 +103,4 @@ func parseCounts(s string) ([]int, error) {
 		return nil, fmt.Errorf("--cols: %q is not a positive integer", bad)
 	}
 	return out, nil
-}
-
-func writeBoundTable(w io.Writer, rows []bounds.LemmaCheck) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "kind\trows n\tcols\tP\tM_G (LP)\tclosed form\tbound\tratio\tholds\t")
-	for _, r := range rows {
-		kind := r.Kind
-		if r.Groups != nil {
-			kind = fmt.Sprintf("grouped %v", r.Groups)
-		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.10f\t%.10f\t%.10f\t%.4f\t%v\t\n", kind, r.Rows, r.Cols, r.P, r.MG, r.Closed, r.Bound, r.Ratio, r.Holds)
-	}
-	tw.Flush()
-	fmt.Fprintln(w, "\nall-pairs: bound 2/sqrt(P), closed form 2/(n sqrt(P)); grouped: bound max_k 2/sqrt(P_k), closed form max_k 2/(|B_k| sqrt(P_k)).")
 }

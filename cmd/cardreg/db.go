@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -162,44 +161,18 @@ type dbTimeout struct {
 	set bool
 }
 
-// String prints the timeouts set.
+// String prints the timeouts set (sqlstats.Timeouts.String).
 func (d *dbTimeout) String() string {
 	if d == nil || !d.set {
 		return ""
 	}
-	var parts []string
-	for _, t := range []struct {
-		name string
-		v    time.Duration
-	}{{"connect", d.Connect}, {"first-byte", d.FirstByte}, {"query", d.Query}} {
-		if t.v > 0 {
-			parts = append(parts, t.name+"="+t.v.String())
-		}
-	}
-	return strings.Join(parts, ",")
+	return d.Timeouts.String()
 }
 
-// Set parses DURATION or a list of NAME=DURATION; each duration is > 0.
+// Set parses DURATION or a list of NAME=DURATION (sqlstats.ParseTimeouts).
 func (d *dbTimeout) Set(s string) error {
-	for _, part := range strings.Split(s, ",") {
-		name, val, named := strings.Cut(part, "=")
-		if !named {
-			name, val = "query", part
-		}
-		v, err := time.ParseDuration(strings.TrimSpace(val))
-		if err != nil || v <= 0 {
-			return fmt.Errorf("%q is not a duration > 0 (Go syntax: 90s, 5m, 1h30m)", val)
-		}
-		switch strings.TrimSpace(name) {
-		case "connect":
-			d.Connect = v
-		case "first-byte":
-			d.FirstByte = v
-		case "query":
-			d.Query = v
-		default:
-			return fmt.Errorf("unknown timeout %q (connect, first-byte or query)", name)
-		}
+	if err := sqlstats.ParseTimeouts(s, &d.Timeouts); err != nil {
+		return err
 	}
 	d.set = true
 	return nil
