@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/cardsparse/cardreg/data"
 )
 
 // optFloat is a float flag that knows whether it was given, so that a
@@ -28,7 +30,7 @@ func (o *optFloat) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	if underflows(s, v) {
+	if data.Underflows(s, v) {
 		return errUnderflow(s)
 	}
 	o.v, o.set = v, true
@@ -121,7 +123,7 @@ func checkUnderflowArgs(fs *flag.FlagSet, args []string) error {
 			i++
 			value = args[i]
 		}
-		if v, err := strconv.ParseFloat(value, 64); err == nil && underflows(value, v) {
+		if v, err := strconv.ParseFloat(value, 64); err == nil && data.Underflows(value, v) {
 			return usagef("invalid value %q for flag -%s: %v", value, name, errUnderflow(value))
 		}
 	}

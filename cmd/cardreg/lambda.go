@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -333,18 +332,6 @@ func networkOverflow(nc bounds.NetworkConstants, aLip, xnorm float64) error {
 		bounds.KernelTerm:    fmt.Sprintf("M_G + 1 = %.3g", nc.MG+1),
 	}[factor]
 	return usagef("the theoretical lambda (Theorem 1) overflows float64, mostly because of %s", what)
-}
-
-// underflows reports whether the number s, parsed as v, is not zero but
-// rounds to 0 (1e-400): a λ the user gave that float64 cannot hold.
-func underflows(s string, v float64) bool {
-	if v != 0 {
-		return false
-	}
-	// big.Float's exponent range holds what float64's does not (1e-400,
-	// 0x1p-2000).
-	b, _, err := big.ParseFloat(strings.TrimSpace(s), 0, 64, big.ToNearestEven)
-	return err == nil && b.Sign() != 0
 }
 
 // nuOverflow explains the failure err of a streamed fit on the generated

@@ -43,7 +43,7 @@ func (l *lambdaSpec) parseFit() error {
 	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 		return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", l.text)
 	}
-	if underflows(l.text, v) {
+	if data.Underflows(l.text, v) {
 		return usagef("--lambda %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give --lambda 0 for that", l.text)
 	}
 	l.value = v
@@ -63,7 +63,7 @@ func (l *lambdaSpec) parseGrid(cmd string, given bool) error {
 	grid := make([]float64, 0, len(parts))
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err == nil && underflows(p, v) {
+		if err == nil && data.Underflows(p, v) {
 			return usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, data.ShortText([]byte(p)))
 		}
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/cardsparse/cardreg/bounds"
@@ -64,18 +63,5 @@ func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error
 	if err != nil {
 		return nil, 0, "", err
 	}
-	return pen, nu.Value, nuNote(nu), nil
-}
-
-// nuNote says why a default ν is not the theory's 1/(1 − M_G): M_G ≥ 1
-// (fallback to 1), or M_G only bounded above.
-func nuNote(d bounds.Nu) string {
-	note := ""
-	if d.Fallback {
-		note = fmt.Sprintf("M_G = %.4g: the theory's nu = 1/(1 - M_G) needs M_G < 1 (three or more predictors per group); using nu = 1", d.Kernel.Value())
-	}
-	if d.Kernel.Method != "" && !d.Kernel.Exact {
-		note = strings.TrimSpace(note + " M_G is bounded above (" + d.Kernel.Method + ")")
-	}
-	return note
+	return pen, nu.Value, nu.Note(), nil
 }

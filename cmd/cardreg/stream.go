@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
@@ -170,31 +169,9 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 	pr := &problem{data: &estimator.Stream{Source: src, P: len(names)}, src: src, n: n,
 		names: names, responses: []string{src.Target()}, target: src.Target()}
 	if f.foldid != "" {
-		pr.foldID, err = streamFolds(path, f)
+		pr.foldID, err = data.StreamFoldIDs(path, f.spec())
 	}
 	return pr, err
-}
-
-// streamFolds reads the --foldid column of a streamed file in one pass
-// (the rows of the fit's passes, in their order): a source whose offset
-// is the fold column hands it over row by row, a bad fold id reported at
-// its line as an offset's would be (naming the column and --foldid);
-// data.FoldColumn then checks that no fold is empty.
-func streamFolds(path string, f *fitFlags) ([]int, error) {
-	spec := f.spec()
-	spec.Offset, spec.FoldID, spec.Flags.Offset = spec.FoldID, "", spec.Flags.FoldID
-	var col []float64
-	err := data.NewFileSource(path, spec).Pass(func(_ []float64, _, _, o float64) error {
-		if _, err := data.FoldOf(o); err != nil {
-			return &datafit.RowError{Row: len(col), What: "offset", Err: err}
-		}
-		col = append(col, o)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return data.FoldColumn(col, path, f.foldid, "--foldid", func(int) string { return path })
 }
 
 // rereadable refuses to stream a family fit from standard input or
