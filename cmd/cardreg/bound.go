@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
 )
 
@@ -66,7 +67,7 @@ func runBound(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if f.format == "json" {
-		writeJSON(stdout, rows)
+		jsonx.Write(stdout, rows)
 	} else {
 		report.WriteLemmaChecks(stdout, rows)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/internal/outfile"
 )
 
 // This file is the plumbing every command shares: parsing its flags,
@@ -110,4 +111,10 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 		return 2
 	}
 	return 1
+}
+
+// checkPaths refuses a command line whose outputs would overwrite one of
+// its inputs or each other (outfile.CheckPaths): a usage error.
+func checkPaths(inputs []string, outputs ...string) error {
+	return asUsage(outfile.CheckPaths(inputs, outputs...))
 }

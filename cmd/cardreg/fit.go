@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/membudget"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/report"
 
 	"github.com/cardsparse/cardreg/data"
@@ -134,10 +135,10 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 		warnFit(stderr, res, f.saveModel != "")
 	}
 	if err == nil && f.saveModel != "" {
-		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return res.WriteModel(w) })
+		err = outfile.Write("--save-model", f.saveModel, nil, func(w io.Writer) error { return res.WriteModel(w) })
 	}
 	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
+		err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "fit", err)
 }
@@ -429,11 +430,7 @@ func readMatrix(path string, p int) (*mat.Dense, error) {
 	if len(t.Names()) != p {
 		return nil, fmt.Errorf("%s: G has %d columns, the data has %d predictors", path, len(t.Names()), p)
 	}
-	cols := make([]int, p)
-	for j := range cols {
-		cols[j] = j
-	}
-	return t.Dense(cols), nil
+	return t.DenseExcept(-1), nil
 }
 
 func parseGroups(s string, p int) ([]int, error) {

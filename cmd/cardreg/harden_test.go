@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -215,8 +216,8 @@ func TestWriteErrorsExitNonZero(t *testing.T) {
 	} {
 		t.Run(strings.Join(args[:1], " "), func(t *testing.T) {
 			var stderr bytes.Buffer
-			code := run(args, &errWriter{W: failWriter{}}, &stderr)
-			stdout := &errWriter{W: failWriter{}}
+			code := run(args, &outfile.ErrWriter{W: failWriter{}}, &stderr)
+			stdout := &outfile.ErrWriter{W: failWriter{}}
 			code2 := run(args, stdout, &stderr)
 			if code == 0 && code2 == 0 {
 				// What main does for a command that printed without
@@ -328,7 +329,7 @@ func TestSignalRemovesTemp(t *testing.T) {
 	if os.Getenv("CARDREG_SIGNAL_CHILD") != "" {
 		atomicfile.Unnamed = false // the named fallback is what a signal cleans up
 		atomicfile.RemoveOnSignal()
-		writeOutput("--out", os.Getenv("CARDREG_SIGNAL_CHILD"), nil, func(w io.Writer) error {
+		outfile.Write("--out", os.Getenv("CARDREG_SIGNAL_CHILD"), nil, func(w io.Writer) error {
 			io.WriteString(w, "partial")
 			os.Stdout.WriteString("writing\n")
 			time.Sleep(time.Minute)

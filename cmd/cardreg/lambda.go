@@ -12,6 +12,7 @@ import (
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
 	"gonum.org/v1/gonum/mat"
@@ -101,7 +102,7 @@ func runLambda(args []string, stdout, stderr io.Writer) int {
 		out, err = networkLambda(f)
 	}
 	if err == nil {
-		err = writeOutput("", "", stdout, func(w io.Writer) error { return out.Write(w, f.format) })
+		err = outfile.Write("", "", stdout, func(w io.Writer) error { return out.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "lambda", err)
 }
@@ -253,13 +254,7 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 	if len(t.Names()) < 2 {
 		return nil, 0, data.NoPredictors(path, "")
 	}
-	var cols []int
-	for j := range t.Names() {
-		if j != ti {
-			cols = append(cols, j)
-		}
-	}
-	return t.Dense(cols), 1, nil
+	return t.DenseExcept(ti), 1, nil
 }
 
 // gridOverflow explains the failure of a fit whose λ the command computed

@@ -22,12 +22,12 @@ import (
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
 	"github.com/cardsparse/cardreg/internal/buildinfo"
-	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/internal/outfile"
 )
 
 func main() {
 	atomicfile.RemoveOnSignal()
-	stdout := &errWriter{W: os.Stdout}
+	stdout := &outfile.ErrWriter{W: os.Stdout}
 	code := run(os.Args[1:], stdout, os.Stderr)
 	if code == 0 && stdout.Err != nil {
 		// A command that printed without checking: its output is lost
@@ -87,10 +87,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 func commandList() string {
 	return strings.Join(append(slices.Clone(commandOrder), "help", "version"), ", ")
 }
-
-// writeJSON writes v as indented JSON, the one layout of every command's
-// --format json (jsonx.Write).
-func writeJSON(w io.Writer, v any) error { return jsonx.Write(w, v) }
 
 const usage = `cardreg: regression under cardinality sparsity (few distinct coefficient values).
 

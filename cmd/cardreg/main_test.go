@@ -20,6 +20,7 @@ import (
 
 	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
 )
@@ -756,7 +757,7 @@ func TestWriteOutputFailure(t *testing.T) {
 	dir := t.TempDir()
 	out := writeFile(t, dir, "r.json", "keep me\n")
 	boom := errors.New("boom")
-	err := writeOutput("--out", out, io.Discard, func(w io.Writer) error {
+	err := outfile.Write("--out", out, io.Discard, func(w io.Writer) error {
 		fmt.Fprint(w, "partial output")
 		return boom
 	})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
 )
 
@@ -47,7 +48,7 @@ Example:
 		return 1
 	}
 	if *format == "json" {
-		writeJSON(stdout, rep)
+		jsonx.Write(stdout, rep)
 		return 0
 	}
 	report.WriteStorage(stdout, rep)

@@ -13,6 +13,7 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/modelfile"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/internal/predict"
 )
 
@@ -76,7 +77,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageFailure(stderr, "predict", err, "")
 	}
-	err = writeOutput("--out", f.out, stdout, func(w io.Writer) error {
+	err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error {
 		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f.typ)
 	})
 	if err != nil {

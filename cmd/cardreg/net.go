@@ -13,7 +13,9 @@ import (
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/deepreg"
+	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/membudget"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
 	"github.com/cardsparse/cardreg/solver"
@@ -109,10 +111,10 @@ func runNet(args []string, stdout, stderr io.Writer) int {
 	}
 	res, err := trainFile(pos[0], f, cfg, stderr)
 	if err == nil && f.saveModel != "" {
-		err = writeOutput("--save-model", f.saveModel, nil, func(w io.Writer) error { return writeJSON(w, res.Model) })
+		err = outfile.Write("--save-model", f.saveModel, nil, func(w io.Writer) error { return jsonx.Write(w, res.Model) })
 	}
 	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
+		err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error { return res.Write(w, f.format) })
 	}
 	return exitStatus(stderr, "net", err)
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/stretchr/testify/require"
 )
 
@@ -316,7 +317,7 @@ func TestOutputLinkFallback(t *testing.T) {
 	existing := writeFile(t, dir, "old.txt", "old\n")
 	require.NoError(t, os.Chmod(existing, 0o640))
 	for _, target := range []string{existing, filepath.Join(dir, "new.txt")} {
-		require.NoError(t, writeOutput("--out", target, nil, func(w io.Writer) error {
+		require.NoError(t, outfile.Write("--out", target, nil, func(w io.Writer) error {
 			_, err := io.WriteString(w, strings.Repeat("row\n", 100000))
 			return err
 		}))
@@ -348,7 +349,7 @@ func TestOutputUnnamedWhileWriting(t *testing.T) {
 			require.NoError(t, os.Chmod(existing, 0o600))
 			for _, target := range []string{filepath.Join(dir, "new.txt"), existing} {
 				before := listDir(t, dir)
-				err := writeOutput("--out", target, nil, func(w io.Writer) error {
+				err := outfile.Write("--out", target, nil, func(w io.Writer) error {
 					io.WriteString(w, "first half\n")
 					during := listDir(t, dir)
 					if unnamed {
@@ -372,7 +373,7 @@ func TestOutputUnnamedWhileWriting(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, os.FileMode(0o666)&^umask(), fi.Mode().Perm())
 			// A failed write leaves the old file and nothing else.
-			err = writeOutput("--out", existing, nil, func(w io.Writer) error {
+			err = outfile.Write("--out", existing, nil, func(w io.Writer) error {
 				io.WriteString(w, "partial")
 				return errors.New("disk full")
 			})
@@ -396,7 +397,7 @@ func umask() os.FileMode {
 // file behind: the test binary runs itself as cardreg, blocked writing.
 func TestKilledWriteLeavesNothing(t *testing.T) {
 	if out := os.Getenv("CARDREG_KILL_CHILD"); out != "" {
-		writeOutput("--out", out, nil, func(w io.Writer) error {
+		outfile.Write("--out", out, nil, func(w io.Writer) error {
 			w.Write(make([]byte, 1<<20))
 			os.Stdout.WriteString("writing\n")
 			time.Sleep(time.Minute)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/report"
@@ -41,7 +42,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "cardreg %s: warning: %s\n", cmd, warning)
 	}
 	if err == nil {
-		err = writeOutput("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
+		err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error { _, err := io.WriteString(w, out); return err })
 	}
 	return exitStatus(stderr, cmd, err)
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/plotting"
 )
 
@@ -43,7 +44,7 @@ func savePlot(path string, draw func(format string) (io.WriterTo, error)) error 
 	if err != nil {
 		return err
 	}
-	return writeOutput("--plot", path, nil, func(w io.Writer) error {
+	return outfile.Write("--plot", path, nil, func(w io.Writer) error {
 		_, err := wt.WriteTo(w)
 		return err
 	})

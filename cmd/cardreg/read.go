@@ -22,11 +22,18 @@ func readTableWith(path string, o data.Options) (*data.Table, error) {
 
 // readProgress is the progress bar of a data file read into memory: on
 // stderr when it is a terminal, after a second; nil otherwise.
-func readProgress(label string) *data.Progress {
-	if !isTerminal(os.Stderr) {
-		return nil
+func readProgress(label string) *data.Progress { return progressBar(os.Stderr, false, label) }
+
+// progressBar is a progress bar labelled label on w: drawn at once when
+// forced, after a second when stderr is a terminal; nil otherwise.
+func progressBar(w io.Writer, force bool, label string) *data.Progress {
+	switch {
+	case force:
+		return data.NewProgress(w, label, 0)
+	case isTerminal(os.Stderr):
+		return data.NewProgress(w, label, time.Second)
 	}
-	return data.NewProgress(os.Stderr, label, time.Second)
+	return nil
 }
 
 // readRows reads the data file's rows into memory as the flags say
@@ -110,13 +117,7 @@ func validSep(s *string) bool {
 // label, on f.stderr: when --progress asks (drawn at once), or when stderr
 // is a terminal (after a second); nil otherwise.
 func streamProgress(f *fitFlags, label string) *data.Progress {
-	switch {
-	case f.progress:
-		return data.NewProgress(f.stderr, label, 0)
-	case isTerminal(os.Stderr):
-		return data.NewProgress(f.stderr, label, time.Second)
-	}
-	return nil
+	return progressBar(f.stderr, f.progress, label)
 }
 
 // spec is how the flags read a data file for a fit. Its column choice
