@@ -356,20 +356,8 @@ func prepareNet(m *deepreg.Saved, t *data.Table, ti int, cfg *netConfig, standar
 	if len(t.Names()) < 2 {
 		return nil, nil, fmt.Errorf("%s: need at least one input column besides the target", path)
 	}
-	x := mat.NewDense(n, len(t.Names())-1, nil)
-	for j, col := range t.Cols() {
-		if j == ti {
-			continue
-		}
-		col = slices.Clone(col)
-		if standardize {
-			c, s := deepreg.ColumnScale(col)
-			deepreg.Standardize(col, c, s)
-			m.Center, m.Scale = append(m.Center, c), append(m.Scale, s)
-		}
-		x.SetCol(len(m.Names), col)
-		m.Names = append(m.Names, t.Names()[j])
-	}
+	x := t.DenseExcept(ti)
+	m.SetInputs(x, slices.Delete(slices.Clone(t.Names()), ti, ti+1), standardize)
 	if cfg.arch[0] != len(m.Names) {
 		return nil, nil, usagef("--arch starts with %d inputs but %s has %d input columns", cfg.arch[0], path, len(m.Names))
 	}
