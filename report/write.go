@@ -12,9 +12,6 @@ import (
 	"github.com/cardsparse/cardreg/internal/modelfile"
 )
 
-// Formats are the formats Write knows.
-var Formats = []string{"text", "json", "csv"}
-
 // Write prints the fit in format: "json" (JSONValue, non-finite numbers
 // as null), "text" (WriteText, one table per response) or "csv"
 // (WriteCSV).
