@@ -36,8 +36,9 @@
 # dir (sources, binaries, data, raw outputs).
 #
 # Output: per workload the median over the rounds of each side's median wall
-# and CPU seconds, the ratios new/old by CPU and by wall time, the CPU ratio
-# of every round, and a verdict on the median CPU ratio (within 5 %, or not);
+# and CPU seconds, the ratios new/old of those medians by CPU and by wall
+# time, the CPU ratio of every round (old and new back to back) and their
+# median, and a verdict on that median (within 5 %, or not);
 # then the certificates of both sides (iterations, gaps, path lengths), which
 # say whether both did the same work. The load average is printed before and
 # after every round: on a busy machine judge by CPU time.
@@ -216,18 +217,18 @@ row() {
   function ratio(x, y) { return (x != "" && y != "" && y + 0 > 0) ? sprintf("%.3f", x / y) : "-" }
   BEGIN {
     if (split(oc, a, " ") == 0) exit
-    split(nc, b, " "); per = ""
-    for (i = 1; i in a; i++) per = per (i > 1 ? " / " : "") ratio(b[i], a[i])
+    split(nc, b, " "); per = ""; rs = ""
+    for (i = 1; i in a; i++) { x = ratio(b[i], a[i]); per = per (i > 1 ? " / " : "") x; if (x != "-") rs = rs " " x }
     mow = med(ow); mnw = med(nw); moc = med(oc); mnc = med(nc)
-    rc = ratio(mnc, moc); v = "?"
-    if (rc != "-") v = (rc + 0 > 1.05) ? "SLOWER (>5%)" : (rc + 0 < 0.95 ? "faster (>5%)" : "within 5%")
-    printf "%-34s %8.4g %8.4g %8.4g %8.4g %7s %7s  %-26s %s\n", l, moc, mnc, mow, mnw, rc, ratio(mnw, mow), per, v
+    pr = med(rs); v = "?"
+    if (pr != "") { pr = sprintf("%.3f", pr); v = (pr + 0 > 1.05) ? "SLOWER (>5%)" : (pr + 0 < 0.95 ? "faster (>5%)" : "within 5%") }
+    printf "%-34s %8.4g %8.4g %8.4g %8.4g %7s %7s %7s  %-26s %s\n", l, moc, mnc, mow, mnw, ratio(mnc, moc), ratio(mnw, mow), pr == "" ? "-" : pr, per, v
   }'
 }
 echo
 echo "== old $(git rev-parse --short "$OLD") vs new $(git rev-parse --short "$NEW"): seconds, median over $ROUNDS rounds of each run's median of $REPS =="
-printf "%-34s %8s %8s %8s %8s %7s %7s  %-26s %s\n" workload old_cpu new_cpu old_wall new_wall cpu_r wall_r \
-  "CPU ratio per round" "verdict (CPU, median)"
+printf "%-34s %8s %8s %8s %8s %7s %7s %7s  %-26s %s\n" workload old_cpu new_cpu old_wall new_wall cpu_r wall_r \
+  med_r "CPU ratio per round" "verdict (med_r)"
 for w in "${WORK[@]}"; do
   case "$w" in
   anchors)
@@ -241,7 +242,8 @@ for w in "${WORK[@]}"; do
   *) row "$w" "$w" cardreg ;;
   esac
 done
-echo "(ratio = new/old; the verdict is on the median CPU ratio; the wall ratio is as loaded as the machine)"
+echo "(cpu_r, wall_r: new/old of the medians over the rounds; med_r: the median of the rounds' CPU ratios"
+echo " new/old, each from runs back to back, which the verdict judges; the wall ratio is as loaded as the machine)"
 
 # ---- 5. the same work? ------------------------------------------------------------
 echo
