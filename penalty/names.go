@@ -62,8 +62,8 @@ type Kind struct {
 	Grid bool
 	// Theory reports that Theorem 2's λ is defined for it.
 	Theory bool
-	// GLM reports that package glm fits it (every family: gaussian,
-	// binomial, poisson); without it, least squares only.
+	// GLM reports that the family engine fits it (every family: gaussian,
+	// binomial, poisson, gamma); without it, least squares only.
 	GLM bool
 	// Networks reports that it acts on the columns of a network's weight
 	// matrices built from the layer widths alone (deepreg).
@@ -86,7 +86,7 @@ var kinds = []Kind{
 		New: func(in Inputs) (Penalty, error) { return L1{Nu: in.Nu}, nil }},
 	{Name: "ridge", Nu: NoNu, Grid: true, Networks: true,
 		New: func(Inputs) (Penalty, error) { return Ridge{}, nil }},
-	{Name: "general", Nu: NuKernel, Needs: NeedsG,
+	{Name: "general", Nu: NuKernel, Needs: NeedsG, GLM: true,
 		New: func(in Inputs) (Penalty, error) { return NewGeneral(in.G, in.P, in.Nu) }},
 }
 

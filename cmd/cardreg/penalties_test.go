@@ -1,6 +1,9 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/cardsparse/cardreg/penalty"
@@ -48,7 +51,8 @@ func TestPenaltyNameLists(t *testing.T) {
 
 // What the table allows per penalty reaches the command line as before
 // it: ridge has a grid (fit --lambda cv, path) but no theory and no GLM
-// route; general has no grid; grouped has no network form.
+// route (general has one now); general has no grid; grouped has no
+// network form.
 func TestPenaltyTableOnTheCommandLine(t *testing.T) {
 	res := cardreg(t, "fit", "--penalty", "ridge", "--lambda", "cv", "--format", "json", cardinalityData)
 	require.Equal(t, 0, res.code, res.stderr)
@@ -56,7 +60,7 @@ func TestPenaltyTableOnTheCommandLine(t *testing.T) {
 	oneLine(t, cardreg(t, "fit", "--penalty", "ridge", "--lambda", "theory", cardinalityData), 2,
 		"--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--penalty", "ridge", creditData), 2,
-		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso)")
+		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso, general)")
 	oneLine(t, cardreg(t, "fit", "--penalty", "general", "--lambda", "cv", "--G", "x", cardinalityData), 2,
 		"--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--penalty", "grouped", cardinalityData), 2,
@@ -69,4 +73,47 @@ func TestPenaltyTableOnTheCommandLine(t *testing.T) {
 		"--nu has no role in the ridge penalty")
 	oneLine(t, cardreg(t, "fit", "--groups", "a,b", "--lambda", "1", cardinalityData), 2,
 		"--groups applies to --penalty grouped only, not cardinality")
+}
+
+// TestGeneralPenaltyEveryFamily: --penalty general fits every family (it
+// was refused for all but gaussian): with the all-pairs G it is the
+// cardinality penalty, so the two fits agree (binomial on credit.csv,
+// Poisson with an offset on claims.csv).
+func TestGeneralPenaltyEveryFamily(t *testing.T) {
+	dir := t.TempDir()
+	allPairs := func(p int) string {
+		var b strings.Builder
+		for i := range p {
+			for j := i + 1; j < p; j++ {
+				row := make([]string, p)
+				for k := range row {
+					row[k] = "0"
+				}
+				row[i], row[j] = "1", "-1"
+				b.WriteString(strings.Join(row, ",") + "\n")
+			}
+		}
+		return writeFile(t, dir, fmt.Sprintf("G%d.csv", p), b.String())
+	}
+	for _, c := range []struct {
+		p    int
+		args []string
+	}{
+		{12, []string{"--family", "binomial", creditData}},
+		{10, []string{"--family", "poisson", "--offset", "log_exposure", "--drop", "exposure", "../../examples/claims.csv"}},
+	} {
+		fit := func(pen ...string) []float64 {
+			args := append(append([]string{"fit", "--format", "json", "--lambda", "4", "--nu", "1.2", "--tol", "1e-9"}, pen...), c.args...)
+			res := cardreg(t, args...)
+			require.Equal(t, 0, res.code, res.stderr)
+			var f struct {
+				Coefficients []float64
+				Converged    bool
+			}
+			require.NoError(t, json.Unmarshal([]byte(res.stdout), &f))
+			require.True(t, f.Converged, "%v", pen)
+			return f.Coefficients
+		}
+		require.InDeltaSlice(t, fit("--penalty", "cardinality"), fit("--penalty", "general", "--G", allPairs(c.p)), 1e-6, c.args[1])
+	}
 }
