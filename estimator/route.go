@@ -32,18 +32,20 @@ const (
 // saying why no route fits the combination. The gaussian family takes its
 // fast paths unless predictors are left out of the penalty, the lasso has
 // penalty factors (glmnet's path, with its stopping rules, on the family
-// route) or the measure needs the held-out rows (mae).
+// route; statistics, which have no other route, fit them too) or the
+// measure needs the held-out rows (mae).
 func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route, error) {
 	if err := checkForm(d); err != nil {
 		return 0, err
 	}
 	_, gaussian := o.family().(datafit.Gaussian)
 	_, factors := pen.(penalty.WeightedL1)
-	plain := gaussian && len(o.Unpenalized) == 0 && !factors && measure != "mae"
+	moments := gaussian && len(o.Unpenalized) == 0 && measure != "mae" // what statistics can fit
+	plain := moments && !factors
 	_, q := d.dims()
 	switch v := d.(type) {
 	case *Stats:
-		if !plain {
+		if !moments {
 			return 0, errors.New("estimator: sufficient statistics fit the gaussian family with every predictor penalised and the deviance (mse) measure; give the rows for this fit")
 		}
 		return lsStats, nil

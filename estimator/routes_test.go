@@ -219,6 +219,10 @@ func TestRouteChoice(t *testing.T) {
 		require.NoError(t, err, i)
 		require.Equal(t, c.want, r, i)
 	}
-	_, err := chooseRoute(&Stats{Folds: suffstat.NewFolds(1, 5), Q: 1}, penalty.L1{}, &Options{Family: datafit.Binomial{}}, "")
+	stats := &Stats{Folds: suffstat.NewFolds(1, 5), Q: 1}
+	_, err := chooseRoute(stats, penalty.L1{}, &Options{Family: datafit.Binomial{}}, "")
 	require.Error(t, err)
+	r, err := chooseRoute(stats, penalty.WeightedL1{Factors: []float64{1, 2, 1, 1}}, &Options{}, "")
+	require.NoError(t, err)
+	require.Equal(t, lsStats, r)
 }
