@@ -71,7 +71,11 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 			return nil, err
 		}
 		cv, err := lsfit.CrossValidateStats(s.Folds, s.Q, pen, lsCVOptions(&co, nil))
-		return wrapLSCV(cv, err, measure)
+		out, err := wrapLSCV(cv, err, measure)
+		if err == nil {
+			out.Passes = passesOf(d)
+		}
+		return out, err
 	case famStream:
 		v := d.(*Stream)
 		sc, err := glm.CrossValidateSource(v.Source, v.P, pen, famCVOptions(&co, nil, fold, k, measure))

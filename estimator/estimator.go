@@ -33,8 +33,11 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 		if err != nil {
 			return nil, err
 		}
-		m, err := lsfit.FitStats(s.Folds.All(), s.Q, pen, lambda, lsOptions(o))
-		return wrapLS(m, err)
+		m, err := wrapLS(lsfit.FitStats(s.Folds.All(), s.Q, pen, lambda, lsOptions(o)))
+		if err == nil {
+			m.Passes = passesOf(d)
+		}
+		return m, err
 	case famStream:
 		v := d.(*Stream)
 		res, err := glm.FitSource(v.Source, v.P, pen, lambda, famOptions(o, nil))
@@ -51,8 +54,9 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 	return fromGLM(m, 0), nil
 }
 
-// statsOf returns d's statistics: Stats as they are, Rows and a Stream
-// gathered into k folds (fold ids from fold, else Folds under seed).
+// statsOf returns d's statistics: Stats with their weights rescaled to
+// sum to n, Rows and a Stream gathered into k folds (fold ids from fold,
+// else Folds under seed).
 func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	switch v := d.(type) {
 	case *Stats:
@@ -140,8 +144,11 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 		if err != nil {
 			return nil, err
 		}
-		p, err := lsfit.FitPathStats(s.Folds.All(), s.Q, pen, lsPathOptions(&po))
-		return wrapLSPath(p, err)
+		p, err := wrapLSPath(lsfit.FitPathStats(s.Folds.All(), s.Q, pen, lsPathOptions(&po)))
+		if err == nil {
+			p.Passes = passesOf(d)
+		}
+		return p, err
 	case famStream:
 		v := d.(*Stream)
 		sp, err := glm.FitPathSource(v.Source, v.P, pen, famPathOptions(&po, nil))
@@ -190,3 +197,12 @@ func fromGLMPath(g *glm.Path, passes int) *Path {
 
 // colOf returns the one response of rows r.
 func colOf(r *Rows) []float64 { return mat.Col(nil, 0, r.Y) }
+
+// passesOf is the number of passes a fit from statistics made over d's
+// rows: one for a Stream (gathering them), none for the other forms.
+func passesOf(d Data) int {
+	if _, ok := d.(*Stream); ok {
+		return 1
+	}
+	return 0
+}

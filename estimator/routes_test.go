@@ -91,6 +91,8 @@ func TestEveryFormSameCV(t *testing.T) {
 	for name, d := range forms {
 		cv, err := CrossValidate(d, pen, opts)
 		require.NoError(t, err, name)
+		_, stream := d.(*Stream)
+		require.Equal(t, map[bool]int{true: 1}[stream], cv.Passes, name)
 		require.InDeltaSlice(t, ref.Lambdas, cv.Lambdas, 1e-9*ref.Lambdas[0], name)
 		require.Equal(t, ref.IndexMin, cv.IndexMin, name)
 		require.Equal(t, ref.IndexSE, cv.IndexSE, name)
