@@ -2,59 +2,14 @@ package data
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
+	"github.com/cardsparse/cardreg/internal/testfiles"
+
 	"github.com/stretchr/testify/require"
 )
-
-// pqRow is a row of a Parquet file with every physical type cardreg reads.
-type pqRow struct {
-	ID    string   `parquet:"id"`
-	A     float64  `parquet:"a"`
-	B     int32    `parquet:"b"`
-	C     int64    `parquet:"c"`
-	Price int64    `parquet:"price,decimal(2:18)"`
-	Flag  bool     `parquet:"flag"`
-	Y     float32  `parquet:"y"`
-	Hole  *float64 `parquet:"hole,optional"`
-}
-
-// pqExample writes n rows as Parquet and as the equivalent CSV; hole is
-// null in row nullAt (1-based; 0 for none).
-func pqExample(t testing.TB, dir string, n, nullAt int) (pq, csv string) {
-	var rows []pqRow
-	var b strings.Builder
-	b.WriteString("id,a,b,c,price,flag,y,hole\n")
-	for i := 1; i <= n; i++ {
-		r := pqRow{ID: fmt.Sprintf("r%d", i), A: float64(i%7) - 2.5, B: int32(i % 5), C: int64(i*i) % 11, Price: int64(i%9)*100 + 25,
-			Flag: i%3 == 0, Y: float32(3*(i%7) - 2*(i%5) + (i%11)/4)}
-		h := float64(i % 4)
-		if i != nullAt {
-			r.Hole = &h
-		}
-		rows = append(rows, r)
-		flag := 0
-		if r.Flag {
-			flag = 1
-		}
-		fmt.Fprintf(&b, "%s,%v,%d,%d,%v,%d,%v,%v\n", r.ID, r.A, r.B, r.C, float64(r.Price)/100, flag, r.Y, h)
-	}
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[pqRow](&buf)
-	_, err := w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	pq = filepath.Join(dir, "d.parquet")
-	require.NoError(t, os.WriteFile(pq, buf.Bytes(), 0o644))
-	csv = filepath.Join(dir, "d.csv")
-	require.NoError(t, os.WriteFile(csv, []byte(b.String()), 0o644))
-	return pq, csv
-}
 
 // flipByte returns a copy of data with byte at (mod its length) XORed by b:
 // the Parquet fuzzers' mutation on top of the engine's own.
@@ -71,7 +26,7 @@ func flipByte(data []byte, at uint16, b byte) []byte {
 // naming the file, and finite numbers in any table read.
 func FuzzParquet(f *testing.F) {
 	dir := f.TempDir()
-	pq, _ := pqExample(f, dir, 20, 3)
+	pq, _ := testfiles.Example(f, dir, 20, 3)
 	good, err := os.ReadFile(pq)
 	if err != nil {
 		f.Fatal(err)

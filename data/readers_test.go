@@ -1,29 +1,13 @@
 package data
 
 import (
-	"bytes"
-	"fmt"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/parquet-go/parquet-go"
+	"github.com/cardsparse/cardreg/internal/testfiles"
+
 	"github.com/stretchr/testify/require"
 )
-
-// writeParquet writes rows as a Parquet file in dir and returns its path.
-func writeParquet[T any](t *testing.T, dir, name string, rows []T) string {
-	t.Helper()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf)
-	_, err := w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	path := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-	return path
-}
 
 // Text that is not UTF-8 (a Latin-1 file) is refused where a name or a
 // label is read, with the column's number or name and a hint: fit stored
@@ -47,33 +31,16 @@ func TestNotUTF8(t *testing.T) {
 		A float64 `parquet:"caf\xe9"`
 		Y float64 `parquet:"y"`
 	}
-	pq := writeParquet(t, dir, "n.parquet", []named{{1, 2}, {3, 4}})
+	pq := testfiles.WriteParquet(t, dir, "n.parquet", []named{{1, 2}, {3, 4}})
 	_, err := readParquet(pq, Options{})
 	require.EqualError(t, err, pq+`: column 1: name "caf\xe9" is not UTF-8 `+latin1Hint)
 	type label struct {
 		ID string  `parquet:"id"`
 		Y  float64 `parquet:"y"`
 	}
-	pq = writeParquet(t, dir, "l.parquet", []label{{"ok", 2}, {"na\xefve", 4}})
+	pq = testfiles.WriteParquet(t, dir, "l.parquet", []label{{"ok", 2}, {"na\xefve", 4}})
 	_, err = readParquet(pq, Options{Labels: func(n string) bool { return n == "id" }})
 	require.EqualError(t, err, pq+`: row 2: column "id": label "na\xefve" is not UTF-8 `+latin1Hint)
-}
-
-// pqPoint is a nested (group) column.
-type pqPoint struct {
-	X float64 `parquet:"x"`
-	Y int32   `parquet:"y"`
-}
-
-// pqNested has nested, repeated and list columns among flat ones.
-type pqNested struct {
-	A    float64   `parquet:"a"`
-	Tags []string  `parquet:"tags,list"`
-	Pt   pqPoint   `parquet:"pt"`
-	Vals []float64 `parquet:"vals"`
-	ID   string    `parquet:"id"`
-	Opt  *pqPoint  `parquet:"opt,optional"`
-	Y    float64   `parquet:"y"`
 }
 
 // Nested, repeated and list columns are columns of the header: left out
@@ -81,23 +48,7 @@ type pqNested struct {
 // kept, they are refused by name.
 func TestParquetNestedDropped(t *testing.T) {
 	dir := t.TempDir()
-	var rows []pqNested
-	var csv strings.Builder
-	csv.WriteString("a,y\n")
-	for i := range 40 {
-		r := pqNested{A: float64(i%7) - 3, Y: float64(2*(i%7) + i%3), ID: fmt.Sprint("r", i), Pt: pqPoint{float64(i), int32(i)}}
-		for range i % 4 { // 0 to 3 elements
-			r.Tags = append(r.Tags, "t")
-			r.Vals = append(r.Vals, float64(i))
-		}
-		if i%2 == 0 {
-			r.Opt = &pqPoint{1, 2}
-		}
-		rows = append(rows, r)
-		fmt.Fprintf(&csv, "%v,%v\n", r.A, r.Y)
-	}
-	pq := writeParquet(t, dir, "nested.parquet", rows)
-	want := writeFile(t, dir, "flat.csv", csv.String())
+	pq, want := testfiles.NestedFiles(t, dir)
 	drop := func(id bool) func(h []string) ([]bool, error) {
 		return func(h []string) ([]bool, error) {
 			keep := make([]bool, len(h))

@@ -10,23 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/testfiles"
+
 	"github.com/cardsparse/cardreg/data"
-	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/require"
 )
-
-// writeParquet writes rows as a Parquet file in dir and returns its path.
-func writeParquet[T any](t *testing.T, dir, name string, rows []T) string {
-	t.Helper()
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[T](&buf)
-	_, err := w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	path := filepath.Join(dir, name)
-	require.NoError(t, os.WriteFile(path, buf.Bytes(), 0o644))
-	return path
-}
 
 // Text that is not UTF-8 (a Latin-1 file) is refused from the command
 // line: one line, exit 1, and nothing saved (data.TestNotUTF8 checks the
@@ -41,45 +29,12 @@ func TestNotUTF8(t *testing.T) {
 
 }
 
-// pqPoint is a nested (group) column.
-type pqPoint struct {
-	X float64 `parquet:"x"`
-	Y int32   `parquet:"y"`
-}
-
-// pqNested has nested, repeated and list columns among flat ones.
-type pqNested struct {
-	A    float64   `parquet:"a"`
-	Tags []string  `parquet:"tags,list"`
-	Pt   pqPoint   `parquet:"pt"`
-	Vals []float64 `parquet:"vals"`
-	ID   string    `parquet:"id"`
-	Opt  *pqPoint  `parquet:"opt,optional"`
-	Y    float64   `parquet:"y"`
-}
-
 // Nested, repeated and list columns are columns of the header: left out
 // (--drop, or not among --predictors) they are not read and the file is;
 // kept, they are refused by name.
 func TestParquetNestedDropped(t *testing.T) {
 	dir := t.TempDir()
-	var rows []pqNested
-	var csv strings.Builder
-	csv.WriteString("a,y\n")
-	for i := range 40 {
-		r := pqNested{A: float64(i%7) - 3, Y: float64(2*(i%7) + i%3), ID: fmt.Sprint("r", i), Pt: pqPoint{float64(i), int32(i)}}
-		for range i % 4 { // 0 to 3 elements
-			r.Tags = append(r.Tags, "t")
-			r.Vals = append(r.Vals, float64(i))
-		}
-		if i%2 == 0 {
-			r.Opt = &pqPoint{1, 2}
-		}
-		rows = append(rows, r)
-		fmt.Fprintf(&csv, "%v,%v\n", r.A, r.Y)
-	}
-	pq := writeParquet(t, dir, "nested.parquet", rows)
-	want := writeFile(t, dir, "flat.csv", csv.String())
+	pq, want := testfiles.NestedFiles(t, dir)
 	args := []string{"fit", "--lambda", "1", "--format", "json", "--target", "y"}
 	a := cardreg(t, append(args, want)...)
 	require.Equal(t, 0, a.code, a.stderr)
@@ -145,7 +100,7 @@ func TestParquetStream(t *testing.T) {
 	dir := t.TempDir()
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	pq, _ := pqExample(t, dir, 60, 0)
+	pq, _ := testfiles.Example(t, dir, 60, 0)
 	args := []string{"fit", "--lambda", "3", "--format", "json", "--drop", "id", "--target", "y"}
 	want := cardreg(t, append(args, pq)...)
 	require.Equal(t, 0, want.code, want.stderr)
@@ -199,7 +154,7 @@ func TestReaderMessageFormat(t *testing.T) {
 	same := func(b []byte) []byte { return b }
 	crc := func(b []byte) []byte { b = bytes.Clone(b); b[len(b)-6] ^= 0xff; return b }
 	cut := func(b []byte) []byte { return b[:len(b)-12] }
-	pq, _ := pqExample(t, dir, 30, 7)
+	pq, _ := testfiles.Example(t, dir, 30, 7)
 	pqBytes, err := os.ReadFile(pq)
 	require.NoError(t, err)
 	lines := "a,b,y\n1,2,1\n\n2,1,0\n\"3\n\",3,1\n4,,0\n\n5,5,2\n6,1,0\n"
@@ -266,7 +221,7 @@ func pipePath(t *testing.T, content []byte) string {
 func TestReadPipe(t *testing.T) {
 	dir := t.TempDir()
 	t.Setenv("TMPDIR", t.TempDir())
-	pq, csv := pqExample(t, dir, 40, 0)
+	pq, csv := testfiles.Example(t, dir, 40, 0)
 	for _, file := range []string{csv, pq} {
 		b, err := os.ReadFile(file)
 		require.NoError(t, err)
@@ -280,55 +235,10 @@ func TestReadPipe(t *testing.T) {
 	}
 }
 
-// pqRow is a row of a Parquet file with every physical type cardreg reads
-// (the fixture of the data package's Parquet tests too).
-type pqRow struct {
-	ID    string   `parquet:"id"`
-	A     float64  `parquet:"a"`
-	B     int32    `parquet:"b"`
-	C     int64    `parquet:"c"`
-	Price int64    `parquet:"price,decimal(2:18)"`
-	Flag  bool     `parquet:"flag"`
-	Y     float32  `parquet:"y"`
-	Hole  *float64 `parquet:"hole,optional"`
-}
-
-// pqExample writes n rows as Parquet and as the equivalent CSV; hole is
-// null in row nullAt (1-based; 0 for none).
-func pqExample(t testing.TB, dir string, n, nullAt int) (pq, csv string) {
-	var rows []pqRow
-	var b strings.Builder
-	b.WriteString("id,a,b,c,price,flag,y,hole\n")
-	for i := 1; i <= n; i++ {
-		r := pqRow{ID: fmt.Sprintf("r%d", i), A: float64(i%7) - 2.5, B: int32(i % 5), C: int64(i*i) % 11, Price: int64(i%9)*100 + 25,
-			Flag: i%3 == 0, Y: float32(3*(i%7) - 2*(i%5) + (i%11)/4)}
-		h := float64(i % 4)
-		if i != nullAt {
-			r.Hole = &h
-		}
-		rows = append(rows, r)
-		flag := 0
-		if r.Flag {
-			flag = 1
-		}
-		fmt.Fprintf(&b, "%s,%v,%d,%d,%v,%d,%v,%v\n", r.ID, r.A, r.B, r.C, float64(r.Price)/100, flag, r.Y, h)
-	}
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[pqRow](&buf)
-	_, err := w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	pq = filepath.Join(dir, "d.parquet")
-	require.NoError(t, os.WriteFile(pq, buf.Bytes(), 0o644))
-	csv = filepath.Join(dir, "d.csv")
-	require.NoError(t, os.WriteFile(csv, []byte(b.String()), 0o644))
-	return pq, csv
-}
-
 // A Parquet file fits as its CSV twin does, in memory and streamed.
 func TestParquetInput(t *testing.T) {
 	dir := t.TempDir()
-	pq, csv := pqExample(t, dir, 60, 0)
+	pq, csv := testfiles.Example(t, dir, 60, 0)
 	args := []string{"fit", "--lambda", "3", "--format", "json", "--drop", "id", "--target", "y"}
 	want := cardreg(t, append(args, csv)...)
 	require.Equal(t, 0, want.code, want.stderr)
@@ -350,7 +260,7 @@ func TestParquetInput(t *testing.T) {
 
 func TestParquetErrors(t *testing.T) {
 	dir := t.TempDir()
-	pq, _ := pqExample(t, dir, 30, 7)
+	pq, _ := testfiles.Example(t, dir, 30, 7)
 	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", pq), 1, "d.parquet: row 7", `column "hole": null`)
 	ok := cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", "--format", "json", pq)
 	require.Equal(t, 0, ok.code, ok.stderr)

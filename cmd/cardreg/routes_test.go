@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -15,8 +14,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/testfiles"
+
 	"github.com/cardsparse/cardreg/sqlstats"
-	"github.com/parquet-go/parquet-go"
 	"github.com/stretchr/testify/require"
 )
 
@@ -59,14 +59,7 @@ func routeData(t *testing.T, dir, family string, n int) (csvPath, pqPath string,
 	}
 	csvPath = filepath.Join(dir, family+".csv")
 	require.NoError(t, os.WriteFile(csvPath, []byte(b.String()), 0o644))
-	var buf bytes.Buffer
-	w := parquet.NewGenericWriter[routeRow](&buf)
-	_, err := w.Write(rows)
-	require.NoError(t, err)
-	require.NoError(t, w.Close())
-	pqPath = filepath.Join(dir, family+".parquet")
-	require.NoError(t, os.WriteFile(pqPath, buf.Bytes(), 0o644))
-	return csvPath, pqPath, rows
+	return csvPath, testfiles.WriteParquet(t, dir, family+".parquet", rows), rows
 }
 
 // cvTable runs cardreg cv and returns its CSV records.
