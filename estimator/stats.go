@@ -43,7 +43,7 @@ func rowStats(r *Rows, fold []int, k int) (*Stats, error) {
 // that λ means the same whatever the weights' scale.
 func sumToN(f *suffstat.Folds) error {
 	all := f.All()
-	if all.W == float64(all.N) {
+	if sumsToN(all) {
 		return nil
 	}
 	if !(all.W > 0) {
@@ -60,8 +60,7 @@ func sumToN(f *suffstat.Folds) error {
 // the number of rows (a copy when they do not already), as every other
 // form is fitted.
 func normalised(s *Stats) (*Stats, error) {
-	all := s.Folds.All()
-	if all.W == float64(all.N) {
+	if sumsToN(s.Folds.All()) {
 		return s, nil
 	}
 	f := &suffstat.Folds{Fold: make([]*suffstat.Moments, len(s.Folds.Fold))}
@@ -69,6 +68,13 @@ func normalised(s *Stats) (*Stats, error) {
 		f.Fold[k] = m.Clone()
 	}
 	return &Stats{Folds: f, Q: s.Q}, sumToN(f)
+}
+
+// sumsToN reports whether the weights of m already sum to its row count,
+// to rounding: statistics rescaled once (the command line's) are not
+// copied again, which would double their O(k·d²) memory unchecked.
+func sumsToN(m *suffstat.Moments) bool {
+	return math.Abs(m.W-float64(m.N)) <= 1e-12*float64(m.N)
 }
 
 // checkRow refuses what suffstat.Moments.Add cannot take: a value that is
