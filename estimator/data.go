@@ -94,22 +94,53 @@ func LambdaGlmnet(lambda float64, n int) float64 { return datafit.GlmnetLambda(l
 // FromGlmnet is LambdaGlmnet's inverse: cardreg's λ = 2n·λ_glmnet.
 func FromGlmnet(lambdaGlmnet float64, n int) float64 { return datafit.FromGlmnet(lambdaGlmnet, n) }
 
+// checkForm refuses a data value the routes cannot read, with one error
+// rather than a panic further down: missing parts, weights, offsets or
+// responses of another length than the rows, statistics of unequal
+// variables or without predictors.
 func checkForm(d Data) error {
 	switch v := d.(type) {
 	case *Rows:
-		if v == nil || v.X == nil || v.Y == nil {
-			return fmt.Errorf("estimator: Rows needs X and Y")
-		}
+		return checkRows(v)
 	case *Stats:
-		if v == nil || v.Folds == nil || len(v.Folds.Fold) == 0 {
-			return fmt.Errorf("estimator: Stats needs statistics")
-		}
+		return checkStats(v)
 	case *Stream:
 		if v == nil || v.Source == nil || v.P < 1 {
 			return fmt.Errorf("estimator: Stream needs a source and P ≥ 1")
 		}
 	case nil:
 		return fmt.Errorf("estimator: no data")
+	}
+	return nil
+}
+
+func checkRows(r *Rows) error {
+	if r == nil || r.X == nil || r.Y == nil {
+		return fmt.Errorf("estimator: Rows needs X and Y")
+	}
+	n, _ := r.X.Dims()
+	switch ny, _ := r.Y.Dims(); {
+	case ny != n:
+		return fmt.Errorf("estimator: X has %d rows and Y %d", n, ny)
+	case r.Weights != nil && len(r.Weights) != n:
+		return fmt.Errorf("estimator: %d weights for %d rows", len(r.Weights), n)
+	case r.Offset != nil && len(r.Offset) != n:
+		return fmt.Errorf("estimator: %d offsets for %d rows", len(r.Offset), n)
+	}
+	return nil
+}
+
+func checkStats(s *Stats) error {
+	if s == nil || s.Folds == nil || len(s.Folds.Fold) == 0 {
+		return fmt.Errorf("estimator: Stats needs statistics")
+	}
+	for k, m := range s.Folds.Fold {
+		if m == nil || m.Dim() != s.Folds.Fold[0].Dim() {
+			return fmt.Errorf("estimator: fold %d of the statistics is missing or has another number of variables", k+1)
+		}
+	}
+	if d := s.Folds.Fold[0].Dim(); s.Q < 1 || s.Q >= d {
+		return fmt.Errorf("estimator: %d responses among %d variables: need 1 ≤ Q < variables", s.Q, d)
 	}
 	return nil
 }

@@ -55,8 +55,9 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 }
 
 // statsOf returns d's statistics: Stats with their weights rescaled to
-// sum to n, Rows and a Stream gathered into k folds (fold ids from fold,
-// else Folds under seed).
+// sum to n, Rows and a Stream gathered into k folds (fold ids from fold;
+// a Stream without them is dealt by Folds under seed; Rows always come
+// with theirs from foldsFor when k > 1).
 func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	switch v := d.(type) {
 	case *Stats:
@@ -64,12 +65,7 @@ func statsOf(d Data, k int, seed uint64, fold []int) (*Stats, error) {
 	case *Stream:
 		return streamStats(v, k, seed, fold)
 	}
-	v := d.(*Rows)
-	n, _ := v.X.Dims()
-	if fold == nil && k > 1 {
-		fold = Folds(n, k, seed)
-	}
-	return rowStats(v, fold, k)
+	return rowStats(d.(*Rows), fold, k)
 }
 
 func wrapLS(m *lsfit.Model, err error) (*Model, error) {

@@ -98,7 +98,9 @@ func (m *Model) EffectiveParams() int {
 }
 
 // Link returns the linear predictor Intercept + X·Coef (+ offset, added
-// to every response, when not nil) for new rows, n×q.
+// to every response, when not nil) for new rows, n×q. Like gonum's
+// products it panics when x does not have the model's p columns or the
+// offset is not one value per row.
 func (m *Model) Link(x mat.Matrix, offset []float64) *mat.Dense {
 	n, _ := x.Dims()
 	_, q := m.Coef.Dims()

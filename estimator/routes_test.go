@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -227,4 +228,33 @@ func TestRouteChoice(t *testing.T) {
 	r, err := chooseRoute(stats, penalty.WeightedL1{Factors: []float64{1, 2, 1, 1}}, &Options{}, "")
 	require.NoError(t, err)
 	require.Equal(t, lsStats, r)
+}
+
+// TestBadDataIsAnError: data values the routes cannot read are one error
+// from Fit, FitPath and CrossValidate, never a panic further down.
+func TestBadDataIsAnError(t *testing.T) {
+	x, y := simulated(30, 3, datafit.Gaussian{}, 2)
+	short := NewRows(x, y)
+	short.Weights = make([]float64, 29)
+	shortOffset := NewRows(x, y)
+	shortOffset.Offset = make([]float64, 10)
+	wrongY := &Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(29, 1, nil)}
+	mixed := suffstat.NewFolds(2, 4)
+	mixed.Fold[1] = suffstat.New(3)
+	holed := suffstat.NewFolds(2, 4)
+	holed.Fold[0] = nil
+	for name, d := range map[string]Data{
+		"short weights": short, "short offset": shortOffset, "Y of other rows": wrongY,
+		"folds of unequal variables": &Stats{Folds: mixed, Q: 1}, "a missing fold": &Stats{Folds: holed, Q: 1},
+		"no predictor": &Stats{Folds: suffstat.NewFolds(1, 2), Q: 2}, "nil rows": (*Rows)(nil), "nil": nil,
+	} {
+		require.NotPanics(t, func() {
+			_, err := Fit(d, penalty.L1{}, 1, nil)
+			require.Error(t, err, name)
+			_, err = FitPath(d, penalty.L1{}, nil)
+			require.Error(t, err, name)
+			_, err = CrossValidate(d, penalty.L1{}, nil)
+			require.Error(t, err, name)
+		}, name)
+	}
 }

@@ -80,7 +80,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		}
 	}
 	if k < 2 || k > n {
-		return nil, fmt.Errorf("tensorreg: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
+		return nil, fmt.Errorf("lsfit: %d folds for %d observations: need 2 ≤ K ≤ n", k, n)
 	}
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
@@ -154,7 +154,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 func checkFoldID(id []int, n int) (int, error) {
 	k, err := cvcurve.CheckIDs(id, n)
 	if err != nil {
-		return 0, fmt.Errorf("tensorreg: %w", err)
+		return 0, fmt.Errorf("lsfit: %w", err)
 	}
 	return k, nil
 }
@@ -222,7 +222,7 @@ func selectRows(x solver.Design, rows []int) (solver.Design, error) {
 	case RowSelector:
 		return d.SelectRows(rows), nil
 	}
-	return nil, errors.New("tensorreg: cross-validation needs a dense design or a RowSelector")
+	return nil, errors.New("lsfit: cross-validation needs a dense design or a RowSelector")
 }
 
 func rowsOf(m *mat.Dense, rows []int) *mat.Dense {

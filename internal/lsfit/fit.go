@@ -116,15 +116,15 @@ type prepared struct {
 // entries of a dense one are finite.
 func checkInputs(x solver.Design, y mat.Matrix) error {
 	if x == nil || y == nil {
-		return errors.New("tensorreg: nil design or response")
+		return errors.New("lsfit: nil design or response")
 	}
 	n, p := x.Dims()
 	ny, q := y.Dims()
 	if ny != n {
-		return fmt.Errorf("tensorreg: design has %d rows but the response has %d", n, ny)
+		return fmt.Errorf("lsfit: design has %d rows but the response has %d", n, ny)
 	}
 	if n == 0 || p == 0 || q == 0 {
-		return errors.New("tensorreg: empty design or response")
+		return errors.New("lsfit: empty design or response")
 	}
 	if err := finite("response", y, math.Inf(1)); err != nil {
 		return err
@@ -164,7 +164,7 @@ func prepareLayout(x solver.Design, y mat.Matrix, opts *Options, columns bool) (
 	if pr.opts.Standardize {
 		_, dense := x.(solver.DenseDesign)
 		if _, gram := x.(solver.Gramer); !dense && !gram {
-			return nil, errors.New("tensorreg: Standardize needs a dense design or one with a Gram form (solver.Gramer)")
+			return nil, errors.New("lsfit: Standardize needs a dense design or one with a Gram form (solver.Gramer)")
 		}
 	}
 	if !pr.opts.NoIntercept || pr.opts.Standardize {
@@ -220,10 +220,10 @@ func finite(what string, m mat.Matrix, most float64) error {
 		for j := 0; j < c; j++ {
 			v := m.At(i, j)
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("tensorreg: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
+				return fmt.Errorf("lsfit: %s has a non-finite value %v at row %d, column %d", what, v, i+1, j+1)
 			}
 			if math.Abs(v) > most {
-				return fmt.Errorf("tensorreg: %s value %v at row %d, column %d is too large: its square overflows float64 sums; rescale the data", what, v, i+1, j+1)
+				return fmt.Errorf("lsfit: %s value %v at row %d, column %d is too large: its square overflows float64 sums; rescale the data", what, v, i+1, j+1)
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 		return nil, err
 	}
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
 	}
 	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
 	if err != nil {
@@ -278,13 +278,13 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 // fit solves at λ from the warm start init (penalised scale, may be nil).
 func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, method solver.Method) (*Model, error) {
 	if pen == nil {
-		return nil, errors.New("tensorreg: nil penalty")
+		return nil, errors.New("lsfit: nil penalty")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
 	}
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("tensorreg: λ must be finite and non-negative, got %v", lambda)
+		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
 	}
 	_, isRidge := pen.(penalty.Ridge)
 	if isRidge || lambda == 0 {
@@ -354,7 +354,7 @@ func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool
 func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bool, error) {
 	pw, ok := pen.(penalty.Piecewise)
 	if !ok {
-		return nil, false, fmt.Errorf("tensorreg: relaxed fits need a piecewise-linear penalty (cardinality, grouped or lasso), not %T", pen)
+		return nil, false, fmt.Errorf("lsfit: relaxed fits need a piecewise-linear penalty (cardinality, grouped or lasso), not %T", pen)
 	}
 	p, q := theta.Dims()
 	pieces := make([]penalty.Piece, q)

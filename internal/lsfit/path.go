@@ -146,7 +146,7 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	path := &Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
 	if pen == nil {
-		return nil, errors.New("tensorreg: nil penalty")
+		return nil, errors.New("lsfit: nil penalty")
 	}
 	lm, hasDual := solver.LambdaMax(pr.loss, pen)
 	if hasDual {
@@ -155,7 +155,7 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if len(po.Lambdas) > 0 {
 		grid, err := solver.UserGrid(po.Lambdas)
 		if err != nil {
-			return nil, fmt.Errorf("tensorreg: %w", err)
+			return nil, fmt.Errorf("lsfit: %w", err)
 		}
 		path.Lambdas = grid
 		return path, nil
@@ -164,7 +164,7 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	p, _ := pr.loss.Dims()
 	ratio := po.MinRatio
 	if _, isRidge := pen.(penalty.Ridge); !hasDual && !isRidge {
-		return nil, fmt.Errorf("tensorreg: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)
+		return nil, fmt.Errorf("lsfit: %T has no closed-form dual norm, so λ_max is unknown: give the grid in PathOptions.Lambdas", pen)
 	}
 	top := path.LambdaMax
 	switch h := pen.(type) {
@@ -180,14 +180,14 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 		}
 	}
 	if math.IsNaN(top) || math.IsInf(top, 0) {
-		return nil, fmt.Errorf("tensorreg: the top of the λ grid is %v, beyond float64: λ grows as the predictors' magnitude times the response's (statistics are not rescaled); divide the data by a power of ten", top)
+		return nil, fmt.Errorf("lsfit: the top of the λ grid is %v, beyond float64: λ grows as the predictors' magnitude times the response's (statistics are not rescaled); divide the data by a power of ten", top)
 	}
 	if top <= 0 {
-		return nil, errors.New("tensorreg: the response is constant (λ_max = 0): nothing to fit")
+		return nil, errors.New("lsfit: the response is constant (λ_max = 0): nothing to fit")
 	}
 	grid, err := solver.Grid(top, po.NLambda, ratio, n, p)
 	if err != nil {
-		return nil, fmt.Errorf("tensorreg: %w", err)
+		return nil, fmt.Errorf("lsfit: %w", err)
 	}
 	path.Lambdas = grid
 	return path, nil

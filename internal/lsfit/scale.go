@@ -216,7 +216,7 @@ func (e *ScaleError) Size() string {
 }
 
 func (e *ScaleError) Error() string {
-	return fmt.Sprintf("tensorreg: predictor column %d (%s %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale them, or standardise", e.Small+1, e.Size(), e.SmallMax, e.Big+1, e.BigMax)
+	return fmt.Sprintf("lsfit: predictor column %d (%s %.3g) and column %d (%.3g) differ in scale by more than float64 can fit at once: rescale them, or standardise", e.Small+1, e.Size(), e.SmallMax, e.Big+1, e.BigMax)
 }
 
 // lambda maps a user's λ to the scaled problem.
@@ -251,7 +251,7 @@ func (sc scaling) model(m *Model) error {
 			// Multiply, then divide: sx/sy itself may overflow.
 			v := m.Coef.At(i, j) * sc.colScale(i) / sc.sy
 			if math.IsInf(v, 0) || math.IsNaN(v) {
-				return fmt.Errorf("tensorreg: on the data's scale coefficient %d is beyond float64 (the response is %.3g times larger than the predictor): rescale the data", i+1, sc.colScale(i)/sc.sy)
+				return fmt.Errorf("lsfit: on the data's scale coefficient %d is beyond float64 (the response is %.3g times larger than the predictor): rescale the data", i+1, sc.colScale(i)/sc.sy)
 			}
 			m.Coef.Set(i, j, v)
 		}
@@ -343,7 +343,7 @@ func (sc scaling) cv(cv *CV) error {
 func (sc scaling) inRange(what string, scaled, back []float64) error {
 	for i, v := range scaled {
 		if b := back[i]; v > 0 && !math.IsInf(v, 0) && (math.IsInf(b, 0) || b < minNormal) {
-			return fmt.Errorf("tensorreg: on the data's scale %s would hold %v, beyond float64 (predictors near %s, a response near %s): divide the data by a power of ten", what, b, magnitude(sc.sx), magnitude(sc.sy))
+			return fmt.Errorf("lsfit: on the data's scale %s would hold %v, beyond float64 (predictors near %s, a response near %s): divide the data by a power of ten", what, b, magnitude(sc.sx), magnitude(sc.sy))
 		}
 	}
 	return nil

@@ -74,11 +74,11 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	}
 	k := len(f.Fold)
 	if k < 3 { // as CrossValidate's folds (internal/cvcurve) and cv.glmnet
-		return nil, fmt.Errorf("tensorreg: %d folds: cross-validation needs at least 3", k)
+		return nil, fmt.Errorf("lsfit: %d folds: cross-validation needs at least 3", k)
 	}
 	for i, m := range f.Fold {
 		if m.W == 0 {
-			return nil, fmt.Errorf("tensorreg: fold %d has no rows (or zero weight): use fewer folds", i+1)
+			return nil, fmt.Errorf("lsfit: fold %d has no rows (or zero weight): use fewer folds", i+1)
 		}
 	}
 	all := f.All()
@@ -284,19 +284,19 @@ func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) 
 // non-finite value.
 func checkStats(m *suffstat.Moments, q int) (p int, err error) {
 	if m == nil {
-		return 0, errors.New("tensorreg: nil statistics")
+		return 0, errors.New("lsfit: nil statistics")
 	}
 	d := m.Dim()
 	p = d - q
 	if q < 1 || p < 1 {
-		return 0, fmt.Errorf("tensorreg: %d variables for %d responses: need at least one predictor", d, q)
+		return 0, fmt.Errorf("lsfit: %d variables for %d responses: need at least one predictor", d, q)
 	}
 	if !(m.W > 0) || math.IsInf(m.W, 0) || m.N < 2 {
-		return 0, fmt.Errorf("tensorreg: statistics of %d rows with total weight %v: need at least 2 rows and a positive weight", m.N, m.W)
+		return 0, fmt.Errorf("lsfit: statistics of %d rows with total weight %v: need at least 2 rows and a positive weight", m.N, m.W)
 	}
 	for _, v := range append(append([]float64(nil), m.Mean...), m.C...) {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, errors.New("tensorreg: the statistics hold a non-finite value (the data overflow float64)")
+			return 0, errors.New("lsfit: the statistics hold a non-finite value (the data overflow float64)")
 		}
 	}
 	return p, nil
