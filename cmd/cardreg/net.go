@@ -280,7 +280,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*rep
 	if err != nil {
 		return nil, err
 	}
-	if err := checkNetMemory(cfg.arch, len(t.Cols()[0]), membudget.Of(f.memory).OrAssumed()); err != nil {
+	if err := checkNetMemory(cfg.arch, t.Rows(), membudget.Of(f.memory).OrAssumed()); err != nil {
 		return nil, err
 	}
 	net, err := deepreg.New(cfg.arch, cfg.acts, f.bias, f.seed)
@@ -352,7 +352,7 @@ func (f *netFlags) design(x *mat.Dense) (solver.Design, string, error) {
 // scale kept in m) and the targets (one-hot classes for xent, the classes
 // kept in m), checking the widths.
 func prepareNet(m *deepreg.Saved, t *data.Table, ti int, cfg *netConfig, standardize bool, path string) (*mat.Dense, *mat.Dense, error) {
-	n := len(t.Cols()[0])
+	n := t.Rows()
 	if len(t.Names()) < 2 {
 		return nil, nil, fmt.Errorf("%s: need at least one input column besides the target", path)
 	}

@@ -456,3 +456,12 @@ func TestInputFilesAreInputs(t *testing.T) {
 	res := cardreg(t, "fit", "--penalty", "lasso", "--lambda", "5", "--penalty-factor", strings.TrimSuffix(strings.Repeat("1,", 12), ","), "--out", filepath.Join(dir, "fit.txt"), cardinalityData)
 	require.Equal(t, 0, res.code, res.stderr)
 }
+
+// A gaussian fit streamed with an offset goes through per-fold
+// statistics like one without; its check counted the Newton statistics
+// (5 matrices) instead, so a cv that needed 20 ran past --memory.
+func TestStreamedOffsetStatsChecked(t *testing.T) {
+	wide := wideCSV(t, t.TempDir(), 40, 300)
+	oneLine(t, cardreg(t, "cv", "--stream", "--offset", "x0", "--folds", "10", "--memory", "8MB", wide), 1,
+		"statistics of 300 variables on 10 folds need about 28.8 MB (20 matrices of 300 × 300", "more than --memory 8 MB")
+}

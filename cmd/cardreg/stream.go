@@ -158,6 +158,15 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 	}
 	src := data.NewFileSource(path, f.spec())
 	src.Check = func(p int) error { return checkNewton(p, f) }
+	if f.fam.family == "gaussian" {
+		// estimator fits a gaussian stream (here: one with an offset)
+		// from its statistics, one set per fold, gathered in one pass.
+		k := 1
+		if cmd == "cv" || f.lambda.onGrid() {
+			k = f.folds
+		}
+		src.Check = func(p int) error { return checkStreamed(p+1, k, f) }
+	}
 	n, err := src.Scan()
 	if err != nil {
 		return nil, err
