@@ -98,9 +98,6 @@ func (s *Saved) Network() (*Network, error) {
 		}
 		net.Biases = append(net.Biases, mat.NewVecDense(len(b), slices.Clone(b)))
 	}
-	if len(s.Biases) != 0 && len(s.Biases) != len(s.Weights) {
-		return nil, errors.New("inconsistent biases")
-	}
 	return net, s.checkInputs()
 }
 
@@ -109,6 +106,9 @@ func (s *Saved) Network() (*Network, error) {
 func (s *Saved) checkArch() error {
 	if len(s.Arch) < 2 || len(s.Weights) != len(s.Arch)-1 || len(s.Activations) != len(s.Arch)-2 {
 		return errors.New("inconsistent architecture, weights and activations")
+	}
+	if len(s.Biases) != 0 && len(s.Biases) != len(s.Weights) {
+		return errors.New("inconsistent biases")
 	}
 	for _, p := range s.Arch {
 		if p < 1 || p > 1<<20 {
@@ -119,8 +119,9 @@ func (s *Saved) checkArch() error {
 }
 
 // weightMatrix builds weight matrix l from its rows, checking its shape.
+// The shape is checked against the rows the file holds before the matrix
+// is allocated, so a file claiming huge widths costs what it holds.
 func (s *Saved) weightMatrix(l int, rows [][]float64) (*mat.Dense, error) {
-	w := mat.NewDense(s.Arch[l+1], s.Arch[l], nil)
 	if len(rows) != s.Arch[l+1] {
 		return nil, fmt.Errorf("weight matrix %d has %d rows, the architecture says %d", l, len(rows), s.Arch[l+1])
 	}
@@ -128,6 +129,9 @@ func (s *Saved) weightMatrix(l int, rows [][]float64) (*mat.Dense, error) {
 		if len(row) != s.Arch[l] {
 			return nil, fmt.Errorf("weight matrix %d, row %d has %d entries, the architecture says %d", l, i, len(row), s.Arch[l])
 		}
+	}
+	w := mat.NewDense(s.Arch[l+1], s.Arch[l], nil)
+	for i, row := range rows {
 		w.SetRow(i, row)
 	}
 	return w, nil

@@ -62,6 +62,11 @@ func TestSavedRefusesEdits(t *testing.T) {
 		{"squared", func(s *Saved) { s.Loss = "squared" }, "one output and no classes"},
 		{"input names", func(s *Saved) { s.Names = []string{"a", "a"} }, `input name "a" is empty or repeated`},
 		{"lambda", func(s *Saved) { s.Lambda = -1 }, "lambda -1"},
+		// One bias too many indexed past the architecture (a panic).
+		{"biases", func(s *Saved) { s.Biases = append(s.Biases, []float64{0}) }, "inconsistent biases"},
+		// Huge widths with the weights the file holds: refused before the
+		// 2²⁰ × 2²⁰ matrix is allocated (8 TiB).
+		{"widths", func(s *Saved) { s.Arch[1] = 1 << 20; s.Arch[0] = 1 << 20 }, "weight matrix 0 has"},
 	} {
 		s, _ := savedOf(t, false)
 		c.edit(s)
