@@ -65,6 +65,9 @@ func CV(cv CVCurve, format string) (io.WriterTo, error) {
 		lam  float64
 		name string
 	}{{cv.LambdaMin, "λ_min"}, {cv.LambdaSE, "λ_1se"}} {
+		if !(mark.lam > 0) {
+			continue // not on the log scale (addPoints left such λ out too)
+		}
 		line, err := plotter.NewLine(plotter.XYs{{X: mark.lam, Y: lo}, {X: mark.lam, Y: hi}})
 		if err != nil {
 			return nil, err
@@ -89,6 +92,9 @@ func addPoints(p *plot.Plot, cv CVCurve) error {
 			pts.XYs = append(pts.XYs, plotter.XY{X: lam, Y: cv.Mean[k]})
 			pts.YErrors = append(pts.YErrors, struct{ Low, High float64 }{cv.SE[k], cv.SE[k]})
 		}
+	}
+	if len(pts.XYs) == 0 {
+		return ErrNoPositiveLambda
 	}
 	scatter, err := plotter.NewScatter(pts.XYs)
 	if err != nil {

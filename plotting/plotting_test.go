@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -101,5 +102,24 @@ func TestCVMeasureNames(t *testing.T) {
 		if got := FromCV(&estimator.CV{Measure: measure}, "binomial").Measure; got != want {
 			t.Errorf("%s: got %q, want %q", measure, got, want)
 		}
+	}
+}
+
+// A curve whose λ_min is 0 (a user's grid ending at 0) draws its λ > 0
+// without that mark (it panicked inside gonum's log scale), and a curve
+// with no λ > 0 is ErrNoPositiveLambda, as Path's.
+func TestCVZeroLambda(t *testing.T) {
+	cv := CVCurve{Lambdas: []float64{4, 2, 0}, Mean: []float64{5, 3, 2}, SE: []float64{0.5, 0.4, 0.3},
+		LambdaMin: 0, LambdaSE: 2, Measure: "deviance"}
+	wt, err := CV(cv, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := wt.WriteTo(io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	cv.Lambdas = []float64{0, 0, 0}
+	if _, err := CV(cv, "svg"); !errors.Is(err, ErrNoPositiveLambda) {
+		t.Fatalf("got %v, want ErrNoPositiveLambda", err)
 	}
 }
