@@ -26,15 +26,8 @@ func DefaultNu(k penalty.Kind, in penalty.Inputs) (Nu, error) {
 	case penalty.NuOne:
 		return Nu{Value: 1}, nil
 	}
-	in.Nu = 1
-	pen, err := k.NewFor(in)
+	kern, err := defaultKernel(k, in)
 	if err != nil {
-		return Nu{}, err
-	}
-	var kern Kernel
-	if m, ok := PenaltyKernel(pen, in.P, 1); ok {
-		kern = Kernel{Lower: m, Upper: m, Exact: true, Method: "closed form"}
-	} else if kern, err = KernelOf(in.G); err != nil {
 		return Nu{}, err
 	}
 	nu, ok := NuMin(kern.Value())
@@ -42,6 +35,27 @@ func DefaultNu(k penalty.Kind, in penalty.Inputs) (Nu, error) {
 		return Nu{Value: 1, Kernel: kern, Fallback: true}, nil
 	}
 	return Nu{Value: nu, Kernel: kern}, nil
+}
+
+// defaultKernel returns M_G of the penalty of kind k built from in: from
+// G itself for a general G (no closed form: the penalty, its p×p Gram and
+// eigendecomposition, is built once, by Build, not here too), else the
+// closed form of PenaltyKernel.
+func defaultKernel(k penalty.Kind, in penalty.Inputs) (Kernel, error) {
+	if k.Needs == penalty.NeedsG && in.G != nil {
+		if _, c := in.G.Dims(); c == in.P {
+			return KernelOf(in.G)
+		}
+	}
+	in.Nu = 1
+	pen, err := k.NewFor(in)
+	if err != nil {
+		return Kernel{}, err
+	}
+	if m, ok := PenaltyKernel(pen, in.P, 1); ok {
+		return Kernel{Lower: m, Upper: m, Exact: true, Method: "closed form"}, nil
+	}
+	return KernelOf(in.G)
 }
 
 // layerPenalties maps the names of penalty.Lookup's table that Theorem 1
