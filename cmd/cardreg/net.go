@@ -206,10 +206,10 @@ func (f *netFlags) checkChoices() error {
 		return fmt.Errorf("--compressed %q: want auto, yes or no", f.compressed)
 	case f.format != "text" && f.format != "csv" && f.format != "json":
 		return fmt.Errorf("--format %q: want text, csv or json", f.format)
-	case !validSep(&f.sep):
-		return fmt.Errorf(`--sep must be one character (or \t), got %q`, f.sep)
 	}
-	return nil
+	r, err := parseSep(f.sep) // fit's check and message
+	f.sep = string(r)
+	return err
 }
 
 // checkNumbers checks the numeric flags' ranges.

@@ -117,3 +117,9 @@ func TestNetErrors(t *testing.T) {
 	require.Equal(t, 1, res.code)
 	require.Contains(t, res.stderr, "layer width 0 out of range")
 }
+
+// net checks --sep with fit's check and message (its own copy said "must
+// be one character" of a quote, which is one character).
+func TestNetSepMessage(t *testing.T) {
+	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--sep", `"`, cardinalityData), 2, `--sep cannot be "\""`)
+}

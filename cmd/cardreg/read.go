@@ -102,17 +102,6 @@ func parseSep(s string) (rune, error) {
 	return r, nil
 }
 
-// validSep normalises a --sep value in place (\t to a tab) and reports
-// whether it is valid.
-func validSep(s *string) bool {
-	r, err := data.ParseSep(*s)
-	if err != nil {
-		return false
-	}
-	*s = string(r)
-	return true
-}
-
 // streamProgress is the progress bar of a pass over the data, labelled
 // label, on f.stderr: when --progress asks (drawn at once), or when stderr
 // is a terminal (after a second); nil otherwise.
