@@ -2,6 +2,7 @@ package predict
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"github.com/cardsparse/cardreg/deepreg"
 	"github.com/cardsparse/cardreg/internal/modelfile"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 func writeCSV(t *testing.T, text string) string {
@@ -50,22 +52,46 @@ func TestLinearErrors(t *testing.T) {
 // A saved xent network predicts a class label per row; a corrupted one is
 // refused naming the model.
 func TestNetwork(t *testing.T) {
-	net, err := deepreg.New([]int{2, 3, 2}, []deepreg.Activation{deepreg.ReLU{}}, false, 1)
+	// Identity weights: output k is relu(input k), so the class is "dog,x"
+	// when relu(b) > relu(a).
+	net, err := deepreg.New([]int{2, 2, 2}, []deepreg.Activation{deepreg.ReLU{}}, false, 1)
 	require.NoError(t, err)
+	for l := range net.Weights {
+		net.Weights[l] = mat.NewDense(2, 2, []float64{1, 0, 0, 1})
+	}
 	s := &deepreg.Saved{Format: deepreg.SavedFormat, Version: deepreg.SavedVersion, Target: "y", Loss: "xent", Penalty: "none", Names: []string{"a", "b"}}
 	s.SetClasses([]string{"cat", "dog,x"}, func(string) (float64, bool) { return 0, false })
 	s.SetNetwork(net)
 	raw, err := json.Marshal(s)
 	require.NoError(t, err)
-	path := writeCSV(t, "b,a\n1,2\n-3,0.5\n")
+	// The file holds b before a; rows with a and b far apart, so that
+	// reading them in the file's order would change some class.
+	ab := []float64{2, 1, 0.5, -3, 4, -4, -4, 4, 3, -1, -1, 3}
+	var csv strings.Builder
+	csv.WriteString("b,a\n")
+	for i := 0; i < len(ab); i += 2 {
+		fmt.Fprintf(&csv, "%v,%v\n", ab[i+1], ab[i])
+	}
+	path := writeCSV(t, csv.String())
 	tab, err := data.Read(path, data.Options{})
 	require.NoError(t, err)
 	pred, err := Network(raw, "m.json", tab, path)
 	require.NoError(t, err)
-	require.Len(t, pred, 2)
-	for _, p := range pred {
-		require.Contains(t, []string{"cat", `"dog,x"`}, p)
+	class := func(x []float64) []string {
+		out, err := net.Predict(mat.NewDense(len(x)/2, 2, x))
+		require.NoError(t, err)
+		var c []string
+		for i := range len(x) / 2 {
+			c = append(c, map[bool]string{false: "cat", true: `"dog,x"`}[out.At(i, 1) > out.At(i, 0)])
+		}
+		return c
 	}
+	require.Equal(t, class(ab), pred, "the rows in the model's input order (a, b)")
+	swapped := make([]float64, len(ab))
+	for i := 0; i < len(ab); i += 2 {
+		swapped[i], swapped[i+1] = ab[i+1], ab[i]
+	}
+	require.NotEqual(t, class(ab), class(swapped), "the data must tell the orders apart")
 	_, err = Network([]byte(`{"format":"cardreg-network"}`), "m.json", tab, path)
 	require.ErrorContains(t, err, "m.json: corrupted cardreg network")
 	s.Names = []string{"a", "c"}
