@@ -159,47 +159,26 @@ func nullDeviance(fam datafit.Family, d *datafit.Data) (float64, error) {
 }
 
 // columnScales returns each column's weighted population standard
-// deviation (1 for a constant column). Each column is brought to unit size
-// by a power of two first (exact), and the weights to at most 1, so that
-// columns near 1e-300 or 1e300 and weights near 1e308 neither underflow
-// nor overflow in the squares.
+// deviation (scales: the one formula, three passes over the rows).
 func columnScales(x *mat.Dense, w []float64) []float64 {
 	n, p := x.Dims()
-	wtop := 1.0
-	if w != nil {
-		wtop = slices.Max(w)
-	}
+	sc := newScales(p)
 	weight := func(i int) float64 {
 		if w == nil {
 			return 1
 		}
-		return w[i] / wtop
+		return w[i]
 	}
-	sd := make([]float64, p)
-	for j := range p {
-		var top float64
+	for _, pass := range []struct {
+		row func([]float64, float64)
+		end func()
+	}{{sc.magnitudes, sc.startMeans}, {sc.means, sc.startSpreads}, {sc.spreads, func() {}}} {
 		for i := range n {
-			top = math.Max(top, math.Abs(x.At(i, j)))
+			pass.row(x.RawRowView(i), weight(i))
 		}
-		_, e := math.Frexp(top)
-		var sw, m, s float64
-		for i := range n {
-			sw += weight(i)
-			m += weight(i) * math.Ldexp(x.At(i, j), -e)
-		}
-		m /= sw
-		for i := range n {
-			d := math.Ldexp(x.At(i, j), -e) - m
-			s += weight(i) * d * d
-		}
-		sd[j] = math.Sqrt(s / sw)
-		if !(sd[j] > 1e-12*math.Abs(m)) {
-			sd[j] = 1
-			continue
-		}
-		sd[j] = math.Ldexp(sd[j], e)
+		pass.end()
 	}
-	return sd
+	return sc.sd()
 }
 
 func scaleColumns(x *mat.Dense, sd []float64) *mat.Dense {
