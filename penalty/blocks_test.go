@@ -428,3 +428,194 @@ func TestLargeEqualNominalFast(t *testing.T) {
 	require.Less(t, el, 50*time.Millisecond)
 	t.Logf("583 levels, 4 columns: prox + dual norm + value in %v", el)
 }
+
+// levelWeights returns a factor block's edge weights as a K×K matrix over
+// the reference (index 0) and the Rows (1…K−1); 0 means no edge.
+func levelWeights(b Block) []float64 {
+	n := len(b.Rows)
+	k := n + 1
+	w := make([]float64, k*k)
+	switch b.Type {
+	case NominalBlock:
+		for i := range w {
+			if b.Weights == nil {
+				w[i] = 1
+			} else {
+				w[i] = b.Weights[i]
+			}
+		}
+		for i := 0; i < k; i++ {
+			w[i*k+i] = 0
+		}
+	case OrdinalBlock:
+		idx := func(l int) int {
+			switch {
+			case l == b.Ref:
+				return 0
+			case l < b.Ref:
+				return l + 1
+			}
+			return l
+		}
+		for e := 0; e < n; e++ {
+			we := 1.0
+			if b.Weights != nil {
+				we = b.Weights[e]
+			}
+			i, j := idx(e), idx(e+1)
+			w[i*k+j], w[j*k+i] = we, we
+		}
+	}
+	return w
+}
+
+// bruteFactorProx returns the prox of τh for a factor block by enumerating
+// the ordered partitions of the K levels (reference included): on each, the
+// signs of all differences are fixed, so every cluster not holding the
+// reference has the closed-form value mean(v_c) − τ·slope_c/|c|, and the
+// reference's cluster is 0. The candidate whose values respect its order
+// strictly and has the least objective is the prox.
+func bruteFactorProx(b Block, v []float64, tau float64) []float64 {
+	n := len(v)
+	k := n + 1
+	w := levelWeights(b)
+	obj := func(x []float64) float64 { // x over levels, x[0] = 0
+		var s float64
+		for i := 1; i < k; i++ {
+			s += 0.5 * (x[i] - v[i-1]) * (x[i] - v[i-1])
+		}
+		for i := 0; i < k; i++ {
+			for j := i + 1; j < k; j++ {
+				s += tau * w[i*k+j] * math.Abs(x[i]-x[j])
+			}
+		}
+		return s
+	}
+	best, bestObj := []float64(nil), math.Inf(1)
+	label := make([]int, k)
+	var parts func(i, m int)
+	try := func(m int) {
+		perm := seq(m) // perm[c] is cluster c's rank
+		var permute func(i int)
+		permute = func(i int) {
+			if i < m {
+				for j := i; j < m; j++ {
+					perm[i], perm[j] = perm[j], perm[i]
+					permute(i + 1)
+					perm[i], perm[j] = perm[j], perm[i]
+				}
+				return
+			}
+			val := make([]float64, m)
+			for c := 0; c < m; c++ {
+				if c == label[0] {
+					continue
+				}
+				var s, slope float64
+				var size int
+				for i := 1; i < k; i++ {
+					if label[i] != c {
+						continue
+					}
+					s += v[i-1]
+					size++
+					for j := 0; j < k; j++ {
+						if d := label[j]; d != c {
+							slope += w[i*k+j] * sign(float64(perm[c]-perm[d]))
+						}
+					}
+				}
+				val[c] = s/float64(size) - tau*slope/float64(size)
+			}
+			for c := 0; c < m; c++ {
+				for d := 0; d < m; d++ {
+					if perm[c] > perm[d] && !(val[c] > val[d]) {
+						return
+					}
+				}
+			}
+			x := make([]float64, k)
+			for i := range x {
+				x[i] = val[label[i]]
+			}
+			if o := obj(x); o < bestObj {
+				best, bestObj = x[1:], o
+			}
+		}
+		permute(0)
+	}
+	parts = func(i, m int) {
+		if i == k {
+			try(m)
+			return
+		}
+		for c := 0; c <= m && c < k; c++ {
+			label[i] = c
+			if c == m {
+				parts(i+1, m+1)
+			} else {
+				parts(i+1, m)
+			}
+		}
+	}
+	label[0] = 0
+	parts(1, 1)
+	return best
+}
+
+func TestFactorProxBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(53, 54))
+	var worst float64
+	for _, typ := range []BlockType{NominalBlock, OrdinalBlock} {
+		for n := 1; n <= 4; n++ {
+			for trial := 0; trial < 15; trial++ {
+				blk := randBlock(rng, typ, n, trial%3 == 0)
+				h, err := NewBlocks(n, []Block{blk})
+				require.NoError(t, err)
+				scale := []float64{0.1, 1, 10}[trial%3]
+				v := randColumn(rng, n, scale, trial%2 == 1)
+				tau := scale * (0.05 + rng.Float64())
+				var dst mat.Dense
+				h.Prox(&dst, colMatrix(v), tau)
+				want := bruteFactorProx(blk, v, tau)
+				require.NotNil(t, want)
+				got := mat.Col(nil, 0, &dst)
+				for i := range got {
+					worst = math.Max(worst, math.Abs(got[i]-want[i])/scale)
+				}
+				require.InDeltaSlice(t, want, got, 1e-12*scale, "%v n=%d trial %d v=%v τ=%v", typ, n, trial, v, tau)
+			}
+		}
+	}
+	t.Logf("worst |prox − brute force|/scale %.3g", worst)
+}
+
+// The prox returns clusters as exact ties: two entries within rounding of
+// each other are equal, and entries fused with the reference are exactly 0,
+// so that Piece reads the clusters the prox found. The number of clusters
+// must match the reference prox's.
+func TestFactorProxExactTies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 56))
+	for _, typ := range []BlockType{NominalBlock, OrdinalBlock} {
+		for trial := 0; trial < 60; trial++ {
+			n := 2 + rng.IntN(9)
+			blk := randBlock(rng, typ, n, trial%4 == 0)
+			h, err := NewBlocks(n, []Block{blk})
+			require.NoError(t, err)
+			v := randColumn(rng, n, 1, trial%2 == 1)
+			tau := 0.1 + 0.6*rng.Float64()
+			var dst mat.Dense
+			h.Prox(&dst, colMatrix(v), tau)
+			x := mat.Col(nil, 0, &dst)
+			xr, _, err := reference.ProxExplicit(explicitBlockK(blk), v, tau)
+			require.NoError(t, err)
+			for i := range x {
+				require.False(t, x[i] != 0 && math.Abs(x[i]) < 1e-9, "near-zero %v", x[i])
+				for j := range x {
+					require.False(t, x[i] != x[j] && math.Abs(x[i]-x[j]) < 1e-9, "%v trial %d: near tie %v %v", typ, trial, x[i], x[j])
+					require.Equal(t, math.Abs(xr[i]-xr[j]) < 1e-7, x[i] == x[j], "%v trial %d: %v vs ref %v", typ, trial, x, xr)
+				}
+			}
+		}
+	}
+}
