@@ -82,15 +82,18 @@ type Block struct {
 // the blocks' proxes and the dual norm is the largest of the blocks' dual
 // norms over all columns. Build it with NewBlocks.
 //
-// Algorithms, per block of n rows: lasso by soft-thresholding, O(n);
-// cardinality by sort and PAVA, O(n log n) (see Cardinality); an unweighted
-// nominal factor by the all-pairs prox followed by soft-thresholding at τ,
-// O(n log n) (exact: see proxEqualNominal); a weighted nominal or an
-// ordinal factor by the exact divide-and-conquer minimum-cut method for the
-// total variation of a graph with a node pinned at 0 (see tvGraph.prox),
-// at most 2n max-flows. Dual norms are exact: closed forms for lasso,
-// cardinality, unweighted nominal and ordinal factors, and Dinkelbach's
-// method with minimum cuts for weighted nominal factors.
+// Algorithms, per block of n rows, all exact: lasso by soft-thresholding,
+// O(n); cardinality by sort and PAVA, O(n log n) (see Cardinality); an
+// unweighted nominal factor by the all-pairs prox followed by
+// soft-thresholding every entry at τ, O(n log n); a weighted nominal or an
+// ordinal factor as a graph total variation with the reference pinned at 0
+// (see the package documentation): two runs of the divide-and-conquer
+// minimum-cut method, at most 2n − 1 Dinic max-flows each, on the complete
+// graph of the levels for a nominal factor (about 0.1–0.2 s per column for
+// 583 levels) and on the chain for an ordinal one. Dual norms: closed forms
+// for lasso, cardinality, unweighted nominal (O(n log n)) and ordinal (O(n))
+// blocks, and Dinkelbach's method with minimum cuts for weighted nominal
+// blocks, exact up to the rounding of the cut values.
 type Blocks struct {
 	p      int
 	blocks []Block

@@ -14,6 +14,12 @@
 //     w_k = 1 when unweighted;
 //   - L1: G = 0, so Π_G = I and h = ν‖Θ‖₁ (the lasso for ν = 1);
 //   - General: any user matrix G, with Π_G = I − G⁺G computed once;
+//   - Blocks: a sum of norms on disjoint sets of rows, each a weighted
+//     lasso, a cardinality penalty, or a one-hot coded factor with its
+//     reference level pinned at 0: a nominal factor penalised over all
+//     pairs of levels (the generalized fused lasso) or an ordinal factor
+//     along its chain of levels (the fused lasso), with pair weights from
+//     pairweights.go;
 //   - Ridge: h = ‖Θ‖²_F, which is not a norm and is offered as a baseline.
 //
 // Every penalty has a value and a proximal operator
@@ -39,6 +45,18 @@
 // max_k S_k(g⊥)/(k(n − k)), S_k the sum of the k largest entries of the
 // centred column (the unit ball of a symmetric submodular Lovász extension,
 // F. Bach, "Learning with submodular functions", 2013, §5).
+//
+// The factor blocks are weighted graph total variations with one node (the
+// reference) pinned at 0. Their prox is max(y⁺, 0) + min(y⁻, 0), y^± the
+// prox of the graph without the reference applied to v ∓ τr (r the weights
+// of the edges to the reference), each computed exactly by the
+// divide-and-conquer minimum-cut method of D. S. Hochbaum, "An efficient
+// algorithm for image segmentation, Markov random fields and related
+// problems", J. ACM 48(4), 2001 (see also Bach 2013, §9.1); with equal
+// weights it reduces to the all-pairs prox followed by soft-thresholding at
+// τ. Their dual norm is max_S |g(S)|/w(∂S) over sets of non-reference
+// levels, in closed form for equal weights and for chains and by
+// Dinkelbach's method with minimum cuts otherwise.
 //
 // General has no closed-form proximal operator: Prox solves the dual
 // box-constrained problem min_{‖u‖∞ ≤ τ} ½‖v − Kᵀu‖², K = [G; νΠ_G], by
