@@ -619,3 +619,30 @@ func TestFactorProxExactTies(t *testing.T) {
 		}
 	}
 }
+
+// Extremes: τ = 0 is the identity, a τ beyond the dual norm of v gives
+// exact zeros (0 is the prox exactly when h*(v) ≤ τ), and a zero gradient has
+// dual norm 0.
+func TestBlocksExtremes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(57, 58))
+	for _, typ := range blockTypes {
+		for trial := 0; trial < 10; trial++ {
+			n := 1 + rng.IntN(8)
+			blk := randBlock(rng, typ, n, trial%2 == 0)
+			h, err := NewBlocks(n, []Block{blk})
+			require.NoError(t, err)
+			v := colMatrix(randColumn(rng, n, 3, trial%3 == 0))
+			var dst mat.Dense
+			h.Prox(&dst, v, 0)
+			require.True(t, mat.Equal(v, &dst))
+			d := h.DualNorm(v)
+			h.Prox(&dst, v, d*(1+1e-9))
+			require.True(t, mat.Equal(mat.NewDense(n, 1, nil), &dst), "%v: %v", typ, mat.Formatted(dst.T()))
+			if d > 0 {
+				h.Prox(&dst, v, d*(1-1e-3))
+				require.False(t, mat.Equal(mat.NewDense(n, 1, nil), &dst), "%v: prox 0 below the dual norm", typ)
+			}
+			require.Zero(t, h.DualNorm(mat.NewDense(n, 1, nil)))
+		}
+	}
+}
