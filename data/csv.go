@@ -30,6 +30,24 @@ type Options struct {
 	// Labels, when not nil, says which columns hold text labels (class
 	// names) rather than numbers.
 	Labels func(name string) bool
+	// Factors, when not nil, says which columns are factors (see Factor):
+	// read as labels, but a missing value (an empty cell, "NA" or "NaN" in
+	// any case, a Parquet null) is refused as such, left out with
+	// DropMissing, or read as the level "NA" with NALevel.
+	Factors func(name string) bool
+	// MayBeFactor, when not nil, says which other columns become factors
+	// when they hold text: in CSV, when the cell of the first data row is
+	// neither empty, nor missing ("NA", "NaN"), nor a number; in Parquet,
+	// a BYTE_ARRAY (string) column. A column read as numbers that
+	// MayBeFactor names gets a hint at its first cell that is not a number
+	// (name it with --factor).
+	MayBeFactor func(name string) bool
+	// NALevel reads a factor's missing values as the level "NA".
+	NALevel bool
+	// FactorFound, when not nil, is called with each column MayBeFactor
+	// made a factor, before any row is read; its error stops the read (a
+	// form that takes numbers only, say).
+	FactorFound func(name string) error
 	// Progress draws a progress bar (nil: none).
 	Progress *Progress
 	// NoHeader reads a file without a header row: the columns are named
@@ -104,6 +122,9 @@ func Read(path string, o Options) (_ *Table, err error) {
 	}
 	t, err := r.header(o)
 	if err != nil {
+		return nil, err
+	}
+	if err := r.detectFactors(t, o); err != nil {
 		return nil, err
 	}
 	if runtime.GOMAXPROCS(0) > 1 && r.pending == nil {
@@ -470,8 +491,8 @@ func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, 
 			return fmt.Errorf("%s:%d: expected %d fields, got %d%s", r.path, r.recLine, r.fields, nf, t.sepHint)
 		}
 		if bad != nil {
-			if !r.dropMissing || (bad.reason != errEmptyCell && bad.reason != errNotFinite) {
-				return bad.error(r.path, t.names[bad.col], t.sepHint)
+			if !r.dropMissing || !missing(bad.reason) {
+				return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
 			}
 			t.truncate(t.n)
 			t.dropped++
@@ -561,6 +582,8 @@ func (e *cellError) error(path, name, hint string) error {
 	switch e.reason {
 	case errEmptyCell:
 		return fmt.Errorf("%s:%d: column %s: empty cell (missing values are not supported)", path, e.line, name)
+	case errMissingLevel:
+		return fmt.Errorf("%s:%d: column %s: missing value %s%s", path, e.line, name, e.text, missingHint)
 	case errNotFinite:
 		return fmt.Errorf("%s:%d: column %s: %s is not a finite number", path, e.line, name, e.text)
 	case errNotUTF8:

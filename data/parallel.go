@@ -53,7 +53,9 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 	order := make(chan *block, 2*workers)
 	work := make(chan *block, 2*workers)
 	stop := make(chan struct{})
-	names, hint, chunk := t.names, t.sepHint, blockSize
+	// The columns' names and kinds, for the workers' tables.
+	shape := &Table{names: t.names, sepHint: t.sepHint, factor: t.factor, maybe: t.maybe, naLevel: t.naLevel}
+	chunk := blockSize
 	var wg sync.WaitGroup
 	wg.Add(1 + workers)
 	go func() {
@@ -64,7 +66,7 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 		go func() {
 			defer wg.Done()
 			for b := range work {
-				b.res <- r.parseBlock(names, labels, hint, b)
+				b.res <- r.parseBlock(shape, labels, b)
 			}
 		}()
 	}
@@ -255,12 +257,15 @@ func (t *Table) appendRow(v []float64, text []string) error {
 }
 
 // parseBlock parses a block's records with the serial reader's code, its
-// line numbers offset to the block's place in the file.
-func (r *csvReader) parseBlock(names []string, labels []bool, hint string, b *block) blockRows {
+// line numbers offset to the block's place in the file; shape holds the
+// table's names and the kinds of its columns.
+func (r *csvReader) parseBlock(shape *Table, labels []bool, b *block) blockRows {
+	names := shape.names
 	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
 		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
 	bt := &Table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
-		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: hint}
+		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: shape.sepHint,
+		factor: shape.factor, maybe: shape.maybe, naLevel: shape.naLevel}
 	hasText := false
 	for k, l := range labels {
 		if l {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -105,6 +106,13 @@ func readParquetFile(path string, f *os.File, o Options, columnar bool) (t *Tabl
 	dest, err := leafDest(path, cols, fieldDest)
 	if err != nil {
 		return nil, err
+	}
+	for l, c := range cols {
+		if k := dest[l]; k >= 0 && t.maybe[k] && c.kind == parquet.ByteArray {
+			if err := t.makeFactor(k, o.FactorFound); err != nil {
+				return nil, fmt.Errorf("%s: %w", path, err)
+			}
+		}
 	}
 	if columnar && t.columnarOK(cols, dest) {
 		err = t.readColumnar(path, pf, cols, dest, o)
@@ -270,7 +278,7 @@ func (t *Table) parquetRow(path string, row parquet.Row, cols []pqColumn, dest [
 		if bad == nil {
 			continue
 		}
-		if o.DropMissing && (bad == errEmptyCell || bad == errNotFinite) {
+		if o.DropMissing && missing(bad) {
 			t.truncate(t.n)
 			t.dropped++
 			return nil
@@ -299,6 +307,9 @@ var errTextColumn = errors.New("text in a numeric column")
 
 // parquetValue stores v in column k, or says why it cannot.
 func (t *Table) parquetValue(k int, v parquet.Value, c pqColumn) error {
+	if t.text[k] != nil && t.factor[k] {
+		return t.parquetLevel(k, v, c)
+	}
 	if v.IsNull() {
 		return errEmptyCell
 	}
@@ -325,6 +336,35 @@ func (t *Table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 		t.rowVals[k] = x
 	} else {
 		t.cols[k] = append(t.cols[k], x)
+	}
+	return nil
+}
+
+// parquetLevel stores v, a factor's value, in column k as text: a number
+// as its shortest decimal (no DECIMAL scale left out, 0/1 for a BOOLEAN),
+// a missing value as NALevel or not at all.
+func (t *Table) parquetLevel(k int, v parquet.Value, c pqColumn) error {
+	var s string
+	if !v.IsNull() {
+		if x, ok := c.number(v); ok {
+			s = strconv.FormatFloat(x, 'f', -1, 64)
+		} else {
+			s = strings.TrimSpace(v.String())
+		}
+	}
+	if MissingLevel(s) {
+		if !t.naLevel {
+			return errMissingLevel
+		}
+		s = NALevel
+	}
+	if !utf8.ValidString(s) {
+		return errNotUTF8
+	}
+	if t.stream {
+		t.rowText[k] = s
+	} else {
+		t.text[k] = append(t.text[k], s)
 	}
 	return nil
 }
@@ -366,6 +406,12 @@ func parquetError(path string, row int, name string, why error, v parquet.Value)
 		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, ShortText([]byte(v.String())))
 	case errNotUTF8:
 		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, ShortText([]byte(v.String())), latin1Hint)
+	case errMissingLevel:
+		text := "null"
+		if !v.IsNull() {
+			text = ShortText([]byte(strings.TrimSpace(v.String())))
+		}
+		return fmt.Errorf("%s: row %d: column %s: missing value %s%s", path, row, name, text, missingHint)
 	}
 	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, ShortText([]byte(v.String())))
 }

@@ -16,8 +16,16 @@ type Rows struct {
 	Weights, Offset []float64
 	// FoldID holds each row's fold (0-based), nil without Spec.FoldID.
 	FoldID []int
-	// Names are the predictors', Responses the responses' names.
+	// Names are X's columns' names (a factor's dummy columns are
+	// NAME=LEVEL), Responses the responses' names.
 	Names, Responses []string
+	// Factors are the factor predictors, in the file's order, and
+	// FactorCols the columns of X holding each one's dummy columns: one
+	// per level but the reference, in level order, 1 where the row's
+	// level is that level, else 0. X keeps the file's column order, a
+	// factor's dummy columns standing where its column stood.
+	Factors    []*Factor
+	FactorCols [][]int
 	// Dropped counts the rows left out for a missing value.
 	Dropped int
 	// Places says where each row is in the file, for messages.
@@ -46,10 +54,14 @@ func (e *SpecError) Error() string {
 
 // ReadRows reads the file at path into memory: the predictors (every
 // column read that has no other role), the responses, and the weights,
-// offsets and fold ids the Spec names. It refuses a file with no predictor
-// and fold ids that are not 1…K with every fold present (FoldColumn).
+// offsets and fold ids the Spec names. A predictor that holds text, or
+// that Spec.Factors names, is a factor (see the package documentation);
+// X holds its dummy columns. It refuses a file with no predictor and fold
+// ids that are not 1…K with every fold present (FoldColumn).
 func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
-	t, err := Read(path, spec.options("reading "+path))
+	ro := spec.options("reading " + path)
+	spec.readFactors(&ro)
+	t, err := Read(path, ro)
 	if err != nil {
 		return nil, err
 	}
@@ -79,7 +91,11 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 			return nil, err
 		}
 	}
-	p := len(t.Names()) - len(skip)
+	xcols, err := r.factors(t, &spec, skip, path)
+	if err != nil {
+		return nil, err
+	}
+	p := len(r.Names)
 	if p <= 0 {
 		return nil, NoPredictors(path, t.SepHint())
 	}
@@ -88,7 +104,7 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 	}
-	r.fill(t, skip, targets)
+	r.fill(t, xcols, targets)
 	return r, nil
 }
 
@@ -128,14 +144,68 @@ func (r *Rows) roles(t *Table, spec *Spec, column func(string) ([]float64, error
 	return column(spec.FoldID)
 }
 
-// fill builds X from the columns not skipped and Y from the targets.
-func (r *Rows) fill(t *Table, skip, targets []int) {
+// factors builds the factors among the predictors (the columns not
+// skipped), sets the names of X's columns, and returns the table column
+// of each predictor.
+func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, error) {
 	var xcols []int
+	seen := map[string]string{} // X's names, and what each is
 	for j, name := range t.Names() {
-		if !slices.Contains(skip, j) {
-			xcols = append(xcols, j)
-			r.Names = append(r.Names, name)
+		if slices.Contains(skip, j) {
+			continue
 		}
+		xcols = append(xcols, j)
+		names := []string{name}
+		if t.Text(j) != nil {
+			f, err := spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of)
+			if err != nil {
+				return nil, err
+			}
+			r.Factors = append(r.Factors, f)
+			r.FactorCols = append(r.FactorCols, seqFrom(len(r.Names), f.Width()))
+			names = f.DummyNames()
+		} else if _, ok := spec.Factors.Ref[name]; ok {
+			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText([]byte(name)), flagFactor)
+		}
+		for _, n := range names {
+			if other, dup := seen[n]; dup {
+				return nil, fmt.Errorf("%s: X would have two columns named %s (%s and %s): rename one", path, ShortText([]byte(n)), other, "a column of "+ShortText([]byte(name)))
+			}
+			seen[n] = "a column of " + ShortText([]byte(name))
+		}
+		r.Names = append(r.Names, names...)
 	}
-	r.X, r.Y = t.Dense(xcols), t.Dense(targets)
+	return xcols, nil
+}
+
+// seqFrom is from, from+1, …, n numbers.
+func seqFrom(from, n int) []int {
+	s := make([]int, n)
+	for k := range s {
+		s[k] = from + k
+	}
+	return s
+}
+
+// fill builds X from the predictors' columns xcols (factors as their
+// dummy columns) and Y from the targets.
+func (r *Rows) fill(t *Table, xcols, targets []int) {
+	r.X = mat.NewDense(t.Rows(), len(r.Names), nil)
+	k, fi := 0, 0
+	for _, j := range xcols {
+		if t.Text(j) == nil {
+			r.X.SetCol(k, t.Col(j))
+			k++
+			continue
+		}
+		f := r.Factors[fi]
+		for i, c := range f.Codes {
+			if d := f.Dummy(c); d >= 0 {
+				r.X.Set(i, k+d, 1)
+			}
+		}
+		k += f.Width()
+		fi++
+	}
+	r.Y = t.Dense(targets)
 }

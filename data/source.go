@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
 )
@@ -19,8 +20,9 @@ type RowSource interface {
 
 // FileSource is a RowSource over a data file: every pass reads the file
 // again (in parallel blocks), so the rows are never held. Its predictors
-// are the columns read that have no other role in its Spec; its response
-// is the Spec's first.
+// are the columns read that have no other role in its Spec, numeric: a
+// factor (Spec.Factors, or a predictor that holds text) is refused; its
+// response is the Spec's first.
 type FileSource struct {
 	path string
 	spec Spec
@@ -86,6 +88,9 @@ func (s *FileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 			return keep, nil
 		}
 		return keep, s.Check(len(c.x))
+	}
+	if err := s.spec.streamFactors(&ro, func(name string) bool { return slices.Contains(s.names, name) }); err != nil {
+		return InFile(s.path, err)
 	}
 	ro.Row = func(v []float64, _ []string) error {
 		return c.row(v, row, s.target)

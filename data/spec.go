@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cardsparse/cardreg/datafit"
@@ -20,6 +21,9 @@ type Spec struct {
 	// Predictors, when not nil, name the predictors; Drop names columns
 	// left out (see Choose).
 	Predictors, Drop []string
+	// Factors say which predictors are factors, and how (the forms that
+	// stream the rows take none: see ReadStats and FileSource).
+	Factors FactorSpec
 	// Weights, Offset and FoldID name the columns of the observation
 	// weights, the offsets and the fold ids (1, 2, …), "" for none. They
 	// are never predictors.
@@ -55,6 +59,63 @@ func (s *Spec) options(label string) Options {
 		o.Progress = s.Progress(label)
 	}
 	return o
+}
+
+// roles names the columns read (names) that have a role other than a
+// predictor's, by their role: never factors.
+func (s *Spec) roles(names []string) map[string]string {
+	roles := map[string]string{}
+	for _, name := range s.responses(names) {
+		roles[name] = "response"
+	}
+	for _, r := range []struct{ name, role string }{{s.Weights, "weights"}, {s.Offset, "offset"}, {s.FoldID, "fold ids"}} {
+		if r.name != "" {
+			roles[r.name] = r.role
+		}
+	}
+	return roles
+}
+
+// readFactors sets o to read the factors: the columns Factors names, and
+// the predictors that hold text; it checks the names Factors gives once
+// the header is read.
+func (s *Spec) readFactors(o *Options) {
+	var roles map[string]string
+	o.Columns = func(header []string) ([]bool, error) {
+		keep, err := s.selectAll(header)
+		if err != nil {
+			return nil, err
+		}
+		names := kept(header, keep)
+		roles = s.roles(names)
+		var predictors []string
+		for _, n := range names {
+			if _, ok := roles[n]; !ok {
+				predictors = append(predictors, n)
+			}
+		}
+		return keep, s.Factors.check(predictors, roles)
+	}
+	o.Factors = s.Factors.named
+	o.MayBeFactor = func(name string) bool { _, ok := roles[name]; return !ok }
+	o.NALevel = s.Factors.NALevel
+}
+
+// errStreamFactors refuses factors in a form that streams the rows.
+func errStreamFactors(name string) error {
+	return fmt.Errorf("column %s holds text: factor columns are read in memory only for now, not streamed (--drop it, or read the file in memory)", ShortText([]byte(name)))
+}
+
+// streamFactors sets o, the options of a form that streams the rows, to
+// refuse a predictor that holds text (predictor says which columns are
+// predictors, once the header is read), and refuses factors named.
+func (s *Spec) streamFactors(o *Options, predictor func(name string) bool) error {
+	if s.Factors.any() {
+		return errors.New("factor columns (--factor, --ordinal, --ref) are read in memory only for now, not streamed")
+	}
+	o.MayBeFactor = predictor
+	o.FactorFound = errStreamFactors
+	return nil
 }
 
 // hint is " (FLAG)" for a flag named, else "".

@@ -37,7 +37,9 @@ type StatsOptions struct {
 }
 
 // ReadStats reads the file at path once, row by row, into per-fold
-// statistics of (predictors, responses): the rows are never held. Weights
+// statistics of (predictors, responses): the rows are never held. It
+// takes numeric predictors only: a factor (Spec.Factors, or a predictor
+// that holds text) is refused. Weights
 // are checked and scaled as they come (suffstat.WeightScale: only their
 // ratios matter), and a variable too large for the sums of squares is
 // refused by name.
@@ -53,6 +55,9 @@ func ReadStats(path string, spec Spec, o StatsOptions) (*Stats, error) {
 	defer r.close()
 	ro := spec.options("streaming " + path + " (pass 1 of 1: the statistics)")
 	ro.Columns = r.columns
+	if err := spec.streamFactors(&ro, func(name string) bool { return slices.Contains(r.names, name) }); err != nil {
+		return nil, InFile(path, err)
+	}
 	ro.Row = func(v []float64, _ []string) error { return r.add(v) }
 	t, err := Read(path, ro)
 	if err != nil {

@@ -21,6 +21,12 @@ type Table struct {
 	// text holds the cells of the columns read as labels (nil for the
 	// numeric ones, whose cols entry is then nil).
 	text [][]string
+	// factor marks the label columns that are factors (Options.Factors),
+	// maybe the numeric columns that Options.MayBeFactor names (their
+	// "not a number" errors suggest --factor); naLevel reads a factor's
+	// missing values as the level "NA".
+	factor, maybe []bool
+	naLevel       bool
 	// dropped counts the rows left out for a missing (empty, NaN or
 	// infinite) cell when reading with dropMissing.
 	dropped int
@@ -120,7 +126,7 @@ func newTable(path string, names []string, o Options) (*Table, []int, error) {
 			return nil, nil, InFile(path, err)
 		}
 	}
-	t := &Table{}
+	t := &Table{naLevel: o.NALevel}
 	dest := make([]int, len(names))
 	for j, name := range names {
 		dest[j] = -1
@@ -129,7 +135,10 @@ func newTable(path string, names []string, o Options) (*Table, []int, error) {
 		}
 		dest[j] = len(t.names)
 		t.names = append(t.names, name)
-		if o.Labels != nil && o.Labels(name) {
+		factor := o.Factors != nil && o.Factors(name)
+		t.factor = append(t.factor, factor)
+		t.maybe = append(t.maybe, !factor && o.MayBeFactor != nil && o.MayBeFactor(name))
+		if factor || o.Labels != nil && o.Labels(name) {
 			t.text = append(t.text, []string{})
 			t.cols = append(t.cols, nil)
 		} else {
@@ -148,6 +157,12 @@ func newTable(path string, names []string, o Options) (*Table, []int, error) {
 func (t *Table) store(k int, field []byte, line int) *cellError {
 	if t.text[k] != nil {
 		s := strings.TrimSpace(string(field))
+		if t.factor[k] && MissingLevel(s) {
+			if !t.naLevel {
+				return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errMissingLevel}
+			}
+			s = NALevel
+		}
 		if s == "" {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}

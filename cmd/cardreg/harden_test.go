@@ -273,7 +273,9 @@ func TestColumnSelection(t *testing.T) {
 		require.Equal(t, 0, got.code, "%v: %s", args, got.stderr)
 		require.Equal(t, decodeFit(t, want.stdout).Coefficients, decodeFit(t, got.stdout).Coefficients)
 	}
-	oneLine(t, cardreg(t, "fit", withID), 1, "id.csv:2", `column "id"`)
+	// A text column is a factor: one with a level per row is refused as an
+	// identifier.
+	oneLine(t, cardreg(t, "fit", withID), 1, "id.csv: ", `column "id"`, "probably an ID column; --drop it")
 	oneLine(t, cardreg(t, "fit", "--drop", "y,id,note", withID), 2, "--drop", `"y"`)
 	oneLine(t, cardreg(t, "fit", "--drop", "zz", withID), 2, "--drop", `"zz"`)
 	oneLine(t, cardreg(t, "fit", "--predictors", "a,y", withID), 2, "--predictors", `"y"`)

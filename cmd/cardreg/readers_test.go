@@ -174,7 +174,7 @@ func TestReaderMessageFormat(t *testing.T) {
 		{"empty name", []string{"fit", writeFile(t, dir, "e.csv", "a,,y\n1,2,3\n")}, ":1: column 2: empty name"},
 		{"duplicate name", []string{"fit", writeFile(t, dir, "d.csv", "a,b,a\n1,2,3\n")}, `:1: column 3: name "a" appears twice (columns 1 and 3)`},
 		{"Parquet null", []string{"fit", "--drop", "id", "--target", "y", pq}, `: row 7: column "hole": null (missing values are not supported)`},
-		{"Parquet text", []string{"fit", "--target", "y", pq}, `: row 1: column "id": "r1" holds text, not numbers (leave it out with --drop)`},
+		{"Parquet text", []string{"fit", "--target", "y", "--drop-missing", pq}, `: column "id" has a level of its own in every row (29 levels): probably an ID column; --drop it`},
 		{"Parquet truncated", []string{"fit", writeFile(t, dir, "cut.parquet", string(pqBytes[:len(pqBytes)-9]))}, ": corrupt Parquet file"},
 		{"binomial response", append(slices.Clone(bin), writeFile(t, dir, "lines.csv", strings.Replace(lines, "4,,0", "4,1,0", 1))), `:9: column "y": binomial response 2 is not 0 or 1`},
 		{"Poisson response, Parquet", []string{"fit", "--family", "poisson", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", pq}, `: row 8: column "y": poisson response -1 is not a finite count`},
@@ -265,7 +265,8 @@ func TestParquetErrors(t *testing.T) {
 	ok := cardreg(t, "fit", "--lambda", "1", "--drop", "id", "--target", "y", "--drop-missing", "--format", "json", pq)
 	require.Equal(t, 0, ok.code, ok.stderr)
 	require.Equal(t, 29, decodeFit(t, ok.stdout).N)
-	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--target", "y", pq), 1, "d.parquet: row 1", `column "id"`, "--drop")
+	// A text column is a factor: an identifier is refused as one.
+	oneLine(t, cardreg(t, "fit", "--lambda", "1", "--target", "y", "--drop", "hole", pq), 1, "d.parquet: ", `column "id"`, "probably an ID column; --drop it")
 	b, err := os.ReadFile(pq)
 	require.NoError(t, err)
 	for _, cut := range []int{8, len(b) / 2, len(b) - 9} {
