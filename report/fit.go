@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -81,6 +82,36 @@ type Fit struct {
 	PerResponse []*Fit `json:"-"`
 	// CV summarises the cross-validation that chose λ, if any.
 	CV *CVSummary `json:"cv,omitempty"`
+	// Factors holds each factor predictor's level groups, and PairWeights
+	// how its level pairs were weighted (fits with factors only).
+	Factors     []factor.Levels `json:"factors,omitempty"`
+	PairWeights string          `json:"pair_weights,omitempty"`
+}
+
+// FillFactors sets the level groups of a fit with factors, and keeps in
+// the clusters only the numeric predictors (a factor's answer is its level
+// groups; its dummy columns' values are effects against its reference,
+// which the clusters across predictors would mix up).
+func (r *Fit) FillFactors(d *factor.Design, levels []factor.Levels, weights string) {
+	r.Factors, r.PairWeights = levels, weights
+	numeric := map[string]bool{}
+	for _, j := range d.Numeric() {
+		numeric[d.Names[j]] = true
+	}
+	var clusters [][]string
+	var values []float64
+	for c, cl := range r.Clusters {
+		var keep []string
+		for _, name := range cl {
+			if numeric[name] {
+				keep = append(keep, name)
+			}
+		}
+		if len(keep) > 0 {
+			clusters, values = append(clusters, keep), append(values, r.ClusterValues[c])
+		}
+	}
+	r.Clusters, r.ClusterValues = clusters, values
 }
 
 // CVSummary is what a fit reports of the cross-validation that chose λ.

@@ -124,6 +124,7 @@ func (r *Fit) WriteText(w io.Writer) error {
 	r.textFit(tw)
 	r.textData(tw)
 	r.textClusters(tw)
+	r.textFactors(tw)
 	return tw.Flush()
 }
 
@@ -217,5 +218,40 @@ func (r *Fit) textClusters(tw io.Writer) {
 	}
 	for c, names := range r.Clusters {
 		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
+	}
+}
+
+// textFactors prints each factor's level groups: effect (relativity for a
+// log link), the penalised effect when refitted, the share of rows, and
+// the levels.
+func (r *Fit) textFactors(tw io.Writer) {
+	for _, lv := range r.Factors {
+		kind := "nominal"
+		if lv.Ordinal {
+			kind = "ordinal"
+		}
+		fmt.Fprintf(tw, "\nfactor %s (%s, reference %s, %d groups, pair weights %s)\n", lv.Factor, kind, lv.Reference, len(lv.Groups), r.PairWeights)
+		head := "effect"
+		if r.Relaxed {
+			head += "\tpenalised"
+		}
+		if len(lv.Groups) > 0 && lv.Groups[0].Relativity != nil {
+			head += "\trelativity"
+		}
+		fmt.Fprintf(tw, "%s\tshare\tlevels\n", head)
+		for _, g := range lv.Groups {
+			line := fmt.Sprintf("%.6g", g.Effect)
+			if r.Relaxed && g.Penalised != nil {
+				line += fmt.Sprintf("\t%.6g", *g.Penalised)
+			}
+			if g.Relativity != nil {
+				line += fmt.Sprintf("\t%.4f", *g.Relativity)
+			}
+			levels := strings.Join(g.Levels, " ")
+			if g.Reference {
+				levels += " (reference group)"
+			}
+			fmt.Fprintf(tw, "%s\t%.1f%%\t%s\n", line, 100*g.Share, levels)
+		}
 	}
 }

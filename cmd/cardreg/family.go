@@ -12,6 +12,7 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 )
@@ -106,6 +107,15 @@ func (pr *problem) checkFamily(path string, f *fitFlags, place func(row int) str
 // build sets the penalty, the predictors left out of it (--exclude,
 // --penalty-factor 0) and the estimator's options.
 func (pr *problem) build(f *fitFlags) error {
+	fam, _ := datafit.ByName(f.fam.family)
+	pr.opts = estimator.Options{Family: fam, NoIntercept: f.noIntercept,
+		Standardize: f.standardize, Relax: f.relax, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	if pr.design != nil {
+		return pr.buildFactorPenalty(f)
+	}
+	if f.penalty == factor.NumericNone {
+		return usagef("--penalty none names the numeric predictors' penalty beside factor predictors, and the data hold no factor (a text column, --factor or --ordinal)")
+	}
 	p := len(pr.names)
 	free, err := excludedColumns(f.fam.exclude, pr.names)
 	if err != nil {
@@ -123,9 +133,7 @@ func (pr *problem) build(f *fitFlags) error {
 	for _, j := range free {
 		pr.excluded = append(pr.excluded, pr.names[j])
 	}
-	fam, _ := datafit.ByName(f.fam.family)
-	pr.opts = estimator.Options{Family: fam, Unpenalized: free, NoIntercept: f.noIntercept,
-		Standardize: f.standardize, Relax: f.relax, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
+	pr.opts.Unpenalized = free
 	return nil
 }
 

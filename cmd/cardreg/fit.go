@@ -14,6 +14,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
@@ -33,6 +34,7 @@ type fitFlags struct {
 	noIntercept, standardize, relax, progress, dropMissing, stream               bool
 	stderr                                                                       io.Writer
 	fam                                                                          familyFlags
+	factors                                                                      factorFlags
 	given                                                                        map[string]bool // the flags set on the command line
 	dbTimeout                                                                    dbTimeout
 }
@@ -78,6 +80,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.saveModel, "save-model", "", "write the fitted model (JSON) to this file, for cardreg predict; written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)
 	f.fam.register(fs)
+	f.factors.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
@@ -232,7 +235,7 @@ func (f *fitFlags) validate() error {
 		return err
 	}
 	f.sep = string(sep)
-	for _, check := range []func() error{f.validatePenalty, f.validateResponses, f.validateLambda, f.validateSolver, f.validateFamily} {
+	for _, check := range []func() error{f.validatePenalty, f.validateResponses, f.validateLambda, f.validateSolver, f.validateFamily, f.validateFactors} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -242,6 +245,9 @@ func (f *fitFlags) validate() error {
 
 // validatePenalty checks --penalty, --groups and --nu.
 func (f *fitFlags) validatePenalty() error {
+	if f.penalty == factor.NumericNone {
+		return checkNu(f.nu) // the numeric predictors' penalty beside factors
+	}
 	kind, err := lookupPenalty(f.penalty, "unknown --penalty", nil)
 	if err != nil {
 		return err
@@ -269,6 +275,9 @@ func (f *fitFlags) validateResponses() error {
 // validateLambda checks --lambda and the flags of its three forms.
 func (f *fitFlags) validateLambda() error {
 	kind, _ := penalty.Lookup(f.penalty) // known: checked by validatePenalty
+	if f.penalty == factor.NumericNone {
+		kind.Grid = true // with factors, whose blocks have a dual norm
+	}
 	if !kind.Grid && !f.lambda.fixed() {
 		return usagef("--penalty %s has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER", f.penalty)
 	}
@@ -344,7 +353,7 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 	}
 	res.Passes = pr.passes()
 	res.FillAll(model, pr.responses, f.standardize)
-	return res, nil
+	return res, pr.fillFactors(res, model, f)
 }
 
 // result is the part of fit's result known before fitting.

@@ -125,6 +125,7 @@ func (f *fitFlags) spec() data.Spec {
 	case f.target != "":
 		s.Responses = []string{f.target}
 	}
+	s.Factors, _ = f.factors.spec() // checked by validateFactors
 	s.Select = func(header []string) ([]bool, error) {
 		keep, err := s.Choose(header)
 		if err != nil {

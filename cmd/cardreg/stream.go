@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -40,6 +41,9 @@ type problem struct {
 	x, y *mat.Dense
 	// src is the file read once per pass, or nil.
 	src *data.FileSource
+	// design says which predictors are factors' dummy columns (nil
+	// without factors).
+	design *factor.Design
 	// family says the output is a family fit's (deviances, the measure
 	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool
@@ -110,7 +114,11 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 		return nil, err
 	}
 	n, _ := r.X.Dims()
-	pr := &problem{data: &estimator.Rows{X: solver.DenseDesign{X: r.X}, Y: r.Y, Weights: r.Weights, Offset: r.Offset},
+	design, err := designOf(r)
+	if err != nil {
+		return nil, err
+	}
+	pr := &problem{design: design, data: &estimator.Rows{X: solver.DenseDesign{X: r.X}, Y: r.Y, Weights: r.Weights, Offset: r.Offset},
 		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID,
 		constant: constantColumns(r.X, r.Names, f.noIntercept), x: r.X, y: r.Y}
 	if err := checkRows(path, n); err != nil {
