@@ -86,7 +86,14 @@ type Fit struct {
 	// how its level pairs were weighted (fits with factors only).
 	Factors     []factor.Levels `json:"factors,omitempty"`
 	PairWeights string          `json:"pair_weights,omitempty"`
+	// NumericPenalty is the numeric predictors' penalty of a fit with
+	// factors, whose Penalty is then FactorPenalty.
+	NumericPenalty string `json:"numeric_penalty,omitempty"`
 }
+
+// FactorPenalty is the name a fit with factor predictors gives its
+// penalty: each factor its block, the numeric predictors NumericPenalty.
+const FactorPenalty = "factor"
 
 // FillFactors sets the level groups of a fit with factors, and keeps in
 // the clusters only the numeric predictors (a factor's answer is its level
@@ -94,6 +101,9 @@ type Fit struct {
 // which the clusters across predictors would mix up).
 func (r *Fit) FillFactors(d *factor.Design, levels []factor.Levels, weights string) {
 	r.Factors, r.PairWeights = levels, weights
+	if r.Penalty != FactorPenalty {
+		r.NumericPenalty, r.Penalty = r.Penalty, FactorPenalty
+	}
 	numeric := map[string]bool{}
 	for _, j := range d.Numeric() {
 		numeric[d.Names[j]] = true
@@ -112,6 +122,14 @@ func (r *Fit) FillFactors(d *factor.Design, levels []factor.Levels, weights stri
 		}
 	}
 	r.Clusters, r.ClusterValues = clusters, values
+	r.DistinctValues = distinctSorted(values)
+}
+
+// distinctSorted returns the distinct values of v in increasing order.
+func distinctSorted(v []float64) []float64 {
+	out := slices.Clone(v)
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // CVSummary is what a fit reports of the cross-validation that chose λ.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 )
 
 // Num formats a number as the CSV outputs print it: the shortest of %g
@@ -76,4 +77,22 @@ func Mark(k, kmin, kse int) string {
 		return "lambda_1se"
 	}
 	return ""
+}
+
+// MergesCSV is the merges of factor levels along a path as CSV: the
+// factor, λ on both scales (n rows), the factor's number of level groups
+// there, whether the merged group holds the reference, and the groups
+// that merge (levels space separated, groups separated by " + ").
+func MergesCSV(merges []factor.Merge, n int) string {
+	var b strings.Builder
+	b.WriteString("factor,lambda,lambda_glmnet,groups,reference,joined\n")
+	for _, m := range merges {
+		parts := make([]string, len(m.Joined))
+		for k, g := range m.Joined {
+			parts[k] = strings.Join(g, " ")
+		}
+		b.WriteString(strings.Join([]string{CSVName(m.Factor), Num(m.Lambda), Num(estimator.LambdaGlmnet(m.Lambda, n)),
+			strconv.Itoa(m.Groups), strconv.FormatBool(m.Reference), CSVName(strings.Join(parts, " + "))}, ",") + "\n")
+	}
+	return b.String()
 }

@@ -133,7 +133,11 @@ func (r *Fit) textChoice(tw io.Writer) {
 	if r.IsFamily() {
 		fmt.Fprintf(tw, "family\t%s (%s link)\n", r.Family, r.Link)
 	}
-	fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
+	if r.Penalty == FactorPenalty {
+		fmt.Fprintf(tw, "penalty\tfactor blocks (nominal: all level pairs, ordinal: the chain, the reference pinned at 0; pair weights %s); numeric predictors: %s\n", r.PairWeights, r.NumericPenalty)
+	} else {
+		fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
+	}
 	if r.LambdaRule != "" {
 		fmt.Fprintf(tw, "lambda\t%.6g (%s; glmnet scale %.6g)\n", r.Lambda, r.LambdaRule, r.LambdaGlmnet)
 	} else {

@@ -3,11 +3,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
 )
@@ -36,7 +38,7 @@ func (g *factorFlags) register(fs *flag.FlagSet) {
 	})
 	fs.BoolVar(&g.naLevel, "na-level", false, "an empty or NA cell in a factor is a level of its own, NA (default: an error)")
 	fs.IntVar(&g.maxLevels, "max-levels", data.DefaultMaxLevels, "refuse a factor with more levels (probably an ID column)")
-	fs.IntVar(&g.minCount, "min-level-count", data.DefaultMinCount, "refuse a factor level seen in fewer rows")
+	fs.IntVar(&g.minCount, "min-count", data.DefaultMinCount, "refuse a factor level seen in fewer rows")
 	fs.StringVar(&g.pairWeights, "pair-weights", "equal", "weights of a factor's level pairs: equal (1), count (sqrt((n_j + n_k)/n), Bondell and Reich) or adaptive (1/|b_j - b_k| from an unpenalised fit)")
 }
 
@@ -80,7 +82,7 @@ func (f *fitFlags) validateFactors() error {
 		return usagef("--pair-weights: %v", err)
 	}
 	if g.maxLevels < 2 || g.minCount < 1 {
-		return usagef("--max-levels must be at least 2 and --min-level-count at least 1")
+		return usagef("--max-levels must be at least 2 and --min-count at least 1")
 	}
 	return nil
 }
@@ -109,7 +111,7 @@ func (pr *problem) buildFactorPenalty(f *fitFlags) error {
 	if err != nil {
 		return err
 	}
-	pr.pen, pr.opts.Unpenalized, pr.nu, pr.note = pen, free, 0, ""
+	pr.pen, pr.opts.Unpenalized, pr.nu, pr.note, pr.numeric = pen, free, 0, "", f.penalty
 	if f.penalty == factor.NumericCardinality && len(pr.design.Numeric()) > 0 {
 		pr.nu = penalty.EffectiveNu(f.nu.v)
 	}
@@ -190,4 +192,22 @@ func (pr *problem) rowWeights() []float64 {
 		return r.Weights
 	}
 	return nil
+}
+
+// writeMerges writes the merges of the factors' level groups along path to
+// the file --merges names (nothing when it names none).
+func (pr *problem) writeMerges(path *estimator.Path, file string) error {
+	if file == "" {
+		return nil
+	}
+	if pr.design == nil {
+		return usagef("--merges lists the merges of factor levels, and the data hold no factor (a text column, --factor or --ordinal)")
+	}
+	lambdas := make([]float64, len(path.Models))
+	coefs := make([][]float64, len(path.Models))
+	for k, m := range path.Models {
+		lambdas[k], coefs[k] = m.Lambda, m.Coefficients(0)
+	}
+	csv := report.MergesCSV(pr.design.Merges(lambdas, coefs), pr.n)
+	return outfile.Write("--merges", file, nil, func(w io.Writer) error { _, err := io.WriteString(w, csv); return err })
 }

@@ -44,7 +44,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.SetOutput(stderr)
 	f := &fitFlags{stderr: stderr}
 	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G)")
-	fs.StringVar(&f.lambda.text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
+	fs.StringVar(&f.lambda.text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, aic or bic (the smallest information criterion along the generated path: deviance + 2 df or log(n) df, gaussian n log(RSS/n) + ...; df the distinct non-zero coefficient values, per factor its distinct non-zero level effects, plus the unpenalised predictors), or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
@@ -344,6 +344,8 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 		model, err = pr.cvModel(path, f, res)
 	case f.lambda.theory():
 		model, err = pr.theoryModel(path, f, res)
+	case f.lambda.criterion() != "":
+		model, err = pr.criterionModel(path, f, res)
 	default:
 		model, err = estimator.Fit(pr.data, pr.pen, f.lambda.value, &pr.opts) // checked by validate
 		err = pr.inFile(path, err)

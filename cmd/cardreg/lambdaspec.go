@@ -29,8 +29,16 @@ func (l *lambdaSpec) onGrid() bool { return l.grid || l.text == "cv" }
 // theory reports fit --lambda theory.
 func (l *lambdaSpec) theory() bool { return !l.grid && l.text == "theory" }
 
+// criterion returns fit's --lambda aic or bic, "" for the other forms.
+func (l *lambdaSpec) criterion() string {
+	if !l.grid && (l.text == "aic" || l.text == "bic") {
+		return l.text
+	}
+	return ""
+}
+
 // fixed reports fit --lambda NUMBER.
-func (l *lambdaSpec) fixed() bool { return !l.onGrid() && !l.theory() }
+func (l *lambdaSpec) fixed() bool { return !l.onGrid() && !l.theory() && l.criterion() == "" }
 
 // parseFit reads fit's --lambda NUMBER into value (cv and theory have no
 // number): a finite number ≥ 0 that does not round to 0 from a
@@ -41,7 +49,7 @@ func (l *lambdaSpec) parseFit() error {
 	}
 	v, err := strconv.ParseFloat(l.text, 64)
 	if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-		return usagef("--lambda must be a finite non-negative number, cv or theory, got %q", l.text)
+		return usagef("--lambda must be a finite non-negative number, cv, theory, aic or bic, got %q", l.text)
 	}
 	if data.Underflows(l.text, v) {
 		return usagef("--lambda %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give --lambda 0 for that", l.text)

@@ -21,6 +21,7 @@ type pathFlags struct {
 	nlambda  int
 	minRatio float64
 	plot     string
+	merges   string
 }
 
 // runPathCV runs the path or cv command; both print CSV.
@@ -55,6 +56,9 @@ func newPathFlags(cmd string, stderr io.Writer) (*flag.FlagSet, *pathFlags) {
 	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
 	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
+	if cmd == "path" {
+		fs.StringVar(&f.merges, "merges", "", "with factor predictors: also write to FILE.csv, for each factor, the lambda at which each merge of its level groups happens")
+	}
 	fs.Lookup("lambda").Usage = "the lambda values to fit (paper scale), comma separated, each > 0, fitted in decreasing order as glmnet does (default: a generated grid of --nlambda values)"
 	fs.Lookup("lambda").DefValue = ""
 	fs.Usage = func() {
@@ -79,7 +83,7 @@ func (f *pathFlags) check(cmd string, pos []string) ([]string, error) {
 		func() error { return f.checkEffect(cmd) },
 		f.checkGridFlags,
 		func() error { return f.checkTable(cmd) },
-		func() error { return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot) },
+		func() error { return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot, "--merges", f.merges) },
 	}
 	for _, c := range checks {
 		if err := c(); err != nil {
@@ -240,6 +244,9 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 		if err := plotPath(plotting.FromPath(path), pr.names, f.plot); err != nil {
 			return "", "", err
 		}
+	}
+	if err := pr.writeMerges(path, f.merges); err != nil {
+		return "", "", err
 	}
 	pr.sayPasses(f, "path", file, path.Passes)
 	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0), nil

@@ -44,6 +44,8 @@ type problem struct {
 	// design says which predictors are factors' dummy columns (nil
 	// without factors).
 	design *factor.Design
+	// numeric is the numeric predictors' penalty beside factors.
+	numeric string
 	// family says the output is a family fit's (deviances, the measure
 	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool

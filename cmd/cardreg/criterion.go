@@ -1,0 +1,60 @@
+package main
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/report"
+)
+
+// criterionModel fits the generated path and returns its fit of smallest
+// AIC or BIC (--lambda aic|bic), noting the choice in res.
+func (pr *problem) criterionModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
+	if len(pr.responses) != 1 {
+		return nil, usagef("--lambda %s is single-response: use --target", f.lambda.text)
+	}
+	p, err := estimator.FitPath(pr.data, pr.pen, &estimator.PathOptions{Options: pr.opts})
+	if err != nil {
+		return nil, pr.explain(path, err, f, true)
+	}
+	best, bestIC := -1, math.Inf(1)
+	for k, m := range p.Models {
+		ic := pr.criterion(m, f.lambda.criterion())
+		if ic < bestIC {
+			best, bestIC = k, ic
+		}
+	}
+	if best < 0 {
+		return nil, fmt.Errorf("%s: no fit of the path has a finite %s", path, f.lambda.criterion())
+	}
+	m := p.Models[best]
+	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", f.lambda.criterion(), bestIC, pr.df(m), len(p.Models))
+	return m, nil
+}
+
+// criterion returns model m's AIC or BIC (which): the deviance plus 2 or
+// log(n) per degree of freedom; for the gaussian family n·log(RSS/n) in
+// place of the deviance (the likelihood with σ² profiled out).
+func (pr *problem) criterion(m *estimator.Model, which string) float64 {
+	k := 2.0
+	if which == "bic" {
+		k = math.Log(float64(m.N))
+	}
+	dev := m.Deviance
+	if _, ok := m.Family.(datafit.Gaussian); ok {
+		dev = float64(m.N) * math.Log(m.Deviance/float64(m.N))
+	}
+	return dev + k*float64(pr.df(m))
+}
+
+// df is the degrees of freedom of model m: per factor its distinct non-zero
+// level effects, the numeric predictors' distinct non-zero values (each
+// unpenalised predictor one).
+func (pr *problem) df(m *estimator.Model) int {
+	if pr.design != nil {
+		return pr.design.DF(m.Coefficients(0), pr.numeric)
+	}
+	return m.EffectiveParams() + len(pr.excluded)
+}
