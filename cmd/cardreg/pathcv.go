@@ -83,7 +83,9 @@ func (f *pathFlags) check(cmd string, pos []string) ([]string, error) {
 		func() error { return f.checkEffect(cmd) },
 		f.checkGridFlags,
 		func() error { return f.checkTable(cmd) },
-		func() error { return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot, "--merges", f.merges) },
+		func() error {
+			return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot, "--merges", f.merges)
+		},
 	}
 	for _, c := range checks {
 		if err := c(); err != nil {
