@@ -12,4 +12,44 @@
 //     (suffstat.Folds), from one streamed pass, in O(p²) memory;
 //   - NewFileSource: a RowSource that reads the file again at every pass,
 //     for the streamed generalised linear models (package glm).
+//
+// # Factors
+//
+// A factor is a categorical predictor (Factor): one level code per row and
+// the levels' names. ReadRows puts one dummy (0/1) column per level but
+// the reference in X, where the factor's column stood, named NAME=LEVEL
+// (Rows.FactorCols says which); the reference level's effect is 0. The
+// conventions, for every file format:
+//
+//   - A predictor whose cells are text is a factor. A CSV column is text
+//     when its cell in the first data row is not empty, not missing ("NA",
+//     "NaN") and not a number; a later cell that is not a number in a
+//     numeric column is an error that suggests --factor. A Parquet string
+//     (BYTE_ARRAY, dictionary-encoded or not) column is text. The
+//     response, weights, offsets and fold ids are never factors.
+//   - FactorSpec.Nominal (--factor NAME) reads a numeric-coded column as a
+//     nominal factor: its numbers must be integers, and print as such ("02"
+//     and "2.0" are the level "2"); its text cells are levels too.
+//   - Levels are in numeric order when every level is a number, else in
+//     byte-wise lexicographic order; FactorSpec.Ordinal (--ordinal
+//     NAME[=l1,l2,…]) gives an ordinal factor, in its order when one is
+//     given, which must list every level seen, once, and only those.
+//   - The reference level is the most frequent (ties: the first in level
+//     order) of a nominal factor, the first of an ordinal one, or the one
+//     FactorSpec.Ref (--ref NAME=LEVEL) names.
+//   - A missing value in a factor (an empty cell, "NA" or "NaN" in any case,
+//     a Parquet null) is an error, unless FactorSpec.NALevel (--na-level)
+//     makes it the level "NA" (last in the natural order) or
+//     Spec.DropMissing (--drop-missing) leaves its row out.
+//   - A factor with one level, a level seen in fewer than
+//     FactorSpec.MinCount rows (2 by default), more than
+//     FactorSpec.MaxLevels levels (1000 by default) or a level of its own
+//     in every row (an identifier) is refused, by file and column.
+//   - Counts are rows, unweighted.
+//
+// The forms that stream the rows (ReadStats, FileSource) take numeric
+// predictors only: they refuse factors with one error.
+//
+// Factor.Code and Factor.Dummies read the levels of new rows, for
+// prediction, as the file's cells were read.
 package data

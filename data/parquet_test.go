@@ -23,7 +23,8 @@ func flipByte(data []byte, at uint16, b byte) []byte {
 }
 
 // FuzzParquet mutates a valid Parquet file: no panic, one-line errors
-// naming the file, and finite numbers in any table read.
+// naming the file, and finite numbers in any table read; ReadRows with
+// factors does not panic either.
 func FuzzParquet(f *testing.F) {
 	dir := f.TempDir()
 	pq, _ := testfiles.Example(f, dir, 20, 3)
@@ -36,6 +37,13 @@ func FuzzParquet(f *testing.F) {
 	path := filepath.Join(dir, "fuzz.parquet")
 	f.Fuzz(func(t *testing.T, data []byte, at uint16, b byte) {
 		require.NoError(t, os.WriteFile(path, flipByte(data, at, b), 0o644))
+		// Read with factors: the string column id and b, an integer one.
+		_, err := ReadRows(path, Spec{Responses: []string{"y"}, DropMissing: at%2 == 0,
+			Factors: FactorSpec{Nominal: []string{"b"}, NALevel: at%3 == 0, MinCount: 1}}, RowsOptions{})
+		if err != nil {
+			require.Contains(t, err.Error(), path)
+			require.NotContains(t, err.Error(), "\n")
+		}
 		tab, err := Read(path, Options{Labels: func(name string) bool { return name == "id" }, DropMissing: at%2 == 0})
 		if err != nil {
 			require.Contains(t, err.Error(), path)

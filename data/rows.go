@@ -167,11 +167,15 @@ func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, er
 		} else if _, ok := spec.Factors.Ref[name]; ok {
 			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText([]byte(name)), flagFactor)
 		}
+		what := "the column " + ShortText([]byte(name))
+		if len(r.Factors) > 0 && r.Factors[len(r.Factors)-1].Name == name && t.Text(j) != nil {
+			what = "a dummy column of the factor " + ShortText([]byte(name))
+		}
 		for _, n := range names {
 			if other, dup := seen[n]; dup {
-				return nil, fmt.Errorf("%s: X would have two columns named %s (%s and %s): rename one", path, ShortText([]byte(n)), other, "a column of "+ShortText([]byte(name)))
+				return nil, fmt.Errorf("%s: two columns of X would be named %s (%s and %s): rename one", path, ShortText([]byte(n)), other, what)
 			}
-			seen[n] = "a column of " + ShortText([]byte(name))
+			seen[n] = what
 		}
 		r.Names = append(r.Names, names...)
 	}
