@@ -87,6 +87,17 @@ func (f *fitFlags) validateFactors() error {
 	return nil
 }
 
+// penaltyKind is --penalty's entry of the penalty table; none (the
+// numeric predictors unpenalised beside factors, whose blocks have a dual
+// norm) is a penalty of the table's form with a grid for every family.
+func (f *fitFlags) penaltyKind() penalty.Kind {
+	if f.penalty == factor.NumericNone {
+		return penalty.Kind{Name: factor.NumericNone, Grid: true, GLM: true}
+	}
+	kind, _ := penalty.Lookup(f.penalty)
+	return kind
+}
+
 // numericPenalties are what --penalty may name when the predictors
 // include factors: the numeric predictors' penalty.
 var numericPenalties = []string{factor.NumericCardinality, factor.NumericLasso, factor.NumericNone}

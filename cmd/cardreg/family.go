@@ -62,7 +62,7 @@ func (f *fitFlags) validateFamily() error {
 	if fam.Name() == "gaussian" {
 		what = "--offset, --penalty-factor, --exclude and --type-measure"
 	}
-	kind, _ := penalty.Lookup(f.penalty) // known: checked by validatePenalty
+	kind := f.penaltyKind() // known: checked by validatePenalty
 	switch {
 	case !kind.GLM:
 		return usagef("%s: --penalty %s is not supported yet (%s)", what, f.penalty, strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "))

@@ -274,10 +274,7 @@ func (f *fitFlags) validateResponses() error {
 
 // validateLambda checks --lambda and the flags of its three forms.
 func (f *fitFlags) validateLambda() error {
-	kind, _ := penalty.Lookup(f.penalty) // known: checked by validatePenalty
-	if f.penalty == factor.NumericNone {
-		kind.Grid = true // with factors, whose blocks have a dual norm
-	}
+	kind := f.penaltyKind() // known: checked by validatePenalty
 	if !kind.Grid && !f.lambda.fixed() {
 		return usagef("--penalty %s has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER", f.penalty)
 	}

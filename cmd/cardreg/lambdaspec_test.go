@@ -27,10 +27,10 @@ func TestLambdaSpecFit(t *testing.T) {
 		require.Equal(t, c.value, l.value, c.text)
 	}
 	for text, want := range map[string]string{
-		"-1":     "finite non-negative number, cv or theory",
-		"Inf":    "finite non-negative number, cv or theory",
-		"NaN":    "finite non-negative number, cv or theory",
-		"abc":    "finite non-negative number, cv or theory",
+		"-1":     "finite non-negative number, cv, theory, aic or bic",
+		"Inf":    "finite non-negative number, cv, theory, aic or bic",
+		"NaN":    "finite non-negative number, cv, theory, aic or bic",
+		"abc":    "finite non-negative number, cv, theory, aic or bic",
 		"1e-400": "would be 0, the unpenalised fit",
 	} {
 		l := lambdaSpec{text: text}

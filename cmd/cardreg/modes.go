@@ -28,7 +28,7 @@ func (f *fitFlags) checkEffect(cmd string) error {
 	cv := cmd == "cv" || cmd == "fit" && f.lambda.onGrid()
 	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
 	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda.text + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
-	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
+	kind := f.penaltyKind() // known: checked by validatePenalty
 	rules := []flagRule{
 		{"folds", !cv, cvOnly + mode},
 		{"seed", !cv, cvOnly + mode},

@@ -108,7 +108,7 @@ func (f *pathFlags) validateCSV() error {
 // checkTable checks what a table along a grid needs: a grid of at least
 // two λ, one response, a penalty with a grid, a --plot format and CSV.
 func (f *pathFlags) checkTable(cmd string) error {
-	kind, _ := penalty.Lookup(f.penalty) // known: checked by validate
+	kind := f.penaltyKind() // known: checked by validatePenalty
 	switch {
 	case f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1:
 		return usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")

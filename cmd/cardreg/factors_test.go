@@ -1,0 +1,379 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+const policies = "../../examples/policies.csv"
+
+// policiesOrder is the vehicle age bands' order.
+const policiesOrder = "vehicle_age=0-2,3-5,6-9,10-14,15+"
+
+// factorJSON mirrors what a fit with factors adds to the JSON output.
+type factorJSON struct {
+	Penalty        string      `json:"penalty"`
+	NumericPenalty string      `json:"numeric_penalty"`
+	PairWeights    string      `json:"pair_weights"`
+	Lambda         float64     `json:"lambda"`
+	Objective      float64     `json:"objective"`
+	DualityGap     *float64    `json:"duality_gap"`
+	Converged      bool        `json:"converged"`
+	Relaxed        bool        `json:"relaxed"`
+	N              int         `json:"n"`
+	Names          []string    `json:"names"`
+	Coefficients   []float64   `json:"coefficients"`
+	Intercept      float64     `json:"intercept"`
+	LambdaRule     string      `json:"lambda_rule"`
+	Factors        []levelJSON `json:"factors"`
+}
+
+type levelJSON struct {
+	Factor    string `json:"factor"`
+	Reference string `json:"reference"`
+	Ordinal   bool   `json:"ordinal"`
+	Groups    []struct {
+		Levels     []string `json:"levels"`
+		Reference  bool     `json:"reference"`
+		Effect     float64  `json:"effect"`
+		Penalised  *float64 `json:"penalised_effect"`
+		Relativity *float64 `json:"relativity"`
+		Rows       int      `json:"rows"`
+		Share      float64  `json:"share"`
+	} `json:"groups"`
+}
+
+func fitFactors(t *testing.T, args ...string) factorJSON {
+	t.Helper()
+	res := cardreg(t, append([]string{"fit", "--format", "json"}, args...)...)
+	require.Equal(t, 0, res.code, res.stderr)
+	var out factorJSON
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out), res.stdout)
+	return out
+}
+
+// coef returns the coefficient of the predictor named name.
+func (r factorJSON) coef(t *testing.T, name string) float64 {
+	t.Helper()
+	j := slices.Index(r.Names, name)
+	require.GreaterOrEqual(t, j, 0, "no predictor %s in %v", name, r.Names)
+	return r.Coefficients[j]
+}
+
+// TestFactorLevelsTable checks the level groups against the coefficients
+// they summarise: every level in exactly one group, the reference's group
+// at 0, each dummy's coefficient its group's effect, relativities e^β,
+// shares and rows adding up.
+func TestFactorLevelsTable(t *testing.T) {
+	r := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--lambda", "4", policies)
+	require.Equal(t, "factor", r.Penalty)
+	require.Equal(t, "cardinality", r.NumericPenalty)
+	require.True(t, r.Converged)
+	require.Less(t, *r.DualityGap, 1e-7)
+	require.Len(t, r.Factors, 3)
+	levels := map[string]int{"region": 12, "vehicle_age": 5, "fuel": 2}
+	for _, f := range r.Factors {
+		seen := map[string]bool{}
+		rows, share, refs := 0, 0.0, 0
+		for _, g := range f.Groups {
+			if g.Reference {
+				refs++
+				require.Equal(t, 0.0, g.Effect, "%s: the reference group's effect", f.Factor)
+				require.Contains(t, g.Levels, f.Reference)
+			}
+			require.InDelta(t, math.Exp(g.Effect), *g.Relativity, 1e-12)
+			for _, l := range g.Levels {
+				require.False(t, seen[l], "%s: level %s in two groups", f.Factor, l)
+				seen[l] = true
+				if l != f.Reference {
+					require.Equal(t, g.Effect, r.coef(t, f.Factor+"="+l), "%s=%s", f.Factor, l)
+				}
+			}
+			rows += g.Rows
+			share += g.Share
+		}
+		require.Equal(t, 1, refs, f.Factor)
+		require.Len(t, seen, levels[f.Factor], f.Factor)
+		require.Equal(t, r.N, rows, f.Factor)
+		require.InDelta(t, 1, share, 1e-12, f.Factor)
+	}
+	require.Equal(t, "R01", r.Factors[0].Reference, "the most frequent region")
+	require.Equal(t, "0-2", r.Factors[1].Reference, "an ordinal factor's first level")
+	require.True(t, r.Factors[1].Ordinal)
+}
+
+// TestFactorEqualsGeneralPenalty fits the example with its factors read
+// from text and, independently, with the dummy columns written out and the
+// same penalty given as an explicit G to --penalty general (whose prox is
+// iterative, not the blocks' exact one): the objectives agree.
+func TestFactorEqualsGeneralPenalty(t *testing.T) {
+	dir := t.TempDir()
+	const lambda = "6"
+	r := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--penalty", "lasso", "--lambda", lambda, "--tol", "1e-10", policies)
+	dummies, g := dummyFileAndG(t, dir, r)
+	res := cardreg(t, "fit", "--format", "json", "--family", "poisson", "--offset", "log_exposure",
+		"--penalty", "general", "--G", g, "--lambda", lambda, "--tol", "1e-10", dummies)
+	require.Equal(t, 0, res.code, res.stderr)
+	var gen factorJSON
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &gen))
+	require.InDelta(t, r.Objective, gen.Objective, 1e-7*r.Objective)
+	for j, name := range r.Names {
+		require.InDelta(t, r.Coefficients[j], gen.coef(t, name), 1e-4, name)
+	}
+}
+
+// dummyFileAndG writes the example with one 0/1 column per non-reference
+// level (named as the fit r names them) and the G of r's penalty: per
+// nominal factor a row per pair of levels and per level against the
+// reference, per ordinal factor a row per adjacent pair, a row per numeric
+// predictor (the lasso).
+func dummyFileAndG(t *testing.T, dir string, r factorJSON) (string, string) {
+	t.Helper()
+	d := loadTextCSV(t, policies)
+	var head []string
+	head = append(head, r.Names...)
+	head = append(head, "log_exposure", "claims")
+	var b strings.Builder
+	b.WriteString(strings.Join(head, ",") + "\n")
+	for _, row := range d.rows {
+		var cells []string
+		for _, name := range r.Names {
+			col, level, isDummy := strings.Cut(name, "=")
+			switch {
+			case isDummy && row[d.index[col]] == level:
+				cells = append(cells, "1")
+			case isDummy:
+				cells = append(cells, "0")
+			default:
+				cells = append(cells, row[d.index[name]])
+			}
+		}
+		cells = append(cells, row[d.index["log_exposure"]], row[d.index["claims"]])
+		b.WriteString(strings.Join(cells, ",") + "\n")
+	}
+	data := writeFile(t, dir, "dummies.csv", b.String())
+	p := len(r.Names)
+	var rows [][]float64
+	add := func(j, k int) { // e_j − e_k, k < 0 for the reference
+		row := make([]float64, p)
+		row[j] = 1
+		if k >= 0 {
+			row[k] = -1
+		}
+		rows = append(rows, row)
+	}
+	for _, f := range r.Factors {
+		var cols []int // the factor's columns in level order, −1 for the reference
+		for _, l := range factorLevels(f) {
+			if l == f.Reference {
+				cols = append(cols, -1)
+				continue
+			}
+			cols = append(cols, slices.Index(r.Names, f.Factor+"="+l))
+		}
+		for a := range cols {
+			for c := a + 1; c < len(cols); c++ {
+				if f.Ordinal && c != a+1 {
+					continue
+				}
+				if cols[a] < 0 {
+					add(cols[c], -1)
+				} else {
+					add(cols[a], cols[c])
+				}
+			}
+		}
+	}
+	for j, name := range r.Names {
+		if !strings.Contains(name, "=") {
+			add(j, -1)
+		}
+	}
+	var gb strings.Builder
+	for _, row := range rows {
+		cells := make([]string, p)
+		for j, v := range row {
+			cells[j] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		gb.WriteString(strings.Join(cells, ",") + "\n")
+	}
+	return data, writeFile(t, dir, "G.csv", gb.String())
+}
+
+// factorLevels returns the levels of f in the factor's order: the dummy
+// names' order with the reference in its place (ordinal: first).
+func factorLevels(f levelJSON) []string {
+	var all []string
+	for _, g := range f.Groups {
+		all = append(all, g.Levels...)
+	}
+	if f.Ordinal {
+		order := strings.Split(strings.TrimPrefix(policiesOrder, "vehicle_age="), ",")
+		return order
+	}
+	slices.Sort(all)
+	return all
+}
+
+type textCSV struct {
+	index map[string]int
+	rows  [][]string
+}
+
+func loadTextCSV(t *testing.T, path string) textCSV {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	d := textCSV{index: map[string]int{}}
+	for j, name := range strings.Split(lines[0], ",") {
+		d.index[name] = j
+	}
+	for _, l := range lines[1:] {
+		d.rows = append(d.rows, strings.Split(l, ","))
+	}
+	return d
+}
+
+// TestFactorRelax checks --relax: the groups are the penalised fit's, the
+// effects its maximum-likelihood refit on them, the reference's group
+// stays at 0, and the refit is a stationary point of the unpenalised
+// deviance over the groups (checked through the fit at λ = 0 being no
+// better on the same groups: its deviance is at most the refit's).
+func TestFactorRelax(t *testing.T) {
+	r := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--relax", "--lambda", "8", policies)
+	require.True(t, r.Relaxed)
+	for _, f := range r.Factors {
+		for _, g := range f.Groups {
+			require.NotNil(t, g.Penalised)
+			if g.Reference {
+				require.Equal(t, 0.0, g.Effect)
+				require.Equal(t, 0.0, *g.Penalised)
+			}
+		}
+	}
+	// The refit moves the effects away from 0 (the penalty shrinks them).
+	reg := r.Factors[0]
+	for _, g := range reg.Groups {
+		if !g.Reference {
+			require.Greater(t, math.Abs(g.Effect), math.Abs(*g.Penalised), "%v", g.Levels)
+		}
+	}
+}
+
+// TestFactorCriterion checks --lambda bic and aic: the λ chosen is on the
+// path, BIC (heavier per degree of freedom) keeps no more groups than AIC.
+func TestFactorCriterion(t *testing.T) {
+	groups := func(r factorJSON) int {
+		k := 0
+		for _, f := range r.Factors {
+			k += len(f.Groups)
+		}
+		return k
+	}
+	bic := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--lambda", "bic", policies)
+	aic := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--lambda", "aic", policies)
+	require.Contains(t, bic.LambdaRule, "bic = ")
+	require.Contains(t, aic.LambdaRule, "aic = ")
+	require.GreaterOrEqual(t, bic.Lambda, aic.Lambda)
+	require.LessOrEqual(t, groups(bic), groups(aic))
+}
+
+// TestFactorMerges checks path --merges: per factor, λ increases down the
+// list, the number of groups decreases, and at the top of the path every
+// factor is one group with its reference.
+func TestFactorMerges(t *testing.T) {
+	dir := t.TempDir()
+	merges := filepath.Join(dir, "merges.csv")
+	res := cardreg(t, "path", "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--merges", merges, "--out", filepath.Join(dir, "path.csv"), policies)
+	require.Equal(t, 0, res.code, res.stderr)
+	d := loadTextCSV(t, merges)
+	require.NotEmpty(t, d.rows)
+	last := map[string][2]float64{} // factor → λ, groups of the previous merge
+	for _, row := range d.rows {
+		f := row[d.index["factor"]]
+		lam, err := strconv.ParseFloat(row[d.index["lambda"]], 64)
+		require.NoError(t, err)
+		g, err := strconv.Atoi(row[d.index["groups"]])
+		require.NoError(t, err)
+		if prev, ok := last[f]; ok {
+			require.Greater(t, lam, prev[0], "%s", row)
+			require.LessOrEqual(t, float64(g), prev[1], "%s (a group may split as another merges)", row)
+		}
+		last[f] = [2]float64{lam, float64(g)}
+	}
+	for f, v := range last {
+		require.Equal(t, 1.0, v[1], "factor %s ends in one group", f)
+	}
+	res = cardreg(t, "path", "--merges", filepath.Join(dir, "m2.csv"), example)
+	require.Equal(t, 2, res.code)
+	require.Contains(t, res.stderr, "no factor")
+}
+
+// TestFactorNumericPenalty checks --penalty none (the numeric predictor
+// unpenalised: not shrunk to 0 at a λ that fuses every factor) and that it
+// is refused without factors.
+func TestFactorNumericPenalty(t *testing.T) {
+	r := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--penalty", "none", "--lambda", "1000", policies)
+	require.InDelta(t, 0.3, r.coef(t, "driver_age"), 0.1)
+	for _, f := range r.Factors {
+		require.Len(t, f.Groups, 1, f.Factor)
+	}
+	res := cardreg(t, "fit", "--penalty", "none", "--lambda", "1", example)
+	require.Equal(t, 2, res.code)
+	require.Contains(t, res.stderr, "no factor")
+	res = cardreg(t, "fit", "--penalty", "grouped", "--groups", "a,a,a", "--lambda", "1", policies)
+	require.Equal(t, 2, res.code, res.stderr)
+	require.Contains(t, res.stderr, "numeric predictors' penalty")
+}
+
+// TestFactorBadInput gives the bad inputs of factors: each is one line on
+// stderr naming the column, exit 1 or 2, and no output file.
+func TestFactorBadInput(t *testing.T) {
+	dir := t.TempDir()
+	ids := []string{"id,y"}
+	for i := range 10001 {
+		ids = append(ids, fmt.Sprintf("u%d,%d", i, i%7))
+	}
+	cases := []struct {
+		name, file string
+		args       []string
+		want       string
+	}{
+		{"one level", "g,x,y\na,1,2\na,2,3\na,3,5\na,4,4\n", nil, `"g"`},
+		{"level seen once", "g,x,y\na,1,2\na,2,3\nb,3,5\nc,4,4\nc,5,1\nb,1,1\na,2,2\nz,3,3\n", nil, `"z"`},
+		{"unknown reference", "g,x,y\na,1,2\na,2,3\nb,3,5\nb,4,4\n", []string{"--ref", "g=q"}, `"q"`},
+		{"order misses a level", "g,x,y\na,1,2\na,2,3\nb,3,5\nb,4,4\nc,1,1\nc,2,2\n", []string{"--ordinal", "g=a,b"}, `"c"`},
+		{"non-integer factor", "g,x,y\n1,1,2\n1,2,3\n2.5,3,5\n2,4,4\n", []string{"--factor", "g"}, "2.5"},
+		{"an ID column", strings.Join(ids, "\n") + "\n", nil, "--max-levels"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			path := writeFile(t, dir, strings.ReplaceAll(c.name, " ", "_")+".csv", c.file)
+			out := filepath.Join(dir, "out-"+strings.ReplaceAll(c.name, " ", "_"))
+			args := append([]string{"fit", "--lambda", "1", "--out", out}, c.args...)
+			res := cardreg(t, append(args, path)...)
+			require.Contains(t, []int{1, 2}, res.code, res.stderr)
+			require.Equal(t, 1, strings.Count(strings.TrimSpace(res.stderr), "\n")+1, "one line: %q", res.stderr)
+			require.Contains(t, res.stderr, c.want)
+			_, err := os.Stat(out)
+			require.True(t, os.IsNotExist(err), "an output was written")
+		})
+	}
+}
