@@ -311,9 +311,9 @@ func TestStreamRefusesFactors(t *testing.T) {
 	require.EqualError(t, err, want)
 	named := Spec{Factors: FactorSpec{Nominal: []string{"a"}}}
 	_, err = ReadStats(path, named, StatsOptions{})
-	require.EqualError(t, err, path+": factor columns (--factor, --ordinal, --ref) are read in memory only for now, not streamed")
+	require.EqualError(t, err, path+": --factor, --ordinal and --ref: factor columns are read in memory only for now, not streamed")
 	err = NewFileSource(path, named).Pass(func([]float64, float64, float64, float64) error { return nil })
-	require.EqualError(t, err, path+": factor columns (--factor, --ordinal, --ref) are read in memory only for now, not streamed")
+	require.EqualError(t, err, path+": --factor, --ordinal and --ref: factor columns are read in memory only for now, not streamed")
 	// Dropped, the column is no matter.
 	_, err = ReadStats(path, Spec{Drop: []string{"g"}}, StatsOptions{})
 	require.NoError(t, err)

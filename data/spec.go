@@ -101,9 +101,14 @@ func (s *Spec) readFactors(o *Options) {
 	o.NALevel = s.Factors.NALevel
 }
 
+// ErrFactorsInMemory is wrapped by the errors of the forms that stream the
+// rows (ReadStats, FileSource) when the data hold factors: those are read
+// in memory only (ReadRows).
+var ErrFactorsInMemory = errors.New("factor columns are read in memory only for now, not streamed")
+
 // errStreamFactors refuses factors in a form that streams the rows.
 func errStreamFactors(name string) error {
-	return fmt.Errorf("column %s holds text: factor columns are read in memory only for now, not streamed (--drop it, or read the file in memory)", ShortText([]byte(name)))
+	return fmt.Errorf("column %s holds text: %w (--drop it, or read the file in memory)", ShortText([]byte(name)), ErrFactorsInMemory)
 }
 
 // streamFactors sets o, the options of a form that streams the rows, to
@@ -111,7 +116,7 @@ func errStreamFactors(name string) error {
 // predictors, once the header is read), and refuses factors named.
 func (s *Spec) streamFactors(o *Options, predictor func(name string) bool) error {
 	if s.Factors.any() {
-		return errors.New("factor columns (--factor, --ordinal, --ref) are read in memory only for now, not streamed")
+		return fmt.Errorf("--factor, --ordinal and --ref: %w", ErrFactorsInMemory)
 	}
 	o.MayBeFactor = predictor
 	o.FactorFound = errStreamFactors

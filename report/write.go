@@ -234,7 +234,11 @@ func (r *Fit) textFactors(tw io.Writer) {
 		if lv.Ordinal {
 			kind = "ordinal"
 		}
-		fmt.Fprintf(tw, "\nfactor %s (%s, reference %s, %d groups, pair weights %s)\n", lv.Factor, kind, lv.Reference, len(lv.Groups), r.PairWeights)
+		groups := fmt.Sprintf("%d groups", len(lv.Groups))
+		if len(lv.Groups) == 1 {
+			groups = "1 group"
+		}
+		fmt.Fprintf(tw, "\nfactor %s (%s, reference %s, %s, pair weights %s)\n", lv.Factor, kind, lv.Reference, groups, r.PairWeights)
 		head := "effect"
 		if r.Relaxed {
 			head += "\tpenalised"

@@ -377,3 +377,28 @@ func TestFactorBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestFactorRoutes checks where factors are read: a weighted gaussian fit
+// (whose rows would go through streamed statistics) reads them in memory
+// and equals the family route's fit (an offset of zeros forces it), and
+// --stream refuses them with one line.
+func TestFactorRoutes(t *testing.T) {
+	dir := t.TempDir()
+	d := loadTextCSV(t, policies)
+	var b strings.Builder
+	b.WriteString("region,vehicle_age,fuel,driver_age,zero,w,claims\n")
+	for i, row := range d.rows {
+		fmt.Fprintf(&b, "%s,%s,%s,%s,0,%d,%s\n", row[0], row[1], row[2], row[3], i%3+1, row[6])
+	}
+	path := writeFile(t, dir, "weighted.csv", b.String())
+	stats := fitFactors(t, "--weights", "w", "--drop", "zero", "--lambda", "20", "--tol", "1e-10", path)
+	fam := fitFactors(t, "--weights", "w", "--offset", "zero", "--lambda", "20", "--tol", "1e-10", path)
+	require.Len(t, stats.Factors, 3)
+	require.InDelta(t, fam.Objective, stats.Objective, 1e-8*fam.Objective)
+	for j, name := range fam.Names {
+		require.InDelta(t, fam.Coefficients[j], stats.coef(t, name), 1e-5, name)
+	}
+	res := cardreg(t, "fit", "--stream", "--lambda", "1", "--drop", "zero", path)
+	require.Equal(t, 1, res.code, res.stderr)
+	require.Contains(t, res.stderr, "in memory only")
+}

@@ -37,6 +37,8 @@ type fitFlags struct {
 	factors                                                                      factorFlags
 	given                                                                        map[string]bool // the flags set on the command line
 	dbTimeout                                                                    dbTimeout
+	// tooBig says the data file is streamed for its size (shouldStream).
+	tooBig bool
 }
 
 func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {

@@ -91,6 +91,11 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 		pr, err = loadDB(path, f)
 	case inStats:
 		pr, err = loadStats(path, f)
+		if errors.Is(err, data.ErrFactorsInMemory) && !f.stream && !f.tooBig {
+			// Weighted gaussian statistics, chosen for their O(p²) memory,
+			// not because the file is large: factors are read in memory.
+			pr, err = loadRows(path, f)
+		}
 	case inPasses:
 		pr, err = loadStream(path, f, cmd)
 	default:
@@ -250,6 +255,7 @@ func shouldStream(path string, f *fitFlags) bool {
 	if b.Bytes <= 0 || fi.Size()*membudget.InMemoryFactor <= b.Bytes {
 		return false
 	}
+	f.tooBig = true
 	fmt.Fprintf(f.stderr, "cardreg: %s: streaming (%s as float64 × %d > %s)\n",
 		path, membudget.FormatBytes(float64(fi.Size())), membudget.InMemoryFactor, b)
 	return true
