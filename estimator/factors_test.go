@@ -897,8 +897,8 @@ func bruteForce(t *testing.T, pr reference.GLMProblem, lv []int, k, ref int, edg
 }
 
 // TestFactorBruteForce: gaussian fits of one nominal or ordinal factor of
-// 2–4 levels (every reference position, random pair or edge weights, with
-// and without row weights) reach the minimum found by enumerating the
+// 2–4 levels (every reference position, equal or random pair or edge
+// weights, with and without row weights) reach the minimum found by enumerating the
 // ordered partitions of the levels, to 1e-9 relative, with the same
 // partition (exact ties), and level effects as close as the certified gap
 // guarantees: the fits stop on the gap (least-squares FISTA, unpolished
@@ -912,7 +912,14 @@ func TestFactorBruteForce(t *testing.T) {
 	for k := 2; k <= 4; k++ {
 		for ref := range k {
 			for _, ordinal := range []bool{false, true} {
-				for _, weighted := range []bool{false, true} {
+				for _, c := range []struct{ weighted, equal bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
+					weighted := c.weighted
+					wt := func() float64 {
+						if c.equal {
+							return 1
+						}
+						return 0.3 + 1.5*rng.Float64()
+					}
 					x, lv := oneFactor(n, k, ref)
 					eff := make([]float64, k)
 					for l := range eff {
@@ -943,18 +950,21 @@ func TestFactorBruteForce(t *testing.T) {
 					if ordinal {
 						blk.Type = penalty.OrdinalBlock
 						for e := range k - 1 {
-							pw[e][e+1] = 0.3 + 1.5*rng.Float64()
+							pw[e][e+1] = wt()
 							pw[e+1][e] = pw[e][e+1]
 							blk.Weights = append(blk.Weights, pw[e][e+1])
 						}
 					} else {
 						for j := range k {
 							for l := j + 1; l < k; l++ {
-								pw[j][l] = 0.3 + 1.5*rng.Float64()
+								pw[j][l] = wt()
 								pw[l][j] = pw[j][l]
 							}
 						}
 						blk.Weights = (&factor{k: k, ref: ref, kind: "random", pair: pw}).blockWeights()
+					}
+					if c.equal {
+						blk.Weights = nil // the package's closed forms, not its graph
 					}
 					pen, err := penalty.NewBlocks(k-1, []penalty.Block{blk})
 					require.NoError(t, err)
@@ -985,7 +995,7 @@ func TestFactorBruteForce(t *testing.T) {
 					require.NoError(t, err)
 					mu := strongConvexity(x, w)
 					for _, frac := range []float64{0.05, 0.25, 0.6, 1.2} {
-						name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v λ=%gλmax", k, ref, ordinal, weighted, frac)
+						name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v equal pair weights=%v λ=%gλmax", k, ref, ordinal, weighted, c.equal, frac)
 						lambda := frac * lmax
 						m, err := estimator.Fit(r, pen, lambda, opts)
 						require.NoError(t, err, name)
