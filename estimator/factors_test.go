@@ -334,8 +334,8 @@ func (d *factorDesign) build(t *testing.T) {
 	d.pen = pen
 }
 
-// familyCase is a family with the responses it draws around a linear
-// predictor and the reference's name for it.
+// familyCase is a family, the intercept of its simulated data and how it
+// draws a response around a linear predictor.
 type familyCase struct {
 	fam  datafit.Family
 	b0   float64
@@ -435,23 +435,26 @@ func (d *factorDesign) groups(beta []float64) [][]float64 {
 	return out
 }
 
-// partitionStats compares the fit's partition of each group with the
-// reference's: a pair the reference ties (|Δ| ≤ tieTol·s, s the group's
-// scale) must be tied in the fit to the same tolerance, a pair it
-// separates by more than sepTol·s must be separated; the pairs in between
-// are too close for the reference to tell. It returns the number of
-// checked pairs, of ambiguous ones, of ties that are exact in the fit, and
-// whether some group is partly fused (neither all levels distinct nor one
-// value).
+// partitionCount counts what comparePartitions checked: pairs of values
+// compared, pairs too close for the reference to tell, pairs the
+// reference ties and those of them the fit ties exactly, and groups the
+// fit fuses partly (neither all values distinct nor one value).
 type partitionCount struct {
 	checked, ambiguous, ties, exactTies, partial int
 }
 
+// tieTol and sepTol, times a group's scale, are the differences below
+// which the reference ties two values and above which it separates them.
 const (
 	tieTol = 1e-7
 	sepTol = 1e-5
 )
 
+// comparePartitions compares the fit's partition of each group with the
+// reference's: a pair the reference ties (|Δ| ≤ tieTol·s, s the largest
+// |value| of the group, at least 1e-3) must be tied in the fit to the same
+// tolerance, a pair it separates by sepTol·s or more must be separated;
+// the pairs in between are too close for the reference to tell.
 func comparePartitions(t *testing.T, name string, got, ref [][]float64, pc *partitionCount) {
 	t.Helper()
 	for gi := range got {
