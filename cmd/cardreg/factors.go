@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
@@ -135,7 +136,7 @@ func (pr *problem) buildFactorPenalty(f *fitFlags) error {
 // factorCombination refuses the flags a fit with factors does not take.
 func (f *fitFlags) factorCombination() error {
 	switch {
-	case !contains(numericPenalties, f.penalty):
+	case !slices.Contains(numericPenalties, f.penalty):
 		return usagef("--penalty %s: with factor predictors --penalty names the numeric predictors' penalty: %s (each factor gets its own)", f.penalty, orList(numericPenalties))
 	case f.fam.exclude != "" || f.fam.penaltyFactor != "":
 		return usagef("--exclude and --penalty-factor do not combine with factor predictors: use --penalty none to leave the numeric predictors unpenalised")
@@ -156,15 +157,6 @@ func (pr *problem) pilot() ([]float64, error) {
 		return nil, err
 	}
 	return m.Coefficients(0), nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // designOf is the factor design of rows read into memory, nil when they
