@@ -402,3 +402,21 @@ func TestFactorRoutes(t *testing.T) {
 	require.Equal(t, 1, res.code, res.stderr)
 	require.Contains(t, res.stderr, "in memory only")
 }
+
+// TestFactorPairWeights fits with each pair weighting: every fit certified,
+// the weighting said, and the three give different fits.
+func TestFactorPairWeights(t *testing.T) {
+	objectives := map[float64]bool{}
+	for _, w := range []string{"equal", "count", "adaptive"} {
+		r := fitFactors(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+			"--ordinal", policiesOrder, "--pair-weights", w, "--lambda", "5", policies)
+		require.Equal(t, w, r.PairWeights)
+		require.True(t, r.Converged, w)
+		require.LessOrEqual(t, *r.DualityGap, 1e-7, w)
+		objectives[r.Objective] = true
+	}
+	require.Len(t, objectives, 3)
+	res := cardreg(t, "fit", "--pair-weights", "smurf", "--lambda", "1", policies)
+	require.Equal(t, 2, res.code)
+	require.Contains(t, res.stderr, "equal, count, adaptive")
+}
