@@ -227,9 +227,9 @@ func (d *Design) adaptiveWeights(f int, pilot []float64) []float64 {
 	return penalty.AdaptivePairWeights(beta)
 }
 
-// effects returns factor f's effect per level (level order, the
-// reference's 0) from one coefficient per design column.
-func (d *Design) effects(f int, coef []float64) []float64 {
+// Effects returns factor f's effect per level (level order, the
+// reference's 0) from coef, one coefficient per design column.
+func (d *Design) Effects(f int, coef []float64) []float64 {
 	fc := d.Factors[f]
 	e := make([]float64, len(fc.Levels))
 	for k, l := range d.nonRef(f) {

@@ -114,3 +114,12 @@ func TestParsePairWeights(t *testing.T) {
 	_, err := ParsePairWeights("smurf")
 	require.ErrorContains(t, err, "equal, count, adaptive")
 }
+
+// Effects puts each column's coefficient at its level and 0 at the
+// reference.
+func TestEffects(t *testing.T) {
+	d := design3(t)
+	coef := []float64{0.2, 0.5, 0.7, 0.2, 0.1, -1}
+	require.Equal(t, []float64{0.5, 0, 0.7}, d.Effects(0, coef))
+	require.Equal(t, []float64{0, 0.1, -1}, d.Effects(1, coef))
+}

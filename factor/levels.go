@@ -58,7 +58,7 @@ func (d *Design) Levels(fit Fitted) []Levels {
 		if pen == nil {
 			pen = fit.Coef
 		}
-		byPen, eff := d.effects(f, pen), d.effects(f, fit.Coef)
+		byPen, eff := d.Effects(f, pen), d.Effects(f, fit.Coef)
 		rows, mass := d.levelMass(f, fit.Weights)
 		var total float64
 		for _, m := range mass {
@@ -125,7 +125,7 @@ func (d *Design) levelMass(f int, w []float64) ([]int, []float64) {
 func (d *Design) DF(coef []float64, numeric string) int {
 	df := 0
 	for f := range d.Factors {
-		df += distinctNonZero(d.effects(f, coef))
+		df += distinctNonZero(d.Effects(f, coef))
 	}
 	var num []float64
 	for _, j := range d.Numeric() {

@@ -24,7 +24,7 @@ type Merge struct {
 // effects share an index (the reference's effect is 0), numbered in order
 // of first appearance along the levels.
 func (d *Design) Partition(f int, coef []float64) []int {
-	eff := d.effects(f, coef)
+	eff := d.Effects(f, coef)
 	index := map[float64]int{}
 	out := make([]int, len(eff))
 	for l, v := range eff {

@@ -57,6 +57,7 @@ func newPathFlags(cmd string, stderr io.Writer) (*flag.FlagSet, *pathFlags) {
 	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
 	if cmd == "path" {
+		fs.Lookup("plot").Usage = "also draw the coefficients along lambda to FILE.png or FILE.svg; with factor predictors also each factor's level effects along lambda, coloured by the level groups at the path's middle lambda, to FILE-factors.png or FILE-factors.svg"
 		fs.StringVar(&f.merges, "merges", "", "with factor predictors: also write to FILE.csv, for each factor, the lambda at which each merge of its level groups happens")
 	}
 	fs.Lookup("lambda").Usage = "the lambda values to fit (paper scale), comma separated, each > 0, fitted in decreasing order as glmnet does (default: a generated grid of --nlambda values)"
@@ -84,7 +85,11 @@ func (f *pathFlags) check(cmd string, pos []string) ([]string, error) {
 		f.checkGridFlags,
 		func() error { return f.checkTable(cmd) },
 		func() error {
-			return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot, "--merges", f.merges)
+			var factorPlot string // path's factor plot, written when the data hold factors
+			if cmd == "path" && f.plot != "" {
+				factorPlot = factorPlotFile(f.plot)
+			}
+			return checkPaths(f.inputs(pos[0]), "--out", f.out, "--plot", f.plot, "--plot (factors)", factorPlot, "--merges", f.merges)
 		},
 	}
 	for _, c := range checks {
@@ -211,6 +216,10 @@ lambda / (2n)). For the cardinality penalty the grid starts where the fit is
 fully fused. Takes fit's flags (penalty, nu, target, groups, ...) plus
 --nlambda, --min-ratio and --plot FILE.png|svg; --lambda L1,L2,... fits those
 lambda values instead of the generated grid (in decreasing order, as glmnet).
+With factor predictors, --plot also draws FILE-factors.png|svg: one panel per
+factor, each level's effect along lambda, coloured by the level groups at the
+path's middle lambda (the dotted line), the reference black and the levels
+fused with it grey; --merges FILE.csv lists the merges.
 
 Example:
   cardreg path --penalty cardinality --nlambda 30 examples/cardinality.csv
@@ -245,6 +254,11 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 	if f.plot != "" {
 		if err := plotPath(plotting.FromPath(path), pr.names, f.plot); err != nil {
 			return "", "", err
+		}
+		if pr.design != nil {
+			if err := plotFactors(plotting.FromFactors(path, pr.design, 0), f.plot); err != nil {
+				return "", "", err
+			}
 		}
 	}
 	if err := pr.writeMerges(path, f.merges); err != nil {

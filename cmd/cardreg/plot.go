@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/plotting"
@@ -26,6 +28,26 @@ func plotPath(path plotting.PathCurves, names []string, file string) error {
 		}
 		return wt, err
 	})
+}
+
+// plotFactors draws the factors' level effects along a path
+// (plotting.Factors, the groups coloured at the path's middle fit) to
+// factorPlotFile(file).
+func plotFactors(curves plotting.FactorCurves, file string) error {
+	return savePlot(factorPlotFile(file), func(format string) (io.WriterTo, error) {
+		wt, err := plotting.Factors(curves, format)
+		if errors.Is(err, plotting.ErrNoPositiveLambda) {
+			err = errors.New("--plot: " + err.Error())
+		}
+		return wt, err
+	})
+}
+
+// factorPlotFile is the name of the factor plot beside the --plot file:
+// FILE.png gives FILE-factors.png.
+func factorPlotFile(file string) string {
+	ext := filepath.Ext(file)
+	return strings.TrimSuffix(file, ext) + "-factors" + ext
 }
 
 // plotCV draws a cross-validation curve (plotting.CV) to the --plot file.

@@ -33,3 +33,35 @@ func TestPathPlot(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, strings.HasPrefix(string(b), "\x89PNG"))
 }
+
+// With factors, path --plot FILE.png also draws FILE-factors.png (one
+// panel per factor, the levels coloured by their groups), and FILE.svg
+// FILE-factors.svg; without factors there is no factor plot.
+func TestFactorPathPlot(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"path", "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
+		"--ordinal", policiesOrder, "--nlambda", "20", "--out", filepath.Join(dir, "path.csv")}
+	png := filepath.Join(dir, "p.png")
+	res := cardreg(t, append(args, "--plot", png, policies)...)
+	require.Equal(t, 0, res.code, res.stderr)
+	for _, name := range []string{png, filepath.Join(dir, "p-factors.png")} {
+		b, err := os.ReadFile(name)
+		require.NoError(t, err)
+		require.True(t, strings.HasPrefix(string(b), "\x89PNG\r\n\x1a\n"), "%s is not a PNG", name)
+	}
+	svg := filepath.Join(dir, "p.svg")
+	res = cardreg(t, append(args, "--plot", svg, policies)...)
+	require.Equal(t, 0, res.code, res.stderr)
+	b, err := os.ReadFile(filepath.Join(dir, "p-factors.svg"))
+	require.NoError(t, err)
+	for _, want := range []string{"region (nominal, reference R01)", "vehicle_age (ordinal, reference 0-2)", "fuel (nominal, reference Diesel)", "groups at λ = "} {
+		require.Contains(t, string(b), want)
+	}
+	// 19 levels: one line each, plus a legend thumbnail per group.
+	require.Greater(t, strings.Count(string(b), "stroke-width:1.4\""), 19)
+
+	plain := filepath.Join(dir, "plain.svg")
+	require.Equal(t, 0, cardreg(t, "path", "--nlambda", "5", "--plot", plain, "../../examples/cardinality.csv").code)
+	_, err = os.Stat(filepath.Join(dir, "plain-factors.svg"))
+	require.True(t, os.IsNotExist(err), "a factor plot without factors: %v", err)
+}
