@@ -61,7 +61,7 @@ func TestModelCorruptions(t *testing.T) {
 		"negative lambda":      {with("lambda", "-1"), "lambda -1"},
 		"zero nu":              {with("nu", "0"), "nu 0"},
 		"unknown penalty":      {with("penalty", `"elastic"`), "unknown penalty"},
-		"version 4":            {with("version", "4"), "model version 4"},
+		"version 5":            {with("version", "5"), "model version 5"},
 		"unknown family":       {with("family", `"gamma"`), "unknown family"},
 		"mismatched link":      {with("link", `"logit"`), "unknown family and link"},
 		"offset is predictor":  {with("offset_column", `"x1"`), "offset column"},
@@ -81,7 +81,8 @@ func TestModelCorruptions(t *testing.T) {
 		})
 	}
 	// Version 1 (before converged and duality_gap) and version 2 (before
-	// family, link and weights) models still read, as least squares.
+	// family, link and weights) models still read, as least squares, and
+	// version 3 (before factors) as it was written.
 	older := func(version string, drop ...string) string {
 		m := map[string]json.RawMessage{}
 		for k, v := range fields {
@@ -93,7 +94,7 @@ func TestModelCorruptions(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
-	for _, v := range []string{older("1", "converged", "duality_gap", "family", "link", "weights"), older("2", "family", "link", "weights")} {
+	for _, v := range []string{older("1", "converged", "duality_gap", "family", "link", "weights"), older("2", "family", "link", "weights"), older("3")} {
 		res := cardreg(t, "predict", "--model", writeFile(t, dir, "old.json", v), data)
 		require.Equal(t, 0, res.code, res.stderr)
 	}

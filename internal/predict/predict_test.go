@@ -31,10 +31,10 @@ func TestLinear(t *testing.T) {
 	path := writeCSV(t, "id,b,off,a\nx,1,0.5,2\ny,0,0,-1\n")
 	m := &modelfile.Linear{Names: []string{"a", "b"}, Coefficients: []float64{2, 10}, Intercept: 1, OffsetColumn: "off"}
 	var b strings.Builder
-	require.NoError(t, Linear(&b, m, path, data.Options{}, identity))
+	require.NoError(t, Linear(&b, m, path, data.Options{}, identity, nil))
 	require.Equal(t, "prediction\n15.5\n-1\n", b.String())
 	b.Reset()
-	require.NoError(t, Linear(&b, m, path, data.Options{}, math.Exp))
+	require.NoError(t, Linear(&b, m, path, data.Options{}, math.Exp, nil))
 	require.True(t, strings.HasPrefix(b.String(), "prediction\n5389698.47"), b.String())
 }
 
@@ -43,9 +43,9 @@ func TestLinear(t *testing.T) {
 func TestLinearErrors(t *testing.T) {
 	path := writeCSV(t, "a,b\n1,2\n800,1\n")
 	var b strings.Builder
-	err := Linear(&b, &modelfile.Linear{Names: []string{"c"}, Coefficients: []float64{1}}, path, data.Options{}, identity)
+	err := Linear(&b, &modelfile.Linear{Names: []string{"c"}, Coefficients: []float64{1}}, path, data.Options{}, identity, nil)
 	require.ErrorContains(t, err, `the model needs predictor "c", which is not a column (columns: a, b)`)
-	err = Linear(&b, &modelfile.Linear{Names: []string{"a"}, Coefficients: []float64{1}}, path, data.Options{}, math.Exp)
+	err = Linear(&b, &modelfile.Linear{Names: []string{"a"}, Coefficients: []float64{1}}, path, data.Options{}, math.Exp, nil)
 	require.ErrorContains(t, err, "the prediction of data row 2 overflows float64")
 }
 
