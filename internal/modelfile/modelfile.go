@@ -222,6 +222,12 @@ func (m *Linear) Columns() ([]int, error) {
 		at[name] = k
 	}
 	seen := map[string]bool{}
+	for _, f := range m.Factors {
+		if seen[f.Column] {
+			return nil, fmt.Errorf("factor %s appears twice in factors", names.Short([]byte(f.Column)))
+		}
+		seen[f.Column] = true
+	}
 	for i := range m.Factors {
 		f, err := m.Factors[i].Data()
 		if err != nil {
@@ -229,14 +235,11 @@ func (m *Linear) Columns() ([]int, error) {
 		}
 		col := "factor " + names.Short([]byte(f.Name))
 		switch _, numeric := at[f.Name]; {
-		case seen[f.Name]:
-			return nil, fmt.Errorf("%s appears twice in factors", col)
 		case numeric:
 			return nil, fmt.Errorf("%s is also a numeric predictor", col)
 		case f.Name == m.OffsetColumn:
 			return nil, fmt.Errorf("%s is also the offset column", col)
 		}
-		seen[f.Name] = true
 		last := -1
 		for _, dummy := range f.DummyNames() {
 			k, ok := at[dummy]
