@@ -111,6 +111,7 @@ func FuzzModel(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(strings.Replace(string(good), `"version": 2`, `"version": 1`, 1)))
 	f.Add([]byte(`{"format":"cardreg-model","version":2}`))
+	f.Add([]byte(`{"format":"cardreg-model","version":4,"penalty":"factor","lambda":1,"nu":1,"target":"y","names":["g=b","x"],"coefficients":[1,2],"intercept":0,"relaxed":false,"n":3,"converged":true,"duality_gap":0,"family":"gaussian","link":"identity","weights":"none","factors":[{"column":"g","levels":["a","b"],"reference":"a","ordinal":false,"numeric":false,"na_level":false}],"numeric_penalty":"lasso"}`))
 	f.Add([]byte(`{"format":"cardreg-model","format":"x"}`))
 	f.Add([]byte(`{"format":"cardreg-model","version":2,"penalty":"lasso","lambda":1,"nu":null,"target":"y","names":["a"],"coefficients":[2],"intercept":1,"relaxed":false,"n":3,"converged":true,"duality_gap":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -121,6 +122,8 @@ func FuzzModel(f *testing.F) {
 			return
 		}
 		require.Equal(t, len(m.Names), len(m.Coefficients))
+		_, err = m.Columns()
+		require.NoError(t, err, "Parse checked the factors")
 		require.NotEmpty(t, m.Names)
 		for _, c := range append(m.Coefficients, m.Intercept, m.Lambda) {
 			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))
