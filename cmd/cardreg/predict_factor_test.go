@@ -17,7 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-
 // policiesFit are the flags of a Poisson fit of the policies example with
 // a nominal (region, fuel) and an ordinal (vehicle_age) factor.
 var policiesFit = []string{"fit", "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure",
