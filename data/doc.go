@@ -50,6 +50,7 @@
 // The forms that stream the rows (ReadStats, FileSource) take numeric
 // predictors only: they refuse factors with one error.
 //
-// Factor.Code and Factor.Dummies read the levels of new rows, for
-// prediction, as the file's cells were read.
+// Factor.Code, Factor.Level and Factor.Dummies read the levels of new
+// rows, for prediction, as the file's cells were read; NewFactor rebuilds
+// a factor from its saved levels.
 package data

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -195,23 +196,67 @@ func (f *Factor) Dummies(cells []string, o DummyOptions) (*mat.Dense, error) {
 		place = func(i int) string { return fmt.Sprintf("row %d", i+1) }
 	}
 	for i, s := range cells {
-		c, ok := f.Code(s)
-		if !ok && !f.NALevel && MissingLevel(strings.TrimSpace(s)) {
-			return nil, fmt.Errorf("%s: column %s: missing value %s (the fit's data had none: the factor has no level for it)",
-				place(i), ShortText([]byte(f.Name)), ShortText([]byte(strings.TrimSpace(s))))
-		}
-		if !ok && !o.UnseenAsRef {
-			return nil, fmt.Errorf("%s: column %s: level %s is not one of the factor's %d levels (%s)%s",
-				place(i), ShortText([]byte(f.Name)), ShortText([]byte(strings.TrimSpace(s))), len(f.Levels), someLevels(f.Levels), o.UnseenHint)
-		}
-		if !ok {
-			c = int32(f.Ref)
+		c, _, err := f.Level(s, o)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", place(i), err)
 		}
 		if k := f.Dummy(c); k >= 0 {
 			x.Set(i, k, 1)
 		}
 	}
 	return x, nil
+}
+
+// Level returns the code of a new row's level, cell, as Dummies reads it,
+// and whether the factor does not have that level (unseen), which is read
+// as the reference with o.UnseenAsRef and is otherwise an error naming the
+// column and the level (not the row: o.Place is for Dummies). A missing
+// value is an error when NALevel is not a level, whatever o says.
+func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err error) {
+	c, ok := f.Code(cell)
+	if ok {
+		return c, false, nil
+	}
+	s := strings.TrimSpace(cell)
+	if !f.NALevel && MissingLevel(s) {
+		return 0, false, fmt.Errorf("column %s: missing value %s (the fit's data had none: the factor has no level for it)",
+			ShortText([]byte(f.Name)), ShortText([]byte(s)))
+	}
+	if !o.UnseenAsRef {
+		return 0, true, fmt.Errorf("column %s: level %s is not one of the factor's %d levels (%s)%s",
+			ShortText([]byte(f.Name)), ShortText([]byte(s)), len(f.Levels), someLevels(f.Levels), o.UnseenHint)
+	}
+	return int32(f.Ref), true, nil
+}
+
+// NewFactor returns a factor of the column name for reading the levels of
+// new rows (Code, Level, Dummies): one saved with a model, say. Its levels
+// are in order, levels[ref] is the reference, and each level must be
+// written as a cell's level reads (see Factor.Code): trimmed, not empty,
+// valid UTF-8, a missing value only as NALevel when naLevel, for a
+// numeric factor a number as its shortest decimal; no level twice, at
+// least two levels. It has no Codes or Counts.
+func NewFactor(name string, levels []string, ref int, ordinal, numeric, naLevel bool) (*Factor, error) {
+	col := "column " + ShortText([]byte(name))
+	if len(levels) < 2 {
+		return nil, fmt.Errorf("%s: %d level(s), a factor has at least two", col, len(levels))
+	}
+	if ref < 0 || ref >= len(levels) {
+		return nil, fmt.Errorf("%s: reference %d is not one of the levels 0 to %d", col, ref, len(levels)-1)
+	}
+	f := &Factor{Name: name, Levels: levels, Ref: ref, Ordinal: ordinal, Numeric: numeric, NALevel: naLevel, index: make(map[string]int32, len(levels))}
+	for c, l := range levels {
+		s, err := f.canon(strings.TrimSpace(l), false)
+		if err != nil || s != l || l == "" || !utf8.ValidString(l) {
+			return nil, fmt.Errorf("%s: level %s is not written as a cell's level reads (trimmed, not empty, a missing value only as %s, a number of a numeric factor as its shortest decimal)",
+				col, ShortText([]byte(l)), NALevel)
+		}
+		if _, dup := f.index[l]; dup {
+			return nil, fmt.Errorf("%s: level %s appears twice", col, ShortText([]byte(l)))
+		}
+		f.index[l] = int32(c)
+	}
+	return f, nil
 }
 
 // someLevels lists the first levels, for messages.

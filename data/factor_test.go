@@ -450,3 +450,49 @@ func FuzzReadRowsFactors(f *testing.F) {
 		}
 	})
 }
+
+// NewFactor rebuilds a factor from its saved levels, refusing levels no
+// cell reads as; Level reads one new cell as Dummies does.
+func TestNewFactor(t *testing.T) {
+	f, err := NewFactor("n", []string{"1", "2", "10", "NA"}, 1, false, true, true)
+	require.NoError(t, err)
+	for cell, want := range map[string]int32{"10.0": 2, " 02": 1, "": 3, "nan": 3} {
+		c, unseen, err := f.Level(cell, DummyOptions{})
+		require.NoError(t, err, cell)
+		require.False(t, unseen)
+		require.Equal(t, want, c, cell)
+	}
+	c, unseen, err := f.Level("7", DummyOptions{UnseenAsRef: true})
+	require.NoError(t, err)
+	require.True(t, unseen)
+	require.Equal(t, int32(1), c)
+	_, unseen, err = f.Level("7", DummyOptions{UnseenHint: " (hint)"})
+	require.True(t, unseen)
+	require.EqualError(t, err, `column "n": level "7" is not one of the factor's 4 levels ("1", "2", "10", "NA") (hint)`)
+	g, err := NewFactor("g", []string{"a", "b"}, 0, false, false, false)
+	require.NoError(t, err)
+	_, _, err = g.Level(" NA ", DummyOptions{UnseenAsRef: true})
+	require.EqualError(t, err, `column "g": missing value "NA" (the fit's data had none: the factor has no level for it)`)
+	for name, c := range map[string]struct {
+		levels  []string
+		ref     int
+		numeric bool
+		na      bool
+		want    string
+	}{
+		"one level":       {[]string{"a"}, 0, false, false, "1 level(s)"},
+		"reference":       {[]string{"a", "b"}, 2, false, false, "reference 2"},
+		"twice":           {[]string{"a", "b", "a"}, 0, false, false, `level "a" appears twice`},
+		"untrimmed":       {[]string{"a", " b"}, 0, false, false, `level " b" is not written`},
+		"empty":           {[]string{"a", ""}, 0, false, false, `level "" is not written`},
+		"missing":         {[]string{"a", "NA"}, 0, false, false, `level "NA" is not written`},
+		"missing spelt":   {[]string{"a", "nan"}, 0, false, true, `level "nan" is not written`},
+		"numeric padded":  {[]string{"1", "02"}, 0, true, false, `level "02" is not written`},
+		"numeric decimal": {[]string{"1", "2.0"}, 0, true, false, `level "2.0" is not written`},
+	} {
+		_, err := NewFactor("f", c.levels, c.ref, false, c.numeric, c.na)
+		require.ErrorContains(t, err, c.want, name)
+	}
+	_, err = NewFactor("f", []string{"02", "2.0"}, 0, false, false, false)
+	require.NoError(t, err, "a text factor's levels are not numbers")
+}

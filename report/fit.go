@@ -6,6 +6,7 @@ import (
 
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/internal/modelfile"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -89,11 +90,14 @@ type Fit struct {
 	// NumericPenalty is the numeric predictors' penalty of a fit with
 	// factors, whose Penalty is then FactorPenalty.
 	NumericPenalty string `json:"numeric_penalty,omitempty"`
+	// SavedFactors are the factors as a saved model records them (for
+	// predict; see WriteModel), in the order of the design's.
+	SavedFactors []modelfile.Factor `json:"-"`
 }
 
 // FactorPenalty is the name a fit with factor predictors gives its
 // penalty: each factor its block, the numeric predictors NumericPenalty.
-const FactorPenalty = "factor"
+const FactorPenalty = modelfile.FactorPenalty
 
 // FillFactors sets the level groups of a fit with factors, and keeps in
 // the clusters only the numeric predictors (a factor's answer is its level
@@ -101,6 +105,10 @@ const FactorPenalty = "factor"
 // which the clusters across predictors would mix up).
 func (r *Fit) FillFactors(d *factor.Design, levels []factor.Levels, weights string) {
 	r.Factors, r.PairWeights = levels, weights
+	r.SavedFactors = nil
+	for _, f := range d.Factors {
+		r.SavedFactors = append(r.SavedFactors, modelfile.NewFactor(f))
+	}
 	if r.Penalty != FactorPenalty {
 		r.NumericPenalty, r.Penalty = r.Penalty, FactorPenalty
 	}

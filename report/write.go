@@ -112,7 +112,8 @@ func (r *Fit) WriteModel(w io.Writer) error {
 	return jsonx.Write(w, modelfile.Linear{Format: modelfile.Format, Version: modelfile.Version, Penalty: r.Penalty, Lambda: r.Lambda,
 		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
-		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights})
+		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights,
+		Factors: r.SavedFactors, NumericPenalty: r.NumericPenalty})
 }
 
 // WriteText prints the fit as a two-column table: how λ was chosen and

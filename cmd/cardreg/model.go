@@ -30,7 +30,7 @@ func parseModelFrom(path string, b []byte) (*modelfile.Linear, error) {
 
 // predictFlags are the flags of cardreg predict.
 type predictFlags struct {
-	model, out, sep, typ string
+	model, out, sep, typ, unseen string
 }
 
 func newPredictFlags() (*flag.FlagSet, *predictFlags) {
@@ -40,6 +40,7 @@ func newPredictFlags() (*flag.FlagSet, *predictFlags) {
 	fs.StringVar(&f.model, "model", "", "model file written by cardreg fit --save-model or cardreg net --save-model (- reads it from standard input, when the data are a file)")
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator of DATA.csv")
+	fs.StringVar(&f.unseen, "unseen", "error", "a factor level the model does not have: error (name the row, the column and the level; write nothing) or reference (predict such rows at the factor's reference level, with one warning counting them)")
 	fs.StringVar(&f.typ, "type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
@@ -50,6 +51,15 @@ logistic model, the class), or for a network trained with --loss xent the
 predicted class. DATA.csv must hold every predictor column of the model, by
 name, and the offset column of a model fitted with --offset; other columns (the
 response, extra columns) are ignored.
+
+A model fitted with factors (text columns, --factor, --ordinal) reads each
+factor's column by name as text, its levels as fit read them (with --factor or
+an ordinal's numbers, "02" and "2.0" are the level "2"), and puts each row's
+level in its dummy column (NAME=LEVEL; the reference level has none). A level
+the model does not have is an error naming the file, the line, the column and
+the level, unless --unseen reference predicts such rows at the reference level
+(a warning counts them); a missing value (empty, NA, NaN) is an error unless
+the fit made it a level (--na-level).
 
 Example:
   cardreg fit --save-model model.json examples/cardinality.csv
@@ -77,12 +87,19 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return usageFailure(stderr, "predict", err, "")
 	}
+	var unseen *predict.Unseen
+	if f.unseen == "reference" {
+		unseen = &predict.Unseen{}
+	}
 	err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error {
-		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f.typ)
+		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f.typ, unseen)
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
 		return 1
+	}
+	if unseen != nil && unseen.Rows > 0 {
+		fmt.Fprintf(stderr, "cardreg predict: warning: %d row(s) hold a factor level the model does not have, predicted at the reference level (--unseen reference); the first: %s\n", unseen.Rows, unseen.First)
 	}
 	return 0
 }
@@ -97,6 +114,9 @@ func (f *predictFlags) validate(pos []string) error {
 	case f.model == "-" && pos[0] == "-":
 		return errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
 	}
+	if f.unseen != "error" && f.unseen != "reference" {
+		return fmt.Errorf("--unseen must be error or reference, got %s", data.ShortText([]byte(f.unseen)))
+	}
 	if _, ok := datafit.PredictionByName(f.typ); !ok {
 		return fmt.Errorf("--type must be link, response or class, got %s", data.ShortText([]byte(f.typ)))
 	}
@@ -109,9 +129,9 @@ func (f *predictFlags) validate(pos []string) error {
 
 // predictFile writes the CSV of predictions of the model for the rows of
 // the data file: X·coefficients + intercept, streamed row by row in
-// constant memory (only the model's columns are read), or the network's
-// predictions.
-func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) error {
+// constant memory (only the model's columns are read; unseen as
+// predict.Linear takes it), or the network's predictions.
+func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string, unseen *predict.Unseen) error {
 	raw, err := jsonx.ReadFile(modelPath)
 	if err != nil {
 		return err
@@ -136,7 +156,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string) 
 	}
 	pred, _ := datafit.PredictionByName(typ) // checked by runPredict
 	o := data.Options{Sep: sep, Progress: readProgress("reading " + dataPath)}
-	return predict.Linear(w, m, dataPath, o, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
+	return predict.Linear(w, m, dataPath, o, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) }, unseen)
 }
 
 // predictNetworkFile writes the predictions of the saved network raw

@@ -61,7 +61,7 @@ func TestModelCorruptions(t *testing.T) {
 		"negative lambda":      {with("lambda", "-1"), "lambda -1"},
 		"zero nu":              {with("nu", "0"), "nu 0"},
 		"unknown penalty":      {with("penalty", `"elastic"`), "unknown penalty"},
-		"version 4":            {with("version", "4"), "model version 4"},
+		"version 5":            {with("version", "5"), "model version 5"},
 		"unknown family":       {with("family", `"gamma"`), "unknown family"},
 		"mismatched link":      {with("link", `"logit"`), "unknown family and link"},
 		"offset is predictor":  {with("offset_column", `"x1"`), "offset column"},
@@ -81,7 +81,8 @@ func TestModelCorruptions(t *testing.T) {
 		})
 	}
 	// Version 1 (before converged and duality_gap) and version 2 (before
-	// family, link and weights) models still read, as least squares.
+	// family, link and weights) models still read, as least squares, and
+	// version 3 (before factors) as it was written.
 	older := func(version string, drop ...string) string {
 		m := map[string]json.RawMessage{}
 		for k, v := range fields {
@@ -93,7 +94,7 @@ func TestModelCorruptions(t *testing.T) {
 		b, _ := json.Marshal(m)
 		return string(b)
 	}
-	for _, v := range []string{older("1", "converged", "duality_gap", "family", "link", "weights"), older("2", "family", "link", "weights")} {
+	for _, v := range []string{older("1", "converged", "duality_gap", "family", "link", "weights"), older("2", "family", "link", "weights"), older("3")} {
 		res := cardreg(t, "predict", "--model", writeFile(t, dir, "old.json", v), data)
 		require.Equal(t, 0, res.code, res.stderr)
 	}
@@ -110,6 +111,7 @@ func FuzzModel(f *testing.F) {
 	f.Add(good)
 	f.Add([]byte(strings.Replace(string(good), `"version": 2`, `"version": 1`, 1)))
 	f.Add([]byte(`{"format":"cardreg-model","version":2}`))
+	f.Add([]byte(`{"format":"cardreg-model","version":4,"penalty":"factor","lambda":1,"nu":1,"target":"y","names":["g=b","x"],"coefficients":[1,2],"intercept":0,"relaxed":false,"n":3,"converged":true,"duality_gap":0,"family":"gaussian","link":"identity","weights":"none","factors":[{"column":"g","levels":["a","b"],"reference":"a","ordinal":false,"numeric":false,"na_level":false}],"numeric_penalty":"lasso"}`))
 	f.Add([]byte(`{"format":"cardreg-model","format":"x"}`))
 	f.Add([]byte(`{"format":"cardreg-model","version":2,"penalty":"lasso","lambda":1,"nu":null,"target":"y","names":["a"],"coefficients":[2],"intercept":1,"relaxed":false,"n":3,"converged":true,"duality_gap":null}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
@@ -120,6 +122,8 @@ func FuzzModel(f *testing.F) {
 			return
 		}
 		require.Equal(t, len(m.Names), len(m.Coefficients))
+		_, err = m.Columns()
+		require.NoError(t, err, "Parse checked the factors")
 		require.NotEmpty(t, m.Names)
 		for _, c := range append(m.Coefficients, m.Intercept, m.Lambda) {
 			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))

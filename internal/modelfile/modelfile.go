@@ -1,5 +1,5 @@
 // Package modelfile reads and checks the linear model files cardreg fit
-// --save-model writes (format "cardreg-model", versions 1 to 3) and cardreg
+// --save-model writes (format "cardreg-model", versions 1 to 4) and cardreg
 // predict reads. A network's file is deepreg.Saved.
 package modelfile
 
@@ -11,7 +11,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/names"
 	"github.com/cardsparse/cardreg/penalty"
@@ -20,10 +22,14 @@ import (
 // Format names the saved-model format; Version changes when fields
 // change meaning. Version 2 added converged and duality_gap, version 3
 // family, link, offset_column and weights; older files (least squares,
-// without them) are still read.
+// without them) are still read. Version 4 added factors and
+// numeric_penalty (a model with factor predictors): a cardreg that reads
+// up to version 3 refuses the new fields as unknown, so every model is
+// now written as version 4, with or without factors; versions 1 to 3 are
+// still read (they have no factors).
 const (
 	Format  = "cardreg-model"
-	Version = 3
+	Version = 4
 )
 
 // Linear is what fit --save-model writes and predict reads: enough to
@@ -60,6 +66,67 @@ type Linear struct {
 	Link         string `json:"link,omitempty"`
 	OffsetColumn string `json:"offset_column,omitempty"`
 	Weights      string `json:"weights,omitempty"`
+	// Factors are the factor predictors (version 4), in the order of the
+	// data's columns; their dummy columns are among Names, as NAME=LEVEL
+	// (data.Factor.DummyNames). Penalty is then "factor" and
+	// NumericPenalty the numeric predictors' penalty (cardinality, lasso
+	// or none).
+	Factors        []Factor `json:"factors,omitempty"`
+	NumericPenalty string   `json:"numeric_penalty,omitempty"`
+}
+
+// Factor is a factor predictor of a saved model: what predict needs to read
+// its column in new data as the fit read it (data.Factor without the rows).
+type Factor struct {
+	// Column names the data's column.
+	Column string `json:"column"`
+	// Levels are the levels in the factor's order, each written as a
+	// cell's level reads (data.NewFactor); Reference is one of them.
+	Levels    []string `json:"levels"`
+	Reference string   `json:"reference"`
+	// Ordinal says the levels are ordered (--ordinal); Numeric says the
+	// column was named as a factor, so that its numbers are levels by
+	// value ("02" and "2.0" are the level "2"); NALevel says missing
+	// values are the level "NA", which is then one of Levels.
+	Ordinal bool `json:"ordinal"`
+	Numeric bool `json:"numeric"`
+	NALevel bool `json:"na_level"`
+}
+
+// FactorKeys are the keys every entry of factors must hold, not null.
+var FactorKeys = []string{"column", "levels", "reference", "ordinal", "numeric", "na_level"}
+
+// UnmarshalJSON decodes one entry of factors, refusing a missing, null,
+// duplicated or unknown key.
+func (f *Factor) UnmarshalJSON(b []byte) error {
+	type plain Factor
+	if err := jsonx.DecodeStrict(b, (*plain)(f), FactorKeys...); err != nil {
+		return fmt.Errorf("a factor: %v", err)
+	}
+	return nil
+}
+
+// NewFactor is the saved form of the factor f.
+func NewFactor(f *data.Factor) Factor {
+	return Factor{Column: f.Name, Levels: f.Levels, Reference: f.Levels[f.Ref], Ordinal: f.Ordinal, Numeric: f.Numeric,
+		NALevel: f.NALevel && slices.Contains(f.Levels, data.NALevel)}
+}
+
+// Data rebuilds the factor for reading new rows (data.NewFactor), or
+// says why the saved one is not a factor.
+func (f *Factor) Data() (*data.Factor, error) {
+	col := "factor " + names.Short([]byte(f.Column))
+	switch {
+	case strings.TrimSpace(f.Column) == "":
+		return nil, errors.New("a factor has an empty column name")
+	case f.NALevel != slices.Contains(f.Levels, data.NALevel):
+		return nil, fmt.Errorf("%s: na_level is %v but %q is %sone of its levels", col, f.NALevel, data.NALevel, map[bool]string{true: "not "}[f.NALevel])
+	}
+	ref := slices.Index(f.Levels, f.Reference)
+	if ref < 0 {
+		return nil, fmt.Errorf("%s: reference %s is not one of its levels", col, names.Short([]byte(f.Reference)))
+	}
+	return data.NewFactor(f.Column, f.Levels, ref, f.Ordinal, f.Numeric, f.NALevel)
 }
 
 // Required are the keys a saved model of version 1 must hold, not null;
@@ -88,7 +155,7 @@ func Parse(b []byte) (*Linear, error) {
 	case 1:
 	case 2:
 		required = append(slices.Clone(required), "converged")
-	case Version:
+	case 3, Version:
 		required = append(slices.Clone(required), "converged", "family", "link", "weights")
 	default:
 		return nil, fmt.Errorf("model version %d, this cardreg reads versions 1 to %d", head.Version, Version)
@@ -100,11 +167,20 @@ func Parse(b []byte) (*Linear, error) {
 	if head.Version < 3 {
 		m.Family, m.Link = "gaussian", "identity"
 	}
+	if head.Version < 4 && (m.Factors != nil || m.NumericPenalty != "") {
+		return nil, fmt.Errorf("corrupted cardreg model: factors and numeric_penalty are fields of version 4, the file says version %d", head.Version)
+	}
 	if err := m.Check(); err != nil {
 		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
 	}
 	return &m, nil
 }
+
+// FactorPenalty is the penalty of a model with factors: each factor its
+// block, the numeric predictors NumericPenalty, one of numericPenalties.
+const FactorPenalty = "factor"
+
+var numericPenalties = []string{factor.NumericCardinality, factor.NumericLasso, factor.NumericNone}
 
 // knownPenalty reports whether name is in penalty.Lookup's table.
 func knownPenalty(name string) bool {
@@ -122,13 +198,88 @@ func (m *Linear) Check() error {
 	}
 	// JSON has no NaN or infinity, and a number beyond float64 fails to
 	// decode, so every coefficient is finite here.
-	return names.Unique(m.Names, "predictor")
+	if err := names.Unique(m.Names, "predictor"); err != nil {
+		return err
+	}
+	_, err := m.Columns()
+	return err
+}
+
+// Columns says what each predictor of Names is, checking the factors:
+// Columns[k] is the index in Factors of the factor whose dummy column
+// Names[k] is, -1 for a numeric predictor. Each factor's dummy columns
+// (one per level but the reference, NAME=LEVEL) must be in Names, in level
+// order; a predictor NAME=… of a factor NAME must be one of them; no
+// factor's column may be a numeric predictor, the offset or another
+// factor's.
+func (m *Linear) Columns() ([]int, error) {
+	owner := make([]int, len(m.Names))
+	for k := range owner {
+		owner[k] = -1
+	}
+	at := make(map[string]int, len(m.Names))
+	for k, name := range m.Names {
+		at[name] = k
+	}
+	seen := map[string]bool{}
+	for _, f := range m.Factors {
+		if seen[f.Column] {
+			return nil, fmt.Errorf("factor %s appears twice in factors", names.Short([]byte(f.Column)))
+		}
+		seen[f.Column] = true
+	}
+	for i := range m.Factors {
+		f, err := m.Factors[i].Data()
+		if err != nil {
+			return nil, err
+		}
+		col := "factor " + names.Short([]byte(f.Name))
+		switch _, numeric := at[f.Name]; {
+		case numeric:
+			return nil, fmt.Errorf("%s is also a numeric predictor", col)
+		case f.Name == m.OffsetColumn:
+			return nil, fmt.Errorf("%s is also the offset column", col)
+		}
+		last := -1
+		for _, dummy := range f.DummyNames() {
+			k, ok := at[dummy]
+			switch {
+			case !ok:
+				return nil, fmt.Errorf("%s: its dummy column %s is not among the predictor names", col, names.Short([]byte(dummy)))
+			case owner[k] >= 0:
+				return nil, fmt.Errorf("%s: predictor %s is a dummy column of two factors", col, names.Short([]byte(dummy)))
+			case k < last:
+				return nil, fmt.Errorf("%s: its dummy columns are not in level order among the predictor names (%s)", col, names.Short([]byte(dummy)))
+			}
+			owner[k], last = i, k
+		}
+	}
+	for k, name := range m.Names {
+		if owner[k] >= 0 {
+			continue
+		}
+		for i := range m.Factors {
+			if level, ok := strings.CutPrefix(name, m.Factors[i].Column+"="); ok {
+				return nil, fmt.Errorf("predictor %s is a dummy column of factor %s, whose levels (but the reference) do not include %s",
+					names.Short([]byte(name)), names.Short([]byte(m.Factors[i].Column)), names.Short([]byte(level)))
+			}
+		}
+	}
+	return owner, nil
 }
 
 // checkFit tests what was fitted: the penalty, λ, ν, the gap, the family.
 func (m *Linear) checkFit() error {
 	switch {
-	case !knownPenalty(m.Penalty):
+	case m.Penalty == FactorPenalty && len(m.Factors) == 0:
+		return fmt.Errorf("penalty %q without factors", FactorPenalty)
+	case len(m.Factors) > 0 && m.Penalty != FactorPenalty:
+		return fmt.Errorf("a model with factors has penalty %q, not %s", FactorPenalty, names.Short([]byte(m.Penalty)))
+	case len(m.Factors) > 0 && !slices.Contains(numericPenalties, m.NumericPenalty):
+		return fmt.Errorf("numeric_penalty %s is not one of %s", names.Short([]byte(m.NumericPenalty)), strings.Join(numericPenalties, ", "))
+	case len(m.Factors) == 0 && m.NumericPenalty != "":
+		return errors.New("numeric_penalty without factors")
+	case m.Penalty != FactorPenalty && !knownPenalty(m.Penalty):
 		return fmt.Errorf("unknown penalty %s", names.Short([]byte(m.Penalty)))
 	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
 		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)

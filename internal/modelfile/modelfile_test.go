@@ -1,6 +1,7 @@
 package modelfile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -26,6 +27,64 @@ func TestParse(t *testing.T) {
 		{`"logit"`, `"log"`}:                       `unknown family and link "binomial"/"log"`,
 		{`"n":3`, `"n":0`}:                         "n = 0 observations",
 		{`"weights":"none"`, `"wieghts":"none"`}:   `field "weights" is missing`,
+	} {
+		_, err := Parse([]byte(strings.Replace(v3, edit[0], edit[1], 1)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s → %s: got %v, want %q", edit[0], edit[1], err, want)
+		}
+	}
+}
+
+const v4 = `{"format":"cardreg-model","version":4,"penalty":"factor","lambda":1,"nu":1,"target":"y","names":["g=b","g=c","x","h=2","h=NA"],
+"coefficients":[1,2,3,4,5],"intercept":1,"relaxed":false,"n":3,"converged":true,"duality_gap":0,"family":"poisson","link":"log","weights":"none",
+"factors":[{"column":"g","levels":["a","b","c"],"reference":"a","ordinal":false,"numeric":false,"na_level":false},
+{"column":"h","levels":["1","2","NA"],"reference":"1","ordinal":true,"numeric":true,"na_level":true}],"numeric_penalty":"lasso"}`
+
+// A model with factors: each factor's dummy columns among the names, in
+// level order, its levels as a cell reads them; every edit that breaks
+// that is refused with what is wrong.
+func TestParseFactors(t *testing.T) {
+	m, err := Parse([]byte(v4))
+	if err != nil || len(m.Factors) != 2 || !m.Factors[1].NALevel || m.NumericPenalty != "lasso" {
+		t.Fatalf("got %+v, %v", m, err)
+	}
+	owner, err := m.Columns()
+	if err != nil || fmt.Sprint(owner) != "[0 0 -1 1 1]" {
+		t.Fatalf("columns %v, %v", owner, err)
+	}
+	for edit, want := range map[[2]string]string{
+		{`"version":4`, `"version":3`}:                               "factors and numeric_penalty are fields of version 4",
+		{`"penalty":"factor"`, `"penalty":"lasso"`}:                  `a model with factors has penalty "factor", not "lasso"`,
+		{`"numeric_penalty":"lasso"`, `"numeric_penalty":"ridge"`}:   `numeric_penalty "ridge" is not one of cardinality, lasso, none`,
+		{`"levels":["a","b","c"]`, `"levels":["a","b","b"]`}:         `level "b" appears twice`,
+		{`"levels":["a","b","c"]`, `"levels":["a","b","d"]`}:         `its dummy column "g=d" is not among the predictor names`,
+		{`"levels":["a","b","c"]`, `"levels":["a","c","b"]`}:         "not in level order",
+		{`"levels":["a","b","c"]`, `"levels":["a","b"]`}:             `predictor "g=c" is a dummy column of factor "g", whose levels (but the reference) do not include "c"`,
+		{`"levels":["a","b","c"]`, `"levels":["a"]`}:                 "1 level(s)",
+		{`"levels":["a","b","c"]`, `"levels":null`}:                  `field "levels" is null`,
+		{`"levels":["a","b","c"]`, `"levels":["a"," b","c"]`}:        `level " b" is not written as a cell's level reads`,
+		{`"reference":"a"`, `"reference":"z"`}:                       `reference "z" is not one of its levels`,
+		{`"reference":"a"`, `"reference":"b"`}:                       `its dummy column "g=a" is not among the predictor names`,
+		{`"column":"g"`, `"column":"x"`}:                             `factor "x" is also a numeric predictor`,
+		{`"column":"g"`, `"column":"h"`}:                             `factor "h" appears twice`,
+		{`"column":"g"`, `"column":" "`}:                             "empty column name",
+		{`"column":"g"`, `"colunm":"g"`}:                             `a factor: field "column" is missing`,
+		{`"na_level":false}`, `"na_level":false,"ref":0}`}:           `unknown field "ref"`,
+		{`,"na_level":false}`, `}`}:                                  `field "na_level" is missing`,
+		{`"na_level":true`, `"na_level":false`}:                      `na_level is false but "NA" is one of its levels`,
+		{`"levels":["1","2","NA"]`, `"levels":["1","02","NA"]`}:      `level "02" is not written`,
+		{`"weights":"none"`, `"weights":"none","offset_column":"h"`}: `factor "h" is also the offset column`,
+		{`"factors":[`, `"factors":[null,`}:                          `field "column" is missing`,
+	} {
+		_, err := Parse([]byte(strings.Replace(v4, edit[0], edit[1], 1)))
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.HasPrefix(err.Error(), "corrupted cardreg model: ") {
+			t.Errorf("%s → %s: got %v, want %q", edit[0], edit[1], err, want)
+		}
+	}
+	// Without factors, the penalty "factor" and numeric_penalty are refused.
+	for edit, want := range map[[2]string]string{
+		{`"penalty":"lasso"`, `"penalty":"factor"`}:              `penalty "factor" without factors`,
+		{`"version":3`, `"version":4,"numeric_penalty":"lasso"`}: "numeric_penalty without factors",
 	} {
 		_, err := Parse([]byte(strings.Replace(v3, edit[0], edit[1], 1)))
 		if err == nil || !strings.Contains(err.Error(), want) {

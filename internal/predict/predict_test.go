@@ -31,10 +31,10 @@ func TestLinear(t *testing.T) {
 	path := writeCSV(t, "id,b,off,a\nx,1,0.5,2\ny,0,0,-1\n")
 	m := &modelfile.Linear{Names: []string{"a", "b"}, Coefficients: []float64{2, 10}, Intercept: 1, OffsetColumn: "off"}
 	var b strings.Builder
-	require.NoError(t, Linear(&b, m, path, data.Options{}, identity))
+	require.NoError(t, Linear(&b, m, path, data.Options{}, identity, nil))
 	require.Equal(t, "prediction\n15.5\n-1\n", b.String())
 	b.Reset()
-	require.NoError(t, Linear(&b, m, path, data.Options{}, math.Exp))
+	require.NoError(t, Linear(&b, m, path, data.Options{}, math.Exp, nil))
 	require.True(t, strings.HasPrefix(b.String(), "prediction\n5389698.47"), b.String())
 }
 
@@ -43,10 +43,29 @@ func TestLinear(t *testing.T) {
 func TestLinearErrors(t *testing.T) {
 	path := writeCSV(t, "a,b\n1,2\n800,1\n")
 	var b strings.Builder
-	err := Linear(&b, &modelfile.Linear{Names: []string{"c"}, Coefficients: []float64{1}}, path, data.Options{}, identity)
+	err := Linear(&b, &modelfile.Linear{Names: []string{"c"}, Coefficients: []float64{1}}, path, data.Options{}, identity, nil)
 	require.ErrorContains(t, err, `the model needs predictor "c", which is not a column (columns: a, b)`)
-	err = Linear(&b, &modelfile.Linear{Names: []string{"a"}, Coefficients: []float64{1}}, path, data.Options{}, math.Exp)
+	err = Linear(&b, &modelfile.Linear{Names: []string{"a"}, Coefficients: []float64{1}}, path, data.Options{}, math.Exp, nil)
 	require.ErrorContains(t, err, "the prediction of data row 2 overflows float64")
+}
+
+// A factor's column is read as text, its level's dummy column set; an
+// unseen level is an error naming the line, or the reference level,
+// counted, with an Unseen.
+func TestLinearFactors(t *testing.T) {
+	m := &modelfile.Linear{Names: []string{"g=b", "x", "g=c"}, Coefficients: []float64{10, 1, 100}, Intercept: 0.5,
+		Factors: []modelfile.Factor{{Column: "g", Levels: []string{"a", "b", "c"}, Reference: "a"}}, Penalty: "factor"}
+	path := writeCSV(t, "g,x\na,1\nc,2\n b ,3\nz,4\ny,5\n")
+	var b strings.Builder
+	err := Linear(&b, m, path, data.Options{}, identity, nil)
+	require.EqualError(t, err, path+`:5: column "g": level "z" is not one of the factor's 3 levels ("a", "b", "c")`+UnseenHint)
+	b.Reset()
+	var unseen Unseen
+	require.NoError(t, Linear(&b, m, path, data.Options{}, identity, &unseen))
+	require.Equal(t, "prediction\n1.5\n102.5\n13.5\n4.5\n5.5\n", b.String())
+	require.Equal(t, Unseen{Rows: 2, First: `data row 4, column "g", level "z"`}, unseen)
+	err = Linear(&b, m, writeCSV(t, "x\n1\n"), data.Options{}, identity, nil)
+	require.ErrorContains(t, err, `the model needs factor "g", which is not a column`)
 }
 
 // A saved xent network predicts a class label per row; a corrupted one is
