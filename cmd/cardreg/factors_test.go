@@ -134,35 +134,50 @@ func TestFactorEqualsGeneralPenalty(t *testing.T) {
 }
 
 // dummyFileAndG writes the example with one 0/1 column per non-reference
-// level (named as the fit r names them) and the G of r's penalty: per
-// nominal factor a row per pair of levels and per level against the
-// reference, per ordinal factor a row per adjacent pair, a row per numeric
-// predictor (the lasso).
+// level (named as the fit r names them) and the G of r's penalty (see
+// penaltyRows).
 func dummyFileAndG(t *testing.T, dir string, r factorJSON) (string, string) {
 	t.Helper()
 	d := loadTextCSV(t, policies)
-	var head []string
-	head = append(head, r.Names...)
-	head = append(head, "log_exposure", "claims")
 	var b strings.Builder
-	b.WriteString(strings.Join(head, ",") + "\n")
+	b.WriteString(strings.Join(append(slices.Clone(r.Names), "log_exposure", "claims"), ",") + "\n")
 	for _, row := range d.rows {
 		var cells []string
 		for _, name := range r.Names {
-			col, level, isDummy := strings.Cut(name, "=")
-			switch {
-			case isDummy && row[d.index[col]] == level:
-				cells = append(cells, "1")
-			case isDummy:
-				cells = append(cells, "0")
-			default:
-				cells = append(cells, row[d.index[name]])
-			}
+			cells = append(cells, dummyCell(d, row, name))
 		}
 		cells = append(cells, row[d.index["log_exposure"]], row[d.index["claims"]])
 		b.WriteString(strings.Join(cells, ",") + "\n")
 	}
 	data := writeFile(t, dir, "dummies.csv", b.String())
+	var gb strings.Builder
+	for _, row := range penaltyRows(r) {
+		cells := make([]string, len(row))
+		for j, v := range row {
+			cells[j] = strconv.FormatFloat(v, 'g', -1, 64)
+		}
+		gb.WriteString(strings.Join(cells, ",") + "\n")
+	}
+	return data, writeFile(t, dir, "G.csv", gb.String())
+}
+
+// dummyCell is the cell of predictor name (a dummy NAME=LEVEL, or a
+// numeric column) in a row of d.
+func dummyCell(d textCSV, row []string, name string) string {
+	col, level, isDummy := strings.Cut(name, "=")
+	switch {
+	case !isDummy:
+		return row[d.index[name]]
+	case row[d.index[col]] == level:
+		return "1"
+	}
+	return "0"
+}
+
+// penaltyRows are the rows of the G of r's penalty: per nominal factor a
+// row per pair of levels and per level against the reference, per ordinal
+// factor a row per adjacent pair, a row per numeric predictor (the lasso).
+func penaltyRows(r factorJSON) [][]float64 {
 	p := len(r.Names)
 	var rows [][]float64
 	add := func(j, k int) { // e_j − e_k, k < 0 for the reference
@@ -174,22 +189,14 @@ func dummyFileAndG(t *testing.T, dir string, r factorJSON) (string, string) {
 		rows = append(rows, row)
 	}
 	for _, f := range r.Factors {
-		var cols []int // the factor's columns in level order, −1 for the reference
-		for _, l := range factorLevels(f) {
-			if l == f.Reference {
-				cols = append(cols, -1)
-				continue
-			}
-			cols = append(cols, slices.Index(r.Names, f.Factor+"="+l))
-		}
+		cols := factorColumns(r, f)
 		for a := range cols {
 			for c := a + 1; c < len(cols); c++ {
-				if f.Ordinal && c != a+1 {
-					continue
-				}
-				if cols[a] < 0 {
+				switch {
+				case f.Ordinal && c != a+1:
+				case cols[a] < 0:
 					add(cols[c], -1)
-				} else {
+				default:
 					add(cols[a], cols[c])
 				}
 			}
@@ -200,15 +207,20 @@ func dummyFileAndG(t *testing.T, dir string, r factorJSON) (string, string) {
 			add(j, -1)
 		}
 	}
-	var gb strings.Builder
-	for _, row := range rows {
-		cells := make([]string, p)
-		for j, v := range row {
-			cells[j] = strconv.FormatFloat(v, 'g', -1, 64)
+	return rows
+}
+
+// factorColumns are f's columns in level order, −1 for the reference.
+func factorColumns(r factorJSON, f levelJSON) []int {
+	var cols []int
+	for _, l := range factorLevels(f) {
+		if l == f.Reference {
+			cols = append(cols, -1)
+			continue
 		}
-		gb.WriteString(strings.Join(cells, ",") + "\n")
+		cols = append(cols, slices.Index(r.Names, f.Factor+"="+l))
 	}
-	return data, writeFile(t, dir, "G.csv", gb.String())
+	return cols
 }
 
 // factorLevels returns the levels of f in the factor's order: the dummy
