@@ -30,6 +30,18 @@ type Data struct {
 	Unpenalized []int
 	// NoIntercept drops the intercept.
 	NoIntercept bool
+	// Observations, when positive, is the number of observations the rows
+	// stand for: rows that each aggregate identical observations, with the
+	// sum of their weights (see Constant). The weights are then rescaled to
+	// sum to it, glmnet's n, rather than to the number of rows. If zero,
+	// each row is one observation.
+	Observations int
+	// Constant, when not nil, holds one value ≥ 0 per row, on the scale of
+	// Weights: what the row's deviance w·d(y, η) leaves out of the summed
+	// deviances of the observations it aggregates, a constant independent of
+	// η. The loss adds it back (rescaled with the weights), so that its
+	// values, null deviance and duality gap are those of the observations.
+	Constant []float64
 }
 
 // RowError is a problem with one observation.
@@ -62,7 +74,7 @@ func (d *Data) Check(fam Family) error {
 	for _, v := range []struct {
 		name string
 		s    []float64
-	}{{"weights", d.Weights}, {"offsets", d.Offset}} {
+	}{{"weights", d.Weights}, {"offsets", d.Offset}, {"constants", d.Constant}} {
 		if v.s != nil && len(v.s) != n {
 			return fmt.Errorf("datafit: %d %s for %d rows", len(v.s), v.name, n)
 		}
@@ -73,6 +85,14 @@ func (d *Data) Check(fam Family) error {
 	for _, j := range d.Unpenalized {
 		if j < 0 || j >= p {
 			return fmt.Errorf("datafit: unpenalised column %d outside 0..%d", j, p-1)
+		}
+	}
+	if d.Observations < 0 || d.Observations > 0 && d.Observations < n {
+		return fmt.Errorf("datafit: %d rows cannot stand for %d observations", n, d.Observations)
+	}
+	for i, c := range d.Constant {
+		if !(c >= 0) || math.IsInf(c, 0) {
+			return &RowError{i, "constant", fmt.Errorf("%v is not a finite number ≥ 0", c)}
 		}
 	}
 	if err := d.checkRows(fam); err != nil {
@@ -163,26 +183,50 @@ func (d *Data) checkFittable(fam Family) error {
 	return nil
 }
 
-// weights returns the weights rescaled to sum to n.
-func (d *Data) weights() []float64 {
+// weights returns the weights rescaled to sum to n (Observations when
+// positive) and the constant Σ Constant on the same scale.
+func (d *Data) weights() ([]float64, float64) {
 	n := len(d.Y)
+	target := float64(n)
+	if d.Observations > 0 {
+		target = float64(d.Observations)
+	}
 	w := make([]float64, n)
-	if d.Weights == nil {
+	if d.Weights == nil && d.Observations <= 0 {
 		for i := range w {
 			w[i] = 1
 		}
-		return w
+		return w, sum(d.Constant)
+	}
+	raw := d.Weights
+	if raw == nil {
+		raw = make([]float64, n)
+		for i := range raw {
+			raw[i] = 1
+		}
 	}
 	// Divided by the largest first, so that huge weights do not overflow.
-	top := slices.Max(d.Weights)
-	var sum float64
-	for _, v := range d.Weights {
-		sum += v / top
+	top := slices.Max(raw)
+	var total float64
+	for _, v := range raw {
+		total += v / top
 	}
-	for i, v := range d.Weights {
-		w[i] = v / top * (float64(n) / sum)
+	for i, v := range raw {
+		w[i] = v / top * (target / total)
 	}
-	return w
+	var c float64
+	for _, v := range d.Constant {
+		c += v / top * (target / total)
+	}
+	return w, c
+}
+
+func sum(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
 }
 
 // MaxPredictorExp bounds the binary exponent of the largest magnitude of a

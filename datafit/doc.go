@@ -15,6 +15,12 @@
 // minimises F/(2n) with its penalty written λ_glmnet·P, so for every family
 // λ_glmnet = λ/(2n) (for the lasso with unit penalty factors P = ‖β‖₁).
 //
+// Rows may stand for several observations each (Data.Observations and
+// Data.Constant: identical rows aggregated, as package estimator does for
+// designs of factors). Their weights then sum to the observations', n is
+// the number of observations, and the constant each aggregated row's
+// deviance leaves out is added back, so that F is the observations' F.
+//
 // # The loss the solvers see
 //
 // The unpenalised part of the model, the intercept b₀ and any predictors

@@ -62,7 +62,7 @@ func TestCheckDominantWeight(t *testing.T) {
 			if err := d.Check(fam); err != nil {
 				t.Fatalf("%s, weights %v: %v", fam.Name(), c, err)
 			}
-			w := d.weights()
+			w, _ := d.weights()
 			if math.Abs(w[0]-1) > 1e-12 {
 				t.Fatalf("%s, weights %v rescaled to %v", fam.Name(), c, w[0])
 			}

@@ -25,6 +25,9 @@ type Loss struct {
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
+	// constant is Data.Constant summed on the weights' scale, added to
+	// every value of the deviance and of its dual.
+	constant float64
 
 	free    []float64 // intercept and unpenalised coefficients at the last evaluation
 	eta     []float64 // linear predictor at the last evaluation
@@ -57,7 +60,8 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 		return nil, err
 	}
 	n, p := d.X.Dims()
-	l := &Loss{fam: fam, y: slices.Clone(d.Y), w: d.weights(), o: make([]float64, n), intercept: !d.NoIntercept}
+	w, c := d.weights()
+	l := &Loss{fam: fam, y: slices.Clone(d.Y), w: w, constant: c, o: make([]float64, n), intercept: !d.NoIntercept}
 	if d.Offset != nil {
 		copy(l.o, d.Offset)
 	}
@@ -310,9 +314,9 @@ func (l *Loss) Adopt(s solver.Loss, theta mat.Matrix) {
 	copy(l.eta, sub.eta)
 }
 
-// value returns Σ w d(y, η).
+// value returns Σ w d(y, η) plus the constant of aggregated rows.
 func (l *Loss) value(eta []float64) float64 {
-	var f float64
+	f := l.constant
 	for i, e := range eta {
 		if l.w[i] != 0 {
 			f += l.w[i] * l.fam.Deviance(l.y[i], e)
@@ -513,10 +517,14 @@ func (l *Loss) Lipschitz() float64 {
 }
 
 // Dual returns the dual objective −Σ wᵢd*(yᵢ, s·∂d/∂ηᵢ) + s·Σ wᵢ(∂d/∂ηᵢ)oᵢ at
-// the dual point of β = theta scaled by s.
+// the dual point of β = theta scaled by s, plus the constant of aggregated
+// rows (Data.Constant): the absolute gap is the rows' own, which bounds the
+// observations' suboptimality too (their objective differs by the
+// constant), and a relative gap taken over the value, which includes the
+// constant, is relative to the observations' objective.
 func (l *Loss) Dual(theta mat.Matrix, _ float64, s float64) float64 {
 	l.evaluate(theta)
-	var d float64
+	d := l.constant
 	for i, e := range l.eta {
 		if l.w[i] == 0 {
 			continue

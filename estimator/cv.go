@@ -85,6 +85,15 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		return fromGLMCV(sc.CV, sc.Passes), nil
 	}
 	v := d.(*Rows)
+	if c := compressOf(v, &co.Options, fold, measure); c != nil {
+		g := famCVOptions(&co, c.rows, c.fold, k, measure)
+		g.Counts, g.Constant = c.counts, c.constant
+		if cv, err := glm.CrossValidate(denseOf(c.rows.X), colOf(c.rows), pen, g); err == nil {
+			out := fromGLMCV(cv, 0)
+			out.Folds = fold
+			return out, nil
+		}
+	}
 	cv, err := glm.CrossValidate(denseOf(v.X), colOf(v), pen, famCVOptions(&co, v, fold, k, measure))
 	if err != nil {
 		return nil, err

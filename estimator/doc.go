@@ -35,6 +35,17 @@
 // form, the family and the options; a combination no route can fit is
 // refused there with one error.
 //
+// # Repeated rows
+//
+// On the family route, rows in memory whose design rows are identical (a
+// design of factors: 678,013 motor policies, 13,107 combinations of five
+// factors) are fitted once each, as one row standing for its observations
+// with the family's exact aggregation of their responses, weights and
+// offsets, when the distinct rows are at most half of the observations.
+// Fits, paths, grids, deviances, N and cross-validation curves are the
+// observations' own (compress.go states the rule, the aggregations and
+// which measures keep rows apart).
+//
 // # Defaults
 //
 // DefaultFolds (10, cv.glmnet's), solver.DefaultNLambda (100), solver.DefaultTol

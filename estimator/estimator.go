@@ -47,6 +47,11 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 		return fromGLM(res.Model, res.Passes), nil
 	}
 	v := d.(*Rows)
+	if c := compressOf(v, o, nil, ""); c != nil {
+		if m, err := glm.Fit(denseOf(c.rows.X), colOf(c.rows), pen, lambda, c.options(famOptions(o, c.rows))); err == nil {
+			return fromGLM(m, 0), nil
+		}
+	}
 	m, err := glm.Fit(denseOf(v.X), colOf(v), pen, lambda, famOptions(o, v))
 	if err != nil {
 		return nil, err
@@ -155,6 +160,11 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 		return p, nil
 	}
 	v := d.(*Rows)
+	if c := compressOf(v, &po.Options, nil, ""); c != nil {
+		if gp, err := glm.FitPath(denseOf(c.rows.X), colOf(c.rows), pen, c.pathOptions(famPathOptions(&po, c.rows))); err == nil {
+			return fromGLMPath(gp, 0), nil
+		}
+	}
 	gp, err := glm.FitPath(denseOf(v.X), colOf(v), pen, famPathOptions(&po, v))
 	if err != nil {
 		return nil, err

@@ -39,6 +39,10 @@ type Options struct {
 	// Progress, when set, is called after each fit of a path or
 	// cross-validation with the fits done and their total (gaussian).
 	Progress func(done, total int)
+
+	// noCompress fits the family route's rows as they are, without
+	// grouping identical ones (compress.go): the tests' reference.
+	noCompress bool
 }
 
 // PathOptions configure a path of fits along a decreasing λ grid.

@@ -64,7 +64,9 @@ func Measures(fam datafit.Family) []string {
 // same λ_glmnet = λ/(2n) as the full fit, since weights are rescaled to
 // sum to each fit's row count), the held-out measure averaged per fold
 // with the observation weights, and the curve weighted by the folds'
-// total weights (cvcurve).
+// total weights (cvcurve). With Options.Counts, n and n_train count the
+// observations the rows stand for, and the held-out deviance (the
+// gaussian's mse) adds the held-out rows' Constant.
 func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 	var co CVOptions
 	if opts != nil {
@@ -364,15 +366,19 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 			train = append(train, i)
 		}
 	}
-	n := len(cv.Folds)
+	n, nTrain := len(cv.Folds), len(train)
 	o := co.Options
 	o.Weights, o.Offset = pick(co.Weights, train), pick(co.Offset, train)
+	o.Counts, o.Constant = pickInts(co.Counts, train), pick(co.Constant, train)
+	if co.Counts != nil {
+		n, nTrain = observations(co.Counts), observations(o.Counts)
+	}
 	pb, err := newProblem(rows(x, train), pick(y, train), &o)
 	if err != nil {
 		return nil, 0, err
 	}
 	pb.noPolish = true
-	path, err := pb.path(pen, foldGrid(cv.Lambdas, len(train), n), false)
+	path, err := pb.path(pen, foldGrid(cv.Lambdas, nTrain, n), false)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -384,16 +390,41 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 		}
 	}
 	cv.Unconverged += unconverged(path, len(cv.Lambdas))
+	// The held-out rows' constants: their deviance (the gaussian's mse)
+	// leaves them out of the observations'.
+	var extra float64
+	if _, gaussian := pb.fam.(datafit.Gaussian); co.Measure == "deviance" || gaussian && co.Measure == "mse" {
+		extra = sumOf(pick(co.Constant, test))
+	}
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
 		m := path.Models[min(l, len(path.Models)-1)]
-		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt)
+		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt, extra)
 	}
 	var wsum float64
 	for _, v := range wt {
 		wsum += v
 	}
 	return out, wsum, nil
+}
+
+func pickInts(v []int, idx []int) []int {
+	if v == nil {
+		return nil
+	}
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = v[i]
+	}
+	return out
+}
+
+func sumOf(v []float64) float64 {
+	var s float64
+	for _, x := range v {
+		s += x
+	}
+	return s
 }
 
 func pick(v []float64, idx []int) []float64 {
@@ -421,13 +452,14 @@ func rows(x *mat.Dense, idx []int) *mat.Dense {
 const probMin = 1e-5
 
 // score returns the weighted mean of the held-out measure (or the fold's
-// AUC), computed as cv.glmnet computes it for the family.
-func score(measure string, fam datafit.Family, y, eta, w []float64) float64 {
+// AUC), computed as cv.glmnet computes it for the family, with extra
+// added to the weighted sum (the constants of aggregated rows).
+func score(measure string, fam datafit.Family, y, eta, w []float64, extra float64) float64 {
 	if measure == "auc" {
 		return auc(y, eta, w)
 	}
 	_, binomial := fam.(datafit.Binomial)
-	var s, sw float64
+	s, sw := extra, 0.0
 	for i, e := range eta {
 		mu := fam.Mean(e)
 		var v float64

@@ -35,6 +35,18 @@ type Options struct {
 	Standardize bool
 	// Settings say when the solver stops.
 	Settings solver.Settings
+	// Counts and Constant describe rows that each aggregate identical
+	// observations (the estimator's compression of designs of factors):
+	// Counts[i] ≥ 1 observations stand for row i, whose weight is the sum
+	// of theirs, and Constant[i] ≥ 0, on the scale of Weights, is what the
+	// row's deviance leaves out of theirs, independent of η (datafit.Data's
+	// Observations and Constant). The weights are then rescaled to sum to
+	// the observations, which are Model.N, the n of the grid's MinRatio and
+	// of the folds' λ·n_train/n, and the deviances, the objective and the
+	// held-out deviance of cross-validation are the observations'. nil:
+	// each row is one observation.
+	Counts   []int
+	Constant []float64
 	// Method is the solver. If nil, solver.DefaultMethod's choice: for
 	// the lasso glmnet's algorithm (solver.IRLSCD, on a working set above
 	// 64 predictors), proximal Newton for the other penalties when n ≥ p
@@ -126,7 +138,14 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 	pb.fam = pb.opts.Family
 	pb.n, pb.p = x.Dims()
 	d := &datafit.Data{X: x, Y: y, Weights: pb.opts.Weights, Offset: pb.opts.Offset,
-		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept}
+		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept, Constant: pb.opts.Constant}
+	if c := pb.opts.Counts; c != nil {
+		if len(c) != pb.n {
+			return nil, fmt.Errorf("glm: %d counts for %d rows", len(c), pb.n)
+		}
+		pb.n = observations(c)
+		d.Observations = pb.n
+	}
 	if pb.opts.Standardize {
 		if err := d.Check(pb.fam); err != nil { // before the scales
 			return nil, err
@@ -143,6 +162,16 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 	pb.loss = loss
 	pb.null, err = nullDeviance(pb.fam, d)
 	return pb, err
+}
+
+// observations returns the number of observations rows of counts c stand
+// for (rows that are one observation each when c is nil).
+func observations(c []int) int {
+	n := 0
+	for _, k := range c {
+		n += k
+	}
+	return n
 }
 
 // nullDeviance returns the deviance of the intercept-only model with the

@@ -209,7 +209,7 @@ func scoreSource(src RowSource, paths []*Path, nl int, rf *dealer, measure strin
 			for j, v := range x {
 				eta1[0] += m.Coef[j] * v
 			}
-			sums[f][l] += w * score(measure, m.Family, y1, eta1, w1)
+			sums[f][l] += w * score(measure, m.Family, y1, eta1, w1, 0)
 		}
 		return nil
 	})
