@@ -318,3 +318,43 @@ func (c *compressed) options(g *glm.Options) *glm.Options {
 	g.Counts, g.Constant = c.counts, c.constant
 	return g
 }
+
+// merger returns glm's CVOptions.Merge for family fam under CV measure: a
+// fold's training rows, groups kept apart by their folds, regrouped by
+// design row (and, when identicalOnly, response and offset). Aggregation
+// is associative: merging groups (ȳ_g, W_g, o_g) by the family's rule
+// treats each as W_g observations of ȳ_g at o_g, which is exact up to
+// Σ W_g·d(ȳ_g, o_g + η*) (the new constant), and the groups' own
+// constants and counts add. The fold's fit then runs on the distinct rows
+// of its training data, not on their union over folds.
+func merger(fam datafit.Family, measure string) func(x *mat.Dense, y []float64, o *glm.Options) (*mat.Dense, []float64) {
+	same := identicalOnly(fam, measure)
+	return func(x *mat.Dense, y []float64, o *glm.Options) (*mat.Dense, []float64) {
+		n, _ := x.Dims()
+		gid, first := group(x, y, o.Offset, nil, same, n)
+		if len(first) == n || o.Counts == nil {
+			return x, y
+		}
+		w := o.Weights
+		if w == nil {
+			w = make([]float64, n)
+			for i := range w {
+				w[i] = 1
+			}
+		}
+		c := aggregate(x, y, w, o.Offset, nil, fam, same, gid, first)
+		top := slices.Max(w) // aggregate's weights are over the largest
+		counts, constant := make([]int, len(first)), c.constant
+		if constant == nil {
+			constant = make([]float64, len(first))
+		}
+		for i, g := range gid {
+			counts[g] += o.Counts[i]
+			if o.Constant != nil {
+				constant[g] += o.Constant[i] / top
+			}
+		}
+		o.Weights, o.Offset, o.Counts, o.Constant = c.rows.Weights, c.rows.Offset, counts, constant
+		return denseOf(c.rows.X), colOf(c.rows)
+	}
+}

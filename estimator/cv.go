@@ -88,6 +88,7 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 	if c := compressOf(v, &co.Options, fold, measure); c != nil {
 		g := famCVOptions(&co, c.rows, c.fold, k, measure)
 		g.Counts, g.Constant = c.counts, c.constant
+		g.Merge = merger(co.family(), measure)
 		if cv, err := glm.CrossValidate(denseOf(c.rows.X), colOf(c.rows), pen, g); err == nil {
 			out := fromGLMCV(cv, 0)
 			out.Folds = fold

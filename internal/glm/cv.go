@@ -27,6 +27,12 @@ type CVOptions struct {
 	// Measure is cv.glmnet's type.measure: "deviance" (the default), "mse",
 	// "mae", "class" or "auc" (the last two binomial only).
 	Measure string
+	// Merge, when not nil, regroups a fold's training rows (x, y and o's
+	// Weights, Offset, Counts and Constant) before they are fitted: rows
+	// that aggregate observations (Options.Counts) and were kept apart by
+	// their folds merge once their folds are out of the way. It returns
+	// the rows to fit and sets o's fields to theirs.
+	Merge func(x *mat.Dense, y []float64, o *Options) (*mat.Dense, []float64)
 }
 
 // CV is a cross-validation curve along the full-data grid.
@@ -373,7 +379,11 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	if co.Counts != nil {
 		n, nTrain = observations(co.Counts), observations(o.Counts)
 	}
-	pb, err := newProblem(rows(x, train), pick(y, train), &o)
+	xTrain, yTrain := rows(x, train), pick(y, train)
+	if co.Merge != nil {
+		xTrain, yTrain = co.Merge(xTrain, yTrain, &o)
+	}
+	pb, err := newProblem(xTrain, yTrain, &o)
 	if err != nil {
 		return nil, 0, err
 	}
