@@ -61,18 +61,8 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)
 // combination: nominal and ordinal, equal, count and random weights, the
 // reference first or in the middle.
 func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factorDesign {
-	d := &factorDesign{}
-	nf := 1 + di%3
+	d := &factorDesign{factors: drawFactors(rng, 1+di%3, c)}
 	nnum := (di / 3) % 3
-	for range nf {
-		f := factor{k: 2 + rng.IntN(5), ordinal: *c%2 == 1, kind: []string{"equal", "count", "random"}[(*c/2)%3]}
-		if (*c/6)%2 == 1 {
-			f.k = 3 + rng.IntN(4)
-			f.ref = 1 + rng.IntN(f.k-2) // strictly inside
-		}
-		*c++
-		d.factors = append(d.factors, f)
-	}
 	p := nnum
 	for _, f := range d.factors {
 		p += f.k - 1
@@ -83,46 +73,89 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 	d.x = mat.NewDense(n, p, nil)
 	d.truth = make([]float64, p)
 	for fi := range d.factors {
-		f := &d.factors[fi]
-		f.cols = make([]int, f.k)
-		for l := range f.k {
-			f.cols[l] = -1
-			if l != f.ref {
-				f.cols[l] = col()
-			}
-		}
-		// Levels with unequal frequencies, each present at least once.
-		prob := make([]float64, f.k)
-		for l := range prob {
-			prob[l] = 0.3 + rng.Float64()
-		}
-		lv := make([]int, n)
-		counts := make([]float64, f.k)
-		for i := range n {
-			lv[i] = i % f.k
-			if i >= f.k {
-				lv[i] = draw(rng, prob)
-			}
-			counts[lv[i]]++
-			if c := f.cols[lv[i]]; c >= 0 {
-				d.x.Set(i, c, 1)
-			}
-		}
-		d.level = append(d.level, lv)
-		// Effects from three values, 0 among them, so that the data
-		// suggest fusions.
-		vals := []float64{0, 0.5 + 0.5*rng.Float64(), -0.4 - 0.5*rng.Float64()}
-		eff := make([]float64, f.k)
-		for l := range eff {
-			eff[l] = vals[rng.IntN(3)]
-		}
-		for l, c := range f.cols {
-			if c >= 0 {
-				d.truth[c] = eff[l] - eff[f.ref]
-			}
-		}
-		f.weights(rng, counts, n)
+		d.addFactor(rng, &d.factors[fi], col)
 	}
+	d.addNumeric(rng, di, nnum, col)
+	d.build(t)
+	d.name = d.describe()
+	return d
+}
+
+// drawFactors draws nf factors of 2–6 levels, their structure cycling
+// with the running count *c of factors (see randomFactorDesign).
+func drawFactors(rng *rand.Rand, nf int, c *int) []factor {
+	var out []factor
+	for range nf {
+		f := factor{k: 2 + rng.IntN(5), ordinal: *c%2 == 1, kind: []string{"equal", "count", "random"}[(*c/2)%3]}
+		if (*c/6)%2 == 1 {
+			f.k = 3 + rng.IntN(4)
+			f.ref = 1 + rng.IntN(f.k-2) // strictly inside
+		}
+		*c++
+		out = append(out, f)
+	}
+	return out
+}
+
+// addFactor gives the factor f of d its columns, taken from col (none for
+// the reference), draws its rows' levels into d.x and d.level and its
+// effects into d.truth, and sets its weights.
+func (d *factorDesign) addFactor(rng *rand.Rand, f *factor, col func() int) {
+	n, _ := d.x.Dims()
+	f.cols = make([]int, f.k)
+	for l := range f.k {
+		f.cols[l] = -1
+		if l != f.ref {
+			f.cols[l] = col()
+		}
+	}
+	lv, counts := drawLevels(rng, f.k, n)
+	for i, l := range lv {
+		if c := f.cols[l]; c >= 0 {
+			d.x.Set(i, c, 1)
+		}
+	}
+	d.level = append(d.level, lv)
+	// Effects from three values, 0 among them, so that the data
+	// suggest fusions.
+	vals := []float64{0, 0.5 + 0.5*rng.Float64(), -0.4 - 0.5*rng.Float64()}
+	eff := make([]float64, f.k)
+	for l := range eff {
+		eff[l] = vals[rng.IntN(3)]
+	}
+	for l, c := range f.cols {
+		if c >= 0 {
+			d.truth[c] = eff[l] - eff[f.ref]
+		}
+	}
+	f.weights(rng, counts, n)
+}
+
+// drawLevels draws n rows' levels of a factor of k levels with unequal
+// frequencies, each present at least once, and returns them with each
+// level's count.
+func drawLevels(rng *rand.Rand, k, n int) ([]int, []float64) {
+	prob := make([]float64, k)
+	for l := range prob {
+		prob[l] = 0.3 + rng.Float64()
+	}
+	lv := make([]int, n)
+	counts := make([]float64, k)
+	for i := range n {
+		lv[i] = i % k
+		if i >= k {
+			lv[i] = draw(rng, prob)
+		}
+		counts[lv[i]]++
+	}
+	return lv, counts
+}
+
+// addNumeric adds nnum standard normal columns, taken from col, under a
+// lasso block (random weights or none) or, for every other pair of
+// designs di, a cardinality block (random ν or the default).
+func (d *factorDesign) addNumeric(rng *rand.Rand, di, nnum int, col func() int) {
+	n, _ := d.x.Dims()
 	d.numType = penalty.LassoBlock
 	if (di/2)%2 == 1 {
 		d.numType = penalty.CardinalityBlock
@@ -143,7 +176,11 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 	if d.numType == penalty.CardinalityBlock && rng.IntN(2) == 1 {
 		d.nu = 0.3 + 1.5*rng.Float64()
 	}
-	d.build(t)
+}
+
+// describe names d for messages: each factor's type, levels, reference
+// and weights, then the numeric columns' count and block.
+func (d *factorDesign) describe() string {
 	var b []string
 	for _, f := range d.factors {
 		typ := "nominal"
@@ -152,11 +189,10 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 		}
 		b = append(b, fmt.Sprintf("%s K=%d ref=%d %s", typ, f.k, f.ref, f.kind))
 	}
-	if nnum > 0 {
+	if nnum := len(d.numeric); nnum > 0 {
 		b = append(b, fmt.Sprintf("%d numeric (%v)", nnum, d.numType))
 	}
-	d.name = fmt.Sprint(b)
-	return d
+	return fmt.Sprint(b)
 }
 
 // draw returns an index drawn with probabilities proportional to prob.
