@@ -852,87 +852,120 @@ func orderedPartitions(k int, f func(rank []int, m int)) {
 // evaluated by the reference's formula with G, not the piece's linear term.
 func bruteForce(t *testing.T, pr reference.GLMProblem, lv []int, k, ref int, edge func(j, l int) float64) (float64, []float64) {
 	t.Helper()
-	n := len(lv)
-	w := pr.Weights
 	best, bestX := math.Inf(1), []float64(nil)
 	candidates := 0
 	orderedPartitions(k, func(rank []int, m int) {
-		cr := rank[ref]
-		// Free clusters: every position but the reference's.
-		idx := make([]int, m) // position → column of Z (0: intercept), −1 for the reference's
-		nz := 1
-		for c := range m {
-			idx[c] = -1
-			if c != cr {
-				idx[c] = nz
-				nz++
-			}
-		}
-		s := make([]float64, nz)
-		for j := range k {
-			for l := range k {
-				if w := edge(j, l); l != j && w > 0 && rank[j] != rank[l] && idx[rank[j]] > 0 {
-					sgn := 1.0 // j's cluster above l's: positions count down
-					if rank[j] > rank[l] {
-						sgn = -1
-					}
-					s[idx[rank[j]]] += w * sgn
-				}
-			}
-		}
-		a := mat.NewSymDense(nz, nil)
-		b := mat.NewVecDense(nz, nil)
-		for i := range n {
-			wi := 1.0
-			if w != nil {
-				wi = w[i]
-			}
-			cols := []int{0}
-			if c := idx[rank[lv[i]]]; c > 0 {
-				cols = append(cols, c)
-			}
-			for _, u := range cols {
-				b.SetVec(u, b.AtVec(u)+wi*pr.Y[i])
-				for _, v := range cols {
-					if u <= v {
-						a.SetSym(u, v, a.At(u, v)+wi)
-					}
-				}
-			}
-		}
-		for c := 1; c < nz; c++ {
-			b.SetVec(c, b.AtVec(c)-pr.Lambda/2*s[c])
-		}
-		var chol mat.Cholesky
-		require.True(t, chol.Factorize(a), "every cluster has rows")
-		var theta mat.VecDense
-		require.NoError(t, chol.SolveVecTo(&theta, b))
-		val := make([]float64, m)
-		for c := range m {
-			if idx[c] > 0 {
-				val[c] = theta.AtVec(idx[c])
-			}
-		}
-		for c := 1; c < m; c++ {
-			if !(val[c-1] > val[c]) {
-				return // not in the assumed order
-			}
+		x, f, ok := pieceMinimum(t, pr, lv, rank, m, ref, edge)
+		if !ok {
+			return
 		}
 		candidates++
-		x := make([]float64, k)
-		beta := make([]float64, k-1)
-		for l := range k {
-			x[l] = val[rank[l]]
-			if c := column(l, ref); c >= 0 {
-				beta[c] = x[l]
-			}
-		}
-		if f := reference.GLMObjective(pr, theta.AtVec(0), beta); f < best {
+		if f < best {
 			best, bestX = f, x
 		}
 	})
 	require.Positive(t, candidates)
 	return best, bestX
+}
+
+// pieceMinimum solves bruteForce's problem restricted to the ordered
+// partition (rank, m) of the levels and returns the level effects and the
+// objective at its solution, and whether the solution keeps the assumed
+// order (a candidate).
+func pieceMinimum(t *testing.T, pr reference.GLMProblem, lv, rank []int, m, ref int, edge func(j, l int) float64) ([]float64, float64, bool) {
+	t.Helper()
+	k := len(rank)
+	idx, nz := clusterColumns(m, rank[ref])
+	s := pieceSlopes(rank, idx, nz, edge)
+	a, b := pieceNormalEquations(pr, lv, rank, idx, nz)
+	for c := 1; c < nz; c++ {
+		b.SetVec(c, b.AtVec(c)-pr.Lambda/2*s[c])
+	}
+	var chol mat.Cholesky
+	require.True(t, chol.Factorize(a), "every cluster has rows")
+	var theta mat.VecDense
+	require.NoError(t, chol.SolveVecTo(&theta, b))
+	val := make([]float64, m)
+	for c := range m {
+		if idx[c] > 0 {
+			val[c] = theta.AtVec(idx[c])
+		}
+	}
+	for c := 1; c < m; c++ {
+		if !(val[c-1] > val[c]) {
+			return nil, 0, false // not in the assumed order
+		}
+	}
+	x := make([]float64, k)
+	beta := make([]float64, k-1)
+	for l := range k {
+		x[l] = val[rank[l]]
+		if c := column(l, ref); c >= 0 {
+			beta[c] = x[l]
+		}
+	}
+	return x, reference.GLMObjective(pr, theta.AtVec(0), beta), true
+}
+
+// clusterColumns returns the column of Z of each of m cluster positions
+// (0 is the intercept's, −1 for the reference's position cr: the free
+// clusters are every position but it) and the number of columns.
+func clusterColumns(m, cr int) ([]int, int) {
+	idx := make([]int, m)
+	nz := 1
+	for c := range m {
+		idx[c] = -1
+		if c != cr {
+			idx[c] = nz
+			nz++
+		}
+	}
+	return idx, nz
+}
+
+// pieceSlopes returns the penalty's slope s_c on each free cluster's
+// column of Z (see bruteForce).
+func pieceSlopes(rank, idx []int, nz int, edge func(j, l int) float64) []float64 {
+	k := len(rank)
+	s := make([]float64, nz)
+	for j := range k {
+		for l := range k {
+			if w := edge(j, l); l != j && w > 0 && rank[j] != rank[l] && idx[rank[j]] > 0 {
+				sgn := 1.0 // j's cluster above l's: positions count down
+				if rank[j] > rank[l] {
+					sgn = -1
+				}
+				s[idx[rank[j]]] += w * sgn
+			}
+		}
+	}
+	return s
+}
+
+// pieceNormalEquations returns ZᵀWZ and ZᵀWy for the ordered partition
+// rank of the levels, whose clusters have the columns idx of Z.
+func pieceNormalEquations(pr reference.GLMProblem, lv, rank, idx []int, nz int) (*mat.SymDense, *mat.VecDense) {
+	a := mat.NewSymDense(nz, nil)
+	b := mat.NewVecDense(nz, nil)
+	for i := range lv {
+		wi := 1.0
+		if pr.Weights != nil {
+			wi = pr.Weights[i]
+		}
+		cols := []int{0}
+		if c := idx[rank[lv[i]]]; c > 0 {
+			cols = append(cols, c)
+		}
+		for _, u := range cols {
+			b.SetVec(u, b.AtVec(u)+wi*pr.Y[i])
+			for _, v := range cols {
+				if u <= v {
+					a.SetSym(u, v, a.At(u, v)+wi)
+				}
+			}
+		}
+	}
+	return a, b
 }
 
 // TestFactorBruteForce: gaussian fits of one nominal or ordinal factor of
