@@ -978,151 +978,225 @@ func pieceNormalEquations(pr reference.GLMProblem, lv, rank, idx []int, nz int) 
 // piece.
 func TestFactorBruteForce(t *testing.T) {
 	rng := newRand(99)
-	const n = 36
-	cases, fused := 0, 0
-	var worstObj, worstEff, worstBound float64
+	var st bruteStats
 	for k := 2; k <= 4; k++ {
 		for ref := range k {
 			for _, ordinal := range []bool{false, true} {
 				for _, c := range []struct{ weighted, equal bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
-					weighted := c.weighted
-					wt := func() float64 {
-						if c.equal {
-							return 1
-						}
-						return 0.3 + 1.5*rng.Float64()
-					}
-					x, lv := oneFactor(n, k, ref)
-					eff := make([]float64, k)
-					for l := range eff {
-						eff[l] = []float64{0, 0.6, -0.5}[rng.IntN(3)]
-					}
-					y := make([]float64, n)
-					var w []float64
-					if weighted {
-						w = make([]float64, n)
-					}
-					for i := range y {
-						y[i] = 1 + eff[lv[i]] - eff[ref] + 0.4*rng.NormFloat64()
-						if weighted {
-							w[i] = 0.2 + 2*rng.Float64()
-						}
-					}
-					// Level-order weights, and the block's from them.
-					pw := make([][]float64, k)
-					for j := range pw {
-						pw[j] = make([]float64, k)
-					}
-					blk := penalty.Block{Type: penalty.NominalBlock, Ref: ref}
-					for l := range k {
-						if l != ref {
-							blk.Rows = append(blk.Rows, column(l, ref))
-						}
-					}
-					if ordinal {
-						blk.Type = penalty.OrdinalBlock
-						for e := range k - 1 {
-							pw[e][e+1] = wt()
-							pw[e+1][e] = pw[e][e+1]
-							blk.Weights = append(blk.Weights, pw[e][e+1])
-						}
-					} else {
-						for j := range k {
-							for l := j + 1; l < k; l++ {
-								pw[j][l] = wt()
-								pw[l][j] = pw[j][l]
-							}
-						}
-						blk.Weights = (&factor{k: k, ref: ref, kind: "random", pair: pw}).blockWeights()
-					}
-					if c.equal {
-						blk.Weights = nil // the package's closed forms, not its graph
-					}
-					pen, err := penalty.NewBlocks(k-1, []penalty.Block{blk})
-					require.NoError(t, err)
-					// G from the level-order weights.
-					var g [][]float64
-					for j := range k {
-						for l := j + 1; l < k; l++ {
-							if pw[j][l] > 0 {
-								row := make([]float64, k-1)
-								if c := column(j, ref); c >= 0 {
-									row[c] = pw[j][l]
-								}
-								if c := column(l, ref); c >= 0 {
-									row[c] = -pw[j][l]
-								}
-								g = append(g, row)
-							}
-						}
-					}
-					gm := mat.NewDense(len(g), k-1, nil)
-					for i, row := range g {
-						gm.SetRow(i, row)
-					}
-					r := estimator.NewRows(x, y)
-					r.Weights = w
-					opts := &estimator.Options{Settings: solver.Settings{Tol: factorTol}}
-					lmax, _, err := estimator.LambdaMax(r, pen, opts)
-					require.NoError(t, err)
-					mu := strongConvexity(x, w)
-					for _, frac := range []float64{0.05, 0.25, 0.6, 1.2} {
-						name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v equal pair weights=%v λ=%gλmax", k, ref, ordinal, weighted, c.equal, frac)
-						lambda := frac * lmax
-						m, err := estimator.Fit(r, pen, lambda, opts)
-						require.NoError(t, err, name)
-						require.True(t, m.Converged, name)
-						pr := reference.GLMProblem{Family: "gaussian", X: x, Y: y, K: gm, Lambda: lambda}
-						if w != nil {
-							pr.Weights = make([]float64, n)
-							var sw float64
-							for _, v := range w {
-								sw += v
-							}
-							for i, v := range w {
-								pr.Weights[i] = v * n / sw
-							}
-						}
-						best, bx := bruteForce(t, pr, lv, k, ref, func(j, l int) float64 { return pw[j][l] })
-						beta := m.Coefficients(0)
-						own := reference.GLMObjective(pr, m.Intercept[0], beta)
-						require.InEpsilon(t, own, m.Objective, 1e-10, name)
-						rel := (own - best) / best
-						require.LessOrEqual(t, math.Abs(rel), 1e-9, "%s: objective %.15g, brute force %.15g", name, own, best)
-						worstObj = math.Max(worstObj, math.Abs(rel))
-						fx := make([]float64, k)
-						for l := range k {
-							if c := column(l, ref); c >= 0 {
-								fx[l] = beta[c]
-							}
-						}
-						// F − F* ≥ (μ/2)‖θ − θ*‖² for the least-squares part's
-						// strong convexity μ, and the certified gap bounds
-						// F − F* by Gap·F: the effects are as close as that.
-						var dist float64
-						for l := range k {
-							worstEff = math.Max(worstEff, math.Abs(fx[l]-bx[l]))
-							dist += (fx[l] - bx[l]) * (fx[l] - bx[l])
-							for j := range l {
-								require.Equal(t, bx[j] == bx[l], fx[j] == fx[l], "%s: levels %d and %d: brute force %v, fit %v", name, j, l, bx, fx)
-							}
-						}
-						bound := math.Sqrt(2*m.Gap*own/mu) + 1e-9
-						require.LessOrEqual(t, math.Sqrt(dist), bound, "%s: effects %v, brute force %v", name, fx, bx)
-						worstBound = math.Max(worstBound, math.Sqrt(dist)/bound)
-						v := slices.Clone(bx)
-						slices.Sort(v)
-						if d := len(slices.Compact(v)); d > 1 && d < k {
-							fused++
-						}
-						cases++
-					}
+					bc := newBruteCase(t, rng, k, ref, ordinal, c.weighted, c.equal)
+					st.run(t, bc)
 				}
 			}
 		}
 	}
-	t.Logf("%d cases (%d partly fused): worst objective %.1e relative, worst level effect %.1e (%.2g of the gap's bound)", cases, fused, worstObj, worstEff, worstBound)
-	require.Positive(t, fused)
+	t.Logf("%d cases (%d partly fused): worst objective %.1e relative, worst level effect %.1e (%.2g of the gap's bound)", st.cases, st.fused, st.worstObj, st.worstEff, st.worstBound)
+	require.Positive(t, st.fused)
+}
+
+// bruteN is the number of rows of TestFactorBruteForce's designs.
+const bruteN = 36
+
+// bruteCase is one design of TestFactorBruteForce: one factor of k levels,
+// the reference at ref, its rows' levels lv and design x, the responses y
+// and row weights w (nil: none), the level-order weights pw of its
+// penalty, the penalty pen and its explicit G.
+type bruteCase struct {
+	k, ref                   int
+	ordinal, weighted, equal bool
+	x                        *mat.Dense
+	lv                       []int
+	y, w                     []float64
+	pw                       [][]float64
+	pen                      *penalty.Blocks
+	g                        *mat.Dense
+}
+
+// newBruteCase draws a design of TestFactorBruteForce: level effects from
+// 0, 0.6 and −0.5, gaussian responses, random row weights if weighted, and
+// pair or edge weights all 1 if equal, random otherwise.
+func newBruteCase(t *testing.T, rng *rand.Rand, k, ref int, ordinal, weighted, equal bool) *bruteCase {
+	bc := &bruteCase{k: k, ref: ref, ordinal: ordinal, weighted: weighted, equal: equal}
+	wt := func() float64 {
+		if equal {
+			return 1
+		}
+		return 0.3 + 1.5*rng.Float64()
+	}
+	bc.x, bc.lv = oneFactor(bruteN, k, ref)
+	bc.y, bc.w = bruteResponses(rng, bc.lv, k, ref, weighted)
+	var blk penalty.Block
+	bc.pw, blk = factorPenalty(k, ref, ordinal, wt)
+	if equal {
+		blk.Weights = nil // the package's closed forms, not its graph
+	}
+	pen, err := penalty.NewBlocks(k-1, []penalty.Block{blk})
+	require.NoError(t, err)
+	bc.pen = pen
+	bc.g = explicitG(bc.pw, ref)
+	return bc
+}
+
+// bruteResponses draws the level effects and the responses (intercept 1,
+// noise 0.4) of the rows' levels lv and, if weighted, their row weights.
+func bruteResponses(rng *rand.Rand, lv []int, k, ref int, weighted bool) (y, w []float64) {
+	eff := make([]float64, k)
+	for l := range eff {
+		eff[l] = []float64{0, 0.6, -0.5}[rng.IntN(3)]
+	}
+	y = make([]float64, len(lv))
+	if weighted {
+		w = make([]float64, len(lv))
+	}
+	for i := range y {
+		y[i] = 1 + eff[lv[i]] - eff[ref] + 0.4*rng.NormFloat64()
+		if weighted {
+			w[i] = 0.2 + 2*rng.Float64()
+		}
+	}
+	return y, w
+}
+
+// factorPenalty returns the level-order weights pw of a nominal factor's
+// pairs or an ordinal factor's edges, drawn from wt, and its block from
+// them.
+func factorPenalty(k, ref int, ordinal bool, wt func() float64) ([][]float64, penalty.Block) {
+	pw := make([][]float64, k)
+	for j := range pw {
+		pw[j] = make([]float64, k)
+	}
+	blk := penalty.Block{Type: penalty.NominalBlock, Ref: ref}
+	for l := range k {
+		if l != ref {
+			blk.Rows = append(blk.Rows, column(l, ref))
+		}
+	}
+	if ordinal {
+		blk.Type = penalty.OrdinalBlock
+		for e := range k - 1 {
+			pw[e][e+1] = wt()
+			pw[e+1][e] = pw[e][e+1]
+			blk.Weights = append(blk.Weights, pw[e][e+1])
+		}
+		return pw, blk
+	}
+	for j := range k {
+		for l := j + 1; l < k; l++ {
+			pw[j][l] = wt()
+			pw[l][j] = pw[j][l]
+		}
+	}
+	blk.Weights = (&factor{k: k, ref: ref, kind: "random", pair: pw}).blockWeights()
+	return pw, blk
+}
+
+// explicitG returns G from the level-order weights pw, the reference at
+// ref: a row pw[j][l]·(e_j − e_l) for each pair j < l of positive weight.
+func explicitG(pw [][]float64, ref int) *mat.Dense {
+	k := len(pw)
+	var g [][]float64
+	for j := range k {
+		for l := j + 1; l < k; l++ {
+			if pw[j][l] > 0 {
+				row := make([]float64, k-1)
+				if c := column(j, ref); c >= 0 {
+					row[c] = pw[j][l]
+				}
+				if c := column(l, ref); c >= 0 {
+					row[c] = -pw[j][l]
+				}
+				g = append(g, row)
+			}
+		}
+	}
+	gm := mat.NewDense(len(g), k-1, nil)
+	for i, row := range g {
+		gm.SetRow(i, row)
+	}
+	return gm
+}
+
+// bruteStats gathers TestFactorBruteForce's counts and worst errors.
+type bruteStats struct {
+	cases, fused                   int
+	worstObj, worstEff, worstBound float64
+}
+
+// run fits the design bc at fractions of its λ_max and checks each fit
+// against the brute-force minimum.
+func (st *bruteStats) run(t *testing.T, bc *bruteCase) {
+	r := estimator.NewRows(bc.x, bc.y)
+	r.Weights = bc.w
+	opts := &estimator.Options{Settings: solver.Settings{Tol: factorTol}}
+	lmax, _, err := estimator.LambdaMax(r, bc.pen, opts)
+	require.NoError(t, err)
+	mu := strongConvexity(bc.x, bc.w)
+	for _, frac := range []float64{0.05, 0.25, 0.6, 1.2} {
+		name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v equal pair weights=%v λ=%gλmax", bc.k, bc.ref, bc.ordinal, bc.weighted, bc.equal, frac)
+		lambda := frac * lmax
+		m, err := estimator.Fit(r, bc.pen, lambda, opts)
+		require.NoError(t, err, name)
+		require.True(t, m.Converged, name)
+		pr := reference.GLMProblem{Family: "gaussian", X: bc.x, Y: bc.y, K: bc.g, Lambda: lambda}
+		if bc.w != nil {
+			pr.Weights = rescaled(bc.w)
+		}
+		st.check(t, name, bc, pr, m, mu)
+	}
+}
+
+// rescaled returns the weights w rescaled to sum to their number.
+func rescaled(w []float64) []float64 {
+	n := len(w)
+	out := make([]float64, n)
+	var sw float64
+	for _, v := range w {
+		sw += v
+	}
+	for i, v := range w {
+		out[i] = v * float64(n) / sw
+	}
+	return out
+}
+
+// check compares the fit m of problem pr (design bc) with the brute-force
+// minimum: its objective, its partition of the levels (exact ties) and its
+// level effects, as close as the certified gap guarantees for the
+// least-squares part's strong convexity mu.
+func (st *bruteStats) check(t *testing.T, name string, bc *bruteCase, pr reference.GLMProblem, m *estimator.Model, mu float64) {
+	k, ref := bc.k, bc.ref
+	best, bx := bruteForce(t, pr, bc.lv, k, ref, func(j, l int) float64 { return bc.pw[j][l] })
+	beta := m.Coefficients(0)
+	own := reference.GLMObjective(pr, m.Intercept[0], beta)
+	require.InEpsilon(t, own, m.Objective, 1e-10, name)
+	rel := (own - best) / best
+	require.LessOrEqual(t, math.Abs(rel), 1e-9, "%s: objective %.15g, brute force %.15g", name, own, best)
+	st.worstObj = math.Max(st.worstObj, math.Abs(rel))
+	fx := make([]float64, k)
+	for l := range k {
+		if c := column(l, ref); c >= 0 {
+			fx[l] = beta[c]
+		}
+	}
+	// F − F* ≥ (μ/2)‖θ − θ*‖² for the least-squares part's strong
+	// convexity μ, and the certified gap bounds F − F* by Gap·F: the
+	// effects are as close as that.
+	var dist float64
+	for l := range k {
+		st.worstEff = math.Max(st.worstEff, math.Abs(fx[l]-bx[l]))
+		dist += (fx[l] - bx[l]) * (fx[l] - bx[l])
+		for j := range l {
+			require.Equal(t, bx[j] == bx[l], fx[j] == fx[l], "%s: levels %d and %d: brute force %v, fit %v", name, j, l, bx, fx)
+		}
+	}
+	bound := math.Sqrt(2*m.Gap*own/mu) + 1e-9
+	require.LessOrEqual(t, math.Sqrt(dist), bound, "%s: effects %v, brute force %v", name, fx, bx)
+	st.worstBound = math.Max(st.worstBound, math.Sqrt(dist)/bound)
+	v := slices.Clone(bx)
+	slices.Sort(v)
+	if d := len(slices.Compact(v)); d > 1 && d < k {
+		st.fused++
+	}
+	st.cases++
 }
 
 // strongConvexity returns the modulus of strong convexity of
