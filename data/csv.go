@@ -92,12 +92,9 @@ func Read(path string, o Options) (_ *Table, err error) {
 			err = fileError{err}
 		}
 	}()
-	sep := o.Sep
-	if sep == 0 {
-		sep = ','
-	}
-	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
-		return nil, fmt.Errorf("%s: invalid field separator %q", path, sep)
+	sep, err := fieldSep(path, o.Sep)
+	if err != nil {
+		return nil, err
 	}
 	if isParquet(path) {
 		return readParquet(path, o)
@@ -110,6 +107,24 @@ func Read(path string, o Options) (_ *Table, err error) {
 	if in.parquet {
 		return spoolParquet(in, o)
 	}
+	return readCSV(in, sep, o)
+}
+
+// fieldSep returns the field separator sep names (',' for 0), or an error
+// for one that cannot separate CSV fields.
+func fieldSep(path string, sep rune) (rune, error) {
+	if sep == 0 {
+		sep = ','
+	}
+	if sep == '"' || sep == '\r' || sep == '\n' || sep == utf8.RuneError || !utf8.ValidRune(sep) {
+		return 0, fmt.Errorf("%s: invalid field separator %q", path, sep)
+	}
+	return sep, nil
+}
+
+// readCSV reads the opened CSV input in with the separator sep: header,
+// factor detection, then the data rows.
+func readCSV(in *input, sep rune, o Options) (*Table, error) {
 	p := o.Progress
 	if p != nil {
 		p.start, p.size = time.Now(), in.size

@@ -61,18 +61,8 @@ func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0x5eed)
 // combination: nominal and ordinal, equal, count and random weights, the
 // reference first or in the middle.
 func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factorDesign {
-	d := &factorDesign{}
-	nf := 1 + di%3
+	d := &factorDesign{factors: drawFactors(rng, 1+di%3, c)}
 	nnum := (di / 3) % 3
-	for range nf {
-		f := factor{k: 2 + rng.IntN(5), ordinal: *c%2 == 1, kind: []string{"equal", "count", "random"}[(*c/2)%3]}
-		if (*c/6)%2 == 1 {
-			f.k = 3 + rng.IntN(4)
-			f.ref = 1 + rng.IntN(f.k-2) // strictly inside
-		}
-		*c++
-		d.factors = append(d.factors, f)
-	}
 	p := nnum
 	for _, f := range d.factors {
 		p += f.k - 1
@@ -83,46 +73,89 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 	d.x = mat.NewDense(n, p, nil)
 	d.truth = make([]float64, p)
 	for fi := range d.factors {
-		f := &d.factors[fi]
-		f.cols = make([]int, f.k)
-		for l := range f.k {
-			f.cols[l] = -1
-			if l != f.ref {
-				f.cols[l] = col()
-			}
-		}
-		// Levels with unequal frequencies, each present at least once.
-		prob := make([]float64, f.k)
-		for l := range prob {
-			prob[l] = 0.3 + rng.Float64()
-		}
-		lv := make([]int, n)
-		counts := make([]float64, f.k)
-		for i := range n {
-			lv[i] = i % f.k
-			if i >= f.k {
-				lv[i] = draw(rng, prob)
-			}
-			counts[lv[i]]++
-			if c := f.cols[lv[i]]; c >= 0 {
-				d.x.Set(i, c, 1)
-			}
-		}
-		d.level = append(d.level, lv)
-		// Effects from three values, 0 among them, so that the data
-		// suggest fusions.
-		vals := []float64{0, 0.5 + 0.5*rng.Float64(), -0.4 - 0.5*rng.Float64()}
-		eff := make([]float64, f.k)
-		for l := range eff {
-			eff[l] = vals[rng.IntN(3)]
-		}
-		for l, c := range f.cols {
-			if c >= 0 {
-				d.truth[c] = eff[l] - eff[f.ref]
-			}
-		}
-		f.weights(rng, counts, n)
+		d.addFactor(rng, &d.factors[fi], col)
 	}
+	d.addNumeric(rng, di, nnum, col)
+	d.build(t)
+	d.name = d.describe()
+	return d
+}
+
+// drawFactors draws nf factors of 2–6 levels, their structure cycling
+// with the running count *c of factors (see randomFactorDesign).
+func drawFactors(rng *rand.Rand, nf int, c *int) []factor {
+	var out []factor
+	for range nf {
+		f := factor{k: 2 + rng.IntN(5), ordinal: *c%2 == 1, kind: []string{"equal", "count", "random"}[(*c/2)%3]}
+		if (*c/6)%2 == 1 {
+			f.k = 3 + rng.IntN(4)
+			f.ref = 1 + rng.IntN(f.k-2) // strictly inside
+		}
+		*c++
+		out = append(out, f)
+	}
+	return out
+}
+
+// addFactor gives the factor f of d its columns, taken from col (none for
+// the reference), draws its rows' levels into d.x and d.level and its
+// effects into d.truth, and sets its weights.
+func (d *factorDesign) addFactor(rng *rand.Rand, f *factor, col func() int) {
+	n, _ := d.x.Dims()
+	f.cols = make([]int, f.k)
+	for l := range f.k {
+		f.cols[l] = -1
+		if l != f.ref {
+			f.cols[l] = col()
+		}
+	}
+	lv, counts := drawLevels(rng, f.k, n)
+	for i, l := range lv {
+		if c := f.cols[l]; c >= 0 {
+			d.x.Set(i, c, 1)
+		}
+	}
+	d.level = append(d.level, lv)
+	// Effects from three values, 0 among them, so that the data
+	// suggest fusions.
+	vals := []float64{0, 0.5 + 0.5*rng.Float64(), -0.4 - 0.5*rng.Float64()}
+	eff := make([]float64, f.k)
+	for l := range eff {
+		eff[l] = vals[rng.IntN(3)]
+	}
+	for l, c := range f.cols {
+		if c >= 0 {
+			d.truth[c] = eff[l] - eff[f.ref]
+		}
+	}
+	f.weights(rng, counts, n)
+}
+
+// drawLevels draws n rows' levels of a factor of k levels with unequal
+// frequencies, each present at least once, and returns them with each
+// level's count.
+func drawLevels(rng *rand.Rand, k, n int) ([]int, []float64) {
+	prob := make([]float64, k)
+	for l := range prob {
+		prob[l] = 0.3 + rng.Float64()
+	}
+	lv := make([]int, n)
+	counts := make([]float64, k)
+	for i := range n {
+		lv[i] = i % k
+		if i >= k {
+			lv[i] = draw(rng, prob)
+		}
+		counts[lv[i]]++
+	}
+	return lv, counts
+}
+
+// addNumeric adds nnum standard normal columns, taken from col, under a
+// lasso block (random weights or none) or, for every other pair of
+// designs di, a cardinality block (random ν or the default).
+func (d *factorDesign) addNumeric(rng *rand.Rand, di, nnum int, col func() int) {
+	n, _ := d.x.Dims()
 	d.numType = penalty.LassoBlock
 	if (di/2)%2 == 1 {
 		d.numType = penalty.CardinalityBlock
@@ -143,7 +176,11 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 	if d.numType == penalty.CardinalityBlock && rng.IntN(2) == 1 {
 		d.nu = 0.3 + 1.5*rng.Float64()
 	}
-	d.build(t)
+}
+
+// describe names d for messages: each factor's type, levels, reference
+// and weights, then the numeric columns' count and block.
+func (d *factorDesign) describe() string {
 	var b []string
 	for _, f := range d.factors {
 		typ := "nominal"
@@ -152,11 +189,10 @@ func randomFactorDesign(t *testing.T, rng *rand.Rand, n, di int, c *int) *factor
 		}
 		b = append(b, fmt.Sprintf("%s K=%d ref=%d %s", typ, f.k, f.ref, f.kind))
 	}
-	if nnum > 0 {
+	if nnum := len(d.numeric); nnum > 0 {
 		b = append(b, fmt.Sprintf("%d numeric (%v)", nnum, d.numType))
 	}
-	d.name = fmt.Sprint(b)
-	return d
+	return fmt.Sprint(b)
 }
 
 // draw returns an index drawn with probabilities proportional to prob.
@@ -816,87 +852,120 @@ func orderedPartitions(k int, f func(rank []int, m int)) {
 // evaluated by the reference's formula with G, not the piece's linear term.
 func bruteForce(t *testing.T, pr reference.GLMProblem, lv []int, k, ref int, edge func(j, l int) float64) (float64, []float64) {
 	t.Helper()
-	n := len(lv)
-	w := pr.Weights
 	best, bestX := math.Inf(1), []float64(nil)
 	candidates := 0
 	orderedPartitions(k, func(rank []int, m int) {
-		cr := rank[ref]
-		// Free clusters: every position but the reference's.
-		idx := make([]int, m) // position → column of Z (0: intercept), −1 for the reference's
-		nz := 1
-		for c := range m {
-			idx[c] = -1
-			if c != cr {
-				idx[c] = nz
-				nz++
-			}
-		}
-		s := make([]float64, nz)
-		for j := range k {
-			for l := range k {
-				if w := edge(j, l); l != j && w > 0 && rank[j] != rank[l] && idx[rank[j]] > 0 {
-					sgn := 1.0 // j's cluster above l's: positions count down
-					if rank[j] > rank[l] {
-						sgn = -1
-					}
-					s[idx[rank[j]]] += w * sgn
-				}
-			}
-		}
-		a := mat.NewSymDense(nz, nil)
-		b := mat.NewVecDense(nz, nil)
-		for i := range n {
-			wi := 1.0
-			if w != nil {
-				wi = w[i]
-			}
-			cols := []int{0}
-			if c := idx[rank[lv[i]]]; c > 0 {
-				cols = append(cols, c)
-			}
-			for _, u := range cols {
-				b.SetVec(u, b.AtVec(u)+wi*pr.Y[i])
-				for _, v := range cols {
-					if u <= v {
-						a.SetSym(u, v, a.At(u, v)+wi)
-					}
-				}
-			}
-		}
-		for c := 1; c < nz; c++ {
-			b.SetVec(c, b.AtVec(c)-pr.Lambda/2*s[c])
-		}
-		var chol mat.Cholesky
-		require.True(t, chol.Factorize(a), "every cluster has rows")
-		var theta mat.VecDense
-		require.NoError(t, chol.SolveVecTo(&theta, b))
-		val := make([]float64, m)
-		for c := range m {
-			if idx[c] > 0 {
-				val[c] = theta.AtVec(idx[c])
-			}
-		}
-		for c := 1; c < m; c++ {
-			if !(val[c-1] > val[c]) {
-				return // not in the assumed order
-			}
+		x, f, ok := pieceMinimum(t, pr, lv, rank, m, ref, edge)
+		if !ok {
+			return
 		}
 		candidates++
-		x := make([]float64, k)
-		beta := make([]float64, k-1)
-		for l := range k {
-			x[l] = val[rank[l]]
-			if c := column(l, ref); c >= 0 {
-				beta[c] = x[l]
-			}
-		}
-		if f := reference.GLMObjective(pr, theta.AtVec(0), beta); f < best {
+		if f < best {
 			best, bestX = f, x
 		}
 	})
 	require.Positive(t, candidates)
 	return best, bestX
+}
+
+// pieceMinimum solves bruteForce's problem restricted to the ordered
+// partition (rank, m) of the levels and returns the level effects and the
+// objective at its solution, and whether the solution keeps the assumed
+// order (a candidate).
+func pieceMinimum(t *testing.T, pr reference.GLMProblem, lv, rank []int, m, ref int, edge func(j, l int) float64) ([]float64, float64, bool) {
+	t.Helper()
+	k := len(rank)
+	idx, nz := clusterColumns(m, rank[ref])
+	s := pieceSlopes(rank, idx, nz, edge)
+	a, b := pieceNormalEquations(pr, lv, rank, idx, nz)
+	for c := 1; c < nz; c++ {
+		b.SetVec(c, b.AtVec(c)-pr.Lambda/2*s[c])
+	}
+	var chol mat.Cholesky
+	require.True(t, chol.Factorize(a), "every cluster has rows")
+	var theta mat.VecDense
+	require.NoError(t, chol.SolveVecTo(&theta, b))
+	val := make([]float64, m)
+	for c := range m {
+		if idx[c] > 0 {
+			val[c] = theta.AtVec(idx[c])
+		}
+	}
+	for c := 1; c < m; c++ {
+		if !(val[c-1] > val[c]) {
+			return nil, 0, false // not in the assumed order
+		}
+	}
+	x := make([]float64, k)
+	beta := make([]float64, k-1)
+	for l := range k {
+		x[l] = val[rank[l]]
+		if c := column(l, ref); c >= 0 {
+			beta[c] = x[l]
+		}
+	}
+	return x, reference.GLMObjective(pr, theta.AtVec(0), beta), true
+}
+
+// clusterColumns returns the column of Z of each of m cluster positions
+// (0 is the intercept's, −1 for the reference's position cr: the free
+// clusters are every position but it) and the number of columns.
+func clusterColumns(m, cr int) ([]int, int) {
+	idx := make([]int, m)
+	nz := 1
+	for c := range m {
+		idx[c] = -1
+		if c != cr {
+			idx[c] = nz
+			nz++
+		}
+	}
+	return idx, nz
+}
+
+// pieceSlopes returns the penalty's slope s_c on each free cluster's
+// column of Z (see bruteForce).
+func pieceSlopes(rank, idx []int, nz int, edge func(j, l int) float64) []float64 {
+	k := len(rank)
+	s := make([]float64, nz)
+	for j := range k {
+		for l := range k {
+			if w := edge(j, l); l != j && w > 0 && rank[j] != rank[l] && idx[rank[j]] > 0 {
+				sgn := 1.0 // j's cluster above l's: positions count down
+				if rank[j] > rank[l] {
+					sgn = -1
+				}
+				s[idx[rank[j]]] += w * sgn
+			}
+		}
+	}
+	return s
+}
+
+// pieceNormalEquations returns ZᵀWZ and ZᵀWy for the ordered partition
+// rank of the levels, whose clusters have the columns idx of Z.
+func pieceNormalEquations(pr reference.GLMProblem, lv, rank, idx []int, nz int) (*mat.SymDense, *mat.VecDense) {
+	a := mat.NewSymDense(nz, nil)
+	b := mat.NewVecDense(nz, nil)
+	for i := range lv {
+		wi := 1.0
+		if pr.Weights != nil {
+			wi = pr.Weights[i]
+		}
+		cols := []int{0}
+		if c := idx[rank[lv[i]]]; c > 0 {
+			cols = append(cols, c)
+		}
+		for _, u := range cols {
+			b.SetVec(u, b.AtVec(u)+wi*pr.Y[i])
+			for _, v := range cols {
+				if u <= v {
+					a.SetSym(u, v, a.At(u, v)+wi)
+				}
+			}
+		}
+	}
+	return a, b
 }
 
 // TestFactorBruteForce: gaussian fits of one nominal or ordinal factor of
@@ -909,151 +978,225 @@ func bruteForce(t *testing.T, pr reference.GLMProblem, lv []int, k, ref int, edg
 // piece.
 func TestFactorBruteForce(t *testing.T) {
 	rng := newRand(99)
-	const n = 36
-	cases, fused := 0, 0
-	var worstObj, worstEff, worstBound float64
+	var st bruteStats
 	for k := 2; k <= 4; k++ {
 		for ref := range k {
 			for _, ordinal := range []bool{false, true} {
 				for _, c := range []struct{ weighted, equal bool }{{false, true}, {true, true}, {false, false}, {true, false}} {
-					weighted := c.weighted
-					wt := func() float64 {
-						if c.equal {
-							return 1
-						}
-						return 0.3 + 1.5*rng.Float64()
-					}
-					x, lv := oneFactor(n, k, ref)
-					eff := make([]float64, k)
-					for l := range eff {
-						eff[l] = []float64{0, 0.6, -0.5}[rng.IntN(3)]
-					}
-					y := make([]float64, n)
-					var w []float64
-					if weighted {
-						w = make([]float64, n)
-					}
-					for i := range y {
-						y[i] = 1 + eff[lv[i]] - eff[ref] + 0.4*rng.NormFloat64()
-						if weighted {
-							w[i] = 0.2 + 2*rng.Float64()
-						}
-					}
-					// Level-order weights, and the block's from them.
-					pw := make([][]float64, k)
-					for j := range pw {
-						pw[j] = make([]float64, k)
-					}
-					blk := penalty.Block{Type: penalty.NominalBlock, Ref: ref}
-					for l := range k {
-						if l != ref {
-							blk.Rows = append(blk.Rows, column(l, ref))
-						}
-					}
-					if ordinal {
-						blk.Type = penalty.OrdinalBlock
-						for e := range k - 1 {
-							pw[e][e+1] = wt()
-							pw[e+1][e] = pw[e][e+1]
-							blk.Weights = append(blk.Weights, pw[e][e+1])
-						}
-					} else {
-						for j := range k {
-							for l := j + 1; l < k; l++ {
-								pw[j][l] = wt()
-								pw[l][j] = pw[j][l]
-							}
-						}
-						blk.Weights = (&factor{k: k, ref: ref, kind: "random", pair: pw}).blockWeights()
-					}
-					if c.equal {
-						blk.Weights = nil // the package's closed forms, not its graph
-					}
-					pen, err := penalty.NewBlocks(k-1, []penalty.Block{blk})
-					require.NoError(t, err)
-					// G from the level-order weights.
-					var g [][]float64
-					for j := range k {
-						for l := j + 1; l < k; l++ {
-							if pw[j][l] > 0 {
-								row := make([]float64, k-1)
-								if c := column(j, ref); c >= 0 {
-									row[c] = pw[j][l]
-								}
-								if c := column(l, ref); c >= 0 {
-									row[c] = -pw[j][l]
-								}
-								g = append(g, row)
-							}
-						}
-					}
-					gm := mat.NewDense(len(g), k-1, nil)
-					for i, row := range g {
-						gm.SetRow(i, row)
-					}
-					r := estimator.NewRows(x, y)
-					r.Weights = w
-					opts := &estimator.Options{Settings: solver.Settings{Tol: factorTol}}
-					lmax, _, err := estimator.LambdaMax(r, pen, opts)
-					require.NoError(t, err)
-					mu := strongConvexity(x, w)
-					for _, frac := range []float64{0.05, 0.25, 0.6, 1.2} {
-						name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v equal pair weights=%v λ=%gλmax", k, ref, ordinal, weighted, c.equal, frac)
-						lambda := frac * lmax
-						m, err := estimator.Fit(r, pen, lambda, opts)
-						require.NoError(t, err, name)
-						require.True(t, m.Converged, name)
-						pr := reference.GLMProblem{Family: "gaussian", X: x, Y: y, K: gm, Lambda: lambda}
-						if w != nil {
-							pr.Weights = make([]float64, n)
-							var sw float64
-							for _, v := range w {
-								sw += v
-							}
-							for i, v := range w {
-								pr.Weights[i] = v * n / sw
-							}
-						}
-						best, bx := bruteForce(t, pr, lv, k, ref, func(j, l int) float64 { return pw[j][l] })
-						beta := m.Coefficients(0)
-						own := reference.GLMObjective(pr, m.Intercept[0], beta)
-						require.InEpsilon(t, own, m.Objective, 1e-10, name)
-						rel := (own - best) / best
-						require.LessOrEqual(t, math.Abs(rel), 1e-9, "%s: objective %.15g, brute force %.15g", name, own, best)
-						worstObj = math.Max(worstObj, math.Abs(rel))
-						fx := make([]float64, k)
-						for l := range k {
-							if c := column(l, ref); c >= 0 {
-								fx[l] = beta[c]
-							}
-						}
-						// F − F* ≥ (μ/2)‖θ − θ*‖² for the least-squares part's
-						// strong convexity μ, and the certified gap bounds
-						// F − F* by Gap·F: the effects are as close as that.
-						var dist float64
-						for l := range k {
-							worstEff = math.Max(worstEff, math.Abs(fx[l]-bx[l]))
-							dist += (fx[l] - bx[l]) * (fx[l] - bx[l])
-							for j := range l {
-								require.Equal(t, bx[j] == bx[l], fx[j] == fx[l], "%s: levels %d and %d: brute force %v, fit %v", name, j, l, bx, fx)
-							}
-						}
-						bound := math.Sqrt(2*m.Gap*own/mu) + 1e-9
-						require.LessOrEqual(t, math.Sqrt(dist), bound, "%s: effects %v, brute force %v", name, fx, bx)
-						worstBound = math.Max(worstBound, math.Sqrt(dist)/bound)
-						v := slices.Clone(bx)
-						slices.Sort(v)
-						if d := len(slices.Compact(v)); d > 1 && d < k {
-							fused++
-						}
-						cases++
-					}
+					bc := newBruteCase(t, rng, k, ref, ordinal, c.weighted, c.equal)
+					st.run(t, bc)
 				}
 			}
 		}
 	}
-	t.Logf("%d cases (%d partly fused): worst objective %.1e relative, worst level effect %.1e (%.2g of the gap's bound)", cases, fused, worstObj, worstEff, worstBound)
-	require.Positive(t, fused)
+	t.Logf("%d cases (%d partly fused): worst objective %.1e relative, worst level effect %.1e (%.2g of the gap's bound)", st.cases, st.fused, st.worstObj, st.worstEff, st.worstBound)
+	require.Positive(t, st.fused)
+}
+
+// bruteN is the number of rows of TestFactorBruteForce's designs.
+const bruteN = 36
+
+// bruteCase is one design of TestFactorBruteForce: one factor of k levels,
+// the reference at ref, its rows' levels lv and design x, the responses y
+// and row weights w (nil: none), the level-order weights pw of its
+// penalty, the penalty pen and its explicit G.
+type bruteCase struct {
+	k, ref                   int
+	ordinal, weighted, equal bool
+	x                        *mat.Dense
+	lv                       []int
+	y, w                     []float64
+	pw                       [][]float64
+	pen                      *penalty.Blocks
+	g                        *mat.Dense
+}
+
+// newBruteCase draws a design of TestFactorBruteForce: level effects from
+// 0, 0.6 and −0.5, gaussian responses, random row weights if weighted, and
+// pair or edge weights all 1 if equal, random otherwise.
+func newBruteCase(t *testing.T, rng *rand.Rand, k, ref int, ordinal, weighted, equal bool) *bruteCase {
+	bc := &bruteCase{k: k, ref: ref, ordinal: ordinal, weighted: weighted, equal: equal}
+	wt := func() float64 {
+		if equal {
+			return 1
+		}
+		return 0.3 + 1.5*rng.Float64()
+	}
+	bc.x, bc.lv = oneFactor(bruteN, k, ref)
+	bc.y, bc.w = bruteResponses(rng, bc.lv, k, ref, weighted)
+	var blk penalty.Block
+	bc.pw, blk = factorPenalty(k, ref, ordinal, wt)
+	if equal {
+		blk.Weights = nil // the package's closed forms, not its graph
+	}
+	pen, err := penalty.NewBlocks(k-1, []penalty.Block{blk})
+	require.NoError(t, err)
+	bc.pen = pen
+	bc.g = explicitG(bc.pw, ref)
+	return bc
+}
+
+// bruteResponses draws the level effects and the responses (intercept 1,
+// noise 0.4) of the rows' levels lv and, if weighted, their row weights.
+func bruteResponses(rng *rand.Rand, lv []int, k, ref int, weighted bool) (y, w []float64) {
+	eff := make([]float64, k)
+	for l := range eff {
+		eff[l] = []float64{0, 0.6, -0.5}[rng.IntN(3)]
+	}
+	y = make([]float64, len(lv))
+	if weighted {
+		w = make([]float64, len(lv))
+	}
+	for i := range y {
+		y[i] = 1 + eff[lv[i]] - eff[ref] + 0.4*rng.NormFloat64()
+		if weighted {
+			w[i] = 0.2 + 2*rng.Float64()
+		}
+	}
+	return y, w
+}
+
+// factorPenalty returns the level-order weights pw of a nominal factor's
+// pairs or an ordinal factor's edges, drawn from wt, and its block from
+// them.
+func factorPenalty(k, ref int, ordinal bool, wt func() float64) ([][]float64, penalty.Block) {
+	pw := make([][]float64, k)
+	for j := range pw {
+		pw[j] = make([]float64, k)
+	}
+	blk := penalty.Block{Type: penalty.NominalBlock, Ref: ref}
+	for l := range k {
+		if l != ref {
+			blk.Rows = append(blk.Rows, column(l, ref))
+		}
+	}
+	if ordinal {
+		blk.Type = penalty.OrdinalBlock
+		for e := range k - 1 {
+			pw[e][e+1] = wt()
+			pw[e+1][e] = pw[e][e+1]
+			blk.Weights = append(blk.Weights, pw[e][e+1])
+		}
+		return pw, blk
+	}
+	for j := range k {
+		for l := j + 1; l < k; l++ {
+			pw[j][l] = wt()
+			pw[l][j] = pw[j][l]
+		}
+	}
+	blk.Weights = (&factor{k: k, ref: ref, kind: "random", pair: pw}).blockWeights()
+	return pw, blk
+}
+
+// explicitG returns G from the level-order weights pw, the reference at
+// ref: a row pw[j][l]·(e_j − e_l) for each pair j < l of positive weight.
+func explicitG(pw [][]float64, ref int) *mat.Dense {
+	k := len(pw)
+	var g [][]float64
+	for j := range k {
+		for l := j + 1; l < k; l++ {
+			if pw[j][l] > 0 {
+				row := make([]float64, k-1)
+				if c := column(j, ref); c >= 0 {
+					row[c] = pw[j][l]
+				}
+				if c := column(l, ref); c >= 0 {
+					row[c] = -pw[j][l]
+				}
+				g = append(g, row)
+			}
+		}
+	}
+	gm := mat.NewDense(len(g), k-1, nil)
+	for i, row := range g {
+		gm.SetRow(i, row)
+	}
+	return gm
+}
+
+// bruteStats gathers TestFactorBruteForce's counts and worst errors.
+type bruteStats struct {
+	cases, fused                   int
+	worstObj, worstEff, worstBound float64
+}
+
+// run fits the design bc at fractions of its λ_max and checks each fit
+// against the brute-force minimum.
+func (st *bruteStats) run(t *testing.T, bc *bruteCase) {
+	r := estimator.NewRows(bc.x, bc.y)
+	r.Weights = bc.w
+	opts := &estimator.Options{Settings: solver.Settings{Tol: factorTol}}
+	lmax, _, err := estimator.LambdaMax(r, bc.pen, opts)
+	require.NoError(t, err)
+	mu := strongConvexity(bc.x, bc.w)
+	for _, frac := range []float64{0.05, 0.25, 0.6, 1.2} {
+		name := fmt.Sprintf("K=%d ref=%d ordinal=%v weighted=%v equal pair weights=%v λ=%gλmax", bc.k, bc.ref, bc.ordinal, bc.weighted, bc.equal, frac)
+		lambda := frac * lmax
+		m, err := estimator.Fit(r, bc.pen, lambda, opts)
+		require.NoError(t, err, name)
+		require.True(t, m.Converged, name)
+		pr := reference.GLMProblem{Family: "gaussian", X: bc.x, Y: bc.y, K: bc.g, Lambda: lambda}
+		if bc.w != nil {
+			pr.Weights = rescaled(bc.w)
+		}
+		st.check(t, name, bc, pr, m, mu)
+	}
+}
+
+// rescaled returns the weights w rescaled to sum to their number.
+func rescaled(w []float64) []float64 {
+	n := len(w)
+	out := make([]float64, n)
+	var sw float64
+	for _, v := range w {
+		sw += v
+	}
+	for i, v := range w {
+		out[i] = v * float64(n) / sw
+	}
+	return out
+}
+
+// check compares the fit m of problem pr (design bc) with the brute-force
+// minimum: its objective, its partition of the levels (exact ties) and its
+// level effects, as close as the certified gap guarantees for the
+// least-squares part's strong convexity mu.
+func (st *bruteStats) check(t *testing.T, name string, bc *bruteCase, pr reference.GLMProblem, m *estimator.Model, mu float64) {
+	k, ref := bc.k, bc.ref
+	best, bx := bruteForce(t, pr, bc.lv, k, ref, func(j, l int) float64 { return bc.pw[j][l] })
+	beta := m.Coefficients(0)
+	own := reference.GLMObjective(pr, m.Intercept[0], beta)
+	require.InEpsilon(t, own, m.Objective, 1e-10, name)
+	rel := (own - best) / best
+	require.LessOrEqual(t, math.Abs(rel), 1e-9, "%s: objective %.15g, brute force %.15g", name, own, best)
+	st.worstObj = math.Max(st.worstObj, math.Abs(rel))
+	fx := make([]float64, k)
+	for l := range k {
+		if c := column(l, ref); c >= 0 {
+			fx[l] = beta[c]
+		}
+	}
+	// F − F* ≥ (μ/2)‖θ − θ*‖² for the least-squares part's strong
+	// convexity μ, and the certified gap bounds F − F* by Gap·F: the
+	// effects are as close as that.
+	var dist float64
+	for l := range k {
+		st.worstEff = math.Max(st.worstEff, math.Abs(fx[l]-bx[l]))
+		dist += (fx[l] - bx[l]) * (fx[l] - bx[l])
+		for j := range l {
+			require.Equal(t, bx[j] == bx[l], fx[j] == fx[l], "%s: levels %d and %d: brute force %v, fit %v", name, j, l, bx, fx)
+		}
+	}
+	bound := math.Sqrt(2*m.Gap*own/mu) + 1e-9
+	require.LessOrEqual(t, math.Sqrt(dist), bound, "%s: effects %v, brute force %v", name, fx, bx)
+	st.worstBound = math.Max(st.worstBound, math.Sqrt(dist)/bound)
+	v := slices.Clone(bx)
+	slices.Sort(v)
+	if d := len(slices.Compact(v)); d > 1 && d < k {
+		st.fused++
+	}
+	st.cases++
 }
 
 // strongConvexity returns the modulus of strong convexity of

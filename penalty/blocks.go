@@ -163,6 +163,8 @@ func (b *Blocks) Validate() error {
 	return nil
 }
 
+// checkBlock returns an error naming block k, of b, if a parameter of it
+// is out of range.
 func checkBlock(k int, b Block) error {
 	name := fmt.Sprintf("block %d (%v)", k, b.Type)
 	n := len(b.Rows)
@@ -172,57 +174,80 @@ func checkBlock(k int, b Block) error {
 		}
 		return fmt.Errorf("penalty: %s has no rows", name)
 	}
-	positive := func(what string, w []float64, skip func(i int) bool) error {
-		for i, x := range w {
-			if skip != nil && skip(i) {
-				continue
-			}
-			if !(x > 0) || math.IsInf(x, 0) {
-				return fmt.Errorf("penalty: %s %s %d is %v; weights must be finite and > 0", name, what, i, x)
-			}
-		}
-		return nil
-	}
 	switch b.Type {
 	case LassoBlock:
-		if b.Weights != nil && len(b.Weights) != n {
-			return fmt.Errorf("penalty: %s has %d weights for %d rows", name, len(b.Weights), n)
-		}
-		return positive("weight", b.Weights, nil)
+		return checkLasso(name, b)
 	case CardinalityBlock:
 		if b.Weights != nil {
 			return fmt.Errorf("penalty: %s takes no weights (has %d)", name, len(b.Weights))
 		}
 		return checkNu(name, b.Nu)
 	case NominalBlock:
-		kk := n + 1
-		if b.Weights == nil {
-			return nil
-		}
-		if len(b.Weights) != kk*kk {
-			return fmt.Errorf("penalty: %s has %d weights; a factor with %d levels needs %d×%d = %d", name, len(b.Weights), kk, kk, kk, kk*kk)
-		}
-		if err := positive("weight", b.Weights, func(i int) bool { return i/kk == i%kk }); err != nil {
-			return err
-		}
-		for i := 0; i < kk; i++ {
-			for j := i + 1; j < kk; j++ {
-				if b.Weights[i*kk+j] != b.Weights[j*kk+i] {
-					return fmt.Errorf("penalty: %s weights are not symmetric: [%d,%d] = %v, [%d,%d] = %v", name, i, j, b.Weights[i*kk+j], j, i, b.Weights[j*kk+i])
-				}
-			}
-		}
-		return nil
+		return checkNominal(name, b)
 	case OrdinalBlock:
-		if b.Ref < 0 || b.Ref > n {
-			return fmt.Errorf("penalty: %s reference position %d is outside 0…%d", name, b.Ref, n)
-		}
-		if b.Weights != nil && len(b.Weights) != n {
-			return fmt.Errorf("penalty: %s has %d edge weights; %d levels need %d", name, len(b.Weights), n+1, n)
-		}
-		return positive("edge weight", b.Weights, nil)
+		return checkOrdinal(name, b)
 	}
 	return fmt.Errorf("penalty: block %d has unknown type %v", k, b.Type)
+}
+
+// checkPositive returns an error for the first weight of w, other than
+// those skip (if not nil) leaves out, that is not finite and > 0; what
+// names the weights in the message.
+func checkPositive(name, what string, w []float64, skip func(i int) bool) error {
+	for i, x := range w {
+		if skip != nil && skip(i) {
+			continue
+		}
+		if !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("penalty: %s %s %d is %v; weights must be finite and > 0", name, what, i, x)
+		}
+	}
+	return nil
+}
+
+// checkLasso checks the weights, if any, of the lasso block b: one per
+// row, each positive.
+func checkLasso(name string, b Block) error {
+	if n := len(b.Rows); b.Weights != nil && len(b.Weights) != n {
+		return fmt.Errorf("penalty: %s has %d weights for %d rows", name, len(b.Weights), n)
+	}
+	return checkPositive(name, "weight", b.Weights, nil)
+}
+
+// checkNominal checks the weights, if any, of the nominal block b: a
+// symmetric levels×levels matrix, positive off the diagonal.
+func checkNominal(name string, b Block) error {
+	kk := len(b.Rows) + 1
+	if b.Weights == nil {
+		return nil
+	}
+	if len(b.Weights) != kk*kk {
+		return fmt.Errorf("penalty: %s has %d weights; a factor with %d levels needs %d×%d = %d", name, len(b.Weights), kk, kk, kk, kk*kk)
+	}
+	if err := checkPositive(name, "weight", b.Weights, func(i int) bool { return i/kk == i%kk }); err != nil {
+		return err
+	}
+	for i := 0; i < kk; i++ {
+		for j := i + 1; j < kk; j++ {
+			if b.Weights[i*kk+j] != b.Weights[j*kk+i] {
+				return fmt.Errorf("penalty: %s weights are not symmetric: [%d,%d] = %v, [%d,%d] = %v", name, i, j, b.Weights[i*kk+j], j, i, b.Weights[j*kk+i])
+			}
+		}
+	}
+	return nil
+}
+
+// checkOrdinal checks the ordinal block b: a reference position among its
+// levels and, if any, one positive weight per edge of the chain.
+func checkOrdinal(name string, b Block) error {
+	n := len(b.Rows)
+	if b.Ref < 0 || b.Ref > n {
+		return fmt.Errorf("penalty: %s reference position %d is outside 0…%d", name, b.Ref, n)
+	}
+	if b.Weights != nil && len(b.Weights) != n {
+		return fmt.Errorf("penalty: %s has %d edge weights; %d levels need %d", name, len(b.Weights), n+1, n)
+	}
+	return checkPositive(name, "edge weight", b.Weights, nil)
 }
 
 // blockGraph returns the graph of a weighted nominal or an ordinal block,

@@ -476,91 +476,123 @@ func levelWeights(b Block) []float64 {
 // reference's cluster is 0. The candidate whose values respect its order
 // strictly and has the least objective is the prox.
 func bruteFactorProx(b Block, v []float64, tau float64) []float64 {
-	n := len(v)
-	k := n + 1
-	w := levelWeights(b)
-	obj := func(x []float64) float64 { // x over levels, x[0] = 0
-		var s float64
+	f := &factorBrute{v: v, tau: tau, k: len(v) + 1, w: levelWeights(b), bestObj: math.Inf(1)}
+	f.label = make([]int, f.k)
+	f.label[0] = 0
+	f.parts(1, 1)
+	return f.best
+}
+
+// factorBrute is bruteFactorProx's enumeration: the data v, τ, the K
+// levels' weights w (K×K), the partition being tried (label[i] is level
+// i's cluster) and the best candidate so far.
+type factorBrute struct {
+	v       []float64
+	tau     float64
+	k       int
+	w       []float64
+	label   []int
+	best    []float64
+	bestObj float64
+}
+
+// objective returns the prox objective at x, over levels with x[0] = 0.
+func (f *factorBrute) objective(x []float64) float64 {
+	k, v, w := f.k, f.v, f.w
+	var s float64
+	for i := 1; i < k; i++ {
+		s += 0.5 * (x[i] - v[i-1]) * (x[i] - v[i-1])
+	}
+	for i := 0; i < k; i++ {
+		for j := i + 1; j < k; j++ {
+			s += f.tau * w[i*k+j] * math.Abs(x[i]-x[j])
+		}
+	}
+	return s
+}
+
+// parts labels levels i… in every way that extends the partition of levels
+// 0…i−1 into m clusters, and tries each complete partition.
+func (f *factorBrute) parts(i, m int) {
+	if i == f.k {
+		f.permute(seq(m), 0) // perm[c] is cluster c's rank
+		return
+	}
+	for c := 0; c <= m && c < f.k; c++ {
+		f.label[i] = c
+		if c == m {
+			f.parts(i+1, m+1)
+		} else {
+			f.parts(i+1, m)
+		}
+	}
+}
+
+// permute tries every order of the clusters that keeps perm[:i] and
+// permutes perm[i:].
+func (f *factorBrute) permute(perm []int, i int) {
+	m := len(perm)
+	if i < m {
+		for j := i; j < m; j++ {
+			perm[i], perm[j] = perm[j], perm[i]
+			f.permute(perm, i+1)
+			perm[i], perm[j] = perm[j], perm[i]
+		}
+		return
+	}
+	val := f.clusterValues(perm)
+	if !respectsOrder(perm, val) {
+		return
+	}
+	x := make([]float64, f.k)
+	for i := range x {
+		x[i] = val[f.label[i]]
+	}
+	if o := f.objective(x); o < f.bestObj {
+		f.best, f.bestObj = x[1:], o
+	}
+}
+
+// clusterValues returns each cluster's closed-form value for the ordered
+// partition (label, perm): 0 for the reference's, mean(v_c) − τ·slope_c/|c|
+// for the others.
+func (f *factorBrute) clusterValues(perm []int) []float64 {
+	k, v, w, label := f.k, f.v, f.w, f.label
+	val := make([]float64, len(perm))
+	for c := range val {
+		if c == label[0] {
+			continue
+		}
+		var s, slope float64
+		var size int
 		for i := 1; i < k; i++ {
-			s += 0.5 * (x[i] - v[i-1]) * (x[i] - v[i-1])
-		}
-		for i := 0; i < k; i++ {
-			for j := i + 1; j < k; j++ {
-				s += tau * w[i*k+j] * math.Abs(x[i]-x[j])
+			if label[i] != c {
+				continue
+			}
+			s += v[i-1]
+			size++
+			for j := 0; j < k; j++ {
+				if d := label[j]; d != c {
+					slope += w[i*k+j] * sign(float64(perm[c]-perm[d]))
+				}
 			}
 		}
-		return s
+		val[c] = s/float64(size) - f.tau*slope/float64(size)
 	}
-	best, bestObj := []float64(nil), math.Inf(1)
-	label := make([]int, k)
-	var parts func(i, m int)
-	try := func(m int) {
-		perm := seq(m) // perm[c] is cluster c's rank
-		var permute func(i int)
-		permute = func(i int) {
-			if i < m {
-				for j := i; j < m; j++ {
-					perm[i], perm[j] = perm[j], perm[i]
-					permute(i + 1)
-					perm[i], perm[j] = perm[j], perm[i]
-				}
-				return
-			}
-			val := make([]float64, m)
-			for c := 0; c < m; c++ {
-				if c == label[0] {
-					continue
-				}
-				var s, slope float64
-				var size int
-				for i := 1; i < k; i++ {
-					if label[i] != c {
-						continue
-					}
-					s += v[i-1]
-					size++
-					for j := 0; j < k; j++ {
-						if d := label[j]; d != c {
-							slope += w[i*k+j] * sign(float64(perm[c]-perm[d]))
-						}
-					}
-				}
-				val[c] = s/float64(size) - tau*slope/float64(size)
-			}
-			for c := 0; c < m; c++ {
-				for d := 0; d < m; d++ {
-					if perm[c] > perm[d] && !(val[c] > val[d]) {
-						return
-					}
-				}
-			}
-			x := make([]float64, k)
-			for i := range x {
-				x[i] = val[label[i]]
-			}
-			if o := obj(x); o < bestObj {
-				best, bestObj = x[1:], o
-			}
-		}
-		permute(0)
-	}
-	parts = func(i, m int) {
-		if i == k {
-			try(m)
-			return
-		}
-		for c := 0; c <= m && c < k; c++ {
-			label[i] = c
-			if c == m {
-				parts(i+1, m+1)
-			} else {
-				parts(i+1, m)
+	return val
+}
+
+// respectsOrder reports whether the clusters' values val are strictly in
+// the order of their ranks perm.
+func respectsOrder(perm []int, val []float64) bool {
+	for c := range perm {
+		for d := range perm {
+			if perm[c] > perm[d] && !(val[c] > val[d]) {
+				return false
 			}
 		}
 	}
-	label[0] = 0
-	parts(1, 1)
-	return best
+	return true
 }
 
 func TestFactorProxBruteForce(t *testing.T) {

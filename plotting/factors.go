@@ -174,42 +174,16 @@ type panel struct {
 // factorPanel returns the panel of factor fc of c, whose groups are read
 // at fit at.
 func factorPanel(c FactorCurves, fc FactorCurve, at int) (panel, error) {
-	p := plot.New()
-	kind := "nominal"
-	if fc.Ordinal {
-		kind = "ordinal"
-	}
-	p.Title.Text = fmt.Sprintf("%s (%s, reference %s)", fc.Name, kind, fc.Levels[fc.Ref])
-	p.Y.Label.Text = "level effect"
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p := factorPlot(fc)
 	legend := plot.NewLegend()
 	legend.Top, legend.Left = true, true
 	legend.TextStyle.Font.Size = vg.Points(10)
 	legend.Padding = vg.Points(1.5)
 	legend.Add(fmt.Sprintf("groups at λ = %.4g (dotted):", c.Lambdas[at]))
-	legendLines := 1
-	var models []int
-	for k, lam := range c.Lambdas {
-		if lam > 0 {
-			models = append(models, k)
-		}
-	}
 	styles, order := groupStyles(fc, at)
-	lo, hi := 0.0, 0.0
-	lines := make([]*plotter.Line, len(fc.Levels))
-	for l := range fc.Levels {
-		pts := make(plotter.XYs, len(models))
-		for i, k := range models {
-			pts[i] = plotter.XY{X: c.Lambdas[k], Y: fc.Effects[k][l]}
-			lo, hi = min(lo, pts[i].Y), max(hi, pts[i].Y)
-		}
-		line, err := plotter.NewLine(pts)
-		if err != nil {
-			return panel{}, err
-		}
-		line.LineStyle = styles[l]
-		lines[l] = line
+	lines, lo, hi, err := levelCurves(c, fc, styles)
+	if err != nil {
+		return panel{}, err
 	}
 	span := hi - lo
 	if span == 0 {
@@ -222,8 +196,55 @@ func factorPanel(c FactorCurves, fc FactorCurve, at int) (panel, error) {
 	}
 	markLine.LineStyle = draw.LineStyle{Color: color.Gray{Y: 110}, Width: vg.Points(0.8), Dashes: []vg.Length{vg.Points(1), vg.Points(2.5)}}
 	p.Add(markLine)
-	// The reference's group first, under the others, the reference last
-	// of it, on top.
+	addLevelCurves(p, fc, lines)
+	legendLines := 1 + addGroupLegend(&legend, fc, order, lines)
+	return panel{plot: p, legend: legend, legendLines: legendLines, levelLines: len(lines)}, nil
+}
+
+// factorPlot returns an empty plot titled for fc, with its axes: level
+// effect against λ on a log scale.
+func factorPlot(fc FactorCurve) *plot.Plot {
+	p := plot.New()
+	kind := "nominal"
+	if fc.Ordinal {
+		kind = "ordinal"
+	}
+	p.Title.Text = fmt.Sprintf("%s (%s, reference %s)", fc.Name, kind, fc.Levels[fc.Ref])
+	p.Y.Label.Text = "level effect"
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	return p
+}
+
+// levelCurves returns each level's line of effects over the fits with
+// λ > 0, in styles, and the least and greatest effect drawn (0 included).
+func levelCurves(c FactorCurves, fc FactorCurve, styles []draw.LineStyle) (lines []*plotter.Line, lo, hi float64, err error) {
+	var models []int
+	for k, lam := range c.Lambdas {
+		if lam > 0 {
+			models = append(models, k)
+		}
+	}
+	lines = make([]*plotter.Line, len(fc.Levels))
+	for l := range fc.Levels {
+		pts := make(plotter.XYs, len(models))
+		for i, k := range models {
+			pts[i] = plotter.XY{X: c.Lambdas[k], Y: fc.Effects[k][l]}
+			lo, hi = min(lo, pts[i].Y), max(hi, pts[i].Y)
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		line.LineStyle = styles[l]
+		lines[l] = line
+	}
+	return lines, lo, hi, nil
+}
+
+// addLevelCurves adds the levels' lines to p: the reference's group first,
+// under the others, the reference last of it, on top.
+func addLevelCurves(p *plot.Plot, fc FactorCurve, lines []*plotter.Line) {
 	ref := fc.Groups[fc.Ref]
 	for l := range fc.Levels {
 		if fc.Groups[l] == ref && l != fc.Ref {
@@ -236,6 +257,14 @@ func factorPanel(c FactorCurves, fc FactorCurve, at int) (panel, error) {
 			p.Add(lines[l])
 		}
 	}
+}
+
+// addGroupLegend adds to legend the groups in order, each with its levels
+// ("ref:" first for the reference's) and the line of its first level (of
+// the reference), and returns the number of lines added.
+func addGroupLegend(legend *plot.Legend, fc FactorCurve, order []int, lines []*plotter.Line) int {
+	ref := fc.Groups[fc.Ref]
+	added := 0
 	for _, g := range order {
 		var names []string
 		first := -1
@@ -253,7 +282,7 @@ func factorPanel(c FactorCurves, fc FactorCurve, at int) (panel, error) {
 			thumb = lines[fc.Ref]
 		}
 		label := groupLabel(names)
-		legendLines += len(label)
+		added += len(label)
 		for i, text := range label {
 			if i == 0 {
 				legend.Add(text, thumb)
@@ -262,7 +291,7 @@ func factorPanel(c FactorCurves, fc FactorCurve, at int) (panel, error) {
 			legend.Add(text)
 		}
 	}
-	return panel{plot: p, legend: legend, legendLines: legendLines, levelLines: len(lines)}, nil
+	return added
 }
 
 // groupStyles returns the line style of each level of fc and its groups
