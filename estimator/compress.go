@@ -185,15 +185,7 @@ func group(x *mat.Dense, y, off []float64, fold []int, same bool, limit int) ([]
 func aggregate(x *mat.Dense, y, w, off []float64, fold []int, fam datafit.Family, same bool, gid []int32, first []int) *compressed {
 	n, p := x.Dims()
 	m := len(first)
-	weight := func(i int) float64 { return 1 }
-	if w != nil {
-		top := slices.Max(w) // only ratios matter: over the largest, no overflow
-		weight = func(i int) float64 { return w[i] / top }
-	}
-	offset := func(i int) float64 { return 0 }
-	if off != nil {
-		offset = func(i int) float64 { return off[i] }
-	}
+	wt := overLargest(w, n)
 	xg := mat.NewDense(m, p, nil)
 	c := &compressed{counts: make([]int, m)}
 	yg, wg := make([]float64, m), make([]float64, m)
@@ -216,75 +208,133 @@ func aggregate(x *mat.Dense, y, w, off []float64, fold []int, fam datafit.Family
 	}
 	for i := range n {
 		c.counts[gid[i]]++
-		wg[gid[i]] += weight(i)
+		wg[gid[i]] += wt[i]
 	}
 	c.rows = &Rows{X: solver.DenseDesign{X: xg}, Y: mat.NewDense(m, 1, yg), Weights: wg, Offset: og}
 	if same {
 		return c
 	}
-	// The group's response and offset, where its rows carry weight (a
-	// group of zero weight keeps its first row's).
-	sy, so := make([]float64, m), make([]float64, m)
+	g := groups{y: y, off: off, w: wt, gid: gid, wg: wg, yg: yg, og: og}
 	switch fam.(type) {
 	case datafit.Gaussian:
-		for i := range n {
-			sy[gid[i]] += weight(i) * (y[i] - offset(i))
-		}
-		setMeans(yg, sy, wg)
-		og = nil
+		g.gaussian()
 	case datafit.Poisson:
-		top := make([]float64, m)
-		for g := range top {
-			top[g] = math.Inf(-1)
-		}
-		for i := range n {
-			if weight(i) > 0 {
-				sy[gid[i]] += weight(i) * y[i]
-				top[gid[i]] = math.Max(top[gid[i]], offset(i))
-			}
-		}
-		for i := range n {
-			if weight(i) > 0 {
-				so[gid[i]] += weight(i) * math.Exp(offset(i)-top[gid[i]])
-			}
-		}
-		setMeans(yg, sy, wg)
-		for g := range og {
-			if wg[g] > 0 {
-				og[g] = top[g] + math.Log(so[g]/wg[g])
-			}
-		}
+		g.poisson()
 	case datafit.Gamma:
-		for i := range n {
-			so[gid[i]] += weight(i) * offset(i)
-		}
-		setMeans(og, so, wg)
-		for i := range n {
-			if weight(i) > 0 {
-				o := 0.0
-				if og != nil {
-					o = og[gid[i]]
-				}
-				sy[gid[i]] += weight(i) * y[i] * math.Exp(o-offset(i))
-			}
-		}
-		setMeans(yg, sy, wg)
+		g.gamma()
 	}
-	c.rows.Y, c.rows.Offset = mat.NewDense(m, 1, yg), og
-	// c_g = Σwᵢd(yᵢ, oᵢ + η*), η* = g(ȳ) − o_g: the group's own deviance is
-	// 0 there.
-	c.constant = make([]float64, m)
+	c.rows.Y, c.rows.Offset = mat.NewDense(m, 1, g.yg), g.og
+	c.constant = g.constants(fam)
+	return c
+}
+
+// overLargest returns the weights w over the largest (only ratios matter:
+// no overflow), all 1 when w is nil.
+func overLargest(w []float64, n int) []float64 {
+	out := make([]float64, n)
+	if w == nil {
+		for i := range out {
+			out[i] = 1
+		}
+		return out
+	}
+	top := slices.Max(w)
+	for i, v := range w {
+		out[i] = v / top
+	}
+	return out
+}
+
+// groups are observations (y, off: nil for none, w) in groups gid, whose
+// weights wg are summed: aggregation sets each group's response yg and
+// offset og (nil without offsets), where its rows carry weight (a group of
+// zero weight keeps its first row's).
+type groups struct {
+	y, off, w []float64
+	gid       []int32
+	wg        []float64
+	yg, og    []float64
+}
+
+// offset is observation i's offset (0 without offsets).
+func (g *groups) offset(i int) float64 {
+	if g.off == nil {
+		return 0
+	}
+	return g.off[i]
+}
+
+// gaussian: ȳ = Σwᵢ(yᵢ − oᵢ)/W and no offset.
+func (g *groups) gaussian() {
+	sy := make([]float64, len(g.yg))
+	for i, k := range g.gid {
+		sy[k] += g.w[i] * (g.y[i] - g.offset(i))
+	}
+	setMeans(g.yg, sy, g.wg)
+	g.og = nil
+}
+
+// poisson: ȳ = Σwᵢyᵢ/W and o_g = log(Σwᵢe^{oᵢ}/W), the largest offset
+// factored out.
+func (g *groups) poisson() {
+	m := len(g.yg)
+	sy, so, top := make([]float64, m), make([]float64, m), make([]float64, m)
+	for k := range top {
+		top[k] = math.Inf(-1)
+	}
+	for i, k := range g.gid {
+		if g.w[i] > 0 {
+			sy[k] += g.w[i] * g.y[i]
+			top[k] = math.Max(top[k], g.offset(i))
+		}
+	}
+	for i, k := range g.gid {
+		if g.w[i] > 0 {
+			so[k] += g.w[i] * math.Exp(g.offset(i)-top[k])
+		}
+	}
+	setMeans(g.yg, sy, g.wg)
+	for k := range g.og {
+		if g.wg[k] > 0 {
+			g.og[k] = top[k] + math.Log(so[k]/g.wg[k])
+		}
+	}
+}
+
+// gamma: o_g = Σwᵢoᵢ/W and ȳ = Σwᵢyᵢe^{o_g−oᵢ}/W.
+func (g *groups) gamma() {
+	m := len(g.yg)
+	sy, so := make([]float64, m), make([]float64, m)
+	for i, k := range g.gid {
+		so[k] += g.w[i] * g.offset(i)
+	}
+	setMeans(g.og, so, g.wg)
+	for i, k := range g.gid {
+		if g.w[i] > 0 {
+			o := 0.0
+			if g.og != nil {
+				o = g.og[k]
+			}
+			sy[k] += g.w[i] * g.y[i] * math.Exp(o-g.offset(i))
+		}
+	}
+	setMeans(g.yg, sy, g.wg)
+}
+
+// constants are c_g = Σwᵢd(yᵢ, oᵢ + η*), η* = g(ȳ) − o_g: the group's own
+// deviance is 0 there.
+func (g *groups) constants(fam datafit.Family) []float64 {
+	c := make([]float64, len(g.yg))
 	_, poisson := fam.(datafit.Poisson)
-	for i := range n {
-		g := gid[i]
-		if !(weight(i) > 0) || poisson && yg[g] == 0 {
+	for i, k := range g.gid {
+		if !(g.w[i] > 0) || poisson && g.yg[k] == 0 {
 			continue // poisson ȳ = 0: every weighted yᵢ is 0, c_g = 0
 		}
-		star := fam.Eta(yg[g])
-		if og != nil {
-			star -= og[g]
+		star := fam.Eta(g.yg[k])
+		if g.og != nil {
+			star -= g.og[k]
 		}
-		c.constant[g] += weight(i) * fam.Deviance(y[i], offset(i)+star)
+		c[k] += g.w[i] * fam.Deviance(g.y[i], g.offset(i)+star)
 	}
 	return c
 }
