@@ -499,7 +499,6 @@ func comparePartitions(t *testing.T, name string, got, ref [][]float64, pc *part
 		for _, v := range r {
 			s = math.Max(s, math.Abs(v))
 		}
-		distinct := len(x)
 		for a := range x {
 			for b := a + 1; b < len(x); b++ {
 				dr, dg := math.Abs(r[a]-r[b]), math.Abs(x[a]-x[b])
@@ -521,7 +520,7 @@ func comparePartitions(t *testing.T, name string, got, ref [][]float64, pc *part
 		}
 		v := slices.Clone(x)
 		slices.Sort(v)
-		distinct = len(slices.Compact(v))
+		distinct := len(slices.Compact(v))
 		if distinct > 1 && distinct < len(x) {
 			pc.partial++
 		}
