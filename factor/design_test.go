@@ -1,6 +1,7 @@
 package factor
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/cardsparse/cardreg/data"
@@ -122,4 +123,32 @@ func TestEffects(t *testing.T) {
 	coef := []float64{0.2, 0.5, 0.7, 0.2, 0.1, -1}
 	require.Equal(t, []float64{0.5, 0, 0.7}, d.Effects(0, coef))
 	require.Equal(t, []float64{0, 0.1, -1}, d.Effects(1, coef))
+}
+
+// TestWeightedLevelLimit refuses count or adaptive weights on a nominal
+// factor above MaxWeightedLevels levels (equal weights and ordinal chains
+// take any number).
+func TestWeightedLevelLimit(t *testing.T) {
+	k := MaxWeightedLevels + 1
+	levels, cols, names := make([]string, k), make([]int, k-1), make([]string, k-1)
+	counts := make([]float64, k)
+	for l := range levels {
+		levels[l], counts[l] = fmt.Sprint(l), 2
+	}
+	for j := range cols {
+		cols[j], names[j] = j, fmt.Sprintf("g=%d", j+1)
+	}
+	for _, ordinal := range []bool{false, true} {
+		g := &data.Factor{Name: "g", Levels: levels, Ordinal: ordinal, Counts: counts}
+		d, err := NewDesign(names, []*data.Factor{g}, [][]int{cols})
+		require.NoError(t, err)
+		_, _, err = d.Penalty(Options{Weights: Equal})
+		require.NoError(t, err)
+		_, _, err = d.Penalty(Options{Weights: Count})
+		if ordinal {
+			require.NoError(t, err)
+		} else {
+			require.ErrorContains(t, err, "at most 100 levels")
+		}
+	}
 }
