@@ -14,8 +14,10 @@
 #         and five fold paths).
 # beMTPL97 (163,212 policies): Poisson nclaims with offset log(expo);
 # postcode a 583-level nominal factor, coverage ordinal (TPL < TPL+ < TPL++),
-# sex, fuel, use and fleet two-level factors; the numeric columns left out;
-# a 20-λ path.
+# sex, fuel, use two-level factors, fleet a 0/1 column; the numeric columns
+# left out; a 10-λ path from 300 to 0.01 (equal pair weights fuse every
+# postcode with the reference above λ ≈ 1; the generated grid's deviance
+# rule stops there).
 #
 # Every fit must converge at the default relative duality gap 1e-7 (the
 # script fails on a fit that did not converge; a path cut short by glmnet's
@@ -45,7 +47,8 @@ zcat "$shared/beMTPL97.csv.gz" | awk -F, 'BEGIN { OFS = "," }
   { print $16, $7, $9, $13, $14, $15, log($2), $4 }' >"$work/be.csv"
 
 fre=(--family poisson --offset log_exposure --target ClaimNb --ordinal Area --ordinal VehPower --nlambda 50)
-be=(--family poisson --offset log_exposure --target nclaims --factor postcode --ordinal coverage=TPL,TPL+,TPL++ --nlambda 20)
+be=(--family poisson --offset log_exposure --target nclaims --factor postcode --ordinal coverage=TPL,TPL+,TPL++
+  --lambda 300,100,30,10,3,1,0.3,0.1,0.03,0.01)
 
 # timed LABEL CMD...: runs CMD rounds times, prints each run's wall, CPU and
 # peak memory, fails on a warning or an error.
