@@ -15,6 +15,9 @@ func (pr *problem) criterionModel(path string, f *fitFlags, res *report.Fit) (*e
 	if len(pr.responses) != 1 {
 		return nil, usagef("--lambda %s is single-response: use --target", f.lambda.text)
 	}
+	if f.penalty == "ridge" {
+		return nil, usagef("--lambda %s counts the distinct non-zero coefficients, which ridge does not make: use cv or a number", f.lambda.text)
+	}
 	p, err := estimator.FitPath(pr.data, pr.pen, &estimator.PathOptions{Options: pr.opts})
 	if err != nil {
 		return nil, pr.explain(path, err, f, true)

@@ -142,6 +142,28 @@ func (f *fitFlags) factorCombination() error {
 		return usagef("--exclude and --penalty-factor do not combine with factor predictors: use --penalty none to leave the numeric predictors unpenalised")
 	case f.standardize:
 		return usagef("--standardize does not combine with factor predictors: a factor's level effects are on its own scale (rescale numeric columns in the file)")
+	case f.responses != "":
+		return usagef("--responses does not combine with factor predictors yet: fit one response at a time (--target)")
+	case f.lambda.theory():
+		return usagef("--lambda theory is defined for the cardinality, grouped and lasso penalties, not for factor blocks: use cv, aic, bic or a number")
+	}
+	return nil
+}
+
+// factorOnly are the flags that act on factor predictors alone.
+var factorOnly = []string{"pair-weights", "na-level", "max-levels", "min-count"}
+
+// noFactorFlags refuses, for data without factors, the flags that act on
+// factors alone (and --penalty none, the numeric predictors' penalty
+// beside factors): no flag is silently ignored.
+func (f *fitFlags) noFactorFlags() error {
+	if f.penalty == factor.NumericNone {
+		return usagef("--penalty none names the numeric predictors' penalty beside factor predictors, and the data hold no factor (a text column, --factor or --ordinal)")
+	}
+	for _, name := range factorOnly {
+		if f.given[name] {
+			return usagef("--%s acts on factor predictors, and the data hold no factor (a text column, --factor or --ordinal)", name)
+		}
 	}
 	return nil
 }
@@ -155,6 +177,12 @@ func (pr *problem) pilot() ([]float64, error) {
 	m, err := estimator.Fit(pr.data, pen, 0, &pr.opts)
 	if err != nil {
 		return nil, err
+	}
+	if !m.Converged {
+		return nil, fmt.Errorf("it did not converge (%s after %d iterations); use count or equal weights", m.Status, m.Iterations)
+	}
+	if m.N <= len(pr.names) {
+		return nil, fmt.Errorf("%d observations for %d coefficients: the unpenalised fit is not unique; use count or equal weights", m.N, len(pr.names))
 	}
 	return m.Coefficients(0), nil
 }
@@ -202,9 +230,6 @@ func (pr *problem) rowWeights() []float64 {
 func (pr *problem) writeMerges(path *estimator.Path, file string) error {
 	if file == "" {
 		return nil
-	}
-	if pr.design == nil {
-		return usagef("--merges lists the merges of factor levels, and the data hold no factor (a text column, --factor or --ordinal)")
 	}
 	lambdas := make([]float64, len(path.Models))
 	coefs := make([][]float64, len(path.Models))

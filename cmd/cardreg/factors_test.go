@@ -432,3 +432,24 @@ func TestFactorPairWeights(t *testing.T) {
 	require.Equal(t, 2, res.code)
 	require.Contains(t, res.stderr, "equal, count, adaptive")
 }
+
+// TestFactorFlagRefusals: a factor flag on data without factors, and a
+// flag that does not combine with factors, are usage errors (exit 2)
+// before any fit or output.
+func TestFactorFlagRefusals(t *testing.T) {
+	dir := t.TempDir()
+	cases := [][]string{
+		{"fit", "--pair-weights", "adaptive", "--lambda", "1", example},
+		{"fit", "--min-count", "1", "--lambda", "1", example},
+		{"fit", "--responses", "claims,driver_age", "--lambda", "1", policies},
+		{"fit", "--lambda", "theory", policies},
+		{"fit", "--penalty", "ridge", "--lambda", "bic", example},
+		{"path", "--plot", filepath.Join(dir, "p.png"), "--merges", filepath.Join(dir, "m.csv"), example},
+	}
+	for _, args := range cases {
+		res := cardreg(t, args...)
+		require.Equal(t, 2, res.code, "%v: %s", args, res.stderr)
+		require.Equal(t, 1, strings.Count(strings.TrimSpace(res.stderr), "\n")+1, "%v: one line: %q", args, res.stderr)
+	}
+	require.Empty(t, listDir(t, dir), "nothing written")
+}

@@ -12,7 +12,6 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
-	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 )
@@ -113,8 +112,8 @@ func (pr *problem) build(f *fitFlags) error {
 	if pr.design != nil {
 		return pr.buildFactorPenalty(f)
 	}
-	if f.penalty == factor.NumericNone {
-		return usagef("--penalty none names the numeric predictors' penalty beside factor predictors, and the data hold no factor (a text column, --factor or --ordinal)")
+	if err := f.noFactorFlags(); err != nil {
+		return err
 	}
 	p := len(pr.names)
 	free, err := excludedColumns(f.fam.exclude, pr.names)

@@ -244,6 +244,9 @@ Example:
 // the number of distinct values, convergence (and for a family fit the
 // deviance ratio), then each coefficient.
 func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags) (string, string, error) {
+	if f.merges != "" && pr.design == nil {
+		return "", "", usagef("--merges lists the merges of factor levels, and the data hold no factor (a text column, --factor or --ordinal)")
+	}
 	path, err := estimator.FitPath(pr.data, pr.pen, po)
 	if err == nil {
 		err = path.OutOfRange // the grid cannot be printed
