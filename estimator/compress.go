@@ -110,6 +110,9 @@ func compress(r *Rows, fam datafit.Family, fold []int, measure string) *compress
 		return nil
 	}
 	y := colOf(r)
+	if !checkable(r.Weights, y, r.Offset) {
+		return nil // the rows as they are: the engine says what is wrong
+	}
 	same := identicalOnly(fam, measure)
 	gid, first := group(x, y, r.Offset, fold, same, n/compressWhen)
 	if gid == nil {
@@ -127,41 +130,19 @@ const (
 // group returns each row's group and each group's first row, or nil when
 // the groups would exceed limit. Rows are in one group when their design
 // rows, folds (fold not nil) and, with same, responses and offsets are
-// bitwise equal.
+// bitwise equal. A row is compared with its group's first row in place:
+// no key is stored.
 func group(x *mat.Dense, y, off []float64, fold []int, same bool, limit int) ([]int32, []int) {
 	n, _ := x.Dims()
-	_, p := x.Dims()
-	buf := make([]uint64, 0, p+3)
-	key := func(i int) []uint64 {
-		row := x.RawRowView(i)
-		k := buf[:0]
-		for _, v := range row {
-			k = append(k, math.Float64bits(v))
-		}
-		if fold != nil {
-			k = append(k, uint64(fold[i]))
-		}
-		if same {
-			k = append(k, math.Float64bits(y[i]))
-			if off != nil {
-				k = append(k, math.Float64bits(off[i]))
-			}
-		}
-		return k
-	}
+	k := rowKey{x: x, y: y, off: off, fold: fold, same: same}
 	buckets := make(map[uint64][]int32)
 	gid := make([]int32, n)
 	var first []int
-	var keys [][]uint64 // each group's key
 	for i := range n {
-		k := key(i)
-		h := uint64(fnvBasis)
-		for _, v := range k {
-			h = (h ^ v) * fnvPrime
-		}
+		h := k.hash(i)
 		g := int32(-1)
 		for _, c := range buckets[h] {
-			if slices.Equal(keys[c], k) {
+			if k.equal(first[c], i) {
 				g = c
 				break
 			}
@@ -172,12 +153,57 @@ func group(x *mat.Dense, y, off []float64, fold []int, same bool, limit int) ([]
 			}
 			g = int32(len(first))
 			first = append(first, i)
-			keys = append(keys, slices.Clone(k))
 			buckets[h] = append(buckets[h], g)
 		}
 		gid[i] = g
 	}
 	return gid, first
+}
+
+// rowKey is what makes two rows one group: the design row, the fold, and
+// with same the response and the offset.
+type rowKey struct {
+	x      *mat.Dense
+	y, off []float64
+	fold   []int
+	same   bool
+}
+
+// hash is FNV-1a over the bits of row i's key.
+func (k *rowKey) hash(i int) uint64 {
+	h := uint64(fnvBasis)
+	add := func(v uint64) { h = (h ^ v) * fnvPrime }
+	for _, v := range k.x.RawRowView(i) {
+		add(math.Float64bits(v))
+	}
+	if k.fold != nil {
+		add(uint64(k.fold[i]))
+	}
+	if k.same {
+		add(math.Float64bits(k.y[i]))
+		if k.off != nil {
+			add(math.Float64bits(k.off[i]))
+		}
+	}
+	return h
+}
+
+// equal reports whether rows a and b have bitwise equal keys.
+func (k *rowKey) equal(a, b int) bool {
+	ra, rb := k.x.RawRowView(a), k.x.RawRowView(b)
+	for j := range ra {
+		if math.Float64bits(ra[j]) != math.Float64bits(rb[j]) {
+			return false
+		}
+	}
+	if k.fold != nil && k.fold[a] != k.fold[b] {
+		return false
+	}
+	if !k.same {
+		return true
+	}
+	return math.Float64bits(k.y[a]) == math.Float64bits(k.y[b]) &&
+		(k.off == nil || math.Float64bits(k.off[a]) == math.Float64bits(k.off[b]))
 }
 
 // aggregate returns the groups gid (first: each group's first row) as
@@ -407,4 +433,24 @@ func merger(fam datafit.Family, measure string) func(x *mat.Dense, y []float64, 
 		o.Weights, o.Offset, o.Counts, o.Constant = c.rows.Weights, c.rows.Offset, counts, constant
 		return denseOf(c.rows.X), colOf(c.rows)
 	}
+}
+
+// checkable reports whether weights w are finite and ≥ 0 and responses y
+// and offsets off finite: only such rows are aggregated, so that a bad
+// value is refused by the engine's checks on the rows themselves instead
+// of being averaged into a valid one.
+func checkable(w, y, off []float64) bool {
+	for _, v := range w {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	for _, s := range [][]float64{y, off} {
+		for _, v := range s {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return false
+			}
+		}
+	}
+	return true
 }

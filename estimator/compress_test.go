@@ -340,3 +340,21 @@ func foldVariants() int {
 	}
 	return 1
 }
+
+// TestCompressKeepsBadRows: rows with a negative weight, or a response or
+// offset that is not finite, are not aggregated (where they could average
+// into valid ones), so the fit refuses them as it refuses the rows as
+// they are.
+func TestCompressKeepsBadRows(t *testing.T) {
+	r := factorRows(datafit.Poisson{}, 400, 2, 7)
+	require.NotNil(t, compress(r, datafit.Poisson{}, nil, ""))
+	bad := *r
+	bad.Weights = make([]float64, 400)
+	for i := range bad.Weights {
+		bad.Weights[i] = 1
+	}
+	bad.Weights[3] = -0.5
+	require.Nil(t, compress(&bad, datafit.Poisson{}, nil, ""))
+	_, err := Fit(&bad, penalty.L1{}, 1, &Options{Family: datafit.Poisson{}})
+	require.ErrorContains(t, err, "-0.5")
+}
