@@ -227,7 +227,8 @@ func (g *tvGraph) dualNorm(gr []float64) float64 {
 		for i, x := range gr {
 			t = math.Max(t, sign*x/deg[i])
 		}
-		for iter := 0; iter < 10*n+10; iter++ {
+		done := false
+		for iter := 0; iter < 10*n+10 && !done; iter++ {
 			var scale float64
 			for i, x := range gr {
 				a[i] = t*g.ref[i] - sign*x
@@ -235,6 +236,7 @@ func (g *tvGraph) dualNorm(gr []float64) float64 {
 			}
 			in, val, cut := g.minCut(all, a, t, loc)
 			if !(val < -1e-13*(scale+cut)) {
+				done = true
 				break
 			}
 			var num, den float64
@@ -252,13 +254,32 @@ func (g *tvGraph) dualNorm(gr []float64) float64 {
 			}
 			nt := num / den
 			if !(nt > t) {
+				done = true
 				break
 			}
 			t = nt
 		}
+		if !done {
+			// Each t is a lower bound: never certify with one. Every S
+			// has w(∂S) ≥ Σ_{i∈S} ref_i ≥ min ref, so Σ|g|/min ref bounds
+			// h* from above (a looser, still valid, certificate).
+			return g.dualBound(gr)
+		}
 		best = math.Max(best, t)
 	}
 	return best
+}
+
+// dualBound is an upper bound of the dual norm, Σ|g_i| / min_i ref_i (the
+// weights of the edges to the pinned reference bound every cut from below).
+func (g *tvGraph) dualBound(gr []float64) float64 {
+	var s float64
+	low := math.Inf(1)
+	for i, x := range gr {
+		s += math.Abs(x)
+		low = math.Min(low, g.ref[i])
+	}
+	return s / low
 }
 
 // flowNet is a flow network for Dinic's maximum-flow algorithm with
