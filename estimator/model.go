@@ -56,6 +56,11 @@ type Model struct {
 	// refit asked for was not used (it diverges: separation).
 	Relaxed   bool
 	RelaxNote string
+	// Penalised holds, when Relaxed, the penalised fit's coefficients of
+	// the penalised predictors (rows in the order of Penalized, one column
+	// per response) on the scale the penalty acts on (standardised with
+	// Standardize): the fit whose clusters the refit kept. Nil otherwise.
+	Penalised *mat.Dense
 	// Passes counts the passes over a Stream's rows (0 for other forms).
 	Passes int
 
@@ -141,6 +146,9 @@ func fromLS(t *lsfit.Model) *Model {
 		Relaxed: t.Relaxed, clusters: t.Clusters, distinct: t.DistinctValues,
 		Deviance: math.NaN(), NullDeviance: math.NaN(), DevRatio: math.NaN(),
 	}
+	if t.Relaxed {
+		m.Penalised = mat.DenseCopyOf(t.Solution())
+	}
 	if q == 1 && len(t.R2) == 1 {
 		m.DevRatio = t.R2[0]
 		if len(t.TSS) == 1 {
@@ -165,6 +173,10 @@ func fromGLM(g *glm.Model, passes int) *Model {
 	}
 	if _, ok := g.Family.(datafit.Gaussian); ok {
 		m.R2 = []float64{g.DevRatio}
+	}
+	if g.Relaxed {
+		sol := g.Solution()
+		m.Penalised = mat.NewDense(len(sol), 1, sol)
 	}
 	return m
 }

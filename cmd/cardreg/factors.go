@@ -197,24 +197,20 @@ func designOf(r *data.Rows) (*factor.Design, error) {
 }
 
 // fillFactors writes the level groups of model m into res: with --relax
-// the groups are the penalised fit's (refitted at the same λ without the
-// refit), the effects the refit's.
-func (pr *problem) fillFactors(res *report.Fit, m *estimator.Model, f *fitFlags) error {
+// the groups are the penalised fit's (Model.Penalised), the effects the
+// refit's.
+func (pr *problem) fillFactors(res *report.Fit, m *estimator.Model, f *fitFlags) {
 	if pr.design == nil {
-		return nil
+		return
 	}
 	fit := factor.Fitted{Coef: m.Coefficients(0), LogLink: m.Family.Link() == "log", Weights: pr.rowWeights()}
-	if m.Relaxed {
-		o := pr.opts
-		o.Relax = false
-		pm, err := estimator.Fit(pr.data, pr.pen, m.Lambda, &o)
-		if err != nil {
-			return err
+	if m.Penalised != nil {
+		fit.Penalised = slices.Clone(fit.Coef)
+		for k, j := range m.Penalized {
+			fit.Penalised[j] = m.Penalised.At(k, 0)
 		}
-		fit.Penalised = pm.Coefficients(0)
 	}
 	res.FillFactors(pr.design, pr.design.Levels(fit), f.factors.pairWeights)
-	return nil
 }
 
 // rowWeights are the rows' weights in memory (nil without weights).

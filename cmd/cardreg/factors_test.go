@@ -270,6 +270,11 @@ func TestFactorRelax(t *testing.T) {
 	for _, f := range r.Factors {
 		for _, g := range f.Groups {
 			require.NotNil(t, g.Penalised)
+			for _, l := range g.Levels {
+				if l != f.Reference {
+					require.Equal(t, g.Effect, r.coef(t, f.Factor+"="+l), "the refit has one value per group: %s=%s", f.Factor, l)
+				}
+			}
 			if g.Reference {
 				require.Equal(t, 0.0, g.Effect)
 				require.Equal(t, 0.0, *g.Penalised)

@@ -354,7 +354,8 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 	}
 	res.Passes = pr.passes()
 	res.FillAll(model, pr.responses, f.standardize)
-	return res, pr.fillFactors(res, model, f)
+	pr.fillFactors(res, model, f)
+	return res, nil
 }
 
 // result is the part of fit's result known before fitting.

@@ -100,6 +100,11 @@ type Model struct {
 	penDevRatio float64
 }
 
+// Solution returns the penalised fit's coefficients of the penalised
+// predictors (in the order of Penalized) on the scale the penalty acts on
+// (standardised with Options.Standardize): Coef's before a relaxed refit.
+func (m *Model) Solution() []float64 { return mat.Col(nil, 0, m.solution) }
+
 // pathDevRatio returns the deviance ratio of the penalised fit, the one a
 // path's stopping rules look at: DevRatio unless Coef is a relaxed refit.
 func (m *Model) pathDevRatio() float64 {

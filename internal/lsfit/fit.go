@@ -93,6 +93,11 @@ type Model struct {
 	mean, sd []float64
 }
 
+// Solution returns the penalised fit's coefficients (p×q) on the scale the
+// penalty acts on (standardised with Options.Standardize): Coef's before a
+// relaxed refit. The caller must not modify it.
+func (m *Model) Solution() *mat.Dense { return m.solution }
+
 // prepared holds the data of one fit in the form the solver sees.
 type prepared struct {
 	x        solver.Design // as given
