@@ -135,7 +135,7 @@ func (r *Fit) textChoice(tw io.Writer) {
 		fmt.Fprintf(tw, "family\t%s (%s link)\n", r.Family, r.Link)
 	}
 	if r.Penalty == FactorPenalty {
-		fmt.Fprintf(tw, "penalty\tfactor blocks (nominal: all level pairs, ordinal: the chain, the reference pinned at 0; pair weights %s); numeric predictors: %s\n", r.PairWeights, r.NumericPenalty)
+		fmt.Fprintf(tw, "penalty\t%s\n", r.factorPenaltyText())
 	} else {
 		fmt.Fprintf(tw, "penalty\t%s\n", r.Penalty)
 	}
@@ -263,4 +263,33 @@ func (r *Fit) textFactors(tw io.Writer) {
 			fmt.Fprintf(tw, "%s\t%.1f%%\t%s\n", line, 100*g.Share, levels)
 		}
 	}
+}
+
+// factorPenaltyText describes the blocks of a fit with factors: the kinds
+// of factors it has, the pair weights and the numeric predictors' penalty.
+func (r *Fit) factorPenaltyText() string {
+	var kinds []string
+	for _, kind := range []struct {
+		ordinal bool
+		text    string
+	}{{false, "nominal factors: all level pairs"}, {true, "ordinal factors: the chain"}} {
+		for _, lv := range r.Factors {
+			if lv.Ordinal == kind.ordinal {
+				kinds = append(kinds, kind.text)
+				break
+			}
+		}
+	}
+	s := fmt.Sprintf("factor blocks (%s; the reference pinned at 0; pair weights %s)", strings.Join(kinds, ", "), r.PairWeights)
+	numeric := r.P
+	for _, lv := range r.Factors {
+		for _, g := range lv.Groups {
+			numeric -= len(g.Levels)
+		}
+		numeric++ // the reference has no column
+	}
+	if numeric > 0 {
+		s += "; numeric predictors: " + r.NumericPenalty
+	}
+	return s
 }

@@ -458,3 +458,17 @@ func TestFactorFlagRefusals(t *testing.T) {
 	}
 	require.Empty(t, listDir(t, dir), "nothing written")
 }
+
+// TestFactorOnlyModel saves and predicts with a model whose predictors
+// are all factors (no numeric predictor: the penalty says none is named).
+func TestFactorOnlyModel(t *testing.T) {
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m.json")
+	res := cardreg(t, "fit", "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure,driver_age",
+		"--lambda", "4", "--save-model", model, policies)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.NotContains(t, res.stdout, "numeric predictors")
+	res = cardreg(t, "predict", "--model", model, policies)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Equal(t, 3001, strings.Count(res.stdout, "\n"))
+}
