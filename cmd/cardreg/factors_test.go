@@ -472,3 +472,19 @@ func TestFactorOnlyModel(t *testing.T) {
 	require.Equal(t, 0, res.code, res.stderr)
 	require.Equal(t, 3001, strings.Count(res.stdout, "\n"))
 }
+
+// TestFactorMemory: a factor's dummy columns count against --memory
+// before they are built (a small file can expand into a large design).
+func TestFactorMemory(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("g,y\n")
+	for i := range 2000 {
+		fmt.Fprintf(&b, "L%d,%d\n", i%500, i%3)
+	}
+	path := writeFile(t, t.TempDir(), "levels.csv", b.String())
+	res := cardreg(t, "fit", "--family", "poisson", "--lambda", "1", "--memory", "1MB", path)
+	require.Equal(t, 1, res.code, res.stderr)
+	require.Contains(t, res.stderr, "2000 rows of 499 predictor columns")
+	res = cardreg(t, "fit", "--family", "poisson", "--lambda", "1", "--memory", "64MB", path)
+	require.Equal(t, 0, res.code, res.stderr)
+}

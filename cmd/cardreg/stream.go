@@ -112,9 +112,12 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 // fit's responses are not constant, the families' responses, weights and
 // offsets are valid (checkFamily).
 func loadRows(path string, f *fitFlags) (*problem, error) {
-	var check func(n, p int) error
-	if !f.familyFit() {
-		check = func(n, p int) error { return checkGram(n, p, f) }
+	check := func(n, p int) error {
+		err := membudget.CheckRows(n, p, membudget.Of(f.memory), "drop columns (--predictors, --drop), or factors with many levels")
+		if err == nil && !f.familyFit() {
+			err = checkGram(n, p, f)
+		}
+		return err
 	}
 	r, err := readRows(path, f, check)
 	if err != nil {

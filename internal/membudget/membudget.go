@@ -127,6 +127,19 @@ func CheckSquares(what string, count, d int, b Budget, advice string) error {
 		what, FormatBytes(need), count, d, d, b, advice)
 }
 
+// CheckRows refuses, before it is allocated, an n×p float64 design (rows
+// read into memory; factors' dummy columns included) that passes the
+// budget b, the collector's share included: the error says what it needs
+// and what to do (advice). An unknown budget (0) checks nothing.
+func CheckRows(n, p int, b Budget, advice string) error {
+	need := GCFactor * 8 * float64(n) * float64(p)
+	if b.Bytes <= 0 || need <= float64(b.Bytes) {
+		return nil
+	}
+	return fmt.Errorf("the %d rows of %d predictor columns need about %s as float64 (doubled for the garbage collector), more than %s; %s",
+		n, p, FormatBytes(need), b, advice)
+}
+
 // Share is the share of the machine's memory a command may take (--memory's
 // default); a fit above it streams its data instead of loading them.
 const Share = 0.5
