@@ -318,11 +318,7 @@ func (t *Table) parquetValue(k int, v parquet.Value, c pqColumn) error {
 		if !utf8.ValidString(s) {
 			return errNotUTF8
 		}
-		if t.stream {
-			t.rowText[k] = s
-		} else {
-			t.text[k] = append(t.text[k], s)
-		}
+		t.storeText(k, s)
 		return nil
 	}
 	x, ok := c.number(v)
@@ -361,12 +357,18 @@ func (t *Table) parquetLevel(k int, v parquet.Value, c pqColumn) error {
 	if !utf8.ValidString(s) {
 		return errNotUTF8
 	}
+	t.storeText(k, s)
+	return nil
+}
+
+// storeText keeps text s as column k's cell: the current row's while
+// streaming, else appended to the column.
+func (t *Table) storeText(k int, s string) {
 	if t.stream {
 		t.rowText[k] = s
 	} else {
 		t.text[k] = append(t.text[k], s)
 	}
-	return nil
 }
 
 // number converts a non-null value of the column to float64 (BOOLEAN as

@@ -169,11 +169,7 @@ func (t *Table) store(k int, field []byte, line int) *cellError {
 		if !utf8.ValidString(s) {
 			return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
 		}
-		if t.stream {
-			t.rowText[k] = s
-		} else {
-			t.text[k] = append(t.text[k], s)
-		}
+		t.storeText(k, s)
 		return nil
 	}
 	v, err := ParseNumber(field)

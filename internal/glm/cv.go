@@ -11,6 +11,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -375,7 +376,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	n, nTrain := len(cv.Folds), len(train)
 	o := co.Options
 	o.Weights, o.Offset = pick(co.Weights, train), pick(co.Offset, train)
-	o.Counts, o.Constant = pickInts(co.Counts, train), pick(co.Constant, train)
+	o.Counts, o.Constant = pick(co.Counts, train), pick(co.Constant, train)
 	if co.Counts != nil {
 		n, nTrain = observations(co.Counts), observations(o.Counts)
 	}
@@ -404,7 +405,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	// leaves them out of the observations'.
 	var extra float64
 	if _, gaussian := pb.fam.(datafit.Gaussian); co.Measure == "deviance" || gaussian && co.Measure == "mse" {
-		extra = sumOf(pick(co.Constant, test))
+		extra = floats.Sum(pick(co.Constant, test))
 	}
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
@@ -418,30 +419,12 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	return out, wsum, nil
 }
 
-func pickInts(v []int, idx []int) []int {
+// pick returns v's entries at idx, nil for a nil v.
+func pick[T any](v []T, idx []int) []T {
 	if v == nil {
 		return nil
 	}
-	out := make([]int, len(idx))
-	for k, i := range idx {
-		out[k] = v[i]
-	}
-	return out
-}
-
-func sumOf(v []float64) float64 {
-	var s float64
-	for _, x := range v {
-		s += x
-	}
-	return s
-}
-
-func pick(v []float64, idx []int) []float64 {
-	if v == nil {
-		return nil
-	}
-	out := make([]float64, len(idx))
+	out := make([]T, len(idx))
 	for k, i := range idx {
 		out[k] = v[i]
 	}
