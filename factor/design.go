@@ -101,7 +101,12 @@ func ParsePairWeights(s string) (PairWeights, error) {
 }
 
 // String returns the name ParsePairWeights reads.
-func (w PairWeights) String() string { return pairWeightNames[w] }
+func (w PairWeights) String() string {
+	if w < 0 || int(w) >= len(pairWeightNames) {
+		return fmt.Sprintf("PairWeights(%d)", int(w))
+	}
+	return pairWeightNames[w]
+}
 
 // Numeric penalties: what Options.Numeric may name.
 const (
@@ -109,6 +114,10 @@ const (
 	NumericLasso       = "lasso"
 	NumericNone        = "none"
 )
+
+// NumericPenalties lists what Options.Numeric may name, in the order
+// messages list them.
+var NumericPenalties = []string{NumericCardinality, NumericLasso, NumericNone}
 
 // Options say how the predictors of a Design are penalised.
 type Options struct {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/report"
 )
@@ -24,8 +23,8 @@ func (pr *problem) criterionModel(path string, f *fitFlags, res *report.Fit) (*e
 	}
 	best, bestIC := -1, math.Inf(1)
 	for k, m := range p.Models {
-		ic := pr.criterion(m, f.lambda.criterion())
-		if ic < bestIC {
+		ic, err := m.Criterion(f.lambda.criterion(), pr.df(m))
+		if err == nil && ic < bestIC {
 			best, bestIC = k, ic
 		}
 	}
@@ -35,21 +34,6 @@ func (pr *problem) criterionModel(path string, f *fitFlags, res *report.Fit) (*e
 	m := p.Models[best]
 	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", f.lambda.criterion(), bestIC, pr.df(m), len(p.Models))
 	return m, nil
-}
-
-// criterion returns model m's AIC or BIC (which): the deviance plus 2 or
-// log(n) per degree of freedom; for the gaussian family n·log(RSS/n) in
-// place of the deviance (the likelihood with σ² profiled out).
-func (pr *problem) criterion(m *estimator.Model, which string) float64 {
-	k := 2.0
-	if which == "bic" {
-		k = math.Log(float64(m.N))
-	}
-	dev := m.Deviance
-	if _, ok := m.Family.(datafit.Gaussian); ok {
-		dev = float64(m.N) * math.Log(m.Deviance/float64(m.N))
-	}
-	return dev + k*float64(pr.df(m))
 }
 
 // df is the degrees of freedom of model m: per factor its distinct non-zero

@@ -51,8 +51,8 @@ func (g *factorFlags) spec() (data.FactorSpec, error) {
 		ord := data.Ordering{Name: strings.TrimSpace(name)}
 		if hasOrder {
 			ord.Order = splitList(order)
-			if len(ord.Order) == 0 {
-				return s, usagef("--ordinal %s: the order after = is empty", o)
+			if len(ord.Order) == 0 || slices.Contains(ord.Order, "") {
+				return s, usagef("--ordinal %s: the order after = is empty or has an empty level", o)
 			}
 		}
 		if ord.Name == "" {
@@ -99,10 +99,6 @@ func (f *fitFlags) penaltyKind() penalty.Kind {
 	return kind
 }
 
-// numericPenalties are what --penalty may name when the predictors
-// include factors: the numeric predictors' penalty.
-var numericPenalties = []string{factor.NumericCardinality, factor.NumericLasso, factor.NumericNone}
-
 // buildFactorPenalty sets the multi-type penalty of a design with
 // factors: each factor its block (nominal: all pairs with the reference
 // pinned; ordinal: the chain), the numeric predictors --penalty's.
@@ -136,8 +132,8 @@ func (pr *problem) buildFactorPenalty(f *fitFlags) error {
 // factorCombination refuses the flags a fit with factors does not take.
 func (f *fitFlags) factorCombination() error {
 	switch {
-	case !slices.Contains(numericPenalties, f.penalty):
-		return usagef("--penalty %s: with factor predictors --penalty names the numeric predictors' penalty: %s (each factor gets its own)", f.penalty, orList(numericPenalties))
+	case !slices.Contains(factor.NumericPenalties, f.penalty):
+		return usagef("--penalty %s: with factor predictors --penalty names the numeric predictors' penalty: %s (each factor gets its own)", f.penalty, orList(factor.NumericPenalties))
 	case f.fam.exclude != "" || f.fam.penaltyFactor != "":
 		return usagef("--exclude and --penalty-factor do not combine with factor predictors: use --penalty none to leave the numeric predictors unpenalised")
 	case f.standardize:

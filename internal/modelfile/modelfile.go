@@ -177,10 +177,8 @@ func Parse(b []byte) (*Linear, error) {
 }
 
 // FactorPenalty is the penalty of a model with factors: each factor its
-// block, the numeric predictors NumericPenalty, one of numericPenalties.
+// block, the numeric predictors NumericPenalty, one of factor.NumericPenalties.
 const FactorPenalty = "factor"
-
-var numericPenalties = []string{factor.NumericCardinality, factor.NumericLasso, factor.NumericNone}
 
 // knownPenalty reports whether name is in penalty.Lookup's table.
 func knownPenalty(name string) bool {
@@ -275,8 +273,8 @@ func (m *Linear) checkFit() error {
 		return fmt.Errorf("penalty %q without factors", FactorPenalty)
 	case len(m.Factors) > 0 && m.Penalty != FactorPenalty:
 		return fmt.Errorf("a model with factors has penalty %q, not %s", FactorPenalty, names.Short([]byte(m.Penalty)))
-	case len(m.Factors) > 0 && !slices.Contains(numericPenalties, m.NumericPenalty):
-		return fmt.Errorf("numeric_penalty %s is not one of %s", names.Short([]byte(m.NumericPenalty)), strings.Join(numericPenalties, ", "))
+	case len(m.Factors) > 0 && !slices.Contains(factor.NumericPenalties, m.NumericPenalty):
+		return fmt.Errorf("numeric_penalty %s is not one of %s", names.Short([]byte(m.NumericPenalty)), strings.Join(factor.NumericPenalties, ", "))
 	case len(m.Factors) == 0 && m.NumericPenalty != "":
 		return errors.New("numeric_penalty without factors")
 	case m.Penalty != FactorPenalty && !knownPenalty(m.Penalty):
