@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
@@ -108,8 +109,6 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	}
 	grid = path.Lambdas
 	cv := &CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
-	errs := make([][]float64, k)
-	weights := make([]float64, k)
 	for f := range k {
 		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
 			return nil, err
@@ -117,9 +116,10 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 		if err := checkFoldWeights(co.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
-		if errs[f], weights[f], err = cv.fold(x, y, pen, &co, f); err != nil {
-			return nil, foldErr(f, err)
-		}
+	}
+	errs, weights, err := cv.folds(x, y, pen, &co, k)
+	if err != nil {
+		return nil, err
 	}
 	c := cvcurve.Summarise(errs, weights, co.Measure == "auc")
 	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
@@ -362,9 +362,44 @@ func unconverged(p *Path, nl int) int {
 	return k
 }
 
+// folds fits the k folds, two at a time (the default methods keep no
+// state; a caller's Method may, so then one at a time), and returns each
+// fold's held-out measure per λ and total weight; it adds the folds'
+// unconverged fits to cv.Unconverged.
+func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, k int) ([][]float64, []float64, error) {
+	errs, weights := make([][]float64, k), make([]float64, k)
+	unconv, fail := make([]int, k), make([]error, k)
+	workers := 2
+	if co.Method != nil {
+		workers = 1
+	}
+	sem := make(chan struct{}, workers)
+	var wg sync.WaitGroup
+	for f := range k {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			errs[f], weights[f], unconv[f], fail[f] = cv.fold(x, y, pen, co, f)
+		}()
+	}
+	wg.Wait()
+	for f, err := range fail {
+		if err != nil {
+			return nil, nil, foldErr(f, err)
+		}
+	}
+	for _, u := range unconv {
+		cv.Unconverged += u
+	}
+	return errs, weights, nil
+}
+
 // fold fits the training rows of fold f along the scaled grid and returns
-// the held-out measure per λ and the fold's total weight.
-func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, error) {
+// the held-out measure per λ, the fold's total weight and how many of its
+// fits did not converge. It only reads cv.
+func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, int, error) {
 	var train, test []int
 	for i, g := range cv.Folds {
 		if g == f {
@@ -386,12 +421,12 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	}
 	pb, err := newProblem(xTrain, yTrain, &o)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	pb.noPolish = true
 	path, err := pb.path(pen, foldGrid(cv.Lambdas, nTrain, n), false)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, 0, err
 	}
 	xt, yt, wt, ot := rows(x, test), pick(y, test), pick(co.Weights, test), pick(co.Offset, test)
 	if wt == nil {
@@ -400,7 +435,6 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 			wt[i] = 1
 		}
 	}
-	cv.Unconverged += unconverged(path, len(cv.Lambdas))
 	// The held-out rows' constants: their deviance (the gaussian's mse)
 	// leaves them out of the observations'.
 	var extra float64
@@ -416,7 +450,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	for _, v := range wt {
 		wsum += v
 	}
-	return out, wsum, nil
+	return out, wsum, unconverged(path, len(cv.Lambdas)), nil
 }
 
 // pick returns v's entries at idx, nil for a nil v.
