@@ -31,7 +31,7 @@ func NewDesign(names []string, factors []*data.Factor, cols [][]int) (*Design, e
 		if len(fc.Levels) < 2 || fc.Ref < 0 || fc.Ref >= len(fc.Levels) {
 			return nil, fmt.Errorf("factor: %s has %d levels and reference %d", fc.Name, len(fc.Levels), fc.Ref)
 		}
-		if len(cols[f]) != len(fc.Levels)-1 {
+		if len(cols[f]) != fc.Width() {
 			return nil, fmt.Errorf("factor: %s has %d levels but %d columns", fc.Name, len(fc.Levels), len(cols[f]))
 		}
 		for _, j := range cols[f] {
@@ -56,19 +56,6 @@ func (d *Design) Numeric() []int {
 	for j, t := range taken {
 		if !t {
 			out = append(out, j)
-		}
-	}
-	return out
-}
-
-// nonRef returns the level indices of factor f other than its reference,
-// in level order: level nonRef(f)[k] is the one of column Cols[f][k].
-func (d *Design) nonRef(f int) []int {
-	fc := d.Factors[f]
-	out := make([]int, 0, len(fc.Levels)-1)
-	for l := range fc.Levels {
-		if l != fc.Ref {
-			out = append(out, l)
 		}
 	}
 	return out
@@ -252,8 +239,10 @@ func (d *Design) adaptiveWeights(f int, pilot []float64) []float64 {
 func (d *Design) Effects(f int, coef []float64) []float64 {
 	fc := d.Factors[f]
 	e := make([]float64, len(fc.Levels))
-	for k, l := range d.nonRef(f) {
-		e[l] = coef[d.Cols[f][k]]
+	for l := range fc.Levels {
+		if k := fc.Dummy(int32(l)); k >= 0 {
+			e[l] = coef[d.Cols[f][k]]
+		}
 	}
 	return e
 }

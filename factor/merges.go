@@ -1,6 +1,10 @@
 package factor
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/cardsparse/cardreg/data"
+)
 
 // Merge is one event along a path: at Lambda, groups of a factor's levels
 // that were apart at the next smaller λ of the path share one effect.
@@ -46,33 +50,43 @@ func (d *Design) Partition(f int, coef []float64) []int {
 func (d *Design) Merges(lambdas []float64, coefs [][]float64) []Merge {
 	var out []Merge
 	for f, fc := range d.Factors {
+		parts := make([][]int, len(lambdas)) // each λ's partition, once
+		for k := range lambdas {
+			parts[k] = d.Partition(f, coefs[k])
+		}
 		for k := len(lambdas) - 2; k >= 0; k-- {
-			upper, lower := d.Partition(f, coefs[k]), d.Partition(f, coefs[k+1])
-			groups := slices.Max(upper) + 1
+			groups := slices.Max(parts[k]) + 1
 			for g := range groups {
-				parts := map[int][]string{}
-				var order []int
-				ref := false
-				for l, u := range upper {
-					if u != g {
-						continue
-					}
-					if _, ok := parts[lower[l]]; !ok {
-						order = append(order, lower[l])
-					}
-					parts[lower[l]] = append(parts[lower[l]], fc.Levels[l])
-					ref = ref || l == fc.Ref
+				if m, ok := merged(fc, parts[k], parts[k+1], g); ok {
+					m.Lambda, m.Groups = lambdas[k], groups
+					out = append(out, m)
 				}
-				if len(order) < 2 {
-					continue
-				}
-				m := Merge{Factor: fc.Name, Lambda: lambdas[k], Reference: ref, Groups: groups}
-				for _, o := range order {
-					m.Joined = append(m.Joined, parts[o])
-				}
-				out = append(out, m)
 			}
 		}
 	}
 	return out
+}
+
+// merged returns the merge that makes group g of partition upper from
+// the groups of lower (factor fc's levels), and false when g is one group
+// of lower already.
+func merged(fc *data.Factor, upper, lower []int, g int) (Merge, bool) {
+	parts := map[int][]string{}
+	var order []int
+	ref := false
+	for l, u := range upper {
+		if u != g {
+			continue
+		}
+		if _, ok := parts[lower[l]]; !ok {
+			order = append(order, lower[l])
+		}
+		parts[lower[l]] = append(parts[lower[l]], fc.Levels[l])
+		ref = ref || l == fc.Ref
+	}
+	m := Merge{Factor: fc.Name, Reference: ref}
+	for _, o := range order {
+		m.Joined = append(m.Joined, parts[o])
+	}
+	return m, len(order) >= 2
 }
