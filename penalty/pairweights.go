@@ -23,10 +23,6 @@ import (
 // instead of +Inf. When every β̂_j is 0 all weights are 1.
 const AdaptiveFloor = 1e-6
 
-// EqualPairWeights returns the weights of the plain generalized fused lasso
-// and fused lasso, every pair weighing 1: nil, which a Block reads as all 1.
-func EqualPairWeights() []float64 { return nil }
-
 // nominalIndex returns the weight-matrix index of level l for the
 // reference at level ref.
 func nominalIndex(l, ref int) int {

@@ -127,11 +127,12 @@ func numericPredictors(owner []int) []int {
 // levelCoefficients returns, for each level of the factor f, the index in
 // m.Names of its dummy column, -1 for the reference level.
 func levelCoefficients(m *modelfile.Linear, f *data.Factor) []int {
+	names := f.DummyNames()
 	out := make([]int, len(f.Levels))
 	for c := range f.Levels {
 		out[c] = -1
-		if c != f.Ref {
-			out[c] = slices.Index(m.Names, f.Name+"="+f.Levels[c])
+		if k := f.Dummy(int32(c)); k >= 0 {
+			out[c] = slices.Index(m.Names, names[k])
 		}
 	}
 	return out
