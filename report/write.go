@@ -184,7 +184,11 @@ func (r *Fit) textFit(tw io.Writer) {
 		if r.IsFamily() {
 			how = "maximum likelihood"
 		}
-		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on the clusters below (objective and gap: penalised fit)\n", how)
+		on := "the clusters below"
+		if len(r.Factors) > 0 {
+			on = "the clusters and the factors' level groups below"
+		}
+		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on %s (objective and gap: penalised fit)\n", how, on)
 	}
 }
 
