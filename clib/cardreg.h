@@ -1,0 +1,118 @@
+/*
+ * cardreg.h: the C interface of cardreg, for Python, R and any language
+ * that calls C. Built from the Go package ./clib:
+ *
+ *   go build -buildmode=c-shared -o libcardreg.so ./clib    (a shared library)
+ *   go build -buildmode=c-archive -o libcardreg.a ./clib    (a static archive)
+ *
+ * Conventions
+ *   - Every function but cardreg_version, cardreg_last_error and
+ *     cardreg_string_free returns 0 on success and a non-zero status on
+ *     failure; the failure's message is then cardreg_last_error(). Bad input
+ *     (a wrong length, NaN, a null pointer, an unknown option) is an error,
+ *     never a crash: a panic inside is recovered and returned as an error.
+ *   - Results are handles (cardreg_handle, never 0), freed with cardreg_free.
+ *     cardreg keeps no pointer given to it after a call returns, and gives
+ *     none of its own memory but strings (freed with cardreg_string_free).
+ *     Separate handles may be used from separate threads at once.
+ *   - Matrices are float64, n rows by p columns, row-major (layout 0:
+ *     NumPy's C order; read in place, not copied) or column-major (layout 1:
+ *     R's and Fortran's order; transposed once).
+ *   - weights and offset may be NULL (all 1, all 0); y may not.
+ *   - Factor predictors: codes is an n x nfactors column-major int32 matrix,
+ *     column f holding each row's level of factor f as an index into that
+ *     factor's "levels" in the options (0-based); NULL when nfactors is 0.
+ *     The design is the p numeric columns followed by each factor's dummy
+ *     columns (one per level but the reference, named NAME=LEVEL).
+ *   - options is one JSON object: the data's description ("names": the p
+ *     numeric columns' names; "factors": [{"name", "levels", "ordinal"}])
+ *     and the options, with the names of the command line's flags
+ *     ("family", "penalty", "nu", "lambda", "rule", "folds", "seed",
+ *     "foldid", "type-measure", "nlambda", "min-ratio", "tol", "max-iter",
+ *     "no-intercept", "standardize", "relax", "penalty-factor", "exclude",
+ *     "groups", "G", "ref", "pair-weights", "min-count", "max-levels").
+ *     An unknown name is an error. NULL or "" is {}. See clib/README.md.
+ *   - λ is on cardreg's scale (no 1/(2n)): glmnet's and scikit-learn's is
+ *     λ/(2n), as everywhere in cardreg.
+ */
+#ifndef CARDREG_H
+#define CARDREG_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef int64_t cardreg_handle;
+
+#define CARDREG_ROW_MAJOR 0
+#define CARDREG_COL_MAJOR 1
+
+/* The library's version, e.g. "cardreg 0.9.0 (abc1234)"; static storage. */
+const char *cardreg_version(void);
+
+/* The message of the last failed call on this thread ("" if none); valid
+ * until the next cardreg call on this thread. */
+const char *cardreg_last_error(void);
+
+/* cardreg_fit fits one model: at "lambda" (a number), or at the λ that
+ * "lambda": "cv" (the default; "rule" min or 1se), "aic" or "bic" chooses.
+ * cardreg_path fits a decreasing grid ("lambda": an array, else "nlambda"
+ * values from λ_max down by "min-ratio"); cardreg_cv cross-validates along
+ * that grid as cv.glmnet does (its models are the full-data path). */
+int cardreg_fit(const double *x, int64_t n, int64_t p, int32_t layout,
+                const double *y, const double *weights, const double *offset,
+                const int32_t *codes, int64_t nfactors,
+                const char *options, cardreg_handle *out);
+int cardreg_path(const double *x, int64_t n, int64_t p, int32_t layout,
+                 const double *y, const double *weights, const double *offset,
+                 const int32_t *codes, int64_t nfactors,
+                 const char *options, cardreg_handle *out);
+int cardreg_cv(const double *x, int64_t n, int64_t p, int32_t layout,
+               const double *y, const double *weights, const double *offset,
+               const int32_t *codes, int64_t nfactors,
+               const char *options, cardreg_handle *out);
+
+/* The number of models of a result (1 for cardreg_fit, the grid's length
+ * for a path or a cross-validation) and the design's columns (coefficients
+ * per model). */
+int cardreg_dims(cardreg_handle h, int64_t *models, int64_t *columns);
+
+/* Model k's coefficients (columns values, the design's order) and
+ * intercept, on the data's scale. */
+int cardreg_coef(cardreg_handle h, int64_t k, double *coef, double *intercept);
+
+/* Model k's λ, its certificate (the relative duality gap; NaN when the
+ * penalty has none) and whether it converged (1) or not (0). */
+int cardreg_status(cardreg_handle h, int64_t k, double *lambda, double *gap,
+                   int32_t *converged);
+
+/* The whole result as JSON: for cardreg_fit the command line's
+ * `cardreg fit --format json` document (clusters, level groups, the
+ * certificate, the CV summary when λ was cross-validated); for a path or
+ * a cross-validation the grid, every model's coefficients, intercept,
+ * gap, status, deviance ratio and clusters, and the curve (cvm, cvsd,
+ * lambda_min, lambda_1se). *out is freed with cardreg_string_free. */
+int cardreg_json(cardreg_handle h, char **out);
+
+/* Predictions of model k for n new rows laid out as at fitting (the same
+ * p numeric columns, the same factors with codes into the same levels;
+ * a code of -1 is an error naming the row): type "link", "response" or
+ * "class" (binomial), written to out (n values). */
+int cardreg_predict(cardreg_handle h, int64_t k,
+                    const double *x, int64_t n, int64_t p, int32_t layout,
+                    const int32_t *codes, int64_t nfactors,
+                    const double *offset, const char *type, double *out);
+
+/* Frees a result; 0 or an unknown handle is an error. */
+int cardreg_free(cardreg_handle h);
+
+/* Frees a string cardreg returned. NULL is ignored. */
+void cardreg_string_free(char *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CARDREG_H */
