@@ -1,0 +1,48 @@
+"""cardreg from Python: regularised regression under cardinality sparsity.
+
+A thin layer over libcardreg, the C interface of the Go toolkit cardreg
+(``clib/cardreg.h``). λ is on cardreg's scale: every family minimises
+Σᵢ wᵢ dᵢ + λ·h(β) with no 1/(2n) (gaussian: ‖y − Xβ − b₀‖² + λ·h(β)),
+the weights rescaled to sum to n; glmnet's and scikit-learn's λ (alpha)
+is λ/(2n).
+
+Functions: :func:`fit`, :func:`path`, :func:`cv`, :func:`plot_path`,
+:func:`plot_cv`. scikit-learn estimators: :class:`CardinalityRegressor`,
+:class:`CardinalityClassifier`, :class:`CardinalityPoissonRegressor` and
+their ``...CV`` versions (imported on first use, so that the functions
+work without scikit-learn).
+"""
+
+from ._core import CVResult, FitResult, PathResult, cv, fit, path
+from ._lib import CardregError, CardregValueError, library_path, version
+
+__version__ = "0.1.0"
+
+_ESTIMATORS = (
+    "CardinalityRegressor", "CardinalityClassifier",
+    "CardinalityPoissonRegressor", "CardinalityRegressorCV",
+    "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+)
+
+__all__ = ["fit", "path", "cv", "plot_path", "plot_cv", "FitResult",
+           "PathResult", "CVResult", "CardregError", "CardregValueError",
+           "version", "library_path"] + list(_ESTIMATORS)
+
+
+def plot_path(result, ax=None, **kw):
+    """Plot a path's coefficients against λ (needs matplotlib)."""
+    from .plotting import plot_path as _plot
+    return _plot(result, ax=ax, **kw)
+
+
+def plot_cv(result, ax=None, **kw):
+    """Plot a cross-validation curve (needs matplotlib)."""
+    from .plotting import plot_cv as _plot
+    return _plot(result, ax=ax, **kw)
+
+
+def __getattr__(name):
+    if name in _ESTIMATORS:
+        from . import estimators
+        return getattr(estimators, name)
+    raise AttributeError("module 'cardreg' has no attribute %r" % name)

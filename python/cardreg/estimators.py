@@ -1,0 +1,462 @@
+"""scikit-learn estimators on libcardreg.
+
+λ is the constructor parameter ``lam``, on cardreg's scale: the objective
+is Σᵢ wᵢ dᵢ + lam·h(β) with no 1/(2n) (gaussian: ‖y − Xβ − b₀‖² +
+lam·h(β)), the weights rescaled to sum to n; scikit-learn's ``alpha`` is
+lam/(2n) (``lambda_glmnet_`` after fitting). It is not called ``lambda_``
+because scikit-learn reserves a trailing underscore for fitted attributes.
+
+Every parameter left at None is not passed to the library, which then uses
+its own default (tolerance 1e-7, ν = 1/(1 − 2/p) for the cardinality
+penalty, ...).
+"""
+
+import warnings
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted
+
+from . import _core, _data
+
+__all__ = [
+    "CardinalityRegressor", "CardinalityClassifier",
+    "CardinalityPoissonRegressor", "CardinalityRegressorCV",
+    "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+]
+
+# Rows cardreg's weights and zero-weight rows: the weights are rescaled to
+# sum to n, zero-weight rows included, so such rows change λ's meaning.
+_ZERO_WEIGHTS = (
+    "cardreg rescales the weights to sum to n, the rows of weight 0 "
+    "included, and λ has no 1/(2n): a zero-weight row changes the fit at a "
+    "given lam (glmnet's convention on cardreg's scale), and it changes the "
+    "cross-validation folds")
+
+_SHARED_DOC = """
+    penalty : str, default="cardinality"
+        ``"cardinality"`` (Σ_{i<j}|βᵢ−βⱼ| + ν|Σβᵢ|), ``"lasso"``,
+        ``"grouped"`` (with ``groups``) or ``"ridge"``.
+    nu : float, optional
+        ν; the library's default is 1/(1 − 2/p) for the cardinality
+        penalty, 1 for the lasso.
+    groups : list of str, optional
+        A group label per numeric column (grouped penalty).
+    fit_intercept : bool, default=True
+    standardize : bool, default=False
+        Fit on standardised columns (coefficients are reported on the
+        data's scale either way).
+    relax : bool, default=False
+        Refit the clusters' values without penalty (glmnet's ``relax``).
+    tol : float, optional
+        Relative duality-gap tolerance (library default 1e-7).
+    max_iter : int, optional
+        Iteration cap (library default).
+    penalty_factor : array, optional
+        Per-column penalty factors (0: unpenalised).
+    exclude : list of str, optional
+        Columns fitted unpenalised.
+    pair_weights : str, optional
+        Factors' pair weights: ``"equal"``, ``"count"``, ``"adaptive"``.
+"""
+
+class _Base(BaseEstimator):
+    """What every cardreg estimator shares: the data's conversion, the
+    library's call and the fitted attributes."""
+
+    _family = "gaussian"
+    _cv = False
+
+    # -- parameters -----------------------------------------------------
+    def _options(self):
+        o = dict(family=self._family, penalty=self.penalty, nu=self.nu,
+                 groups=self.groups, standardize=self.standardize or None,
+                 relax=self.relax or None, tol=self.tol,
+                 max_iter=self.max_iter, penalty_factor=self.penalty_factor,
+                 exclude=self.exclude, pair_weights=self.pair_weights)
+        if not self.fit_intercept:
+            o["no_intercept"] = True
+        if self._cv:
+            o.update(lambdas=self.lambdas, folds=self.n_folds,
+                     seed=self.seed, nlambda=self.n_lambda,
+                     min_ratio=self.lambda_min_ratio,
+                     type_measure=self.type_measure)
+            if self.rule not in ("min", "1se"):
+                raise ValueError("rule must be 'min' or '1se'; got %r"
+                                 % (self.rule,))
+        else:
+            o["lam"] = self.lam
+        return o
+
+    # -- data -----------------------------------------------------------
+    def _check_X(self, X, reset):
+        """X validated as scikit-learn does; a DataFrame with category
+        columns is kept as a DataFrame (its factors)."""
+        if _data.has_factors(X):
+            self._check_feature_names(X, reset=reset)
+            self._check_n_features(X, reset=reset)
+            if X.shape[0] < 1:
+                raise ValueError("Found array with 0 sample(s) (shape=%s) "
+                                 "while a minimum of 1 is required."
+                                 % (X.shape,))
+            num = [c for c in X.columns if not _data._is_categorical(
+                X[c].dtype)]
+            if num:
+                vals = X[num].to_numpy(dtype=np.float64)
+                if not np.all(np.isfinite(vals)):
+                    raise ValueError("Input X contains NaN or infinity.")
+            return X
+        # check_array keeps a float64 array as it is (C or F order) and
+        # turns a float64 DataFrame into its column-major block, no copy.
+        return self._validate_data(X, reset=reset, dtype=np.float64)
+
+    def _fit_arrays(self, X, y, sample_weight, offset):
+        """X, y, weights and offset validated for fitting."""
+        clf = self._is_classifier()
+        if _data.has_factors(X):
+            X = self._check_X(X, reset=True)
+            y = _column(y, clf)
+            if len(y) != X.shape[0]:
+                raise ValueError(
+                    "Found input variables with inconsistent numbers of "
+                    "samples: [%d, %d]" % (X.shape[0], len(y)))
+        else:
+            if y is None:
+                raise ValueError(
+                    "%s requires y to be passed, but the target y is None"
+                    % type(self).__name__)
+            X, y = self._validate_data(X, y, dtype=np.float64,
+                                       y_numeric=not clf,
+                                       ensure_min_samples=2)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X,
+                                                 dtype=np.float64)
+        if offset is not None:
+            offset = _data.vector(offset, X.shape[0], "offset")
+        return X, y, sample_weight, offset
+
+    def _is_classifier(self):
+        return False
+
+    def _run(self, X, y, sample_weight, offset):
+        opts = self._options()
+        if self._cv:
+            res = _core.cv(X, y, sample_weight=sample_weight, offset=offset,
+                           **opts)
+            k = res.index_min if self.rule == "min" else res.index_1se
+            self.lambda_ = float(res.lambdas[k])
+            self.lambdas_ = res.lambdas
+            self.cv_mean_ = res.cvm
+            self.cv_se_ = res.cvsd
+            self.lambda_min_ = res.lambda_min
+            self.lambda_1se_ = res.lambda_1se
+            self.index_ = k
+            self.cv_measure_ = res.measure
+            self.foldid_ = res.foldid
+            self.coef_path_ = res.coefs
+            self.intercept_path_ = res.intercepts
+            self.coef_ = res.coefs[k].copy()
+            self.intercept_ = float(res.intercepts[k])
+            self.duality_gap_ = float(res.gaps[k])
+            self.converged_ = bool(res.converged[k])
+            self.lambda_glmnet_ = float(res.lambda_glmnet[k])
+            self.n_iter_ = max(int(res.iterations[k]), 1)
+            self.clusters_ = res.clusters[k]
+            self.distinct_values_ = res.distinct_values[k]
+            self.dev_ratio_ = float(res.dev_ratio[k])
+            self.coef_names_ = res.names
+            self.factors_ = []
+            self.result_ = res.summary
+            res.close()
+        else:
+            res = _core.fit(X, y, sample_weight=sample_weight, offset=offset,
+                            **opts)
+            self.lambda_ = res.lambda_
+            self.coef_ = res.coef
+            self.intercept_ = float(res.intercept)
+            self.duality_gap_ = res.duality_gap
+            self.converged_ = res.converged
+            self.lambda_glmnet_ = res.lambda_glmnet
+            self.n_iter_ = max(int(res.iterations or 0), 1)
+            self.clusters_ = res.clusters
+            self.distinct_values_ = res.distinct_values
+            self.dev_ratio_ = res.dev_ratio
+            self.coef_names_ = res.names
+            self.factors_ = res.factors
+            self.result_ = res.summary
+            res.close()
+        self._design = res._design
+        self._design.x = None  # keep the layout, not the training data
+        self._design.codes = None
+        self._level_coefs = []
+        index = {nm: j for j, nm in enumerate(self.coef_names_)}
+        for spec in self._design.factors:
+            # The reference level has no dummy column: its effect is 0.
+            self._level_coefs.append(np.array(
+                [self.coef_[index[spec.name + "=" + lv]]
+                 if spec.name + "=" + lv in index else 0.0
+                 for lv in spec.levels]))
+        if not self.converged_:
+            warnings.warn(
+                "cardreg did not converge at lambda=%g: relative duality gap "
+                "%.3g after %d iterations (status %s); raise max_iter or tol"
+                % (self.lambda_, self.duality_gap_, self.n_iter_,
+                   self.result_.get("status") if not self._cv else
+                   "see result_"), ConvergenceWarning)
+        return self
+
+    # -- prediction -----------------------------------------------------
+    def _link(self, X, offset=None):
+        check_is_fitted(self, "coef_")
+        X = self._check_X(X, reset=False)
+        d = _data.design_like(X, self._design)
+        eta = d.x @ self.coef_[:d.p] if d.p else np.zeros(d.n)
+        for f, beta in enumerate(self._level_coefs):
+            eta = eta + beta[d.codes[:, f]]
+        eta = eta + self.intercept_
+        if offset is not None:
+            eta = eta + _data.vector(offset, d.n, "offset")
+        return eta
+
+    def _more_tags(self):
+        return {"_xfail_checks": {
+            "check_sample_weights_invariance": _ZERO_WEIGHTS}}
+
+def _column(y, classifier):
+    from sklearn.utils.validation import column_or_1d
+    if y is None:
+        raise ValueError("requires y to be passed, but the target y is None")
+    y = column_or_1d(y, warn=True)
+    if not classifier:
+        y = np.asarray(y, dtype=np.float64)
+        if not np.all(np.isfinite(y)):
+            raise ValueError("Input y contains NaN or infinity.")
+    return y
+
+class _RegressorMixin(RegressorMixin):
+    def fit(self, X, y, sample_weight=None):
+        """Fit to X (n × p array or DataFrame; ``category`` columns are
+        factors) and y, with optional sample weights (rescaled to sum
+        to n)."""
+        X, y, w, _ = self._fit_arrays(X, y, sample_weight, None)
+        return self._run(X, y, w, None)
+
+    def predict(self, X):
+        """The fitted mean for the rows of X."""
+        return self._link(X)
+
+class _PoissonMixin(RegressorMixin):
+    def fit(self, X, y, sample_weight=None, offset=None):
+        """Fit counts y ≥ 0 to X with an optional offset (log exposure) and
+        sample weights (rescaled to sum to n)."""
+        X, y, w, off = self._fit_arrays(X, y, sample_weight, offset)
+        if np.any(y < 0):
+            raise ValueError("Poisson regression needs y >= 0")
+        return self._run(X, y, w, off)
+
+    def predict(self, X, offset=None):
+        """The expected count exp(offset + b₀ + xᵀβ) for the rows of X."""
+        return np.exp(self._link(X, offset))
+
+    def score(self, X, y, sample_weight=None):
+        """D², the fraction of Poisson deviance explained (as
+        scikit-learn's PoissonRegressor.score)."""
+        from sklearn.metrics import d2_tweedie_score
+        return d2_tweedie_score(y, self.predict(X), power=1,
+                                sample_weight=sample_weight)
+
+    def _more_tags(self):
+        return {"requires_positive_y": True}
+
+class _ClassifierMixin(ClassifierMixin):
+    def _is_classifier(self):
+        return True
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit a binary y (any two labels; ``classes_[1]`` is the positive
+        class) to X, with optional sample weights."""
+        X, y, w, _ = self._fit_arrays(X, y, sample_weight, None)
+        check_classification_targets(y)
+        self.classes_, y01 = np.unique(y, return_inverse=True)
+        if len(self.classes_) != 2:
+            raise ValueError(
+                "%s is binary: y needs exactly two classes; got %d class(es) "
+                "%s" % (type(self).__name__, len(self.classes_),
+                        list(self.classes_)[:10]))
+        if w is not None:
+            present = [np.sum(w[y01 == c]) > 0 for c in (0, 1)]
+            if not all(present):
+                raise ValueError("y needs two classes with positive weight; "
+                                 "only one class has positive sample_weight")
+        return self._run(X, y01.astype(np.float64), w, None)
+
+    def decision_function(self, X):
+        """The log-odds of ``classes_[1]`` for the rows of X."""
+        return self._link(X)
+
+    def predict_proba(self, X):
+        """Probabilities of ``classes_[0]`` and ``classes_[1]`` (n × 2)."""
+        eta = self._link(X)
+        p1 = np.empty_like(eta)
+        pos = eta >= 0
+        p1[pos] = 1.0 / (1.0 + np.exp(-eta[pos]))
+        e = np.exp(eta[~pos])
+        p1[~pos] = e / (1.0 + e)
+        return np.column_stack([1.0 - p1, p1])
+
+    def predict_log_proba(self, X):
+        """The log of predict_proba."""
+        eta = self._link(X)
+        l1 = -np.logaddexp(0.0, -eta)
+        l0 = -np.logaddexp(0.0, eta)
+        return np.column_stack([l0, l1])
+
+    def predict(self, X):
+        """The class of the larger probability (``classes_[1]`` when the
+        log-odds are > 0)."""
+        return self.classes_[(self._link(X) > 0).astype(int)]
+
+    def _more_tags(self):
+        return {"binary_only": True}
+
+class _PlainInit:
+    _cv = False
+
+    def __init__(self, lam=None, *, penalty="cardinality", nu=None,
+                 groups=None, fit_intercept=True, standardize=False,
+                 relax=False, tol=None, max_iter=None, penalty_factor=None,
+                 exclude=None, pair_weights=None):
+        self.lam = lam
+        self.penalty = penalty
+        self.nu = nu
+        self.groups = groups
+        self.fit_intercept = fit_intercept
+        self.standardize = standardize
+        self.relax = relax
+        self.tol = tol
+        self.max_iter = max_iter
+        self.penalty_factor = penalty_factor
+        self.exclude = exclude
+        self.pair_weights = pair_weights
+
+class _CVInit:
+    _cv = True
+
+    def __init__(self, *, rule="min", n_folds=10, seed=None, n_lambda=None,
+                 lambda_min_ratio=None, lambdas=None, type_measure=None,
+                 penalty="cardinality", nu=None, groups=None,
+                 fit_intercept=True, standardize=False, relax=False, tol=None,
+                 max_iter=None, penalty_factor=None, exclude=None,
+                 pair_weights=None):
+        self.rule = rule
+        self.n_folds = n_folds
+        self.seed = seed
+        self.n_lambda = n_lambda
+        self.lambda_min_ratio = lambda_min_ratio
+        self.lambdas = lambdas
+        self.type_measure = type_measure
+        self.penalty = penalty
+        self.nu = nu
+        self.groups = groups
+        self.fit_intercept = fit_intercept
+        self.standardize = standardize
+        self.relax = relax
+        self.tol = tol
+        self.max_iter = max_iter
+        self.penalty_factor = penalty_factor
+        self.exclude = exclude
+        self.pair_weights = pair_weights
+
+_PLAIN_DOC = """
+    Parameters
+    ----------
+    lam : float or {"cv", "aic", "bic"}, optional
+        λ on cardreg's scale (no 1/(2n): scikit-learn's alpha is
+        lam/(2n)). None: the library's default, λ chosen by 10-fold
+        cross-validation (seed 1, rule "min"); use the ...CV estimator to
+        control the folds and see the curve.""" + _SHARED_DOC + """
+    Attributes
+    ----------
+    coef_ : ndarray
+        Coefficients of the design's columns (``coef_names_``): X's numeric
+        columns, then each factor's non-reference levels (``NAME=LEVEL``).
+    intercept_ : float
+    lambda_, lambda_glmnet_ : float
+        The λ fitted (cardreg's scale) and λ/(2n).
+    clusters_ : list of list of str
+        Columns sharing one coefficient value.
+    distinct_values_ : ndarray
+    duality_gap_ : float
+        The relative duality gap certifying the fit.
+    converged_ : bool
+    n_iter_ : int
+    dev_ratio_ : float
+        Fraction of deviance explained (R² for gaussian).
+    factors_ : list of dict
+        Per factor, its level groups (from the library's JSON).
+    feature_names_in_ : ndarray of str
+        X's columns, when X was a DataFrame with string column names.
+    result_ : dict
+        The library's JSON document of the fit.
+"""
+
+_CV_DOC = """
+    Parameters
+    ----------
+    rule : {"min", "1se"}, default="min"
+        λ_min (smallest cross-validated error) or λ_1se (the largest λ
+        within one standard error of it), as cv.glmnet.
+    n_folds : int, default=10
+    seed : int, optional
+        Seed of the fold assignment (library default 1).
+    n_lambda : int, optional
+        Length of the generated grid (library default 100).
+    lambda_min_ratio : float, optional
+        Smallest λ of the generated grid over λ_max.
+    lambdas : array, optional
+        The grid (cardreg's scale), instead of a generated one.
+    type_measure : str, optional
+        cv.glmnet's type.measure: "mse", "deviance", "mae", "class", "auc".
+    """ + _SHARED_DOC + """
+    Attributes
+    ----------
+    lambda_ : float
+        The λ chosen (cardreg's scale); ``lambda_glmnet_`` = λ/(2n).
+    lambdas_, cv_mean_, cv_se_ : ndarray
+        The grid and cv.glmnet's curve (cvm, cvsd).
+    lambda_min_, lambda_1se_ : float
+    coef_, intercept_, clusters_, distinct_values_, duality_gap_,
+    converged_, n_iter_, dev_ratio_ :
+        The full-data path's model at ``lambda_`` (as cv.glmnet's coef).
+    coef_path_, intercept_path_ : ndarray
+        Every model of the path.
+    foldid_ : ndarray
+        Each row's fold (1-based).
+"""
+
+class CardinalityRegressor(_RegressorMixin, _PlainInit, _Base):
+    _family = "gaussian"
+    __doc__ = 'Least squares (gaussian) under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
+class CardinalityPoissonRegressor(_PoissonMixin, _PlainInit, _Base):
+    _family = "poisson"
+    __doc__ = 'Poisson regression (log link) under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
+class CardinalityClassifier(_ClassifierMixin, _PlainInit, _Base):
+    _family = "binomial"
+    __doc__ = 'Binary logistic regression under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
+class CardinalityRegressorCV(_RegressorMixin, _CVInit, _Base):
+    _family = "gaussian"
+    __doc__ = 'Least squares under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
+
+class CardinalityPoissonRegressorCV(_PoissonMixin, _CVInit, _Base):
+    _family = "poisson"
+    __doc__ = 'Poisson regression under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
+
+class CardinalityClassifierCV(_ClassifierMixin, _CVInit, _Base):
+    _family = "binomial"
+    __doc__ = 'Binary logistic regression under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
+

@@ -1,0 +1,93 @@
+"""Build and install the cardreg Python package.
+
+The package calls libcardreg, the Go package ./clib of the repository this
+folder lives in, built here as a C shared library at install time:
+
+    go build -buildmode=c-shared -o <package>/libcardreg.so ./clib
+
+run from the repository root (``..`` of this folder; CARDREG_SOURCE
+overrides it). Go is found as $GO, on PATH, or at /usr/local/go/bin/go.
+Nothing is downloaded by pip: install with
+
+    python3 -m venv --system-site-packages .venv
+    .venv/bin/pip install --no-build-isolation ./python
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from setuptools import Distribution, setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _go():
+    for cand in (os.environ.get("GO"), shutil.which("go"),
+                 "/usr/local/go/bin/go"):
+        if cand and os.path.exists(cand) and os.access(cand, os.X_OK):
+            return cand
+    sys.exit("cardreg: building libcardreg needs Go 1.24 or later: put `go` "
+             "on PATH or set GO=/path/to/go")
+
+
+def _source():
+    src = os.environ.get("CARDREG_SOURCE") or os.path.dirname(HERE)
+    if not os.path.exists(os.path.join(src, "go.mod")) or not os.path.isdir(
+            os.path.join(src, "clib")):
+        sys.exit("cardreg: %s is not the cardreg repository (no go.mod and "
+                 "clib/); install from a clone with pip install ./python, "
+                 "or set CARDREG_SOURCE to the repository" % src)
+    return src
+
+
+class BuildWithGo(build_py):
+    """build_py that also builds libcardreg.so into the package."""
+
+    def run(self):
+        super().run()
+        out = os.path.join(self.build_lib, "cardreg", "libcardreg.so")
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        env = dict(os.environ)
+        env.setdefault("CGO_ENABLED", "1")
+        # Modules are resolved from go.mod/go.sum (downloaded through the
+        # module proxy into the usual module cache when missing).
+        env.setdefault("GOFLAGS", "-mod=mod")
+        if "HOME" not in env and "GOCACHE" not in env:
+            env["GOCACHE"] = os.path.join(HERE, "build", "gocache")
+        cmd = [_go(), "build", "-trimpath", "-buildmode=c-shared", "-o", out,
+               "./clib"]
+        print("cardreg: %s (in %s)" % (" ".join(cmd), _source()), flush=True)
+        subprocess.check_call(cmd, cwd=_source(), env=env)
+        header = os.path.splitext(out)[0] + ".h"
+        if os.path.exists(header):  # go build's generated header
+            os.remove(header)
+
+
+class BinaryDistribution(Distribution):
+    """The wheel holds a shared library: not pure Python."""
+
+    def has_ext_modules(self):
+        return True
+
+
+setup(
+    name="cardreg",
+    version="0.1.0",
+    description="Regularised regression under cardinality sparsity "
+                "(Python interface to the Go toolkit cardreg)",
+    long_description=open(os.path.join(HERE, "README.md"),
+                          encoding="utf-8").read(),
+    long_description_content_type="text/markdown",
+    packages=["cardreg"],
+    package_data={"cardreg": ["libcardreg.so"]},
+    python_requires=">=3.9",
+    install_requires=["numpy"],
+    extras_require={"sklearn": ["scikit-learn"], "pandas": ["pandas"],
+                    "plot": ["matplotlib"]},
+    cmdclass={"build_py": BuildWithGo},
+    distclass=BinaryDistribution,
+    zip_safe=False,
+)
