@@ -48,7 +48,9 @@ class BuildWithGo(build_py):
 
     def run(self):
         super().run()
-        out = os.path.join(self.build_lib, "cardreg", "libcardreg.so")
+        # Absolute: go build runs in the repository root, not here.
+        out = os.path.abspath(os.path.join(self.build_lib, "cardreg",
+                                           "libcardreg.so"))
         os.makedirs(os.path.dirname(out), exist_ok=True)
         env = dict(os.environ)
         env.setdefault("CGO_ENABLED", "1")
@@ -56,7 +58,8 @@ class BuildWithGo(build_py):
         # module proxy into the usual module cache when missing).
         env.setdefault("GOFLAGS", "-mod=mod")
         if "HOME" not in env and "GOCACHE" not in env:
-            env["GOCACHE"] = os.path.join(HERE, "build", "gocache")
+            env["GOCACHE"] = os.path.abspath(os.path.join(HERE, "build",
+                                                          "gocache"))
         cmd = [_go(), "build", "-trimpath", "-buildmode=c-shared", "-o", out,
                "./clib"]
         print("cardreg: %s (in %s)" % (" ".join(cmd), _source()), flush=True)

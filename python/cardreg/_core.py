@@ -63,7 +63,25 @@ def options_json(data_options, options):
         if key in out and key not in ("names", "factors"):
             raise ValueError("option %r given twice (as %r)" % (key, k))
         out[key] = _jsonable(v)
-    return json.dumps(out, allow_nan=False)
+    try:
+        return json.dumps(out, allow_nan=False)
+    except ValueError:
+        bad = [k for k, v in out.items() if not _finite(v)]
+        raise ValueError("options must be finite numbers: %s"
+                         % ", ".join(bad)) from None
+    except TypeError as e:
+        raise ValueError("an option's value cannot be written as JSON: %s"
+                         % e) from None
+
+
+def _finite(v):
+    if isinstance(v, float):
+        return math.isfinite(v)
+    if isinstance(v, list):
+        return all(_finite(x) for x in v)
+    if isinstance(v, dict):
+        return all(_finite(x) for x in v.values())
+    return True
 
 
 def _floats(xs):
@@ -328,7 +346,8 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
         default (10-fold cross-validation, rule ``"min"``).
     sample_weight, offset : array (n,), optional
     names : list of str, optional
-        Names of a numpy X's columns (default x0, x1, ...).
+        Names of a numpy X's columns (default x1, x2, ..., the
+        library's).
     **options
         Any option of the library by the command line's flag name, in
         Python spelling: ``nu``, ``rule``, ``folds``, ``seed``,

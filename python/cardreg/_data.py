@@ -203,7 +203,8 @@ def design_of(X, names=None):
         return _frame_design(X, None)
     x, layout = as_matrix(X)
     if names is None:
-        names = ["x%d" % j for j in range(x.shape[1])]
+        # The library's own default names, given explicitly.
+        names = ["x%d" % (j + 1) for j in range(x.shape[1])]
     else:
         names = [str(s) for s in names]
         if len(names) != x.shape[1]:

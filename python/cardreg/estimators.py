@@ -316,7 +316,8 @@ class _ClassifierMixin(ClassifierMixin):
     def predict(self, X):
         """The class of the larger probability (``classes_[1]`` when the
         log-odds are > 0)."""
-        return self.classes_[(self._link(X) > 0).astype(int)]
+        eta = self._link(X)
+        return self.classes_[(eta > 0).astype(int)]
 
     def _more_tags(self):
         return {"binary_only": True}
