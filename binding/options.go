@@ -167,6 +167,14 @@ func (o *Options) check(cmd string) error {
 	case o.MinCount < 1 || o.MaxLevels < 2:
 		return fmt.Errorf("max-levels must be at least 2 and min-count at least 1")
 	}
+	if err := o.checkNames(); err != nil {
+		return err
+	}
+	return o.readLambda(cmd)
+}
+
+// checkNames checks the options that name a choice or hold a list.
+func (o *Options) checkNames() error {
 	if _, err := factor.ParsePairWeights(o.PairWeights); err != nil {
 		return fmt.Errorf("pair-weights: %v", err)
 	}
@@ -181,7 +189,7 @@ func (o *Options) check(cmd string) error {
 			return fmt.Errorf("penalty-factor: %v is not a finite number >= 0", v)
 		}
 	}
-	return o.readLambda(cmd)
+	return nil
 }
 
 // readLambda reads "lambda": for fit a number ≥ 0 or "cv" (the default),
