@@ -62,10 +62,19 @@ func newProblem(in *Input, o *Options) (*problem, error) {
 }
 
 // checkRows checks the responses, weights and offsets for the family, as
-// the command line checks a file's.
+// the command line checks a file's: a family fit's row by row, a
+// least-squares fit's response not constant.
 func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 	r := pr.rows
-	d := &datafit.Data{X: x, Y: r.Y.(*mat.Dense).RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: pr.o.NoIntercept}
+	y := r.Y.(*mat.Dense).RawMatrix().Data
+	if !pr.family {
+		// As the command line: the least-squares route checks the rest.
+		if estimator.IsConstant(y) {
+			return errors.New("data: the response is constant: there is nothing to fit")
+		}
+		return nil
+	}
+	d := &datafit.Data{X: x, Y: y, Weights: r.Weights, Offset: r.Offset, NoIntercept: pr.o.NoIntercept}
 	err := d.Check(fam)
 	if err == nil && !pr.o.Standardize {
 		err = d.CheckScale()
@@ -79,9 +88,6 @@ func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 		return fmt.Errorf("data: row %d: %s: %v", re.Row+1, re.What, re.Err)
 	case err != nil:
 		return fmt.Errorf("data: %v", strings.TrimPrefix(err.Error(), "datafit: "))
-	}
-	if !pr.family && estimator.IsConstant(d.Y) {
-		return errors.New("data: the response is constant: there is nothing to fit")
 	}
 	return nil
 }
