@@ -49,7 +49,8 @@ typedef int64_t cardreg_handle;
 #define CARDREG_ROW_MAJOR 0
 #define CARDREG_COL_MAJOR 1
 
-/* The library's version, e.g. "cardreg 0.9.0 (abc1234)"; static storage. */
+/* The library's version, as `cardreg --version` prints it ("cardreg " and the
+ * module version or VCS revision); static storage. */
 const char *cardreg_version(void);
 
 /* The message of the last failed call on this thread ("" if none); valid

@@ -391,13 +391,61 @@ func (fs *FactorSpec) buildFactor(path, name string, cells []string, place func(
 	if len(f.Levels) == 1 {
 		return nil, fmt.Errorf("%s: %s: one level (%s) only, nothing to estimate (--drop it)", path, col, ShortText([]byte(f.Levels[0])))
 	}
-	for c, n := range f.Counts {
-		if n < float64(fs.minCount()) {
-			return nil, fmt.Errorf("%s: %s: level %s appears in %v row(s), fewer than %d (%s 1 takes it; or merge it with another level, or --drop the column)",
-				place(b.first[c]), col, ShortText([]byte(f.Levels[c])), n, fs.minCount(), flagMinCount)
-		}
+	if err := fs.checkCounts(f, col, func(c int) string { return place(b.first[c]) }); err != nil {
+		return nil, err
 	}
 	return f, b.reference(fs, path, col)
+}
+
+// checkCounts refuses a level of f seen in fewer than MinCount rows, at
+// names where level c is first seen.
+func (fs *FactorSpec) checkCounts(f *Factor, col string, at func(c int) string) error {
+	for c, n := range f.Counts {
+		if n < float64(fs.minCount()) {
+			return fmt.Errorf("%s: %s: level %s appears in %v row(s), fewer than %d (%s 1 takes it; or merge it with another level, or --drop the column)",
+				at(c), col, ShortText([]byte(f.Levels[c])), n, fs.minCount(), flagMinCount)
+		}
+	}
+	return nil
+}
+
+// FactorFromCodes returns the factor name of rows given as level codes
+// rather than cells (an R factor, a pandas categorical: the bindings):
+// codes[i] is row i's level, an index into levels, which are in the
+// factor's order and written as NewFactor requires. Reading the data
+// names them in messages. It applies FactorSpec's rules as reading a
+// column does: the number of levels (MaxLevels), their counts (MinCount)
+// and the reference (Ref, else the default). codes is copied.
+func FactorFromCodes(name string, levels []string, codes []int32, ordinal bool, fs *FactorSpec) (*Factor, error) {
+	col := "column " + ShortText([]byte(name))
+	if k := len(levels); k > fs.maxLevels() {
+		return nil, fmt.Errorf("data: %s has %d levels: probably an ID column; drop it, or raise %s (now %d)", col, k, flagMaxLevels, fs.maxLevels())
+	}
+	f, err := NewFactor(name, slices.Clone(levels), 0, ordinal, false, fs.NALevel)
+	if err != nil {
+		return nil, fmt.Errorf("data: %v", err)
+	}
+	f.Codes, f.Counts = slices.Clone(codes), make([]float64, len(levels))
+	first := make([]int, len(levels))
+	for i, c := range f.Codes {
+		if c < 0 || int(c) >= len(levels) {
+			return nil, fmt.Errorf("data: row %d: %s: level code %d is not one of 0 to %d (a missing value has no level)", i+1, col, c, len(levels)-1)
+		}
+		if f.Counts[c] == 0 {
+			first[c] = i
+		}
+		f.Counts[c]++
+	}
+	at := func(c int) string {
+		if f.Counts[c] == 0 {
+			return "data" // an unused level
+		}
+		return "data: row " + strconv.Itoa(first[c]+1)
+	}
+	if err := fs.checkCounts(f, col, at); err != nil {
+		return nil, err
+	}
+	return f, (&factorBuild{f: f}).reference(fs, "data", col)
 }
 
 // order returns the levels seen (their codes so far) in the factor's

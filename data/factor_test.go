@@ -496,3 +496,44 @@ func TestNewFactor(t *testing.T) {
 	_, err = NewFactor("f", []string{"02", "2.0"}, 0, false, false, false)
 	require.NoError(t, err, "a text factor's levels are not numbers")
 }
+
+func TestFactorFromCodes(t *testing.T) {
+	f, err := FactorFromCodes("region", []string{"a", "b", "c"}, []int32{0, 1, 1, 2, 2, 2, 0}, false, &FactorSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Ref != 2 || f.Counts[0] != 2 || f.Counts[2] != 3 || f.Width() != 2 {
+		t.Errorf("ref %d counts %v", f.Ref, f.Counts)
+	}
+	f, err = FactorFromCodes("age", []string{"young", "old"}, []int32{1, 1, 0, 0, 1}, true, &FactorSpec{Ref: map[string]string{"age": "old"}})
+	if err != nil || f.Ref != 1 || !f.Ordinal {
+		t.Errorf("ordinal with --ref: %v, %+v", err, f)
+	}
+	codes := []int32{0, 1, 1}
+	f, _ = FactorFromCodes("g", []string{"a", "b"}, codes, false, &FactorSpec{MinCount: 1})
+	codes[0] = 1
+	if f.Codes[0] != 0 {
+		t.Error("codes not copied")
+	}
+	for _, c := range []struct {
+		levels []string
+		codes  []int32
+		spec   FactorSpec
+		want   string
+	}{
+		{[]string{"a", "b"}, []int32{0, 2}, FactorSpec{MinCount: 1}, `row 2: column "g": level code 2 is not one of 0 to 1`},
+		{[]string{"a", "b"}, []int32{0, -1}, FactorSpec{MinCount: 1}, `row 2: column "g": level code -1`},
+		{[]string{"a", "b"}, []int32{0, 0, 1}, FactorSpec{}, `data: row 3: column "g": level "b" appears in 1 row(s), fewer than 2`},
+		{[]string{"a", "b", "c"}, []int32{0, 0, 1, 1}, FactorSpec{}, `data: column "g": level "c" appears in 0 row(s)`},
+		{[]string{"a"}, []int32{0, 0}, FactorSpec{}, "1 level(s), a factor has at least two"},
+		{[]string{"a", "a"}, []int32{0, 1}, FactorSpec{}, `level "a" appears twice`},
+		{[]string{"a", " b"}, []int32{0, 1}, FactorSpec{}, "is not written as a cell's level reads"},
+		{[]string{"a", "b", "c"}, []int32{0, 1, 2}, FactorSpec{MaxLevels: 2, MinCount: 1}, "has 3 levels: probably an ID column"},
+		{[]string{"a", "b"}, []int32{0, 0, 1, 1}, FactorSpec{Ref: map[string]string{"g": "z"}}, `--ref level "z" is not a level`},
+	} {
+		_, err := FactorFromCodes("g", c.levels, c.codes, false, &c.spec)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v %v: got %v, want %q", c.levels, c.codes, err, c.want)
+		}
+	}
+}

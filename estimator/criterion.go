@@ -29,3 +29,23 @@ func (m *Model) Criterion(which string, df int) (float64, error) {
 	}
 	return dev + k*float64(df), nil
 }
+
+// Smallest returns the index of path p's fit of smallest information
+// criterion which ("aic" or "bic"), df giving each fit's degrees of
+// freedom, and its value; an error when no fit has a finite one.
+func (p *Path) Smallest(which string, df func(*Model) int) (int, float64, error) {
+	best, bestIC := -1, math.Inf(1)
+	for k, m := range p.Models {
+		ic, err := m.Criterion(which, df(m))
+		if err != nil {
+			return -1, 0, err
+		}
+		if ic < bestIC {
+			best, bestIC = k, ic
+		}
+	}
+	if best < 0 {
+		return -1, 0, fmt.Errorf("no fit of the path has a finite %s", which)
+	}
+	return best, bestIC, nil
+}

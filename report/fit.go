@@ -99,6 +99,21 @@ type Fit struct {
 // penalty: each factor its block, the numeric predictors NumericPenalty.
 const FactorPenalty = modelfile.FactorPenalty
 
+// FillModelFactors sets the level groups of model m, fitted on design d
+// with row weights (nil: none) and pair weights named pairWeights: with
+// Options.Relax the groups are the penalised fit's (Model.Penalised), the
+// effects the refit's. The command line and the bindings fill theirs here.
+func (r *Fit) FillModelFactors(d *factor.Design, m *estimator.Model, weights []float64, pairWeights string) {
+	fit := factor.Fitted{Coef: m.Coefficients(0), LogLink: m.Family.Link() == "log", Weights: weights}
+	if m.Penalised != nil {
+		fit.Penalised = slices.Clone(fit.Coef)
+		for k, j := range m.Penalized {
+			fit.Penalised[j] = m.Penalised.At(k, 0)
+		}
+	}
+	r.FillFactors(d, d.Levels(fit), pairWeights)
+}
+
 // FillFactors sets the level groups of a fit with factors, and keeps in
 // the clusters only the numeric predictors (a factor's answer is its level
 // groups; its dummy columns' values are effects against its reference,

@@ -2,9 +2,9 @@ package main
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/report"
 )
 
@@ -21,27 +21,14 @@ func (pr *problem) criterionModel(path string, f *fitFlags, res *report.Fit) (*e
 	if err != nil {
 		return nil, pr.explain(path, err, f, true)
 	}
-	best, bestIC := -1, math.Inf(1)
-	for k, m := range p.Models {
-		ic, err := m.Criterion(f.lambda.criterion(), pr.df(m))
-		if err == nil && ic < bestIC {
-			best, bestIC = k, ic
-		}
-	}
-	if best < 0 {
-		return nil, fmt.Errorf("%s: no fit of the path has a finite %s", path, f.lambda.criterion())
+	best, bestIC, err := p.Smallest(f.lambda.criterion(), pr.df)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	m := p.Models[best]
 	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", f.lambda.criterion(), bestIC, pr.df(m), len(p.Models))
 	return m, nil
 }
 
-// df is the degrees of freedom of model m: per factor its distinct non-zero
-// level effects, the numeric predictors' distinct non-zero values (each
-// unpenalised predictor one).
-func (pr *problem) df(m *estimator.Model) int {
-	if pr.design != nil {
-		return pr.design.DF(m.Coefficients(0), pr.numeric)
-	}
-	return m.EffectiveParams() + len(pr.excluded)
-}
+// df is the degrees of freedom of model m (factor.ModelDF).
+func (pr *problem) df(m *estimator.Model) int { return factor.ModelDF(pr.design, m, pr.numeric) }

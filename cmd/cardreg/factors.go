@@ -109,7 +109,7 @@ func (pr *problem) buildFactorPenalty(f *fitFlags) error {
 	w, _ := factor.ParsePairWeights(f.factors.pairWeights) // checked by validate
 	o := factor.Options{Numeric: f.penalty, Nu: f.nu.v, Weights: w}
 	if w == factor.Adaptive {
-		pilot, err := pr.pilot()
+		pilot, err := pr.design.Pilot(pr.data, &pr.opts)
 		if err != nil {
 			return fmt.Errorf("--pair-weights adaptive: the unpenalised fit failed: %v", err)
 		}
@@ -164,25 +164,6 @@ func (f *fitFlags) noFactorFlags() error {
 	return nil
 }
 
-// pilot fits the model without penalty (λ = 0) for adaptive weights.
-func (pr *problem) pilot() ([]float64, error) {
-	pen, _, err := pr.design.Penalty(factor.Options{Numeric: factor.NumericLasso})
-	if err != nil {
-		return nil, err
-	}
-	m, err := estimator.Fit(pr.data, pen, 0, &pr.opts)
-	if err != nil {
-		return nil, err
-	}
-	if !m.Converged {
-		return nil, fmt.Errorf("it did not converge (%s after %d iterations); use count or equal weights", m.Status, m.Iterations)
-	}
-	if m.N <= len(pr.names) {
-		return nil, fmt.Errorf("%d observations for %d coefficients: the unpenalised fit is not unique; use count or equal weights", m.N, len(pr.names))
-	}
-	return m.Coefficients(0), nil
-}
-
 // designOf is the factor design of rows read into memory, nil when they
 // hold no factor.
 func designOf(r *data.Rows) (*factor.Design, error) {
@@ -192,21 +173,11 @@ func designOf(r *data.Rows) (*factor.Design, error) {
 	return factor.NewDesign(r.Names, r.Factors, r.FactorCols)
 }
 
-// fillFactors writes the level groups of model m into res: with --relax
-// the groups are the penalised fit's (Model.Penalised), the effects the
-// refit's.
+// fillFactors writes the level groups of model m into res.
 func (pr *problem) fillFactors(res *report.Fit, m *estimator.Model, f *fitFlags) {
-	if pr.design == nil {
-		return
+	if pr.design != nil {
+		res.FillModelFactors(pr.design, m, pr.rowWeights(), f.factors.pairWeights)
 	}
-	fit := factor.Fitted{Coef: m.Coefficients(0), LogLink: m.Family.Link() == "log", Weights: pr.rowWeights()}
-	if m.Penalised != nil {
-		fit.Penalised = slices.Clone(fit.Coef)
-		for k, j := range m.Penalized {
-			fit.Penalised[j] = m.Penalised.At(k, 0)
-		}
-	}
-	res.FillFactors(pr.design, pr.design.Levels(fit), f.factors.pairWeights)
 }
 
 // rowWeights are the rows' weights in memory (nil without weights).

@@ -1,0 +1,237 @@
+package binding_test
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/binding"
+	"github.com/cardsparse/cardreg/bounds"
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/penalty"
+	"gonum.org/v1/gonum/mat"
+)
+
+// rows returns n×p row-major predictors, the same column-major, and a
+// response of family fam whose coefficients take two values.
+func rows(n, p int, fam string, seed uint64) (xr, xc, y []float64) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	xr, xc, y = make([]float64, n*p), make([]float64, n*p), make([]float64, n)
+	for i := range n {
+		eta := 0.0
+		for j := range p {
+			v := rng.NormFloat64()
+			xr[i*p+j], xc[j*n+i] = v, v
+			eta += map[bool]float64{true: 0.5, false: -0.5}[j%2 == 0] * v
+		}
+		switch fam {
+		case "binomial":
+			if rng.Float64() < 1/(1+math.Exp(-eta)) {
+				y[i] = 1
+			}
+		case "poisson":
+			y[i] = float64(int(math.Exp(eta/2) + rng.Float64()*2))
+		default:
+			y[i] = eta + rng.NormFloat64()
+		}
+	}
+	return xr, xc, y
+}
+
+func mustJSON(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// TestFitEqualsEstimator: a binding's fit is estimator.Fit's, in both
+// layouts, and the buffers are not kept (overwritten after the call, the
+// result does not change).
+func TestFitEqualsEstimator(t *testing.T) {
+	const n, p = 80, 6
+	for _, fam := range []string{"gaussian", "binomial", "poisson"} {
+		xr, xc, y := rows(n, p, fam, 3)
+		kind, _ := penalty.Lookup("cardinality")
+		pen, _, err := bounds.Build(kind, penalty.Inputs{P: p}, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := datafit.ByName(fam)
+		want, err := estimator.Fit(estimator.NewRows(mat.NewDense(n, p, append([]float64(nil), xr...)), append([]float64(nil), y...)), pen, 3, &estimator.Options{Family: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts := mustJSON(map[string]any{"family": fam, "lambda": 3})
+		for _, colMajor := range []bool{false, true} {
+			x := xr
+			if colMajor {
+				x = xc
+			}
+			in := &binding.Input{X: append([]float64(nil), x...), N: n, P: p, ColMajor: colMajor, Y: append([]float64(nil), y...)}
+			r, err := binding.Fit(in, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := range in.X {
+				in.X[k] = math.NaN()
+			}
+			for k := range in.Y {
+				in.Y[k] = math.NaN()
+			}
+			coef, b0, _ := r.Coef(0)
+			wantCoef := want.Coefficients(0)
+			for j := range coef {
+				if math.Abs(coef[j]-wantCoef[j]) > 1e-12*(1+math.Abs(wantCoef[j])) {
+					t.Errorf("%s col-major %v: coef %d = %v, estimator %v", fam, colMajor, j, coef[j], wantCoef[j])
+				}
+			}
+			if math.Abs(b0-want.Intercept[0]) > 1e-12*(1+math.Abs(b0)) {
+				t.Errorf("%s: intercept %v, estimator %v", fam, b0, want.Intercept[0])
+			}
+			pred, err := r.Predict(0, &binding.Input{X: x, N: n, P: p, ColMajor: colMajor}, "response")
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantPred := want.Response(mat.NewDense(n, p, xr), nil)
+			for i := range pred {
+				if math.Abs(pred[i]-wantPred.At(i, 0)) > 1e-12*(1+math.Abs(pred[i])) {
+					t.Fatalf("%s: prediction %d = %v, estimator %v", fam, i, pred[i], wantPred.At(i, 0))
+				}
+			}
+		}
+	}
+}
+
+// TestCVEqualsEstimator: a binding's cross-validation with glmnet's
+// foldid is estimator.CrossValidate's with the same folds.
+func TestCVEqualsEstimator(t *testing.T) {
+	const n, p = 90, 5
+	xr, _, y := rows(n, p, "binomial", 5)
+	foldid := make([]int, n)
+	folds := make([]int, n)
+	for i := range foldid {
+		folds[i] = (i * 7) % 4
+		foldid[i] = folds[i] + 1
+	}
+	kind, _ := penalty.Lookup("lasso")
+	pen, _, _ := bounds.Build(kind, penalty.Inputs{P: p}, false)
+	want, err := estimator.CrossValidate(estimator.NewRows(mat.NewDense(n, p, xr), y), pen,
+		&estimator.CVOptions{PathOptions: estimator.PathOptions{Options: estimator.Options{Family: datafit.Binomial{}}, NLambda: 20}, FoldID: folds, Measure: "auc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := binding.CV(&binding.Input{X: xr, N: n, P: p, Y: y},
+		mustJSON(map[string]any{"family": "binomial", "penalty": "lasso", "nlambda": 20, "foldid": foldid, "type-measure": "auc"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Lambda []float64
+		CV     struct {
+			Measure           string
+			Cvm               []float64
+			LambdaMin         float64 `json:"lambda_min"`
+			Lambda1SE         float64 `json:"lambda_1se"`
+			Foldid            []int
+			IndexMin, IndexSE int `json:"-"`
+		}
+	}
+	if err := json.Unmarshal(r.JSON(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.CV.LambdaMin != want.LambdaMin || doc.CV.Lambda1SE != want.LambdaSE || doc.CV.Measure != "auc" || r.Models() != len(want.Lambdas) {
+		t.Errorf("binding λ_min %v λ_1se %v (%s, %d models), estimator %v %v (%d)", doc.CV.LambdaMin, doc.CV.Lambda1SE, doc.CV.Measure, r.Models(), want.LambdaMin, want.LambdaSE, len(want.Lambdas))
+	}
+	for k := range want.Mean {
+		if doc.CV.Cvm[k] != want.Mean[k] {
+			t.Fatalf("cvm[%d] = %v, estimator %v", k, doc.CV.Cvm[k], want.Mean[k])
+		}
+	}
+	if doc.CV.Foldid[3] != foldid[3] {
+		t.Errorf("foldid %v", doc.CV.Foldid[:5])
+	}
+}
+
+// TestBadInput: each bad input or option is an error saying what is
+// wrong.
+func TestBadInput(t *testing.T) {
+	const n, p = 30, 3
+	xr, _, y := rows(n, p, "gaussian", 9)
+	good := func() *binding.Input { return &binding.Input{X: xr, N: n, P: p, Y: y} }
+	nan := append([]float64(nil), xr...)
+	nan[4*p+1] = math.Inf(1)
+	codes := make([]int32, n)
+	for i := range codes {
+		codes[i] = int32(i % 2)
+	}
+	fac := []map[string]any{{"name": "g", "levels": []string{"a", "b"}}}
+	cases := []struct {
+		in   *binding.Input
+		opts string
+		want string
+	}{
+		{good(), `{"lamda": 1}`, `unknown option "lamda"`},
+		{good(), `{"lambda": 1`, "options:"},
+		{good(), `{"lambda": 1, "lambda": 2}`, "options:"},
+		{good(), `{"lambda": "best"}`, "lambda must be a number, cv, aic or bic"},
+		{good(), `{"lambda": -1}`, "lambda -1"},
+		{good(), `{"family": "tweedie"}`, `unknown family "tweedie"`},
+		{good(), `{"penalty": "elastic"}`, `unknown penalty "elastic"`},
+		{good(), `{"nu": 0}`, "nu must be a finite number > 0"},
+		{good(), `{"folds": 2}`, "folds must be at least 3"},
+		{good(), `{"rule": "2se"}`, "rule must be min or 1se"},
+		{good(), `{"type-measure": "auc"}`, "type-measure auc is not one of"},
+		{good(), `{"names": ["a", "b"]}`, "names has 2 names for p = 3"},
+		{good(), `{"names": ["a", "b", "a"], "lambda": 1}`, `the column name "a" appears twice`},
+		{good(), `{"penalty-factor": [1, 1, 1]}`, "penalty-factor is for the lasso"},
+		{good(), `{"penalty": "lasso", "penalty-factor": [1, -1, 1], "lambda": 1}`, "penalty-factor: -1"},
+		{good(), `{"exclude": ["zz"], "lambda": 1}`, `exclude: "zz" is not a predictor`},
+		{good(), `{"penalty": "grouped", "groups": [1, 2], "lambda": 1}`, "needs groups with one label per predictor (3), got 2"},
+		{good(), `{"foldid": [1, 2, 3]}`, "foldid has 3 values for n = 30"},
+		{good(), `{"ref": {"g": "a"}, "lambda": 1}`, `ref names "g", which is not a factor`},
+		{good(), `{"penalty": "none", "lambda": 1}`, "the data hold no factor"},
+		{good(), `{"family": "binomial", "lambda": 1}`, "row 1: response"},
+		{&binding.Input{X: nan, N: n, P: p, Y: y}, `{"lambda": 1}`, `row 5: column "x2": +Inf is not a finite number`},
+		{&binding.Input{X: xr[:10], N: n, P: p, Y: y}, `{}`, "x holds 10 values, n×p = 30×3 = 90"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y[:5]}, `{}`, "y holds 5 values for n = 30"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Weights: y[:3]}, `{}`, "weights hold 3 values"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, `{}`, "the factor codes hold 30 values, n × 0 factors = 0"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "penalty": "lasso", "exclude": []string{"x1"}})), "exclude and penalty-factor do not combine with factors"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "standardize": true})), "standardize does not combine with factors"},
+		{&binding.Input{X: nil, N: n, P: 0, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": []map[string]any{{"name": "g", "levels": []string{"a", "b", "c"}}}})), `level "c" appears in 0 row(s)`},
+		{&binding.Input{N: 0, P: p}, `{}`, "n = 0 rows"},
+		{&binding.Input{N: n, P: 0, Y: y}, `{}`, "no predictor"},
+	}
+	for _, c := range cases {
+		_, err := binding.Fit(c.in, []byte(c.opts))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.opts, err, c.want)
+		}
+	}
+	r, err := binding.Fit(&binding.Input{X: xr, N: n, P: p, Y: y}, []byte(`{"lambda": 1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		in   *binding.Input
+		typ  string
+		want string
+	}{
+		{&binding.Input{X: xr, N: n, P: 2}, "link", "2 numeric columns; the model was fitted on 3"},
+		{&binding.Input{X: xr, N: n, P: p, Offset: y}, "link", "fitted without an offset"},
+		{&binding.Input{X: nan, N: n, P: p}, "link", "row 5"},
+		{&binding.Input{X: xr, N: n, P: p}, "class", "type class is for binomial models"},
+	} {
+		if _, err := r.Predict(0, c.in, c.typ); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("predict: got %v, want %q", err, c.want)
+		}
+	}
+	if _, _, err := r.Coef(1); err == nil {
+		t.Error("Coef(1) of one model: no error")
+	}
+}

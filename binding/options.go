@@ -1,0 +1,236 @@
+package binding
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/solver"
+)
+
+// Options are a call's options: the data's description (Names, Factors)
+// and the command line's flags, by the flags' names. A name left out takes
+// the flag's default.
+type Options struct {
+	// Names are the numeric columns' names (default x1, x2, ...).
+	Names []string `json:"names"`
+	// Factors describe the factor columns, in the order of the codes.
+	Factors []FactorInfo `json:"factors"`
+
+	Family      string          `json:"family"`
+	Penalty     string          `json:"penalty"`
+	Nu          *float64        `json:"nu"`
+	Lambda      json.RawMessage `json:"lambda"`
+	Rule        string          `json:"rule"`
+	Folds       int             `json:"folds"`
+	Seed        *uint64         `json:"seed"`
+	FoldID      []int           `json:"foldid"`
+	TypeMeasure string          `json:"type-measure"`
+	NLambda     int             `json:"nlambda"`
+	MinRatio    float64         `json:"min-ratio"`
+	Tol         float64         `json:"tol"`
+	MaxIter     int             `json:"max-iter"`
+	NoIntercept bool            `json:"no-intercept"`
+	Standardize bool            `json:"standardize"`
+	Relax       bool            `json:"relax"`
+
+	PenaltyFactor []float64   `json:"penalty-factor"`
+	Exclude       []string    `json:"exclude"`
+	Groups        []any       `json:"groups"`
+	G             [][]float64 `json:"G"`
+
+	Ref         map[string]string `json:"ref"`
+	PairWeights string            `json:"pair-weights"`
+	MinCount    int               `json:"min-count"`
+	MaxLevels   int               `json:"max-levels"`
+
+	// lambda is Lambda read: a number (fixed), a rule ("cv", "aic",
+	// "bic") or a list.
+	lambda lambdaChoice
+}
+
+// FactorInfo describes one factor column: its name and levels, in order
+// (codes index them), and whether they are ordered.
+type FactorInfo struct {
+	Name    string   `json:"name"`
+	Levels  []string `json:"levels"`
+	Ordinal bool     `json:"ordinal"`
+}
+
+// lambdaChoice is the "lambda" option read.
+type lambdaChoice struct {
+	value float64   // a number given to fit
+	rule  string    // "cv", "aic", "bic" or "" for a number
+	list  []float64 // path and cv: the grid (nil: generated)
+}
+
+// optionNames lists the options' names, for messages.
+func optionNames() []string {
+	t := reflect.TypeFor[Options]()
+	var names []string
+	for i := range t.NumField() {
+		if tag := t.Field(i).Tag.Get("json"); tag != "" {
+			names = append(names, tag)
+		}
+	}
+	return names
+}
+
+// parseOptions reads the JSON options raw ("" is {}) for command cmd
+// and fills in the defaults.
+func parseOptions(raw []byte, cmd string) (*Options, error) {
+	o := &Options{}
+	if len(bytes.TrimSpace(raw)) > 0 {
+		if err := jsonx.DecodeStrict(raw, o); err != nil {
+			return nil, optionsError(err)
+		}
+	}
+	o.defaults()
+	if err := o.check(cmd); err != nil {
+		return nil, fmt.Errorf("options: %v", err)
+	}
+	return o, nil
+}
+
+// optionsError says what was wrong with the options' JSON, naming the
+// options when one is unknown.
+func optionsError(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
+		return fmt.Errorf("options: unknown option %s (options: %s)", name, strings.Join(optionNames(), ", "))
+	}
+	return fmt.Errorf("options: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+func (o *Options) defaults() {
+	def := func(s *string, v string) {
+		if *s == "" {
+			*s = v
+		}
+	}
+	def(&o.Family, "gaussian")
+	def(&o.Penalty, "cardinality")
+	def(&o.Rule, "min")
+	def(&o.PairWeights, "equal")
+	if o.Folds == 0 {
+		o.Folds = estimator.DefaultFolds
+	}
+	if o.Seed == nil {
+		one := uint64(1) // the command line's --seed default
+		o.Seed = &one
+	}
+	if o.Tol == 0 {
+		o.Tol = solver.DefaultTol
+	}
+	if o.MaxIter == 0 {
+		o.MaxIter = solver.DefaultMaxIter
+	}
+	if o.NLambda == 0 {
+		o.NLambda = solver.DefaultNLambda
+	}
+	if o.MinCount == 0 {
+		o.MinCount = data.DefaultMinCount
+	}
+	if o.MaxLevels == 0 {
+		o.MaxLevels = data.DefaultMaxLevels
+	}
+}
+
+// check refuses values no flag takes, before any work.
+func (o *Options) check(cmd string) error {
+	if _, err := datafit.ByName(o.Family); err != nil {
+		return fmt.Errorf("unknown family %q (%s)", o.Family, strings.Join(datafit.Names(), ", "))
+	}
+	if o.Nu != nil && (!(*o.Nu > 0) || math.IsInf(*o.Nu, 0)) {
+		return fmt.Errorf("nu must be a finite number > 0, got %v", *o.Nu)
+	}
+	switch {
+	case o.Rule != "min" && o.Rule != "1se":
+		return fmt.Errorf("rule must be min or 1se, got %q", o.Rule)
+	case o.Folds < 3:
+		return fmt.Errorf("folds must be at least 3 (as cv.glmnet), got %d", o.Folds)
+	case !(o.Tol > 0) || math.IsInf(o.Tol, 0):
+		return fmt.Errorf("tol must be a positive number, got %v", o.Tol)
+	case o.MaxIter < 1:
+		return fmt.Errorf("max-iter must be at least 1, got %d", o.MaxIter)
+	case o.NLambda < 2 || !(o.MinRatio >= 0 && o.MinRatio < 1):
+		return fmt.Errorf("nlambda must be at least 2 and min-ratio in [0, 1)")
+	case o.MinCount < 1 || o.MaxLevels < 2:
+		return fmt.Errorf("max-levels must be at least 2 and min-count at least 1")
+	}
+	if err := o.checkNames(); err != nil {
+		return err
+	}
+	return o.readLambda(cmd)
+}
+
+// checkNames checks the options that name a choice or hold a list.
+func (o *Options) checkNames() error {
+	if _, err := factor.ParsePairWeights(o.PairWeights); err != nil {
+		return fmt.Errorf("pair-weights: %v", err)
+	}
+	if m := o.TypeMeasure; m != "" {
+		fam, _ := datafit.ByName(o.Family)
+		if !slices.Contains(estimator.Measures(fam), m) {
+			return fmt.Errorf("type-measure %s is not one of %s for family %s", m, strings.Join(estimator.Measures(fam), ", "), o.Family)
+		}
+	}
+	for _, v := range o.PenaltyFactor {
+		if !(v >= 0) || math.IsInf(v, 0) {
+			return fmt.Errorf("penalty-factor: %v is not a finite number >= 0", v)
+		}
+	}
+	return nil
+}
+
+// readLambda reads "lambda": for fit a number ≥ 0 or "cv" (the default),
+// "aic" or "bic"; for path and cv a list of numbers > 0 (or one), or
+// nothing for the generated grid.
+func (o *Options) readLambda(cmd string) error {
+	raw := bytes.TrimSpace(o.Lambda)
+	if len(raw) == 0 || string(raw) == "null" {
+		if cmd == "fit" {
+			o.lambda.rule = "cv"
+		}
+		return nil
+	}
+	var num float64
+	var word string
+	var list []float64
+	switch {
+	case json.Unmarshal(raw, &num) == nil:
+		list = []float64{num}
+	case json.Unmarshal(raw, &word) == nil && cmd == "fit":
+		if word != "cv" && word != "aic" && word != "bic" {
+			return fmt.Errorf("lambda must be a number, cv, aic or bic, got %q", word)
+		}
+		o.lambda.rule = word
+		return nil
+	case json.Unmarshal(raw, &list) == nil && cmd != "fit":
+	default:
+		if cmd == "fit" {
+			return fmt.Errorf("lambda must be a number, cv, aic or bic, got %s", data.ShortText(raw))
+		}
+		return fmt.Errorf("lambda must be a list of numbers > 0, got %s", data.ShortText(raw))
+	}
+	for _, v := range list {
+		if !(v >= 0) || math.IsInf(v, 0) || cmd != "fit" && v == 0 {
+			return fmt.Errorf("lambda %v: give finite numbers %s", v, map[bool]string{true: ">= 0", false: "> 0"}[cmd == "fit"])
+		}
+	}
+	if cmd == "fit" {
+		o.lambda.value = list[0]
+		return nil
+	}
+	o.lambda.list = list
+	return nil
+}

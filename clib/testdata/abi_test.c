@@ -1,0 +1,153 @@
+/* abi_test.c: the C interface fed good and bad input (clib/test.sh builds
+ * and runs it). Every bad call must return a non-zero status with a
+ * message, never crash; good calls must agree with each other. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../cardreg.h"
+
+static int failures;
+
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		if (!(cond)) {                                             \
+			failures++;                                        \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                      \
+			fprintf(stderr, "\n");                             \
+		}                                                          \
+	} while (0)
+
+enum { N = 60, P = 4 };
+static double X[N * P], XC[N * P], Y[N];
+
+static void make_data(void) {
+	unsigned s = 7;
+	for (int i = 0; i < N; i++) {
+		double eta = 0;
+		for (int j = 0; j < P; j++) {
+			s = s * 1103515245u + 12345u;
+			double v = ((s >> 8) % 10000) / 5000.0 - 1;
+			X[i * P + j] = v;
+			XC[j * N + i] = v;
+			eta += (j < 2 ? 1.0 : -1.0) * v;
+		}
+		s = s * 1103515245u + 12345u;
+		Y[i] = eta + ((s >> 8) % 1000) / 5000.0;
+	}
+}
+
+/* bad expects a failed call with a message containing want. */
+static void bad(int status, const char *want, const char *what) {
+	const char *msg = cardreg_last_error();
+	CHECK(status != 0, "%s: status 0", what);
+	CHECK(msg && strstr(msg, want), "%s: message \"%s\" lacks \"%s\"", what, msg ? msg : "(null)", want);
+}
+
+static void *fit_thread(void *arg) {
+	double *gap = arg;
+	cardreg_handle h = 0;
+	int32_t conv = 0;
+	double lambda = 0;
+	if (cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"lambda\": 2}", &h) != 0 ||
+	    cardreg_status(h, 0, &lambda, gap, &conv) != 0 || cardreg_free(h) != 0)
+		*gap = -1;
+	return NULL;
+}
+
+int main(void) {
+	make_data();
+	CHECK(strncmp(cardreg_version(), "cardreg", 7) == 0, "version %s", cardreg_version());
+	CHECK(strcmp(cardreg_last_error(), "") == 0, "an error before any call");
+
+	/* A fit in both layouts: the same coefficients. */
+	cardreg_handle a = 0, b = 0;
+	const char *opts = "{\"lambda\": 2, \"names\": [\"a\", \"b\", \"c\", \"d\"]}";
+	CHECK(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, opts, &a) == 0, "fit: %s", cardreg_last_error());
+	CHECK(cardreg_fit(XC, N, P, CARDREG_COL_MAJOR, Y, NULL, NULL, NULL, 0, opts, &b) == 0, "fit: %s", cardreg_last_error());
+	int64_t models = 0, cols = 0;
+	CHECK(cardreg_dims(a, &models, &cols) == 0 && models == 1 && cols == P, "dims %lld %lld", (long long)models, (long long)cols);
+	double ca[P], cb[P], b0a, b0b;
+	CHECK(cardreg_coef(a, 0, ca, &b0a) == 0 && cardreg_coef(b, 0, cb, &b0b) == 0, "coef");
+	for (int j = 0; j < P; j++)
+		CHECK(fabs(ca[j] - cb[j]) <= 1e-12 * (1 + fabs(ca[j])), "layouts differ at %d: %g %g", j, ca[j], cb[j]);
+	double lambda, gap;
+	int32_t conv;
+	CHECK(cardreg_status(a, 0, &lambda, &gap, &conv) == 0 && lambda == 2 && conv == 1 && gap < 1e-7, "status %g %g %d", lambda, gap, conv);
+	char *json = NULL;
+	CHECK(cardreg_json(a, &json) == 0 && json && strstr(json, "\"duality_gap\"") && strstr(json, "\"a\""), "json");
+	cardreg_string_free(json);
+	double pred[N];
+	CHECK(cardreg_predict(a, 0, X, N, P, CARDREG_ROW_MAJOR, NULL, 0, NULL, "link", pred) == 0, "predict: %s", cardreg_last_error());
+	double eta0 = b0a;
+	for (int j = 0; j < P; j++)
+		eta0 += ca[j] * X[j];
+	CHECK(fabs(pred[0] - eta0) < 1e-12, "predict %g, by hand %g", pred[0], eta0);
+
+	/* A path and a cross-validation. */
+	cardreg_handle pa = 0, cv = 0;
+	CHECK(cardreg_path(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"nlambda\": 10}", &pa) == 0, "path: %s", cardreg_last_error());
+	CHECK(cardreg_dims(pa, &models, &cols) == 0 && models == 10, "path models %lld", (long long)models);
+	CHECK(cardreg_cv(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"nlambda\": 10, \"folds\": 5}", &cv) == 0, "cv: %s", cardreg_last_error());
+	CHECK(cardreg_json(cv, &json) == 0 && strstr(json, "\"cvm\""), "cv json");
+	cardreg_string_free(json);
+
+	/* Bad input: an error and a message, never a crash. */
+	cardreg_handle h = 0;
+	double nanx[N * P];
+	memcpy(nanx, X, sizeof X);
+	nanx[5 * P + 2] = NAN;
+	bad(cardreg_fit(nanx, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"lambda\": 1}", &h), "row 6: column \"x3\": NaN", "NaN in x");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, NULL, NULL, NULL, NULL, 0, "{}", &h), "y is NULL", "NULL y");
+	bad(cardreg_fit(NULL, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{}", &h), "x is NULL", "NULL x");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{}", NULL), "out is NULL", "NULL out");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"lamda\": 1}", &h), "unknown option \"lamda\"", "unknown option");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"lambda\": ", &h), "options:", "invalid JSON");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"names\": [\"a\"]}", &h), "names has 1 names for p = 4", "wrong length of names");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"foldid\": [1, 2]}", &h), "foldid has 2 values for n = 60", "wrong length of foldid");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"family\": \"binomial\", \"lambda\": 1}", &h), "row 1: response", "binomial response not 0/1");
+	bad(cardreg_fit(X, N, P, 7, Y, NULL, NULL, NULL, 0, "{}", &h), "layout 7", "bad layout");
+	bad(cardreg_fit(X, -3, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{}", &h), "n must be at least 1", "negative n");
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 2, "{}", &h), "codes is NULL", "NULL codes");
+	bad(cardreg_coef(999999, 0, ca, &b0a), "is not a result", "unknown handle");
+	bad(cardreg_coef(a, 5, ca, &b0a), "model 5", "model out of range");
+	bad(cardreg_coef(a, 0, NULL, &b0a), "NULL", "NULL coef");
+	bad(cardreg_predict(a, 0, X, N, 3, CARDREG_ROW_MAJOR, NULL, 0, NULL, "link", pred), "fitted on 4", "predict with wrong p");
+	bad(cardreg_predict(a, 0, X, N, P, CARDREG_ROW_MAJOR, NULL, 0, NULL, "class", pred), "binomial", "class of a gaussian model");
+	bad(cardreg_predict(a, 0, X, N, P, CARDREG_ROW_MAJOR, NULL, 0, NULL, "probability", pred), "type must be", "unknown type");
+
+	/* Factors: codes out of range, then a fit. */
+	int32_t codes[N];
+	for (int i = 0; i < N; i++)
+		codes[i] = i % 3;
+	const char *fopts = "{\"lambda\": 1, \"factors\": [{\"name\": \"g\", \"levels\": [\"u\", \"v\", \"w\"]}]}";
+	cardreg_handle fh = 0;
+	CHECK(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, codes, 1, fopts, &fh) == 0, "factor fit: %s", cardreg_last_error());
+	CHECK(cardreg_dims(fh, &models, &cols) == 0 && cols == P + 2, "factor columns %lld", (long long)cols);
+	codes[7] = 3;
+	bad(cardreg_fit(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, codes, 1, fopts, &h), "row 8: column \"g\": level code 3", "code out of range");
+	codes[7] = -1;
+	bad(cardreg_predict(fh, 0, X, N, P, CARDREG_ROW_MAJOR, codes, 1, NULL, "link", pred), "row 8", "missing code at predict");
+
+	/* Separate handles from separate threads. */
+	pthread_t t[4];
+	double gaps[4];
+	for (int k = 0; k < 4; k++)
+		pthread_create(&t[k], NULL, fit_thread, &gaps[k]);
+	for (int k = 0; k < 4; k++) {
+		pthread_join(t[k], NULL);
+		CHECK(gaps[k] >= 0 && gaps[k] < 1e-7, "thread %d: gap %g", k, gaps[k]);
+	}
+
+	CHECK(cardreg_free(a) == 0 && cardreg_free(b) == 0 && cardreg_free(pa) == 0 && cardreg_free(cv) == 0 && cardreg_free(fh) == 0, "free");
+	bad(cardreg_free(a), "is not a result", "double free");
+	if (failures) {
+		fprintf(stderr, "abi_test: %d failures\n", failures);
+		return 1;
+	}
+	printf("abi_test: ok\n");
+	return 0;
+}

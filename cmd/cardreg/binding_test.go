@@ -1,0 +1,180 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/binding"
+)
+
+// csvInput reads a bundled example with encoding/csv, not the data
+// package: its numeric predictors as a row-major matrix, its text columns
+// as factors (levels sorted byte-wise, as the command line orders text),
+// the response target, and the columns drop leaves out.
+func csvInput(t *testing.T, path, target string, drop ...string) (*binding.Input, map[string]any, map[string][]float64) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rows := recs[0], recs[1:]
+	in := &binding.Input{N: len(rows)}
+	var names []string
+	var factors []binding.FactorInfo
+	cols := map[string][]float64{}
+	for j, name := range head {
+		if _, err := strconv.ParseFloat(rows[0][j], 64); err != nil {
+			levels := map[string]int32{}
+			var list []string
+			for _, r := range rows {
+				if _, ok := levels[r[j]]; !ok {
+					levels[r[j]] = 0
+					list = append(list, r[j])
+				}
+			}
+			slices.Sort(list)
+			for c, l := range list {
+				levels[l] = int32(c)
+			}
+			for _, r := range rows {
+				in.Codes = append(in.Codes, levels[r[j]])
+			}
+			factors = append(factors, binding.FactorInfo{Name: name, Levels: list})
+			continue
+		}
+		for _, r := range rows {
+			v, err := strconv.ParseFloat(r[j], 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cols[name] = append(cols[name], v)
+		}
+		if name != target && !slices.Contains(drop, name) {
+			names = append(names, name)
+		}
+	}
+	in.P, in.Y = len(names), cols[target]
+	for i := range in.N {
+		for _, name := range names {
+			in.X = append(in.X, cols[name][i])
+		}
+	}
+	return in, map[string]any{"names": names, "factors": factors}, cols
+}
+
+// TestBindingMatchesCommandLine fits the bundled examples through the
+// bindings' layer and through the command line: the same coefficients,
+// by name, the same intercept and λ, to 1e-12 relative.
+func TestBindingMatchesCommandLine(t *testing.T) {
+	cases := []struct {
+		file, target string
+		drop         []string
+		offset       string
+		args         []string
+		opts         map[string]any
+	}{
+		{file: "cardinality.csv", target: "y", args: []string{"--lambda", "5"}, opts: map[string]any{"lambda": 5}},
+		{file: "cardinality.csv", target: "y", args: []string{"--relax", "--folds", "5"}, opts: map[string]any{"relax": true, "folds": 5}},
+		{file: "credit.csv", target: "default", args: []string{"--family", "binomial", "--rule", "1se", "--folds", "3"}, opts: map[string]any{"family": "binomial", "rule": "1se", "folds": 3}},
+		{file: "claims.csv", target: "claims", drop: []string{"exposure", "log_exposure"}, offset: "log_exposure",
+			args: []string{"--family", "poisson", "--offset", "log_exposure", "--drop", "exposure", "--lambda", "20"}, opts: map[string]any{"family": "poisson", "lambda": 20}},
+		{file: "policies.csv", target: "claims", drop: []string{"exposure", "log_exposure"}, offset: "log_exposure",
+			args: []string{"--family", "poisson", "--offset", "log_exposure", "--drop", "exposure", "--lambda", "aic"}, opts: map[string]any{"family": "poisson", "lambda": "aic"}},
+		{file: "policies.csv", target: "claims", drop: []string{"log_exposure"},
+			args: []string{"--drop", "log_exposure", "--lambda", "30", "--pair-weights", "count"}, opts: map[string]any{"lambda": 30, "pair-weights": "count"}},
+	}
+	for _, c := range cases {
+		t.Run(c.file+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			path := "../../examples/" + c.file
+			res := cardreg(t, append(append([]string{"fit", "--format", "json", "--target", c.target}, c.args...), path)...)
+			if res.code != 0 {
+				t.Fatalf("cardreg fit: %s", res.stderr)
+			}
+			var cli map[string]any
+			if err := json.Unmarshal([]byte(res.stdout), &cli); err != nil {
+				t.Fatal(err)
+			}
+			in, opts, cols := csvInput(t, path, c.target, c.drop...)
+			if c.offset != "" {
+				in.Offset = cols[c.offset]
+			}
+			for k, v := range c.opts {
+				opts[k] = v
+			}
+			raw, _ := json.Marshal(opts)
+			r, err := binding.Fit(in, raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got map[string]any
+			if err := json.Unmarshal(r.JSON(), &got); err != nil {
+				t.Fatal(err)
+			}
+			compareFits(t, cli, got)
+		})
+	}
+}
+
+// compareFits compares two fit documents: λ, intercept, and each
+// coefficient by its column's name.
+func compareFits(t *testing.T, want, got map[string]any) {
+	t.Helper()
+	close := func(what string, a, b float64) {
+		if math.Abs(a-b) > 1e-12*math.Max(1, math.Max(math.Abs(a), math.Abs(b))) {
+			t.Errorf("%s: command line %v, binding %v", what, a, b)
+		}
+	}
+	close("lambda", want["lambda"].(float64), got["lambda"].(float64))
+	close("intercept", want["intercept"].(float64), got["intercept"].(float64))
+	coef := map[string]float64{}
+	for k, name := range got["names"].([]any) {
+		coef[name.(string)] = got["coefficients"].([]any)[k].(float64)
+	}
+	names := want["names"].([]any)
+	if len(names) != len(coef) {
+		t.Fatalf("%d columns on the command line, %d through the binding", len(names), len(coef))
+	}
+	for k, name := range names {
+		v, ok := coef[name.(string)]
+		if !ok {
+			t.Fatalf("column %s missing from the binding's fit", name)
+		}
+		close(name.(string), want["coefficients"].([]any)[k].(float64), v)
+	}
+	for _, key := range []string{"lambda_rule", "converged", "family", "penalty"} {
+		if want[key] != got[key] {
+			t.Errorf("%s: command line %v, binding %v", key, want[key], got[key])
+		}
+	}
+	wf, _ := want["factors"].([]any)
+	gf, _ := got["factors"].([]any)
+	if len(wf) != len(gf) {
+		t.Fatalf("%d factors on the command line, %d through the binding", len(wf), len(gf))
+	}
+	for f := range wf {
+		wg, gg := wf[f].(map[string]any)["groups"].([]any), gf[f].(map[string]any)["groups"].([]any)
+		if len(wg) != len(gg) {
+			t.Fatalf("factor %d: %d level groups on the command line, %d through the binding", f, len(wg), len(gg))
+		}
+		for g := range wg {
+			a, b := wg[g].(map[string]any), gg[g].(map[string]any)
+			la, _ := json.Marshal(a["levels"])
+			lb, _ := json.Marshal(b["levels"])
+			if string(la) != string(lb) {
+				t.Errorf("factor %d group %d: levels %s and %s", f, g, la, lb)
+			}
+			close("effect", a["effect"].(float64), b["effect"].(float64))
+		}
+	}
+}
