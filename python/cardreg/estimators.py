@@ -162,7 +162,7 @@ class _Base(BaseEstimator):
             self.duality_gap_ = float(res.gaps[k])
             self.converged_ = bool(res.converged[k])
             self.lambda_glmnet_ = float(res.lambda_glmnet[k])
-            self.n_iter_ = max(int(res.iterations[k]), 1)
+            self.n_iter_ = int(res.iterations[k])
             self.clusters_ = res.clusters[k]
             self.distinct_values_ = res.distinct_values[k]
             self.dev_ratio_ = float(res.dev_ratio[k])
@@ -179,7 +179,7 @@ class _Base(BaseEstimator):
             self.duality_gap_ = res.duality_gap
             self.converged_ = res.converged
             self.lambda_glmnet_ = res.lambda_glmnet
-            self.n_iter_ = max(int(res.iterations or 0), 1)
+            self.n_iter_ = int(res.iterations or 0)
             self.clusters_ = res.clusters
             self.distinct_values_ = res.distinct_values
             self.dev_ratio_ = res.dev_ratio
@@ -260,11 +260,11 @@ class _PoissonMixin(RegressorMixin):
         """The expected count exp(offset + b₀ + xᵀβ) for the rows of X."""
         return np.exp(self._link(X, offset))
 
-    def score(self, X, y, sample_weight=None):
+    def score(self, X, y, sample_weight=None, offset=None):
         """D², the fraction of Poisson deviance explained (as
-        scikit-learn's PoissonRegressor.score)."""
+        scikit-learn's PoissonRegressor.score), with the offset given."""
         from sklearn.metrics import d2_tweedie_score
-        return d2_tweedie_score(y, self.predict(X), power=1,
+        return d2_tweedie_score(y, self.predict(X, offset=offset), power=1,
                                 sample_weight=sample_weight)
 
     def _more_tags(self):

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Creates a virtual environment on Debian's python3 (its numpy, pandas and
+# scikit-learn through --system-site-packages), installs ./python into it
+# -- which builds libcardreg from this repository with Go -- and runs the
+# package's tests against the installed package. Nothing is downloaded by
+# pip. Environment: PYTHON (default /usr/bin/python3), CARDREG_VENV (default
+# python/.venv, re-created), GO (default: go on PATH, else /usr/local/go).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+py=${PYTHON:-/usr/bin/python3}
+venv=${CARDREG_VENV:-$root/python/.venv}
+export PATH="$PATH:/usr/local/go/bin"
+export CARDREG_SOURCE="$root"
+unset CARDREG_LIB   # test the library the install built
+
+"$py" -m venv --clear --system-site-packages "$venv"
+rm -rf python/build python/cardreg.egg-info
+"$venv/bin/pip" install --quiet --no-build-isolation --no-index ./python
+# Run outside the source tree's package so that the installed one is tested.
+"$venv/bin/python" - <<'PY'
+import cardreg, sklearn, numpy, pandas
+print("cardreg", cardreg.__version__, "from", cardreg.__file__)
+print("library", cardreg.library_path(), "--", cardreg.version())
+print("numpy", numpy.__version__, "pandas", pandas.__version__,
+      "scikit-learn", sklearn.__version__)
+PY
+"$venv/bin/python" -m unittest discover -s python/tests "$@"
