@@ -14,9 +14,19 @@ export PATH="$PATH:/usr/local/go/bin"
 export CARDREG_SOURCE="$root"
 unset CARDREG_LIB   # test the library the install built
 
+# The command line the tests compare with, built from the same checkout
+# while pip builds the library.
+go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
+tmp=$(mktemp -d)
+trap 'rm -rf -- "$tmp"' EXIT
+GOFLAGS=${GOFLAGS:--mod=mod} "$go" build -o "$tmp/cardreg" ./cmd/cardreg &
+cli=$!
+
 "$py" -m venv --clear --system-site-packages "$venv"
 rm -rf python/build python/cardreg.egg-info
 "$venv/bin/pip" install --quiet --no-build-isolation --no-index ./python
+wait "$cli"
+export CARDREG_CLI="$tmp/cardreg"
 # Run outside the source tree's package so that the installed one is tested.
 "$venv/bin/python" - <<'PY'
 import cardreg, sklearn, numpy, pandas
