@@ -111,20 +111,22 @@ def last_error():
     return msg.decode("utf-8", "replace") if msg else ""
 
 
-# Messages of these kinds are the caller's input, not the library's fault;
-# every status is treated as bad input unless the library says otherwise
-# (the header gives one non-zero status for every failure).
 def check(status, function):
     """Raise the library's error if status is non-zero.
 
-    The message must be read right after the failing call, on the same
-    thread; call this immediately.
+    The library has one failure status (1) for everything; its failures
+    are bad input (CardregValueError, a ValueError) but for a recovered
+    panic, whose message starts "internal error" (CardregError). The message
+    must be read right after the failing call, on the same thread: call
+    this immediately.
     """
     if status == 0:
         return
     msg = last_error() or "%s failed with status %d (no message)" % (
         function, status)
-    raise CardregValueError(msg, status=status, function=function)
+    cls = CardregError if msg.startswith("internal error") else \
+        CardregValueError
+    raise cls(msg, status=status, function=function)
 
 
 def _free(h):

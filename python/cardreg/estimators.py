@@ -27,8 +27,7 @@ __all__ = [
     "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
 ]
 
-# Rows cardreg's weights and zero-weight rows: the weights are rescaled to
-# sum to n, zero-weight rows included, so such rows change λ's meaning.
+# (the reason given to check_estimator for the one check it skips)
 _ZERO_WEIGHTS = (
     "cardreg rescales the weights to sum to n, the rows of weight 0 "
     "included, and λ has no 1/(2n): a zero-weight row changes the fit at a "
@@ -199,12 +198,19 @@ class _Base(BaseEstimator):
                  if spec.name + "=" + lv in index else 0.0
                  for lv in spec.levels]))
         if not self.converged_:
+            status = (self.result_["models"][self.index_].get("status")
+                      if self._cv else self.result_.get("status"))
             warnings.warn(
                 "cardreg did not converge at lambda=%g: relative duality gap "
-                "%.3g after %d iterations (status %s); raise max_iter or tol"
-                % (self.lambda_, self.duality_gap_, self.n_iter_,
-                   self.result_.get("status") if not self._cv else
-                   "see result_"), ConvergenceWarning)
+                "%.3g after %d iterations (%s); see max_iter and tol"
+                % (self.lambda_, self.duality_gap_, self.n_iter_, status),
+                ConvergenceWarning)
+        cv = self.result_.get("cv") or {}
+        if cv.get("unconverged_fold_fits"):
+            warnings.warn(
+                "cardreg: %d of the cross-validation folds' fits did not "
+                "converge; the curve rests on them" % (
+                    cv["unconverged_fold_fits"],), ConvergenceWarning)
         return self
 
     # -- prediction -----------------------------------------------------
@@ -438,26 +444,41 @@ _CV_DOC = """
 """
 
 class CardinalityRegressor(_RegressorMixin, _PlainInit, _Base):
+    __doc__ = """Least squares (gaussian) under cardinality sparsity at one λ.
+""" + _PLAIN_DOC
     _family = "gaussian"
-    __doc__ = 'Least squares (gaussian) under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
 
 class CardinalityPoissonRegressor(_PoissonMixin, _PlainInit, _Base):
+    __doc__ = """Poisson regression (log link) under cardinality sparsity at
+    one λ; ``fit(X, y, offset=log_exposure)``.
+""" + _PLAIN_DOC
     _family = "poisson"
-    __doc__ = 'Poisson regression (log link) under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
 
 class CardinalityClassifier(_ClassifierMixin, _PlainInit, _Base):
+    __doc__ = """Binary logistic regression under cardinality sparsity at one
+    λ (any two labels; ``classes_[1]`` is the positive class).
+""" + _PLAIN_DOC
     _family = "binomial"
-    __doc__ = 'Binary logistic regression under cardinality sparsity at one λ.\n' + _PLAIN_DOC
+
 
 class CardinalityRegressorCV(_RegressorMixin, _CVInit, _Base):
+    __doc__ = """Least squares under cardinality sparsity, λ chosen by
+    cross-validation as cv.glmnet does.
+""" + _CV_DOC
     _family = "gaussian"
-    __doc__ = 'Least squares under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
+
 
 class CardinalityPoissonRegressorCV(_PoissonMixin, _CVInit, _Base):
+    __doc__ = """Poisson regression under cardinality sparsity, λ chosen by
+    cross-validation as cv.glmnet does; ``fit(X, y, offset=...)``.
+""" + _CV_DOC
     _family = "poisson"
-    __doc__ = 'Poisson regression under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
+
 
 class CardinalityClassifierCV(_ClassifierMixin, _CVInit, _Base):
+    __doc__ = """Binary logistic regression under cardinality sparsity, λ
+    chosen by cross-validation as cv.glmnet does.
+""" + _CV_DOC
     _family = "binomial"
-    __doc__ = 'Binary logistic regression under cardinality sparsity, λ chosen by cross-validation as cv.glmnet does.\n' + _CV_DOC
-

@@ -254,5 +254,30 @@ class PythonErrors(unittest.TestCase):
         self.assertTrue(cardreg.version())
 
 
+class Threads(unittest.TestCase):
+    """Fits from several Python threads at once (ctypes releases the GIL
+    during a call): each gets its own, correct result."""
+
+    def test_parallel_fits(self):
+        rng = np.random.default_rng(9)
+        X = rng.standard_normal((500, 20))
+        ys = [X @ rng.choice([-1.0, 1.0], 20) + rng.standard_normal(500)
+              for _ in range(4)]
+        serial = [cardreg.fit(X, y, lam=30.0).coef for y in ys]
+        got = [None] * 4
+
+        def work(i):
+            for _ in range(5):
+                got[i] = cardreg.fit(X, ys[i], lam=30.0).coef
+
+        ts = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+        for a, b in zip(serial, got):
+            np.testing.assert_array_equal(a, b)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -6,7 +6,6 @@ import shutil
 import tempfile
 import unittest
 
-import numpy as np
 import pandas as pd
 
 import cardreg
