@@ -19,7 +19,7 @@ unset CARDREG_LIB   # test the library the install built
 go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 tmp=$(mktemp -d)
 trap 'rm -rf -- "$tmp"' EXIT
-GOFLAGS=${GOFLAGS:--mod=mod} "$go" build -o "$tmp/cardreg" ./cmd/cardreg &
+"$go" build -mod=mod -o "$tmp/cardreg" ./cmd/cardreg &
 cli=$!
 
 "$py" -m venv --clear --system-site-packages "$venv"

@@ -54,14 +54,14 @@ class BuildWithGo(build_py):
         os.makedirs(os.path.dirname(out), exist_ok=True)
         env = dict(os.environ)
         env.setdefault("CGO_ENABLED", "1")
-        # Modules are resolved from go.mod/go.sum (downloaded through the
-        # module proxy into the usual module cache when missing).
-        env.setdefault("GOFLAGS", "-mod=mod")
         if "HOME" not in env and "GOCACHE" not in env:
             env["GOCACHE"] = os.path.abspath(os.path.join(HERE, "build",
                                                           "gocache"))
-        cmd = [_go(), "build", "-trimpath", "-buildmode=c-shared", "-o", out,
-               "./clib"]
+        # -mod=mod: modules are resolved from go.mod/go.sum, downloaded
+        # through the module proxy into Go's module cache when missing. A
+        # flag, not GOFLAGS, so that the user's GOFLAGS still apply.
+        cmd = [_go(), "build", "-mod=mod", "-trimpath", "-buildmode=c-shared",
+               "-o", out, "./clib"]
         print("cardreg: %s (in %s)" % (" ".join(cmd), _source()), flush=True)
         subprocess.check_call(cmd, cwd=_source(), env=env)
         header = os.path.splitext(out)[0] + ".h"

@@ -43,10 +43,8 @@ def cli_binary():
             raise unittest.SkipTest("Go is not installed")
         _tmp = tempfile.mkdtemp(prefix="cardreg-cli-")
         out = os.path.join(_tmp, "cardreg")
-        env = dict(os.environ)
-        env.setdefault("GOFLAGS", "-mod=mod")
-        subprocess.run([g, "build", "-o", out, "./cmd/cardreg"], cwd=REPO,
-                       env=env, check=True)
+        subprocess.run([g, "build", "-mod=mod", "-o", out, "./cmd/cardreg"],
+                       cwd=REPO, check=True)
         _cli = out
     return _cli
 
