@@ -157,7 +157,11 @@ class FitResult(_Result):
         For factor predictors: each factor's level groups (``levels``,
         ``effect``, ``relativity``, ``rows``, ``share``).
     cv : dict or None
-        The cross-validation summary when λ was cross-validated.
+        The cross-validation summary when λ was cross-validated
+        (``lambda_rule`` says how λ was chosen).
+    objective, r2, dev_ratio, deviance, null_deviance : float
+    relaxed : bool
+        Whether the coefficients are the refit on the clusters (relax).
     summary : dict
         The whole JSON document, as ``cardreg fit --format json`` prints it.
     """
@@ -190,6 +194,10 @@ class FitResult(_Result):
         self.null_deviance = _num(s.get("null_deviance"))
         self.factors = s.get("factors") or []
         self.cv = s.get("cv")
+        self.objective = _num(s.get("objective"))
+        self.r2 = _num(s.get("r2"))
+        self.relaxed = bool(s.get("relaxed"))
+        self.lambda_rule = s.get("lambda_rule")
 
     def predict(self, X, type="response", offset=None):
         """Predictions for new rows X (laid out as at fitting): ``type``

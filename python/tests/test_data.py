@@ -193,5 +193,49 @@ class PathAndCV(unittest.TestCase):
         plt.close(fig)
 
 
+class Documents(unittest.TestCase):
+    """The JSON keys the package reads are there (clib/README.md)."""
+
+    def test_keys(self):
+        df = pd.read_csv(os.path.join(EXAMPLES, "credit.csv"))
+        X, y = df.drop(columns="default"), df["default"].to_numpy()
+        f = cardreg.fit(X, y, family="binomial", folds=4)
+        for k in ("family", "link", "penalty", "lambda", "lambda_glmnet",
+                  "nu", "objective", "duality_gap", "converged", "status",
+                  "iterations", "n", "p", "intercept", "names",
+                  "coefficients", "distinct_values", "clusters",
+                  "cluster_values", "value_scale", "r2", "deviance",
+                  "null_deviance", "dev_ratio", "relaxed", "lambda_rule",
+                  "cv"):
+            self.assertIn(k, f.summary)
+        for k in ("folds", "lambda_min", "lambda_1se",
+                  "unconverged_fold_fits"):
+            self.assertIn(k, f.summary["cv"])
+        self.assertEqual(f.family, "binomial")
+        cls = f.predict(X, type="class")
+        self.assertTrue(set(np.unique(cls)) <= {0.0, 1.0})
+        prob = f.predict(X)
+        np.testing.assert_array_equal(cls, (prob > 0.5).astype(float))
+        np.testing.assert_allclose(
+            f.predict(X, type="link"),
+            X.to_numpy() @ f.coef + f.intercept, rtol=1e-12, atol=1e-12)
+        c = cardreg.cv(X, y, family="binomial", folds=4, nlambda=10,
+                       type_measure="auc")
+        for k in ("family", "penalty", "n", "names", "lambda",
+                  "lambda_glmnet", "lambda_max", "models", "cv"):
+            self.assertIn(k, c.summary)
+        for k in ("lambda", "lambda_glmnet", "intercept", "coefficients",
+                  "duality_gap", "converged", "status", "iterations",
+                  "dev_ratio", "deviance", "df", "distinct_values",
+                  "clusters"):
+            self.assertIn(k, c.summary["models"][0])
+        for k in ("measure", "folds", "cvm", "cvsd", "index_min",
+                  "index_1se", "lambda_min", "lambda_1se", "foldid"):
+            self.assertIn(k, c.summary["cv"])
+        self.assertEqual(c.measure, "auc")
+        # AUC is maximised: λ_min is where cvm is largest.
+        self.assertEqual(c.cvm[c.index_min], np.max(c.cvm))
+
+
 if __name__ == "__main__":
     unittest.main()
