@@ -140,8 +140,8 @@ path_object <- function(res, js, d, n, family, penalty, classnames, has_offset,
   lambda.glmnet <- js$lambda_glmnet
   if (!is.numeric(lambda.glmnet) || length(lambda.glmnet) != m)
     lambda.glmnet <- res$lambda / (2 * n)
-  df <- per("df")
-  iterations <- per("iterations")
+  df <- as.integer(per("df"))
+  iterations <- as.integer(per("iterations"))
   fit <- list(
     a0 = a0,
     beta = beta,
@@ -283,8 +283,10 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     if (length(i) != 1L) NA_integer_ else as.integer(i)
   }
   measure <- if (is.character(cv$measure)) cv$measure else type.measure
+  # glmnet's names; a gaussian deviance is the mean squared error.
   name <- if (measure %in% names(measure_names)) measure_names[measure] else
-    structure(paste(tools_title(family), "Deviance"), names = measure)
+    if (family == "gaussian") c(deviance = "Mean-Squared Error") else
+      structure(paste(tools_title(family), "Deviance"), names = measure)
   out <- list(
     lambda = fit$lambda,
     lambda.glmnet = fit$lambda.glmnet,
