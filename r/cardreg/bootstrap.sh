@@ -26,7 +26,7 @@ cp "$repo/go.mod" "$repo/go.sum" "$dest/"
 # The module's packages that ./clib imports, directly or not, and their
 # embedded files.
 cd "$repo"
-dirs=$(GOFLAGS=-mod=mod go list -deps \
+dirs=$(go list -deps \
   -f '{{with .Module}}{{if eq .Path "'$module'"}}{{$.Dir}}{{end}}{{end}}' ./clib)
 [ -n "$dirs" ] || { echo "bootstrap: go list found no packages for ./clib" >&2; exit 1; }
 n=0
@@ -38,7 +38,7 @@ for d in $dirs; do
   find "$d" -maxdepth 1 -type f \( -name '*.go' -o -name '*.s' -o -name '*.h' \
     -o -name '*.c' \) ! -name '*_test.go' -exec cp {} "$dest/$rel/" \;
   n=$((n + 1))
-  for e in $(GOFLAGS=-mod=mod go list -f '{{range .EmbedFiles}}{{.}} {{end}}' "./$rel"); do
+  for e in $(go list -f '{{range .EmbedFiles}}{{.}} {{end}}' "./$rel"); do
     mkdir -p "$(dirname "$dest/$rel/$e")"
     cp "$d/$e" "$dest/$rel/$e"
   done

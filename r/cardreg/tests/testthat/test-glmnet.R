@@ -91,3 +91,37 @@ test_that("penalty factors and the generated grid agree with glmnet", {
   g2 <- glmnet::glmnet(d$x, y, standardize = FALSE, nlambda = 20)
   expect_equal(f2$lambda.glmnet[1], g2$lambda[1], tolerance = 1e-9)
 })
+
+test_that("no intercept and standardize agree with glmnet", {
+  skip_if_not_installed("glmnet")
+  set.seed(9)
+  n <- 150
+  x <- matrix(rnorm(n * 6, mean = 1, sd = 2), n, 6)
+  w <- runif(n, 0.5, 2)
+  eta <- drop(x %*% c(0.5, 0.5, -0.5, 0, 0, 0.3))
+  ys <- list(gaussian = eta + rnorm(n), binomial = rbinom(n, 1, plogis(eta / 3)))
+  for (fam in names(ys)) {
+    y <- ys[[fam]]
+    g <- glmnet::glmnet(x, y, family = fam, weights = w, intercept = FALSE,
+                        standardize = FALSE, thresh = 1e-14, nlambda = 20)
+    f <- cardreg(x, y, family = fam, penalty = "lasso", weights = w, intercept = FALSE,
+                 lambda = 2 * n * g$lambda, thresh = 1e-12)
+    expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
+    expect_true(all(f$a0 == 0))
+    g <- glmnet::glmnet(x, y, family = fam, weights = w, standardize = TRUE,
+                        thresh = 1e-14, nlambda = 20)
+    f <- cardreg(x, y, family = fam, penalty = "lasso", weights = w, standardize = TRUE,
+                 lambda = 2 * n * g$lambda, thresh = 1e-12)
+    expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
+    expect_lt(max(abs(g$a0 - f$a0)), 1e-6)
+    # exclude fits a predictor unpenalised; glmnet's nearest is a penalty
+    # factor of 0 (whose rescaling to sum to p makes the others' weight
+    # p/(p - 1), so the lambdas differ by that factor).
+    pf <- c(0, rep(1, 5))
+    g <- glmnet::glmnet(x, y, family = fam, standardize = FALSE, thresh = 1e-14,
+                        nlambda = 10, penalty.factor = pf)
+    f <- cardreg(x, y, family = fam, penalty = "lasso", exclude = 1,
+                 lambda = 2 * n * g$lambda * 6 / 5, thresh = 1e-12)
+    expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
+  }
+})
