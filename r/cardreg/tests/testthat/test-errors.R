@@ -68,6 +68,11 @@ test_that("the native glue checks its arguments itself", {
   expect_error(run(1L, x, y, NULL, NULL, matrix(rep(c(0L, 7L), 5), 10, 1), opts),
                "cardreg")
   expect_error(.Call(cardreg:::cr_predict, "x", 0L, x, NULL, NULL, "link"), "handle")
+  # Mode 0 is cardreg_fit: one model at a given lambda.
+  r <- run(0L, x, y, NULL, NULL, NULL, '{"penalty":"lasso","lambda":1}')
+  expect_equal(dim(r$coef), c(2L, 1L))
+  expect_equal(r$lambda, 1)
+  expect_match(r$json, "duality_gap")
 })
 
 test_that("a freed handle is an error for the library and predict falls back to R", {

@@ -125,3 +125,28 @@ test_that("no intercept and standardize agree with glmnet", {
     expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
   }
 })
+
+test_that("gamma lasso with weights and offset equals glmnet's Gamma(link = \"log\")", {
+  skip_if_not_installed("glmnet")
+  set.seed(2)
+  n <- 200
+  x <- matrix(rnorm(n * 6), n, 6)
+  eta <- drop(x %*% c(0.4, 0.4, -0.4, 0, 0, 0))
+  w <- runif(n, 0.5, 2)
+  off <- rnorm(n, sd = 0.1)
+  y <- rgamma(n, shape = 2, rate = 2 / exp(eta + off))
+  # glmnet's IRLS for a family object stops on epsnr, a global setting.
+  glmnet::glmnet.control(epsnr = 1e-15, mxitnr = 100)
+  on.exit(glmnet::glmnet.control(factory = TRUE))
+  g0 <- glmnet::glmnet(x, y, family = Gamma(link = "log"), weights = w, offset = off,
+                       standardize = FALSE, thresh = 1e-16, nlambda = 15)
+  g <- glmnet::glmnet(x, y, family = Gamma(link = "log"), weights = w, offset = off,
+                      standardize = FALSE, thresh = 1e-16, lambda = g0$lambda)
+  f <- cardreg(x, y, family = "gamma", penalty = "lasso", weights = w, offset = off,
+               lambda = 2 * n * g0$lambda, thresh = 1e-12)
+  expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
+  expect_lt(max(abs(g$a0 - f$a0)), 1e-6)
+  nx <- x[1:5, ]
+  expect_lt(max(abs(predict(f, nx, type = "response", newoffset = off[1:5]) -
+                      predict(g, nx, type = "response", newoffset = off[1:5]))), 1e-5)
+})
