@@ -150,3 +150,25 @@ test_that("gamma lasso with weights and offset equals glmnet's Gamma(link = \"lo
   expect_lt(max(abs(predict(f, nx, type = "response", newoffset = off[1:5]) -
                       predict(g, nx, type = "response", newoffset = off[1:5]))), 1e-5)
 })
+
+test_that("every binomial type.measure equals cv.glmnet's", {
+  skip_if_not_installed("glmnet")
+  d <- glm_data()
+  y <- d$y$binomial
+  lam <- glmnet::glmnet(d$x, y, family = "binomial", standardize = FALSE)$lambda[1:25]
+  foldid <- rep(1:5, length.out = d$n)
+  for (m in c("deviance", "class", "auc", "mse", "mae")) {
+    cg <- glmnet::cv.glmnet(d$x, y, family = "binomial", weights = d$w,
+                            standardize = FALSE, thresh = 1e-14, lambda = lam,
+                            foldid = foldid, type.measure = m)
+    cf <- cv.cardreg(d$x, y, family = "binomial", penalty = "lasso", weights = d$w,
+                     lambda = 2 * d$n * lam, thresh = 1e-12, foldid = foldid,
+                     type.measure = m)
+    expect_lt(max(abs(cg$cvm - cf$cvm)), 1e-6)
+    expect_lt(max(abs(cg$cvsd - cf$cvsd)), 1e-6)
+    expect_equal(cf$lambda.min / (2 * d$n), cg$lambda.min, tolerance = 1e-12)
+    expect_equal(cf$lambda.1se / (2 * d$n), cg$lambda.1se, tolerance = 1e-12)
+    expect_equal(unname(cf$name), unname(cg$name))
+  }
+  expect_error(cv.cardreg(d$x, d$y$gaussian, type.measure = "auc"), "type-measure")
+})
