@@ -303,9 +303,13 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     index = matrix(c(idx(lambda.min), idx(lambda.1se)), 2L, 1L,
                    dimnames = list(c("min", "1se"), "Lambda")),
     foldid = if (is.numeric(cv$foldid)) as.integer(cv$foldid) else foldid,
-    nfolds = num_or_na(cv$folds)
+    nfolds = num_or_na(cv$folds),
+    unconverged.fold.fits = num_or_na(cv$unconverged_fold_fits)
   )
   class(out) <- "cv.cardreg"
+  if (isTRUE(out$unconverged.fold.fits > 0))
+    warning(sprintf("cardreg: %d fits of the folds did not converge",
+                    as.integer(out$unconverged.fold.fits)), call. = FALSE)
   out
 }
 
