@@ -97,3 +97,17 @@ test_that("a freed handle is an error for the library and predict falls back to 
   h <- readRDS(file)
   expect_equal(predict(h, x), predict(g, x), tolerance = 1e-10)
 })
+
+test_that("results no longer referenced are freed by the garbage collector", {
+  set.seed(1)
+  x <- matrix(rnorm(60), 20, 3)
+  y <- rnorm(20)
+  for (i in 1:200) f <- cardreg(x, y, penalty = "lasso", nlambda = 3)
+  rm(f)
+  invisible(gc())
+  f <- cardreg(x, y, penalty = "lasso", nlambda = 3)
+  expect_true(.Call(cardreg:::cr_handle_valid, f$handle))
+  # Freeing twice through the glue is harmless: the pointer forgets it.
+  .Call(cardreg:::cr_free, f$handle)
+  expect_silent(.Call(cardreg:::cr_free, f$handle))
+})
