@@ -15,7 +15,7 @@ native <- function(routine, ...) {
 
 # The options JSON object shared by cardreg() and cv.cardreg().
 fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
-                        nu, penalty.factor, exclude, groups, intercept,
+                        nu, penalty.factor, unpenalized, groups, intercept,
                         standardize, relax, thresh, maxit, extra) {
   p <- length(d$names)
   opts <- c(list(family = family, penalty = penalty), data_options(d))
@@ -48,18 +48,18 @@ fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
       stopf("penalty.factor must hold one finite number >= 0 per numeric predictor (%d)", p)
     opts$`penalty-factor` <- json_array(as.double(penalty.factor))
   }
-  if (!is.null(exclude) && length(exclude)) {
-    if (is.numeric(exclude)) {
-      if (any(!is.finite(exclude)) || any(exclude < 1 | exclude > p) ||
-          any(exclude != round(exclude)))
-        stopf("exclude must be column numbers in 1..%d or column names", p)
-      exclude <- d$names[exclude]
+  if (!is.null(unpenalized) && length(unpenalized)) {
+    if (is.numeric(unpenalized)) {
+      if (any(!is.finite(unpenalized)) || any(unpenalized < 1 | unpenalized > p) ||
+          any(unpenalized != round(unpenalized)))
+        stopf("unpenalized must be column numbers in 1..%d or column names", p)
+      unpenalized <- d$names[unpenalized]
     }
-    if (!is.character(exclude) || anyNA(exclude))
-      stopf("exclude must be column numbers or column names")
-    unknown <- setdiff(exclude, d$names)
-    if (length(unknown)) stopf("exclude names no numeric column '%s'", unknown[1L])
-    opts$exclude <- json_array(exclude)
+    if (!is.character(unpenalized) || anyNA(unpenalized))
+      stopf("unpenalized must be column numbers or column names")
+    unknown <- setdiff(unpenalized, d$names)
+    if (length(unknown)) stopf("unpenalized names no numeric column '%s'", unknown[1L])
+    opts$exclude <- json_array(unpenalized) # the library's (and command line's) name
   }
   if (!is.null(groups)) {
     if (length(groups) != p || anyNA(groups))
@@ -94,6 +94,8 @@ extra_options <- function(extra) {
   nm <- names(extra)
   if (is.null(nm) || any(nm == ""))
     stopf("further options must be named (e.g. pair.weights = \"count\")")
+  if ("exclude" %in% nm)
+    stopf("exclude: glmnet's exclude drops predictors; drop those columns from x instead (unpenalized = fits predictors without penalty)")
   nm <- gsub(".", "-", nm, fixed = TRUE)
   out <- list()
   for (i in seq_along(extra)) {
@@ -191,7 +193,7 @@ cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma")
                     penalty = c("cardinality", "lasso", "grouped", "ridge"),
                     lambda = NULL, nlambda = 100, lambda.min.ratio = NULL,
                     nu = NULL, weights = NULL, offset = NULL,
-                    penalty.factor = NULL, exclude = NULL, groups = NULL,
+                    penalty.factor = NULL, unpenalized = NULL, groups = NULL,
                     intercept = TRUE, standardize = FALSE, relax = FALSE,
                     thresh = 1e-7, maxit = NULL, ...) {
   this.call <- match.call()
@@ -203,7 +205,7 @@ cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma")
   weights <- prepare_rowvec(weights, n, "weights")
   offset <- prepare_rowvec(offset, n, "offset")
   opts <- fit_options(d, family, penalty, lambda, nlambda, lambda.min.ratio, nu,
-                      penalty.factor, exclude, groups, intercept, standardize,
+                      penalty.factor, unpenalized, groups, intercept, standardize,
                       relax, thresh, maxit, list(...))
   res <- run_native(1L, d, yy$y, weights, offset, opts)
   js <- from_json(res$json)
@@ -246,7 +248,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
   offset <- prepare_rowvec(val("offset"), n, "offset")
   opts <- fit_options(d, family, penalty, val("lambda"), val("nlambda"),
                       val("lambda.min.ratio"), val("nu"), val("penalty.factor"),
-                      val("exclude"), val("groups"), val("intercept"),
+                      val("unpenalized"), val("groups"), val("intercept"),
                       val("standardize"), val("relax"), val("thresh"),
                       val("maxit"), extra)
   if (!is.null(foldid)) {

@@ -26,7 +26,8 @@ test_that("bad input is an R error, never a crash", {
   expect_error(cardreg(x, y, alpha = 0.5), "unknown option")
   expect_error(cardreg(x, -abs(y), family = "poisson"), "cardreg")
   expect_error(cardreg(x, y, lambda = 1, weights = rep(0, 20)), "cardreg")
-  expect_error(cardreg(x, y, exclude = "nope"), "exclude")
+  expect_error(cardreg(x, y, unpenalized = "nope"), "unpenalized")
+  expect_error(cardreg(x, y, exclude = 1), "glmnet's exclude drops predictors")
 })
 
 test_that("predict checks its new data and offset", {

@@ -114,13 +114,13 @@ test_that("no intercept and standardize agree with glmnet", {
                  lambda = 2 * n * g$lambda, thresh = 1e-12)
     expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
     expect_lt(max(abs(g$a0 - f$a0)), 1e-6)
-    # exclude fits a predictor unpenalised; glmnet's nearest is a penalty
+    # unpenalized fits a predictor without penalty; glmnet's nearest is a penalty
     # factor of 0 (whose rescaling to sum to p makes the others' weight
     # p/(p - 1), so the lambdas differ by that factor).
     pf <- c(0, rep(1, 5))
     g <- glmnet::glmnet(x, y, family = fam, standardize = FALSE, thresh = 1e-14,
                         nlambda = 10, penalty.factor = pf)
-    f <- cardreg(x, y, family = fam, penalty = "lasso", exclude = 1,
+    f <- cardreg(x, y, family = fam, penalty = "lasso", unpenalized = 1,
                  lambda = 2 * n * g$lambda * 6 / 5, thresh = 1e-12)
     expect_lt(max(abs(as.matrix(g$beta) - f$beta)), 1e-6)
   }
