@@ -193,6 +193,7 @@ func TestBadInput(t *testing.T) {
 		{good(), `{"exclude": ["zz"], "lambda": 1}`, `exclude: "zz" is not a predictor`},
 		{good(), `{"penalty": "grouped", "groups": [1, 2], "lambda": 1}`, "needs groups with one label per predictor (3), got 2"},
 		{good(), `{"foldid": [1, 2, 3]}`, "foldid has 3 values for n = 30"},
+		{good(), string(mustJSON(map[string]any{"foldid": skipFold(n)})), "foldid: fold 4 has no rows"},
 		{good(), `{"ref": {"g": "a"}, "lambda": 1}`, `ref names "g", which is not a factor`},
 		{good(), `{"penalty": "none", "lambda": 1}`, "the data hold no factor"},
 		{good(), `{"family": "binomial", "lambda": 1}`, "row 1: response"},
@@ -234,4 +235,13 @@ func TestBadInput(t *testing.T) {
 	if _, _, err := r.Coef(1); err == nil {
 		t.Error("Coef(1) of one model: no error")
 	}
+}
+
+// skipFold returns n folds 1, 2, 3, 5, 1, 2, 3, 5, …: fold 4 unused.
+func skipFold(n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = []int{1, 2, 3, 5}[i%4]
+	}
+	return ids
 }

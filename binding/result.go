@@ -118,9 +118,6 @@ func (pr *problem) crossValidate(po *estimator.PathOptions) (*estimator.CV, erro
 	} else if n < o.Folds {
 		return nil, fmt.Errorf("options: %d folds for %d observations: use folds %d or fewer", o.Folds, n, n)
 	}
-	if co.Measure == "" && !pr.family {
-		co.Measure = "mse" // the gaussian deviance, named as least squares name it
-	}
 	return estimator.CrossValidate(pr.rows, pr.pen, co)
 }
 
@@ -130,11 +127,17 @@ func foldIDs(ids []int, n int) ([]int, error) {
 		return nil, fmt.Errorf("options: foldid has %d values for n = %d rows", len(ids), n)
 	}
 	out := make([]int, n)
+	used := map[int]bool{}
 	for i, f := range ids {
 		if f < 1 {
 			return nil, fmt.Errorf("options: foldid: row %d has fold %d; folds are numbered from 1", i+1, f)
 		}
-		out[i] = f - 1
+		out[i], used[f] = f-1, true
+	}
+	for f := 1; f <= len(used); f++ {
+		if !used[f] {
+			return nil, fmt.Errorf("options: foldid: fold %d has no rows (the folds must be 1…K, each used)", f)
+		}
 	}
 	return out, nil
 }

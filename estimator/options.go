@@ -73,7 +73,7 @@ type CVOptions struct {
 	// foldid less one); Folds and Seed are then not used. Stats carry
 	// their folds and Stream rows are dealt by Folds.
 	FoldID []int
-	// Measure is cv.glmnet's type.measure: "deviance" (the default), "mse",
+	// Measure is cv.glmnet's type.measure: "deviance" (the default; "mse" for gaussian, the same values), "mse",
 	// "mae", "class" or "auc" (the last two binomial only; "mae" needs the
 	// rows).
 	Measure string

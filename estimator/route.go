@@ -71,10 +71,11 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 	return famRows, nil
 }
 
-// checkMeasure returns the CV measure to use ("deviance" when empty).
+// checkMeasure returns the CV measure to use (when empty the family's
+// default: mse for gaussian, as cv.glmnet, else deviance).
 func checkMeasure(fam datafit.Family, m string) (string, error) {
 	if m == "" {
-		return "deviance", nil
+		return glm.Measures(fam)[0], nil
 	}
 	if !slices.Contains(glm.Measures(fam), m) {
 		return "", fmt.Errorf("estimator: measure %q is not one of %v for the %s family", m, glm.Measures(fam), fam.Name())

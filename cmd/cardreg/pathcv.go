@@ -159,9 +159,6 @@ func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOpt
 		}
 	}
 	co := &estimator.CVOptions{PathOptions: *po, Folds: f.folds, Seed: f.seed, FoldID: pr.foldID, Measure: f.fam.typeMeasure}
-	if co.Measure == "" && !pr.family {
-		co.Measure = "mse" // the gaussian deviance, named as least squares name it
-	}
 	co.Progress = progress
 	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
 	if err != nil {

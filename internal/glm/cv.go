@@ -26,7 +26,7 @@ type CVOptions struct {
 	// FoldID, when not nil, gives each row's fold (0…K−1; cv.glmnet's
 	// foldid less one); Folds and Seed are then not used.
 	FoldID []int
-	// Measure is cv.glmnet's type.measure: "deviance" (the default), "mse",
+	// Measure is cv.glmnet's type.measure: "deviance" (the default; "mse" for gaussian, the same values), "mse",
 	// "mae", "class" or "auc" (the last two binomial only).
 	Measure string
 	// Merge, when not nil, regroups a fold's training rows (x, y and o's
@@ -64,6 +64,9 @@ func Measures(fam datafit.Family) []string {
 	if _, ok := fam.(datafit.Binomial); ok {
 		return []string{"deviance", "mse", "mae", "class", "auc"}
 	}
+	if _, ok := fam.(datafit.Gaussian); ok {
+		return []string{"mse", "deviance", "mae"} // cv.glmnet's default: the same values
+	}
 	return []string{"deviance", "mse", "mae"}
 }
 
@@ -80,12 +83,12 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	if opts != nil {
 		co = *opts
 	}
-	if co.Measure == "" {
-		co.Measure = "deviance"
-	}
 	fam := co.Family
 	if fam == nil {
 		fam = datafit.Gaussian{}
+	}
+	if co.Measure == "" {
+		co.Measure = Measures(fam)[0]
 	}
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())

@@ -34,15 +34,15 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	if opts != nil {
 		co = *opts
 	}
-	if co.Measure == "" {
-		co.Measure = "deviance"
-	}
-	if co.Measure == "auc" {
-		return nil, errors.New("glm: a streamed cross-validation cannot score auc (it needs every held-out prediction at once)")
-	}
 	fam := co.Family
 	if fam == nil {
 		fam = datafit.Gaussian{}
+	}
+	if co.Measure == "" {
+		co.Measure = Measures(fam)[0]
+	}
+	if co.Measure == "auc" {
+		return nil, errors.New("glm: a streamed cross-validation cannot score auc (it needs every held-out prediction at once)")
 	}
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())

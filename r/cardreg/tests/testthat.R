@@ -1,0 +1,4 @@
+library(testthat)
+library(cardreg)
+
+test_check("cardreg")
