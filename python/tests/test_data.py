@@ -237,5 +237,38 @@ class Documents(unittest.TestCase):
         self.assertEqual(c.cvm[c.index_min], np.max(c.cvm))
 
 
+class LazyImports(unittest.TestCase):
+    """import cardreg needs neither scikit-learn nor matplotlib; a plot
+    without matplotlib is an ImportError saying so."""
+
+    def run_py(self, code):
+        import subprocess
+        import sys
+        p = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                           text=True)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return p.stdout
+
+    def test_import_is_light(self):
+        out = self.run_py(
+            "import sys, cardreg\n"
+            "print('matplotlib' in sys.modules, 'sklearn' in sys.modules)")
+        self.assertEqual(out.split(), ["False", "False"])
+
+    def test_plot_without_matplotlib(self):
+        out = self.run_py(
+            "import sys\n"
+            "sys.modules['matplotlib'] = None\n"
+            "sys.modules['matplotlib.pyplot'] = None\n"
+            "import numpy as np, cardreg\n"
+            "x = np.random.default_rng(0).standard_normal((60, 3))\n"
+            "p = cardreg.path(x, x.sum(axis=1) + 0.1, nlambda=5)\n"
+            "try:\n"
+            "    cardreg.plot_path(p)\n"
+            "except ImportError as e:\n"
+            "    print('ImportError', 'matplotlib' in str(e))\n")
+        self.assertEqual(out.split(), ["ImportError", "True"])
+
+
 if __name__ == "__main__":
     unittest.main()
