@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # What CI runs for the Python package on a fresh Debian machine: Debian's
-# Python packages (installed only when missing), then run_tests.sh, which
-# builds the package (and libcardreg, with Go at /usr/local/go or on PATH)
-# in a fresh virtual environment and runs its tests.
+# Python packages and the C compiler cgo needs (installed only when
+# missing), then run_tests.sh, which builds the package (and libcardreg,
+# with Go at /usr/local/go or on PATH) in a fresh virtual environment and
+# runs its tests.
 set -euo pipefail
 cd "$(dirname "$0")"
 need=()
-for pkg in python3-venv python3-numpy python3-pandas python3-sklearn; do
+for pkg in python3-venv python3-numpy python3-pandas python3-sklearn gcc libc6-dev; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     need+=("$pkg")
   fi

@@ -6,7 +6,8 @@ folder lives in, built here as a C shared library at install time:
     go build -buildmode=c-shared -o <package>/libcardreg.so ./clib
 
 run from the repository root (``..`` of this folder; CARDREG_SOURCE
-overrides it). Go is found as $GO, on PATH, or at /usr/local/go/bin/go.
+overrides it). Go is found as $GO, on PATH, or at /usr/local/go/bin/go;
+cgo needs a C compiler (gcc, or $CC).
 Nothing is downloaded by pip: install with
 
     python3 -m venv --system-site-packages .venv
@@ -43,12 +44,21 @@ def _source():
     return src
 
 
+def _check_cc():
+    cc = os.environ.get("CC", "gcc").split()[0]
+    if not shutil.which(cc):
+        sys.exit("cardreg: building libcardreg (Go with cgo) needs a C compiler "
+                 "and %r is not on PATH: apt-get install gcc libc6-dev, or "
+                 "set CC" % cc)
+
+
 class BuildWithGo(build_py):
     """build_py that also builds libcardreg.so into the package."""
 
     def run(self):
         super().run()
         # Absolute: go build runs in the repository root, not here.
+        _check_cc()
         out = os.path.abspath(os.path.join(self.build_lib, "cardreg",
                                            "libcardreg.so"))
         os.makedirs(os.path.dirname(out), exist_ok=True)
