@@ -65,7 +65,7 @@ class FactorSpec:
         missing or unseen value is a ValueError naming column and level."""
         if _is_categorical(getattr(values, "dtype", None)):
             cats = list(values.cat.categories)
-            table = np.array([self._lookup(c, fail=False) for c in cats]
+            table = np.array([self._lookup(c) for c in cats]
                              + [-1], dtype=np.int64)
             raw = np.asarray(values.cat.codes, dtype=np.int64)
             codes = table[raw]  # raw -1 (missing) maps to the sentinel -1
@@ -77,13 +77,14 @@ class FactorSpec:
         vals = list(values)
         codes = np.empty(len(vals), dtype=np.int32)
         for i, v in enumerate(vals):
-            c = self._lookup(v, fail=False)
+            c = self._lookup(v)
             if c < 0:
                 self._fail(v, i)
             codes[i] = c
         return codes
 
-    def _lookup(self, v, fail=True):
+    def _lookup(self, v):
+        """The code of value v (by value, else by its text), or -1."""
         if _missing(v):
             return -1
         try:
@@ -96,10 +97,10 @@ class FactorSpec:
 
     def _fail(self, value, row):
         if value is None or _missing(value):
-            raise ValueError("column %r: row %d has a missing value; a factor "
+            raise ValueError("column %r: row %d (from 0) has a missing value; a factor "
                              "needs a level in every row" % (self.name, row))
         raise ValueError(
-            "column %r: level %r (row %d) was not seen when the model was "
+            "column %r: level %r (row %d, from 0) was not seen when the model was "
             "fitted; its levels are %s" % (self.name, value, row,
                                            ", ".join(self.levels)))
 
@@ -167,12 +168,6 @@ class Design:
         if self.factors:
             o["factors"] = [f.options() for f in self.factors]
         return o
-
-    def design_names(self):
-        """Names of the design's columns: the numeric ones, then each
-        factor's dummies (NAME=LEVEL) -- the library reports the real
-        ones in its JSON."""
-        return list(self.names)
 
 
 def as_matrix(X, what="X"):
@@ -299,7 +294,7 @@ def _new_factor(name, s):
     raw = np.asarray(s.cat.codes, dtype=np.int64)
     if raw.size and raw.min() < 0:
         i = int(np.flatnonzero(raw < 0)[0])
-        raise ValueError("column %r: row %d has a missing value; a factor "
+        raise ValueError("column %r: row %d (from 0) has a missing value; a factor "
                          "needs a level in every row" % (name, i))
     used = np.unique(raw)
     cats = [s.cat.categories[i] for i in used]
