@@ -97,12 +97,13 @@ class FactorSpec:
 
     def _fail(self, value, row):
         if value is None or _missing(value):
-            raise ValueError("column %r: row %d (from 0) has a missing value; a factor "
-                             "needs a level in every row" % (self.name, row))
+            raise ValueError(
+                "column %r: row %d (from 0) has a missing value; a factor "
+                "needs a level in every row" % (self.name, row))
         raise ValueError(
-            "column %r: level %r (row %d, from 0) was not seen when the model was "
-            "fitted; its levels are %s" % (self.name, value, row,
-                                           ", ".join(self.levels)))
+            "column %r: level %r (row %d, from 0) was not seen when the "
+            "model was fitted; its levels are %s"
+            % (self.name, value, row, ", ".join(self.levels)))
 
 
 def _missing(v):
@@ -294,8 +295,8 @@ def _new_factor(name, s):
     raw = np.asarray(s.cat.codes, dtype=np.int64)
     if raw.size and raw.min() < 0:
         i = int(np.flatnonzero(raw < 0)[0])
-        raise ValueError("column %r: row %d (from 0) has a missing value; a factor "
-                         "needs a level in every row" % (name, i))
+        raise ValueError("column %r: row %d (from 0) has a missing value; "
+                         "a factor needs a level in every row" % (name, i))
     used = np.unique(raw)
     cats = [s.cat.categories[i] for i in used]
     remap = np.full(len(s.cat.categories), -1, dtype=np.int32)
