@@ -18,7 +18,8 @@ unset CARDREG_LIB   # test the library the install built
 # while pip builds the library.
 go=${GO:-$(command -v go || echo /usr/local/go/bin/go)}
 tmp=$(mktemp -d)
-trap 'rm -rf -- "$tmp"' EXIT
+cli=
+trap '[ -n "$cli" ] && kill "$cli" 2>/dev/null; rm -rf -- "$tmp"' EXIT
 "$go" build -mod=mod -o "$tmp/cardreg" ./cmd/cardreg &
 cli=$!
 
@@ -26,6 +27,7 @@ cli=$!
 rm -rf python/build python/cardreg.egg-info
 "$venv/bin/pip" install --quiet --no-build-isolation --no-index ./python
 wait "$cli"
+cli=
 export CARDREG_CLI="$tmp/cardreg"
 # Run outside the source tree's package so that the installed one is tested.
 "$venv/bin/python" - <<'PY'
