@@ -258,3 +258,25 @@ func TestBadDataIsAnError(t *testing.T) {
 		}, name)
 	}
 }
+
+// TestNearSaturatedPoissonFolds: a Poisson cardinality fit on a small
+// set its two groups fit exactly (scikit-learn's sample-weight checks'
+// data) drives the deviance near 0, whose rounding kept FISTA's
+// backtracking from accepting any step ("backtracking found no step");
+// every fold fit must now be certified.
+func TestNearSaturatedPoissonFolds(t *testing.T) {
+	x := mat.NewDense(16, 2, []float64{1, 3, 1, 3, 1, 3, 1, 3, 2, 1, 2, 1, 2, 1, 2, 1, 3, 3, 3, 3, 3, 3, 3, 3, 4, 1, 4, 1, 4, 1, 4, 1})
+	y := []float64{3, 3, 3, 3, 4, 4, 4, 4, 3, 3, 3, 3, 4, 4, 4, 4}
+	cv, err := CrossValidate(NewRows(x, y), penalty.Cardinality{Nu: 1}, &CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Poisson{}}}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cv.Unconverged > 0 {
+		t.Errorf("%d fold fits did not converge", cv.Unconverged)
+	}
+	for _, m := range cv.Path.Models {
+		if !m.Converged {
+			t.Errorf("λ = %g: %s, gap %g", m.Lambda, m.Status, m.Gap)
+		}
+	}
+}

@@ -122,7 +122,7 @@ func (r *fistaRun) proxStep(fy float64) error {
 		r.step.Scale(-1/r.L, r.grad)
 		r.step.Add(r.step, r.y)
 		r.p.Penalty.Prox(r.xNew, r.step, r.p.Lambda/r.L)
-		if !r.backtrack || sufficientDecrease(r.p.Loss, r.xNew, r.y, r.grad, fy, r.L) {
+		if !r.backtrack || sufficientDecrease(r.p.Loss, r.xNew, r.y, r.grad, fy, r.L) || roundingStep(r.xNew, r.y) {
 			return nil
 		}
 		if r.L *= 2; math.IsInf(r.L, 1) {
@@ -216,6 +216,17 @@ func (m *FISTA) trace(res *Result, s Settings, k int, obj, crit float64) {
 	if s.Trace {
 		res.Trace = append(res.Trace, TraceEntry{Iteration: k, Objective: obj, Criterion: crit})
 	}
+}
+
+// roundingStep reports whether the step from y to x is at the rounding
+// level of y: no step can decrease f any more in float64, whose rounding
+// (a deviance near 0, whose terms cancel, say) may then keep the
+// sufficient-decrease test from holding at any L. The step is taken (it
+// moves nothing) and the certificate judges the point.
+func roundingStep(x, y *mat.Dense) bool {
+	var d mat.Dense
+	d.Sub(x, y)
+	return frobNorm(&d) <= 1e-14*frobNorm(y)
 }
 
 // sufficientDecrease is the backtracking test
