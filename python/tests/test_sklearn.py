@@ -2,7 +2,6 @@
 estimator; and they work in Pipeline, GridSearchCV and clone."""
 
 import pickle
-import sys
 import unittest
 import warnings
 
@@ -12,7 +11,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
-from sklearn.utils.estimator_checks import check_estimator
+from sklearn.utils.estimator_checks import (
+    check_estimator, check_sample_weights_invariance)
 
 import cardreg
 
@@ -30,27 +30,12 @@ def cardinality_data(n=120, seed=0):
     return X, X @ beta, beta, rng
 
 
-# A bug of the library, not of this package (reported): a Poisson fit on a
-# small, exactly fittable data set fails with "backtracking found no step"
-# instead of returning (non-converged), and cross-validation stops at it.
-# scikit-learn's sample-weight checks hit it through the default λ ("cv")
-# on a 16-row set; every other check must pass. Remove this when the
-# library is fixed (the test then says so).
-KNOWN_LIBRARY_BUG = "backtracking found no step"
-KNOWN = {("CardinalityPoissonRegressor", "check_sample_weights_shape"),
-         ("CardinalityPoissonRegressor",
-          "check_sample_weights_not_overwritten"),
-         ("CardinalityPoissonRegressorCV", "check_sample_weights_shape"),
-         ("CardinalityPoissonRegressorCV",
-          "check_sample_weights_not_overwritten")}
-
-
 class CheckEstimator(unittest.TestCase):
-    """Every check of check_estimator, one subtest each (check_estimator
-    itself stops at the first failure)."""
+    """Every check of check_estimator, one subtest each: what
+    check_estimator(cls()) runs, from the same generator, but reporting
+    every failure instead of stopping at the first."""
 
     def test_check_estimator(self):
-        known_hit = []
         for cls in ESTIMATORS:
             for est, check in check_estimator(cls(), generate_only=True):
                 name = getattr(check, "func", check).__name__
@@ -59,19 +44,18 @@ class CheckEstimator(unittest.TestCase):
                         with warnings.catch_warnings():
                             warnings.simplefilter("ignore")
                             check(est)
-                    except unittest.SkipTest:
-                        pass
-                    except Exception as e:
-                        if (cls.__name__, name) in KNOWN and \
-                                KNOWN_LIBRARY_BUG in str(e):
-                            known_hit.append((cls.__name__, name))
-                            continue
-                        raise
-        if known_hit:
-            print("\ncheck_estimator: %d check(s) failed by the known "
-                  "library bug (%r): %s" % (len(known_hit), KNOWN_LIBRARY_BUG,
-                                            sorted(known_hit)),
-                  file=sys.stderr)
+                    except unittest.SkipTest as e:
+                        # Only the check the estimators' tags skip, for
+                        # the reason they give (zero weights, README).
+                        self.assertIn("rows of weight 0", str(e))
+            # The tag skips both kinds of check_sample_weights_invariance;
+            # unit weights must still equal no weights.
+            with self.subTest(estimator=cls.__name__,
+                              check="check_sample_weights_invariance ones"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    check_sample_weights_invariance(cls.__name__, cls(),
+                                                    kind="ones")
 
 
 class Integration(unittest.TestCase):
