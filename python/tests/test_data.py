@@ -255,6 +255,20 @@ class LazyImports(unittest.TestCase):
             "print('matplotlib' in sys.modules, 'sklearn' in sys.modules)")
         self.assertEqual(out.split(), ["False", "False"])
 
+    def test_library_override(self):
+        import subprocess
+        import sys
+        env = dict(os.environ, CARDREG_LIB="/nonexistent/libcardreg.so")
+        p = subprocess.run(
+            [sys.executable, "-c",
+             "import cardreg\n"
+             "try:\n"
+             "    cardreg.version()\n"
+             "except OSError as e:\n"
+             "    print('OSError', '/nonexistent/libcardreg.so' in str(e))\n"],
+            capture_output=True, text=True, env=env)
+        self.assertEqual(p.stdout.split(), ["OSError", "True"], p.stderr)
+
     def test_plot_without_matplotlib(self):
         out = self.run_py(
             "import sys\n"
