@@ -118,6 +118,30 @@ class RawABI(unittest.TestCase):
         # Factors announced in the options but not passed, or the reverse.
         self.assertFails(self.call(codes=codes, nf=2, options=opts)[0])
 
+    def test_predict_bad_codes(self):
+        rng = np.random.default_rng(5)
+        codes = np.asfortranarray(
+            rng.integers(0, 3, (self.n, 1)).astype(np.int32))
+        opts = json.dumps({"lambda": 1, "factors": [
+            {"name": "f", "levels": ["a", "b", "c"]}]}).encode()
+        st, h = self.call(codes=codes, nf=1, options=opts)
+        self.assertEqual(st, 0, _lib.last_error())
+        try:
+            out = np.empty(self.n)
+            for bad in (-1, 3):
+                c = codes.copy(order="F")
+                c[4, 0] = bad
+                self.assertFails(self.lib.cardreg_predict(
+                    h, 0, self.x.ctypes.data, self.n, self.p, 0,
+                    c.ctypes.data, 1, None, b"link", out.ctypes.data),
+                    "row 5", '"f"')
+            # The factor left out at prediction.
+            self.assertFails(self.lib.cardreg_predict(
+                h, 0, self.x.ctypes.data, self.n, self.p, 0, None, 0, None,
+                b"link", out.ctypes.data))
+        finally:
+            self.assertEqual(self.lib.cardreg_free(h), 0)
+
     def test_bad_handles(self):
         m, c = ctypes.c_int64(), ctypes.c_int64()
         for h in (0, -1, 123456789):
