@@ -105,10 +105,14 @@ class _Call:
     def run(self, kind, options):
         d = self.design
         opt = options_json(d.options(), options)
-        return _lib.call_fit(kind, d.x_addr(), d.n, d.p, d.layout,
-                             self.y.ctypes.data, _data._addr(self.w),
-                             _data._addr(self.off), d.codes_addr(),
-                             d.nfactors, opt)
+        h = _lib.call_fit(kind, d.x_addr(), d.n, d.p, d.layout,
+                          self.y.ctypes.data, _data._addr(self.w),
+                          _data._addr(self.off), d.codes_addr(),
+                          d.nfactors, opt)
+        # The library keeps no pointer; the result keeps the layout (for
+        # predict), not the data.
+        d.x = d.codes = None
+        return h
 
 
 class _Result:

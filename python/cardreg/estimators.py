@@ -186,9 +186,7 @@ class _Base(BaseEstimator):
             self.factors_ = res.factors
             self.result_ = res.summary
             res.close()
-        self._design = res._design
-        self._design.x = None  # keep the layout, not the training data
-        self._design.codes = None
+        self._design = res._design  # the layout, for predict
         self._level_coefs = []
         index = {nm: j for j, nm in enumerate(self.coef_names_)}
         for spec in self._design.factors:
