@@ -56,6 +56,8 @@ type Options struct {
 	// lambda is Lambda read: a number (fixed), a rule ("cv", "aic",
 	// "bic") or a list.
 	lambda lambdaChoice
+	// given holds the names the JSON gave.
+	given map[string]bool
 }
 
 // FactorInfo describes one factor column: its name and levels, in order
@@ -88,17 +90,64 @@ func optionNames() []string {
 // parseOptions reads the JSON options raw ("" is {}) for command cmd
 // and fills in the defaults.
 func parseOptions(raw []byte, cmd string) (*Options, error) {
-	o := &Options{}
+	o := &Options{given: map[string]bool{}}
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := jsonx.DecodeStrict(raw, o); err != nil {
 			return nil, optionsError(err)
 		}
+		var keys map[string]json.RawMessage
+		_ = json.Unmarshal(raw, &keys) // decoded above
+		for k, v := range keys {
+			o.given[k] = string(bytes.TrimSpace(v)) != "null"
+		}
 	}
 	o.defaults()
-	if err := o.check(cmd); err != nil {
+	err := o.check(cmd)
+	if err == nil {
+		err = o.checkEffect(cmd)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("options: %v", err)
 	}
 	return o, nil
+}
+
+// checkEffect refuses an option that would have no effect in command
+// cmd, as the command line refuses such a flag: no option is silently
+// ignored. The penalty's own (nu, groups, G) and the factors' are checked
+// where the penalty is built.
+func (o *Options) checkEffect(cmd string) error {
+	cv := cmd == "cv" || cmd == "fit" && o.lambda.rule == "cv"
+	const cvOnly = "applies to cross-validation only (cv, or fit with lambda cv)"
+	rules := []struct {
+		name string
+		off  bool
+		why  string
+	}{
+		{"folds", !cv, cvOnly},
+		{"seed", !cv, cvOnly},
+		{"foldid", !cv, cvOnly},
+		{"type-measure", !cv, cvOnly},
+		{"folds", o.given["foldid"], "does not combine with foldid, which fixes the folds and their number"},
+		{"seed", o.given["foldid"], "does not combine with foldid, which fixes the folds"},
+		{"rule", cmd != "fit" || !cv, "picks lambda_min or lambda_1se of fit with lambda cv (a cross-validation returns both)"},
+		{"nlambda", cmd == "fit" && o.lambda.rule == "" || o.lambda.list != nil, "shapes the generated lambda grid: it has no effect with lambda given"},
+		{"min-ratio", cmd == "fit" && o.lambda.rule == "" || o.lambda.list != nil, "shapes the generated lambda grid: it has no effect with lambda given"},
+		{"nu", o.PenaltyFactor != nil, "does not combine with penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
+	}
+	for _, r := range rules {
+		if r.off && o.given[r.name] {
+			return fmt.Errorf("%s %s", r.name, r.why)
+		}
+	}
+	if len(o.Factors) == 0 {
+		for _, name := range []string{"pair-weights", "min-count", "max-levels"} {
+			if o.given[name] {
+				return fmt.Errorf("%s acts on factors, and the data hold none (options: factors)", name)
+			}
+		}
+	}
+	return nil
 }
 
 // optionsError says what was wrong with the options' JSON, naming the

@@ -41,7 +41,7 @@ func Fit(in *Input, options []byte) (*Result, error) {
 		m, err = estimator.Fit(pr.rows, pr.pen, pr.o.lambda.value, &pr.est)
 	}
 	if err != nil {
-		return nil, err
+		return nil, pr.explain(err)
 	}
 	res.FillAll(m, []string{"y"}, pr.o.Standardize)
 	if pr.lay.design != nil {
@@ -59,7 +59,7 @@ func Path(in *Input, options []byte) (*Result, error) {
 	}
 	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
 	if err != nil {
-		return nil, err
+		return nil, pr.explain(err)
 	}
 	return pr.result(p.Models, pr.pathDoc(p, nil))
 }
@@ -74,7 +74,7 @@ func CV(in *Input, options []byte) (*Result, error) {
 	}
 	cv, err := pr.crossValidate(pr.pathOptions())
 	if err != nil {
-		return nil, err
+		return nil, pr.explain(err)
 	}
 	return pr.result(cv.Path.Models, pr.pathDoc(cv.Path, cv))
 }

@@ -18,6 +18,7 @@ import (
 
 // problem is a call's data, penalty and estimator options, built once.
 type problem struct {
+	in       *Input
 	o        *Options
 	lay      *layout
 	rows     *estimator.Rows
@@ -38,14 +39,11 @@ func newProblem(in *Input, o *Options) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := in.checkFinite(lay.names); err != nil {
-		return nil, err
-	}
 	x, err := lay.matrix(in)
 	if err != nil {
 		return nil, err
 	}
-	pr := &problem{o: o, lay: lay, rows: &estimator.Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(in.N, 1, in.Y),
+	pr := &problem{in: in, o: o, lay: lay, rows: &estimator.Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(in.N, 1, in.Y),
 		Weights: in.Weights, Offset: in.Offset}}
 	fam, _ := datafit.ByName(o.Family) // checked by parseOptions
 	pr.family = o.Family != "gaussian" || in.Offset != nil || o.PenaltyFactor != nil || len(o.Exclude) > 0 ||
@@ -53,12 +51,14 @@ func newProblem(in *Input, o *Options) (*problem, error) {
 	pr.est = estimator.Options{Family: fam, NoIntercept: o.NoIntercept, Standardize: o.Standardize, Relax: o.Relax,
 		Settings: solver.Settings{Tol: o.Tol, MaxIter: o.MaxIter}}
 	if err := pr.checkRows(x, fam); err != nil {
-		return nil, err
+		return nil, pr.explain(err)
 	}
 	if lay.design != nil {
-		return pr, pr.factorPenalty()
+		err = pr.factorPenalty()
+	} else {
+		err = pr.namedPenalty()
 	}
-	return pr, pr.namedPenalty()
+	return pr, pr.explain(err)
 }
 
 // checkRows checks the responses, weights and offsets for the family, as
@@ -92,6 +92,20 @@ func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 	return nil
 }
 
+// explain returns, for a fit's error err, the error that names the row
+// and column of a value of X that is not finite, when there is one: X is
+// scanned for them only then (the routes check X themselves, and a
+// second pass would cost a fit's checks again).
+func (pr *problem) explain(err error) error {
+	if err == nil {
+		return nil
+	}
+	if e := pr.in.checkFinite(pr.lay.names[:pr.in.P]); e != nil {
+		return e
+	}
+	return err
+}
+
 // namedPenalty builds the penalty of a design without factors: the
 // penalty table's, with exclude and penalty-factor as the flags.
 func (pr *problem) namedPenalty() error {
@@ -105,6 +119,9 @@ func (pr *problem) namedPenalty() error {
 	kind, ok := penalty.Lookup(o.Penalty)
 	if !ok {
 		return fmt.Errorf("options: unknown penalty %q (%s)", o.Penalty, strings.Join(penalty.Names(nil), ", "))
+	}
+	if kind.Nu == penalty.NoNu && o.Nu != nil {
+		return fmt.Errorf("options: nu has no role in the %s penalty", o.Penalty)
 	}
 	if pr.family && !kind.GLM {
 		return fmt.Errorf("options: family %s (or an offset, penalty factors, exclude): penalty %s is not supported (%s)", o.Family, o.Penalty,
