@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/testenv"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -41,7 +42,11 @@ func nearCollinear(n, p int, seed uint64) (*mat.Dense, []float64) {
 // the objective (1e-9) of a fit certified to a relative gap of 1e-10.
 func TestLassoNearCollinearConverges(t *testing.T) {
 	x, y := nearCollinear(300, 40, 1)
-	for _, lambda := range []float64{3, 0.1} {
+	lambdas := []float64{3}
+	if testenv.Slow() {
+		lambdas = append(lambdas, 0.1) // the hard case: 7 s with its 1e-10 reference
+	}
+	for _, lambda := range lambdas {
 		m, err := Fit(x, y, penalty.L1{}, lambda, &Options{Family: datafit.Binomial{}})
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %g: %v after %d iterations, gap %g", lambda, m.Status, m.Iterations, m.Gap)
