@@ -14,6 +14,7 @@ import (
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/solver"
 )
 
@@ -48,6 +49,11 @@ type Options struct {
 	Groups        []any       `json:"groups"`
 	G             [][]float64 `json:"G"`
 
+	// Memory is the budget the O(n·p) and O(p²) matrices a call allocates
+	// are checked against: bytes, or a size with a unit ("8GB", "512MiB");
+	// default half the machine's memory.
+	Memory json.RawMessage `json:"memory"`
+
 	Ref         map[string]string `json:"ref"`
 	PairWeights string            `json:"pair-weights"`
 	MinCount    int               `json:"min-count"`
@@ -58,6 +64,8 @@ type Options struct {
 	lambda lambdaChoice
 	// given holds the names the JSON gave.
 	given map[string]bool
+	// memory is Memory read (0: the default budget).
+	memory int64
 }
 
 // FactorInfo describes one factor column: its name and levels, in order
@@ -219,7 +227,36 @@ func (o *Options) check(cmd string) error {
 	if err := o.checkNames(); err != nil {
 		return err
 	}
+	if err := o.readMemory(); err != nil {
+		return err
+	}
 	return o.readLambda(cmd)
+}
+
+// readMemory reads "memory": a number of bytes or a size with a unit.
+func (o *Options) readMemory() error {
+	raw := bytes.TrimSpace(o.Memory)
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	var num float64
+	var text string
+	switch {
+	case json.Unmarshal(raw, &num) == nil:
+		if !(num >= 1) || num > math.MaxInt64 {
+			return fmt.Errorf("memory must be a number of bytes >= 1, got %v", num)
+		}
+		o.memory = int64(num)
+	case json.Unmarshal(raw, &text) == nil:
+		b, err := membudget.ParseBytes(text)
+		if err != nil {
+			return fmt.Errorf("memory: %v", err)
+		}
+		o.memory = b
+	default:
+		return fmt.Errorf("memory must be bytes or a size such as \"8GB\", got %s", data.ShortText(raw))
+	}
+	return nil
 }
 
 // checkNames checks the options that name a choice or hold a list.

@@ -11,6 +11,7 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -39,6 +40,9 @@ func newProblem(in *Input, o *Options) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkMemory(in, o, lay); err != nil {
+		return nil, err
+	}
 	x, err := lay.matrix(in)
 	if err != nil {
 		return nil, err
@@ -59,6 +63,28 @@ func newProblem(in *Input, o *Options) (*problem, error) {
 		err = pr.namedPenalty()
 	}
 	return pr, pr.explain(err)
+}
+
+// checkMemory refuses, before they are allocated, what the command line
+// refuses against the budget ("memory"; default half the machine's memory): the
+// design a factor expansion or a column-major layout copies, and the Gram
+// matrices of a least-squares fit. Going past the machine's memory would
+// end the host process, which no error can report.
+func checkMemory(in *Input, o *Options, lay *layout) error {
+	b := membudget.Of(o.memory)
+	n, p := in.N, len(lay.names)
+	if len(lay.factors) > 0 || in.ColMajor {
+		if err := membudget.CheckRows(n, p, b, "drop columns, or factors with many levels"); err != nil {
+			return fmt.Errorf("data: %v", err)
+		}
+	}
+	if o.Family == "gaussian" && n >= p {
+		what := fmt.Sprintf("the Gram matrices of %d predictors", p)
+		if err := membudget.CheckSquares(what, membudget.GramMatrices, p, b, "drop columns"); err != nil {
+			return fmt.Errorf("data: %v", err)
+		}
+	}
+	return nil
 }
 
 // checkRows checks the responses, weights and offsets for the family, as

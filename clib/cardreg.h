@@ -30,7 +30,8 @@
  *     ("family", "penalty", "nu", "lambda", "rule", "folds", "seed",
  *     "foldid", "type-measure", "nlambda", "min-ratio", "tol", "max-iter",
  *     "no-intercept", "standardize", "relax", "penalty-factor", "exclude",
- *     "groups", "G", "ref", "pair-weights", "min-count", "max-levels").
+ *     "groups", "G", "memory", "ref", "pair-weights", "min-count",
+ *     "max-levels").
  *     An unknown name is an error. NULL or "" is {}. See clib/README.md.
  *   - λ is on cardreg's scale (no 1/(2n)): glmnet's and scikit-learn's is
  *     λ/(2n), as everywhere in cardreg.
