@@ -55,8 +55,10 @@ _SHARED_DOC = """
         Iteration cap (library default).
     penalty_factor : array, optional
         Per-column penalty factors (0: unpenalised).
-    exclude : list of str, optional
-        Columns fitted unpenalised.
+    unpenalized : list of str, optional
+        Columns fitted without penalty, outside the fusion (the command
+        line's ``--exclude``; named as in the R package, where glmnet's
+        ``exclude`` means dropping a column).
     pair_weights : str, optional
         Factors' pair weights: ``"equal"``, ``"count"``, ``"adaptive"``.
 """
@@ -74,7 +76,7 @@ class _Base(BaseEstimator):
                  groups=self.groups, standardize=self.standardize or None,
                  relax=self.relax or None, tol=self.tol,
                  max_iter=self.max_iter, penalty_factor=self.penalty_factor,
-                 exclude=self.exclude, pair_weights=self.pair_weights)
+                 exclude=self.unpenalized, pair_weights=self.pair_weights)
         if not self.fit_intercept:
             o["no_intercept"] = True
         if self._cv:
@@ -332,7 +334,7 @@ class _PlainInit:
     def __init__(self, lam=None, *, penalty="cardinality", nu=None,
                  groups=None, fit_intercept=True, standardize=False,
                  relax=False, tol=None, max_iter=None, penalty_factor=None,
-                 exclude=None, pair_weights=None):
+                 unpenalized=None, pair_weights=None):
         self.lam = lam
         self.penalty = penalty
         self.nu = nu
@@ -343,7 +345,7 @@ class _PlainInit:
         self.tol = tol
         self.max_iter = max_iter
         self.penalty_factor = penalty_factor
-        self.exclude = exclude
+        self.unpenalized = unpenalized
         self.pair_weights = pair_weights
 
 class _CVInit:
@@ -353,7 +355,7 @@ class _CVInit:
                  lambda_min_ratio=None, lambdas=None, type_measure=None,
                  penalty="cardinality", nu=None, groups=None,
                  fit_intercept=True, standardize=False, relax=False, tol=None,
-                 max_iter=None, penalty_factor=None, exclude=None,
+                 max_iter=None, penalty_factor=None, unpenalized=None,
                  pair_weights=None):
         self.rule = rule
         self.n_folds = n_folds
@@ -371,7 +373,7 @@ class _CVInit:
         self.tol = tol
         self.max_iter = max_iter
         self.penalty_factor = penalty_factor
-        self.exclude = exclude
+        self.unpenalized = unpenalized
         self.pair_weights = pair_weights
 
 _PLAIN_DOC = """

@@ -60,6 +60,21 @@ class CheckEstimator(unittest.TestCase):
 
 class Integration(unittest.TestCase):
 
+    def test_unpenalized_column(self):
+        """unpenalized (the command line's --exclude) keeps a column out of
+        the penalty: at a λ that zeroes every penalised coefficient, its
+        coefficient is the least-squares one; glmnet's exclude (dropping a
+        column) is not a parameter."""
+        X, mu, beta, rng = cardinality_data()
+        y = mu + 0.1 * rng.standard_normal(len(mu))
+        big = 1e6
+        est = cardreg.CardinalityRegressor(lam=big, penalty="lasso",
+                                           unpenalized=["x1"]).fit(X, y)
+        self.assertEqual(list(est.coef_[1:]), [0.0] * 5)
+        ls = np.polyfit(X[:, 0], y, 1)[0]
+        self.assertAlmostEqual(est.coef_[0], ls, places=6)
+        self.assertNotIn("exclude", est.get_params())
+
     def test_regressor_finds_clusters(self):
         X, mu, beta, rng = cardinality_data()
         y = mu + 0.1 * rng.standard_normal(len(mu))
