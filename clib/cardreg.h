@@ -16,8 +16,9 @@
  *     none of its own memory but strings (freed with cardreg_string_free).
  *     Separate handles may be used from separate threads at once.
  *   - Matrices are float64, n rows by p columns, row-major (layout 0:
- *     NumPy's C order; read in place, not copied) or column-major (layout 1:
- *     R's and Fortran's order; transposed once).
+ *     NumPy's C order; read in place, not copied, when there are no
+ *     factors) or column-major (layout 1: R's and Fortran's order;
+ *     transposed once).
  *   - weights and offset may be NULL (all 1, all 0); y may not.
  *   - Factor predictors: codes is an n x nfactors column-major int32 matrix,
  *     column f holding each row's level of factor f as an index into that
@@ -32,7 +33,9 @@
  *     "no-intercept", "standardize", "relax", "penalty-factor", "exclude",
  *     "groups", "G", "memory", "ref", "pair-weights", "min-count",
  *     "max-levels").
- *     An unknown name is an error. NULL or "" is {}. See clib/README.md.
+ *     An unknown name is an error, and so is an option that would have no
+ *     effect (folds without cross-validation, say), as the command line
+ *     refuses such a flag. NULL or "" is {}. See clib/README.md.
  *   - λ is on cardreg's scale (no 1/(2n)): glmnet's and scikit-learn's is
  *     λ/(2n), as everywhere in cardreg.
  */
