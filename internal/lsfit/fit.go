@@ -120,6 +120,20 @@ type prepared struct {
 // checkInputs checks the shapes of a design and a response and that the
 // entries of a dense one are finite.
 func checkInputs(x solver.Design, y mat.Matrix) error {
+	if err := checkShapes(x, y); err != nil {
+		return err
+	}
+	if err := finite("response", y, math.Inf(1)); err != nil {
+		return err
+	}
+	if dd, ok := x.(solver.DenseDesign); ok {
+		return finite("design", dd.X, math.Inf(1))
+	}
+	return nil
+}
+
+// checkShapes checks the shapes of a design and a response.
+func checkShapes(x solver.Design, y mat.Matrix) error {
 	if x == nil || y == nil {
 		return errors.New("lsfit: nil design or response")
 	}
@@ -130,12 +144,6 @@ func checkInputs(x solver.Design, y mat.Matrix) error {
 	}
 	if n == 0 || p == 0 || q == 0 {
 		return errors.New("lsfit: empty design or response")
-	}
-	if err := finite("response", y, math.Inf(1)); err != nil {
-		return err
-	}
-	if dd, ok := x.(solver.DenseDesign); ok {
-		return finite("design", dd.X, math.Inf(1))
 	}
 	return nil
 }
@@ -149,7 +157,9 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 // coordinate descent sweeps, instead of a centred copy that the solver
 // would transpose again.
 func prepareLayout(x solver.Design, y mat.Matrix, opts *Options, columns bool) (*prepared, error) {
-	if err := checkInputs(x, y); err != nil {
+	// Fit, FitPath and CrossValidate checked the entries (checkInputs)
+	// before rescaling; the bound below checks them again, once.
+	if err := checkShapes(x, y); err != nil {
 		return nil, err
 	}
 	n, _ := x.Dims()

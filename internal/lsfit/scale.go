@@ -123,7 +123,7 @@ func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) 
 	} else if ok {
 		top, small, smallMax := columnRange(dd.X, opts == nil || !opts.NoIntercept)
 		sc.sx = unitScale(top)
-		if _, e := math.Frexp(smallMax * sc.sx); small >= 0 && e < -safeExp {
+		if small >= 0 && scaledExp(smallMax, top) < -safeExp {
 			return sc, nil, nil, &ScaleError{Small: small, SmallMax: smallMax, Big: bigCol(dd.X, top), BigMax: top}
 		}
 		if sc.sx != 1 {
@@ -143,24 +143,44 @@ func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) 
 // columnRange returns the largest magnitude of x, the column whose largest
 // magnitude is smallest among the non-zero columns (-1 when none), and
 // that column's largest magnitude. With an intercept, constant columns
-// (zero once centred) are left out of the smallest.
+// (zero once centred) are left out of the smallest; which columns are
+// constant (two more passes over x) is asked only when a column is small
+// enough against the largest to fail rescale's test, the only use of the
+// smallest.
 func columnRange(x *mat.Dense, intercept bool) (top float64, small int, smallMax float64) {
-	small = -1
 	size := columnMaxAbs(x)
-	var constant []bool
-	if intercept {
-		constant = constantColumns(x, size)
-	}
-	for j, m := range size {
+	for _, m := range size {
 		top = math.Max(top, m)
-		if intercept && constant[j] {
+	}
+	small, smallMax = smallestColumn(size, nil)
+	if intercept && small >= 0 && scaledExp(smallMax, top) < -safeExp {
+		small, smallMax = smallestColumn(size, constantColumns(x, size))
+	}
+	return top, small, smallMax
+}
+
+// scaledExp returns the binary exponent of m once the data are scaled by
+// unitScale(top), computed from the exponents: the product itself may
+// underflow to 0, whose exponent (0) would pass a column far too small.
+func scaledExp(m, top float64) int {
+	_, e := math.Frexp(m)
+	_, s := math.Frexp(unitScale(top)) // a power of two 2^k: s = k + 1
+	return e + s - 1
+}
+
+// smallestColumn returns the column of smallest non-zero size, less the
+// skip ones (nil: none), and its size; -1 when there is none.
+func smallestColumn(size []float64, skip []bool) (int, float64) {
+	small, smallMax := -1, 0.0
+	for j, m := range size {
+		if skip != nil && skip[j] {
 			continue
 		}
 		if m > 0 && (small < 0 || m < smallMax) {
 			small, smallMax = j, m
 		}
 	}
-	return top, small, smallMax
+	return small, smallMax
 }
 
 // colMax returns the largest magnitude of column j.

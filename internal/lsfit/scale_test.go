@@ -214,3 +214,47 @@ func TestStandardizeColumnScales(t *testing.T) {
 		require.Equal(t, 2, map[bool]int{true: se.Small, false: se.Big}[c < 1])
 	}
 }
+
+// TestConstantColumnNotAScaleError: with an intercept, a constant column
+// (zero once centred) far below the others is not a scale error, whatever
+// its magnitude; a varying one is, and so is the constant one without an
+// intercept. columnRange asks which columns are constant only when one is
+// that small.
+func TestConstantColumnNotAScaleError(t *testing.T) {
+	x, y := statsData(9, 80, 4, 1)
+	pen := penalty.Cardinality{Nu: 1.5}
+	for j := range 80 {
+		for k := range 3 {
+			x.Set(j, k, x.At(j, k)*1e200) // scaled by 2^-665 to fit
+		}
+		x.Set(j, 3, 1) // constant: 2^-665 once scaled
+	}
+	_, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{})
+	require.NoError(t, err, "a constant tiny column beside a huge one, with an intercept")
+	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{NoIntercept: true})
+	var se *ScaleError
+	require.ErrorAs(t, err, &se, "without an intercept the constant column counts")
+	require.Equal(t, 3, se.Small)
+	x.Set(5, 3, 2) // no longer constant
+	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{})
+	require.ErrorAs(t, err, &se, "a varying tiny column beside a huge one")
+	require.Equal(t, 3, se.Small)
+}
+
+// TestTinyColumnUnderflowIsAScaleError: a column at 1e-200 beside one at
+// 1e200 differs in scale by 2^-1329; scaling the data by the largest
+// puts it at 0 in float64, whose exponent passed the scale test, so the
+// fit went on with a column it could not represent. It is refused now.
+func TestTinyColumnUnderflowIsAScaleError(t *testing.T) {
+	x, y := statsData(9, 80, 3, 1)
+	for j := range 80 {
+		x.Set(j, 0, x.At(j, 0)*1e200)
+		x.Set(j, 2, x.At(j, 2)*1e-200)
+		x.Set(j, 1, x.At(j, 1)*1e150)
+	}
+	_, err := Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, 30, &Options{})
+	var se *ScaleError
+	require.ErrorAs(t, err, &se)
+	require.Equal(t, 2, se.Small)
+	require.Equal(t, 0, se.Big)
+}

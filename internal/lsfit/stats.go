@@ -166,7 +166,7 @@ func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options
 	sc.sy = unitScale(ytop)
 	if !sc.std {
 		sc.sx = unitScale(top)
-		return sc, statsScaleError(m, rms[:d-q], top, sc.sx, opts == nil || !opts.NoIntercept)
+		return sc, statsScaleError(m, rms[:d-q], top, opts == nil || !opts.NoIntercept)
 	}
 	cols := make([]float64, d-q)
 	for j := range cols {
@@ -179,10 +179,10 @@ func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options
 }
 
 // statsScaleError is rescale's refusal on statistics: a predictor whose
-// size (root mean square, rms) scaled by sx leaves float64's range for its
-// squares, next to one at top; columns constant with an intercept are
-// left out, as rescale leaves them out.
-func statsScaleError(m *suffstat.Moments, rms []float64, top, sx float64, intercept bool) error {
+// size (root mean square, rms), scaled as the data by unitScale(top),
+// leaves float64's range for its squares, next to one at top; columns
+// constant with an intercept are left out, as rescale leaves them out.
+func statsScaleError(m *suffstat.Moments, rms []float64, top float64, intercept bool) error {
 	d := m.Dim()
 	small, big := -1, 0
 	for j, v := range rms {
@@ -193,7 +193,7 @@ func statsScaleError(m *suffstat.Moments, rms []float64, top, sx float64, interc
 			small = j
 		}
 	}
-	if _, e := math.Frexp(rms[max(small, 0)] * sx); small >= 0 && e < -safeExp {
+	if small >= 0 && scaledExp(rms[small], top) < -safeExp {
 		return &ScaleError{Small: small, SmallMax: rms[small], Big: big, BigMax: top, RMS: true}
 	}
 	return nil
