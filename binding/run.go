@@ -153,9 +153,9 @@ func (pr *problem) namedPenalty() error {
 		return fmt.Errorf("options: family %s (or an offset, penalty factors, exclude): penalty %s is not supported (%s)", o.Family, o.Penalty,
 			strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "))
 	}
-	free, err := excluded(o.Exclude, names)
+	free, err := estimator.UnpenalizedColumns(names, o.Exclude)
 	if err != nil {
-		return err
+		return fmt.Errorf("options: exclude: %v", err)
 	}
 	in := penalty.Inputs{P: len(names) - len(free)}
 	if in.Nu = 0; o.Nu != nil {
@@ -213,25 +213,6 @@ func (pr *problem) penaltyInputs(kind penalty.Kind, p, nfree int) ([]int, *mat.D
 		return nil, nil, fmt.Errorf("options: groups and G are for the grouped and general penalties, not %s", o.Penalty)
 	}
 	return nil, nil, nil
-}
-
-// excluded returns the indices of the predictors exclude names, sorted.
-func excluded(exclude []string, names []string) ([]int, error) {
-	var free []int
-	for _, name := range exclude {
-		j := slices.Index(names, name)
-		if j < 0 {
-			return nil, fmt.Errorf("options: exclude: %s is not a predictor", data.ShortText([]byte(name)))
-		}
-		if !slices.Contains(free, j) {
-			free = append(free, j)
-		}
-	}
-	slices.Sort(free)
-	if len(free) > 0 && len(free) == len(names) {
-		return nil, errors.New("options: exclude leaves no predictor to penalise")
-	}
-	return free, nil
 }
 
 // penaltyFactors is the weighted lasso of glmnet's penalty.factor f, the

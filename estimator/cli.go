@@ -1,7 +1,11 @@
 package estimator
 
 import (
+	"errors"
+	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/glm"
@@ -24,6 +28,28 @@ func Measures(fam datafit.Family) []string { return glm.Measures(fam) }
 // out of the penalty (Options.Unpenalized).
 func PenaltyFactors(f []float64) (penalty.WeightedL1, []int, error) {
 	return glm.PenaltyFactors(f)
+}
+
+// UnpenalizedColumns returns the sorted, distinct indices in names of the
+// predictors exclude names (Options.Unpenalized): an error for a name that
+// is not a predictor, or when no predictor would be left to penalise.
+// The command line's --exclude and the bindings' "exclude" read it.
+func UnpenalizedColumns(names, exclude []string) ([]int, error) {
+	var free []int
+	for _, name := range exclude {
+		j := slices.Index(names, name)
+		if j < 0 {
+			return nil, fmt.Errorf("%q is not a predictor (predictors: %s)", name, strings.Join(names, ", "))
+		}
+		if !slices.Contains(free, j) {
+			free = append(free, j)
+		}
+	}
+	slices.Sort(free)
+	if len(free) > 0 && len(free) == len(names) {
+		return nil, errors.New("it leaves no predictor to penalise")
+	}
+	return free, nil
 }
 
 // FoldError reports a cross-validation fold whose training rows cannot be

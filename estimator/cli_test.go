@@ -1,6 +1,7 @@
 package estimator
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/cardsparse/cardreg/suffstat"
@@ -27,4 +28,21 @@ func TestConstantVariable(t *testing.T) {
 	require.False(t, ConstantVariable(all, 0))
 	require.NoError(t, SumToN(f))
 	require.InDelta(t, 50, f.All().W, 1e-9)
+}
+
+func TestUnpenalizedColumns(t *testing.T) {
+	names := []string{"a", "b", "c"}
+	free, err := UnpenalizedColumns(names, []string{"c", "a", "c"})
+	if err != nil || len(free) != 2 || free[0] != 0 || free[1] != 2 {
+		t.Errorf("got %v, %v; want [0 2]", free, err)
+	}
+	if free, err := UnpenalizedColumns(names, nil); err != nil || free != nil {
+		t.Errorf("none: got %v, %v", free, err)
+	}
+	if _, err := UnpenalizedColumns(names, []string{"z"}); err == nil || !strings.Contains(err.Error(), `"z" is not a predictor (predictors: a, b, c)`) {
+		t.Errorf("unknown name: %v", err)
+	}
+	if _, err := UnpenalizedColumns(names, []string{"a", "b", "c"}); err == nil || !strings.Contains(err.Error(), "no predictor to penalise") {
+		t.Errorf("every predictor: %v", err)
+	}
 }

@@ -137,21 +137,11 @@ func (pr *problem) build(f *fitFlags) error {
 }
 
 // excludedColumns returns the indices of the predictors --exclude names,
-// sorted.
+// sorted (estimator.UnpenalizedColumns).
 func excludedColumns(exclude string, names []string) ([]int, error) {
-	var free []int
-	for _, name := range splitList(exclude) {
-		j := slices.Index(names, name)
-		if j < 0 {
-			return nil, usagef("--exclude: %s is not a predictor (predictors: %s)", data.ShortText([]byte(name)), strings.Join(names, ", "))
-		}
-		if !slices.Contains(free, j) {
-			free = append(free, j)
-		}
-	}
-	slices.Sort(free)
-	if len(free) > 0 && len(free) == len(names) {
-		return nil, usagef("--exclude leaves no predictor to penalise")
+	free, err := estimator.UnpenalizedColumns(names, splitList(exclude))
+	if err != nil {
+		return nil, usagef("--exclude: %v", err)
 	}
 	return free, nil
 }
