@@ -102,12 +102,8 @@ class _Base(BaseEstimator):
                 raise ValueError("Found array with 0 sample(s) (shape=%s) "
                                  "while a minimum of 1 is required."
                                  % (X.shape,))
-            num = [c for c in X.columns if not _data._is_categorical(
-                X[c].dtype)]
-            if num:
-                vals = X[num].to_numpy(dtype=np.float64)
-                if not np.all(np.isfinite(vals)):
-                    raise ValueError("Input X contains NaN or infinity.")
+            # Its numeric columns are converted once, for the library,
+            # which refuses a NaN or an infinity naming its row and column.
             return X
         # check_array keeps a float64 array as it is (C or F order) and
         # turns a float64 DataFrame into its column-major block, no copy.

@@ -122,6 +122,16 @@ class Factors(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "'fuel'.*row 7.*missing"):
             cardreg.fit(X, y, family="poisson", offset=off, lam=5.0)
 
+    def test_missing_numeric_value_beside_factors(self):
+        """A NaN in a numeric column of a DataFrame with factors is the
+        library's error, naming the row (from 1) and the column."""
+        X, y, off = policies()
+        X = X.copy()
+        X.loc[7, "driver_age"] = np.nan
+        est = cardreg.CardinalityPoissonRegressor(lam=5.0)
+        with self.assertRaisesRegex(ValueError, 'row 8: column "driver_age": NaN'):
+            est.fit(X, y, offset=off)
+
     def test_reference_option(self):
         X, y, off = policies()
         r = cardreg.fit(X, y, family="poisson", offset=off, lam=5.0,
