@@ -78,6 +78,15 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		return out, err
 	case famStream:
 		v := d.(*Stream)
+		if inRounds(&co.Options, measure) {
+			r, ok, err := streamRounds(v, pen, famCVOptions(&co, nil, fold, k, measure), true, fold, k, co.Seed)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return fromGLMCV(r.CV, r.Scans), nil
+			}
+		}
 		sc, err := glm.CrossValidateSource(v.Source, v.P, pen, famCVOptions(&co, nil, fold, k, measure))
 		if err != nil {
 			return nil, err

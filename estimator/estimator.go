@@ -152,6 +152,15 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 		return p, err
 	case famStream:
 		v := d.(*Stream)
+		if inRounds(&po.Options, "") {
+			r, ok, err := streamRounds(v, pen, &glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}, false, nil, 1, 0)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				return fromGLMPath(r.Path, r.Scans), nil
+			}
+		}
 		sp, err := glm.FitPathSource(v.Source, v.P, pen, famPathOptions(&po, nil))
 		if err != nil {
 			return nil, err

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -59,15 +60,22 @@ func (s *RowScanner) pass(row func(i uint64, f int, x []float64, y, w, o float64
 	})
 }
 
-// First implements Scanner: one pass checks every row (datafit.CheckRow),
+// First implements Scanner: one pass checks every row (datafit.CheckRow,
+// then the weights and the columns' scales as a streamed fit does),
 // sums the totals and keeps the m rows of smallest seeded hash (a uniform
 // sample without replacement).
 func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 	t := newTotals(s.k, s.p)
 	smp := &sampleHeap{}
+	var ws suffstat.WeightSummary
+	top := make([]float64, s.p) // each column's largest magnitude
 	err := s.pass(func(i uint64, f int, x []float64, y, w, o float64) error {
 		if err := datafit.CheckRow(s.fam, int(i), x, y, w, o); err != nil {
 			return err
+		}
+		ws.Add(w)
+		for j, v := range x {
+			top[j] = math.Max(top[j], math.Abs(v))
 		}
 		if s.shift == nil {
 			s.shift = append([]float64(nil), x...)
@@ -87,6 +95,14 @@ func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 	}
 	if s.shift == nil {
 		return nil, nil, errors.New("glmscan: no rows")
+	}
+	if err := ws.Check(); err != nil {
+		return nil, nil, &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
+	}
+	for j, m := range top {
+		if err := datafit.CheckColumnScale(j, m); err != nil {
+			return nil, nil, err
+		}
 	}
 	t.Shift = s.shift
 	return t, smp.sample(), nil

@@ -19,6 +19,16 @@ const DefaultSampleSize = 20000
 // DefaultMaxScans bounds the scans of a fit in rounds.
 const DefaultMaxScans = 12
 
+// ErrRoundsUnfit wraps FitRounds' errors for data the rounds cannot fit
+// but passes per Newton step can (or explain row by row): binomial data
+// with offsets (whose intercept-only model has no closed form from the
+// totals), predictors collinear with the intercept, a training set with
+// one class or no counts.
+var ErrRoundsUnfit = errors.New("glm: not a fit in rounds")
+
+// unfit wraps err as ErrRoundsUnfit.
+func unfit(err error) error { return fmt.Errorf("%w: %w", ErrRoundsUnfit, err) }
+
 // RoundsOptions configure FitRounds.
 type RoundsOptions struct {
 	// CVOptions give the family, standardisation, tolerance, grid and
@@ -213,7 +223,7 @@ func (r *rounds) addSet(train []int, hold int) error {
 	t := r.tot.Over(train)
 	s := &trainSet{hold: hold, n: t.N[0], w: t.W[0], sd: make([]float64, r.p), wx: make([]float64, r.p)}
 	if s.n < 2 || !(s.w > 0) || math.IsInf(s.w, 0) {
-		return fmt.Errorf("glm: %d rows with total weight %v: need at least 2 rows and a finite positive total weight", s.n, s.w)
+		return unfit(fmt.Errorf("%d rows with total weight %v", s.n, s.w))
 	}
 	s.a = float64(s.n) / s.w
 	for j := range r.p {
@@ -232,7 +242,7 @@ func (r *rounds) addSet(train []int, hold int) error {
 	}
 	s.shift, s.gram = t.Shift, &mat.Cholesky{}
 	if !s.gram.Factorize(t.Sym(0)) {
-		return errors.New("glm: the predictors are collinear (with the intercept) on the data's rows: a fit in rounds needs them linearly independent")
+		return unfit(errors.New("the predictors are collinear with the intercept"))
 	}
 	r.sets = append(r.sets, s)
 	return nil
@@ -247,16 +257,16 @@ func (r *rounds) nullModel(s *trainSet, t *glmscan.Totals) error {
 	switch r.fam.(type) {
 	case datafit.Binomial:
 		if t.Offset {
-			return errors.New("glm: a binomial fit in rounds does not take offsets (its intercept-only model has no closed form); fit the rows in memory or streamed")
+			return unfit(errors.New("binomial data with offsets"))
 		}
 		mu = wy / w
 		if !(mu > 0 && mu < 1) {
-			return errors.New("glm: the binomial response holds one class only")
+			return unfit(errors.New("the binomial response holds one class only"))
 		}
 		b0 = r.fam.Eta(mu)
 	default:
 		if !(wy > 0) {
-			return errors.New("glm: every Poisson count is zero")
+			return unfit(errors.New("every Poisson count is zero"))
 		}
 		b0 = math.Log(wy / t.WE[0])
 		mu = math.Exp(b0)

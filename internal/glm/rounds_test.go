@@ -106,7 +106,7 @@ func TestFitRoundsRefuses(t *testing.T) {
 	tb := withWeightsOffsets(own(datafit.Binomial{}, 200, 3, 5))
 	sc := glmscan.NewRowScanner(&tableSource{tb: tb}, datafit.Binomial{}, 3, 1, nil, 1)
 	_, err := FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}}}}})
-	require.ErrorContains(t, err, "offsets")
+	require.ErrorIs(t, err, ErrRoundsUnfit)
 	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Gaussian{}}}}})
 	require.ErrorContains(t, err, "binomial and Poisson")
 	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}, Relax: true}}}})

@@ -1,0 +1,49 @@
+package estimator
+
+import (
+	"errors"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/glm"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/suffstat"
+)
+
+// inRounds reports whether a streamed fit of o's family and options runs
+// in rounds (glm.FitRounds: a few passes for a whole path and its
+// cross-validation) rather than by passes per Newton step: binomial and
+// Poisson paths without relax, unpenalised predictors or auc.
+func inRounds(o *Options, measure string) bool {
+	switch o.family().(type) {
+	case datafit.Binomial, datafit.Poisson:
+	default:
+		return false
+	}
+	return !o.Relax && len(o.Unpenalized) == 0 && measure != "auc"
+}
+
+// streamRounds fits a streamed path, and with cv its cross-validation over
+// k folds (fold ids, else suffstat's dealing under seed), in rounds. It
+// returns ok false when the data turn out to need the other route
+// (glm.ErrRoundsUnfit), which the first pass finds out.
+func streamRounds(v *Stream, pen penalty.Penalty, co *glm.CVOptions, cv bool, fold []int, k int, seed uint64) (*glm.Rounds, bool, error) {
+	var deal func(i uint64) int
+	if cv {
+		if fold != nil {
+			deal = func(i uint64) int { return fold[min(i, uint64(len(fold)-1))] }
+		} else {
+			rf := suffstat.NewRowFolder(seed, k)
+			deal = rf.Fold
+		}
+	}
+	sc := glmscan.NewRowScanner(v.Source, co.Family, v.P, k, deal, seed)
+	r, err := glm.FitRounds(sc, v.P, pen, &glm.RoundsOptions{CVOptions: *co, CV: cv})
+	if errors.Is(err, glm.ErrRoundsUnfit) {
+		return nil, false, nil
+	}
+	if err == nil && fold != nil && r.Path != nil && len(fold) != r.Path.Models[0].N {
+		return nil, true, errors.New("estimator: the fold ids and the rows differ in number")
+	}
+	return r, true, err
+}
