@@ -5,6 +5,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/testenv"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -28,11 +29,14 @@ type roundsCase struct {
 // scans.
 func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 	cases := []roundsCase{
-		{fam: datafit.Binomial{}, pen: penalty.L1{}, std: true, sample: 1 << 20},
 		{fam: datafit.Binomial{}, pen: penalty.L1{}, std: true, sample: 3000},
 		{fam: datafit.Poisson{}, pen: penalty.L1{}, offsets: true, sample: 3000},
-		{fam: datafit.Binomial{}, pen: penalty.Cardinality{Nu: 1}, sample: 3000},
-		{fam: datafit.Poisson{}, pen: penalty.L1{}, std: true, sample: 1 << 20}, // all rows
+	}
+	if testenv.Slow() {
+		cases = append(cases,
+			roundsCase{fam: datafit.Binomial{}, pen: penalty.L1{}, std: true, sample: 1 << 20}, // all rows
+			roundsCase{fam: datafit.Binomial{}, pen: penalty.Cardinality{Nu: 1}, sample: 3000},
+			roundsCase{fam: datafit.Poisson{}, pen: penalty.L1{}, std: true, sample: 1 << 20})
 	}
 	for _, c := range cases {
 		tb := own(c.fam, 10000, 8, 77)
