@@ -100,8 +100,8 @@ type Scanner interface {
 	Scans() int
 }
 
-// newTotals returns zero totals of k folds and p predictors.
-func newTotals(k, p int) *Totals {
+// NewTotals returns zero totals of k folds and p predictors.
+func NewTotals(k, p int) *Totals {
 	t := &Totals{N: make([]int, k), W: make([]float64, k), WY: make([]float64, k), WE: make([]float64, k)}
 	for _, m := range []*[][]float64{&t.WX, &t.WXX, &t.WXY, &t.WXE} {
 		*m = make([][]float64, k)
@@ -120,7 +120,7 @@ func newTotals(k, p int) *Totals {
 // and per-column WX, WXX, WXY, WXE (fold 0 of the result).
 func (t *Totals) Over(train []int) *Totals {
 	p := len(t.Shift)
-	out := newTotals(1, p)
+	out := NewTotals(1, p)
 	out.Shift, out.Offset = t.Shift, t.Offset
 	for _, f := range train {
 		out.N[0] += t.N[f]

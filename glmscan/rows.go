@@ -65,7 +65,7 @@ func (s *RowScanner) pass(row func(i uint64, f int, x []float64, y, w, o float64
 // sums the totals and keeps the m rows of smallest seeded hash (a uniform
 // sample without replacement).
 func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
-	t := newTotals(s.k, s.p)
+	t := NewTotals(s.k, s.p)
 	smp := &sampleHeap{}
 	var ws suffstat.WeightSummary
 	top := make([]float64, s.p) // each column's largest magnitude

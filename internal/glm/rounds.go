@@ -133,12 +133,15 @@ func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions)
 	if tol == 0 {
 		tol = solver.DefaultTol
 	}
-	m := o.Measure
-	r := &rounds{sc: sc, fam: fam, pen: pen, o: o, p: p, tol: tol}
-	r.score = func(y, eta float64) float64 {
-		return score(m, fam, []float64{y}, []float64{eta}, []float64{1}, 0)
+	return &rounds{sc: sc, fam: fam, pen: pen, o: o, p: p, tol: tol, score: UnitScore(o.Measure, fam)}, nil
+}
+
+// UnitScore returns the held-out measure of one row with response y and
+// linear predictor η (cross-validation's score, unweighted).
+func UnitScore(measure string, fam datafit.Family) func(y, eta float64) float64 {
+	return func(y, eta float64) float64 {
+		return score(measure, fam, []float64{y}, []float64{eta}, []float64{1}, 0)
 	}
-	return r, nil
 }
 
 func famName(f datafit.Family) string {

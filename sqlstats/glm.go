@@ -1,0 +1,535 @@
+package sqlstats
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/glmscan"
+)
+
+// GLMScanner is a glmscan.Scanner over the rows of a ClickHouse table or
+// query: each scan is one aggregation query that returns only sums per
+// fold, with the models' coefficients sent as array constants and every
+// model evaluated on every row with ClickHouse's array functions
+// (arrayMap, sumForEach). Predictors are taken about one row's values (a
+// query of one row, LIMIT 1, which reads no more than a block): the sums
+// are of shifted values. Source.Columns are the predictors, then the
+// response.
+type GLMScanner struct {
+	ctx    context.Context
+	q      Querier
+	b      builder
+	fam    datafit.Family
+	offset string
+	p      int
+	shift  []float64
+	scans  int
+}
+
+// NewGLMScanner returns a scanner of src's rows for family fam (binomial
+// or Poisson) with the offset column offset ("" for none).
+func NewGLMScanner(ctx context.Context, q Querier, src Source, offset string, fam datafit.Family) (*GLMScanner, error) {
+	if err := src.check(); err != nil {
+		return nil, err
+	}
+	switch fam.(type) {
+	case datafit.Binomial, datafit.Poisson:
+	default:
+		return nil, fmt.Errorf("sqlstats: a scan fits the binomial and Poisson families, not %s", fam.Name())
+	}
+	return &GLMScanner{ctx: ctx, q: q, b: builder{d: ClickHouse, s: src}, fam: fam, offset: offset, p: len(src.Columns) - 1}, nil
+}
+
+// Folds implements glmscan.Scanner.
+func (g *GLMScanner) Folds() int { return g.b.s.Folds }
+
+// Scans implements glmscan.Scanner: the aggregation queries made.
+func (g *GLMScanner) Scans() int { return g.scans }
+
+// col is a source column as a double.
+func (g *GLMScanner) col(name string) string { return g.b.d.Float(g.b.d.Quote(name)) }
+
+// o is the offset expression.
+func (g *GLMScanner) o() string {
+	if g.offset == "" {
+		return "0"
+	}
+	return g.col(g.offset)
+}
+
+// base is the subquery of rows: z = (1, x − shift), y, w, o, the fold k
+// and, when withX, xd = x − shift and the count of bad values.
+func (g *GLMScanner) base(withX bool, extra string) string {
+	z := []string{literal(1)}
+	var xd, bad []string
+	names := append([]string{}, g.b.s.Columns...)
+	if g.b.s.Weight != "" {
+		names = append(names, g.b.s.Weight)
+	}
+	if g.offset != "" {
+		names = append(names, g.offset)
+	}
+	for j := range g.p {
+		e := g.col(g.b.s.Columns[j]) + " - " + literal(g.shift[j])
+		z, xd = append(z, e), append(xd, e)
+	}
+	for _, c := range names {
+		bad = append(bad, g.b.d.Quote(c)+" IS NULL", g.b.d.NotFinite(g.col(c)))
+	}
+	sel := []string{"[" + strings.Join(z, ", ") + "] AS z", g.col(g.b.s.Columns[g.p]) + " AS y",
+		g.b.w() + " AS w", g.o() + " AS o", g.b.fold() + " AS k"}
+	if withX {
+		sel = append(sel, "["+strings.Join(xd, ", ")+"] AS xd",
+			"CASE WHEN "+strings.Join(bad, " OR ")+" THEN 1 ELSE 0 END AS bad")
+	}
+	if extra != "" {
+		sel = append(sel, extra)
+	}
+	return "(SELECT " + strings.Join(sel, ", ") + g.b.from() + ")"
+}
+
+// readShift reads one row's predictors, the shift.
+func (g *GLMScanner) readShift() error {
+	var sel []string
+	for j := range g.p {
+		sel = append(sel, g.col(g.b.s.Columns[j]))
+	}
+	rows, err := g.q.Query(g.ctx, "SELECT "+strings.Join(sel, ", ")+g.b.from()+" LIMIT 1")
+	if err != nil {
+		return fmt.Errorf("sqlstats: reading one row: %w", err)
+	}
+	if len(rows) == 0 {
+		return errors.New("sqlstats: no rows")
+	}
+	v, err := floats(rows[0], g.p)
+	if err != nil {
+		return err
+	}
+	for j, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			v[j] = 0 // the totals query names the bad values
+		}
+	}
+	g.shift = v
+	return nil
+}
+
+// count returns the number of rows.
+func (g *GLMScanner) count() (float64, error) {
+	rows, err := g.q.Query(g.ctx, "SELECT count()"+g.b.from())
+	if err != nil {
+		return 0, fmt.Errorf("sqlstats: counting the rows: %w", err)
+	}
+	if len(rows) != 1 {
+		return 0, errors.New("sqlstats: counting the rows: no answer")
+	}
+	v, err := floats(rows[0], 1)
+	return v[0], err
+}
+
+// sampleSeed separates the sample's hash from the folds'.
+const sampleSeed = 0x5a3d1e
+
+// First implements glmscan.Scanner: after a count and one row (the
+// shift), one query returns per fold the totals, the bounds of the
+// response and weights, and a sample of about m rows (a hash of each row
+// below m/n of its range: uniform and the same every time).
+func (g *GLMScanner) First(m int) (*glmscan.Totals, *glmscan.Sample, error) {
+	if err := g.readShift(); err != nil {
+		return nil, nil, err
+	}
+	n, err := g.count()
+	if err != nil {
+		return nil, nil, err
+	}
+	thr := uint64(math.MaxUint32) + 1
+	if float64(m) < n {
+		thr = uint64(float64(m) / n * float64(thr))
+	}
+	keys := make([]string, len(g.b.s.Columns))
+	for i, c := range g.b.s.Columns {
+		keys[i] = g.b.d.Quote(c)
+	}
+	hash := fmt.Sprintf("cityHash64(%d, %s) %% 4294967296 AS hs", g.b.s.Seed+sampleSeed, strings.Join(keys, ", "))
+	var ia, ib []string
+	for a := range g.p + 1 {
+		for b := a; b <= g.p; b++ {
+			ia, ib = append(ia, strconv.Itoa(a+1)), append(ib, strconv.Itoa(b+1))
+		}
+	}
+	sel := []string{"k", "count()", "sum(bad)", "sum(w)", "sum(w * y)", "sum(w * exp(o))",
+		"sumForEach(arrayMap(x -> w * x, xd))", "sumForEach(arrayMap(x -> w * x * x, xd))",
+		"sumForEach(arrayMap(x -> w * x * y, xd))", "sumForEach(arrayMap(x -> w * x * exp(o), xd))",
+		"sumForEach(arrayMap((a, b) -> w * z[a] * z[b], [" + strings.Join(ia, ",") + "], [" + strings.Join(ib, ",") + "]))",
+		fmt.Sprintf("groupArrayIf(arrayConcat(xd, [y, w, o]), hs < %d)", thr),
+		"min(y)", "max(y)", "min(w)", "sum(o != 0)", "max(length(z) + length(xd))"}
+	rows, err := g.query(g.b.s.Folds, "SELECT "+strings.Join(sel, ", ")+" FROM "+g.base(true, hash)+" GROUP BY k ORDER BY k")
+	if err != nil {
+		return nil, nil, err
+	}
+	return g.readFirst(rows)
+}
+
+// query runs one scan and checks it returned at most k groups.
+func (g *GLMScanner) query(k int, sql string) ([][]string, error) {
+	g.scans++
+	rows, err := g.q.Query(g.ctx, sql)
+	if err != nil {
+		return nil, fmt.Errorf("sqlstats: scan %d: %w", g.scans, err)
+	}
+	if len(rows) > k {
+		return nil, fmt.Errorf("sqlstats: scan %d returned %d folds, expected at most %d", g.scans, len(rows), k)
+	}
+	return rows, nil
+}
+
+// readFirst reads the first scan's rows.
+func (g *GLMScanner) readFirst(rows [][]string) (*glmscan.Totals, *glmscan.Sample, error) {
+	p := g.p
+	t := glmscan.NewTotals(g.b.s.Folds, p)
+	t.Shift = g.shift
+	smp := &glmscan.Sample{}
+	var yMin, yMax, wMin = math.Inf(1), math.Inf(-1), math.Inf(1)
+	for _, row := range rows {
+		if len(row) != 17 {
+			return nil, nil, fmt.Errorf("sqlstats: the first scan returned %d fields, expected 17", len(row))
+		}
+		v, err := floats(append(append([]string{}, row[:6]...), row[12:16]...), 10)
+		if err != nil {
+			return nil, nil, err
+		}
+		if v[2] > 0 {
+			return nil, nil, g.b.badValues(g.ctx, g.q, fmt.Errorf("sqlstats: %.0f %w", v[2], errBadRows))
+		}
+		k, err := g.b.foldOf(v[0], row[0], v[1])
+		if err != nil {
+			return nil, nil, err
+		}
+		t.N[k], t.W[k], t.WY[k], t.WE[k] = int(v[1]), v[3], v[4], v[5]
+		t.Offset = t.Offset || v[9] > 0
+		yMin, yMax, wMin = math.Min(yMin, v[6]), math.Max(yMax, v[7]), math.Min(wMin, v[8])
+		for a, dst := range []*[][]float64{&t.WX, &t.WXX, &t.WXY, &t.WXE} {
+			if (*dst)[k], err = array(row[6+a], p); err != nil {
+				return nil, nil, err
+			}
+		}
+		if err := g.readGram(t.XX[k], row[10]); err != nil {
+			return nil, nil, err
+		}
+		if err := g.readSample(smp, row[11], k); err != nil {
+			return nil, nil, err
+		}
+	}
+	if err := g.checkRange(yMin, yMax, wMin); err != nil {
+		return nil, nil, err
+	}
+	return t, smp, nil
+}
+
+// readGram fills the (p+1)² Gram matrix xx from its upper triangle.
+func (g *GLMScanner) readGram(xx []float64, field string) error {
+	d := g.p + 1
+	v, err := array(field, d*(d+1)/2)
+	if err != nil {
+		return err
+	}
+	i := 0
+	for a := range d {
+		for b := a; b < d; b++ {
+			xx[a*d+b], xx[b*d+a] = v[i], v[i]
+			i++
+		}
+	}
+	return nil
+}
+
+// readSample appends fold k's sampled rows (x − shift, y, w, o).
+func (g *GLMScanner) readSample(smp *glmscan.Sample, field string, k int) error {
+	inner := strings.TrimSpace(field)
+	if len(inner) < 2 || inner[0] != '[' || inner[len(inner)-1] != ']' {
+		return fmt.Errorf("sqlstats: the engine returned %.40q, not an array of rows", field)
+	}
+	inner = inner[1 : len(inner)-1]
+	for inner != "" {
+		end := strings.IndexByte(inner, ']')
+		if end < 0 {
+			return fmt.Errorf("sqlstats: the engine returned %.40q, not an array of rows", field)
+		}
+		v, err := array(inner[:end+1], g.p+3)
+		if err != nil {
+			return err
+		}
+		x := v[:g.p]
+		for j := range x {
+			x[j] += g.shift[j]
+		}
+		smp.X = append(smp.X, x)
+		smp.Y, smp.W, smp.O = append(smp.Y, v[g.p]), append(smp.W, v[g.p+1]), append(smp.O, v[g.p+2])
+		smp.Fold = append(smp.Fold, k)
+		inner = strings.TrimPrefix(inner[end+1:], ",")
+	}
+	return nil
+}
+
+// checkRange refuses responses outside the family's range and negative
+// weights, naming the column.
+func (g *GLMScanner) checkRange(yMin, yMax, wMin float64) error {
+	y := g.b.s.Columns[g.p]
+	switch _, binomial := g.fam.(datafit.Binomial); {
+	case binomial && (yMin < 0 || yMax > 1):
+		return fmt.Errorf("sqlstats: column %s holds values outside 0…1 (from %v to %v): a binomial response is 0/1 or a proportion", y, yMin, yMax)
+	case yMin < 0:
+		return fmt.Errorf("sqlstats: column %s holds negative values (down to %v): a Poisson response is a count ≥ 0", y, yMin)
+	case wMin < 0:
+		return fmt.Errorf("sqlstats: column %s holds negative weights (down to %v)", g.b.s.Weight, wMin)
+	}
+	return nil
+}
+
+// array parses an array of n numbers as the engine prints it: [a,b,…].
+func array(field string, n int) ([]float64, error) {
+	s := strings.TrimSpace(field)
+	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
+		return nil, fmt.Errorf("sqlstats: the engine returned %.40q, not an array", field)
+	}
+	var parts []string
+	if s = s[1 : len(s)-1]; s != "" {
+		parts = strings.Split(s, ",")
+	}
+	if len(parts) != n {
+		return nil, fmt.Errorf("sqlstats: the engine returned an array of %d numbers, expected %d", len(parts), n)
+	}
+	out := make([]float64, n)
+	for i, p := range parts {
+		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil {
+			return nil, fmt.Errorf("sqlstats: the engine returned %q in an array, not a number", p)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// familySQL holds a family's expressions of the linear predictor e, the
+// response y and a dual value v, as SQL.
+type familySQL struct {
+	mean, d1, dev func(e string) string
+	conj          func(v string) string
+	binomial      bool
+}
+
+func xlogx(t string) string { return "if(" + t + " > 0, " + t + " * log(" + t + "), 0)" }
+
+func sqlFamily(fam datafit.Family) familySQL {
+	if _, ok := fam.(datafit.Binomial); ok {
+		mean := func(e string) string { return "(1 / (1 + exp(-(" + e + "))))" }
+		return familySQL{binomial: true, mean: mean,
+			d1:  func(e string) string { return "2 * (" + mean(e) + " - y)" },
+			dev: func(e string) string { return "2 * (greatest(" + e + ", 0) + log(1 + exp(-abs(" + e + "))) - y * (" + e + "))" },
+			conj: func(v string) string {
+				a := "(y + (" + v + ") / 2)"
+				return "if(" + a + " < 0 OR " + a + " > 1, 1 / 0, 2 * (" + xlogx(a) + " + " + xlogx("(1 - "+a+")") + "))"
+			}}
+	}
+	mean := func(e string) string { return "exp(" + e + ")" }
+	return familySQL{mean: mean,
+		d1:  func(e string) string { return "2 * (" + mean(e) + " - y)" },
+		dev: func(e string) string { return "2 * (" + xlogx("y") + " - y - y * (" + e + ") + exp(" + e + "))" },
+		conj: func(v string) string {
+			b := "(y + (" + v + ") / 2)"
+			return "if(" + b + " < 0, 1 / 0, 2 * (" + xlogx(b) + " - " + b + ") - 2 * (" + xlogx("y") + " - y))"
+		}}
+}
+
+// score is the held-out measure of a row at e (glm's score for one row).
+func (f familySQL) score(measure, e string) (string, error) {
+	mu := f.mean(e)
+	two := ""
+	if f.binomial {
+		two = "2 * "
+	}
+	switch measure {
+	case "mse":
+		return two + "pow(y - " + mu + ", 2)", nil
+	case "mae":
+		return two + "abs(y - " + mu + ")", nil
+	case "class":
+		if f.binomial {
+			return "if((y = 0 AND " + mu + " >= 0.5) OR (y = 1 AND " + mu + " <= 0.5), 1, 0)", nil
+		}
+	case "deviance":
+		if f.binomial {
+			m := "greatest(least(" + mu + ", 0.99999), 0.00001)"
+			return "-2 * (y * log(" + m + ") + (1 - y) * log(1 - " + m + "))", nil
+		}
+		return f.dev(e), nil
+	}
+	return "", fmt.Errorf("sqlstats: no SQL for the measure %q", measure)
+}
+
+// coefs returns points' (b₀, β) about the shift as an array of arrays,
+// and their holdouts.
+func (g *GLMScanner) coefs(pts []glmscan.Point, alpha bool) (string, string) {
+	rows := make([]string, len(pts))
+	holds := make([]string, len(pts))
+	for i, pt := range pts {
+		b0, beta := pt.B0, pt.Beta
+		if alpha {
+			b0, beta = pt.Dual.Alpha[0], pt.Dual.Alpha[1:]
+		}
+		c := make([]string, g.p+1)
+		for j, v := range beta {
+			b0 += v * g.shift[j]
+			c[j+1] = literal(v)
+		}
+		c[0] = literal(b0)
+		rows[i] = "[" + strings.Join(c, ",") + "]"
+		holds[i] = strconv.Itoa(pt.Holdout)
+	}
+	return "[" + strings.Join(rows, ",") + "]", "[" + strings.Join(holds, ",") + "]"
+}
+
+// dot is the linear predictor of coefficient array b on the row's z.
+const dot = "arraySum(arrayMap((c, x) -> c * x, b, z))"
+
+// Scan implements glmscan.Scanner: one query. Each subquery level
+// selects plainly the columns its lambdas use (ClickHouse 18.16 does not
+// see a column used only inside a nested lambda).
+func (g *GLMScanner) Scan(req *glmscan.Request) (*glmscan.Sums, error) {
+	if err := glmscan.CheckRequest(req, g.p, g.b.s.Folds); err != nil {
+		return nil, err
+	}
+	var grad, dual []int
+	for i, pt := range req.Points {
+		if pt.Dual != nil {
+			dual = append(dual, i)
+		} else {
+			grad = append(grad, i)
+		}
+	}
+	sql, err := g.scanSQL(req, grad, dual)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := g.query(g.b.s.Folds, sql)
+	if err != nil {
+		return nil, err
+	}
+	return g.readScan(rows, req, grad, dual)
+}
+
+// pick returns the points of idx.
+func pick(pts []glmscan.Point, idx []int) []glmscan.Point {
+	out := make([]glmscan.Point, len(idx))
+	for a, i := range idx {
+		out[a] = pts[i]
+	}
+	return out
+}
+
+// scanSQL writes a scan's query: level 1 the rows, level 2 the linear
+// predictors E (gradient points) and ED (dual points), level 3 the
+// weighted derivatives R and the dual values VD, level 4 the sums.
+func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, error) {
+	f := sqlFamily(g.fam)
+	score, err := f.score(req.Measure, "e")
+	if err != nil {
+		return "", err
+	}
+	cols := "z, y, w, o, k"
+	lv2, lv3, agg := []string{cols}, []string{cols}, []string{"k", "count()", "min(y) + min(w) + min(o) + max(length(z))"}
+	if len(grad) > 0 {
+		b, h := g.coefs(pick(req.Points, grad), false)
+		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS E")
+		lv3 = append(lv3, "E", "arrayMap((e, h) -> if(h = k, 0, w * "+f.d1("e")+"), E, "+h+") AS R")
+		agg = append(agg, fmt.Sprintf("sumForEach(arrayMap(j -> R[intDiv(j, %d) + 1] * z[j %% %d + 1], range(%d)))", g.p+1, g.p+1, len(grad)*(g.p+1)),
+			"sumForEach(arrayMap((e, h) -> if(h = k, 0, w * "+f.dev("e")+"), E, "+h+"))",
+			"sumForEach(arrayMap((e, h) -> if(h = k, w * "+score+", 0), E, "+h+"))", "max(length(R))")
+	}
+	if len(dual) > 0 {
+		pts := pick(req.Points, dual)
+		b, h := g.coefs(pts, false)
+		a, _ := g.coefs(pts, true)
+		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS ED")
+		lv3 = append(lv3, "arrayMap((e, b) -> "+f.d1("e")+" - "+dot+", ED, "+a+") AS VD")
+		agg = append(agg, "sumForEach(arrayMap((v, h) -> if(h = k, 0, w * (o * v - "+f.conj("v")+")), VD, "+h+"))")
+	}
+	from := "(SELECT " + strings.Join(lv2, ", ") + " FROM " + g.base(false, "") + ")"
+	from = "(SELECT " + strings.Join(lv3, ", ") + " FROM " + from + ")"
+	return "SELECT " + strings.Join(agg, ", ") + " FROM " + from + " GROUP BY k ORDER BY k", nil
+}
+
+// readScan adds up the folds' sums into the request's Sums, the gradients
+// back on the data's scale (Σ w d₁ x = Σ w d₁ (x − shift) + shift·Σ w d₁).
+func (g *GLMScanner) readScan(rows [][]string, req *glmscan.Request, grad, dual []int) (*glmscan.Sums, error) {
+	m, p1 := len(req.Points), g.p+1
+	out := &glmscan.Sums{Grad: make([][]float64, m), Dev: make([]float64, m), Dual: make([]float64, m), Score: make([]float64, m)}
+	for _, i := range grad {
+		out.Grad[i] = make([]float64, p1)
+	}
+	for _, row := range rows {
+		want := 3
+		if len(grad) > 0 {
+			want += 4
+		}
+		if len(dual) > 0 {
+			want++
+		}
+		if len(row) != want {
+			return nil, fmt.Errorf("sqlstats: a scan returned %d fields, expected %d", len(row), want)
+		}
+		next := 3
+		if len(grad) > 0 {
+			if err := g.addGrad(out, row[3:6], grad); err != nil {
+				return nil, err
+			}
+			next = 7
+		}
+		if len(dual) > 0 {
+			v, err := array(row[next], len(dual))
+			if err != nil {
+				return nil, err
+			}
+			for a, i := range dual {
+				out.Dual[i] += v[a]
+			}
+		}
+	}
+	for _, i := range grad {
+		gr := out.Grad[i]
+		for j := range g.p {
+			gr[j+1] += g.shift[j] * gr[0]
+		}
+	}
+	return out, nil
+}
+
+// addGrad adds one fold's gradient, deviance and score arrays.
+func (g *GLMScanner) addGrad(out *glmscan.Sums, fields []string, grad []int) error {
+	p1 := g.p + 1
+	gv, err := array(fields[0], len(grad)*p1)
+	if err != nil {
+		return err
+	}
+	dv, err := array(fields[1], len(grad))
+	if err != nil {
+		return err
+	}
+	sv, err := array(fields[2], len(grad))
+	if err != nil {
+		return err
+	}
+	for a, i := range grad {
+		for j := range p1 {
+			out.Grad[i][j] += gv[a*p1+j]
+		}
+		out.Dev[i] += dv[a]
+		out.Score[i] += sv[a]
+	}
+	return nil
+}
