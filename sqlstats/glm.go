@@ -329,8 +329,10 @@ func sqlFamily(fam datafit.Family) familySQL {
 	if _, ok := fam.(datafit.Binomial); ok {
 		mean := func(e string) string { return "(1 / (1 + exp(-(" + e + "))))" }
 		return familySQL{binomial: true, mean: mean,
-			d1:  func(e string) string { return "2 * (" + mean(e) + " - y)" },
-			dev: func(e string) string { return "2 * (greatest(" + e + ", 0) + log(1 + exp(-abs(" + e + "))) - y * (" + e + "))" },
+			d1: func(e string) string { return "2 * (" + mean(e) + " - y)" },
+			dev: func(e string) string {
+				return "2 * (greatest(" + e + ", 0) + log(1 + exp(-abs(" + e + "))) - y * (" + e + "))"
+			},
 			conj: func(v string) string {
 				a := "(y + (" + v + ") / 2)"
 				return "if(" + a + " < 0 OR " + a + " > 1, 1 / 0, 2 * (" + xlogx(a) + " + " + xlogx("(1 - "+a+")") + "))"
