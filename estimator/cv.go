@@ -1,6 +1,7 @@
 package estimator
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
@@ -76,6 +77,13 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 			out.Passes = passesOf(d)
 		}
 		return out, err
+	case famScans:
+		v := d.(*Scans)
+		r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: *famCVOptions(&co, nil, nil, k, measure), CV: true})
+		if err != nil {
+			return nil, err
+		}
+		return fromGLMCV(r.CV, r.Scans), nil
 	case famStream:
 		v := d.(*Stream)
 		if inRounds(&co.Options, measure) {
@@ -118,6 +126,11 @@ func foldsFor(d Data, co *CVOptions) ([]int, int, error) {
 	switch v := d.(type) {
 	case *Stats:
 		return nil, len(v.Folds.Fold), nil
+	case *Scans:
+		if co.FoldID != nil {
+			return nil, 0, errors.New("estimator: data known by scans deal their rows to their own folds (a fold column or a hash): FoldID is not read")
+		}
+		return nil, v.Scanner.Folds(), nil
 	case *Stream:
 		if co.FoldID != nil {
 			k, err := cvcurve.CheckIDs(co.FoldID, len(co.FoldID))

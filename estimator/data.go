@@ -3,6 +3,7 @@ package estimator
 import (
 	"fmt"
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/glmscan"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/internal/glm"
@@ -77,6 +78,20 @@ type Stream struct {
 
 func (s *Stream) dims() (int, int) { return s.P, 1 }
 
+// Scans is a data set known only through a scanner's aggregate scans
+// (glmscan.Scanner: a table in a SQL engine, package sqlstats), which
+// deals its rows to its own folds. Binomial and Poisson paths and
+// cross-validations (and fits at one λ, a path of one) are fitted from it
+// in rounds (glm.FitRounds).
+type Scans struct {
+	// Scanner makes the scans.
+	Scanner glmscan.Scanner
+	// P is the number of predictors.
+	P int
+}
+
+func (s *Scans) dims() (int, int) { return s.P, 1 }
+
 // Folds returns each of n rows' fold (0…k−1) under seed: the one fold
 // assignment of every form, in memory, streamed and from statistics
 // gathered by a pass (suffstat.RowFold deals each block of k consecutive
@@ -107,6 +122,10 @@ func checkForm(d Data) error {
 	case *Stream:
 		if v == nil || v.Source == nil || v.P < 1 {
 			return fmt.Errorf("estimator: Stream needs a source and P ≥ 1")
+		}
+	case *Scans:
+		if v == nil || v.Scanner == nil || v.P < 1 {
+			return fmt.Errorf("estimator: Scans needs a scanner and P ≥ 1")
 		}
 	case nil:
 		return fmt.Errorf("estimator: no data")

@@ -38,6 +38,8 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 			m.Passes = passesOf(d)
 		}
 		return m, err
+	case famScans:
+		return scansFit(d.(*Scans), pen, lambda, o)
 	case famStream:
 		v := d.(*Stream)
 		res, err := glm.FitSource(v.Source, v.P, pen, lambda, famOptions(o, nil))
@@ -150,6 +152,13 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 			p.Passes = passesOf(d)
 		}
 		return p, err
+	case famScans:
+		v := d.(*Scans)
+		r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}})
+		if err != nil {
+			return nil, err
+		}
+		return fromGLMPath(r.Path, r.Scans), nil
 	case famStream:
 		v := d.(*Stream)
 		if inRounds(&po.Options, "") {

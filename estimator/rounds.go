@@ -47,3 +47,13 @@ func streamRounds(v *Stream, pen penalty.Penalty, co *glm.CVOptions, cv bool, fo
 	}
 	return r, true, err
 }
+
+// scansFit is a fit at one λ from scans: a path of that λ, in rounds.
+func scansFit(v *Scans, pen penalty.Penalty, lambda float64, o *Options) (*Model, error) {
+	po := PathOptions{Options: *o, Lambdas: []float64{lambda}}
+	r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}})
+	if err != nil {
+		return nil, err
+	}
+	return fromGLM(r.Path.Models[0], r.Scans), nil
+}

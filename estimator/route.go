@@ -25,6 +25,8 @@ const (
 	// famStream: the family's deviance from a Stream, passes per Newton
 	// step.
 	famStream
+	// famScans: binomial and Poisson from Scans, in rounds.
+	famScans
 )
 
 // chooseRoute returns the route of data d under penalty pen and options o
@@ -44,6 +46,11 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 	plain := moments && !factors
 	_, q := d.dims()
 	switch v := d.(type) {
+	case *Scans:
+		if !inRounds(o, measure) {
+			return 0, errors.New("estimator: data known by scans fit binomial and Poisson models, without relax or unpenalised predictors, and score every measure but auc")
+		}
+		return famScans, nil
 	case *Stats:
 		if !moments {
 			return 0, errors.New("estimator: sufficient statistics fit the gaussian family with every predictor penalised and the deviance (mse) measure; give the rows for this fit")

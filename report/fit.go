@@ -62,6 +62,9 @@ type Fit struct {
 	// Passes counts the passes over the file of a streamed logistic or
 	// Poisson fit (0 in memory).
 	Passes int `json:"passes,omitempty"`
+	// Scans counts the aggregation queries over a --db table of a binomial
+	// or Poisson fit, fitted in rounds (0 otherwise).
+	Scans int `json:"scans,omitempty"`
 	// Relaxed says whether the coefficients are the least-squares refit on
 	// the clusters (--relax); objective and duality_gap then describe the
 	// penalised fit that chose them.

@@ -213,7 +213,10 @@ func (r *Fit) textData(tw io.Writer) {
 		fmt.Fprintf(tw, "offset\t%s\n", r.OffsetColumn)
 	}
 	if r.Passes > 0 {
-		fmt.Fprintf(tw, "streamed\t%d passes over the file (proximal Newton, two per step)\n", r.Passes)
+		fmt.Fprintf(tw, "streamed\t%d passes over the file\n", r.Passes)
+	}
+	if r.Scans > 0 {
+		fmt.Fprintf(tw, "scanned\t%d aggregation queries over the table (rounds)\n", r.Scans)
 	}
 }
 

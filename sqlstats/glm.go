@@ -119,6 +119,13 @@ func (g *GLMScanner) readShift() error {
 	return nil
 }
 
+// Rows returns the number of rows (a count query, which reads no column
+// of a MergeTree table: not a scan).
+func (g *GLMScanner) Rows() (int, error) {
+	n, err := g.count()
+	return int(n), err
+}
+
 // count returns the number of rows.
 func (g *GLMScanner) count() (float64, error) {
 	rows, err := g.q.Query(g.ctx, "SELECT count()"+g.b.from())
@@ -156,23 +163,29 @@ func (g *GLMScanner) First(m int) (*glmscan.Totals, *glmscan.Sample, error) {
 		keys[i] = g.b.d.Quote(c)
 	}
 	hash := fmt.Sprintf("cityHash64(%d, %s) %% 4294967296 AS hs", g.b.s.Seed+sampleSeed, strings.Join(keys, ", "))
-	var ia, ib []string
-	for a := range g.p + 1 {
-		for b := a; b <= g.p; b++ {
-			ia, ib = append(ia, strconv.Itoa(a+1)), append(ib, strconv.Itoa(b+1))
-		}
-	}
 	sel := []string{"k", "count()", "sum(bad)", "sum(w)", "sum(w * y)", "sum(w * exp(o))",
 		"sumForEach(arrayMap(x -> w * x, xd))", "sumForEach(arrayMap(x -> w * x * x, xd))",
 		"sumForEach(arrayMap(x -> w * x * y, xd))", "sumForEach(arrayMap(x -> w * x * exp(o), xd))",
-		"sumForEach(arrayMap((a, b) -> w * z[a] * z[b], [" + strings.Join(ia, ",") + "], [" + strings.Join(ib, ",") + "]))",
+		"sumForEachForEach(arrayMap(u -> arrayMap(v -> w * u * v, z), z))",
 		fmt.Sprintf("groupArrayIf(arrayConcat(xd, [y, w, o]), hs < %d)", thr),
 		"min(y)", "max(y)", "min(w)", "sum(o != 0)", "max(length(z) + length(xd))"}
-	rows, err := g.query(g.b.s.Folds, "SELECT "+strings.Join(sel, ", ")+" FROM "+g.base(true, hash)+" GROUP BY k ORDER BY k")
+	rows, err := g.query(g.b.s.Folds, "SELECT "+strings.Join(sel, ", ")+" FROM "+g.base(true, hash)+" GROUP BY k ORDER BY k"+blockSize((g.p+1)*(g.p+1)))
 	if err != nil {
 		return nil, nil, err
 	}
 	return g.readFirst(rows)
+}
+
+// blockValues bounds the values a block of rows holds in each per-row
+// array of a scan (ClickHouse materialises the constants and the arrays
+// of its lambdas for every row of a block).
+const blockValues = 1 << 24
+
+// blockSize is the SETTINGS clause of a scan whose rows each hold arrays
+// of perRow values: blocks of at most blockValues/perRow rows (64 to
+// ClickHouse's default 65,536).
+func blockSize(perRow int) string {
+	return fmt.Sprintf(" SETTINGS max_block_size = %d", max(64, min(65536, blockValues/max(perRow, 1))))
 }
 
 // query runs one scan and checks it returned at most k groups.
@@ -231,39 +244,30 @@ func (g *GLMScanner) readFirst(rows [][]string) (*glmscan.Totals, *glmscan.Sampl
 	return t, smp, nil
 }
 
-// readGram fills the (p+1)² Gram matrix xx from its upper triangle.
+// readGram fills the (p+1)² Gram matrix xx, as the engine prints it: an
+// array of rows.
 func (g *GLMScanner) readGram(xx []float64, field string) error {
 	d := g.p + 1
-	v, err := array(field, d*(d+1)/2)
+	rows, err := nested(field, d)
 	if err != nil {
 		return err
 	}
-	i := 0
-	for a := range d {
-		for b := a; b < d; b++ {
-			xx[a*d+b], xx[b*d+a] = v[i], v[i]
-			i++
-		}
+	if len(rows) != d {
+		return fmt.Errorf("sqlstats: the engine returned a Gram matrix of %d rows, expected %d", len(rows), d)
+	}
+	for a, r := range rows {
+		copy(xx[a*d:], r)
 	}
 	return nil
 }
 
 // readSample appends fold k's sampled rows (x − shift, y, w, o).
 func (g *GLMScanner) readSample(smp *glmscan.Sample, field string, k int) error {
-	inner := strings.TrimSpace(field)
-	if len(inner) < 2 || inner[0] != '[' || inner[len(inner)-1] != ']' {
-		return fmt.Errorf("sqlstats: the engine returned %.40q, not an array of rows", field)
+	rows, err := nested(field, g.p+3)
+	if err != nil {
+		return err
 	}
-	inner = inner[1 : len(inner)-1]
-	for inner != "" {
-		end := strings.IndexByte(inner, ']')
-		if end < 0 {
-			return fmt.Errorf("sqlstats: the engine returned %.40q, not an array of rows", field)
-		}
-		v, err := array(inner[:end+1], g.p+3)
-		if err != nil {
-			return err
-		}
+	for _, v := range rows {
 		x := v[:g.p]
 		for j := range x {
 			x[j] += g.shift[j]
@@ -271,9 +275,31 @@ func (g *GLMScanner) readSample(smp *glmscan.Sample, field string, k int) error 
 		smp.X = append(smp.X, x)
 		smp.Y, smp.W, smp.O = append(smp.Y, v[g.p]), append(smp.W, v[g.p+1]), append(smp.O, v[g.p+2])
 		smp.Fold = append(smp.Fold, k)
-		inner = strings.TrimPrefix(inner[end+1:], ",")
 	}
 	return nil
+}
+
+// nested parses an array of arrays of n numbers each: [[a,b],[c,d],…].
+func nested(field string, n int) ([][]float64, error) {
+	inner := strings.TrimSpace(field)
+	if len(inner) < 2 || inner[0] != '[' || inner[len(inner)-1] != ']' {
+		return nil, fmt.Errorf("sqlstats: the engine returned %.40q, not an array of arrays", field)
+	}
+	inner = inner[1 : len(inner)-1]
+	var out [][]float64
+	for inner != "" {
+		end := strings.IndexByte(inner, ']')
+		if end < 0 {
+			return nil, fmt.Errorf("sqlstats: the engine returned %.40q, not an array of arrays", field)
+		}
+		v, err := array(inner[:end+1], n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+		inner = strings.TrimPrefix(inner[end+1:], ",")
+	}
+	return out, nil
 }
 
 // checkRange refuses responses outside the family's range and negative
@@ -449,7 +475,7 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 		b, h := g.coefs(pick(req.Points, grad), false)
 		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS E")
 		lv3 = append(lv3, "E", "arrayMap((e, h) -> if(h = k, 0, w * "+f.d1("e")+"), E, "+h+") AS R")
-		agg = append(agg, fmt.Sprintf("sumForEach(arrayMap(j -> R[intDiv(j, %d) + 1] * z[j %% %d + 1], range(%d)))", g.p+1, g.p+1, len(grad)*(g.p+1)),
+		agg = append(agg, "sumForEachForEach(arrayMap(r -> arrayMap(x -> r * x, z), R))",
 			"sumForEach(arrayMap((e, h) -> if(h = k, 0, w * "+f.dev("e")+"), E, "+h+"))",
 			"sumForEach(arrayMap((e, h) -> if(h = k, w * "+score+", 0), E, "+h+"))", "max(length(R))")
 	}
@@ -463,7 +489,7 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 	}
 	from := "(SELECT " + strings.Join(lv2, ", ") + " FROM " + g.base(false, "") + ")"
 	from = "(SELECT " + strings.Join(lv3, ", ") + " FROM " + from + ")"
-	return "SELECT " + strings.Join(agg, ", ") + " FROM " + from + " GROUP BY k ORDER BY k", nil
+	return "SELECT " + strings.Join(agg, ", ") + " FROM " + from + " GROUP BY k ORDER BY k" + blockSize(len(req.Points)*(g.p+1)), nil
 }
 
 // readScan adds up the folds' sums into the request's Sums, the gradients
@@ -514,9 +540,12 @@ func (g *GLMScanner) readScan(rows [][]string, req *glmscan.Request, grad, dual 
 // addGrad adds one fold's gradient, deviance and score arrays.
 func (g *GLMScanner) addGrad(out *glmscan.Sums, fields []string, grad []int) error {
 	p1 := g.p + 1
-	gv, err := array(fields[0], len(grad)*p1)
+	gv, err := nested(fields[0], p1)
 	if err != nil {
 		return err
+	}
+	if len(gv) != len(grad) {
+		return fmt.Errorf("sqlstats: a scan returned %d gradients, expected %d", len(gv), len(grad))
 	}
 	dv, err := array(fields[1], len(grad))
 	if err != nil {
@@ -528,7 +557,7 @@ func (g *GLMScanner) addGrad(out *glmscan.Sums, fields []string, grad []int) err
 	}
 	for a, i := range grad {
 		for j := range p1 {
-			out.Grad[i][j] += gv[a*p1+j]
+			out.Grad[i][j] += gv[a][j]
 		}
 		out.Dev[i] += dv[a]
 		out.Score[i] += sv[a]

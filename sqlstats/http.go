@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -134,7 +135,7 @@ func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.
 		timer := time.AfterFunc(t.FirstByte, func() { cancelFirst(&TimeoutError{h.Server(), "first-byte", t.FirstByte}) })
 		stop = func() { timer.Stop() }
 	}
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.URL, strings.NewReader(body))
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.urlFor(body), strings.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -155,6 +156,26 @@ func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.
 		return h.cause(reqCtx, err, t)
 	}
 	return nil
+}
+
+// longQuery is ClickHouse's default max_query_size (bytes): a longer
+// query (a scan of many models, whose coefficients it carries) raises the
+// setting in the URL, which applies before the query is parsed.
+const longQuery = 1 << 18
+
+// urlFor returns the URL to send query body to.
+func (h HTTP) urlFor(body string) string {
+	if len(body) < longQuery {
+		return h.URL
+	}
+	u, err := url.Parse(h.URL)
+	if err != nil {
+		return h.URL // the request reports it
+	}
+	q := u.Query()
+	q.Set("max_query_size", strconv.Itoa(len(body)+1024))
+	u.RawQuery = q.Encode()
+	return u.String()
 }
 
 // maxErrorBody is how much of an error answer's body is read, and

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/sqlstats"
 )
 
@@ -36,6 +38,38 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	if err != nil {
 		return nil, dbError(name, f.db, err)
 	}
+	pr, err := dbColumns(name, f, schema, &src)
+	if err != nil {
+		return nil, err
+	}
+	if err := sqlstats.CheckTypes(schema, src); err != nil {
+		return nil, dbError(name, f.db, typeHint(err, pr.names))
+	}
+	if src.FoldColumn != "" {
+		if src.Folds, err = dbFolds(ctx, q, src.FoldColumn, src); err != nil {
+			return nil, dbError(name, f.db, err)
+		}
+	}
+	if f.familyFit() {
+		if err := sqlstats.CheckTypes(schema, sqlstats.Source{Columns: []string{f.fam.offset}}); f.fam.offset != "" && err != nil {
+			return nil, dbError(name, f.db, err)
+		}
+		return pr, loadDBScans(ctx, name, f, q, src, pr)
+	}
+	if err := checkStats("the statistics", len(src.Columns), src.Folds, f); err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	st, err := sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src)
+	if err != nil {
+		return nil, dbError(name, f.db, valueHint(err))
+	}
+	return pr, pr.finishStreamed(name, f, st)
+}
+
+// dbColumns chooses the table's columns as for a file (--target, --drop,
+// --predictors; the offset's set apart) and sets src's variables (the
+// predictors, then the responses), weight and fold columns.
+func dbColumns(name string, f *fitFlags, schema []sqlstats.Column, src *sqlstats.Source) (*problem, error) {
 	header := make([]string, len(schema))
 	for j, c := range schema {
 		header[j] = c.Name
@@ -47,38 +81,44 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 	}
 	var kept []string
 	for j, k := range keep {
-		if k {
+		if k && header[j] != f.fam.offset {
 			kept = append(kept, header[j])
 		}
 	}
 	v := spec.Variables(kept)
-	pr := &problem{names: v.Names, responses: v.Responses, target: v.Responses[0]}
-	order, wcol, fcol := v.Order, v.Weights, v.FoldID
-	for _, c := range order {
+	for _, c := range v.Order {
 		src.Columns = append(src.Columns, kept[c])
 	}
-	if wcol >= 0 {
-		src.Weight = kept[wcol]
+	if v.Weights >= 0 {
+		src.Weight = kept[v.Weights]
 	}
-	if fcol >= 0 {
-		src.FoldColumn = kept[fcol]
+	if v.FoldID >= 0 {
+		src.FoldColumn = kept[v.FoldID]
 	}
-	if err := sqlstats.CheckTypes(schema, src); err != nil {
-		return nil, dbError(name, f.db, typeHint(err, pr.names))
+	return &problem{names: v.Names, responses: v.Responses, target: v.Responses[0]}, nil
+}
+
+// loadDBScans sets up a binomial or Poisson fit from --db: the rows stay
+// in the cluster and are scanned by aggregation queries in rounds
+// (sqlstats.GLMScanner), the offset column taken from --offset.
+func loadDBScans(ctx context.Context, name string, f *fitFlags, q sqlstats.HTTP, src sqlstats.Source, pr *problem) error {
+	if len(pr.names) == 0 {
+		return data.NoPredictors(name, "")
 	}
-	if fcol >= 0 {
-		if src.Folds, err = dbFolds(ctx, q, kept[fcol], src); err != nil {
-			return nil, dbError(name, f.db, err)
-		}
-	}
-	if err := checkStats("the statistics", len(order), src.Folds, f); err != nil {
-		return nil, fmt.Errorf("%s: %v", name, err)
-	}
-	st, err := sqlstats.Compute(ctx, q, sqlstats.ClickHouse, src)
+	fam, _ := datafit.ByName(f.fam.family) // checked by validateFamily
+	sc, err := sqlstats.NewGLMScanner(ctx, q, src, f.fam.offset, fam)
 	if err != nil {
-		return nil, dbError(name, f.db, valueHint(err))
+		return dbError(name, f.db, err)
 	}
-	return pr, pr.finishStreamed(name, f, st)
+	n, err := sc.Rows()
+	if err != nil {
+		return dbError(name, f.db, err)
+	}
+	if err := checkRows(name, n); err != nil {
+		return err
+	}
+	pr.data, pr.n, pr.scanner = &estimator.Scans{Scanner: sc, P: len(pr.names)}, n, sc
+	return nil
 }
 
 // dbError prefixes err with the source's name, once: the server's

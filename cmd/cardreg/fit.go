@@ -353,6 +353,9 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 		return nil, err
 	}
 	res.Passes = pr.passes()
+	if pr.scanner != nil {
+		res.Scans = pr.scanner.Scans()
+	}
 	res.FillAll(model, pr.responses, f.standardize)
 	pr.fillFactors(res, model, f)
 	return res, nil

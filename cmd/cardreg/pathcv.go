@@ -264,14 +264,19 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 	if err := pr.writeMerges(path, f.merges); err != nil {
 		return "", "", err
 	}
-	pr.sayPasses(f, "path", file, path.Passes)
+	pr.sayPasses(f, "path", file)
 	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0), nil
 }
 
-// sayPasses says on stderr how many passes a streamed path or cv took.
-func (pr *problem) sayPasses(f *pathFlags, cmd, file string, passes int) {
-	if pr.src != nil {
-		fmt.Fprintf(f.stderr, "cardreg %s: streamed %s in %d passes\n", cmd, file, passes)
+// sayPasses says on stderr how many passes over a streamed file a path or
+// cv took (every pass begun, the check's included), or how many scans of
+// a --db table.
+func (pr *problem) sayPasses(f *pathFlags, cmd, file string) {
+	switch {
+	case pr.src != nil:
+		fmt.Fprintf(f.stderr, "cardreg %s: streamed %s in %d passes\n", cmd, file, pr.src.Passes())
+	case pr.scanner != nil:
+		fmt.Fprintf(f.stderr, "cardreg %s: %d scans of %s\n", cmd, pr.scanner.Scans(), file)
 	}
 }
 
@@ -325,6 +330,6 @@ func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, p
 			return "", "", err
 		}
 	}
-	pr.sayPasses(f, "cv", file, cv.Passes)
+	pr.sayPasses(f, "cv", file)
 	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/glmscan"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -41,6 +42,8 @@ type problem struct {
 	x, y *mat.Dense
 	// src is the file read once per pass, or nil.
 	src *data.FileSource
+	// scanner scans a --db table for a binomial or Poisson fit, or nil.
+	scanner glmscan.Scanner
 	// design says which predictors are factors' dummy columns (nil
 	// without factors).
 	design *factor.Design
