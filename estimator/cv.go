@@ -34,7 +34,7 @@ type CV struct {
 	// OutOfRange is non-nil when λ or the curve are beyond float64 on the
 	// data's scale (the selection, made on rescaled data, is right).
 	OutOfRange error
-	// Passes counts the passes over a Stream's rows.
+	// Passes counts the passes over a Stream's rows, or the scans of Scans.
 	Passes int
 }
 

@@ -121,7 +121,7 @@ type Path struct {
 	// OutOfRange is non-nil when data far from unit scale put λ beyond
 	// float64 on their own scale (the fits, on rescaled data, are right).
 	OutOfRange error
-	// Passes counts the passes over a Stream's rows.
+	// Passes counts the passes over a Stream's rows, or the scans of Scans.
 	Passes int
 }
 

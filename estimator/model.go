@@ -61,7 +61,8 @@ type Model struct {
 	// per response) on the scale the penalty acts on (standardised with
 	// Standardize): the fit whose clusters the refit kept. Nil otherwise.
 	Penalised *mat.Dense
-	// Passes counts the passes over a Stream's rows (0 for other forms).
+	// Passes counts the passes over a Stream's rows, or the scans of Scans
+	// (0 for other forms).
 	Passes int
 
 	clusters func(j int) [][]int

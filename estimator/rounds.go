@@ -13,14 +13,15 @@ import (
 // inRounds reports whether a streamed fit of o's family and options runs
 // in rounds (glm.FitRounds: a few passes for a whole path and its
 // cross-validation) rather than by passes per Newton step: binomial and
-// Poisson paths without relax, unpenalised predictors or auc.
+// Poisson paths with an intercept, without relax, unpenalised predictors
+// or auc.
 func inRounds(o *Options, measure string) bool {
 	switch o.family().(type) {
 	case datafit.Binomial, datafit.Poisson:
 	default:
 		return false
 	}
-	return !o.Relax && len(o.Unpenalized) == 0 && measure != "auc"
+	return !o.Relax && !o.NoIntercept && len(o.Unpenalized) == 0 && measure != "auc"
 }
 
 // streamRounds fits a streamed path, and with cv its cross-validation over
