@@ -60,18 +60,21 @@ type Rounds struct {
 // in rounds:
 //
 //  1. one scan for per-fold totals (counts, weights, the null models, the
-//     column scales and λ_max, exactly) and a uniform sample;
+//     column scales, λ_max and the Gram matrix, exactly) and a uniform
+//     sample;
 //  2. in memory, every λ of the path and of every fold fitted on the
-//     sample, its loss scaled to the full data's, and each fit's sample
-//     Hessian;
+//     sample, its loss scaled to the full data's;
 //  3. scans that return the full-data gradient and deviance of every
 //     model at once, each followed in memory by a proximal Newton step
-//     per model with the full gradient and the sample's Hessian (the
-//     surrogate of Jordan, Lee and Yang 2019, to second order), and
-//     that also return the dual objective of the previous iterate at its
-//     exactly feasible dual point (its derivatives centred and scaled by
-//     the last scan's gradient): the relative duality gap on the full
-//     data, which certifies it once at most the tolerance.
+//     per model with the full gradient and the sample's Hessian at the
+//     iterate (the surrogate of Jordan, Lee and Yang 2019, to second
+//     order), and that also return the dual objective of each previous
+//     iterate at an exactly feasible dual point: its derivatives less a
+//     linear function of the row, solved through the Gram matrix so that
+//     the dual gradient is the last model's prediction of the gradient (a
+//     subgradient of the penalty), which makes the gap second order in
+//     the iterate's error. The relative duality gap on the full data
+//     certifies a model once at most the tolerance.
 //
 // With a sample of m rows each round divides the error by about √(m/p),
 // so a path with cross-validation takes about five scans. Models not
