@@ -224,3 +224,29 @@ func TestIntegrationClickHouseFitRounds(t *testing.T) {
 		require.Equal(t, want.IndexSE, got.CV.IndexSE)
 	}
 }
+
+// FuzzArrays: the parsers of the engine's arrays never panic, and an
+// array they accept has the numbers asked for.
+func FuzzArrays(f *testing.F) {
+	for _, s := range []string{"[1,2]", "[[1,2],[3,4]]", "[]", "[[]]", "[inf,-inf,nan]", "[[1,2],[3", "]][[", "[1,,2]"} {
+		f.Add(s, 2)
+	}
+	f.Fuzz(func(t *testing.T, s string, n int) {
+		n = n%8 + 1
+		if n < 1 {
+			n = 1
+		}
+		if v, err := array(s, n); err == nil && len(v) != n {
+			t.Fatalf("array(%q, %d) gave %d numbers", s, n, len(v))
+		}
+		rows, err := nested(s, n)
+		if err != nil {
+			return
+		}
+		for _, r := range rows {
+			if len(r) != n {
+				t.Fatalf("nested(%q, %d) gave a row of %d numbers", s, n, len(r))
+			}
+		}
+	})
+}
