@@ -29,6 +29,7 @@ type GLMScanner struct {
 	p      int
 	shift  []float64
 	scans  int
+	n      float64 // the rows counted, or −1 before
 }
 
 // NewGLMScanner returns a scanner of src's rows for family fam (binomial
@@ -42,7 +43,7 @@ func NewGLMScanner(ctx context.Context, q Querier, src Source, offset string, fa
 	default:
 		return nil, fmt.Errorf("sqlstats: a scan fits the binomial and Poisson families, not %s", fam.Name())
 	}
-	return &GLMScanner{ctx: ctx, q: q, b: builder{d: ClickHouse, s: src}, fam: fam, offset: offset, p: len(src.Columns) - 1}, nil
+	return &GLMScanner{ctx: ctx, q: q, b: builder{d: ClickHouse, s: src}, fam: fam, offset: offset, p: len(src.Columns) - 1, n: -1}, nil
 }
 
 // Folds implements glmscan.Scanner.
@@ -53,6 +54,14 @@ func (g *GLMScanner) Scans() int { return g.scans }
 
 // col is a source column as a double.
 func (g *GLMScanner) col(name string) string { return g.b.d.Float(g.b.d.Quote(name)) }
+
+// offsets lists the offset column, if any.
+func (g *GLMScanner) offsets() []string {
+	if g.offset == "" {
+		return nil
+	}
+	return []string{g.offset}
+}
 
 // o is the offset expression.
 func (g *GLMScanner) o() string {
@@ -66,26 +75,17 @@ func (g *GLMScanner) o() string {
 // and, when withX, xd = x − shift and the count of bad values.
 func (g *GLMScanner) base(withX bool, extra string) string {
 	z := []string{literal(1)}
-	var xd, bad []string
-	names := append([]string{}, g.b.s.Columns...)
-	if g.b.s.Weight != "" {
-		names = append(names, g.b.s.Weight)
-	}
-	if g.offset != "" {
-		names = append(names, g.offset)
-	}
+	var xd []string
 	for j := range g.p {
 		e := g.col(g.b.s.Columns[j]) + " - " + literal(g.shift[j])
 		z, xd = append(z, e), append(xd, e)
 	}
-	for _, c := range names {
-		bad = append(bad, g.b.d.Quote(c)+" IS NULL", g.b.d.NotFinite(g.col(c)))
-	}
+
 	sel := []string{"[" + strings.Join(z, ", ") + "] AS z", g.col(g.b.s.Columns[g.p]) + " AS y",
 		g.b.w() + " AS w", g.o() + " AS o", g.b.fold() + " AS k"}
 	if withX {
 		sel = append(sel, "["+strings.Join(xd, ", ")+"] AS xd",
-			"CASE WHEN "+strings.Join(bad, " OR ")+" THEN 1 ELSE 0 END AS bad")
+			"CASE WHEN "+g.b.bad(g.offsets()...)+" THEN 1 ELSE 0 END AS bad")
 	}
 	if extra != "" {
 		sel = append(sel, extra)
@@ -126,8 +126,11 @@ func (g *GLMScanner) Rows() (int, error) {
 	return int(n), err
 }
 
-// count returns the number of rows.
+// count returns the number of rows, counted once.
 func (g *GLMScanner) count() (float64, error) {
+	if g.n >= 0 {
+		return g.n, nil
+	}
 	rows, err := g.q.Query(g.ctx, "SELECT count()"+g.b.from())
 	if err != nil {
 		return 0, fmt.Errorf("sqlstats: counting the rows: %w", err)
@@ -136,7 +139,11 @@ func (g *GLMScanner) count() (float64, error) {
 		return 0, errors.New("sqlstats: counting the rows: no answer")
 	}
 	v, err := floats(rows[0], 1)
-	return v[0], err
+	if err != nil {
+		return 0, err
+	}
+	g.n = v[0]
+	return g.n, nil
 }
 
 // sampleSeed separates the sample's hash from the folds'.
@@ -217,7 +224,7 @@ func (g *GLMScanner) readFirst(rows [][]string) (*glmscan.Totals, *glmscan.Sampl
 			return nil, nil, err
 		}
 		if v[2] > 0 {
-			return nil, nil, g.b.badValues(g.ctx, g.q, fmt.Errorf("sqlstats: %.0f %w", v[2], errBadRows))
+			return nil, nil, g.b.badValues(g.ctx, g.q, fmt.Errorf("sqlstats: %.0f %w", v[2], errBadRows), g.offsets()...)
 		}
 		k, err := g.b.foldOf(v[0], row[0], v[1])
 		if err != nil {
@@ -477,7 +484,7 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 		lv3 = append(lv3, "E", "arrayMap((e, h) -> if(h = k, 0, w * "+f.d1("e")+"), E, "+h+") AS R")
 		agg = append(agg, "sumForEachForEach(arrayMap(r -> arrayMap(x -> r * x, z), R))",
 			"sumForEach(arrayMap((e, h) -> if(h = k, 0, w * "+f.dev("e")+"), E, "+h+"))",
-			"sumForEach(arrayMap((e, h) -> if(h = k, w * "+score+", 0), E, "+h+"))", "max(length(R))")
+			"sumForEach(arrayMap((e, h) -> if(h = k, w * "+score+", 0), E, "+h+"))")
 	}
 	if len(dual) > 0 {
 		pts := pick(req.Points, dual)
@@ -485,7 +492,7 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 		a, _ := g.coefs(pts, true)
 		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS ED")
 		lv3 = append(lv3, "arrayMap((e, b) -> "+f.d1("e")+" - "+dot+", ED, "+a+") AS VD")
-		agg = append(agg, "sumForEach(arrayMap((v, h) -> if(h = k, 0, w * (o * v - "+f.conj("v")+")), VD, "+h+"))")
+		agg = append(agg, "sumForEach(arrayMap((v, h) -> if(h = k OR w = 0, 0, w * (o * v - "+f.conj("v")+")), VD, "+h+"))")
 	}
 	from := "(SELECT " + strings.Join(lv2, ", ") + " FROM " + g.base(false, "") + ")"
 	from = "(SELECT " + strings.Join(lv3, ", ") + " FROM " + from + ")"
@@ -503,7 +510,7 @@ func (g *GLMScanner) readScan(rows [][]string, req *glmscan.Request, grad, dual 
 	for _, row := range rows {
 		want := 3
 		if len(grad) > 0 {
-			want += 4
+			want += 3
 		}
 		if len(dual) > 0 {
 			want++
@@ -516,7 +523,7 @@ func (g *GLMScanner) readScan(rows [][]string, req *glmscan.Request, grad, dual 
 			if err := g.addGrad(out, row[3:6], grad); err != nil {
 				return nil, err
 			}
-			next = 7
+			next = 6
 		}
 		if len(dual) > 0 {
 			v, err := array(row[next], len(dual))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -206,19 +207,25 @@ func (b *builder) fold() string {
 
 // meansQuery counts the rows, the bad ones, Σw and Σw·z per fold.
 func (b *builder) meansQuery() string {
-	var bad []string
-	for i := range b.s.Columns {
-		bad = append(bad, b.d.Quote(b.s.Columns[i])+" IS NULL", b.d.NotFinite(b.z(i)))
-	}
-	if b.s.Weight != "" {
-		bad = append(bad, b.d.Quote(b.s.Weight)+" IS NULL", b.d.NotFinite(b.w()))
-	}
-	sel := []string{b.fold() + " AS cardreg_fold", "count(*)", "sum(CASE WHEN " + strings.Join(bad, " OR ") + " THEN 1 ELSE 0 END)",
+	sel := []string{b.fold() + " AS cardreg_fold", "count(*)", "sum(CASE WHEN " + b.bad() + " THEN 1 ELSE 0 END)",
 		"sum(CASE WHEN " + b.w() + " < 0 THEN 1 ELSE 0 END)", "sum(" + b.w() + ")"}
 	for i := range b.s.Columns {
 		sel = append(sel, "sum("+b.w()+" * "+b.z(i)+")")
 	}
 	return "SELECT " + strings.Join(sel, ", ") + b.from() + " GROUP BY cardreg_fold ORDER BY cardreg_fold"
+}
+
+// bad is the condition of a row holding NULL, NaN or an infinite value in
+// a variable, the weight or one of the columns extra.
+func (b *builder) bad(extra ...string) string {
+	names := append(append(slices.Clone(b.s.Columns), extra...), b.s.Weight)
+	var bad []string
+	for _, c := range names {
+		if c != "" {
+			bad = append(bad, b.d.Quote(c)+" IS NULL", b.d.NotFinite(b.d.Float(b.d.Quote(c))))
+		}
+	}
+	return strings.Join(bad, " OR ")
 }
 
 // errBadRows marks rows with a NULL, NaN or infinite value, which
@@ -336,8 +343,8 @@ func (e *ValueError) Error() string {
 // badValues counts the NULL and non-finite values of each variable and
 // of the weight, and returns a *ValueError for the first column holding
 // some (bad: the error of readMeans, returned if none is found).
-func (b *builder) badValues(ctx context.Context, q Querier, bad error) error {
-	names := append([]string(nil), b.s.Columns...)
+func (b *builder) badValues(ctx context.Context, q Querier, bad error, extra ...string) error {
+	names := append(slices.Clone(b.s.Columns), extra...)
 	if b.s.Weight != "" {
 		names = append(names, b.s.Weight)
 	}
