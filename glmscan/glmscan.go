@@ -68,11 +68,11 @@ type Totals struct {
 	W     []float64   // Σ w
 	WY    []float64   // Σ w y
 	WE    []float64   // Σ w e^o
-	WX    [][]float64 // Σ w (x − shift)
-	WXX   [][]float64 // Σ w (x − shift)²
 	WXY   [][]float64 // Σ w (x − shift) y
 	WXE   [][]float64 // Σ w (x − shift) e^o
-	// XX is Σ w z zᵀ with z = (1, x − shift), (p+1)×(p+1) row-major.
+	// XX is Σ w z zᵀ with z = (1, x − shift), (p+1)×(p+1) row-major (its
+	// upper triangle at least): Σ w (x − shift) is its first row, Σ w
+	// (x − shift)² its diagonal (Sum, Square).
 	XX [][]float64
 	// Offset says whether some row has a nonzero offset.
 	Offset bool
@@ -103,7 +103,7 @@ type Scanner interface {
 // NewTotals returns zero totals of k folds and p predictors.
 func NewTotals(k, p int) *Totals {
 	t := &Totals{N: make([]int, k), W: make([]float64, k), WY: make([]float64, k), WE: make([]float64, k)}
-	for _, m := range []*[][]float64{&t.WX, &t.WXX, &t.WXY, &t.WXE} {
+	for _, m := range []*[][]float64{&t.WXY, &t.WXE} {
 		*m = make([][]float64, k)
 		for f := range k {
 			(*m)[f] = make([]float64, p)
@@ -117,7 +117,7 @@ func NewTotals(k, p int) *Totals {
 }
 
 // Over returns the totals of the folds in train summed: its N, W, WY, WE
-// and per-column WX, WXX, WXY, WXE (fold 0 of the result).
+// and per-column WXY, WXE and XX (fold 0 of the result).
 func (t *Totals) Over(train []int) *Totals {
 	p := len(t.Shift)
 	out := NewTotals(1, p)
@@ -128,8 +128,6 @@ func (t *Totals) Over(train []int) *Totals {
 		out.WY[0] += t.WY[f]
 		out.WE[0] += t.WE[f]
 		for j := range p {
-			out.WX[0][j] += t.WX[f][j]
-			out.WXX[0][j] += t.WXX[f][j]
 			out.WXY[0][j] += t.WXY[f][j]
 			out.WXE[0][j] += t.WXE[f][j]
 		}
@@ -138,6 +136,15 @@ func (t *Totals) Over(train []int) *Totals {
 		}
 	}
 	return out
+}
+
+// Sum returns fold f's Σ w (xⱼ − shiftⱼ).
+func (t *Totals) Sum(f, j int) float64 { return t.XX[f][j+1] }
+
+// Square returns fold f's Σ w (xⱼ − shiftⱼ)².
+func (t *Totals) Square(f, j int) float64 {
+	d := len(t.Shift) + 1
+	return t.XX[f][(j+1)*d+j+1]
 }
 
 // CheckRequest refuses points of another length than p predictors or

@@ -118,14 +118,12 @@ func (t *Totals) add(f int, shift, x []float64, y, w, o float64) {
 	if o != 0 {
 		t.Offset = true
 	}
-	wx, wxx, wxy, wxe := t.WX[f], t.WXX[f], t.WXY[f], t.WXE[f]
+	wxy, wxe := t.WXY[f], t.WXE[f]
 	p := len(x)
 	xx := t.XX[f]
 	xx[0] += w
 	for j, v := range x {
 		d := v - shift[j]
-		wx[j] += w * d
-		wxx[j] += w * d * d
 		wxy[j] += w * d * y
 		wxe[j] += w * d * e
 		xx[j+1] += w * d

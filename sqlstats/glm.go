@@ -171,7 +171,6 @@ func (g *GLMScanner) First(m int) (*glmscan.Totals, *glmscan.Sample, error) {
 	}
 	hash := fmt.Sprintf("cityHash64(%d, %s) %% 4294967296 AS hs", g.b.s.Seed+sampleSeed, strings.Join(keys, ", "))
 	sel := []string{"k", "count()", "sum(bad)", "sum(w)", "sum(w * y)", "sum(w * exp(o))",
-		"sumForEach(arrayMap(x -> w * x, xd))", "sumForEach(arrayMap(x -> w * x * x, xd))",
 		"sumForEach(arrayMap(x -> w * x * y, xd))", "sumForEach(arrayMap(x -> w * x * exp(o), xd))",
 		"sumForEachForEach(arrayMap(u -> arrayMap(v -> w * u * v, z), z))",
 		fmt.Sprintf("groupArrayIf(arrayConcat(xd, [y, w, o]), hs < %d)", thr),
@@ -216,10 +215,10 @@ func (g *GLMScanner) readFirst(rows [][]string) (*glmscan.Totals, *glmscan.Sampl
 	smp := &glmscan.Sample{}
 	var yMin, yMax, wMin = math.Inf(1), math.Inf(-1), math.Inf(1)
 	for _, row := range rows {
-		if len(row) != 17 {
-			return nil, nil, fmt.Errorf("sqlstats: the first scan returned %d fields, expected 17", len(row))
+		if len(row) != 15 {
+			return nil, nil, fmt.Errorf("sqlstats: the first scan returned %d fields, expected 15", len(row))
 		}
-		v, err := floats(append(append([]string{}, row[:6]...), row[12:16]...), 10)
+		v, err := floats(append(append([]string{}, row[:6]...), row[10:14]...), 10)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -233,15 +232,15 @@ func (g *GLMScanner) readFirst(rows [][]string) (*glmscan.Totals, *glmscan.Sampl
 		t.N[k], t.W[k], t.WY[k], t.WE[k] = int(v[1]), v[3], v[4], v[5]
 		t.Offset = t.Offset || v[9] > 0
 		yMin, yMax, wMin = math.Min(yMin, v[6]), math.Max(yMax, v[7]), math.Min(wMin, v[8])
-		for a, dst := range []*[][]float64{&t.WX, &t.WXX, &t.WXY, &t.WXE} {
+		for a, dst := range []*[][]float64{&t.WXY, &t.WXE} {
 			if (*dst)[k], err = array(row[6+a], p); err != nil {
 				return nil, nil, err
 			}
 		}
-		if err := g.readGram(t.XX[k], row[10]); err != nil {
+		if err := g.readGram(t.XX[k], row[8]); err != nil {
 			return nil, nil, err
 		}
-		if err := g.readSample(smp, row[11], k); err != nil {
+		if err := g.readSample(smp, row[9], k); err != nil {
 			return nil, nil, err
 		}
 	}

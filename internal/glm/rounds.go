@@ -233,11 +233,11 @@ func (r *rounds) addSet(train []int, hold int) error {
 	}
 	s.a = float64(s.n) / s.w
 	for j := range r.p {
-		s.wx[j] = t.WX[0][j] + t.Shift[j]*s.w
+		s.wx[j] = t.Sum(0, j) + t.Shift[j]*s.w
 		s.sd[j] = 1
 		if r.o.Standardize {
-			mean := t.WX[0][j] / s.w
-			s.sd[j] = math.Sqrt(math.Max(t.WXX[0][j]/s.w-mean*mean, 0))
+			mean := t.Sum(0, j) / s.w
+			s.sd[j] = math.Sqrt(math.Max(t.Square(0, j)/s.w-mean*mean, 0))
 			if !(s.sd[j] > 0) {
 				return fmt.Errorf("glm: predictor %d is constant: it cannot be standardised", j+1)
 			}
@@ -284,7 +284,7 @@ func (r *rounds) nullModel(s *trainSet, t *glmscan.Totals) error {
 		if t.Offset {
 			g = 2 * (mu*t.WXE[0][j] - t.WXY[0][j])
 		} else {
-			g = 2 * (mu*t.WX[0][j] - t.WXY[0][j])
+			g = 2 * (mu*t.Sum(0, j) - t.WXY[0][j])
 		}
 		s.grad0[j] = s.a * g / s.sd[j]
 	}
