@@ -166,10 +166,9 @@ type trainSet struct {
 	nullDev float64
 	grad0   []float64 // the gradient at the null model, standardised and rescaled
 	models  []*roundModel
-	// The sample's rows in the set, standardised, and n/Σw over them.
-	sx         *mat.Dense
-	sy, sw, so []float64
-	hscale     float64
+	// sample lists the sample's rows in the set; hscale is n/Σw over them.
+	sample []int
+	hscale float64
 	// gram factors Σ w z zᵀ over the set's rows, z = (1, x − shift): the
 	// dual points' corrections solve with it.
 	gram  *mat.Cholesky

@@ -17,7 +17,6 @@ type roundModel struct {
 	lambda float64
 	b0     float64   // the current iterate: intercept
 	beta   []float64 // and standardised coefficients
-	h      *mat.SymDense
 	g      []float64 // the full gradient at the last iterate scanned
 	// target is the gradient the last step's model predicts at the
 	// current iterate (standardised, penalised part): a subgradient of the
@@ -39,14 +38,10 @@ type iterate struct {
 }
 
 // sampleRows returns the sample's rows in set s, standardised by its
-// scales: the design, responses, weights and offsets.
+// scales: the design, responses, weights and offsets (a copy for the
+// sample's fit).
 func (r *rounds) sampleRows(s *trainSet) (*mat.Dense, []float64, []float64, []float64) {
-	var idx []int
-	for i, f := range r.smp.Fold {
-		if f != s.hold {
-			idx = append(idx, i)
-		}
-	}
+	idx := s.sample
 	x := mat.NewDense(max(len(idx), 1), r.p, nil)
 	y, w, o := make([]float64, len(idx)), make([]float64, len(idx)), make([]float64, len(idx))
 	for a, i := range idx {
@@ -64,6 +59,14 @@ func (r *rounds) sampleRows(s *trainSet) (*mat.Dense, []float64, []float64, []fl
 // Where the sample cannot be fitted (one class in it, say) the models start
 // at the null model.
 func (r *rounds) sampleFit(s *trainSet, grid []float64) error {
+	var ws float64
+	for i, f := range r.smp.Fold {
+		if f != s.hold {
+			s.sample = append(s.sample, i)
+			ws += r.smp.W[i]
+		}
+	}
+	s.hscale = float64(s.n) / ws
 	x, y, w, o := r.sampleRows(s)
 	m := len(y)
 	for _, l := range grid {
@@ -72,11 +75,6 @@ func (r *rounds) sampleFit(s *trainSet, grid []float64) error {
 	if m > 1 {
 		r.startOnSample(s, grid, x, y, w, o)
 	}
-	var ws float64
-	for _, v := range w {
-		ws += v
-	}
-	s.sx, s.sy, s.sw, s.so, s.hscale = x, y, w, o, float64(s.n)/ws
 	return nil
 }
 
@@ -140,24 +138,23 @@ func (r *rounds) startOnSample(s *trainSet, grid []float64, x *mat.Dense, y, w, 
 // Σ wᵢ ∂²d/∂η² (1, xᵢ)(1, xᵢ)ᵀ.
 func (r *rounds) hessian(md *roundModel) *mat.SymDense {
 	s := md.set
-	x, y, w, o := s.sx, s.sy, s.sw, s.so
 	h := mat.NewSymDense(r.p+1, nil)
-	if len(y) == 0 {
+	if len(s.sample) == 0 {
 		h.SetSym(0, 0, 1)
 		return h
 	}
-	z := mat.NewDense(r.p+1, len(y), nil)
-	for i := range y {
-		row := x.RawRowView(i)
-		e := md.b0 + o[i]
-		for j, v := range row {
-			e += v * md.beta[j]
+	z := mat.NewDense(r.p+1, len(s.sample), nil)
+	for a, i := range s.sample {
+		x, y, w := r.smp.X[i], r.smp.Y[i], r.smp.W[i]
+		e := md.b0 + r.smp.O[i]
+		for j, v := range x {
+			e += v / s.sd[j] * md.beta[j]
 		}
-		_, d2 := r.fam.Derivs(y[i], e)
-		c := math.Sqrt(math.Max(w[i]*d2, 0))
-		z.Set(0, i, c)
-		for j, v := range row {
-			z.Set(j+1, i, c*v)
+		_, d2 := r.fam.Derivs(y, e)
+		c := math.Sqrt(math.Max(w*d2, 0))
+		z.Set(0, a, c)
+		for j, v := range x {
+			z.Set(j+1, a, c*v/s.sd[j])
 		}
 	}
 	h.SymOuterK(s.hscale, z)
@@ -180,18 +177,18 @@ func (md *roundModel) point(b0 float64, beta []float64) glmscan.Point {
 // the intercept follows.
 func (r *rounds) newton(md *roundModel) error {
 	p, g, dev := r.p, md.g, md.prev.dev
-	md.h = r.hessian(md)
-	h00 := md.h.At(0, 0)
+	h := r.hessian(md)
+	h00 := h.At(0, 0)
 	if !(h00 > 0) {
 		return nil // no curvature in the sample: stay
 	}
 	schur := mat.NewSymDense(p, nil)
 	gt := make([]float64, p)
 	for a := range p {
-		ha := md.h.At(a+1, 0)
+		ha := h.At(a+1, 0)
 		gt[a] = g[a+1] - ha*g[0]/h00
 		for b := a; b < p; b++ {
-			schur.SetSym(a, b, (md.h.At(a+1, b+1)-ha*md.h.At(b+1, 0)/h00)/2)
+			schur.SetSym(a, b, (h.At(a+1, b+1)-ha*h.At(b+1, 0)/h00)/2)
 		}
 	}
 	// ½(β−βₜ)ᵀS(β−βₜ) + g̃ᵀ(β−βₜ) = βᵀ(S/2)β − 2cᵀβ + const with
@@ -214,14 +211,14 @@ func (r *rounds) newton(md *roundModel) error {
 	next := mat.Col(nil, 0, res.Theta)
 	d0 := g[0]
 	for a := range p {
-		d0 += md.h.At(a+1, 0) * (next[a] - md.beta[a])
+		d0 += h.At(a+1, 0) * (next[a] - md.beta[a])
 	}
 	d0 /= -h00
 	md.target = make([]float64, p)
 	for a := range p {
-		t := g[a+1] + md.h.At(a+1, 0)*d0
+		t := g[a+1] + h.At(a+1, 0)*d0
 		for b := range p {
-			t += md.h.At(a+1, b+1) * (next[b] - md.beta[b])
+			t += h.At(a+1, b+1) * (next[b] - md.beta[b])
 		}
 		md.target[a] = t
 	}
