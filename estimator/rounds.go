@@ -10,6 +10,10 @@ import (
 	"github.com/cardsparse/cardreg/suffstat"
 )
 
+// RoundsSampleSize is the number of rows a fit in rounds draws and fits
+// in memory (all of them when there are fewer).
+const RoundsSampleSize = glm.DefaultSampleSize
+
 // inRounds reports whether a streamed fit of o's family and options runs
 // in rounds (glm.FitRounds: a few passes for a whole path and its
 // cross-validation) rather than by passes per Newton step: binomial and

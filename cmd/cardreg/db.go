@@ -105,6 +105,9 @@ func loadDBScans(ctx context.Context, name string, f *fitFlags, q sqlstats.HTTP,
 	if len(pr.names) == 0 {
 		return data.NoPredictors(name, "")
 	}
+	if err := checkRounds(len(pr.names), src.Folds, f); err != nil {
+		return fmt.Errorf("%s: %v", name, err)
+	}
 	fam, _ := datafit.ByName(f.fam.family) // checked by validateFamily
 	sc, err := sqlstats.NewGLMScanner(ctx, q, src, f.fam.offset, fam)
 	if err != nil {

@@ -108,6 +108,10 @@ func TestQuadraticMemoryRefused(t *testing.T) {
 		oneLine(t, cardreg(t, c.args...), 1, append(c.want, wide+": ")...)
 		require.Less(t, time.Since(start), 5*time.Second, c.args)
 	}
+	// A Newton step fits, the rounds' Gram matrices per fold do not.
+	mid := wideCSV(t, dir, 3, 2000)
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", "--memory", "1GB", mid), 1,
+		mid+": a fit in rounds of 2000 predictors on 10 folds needs about", "more than --memory 1 GB; drop columns")
 
 	// Streaming by itself (the file passes --memory): the note, then the
 	// refusal, which does not suggest leaving out --stream.

@@ -179,6 +179,16 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 	}
 	src := data.NewFileSource(path, f.spec())
 	src.Check = func(p int) error { return checkNewton(p, f) }
+	if k := roundsFolds(f, cmd); k > 0 {
+		// A path or cv of these families streams in rounds (estimator),
+		// which holds more than a Newton step.
+		src.Check = func(p int) error {
+			if err := checkNewton(p, f); err != nil {
+				return err
+			}
+			return checkRounds(p, k, f)
+		}
+	}
 	if f.fam.family == "gaussian" {
 		// estimator fits a gaussian stream (here: one with an offset)
 		// from its statistics, one set per fold, gathered in one pass.
@@ -202,6 +212,20 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 		pr.foldID, err = data.StreamFoldIDs(path, f.spec())
 	}
 	return pr, err
+}
+
+// roundsFolds returns the folds of a streamed binomial or Poisson path
+// (1) or cv (--folds) of command cmd, which may run in rounds, else 0.
+func roundsFolds(f *fitFlags, cmd string) int {
+	switch {
+	case f.fam.family != "binomial" && f.fam.family != "poisson":
+		return 0
+	case cmd == "cv":
+		return f.folds
+	case cmd == "path":
+		return 1
+	}
+	return 0
 }
 
 // rereadable refuses to stream a family fit from standard input or
@@ -306,6 +330,12 @@ func checkStats(kind string, d, k int, f *fitFlags) error {
 func checkNewton(p int, f *fitFlags) error {
 	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
 	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(f.memory), streamAdvice(f, false))
+}
+
+// checkRounds refuses a binomial or Poisson fit in rounds of p predictors
+// on k folds whose matrices and sample would not fit in the budget.
+func checkRounds(p, k int, f *fitFlags) error {
+	return membudget.CheckRounds(p, k, estimator.RoundsSampleSize, membudget.Of(f.memory), streamAdvice(f, k > 1))
 }
 
 // checkGram refuses an in-memory fit of n rows and p predictors whose Gram

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -160,6 +161,28 @@ func StreamMatrices(k int) int { return k + max(k, 6) }
 // the quadratic model's Gram matrix and the solver's copy, with one to
 // spare.
 const NewtonMatrices = 5
+
+// CheckRounds refuses, before they are allocated, what a binomial or
+// Poisson fit in rounds of p predictors on k folds holds (package glm's
+// FitRounds) that passes the budget b: (p+1)×(p+1) matrices, each fold's
+// Gram matrix and, per training set (k+1 with cross-validation, else 1),
+// its sum and Cholesky factor, and per core a Newton step's Hessian, Schur
+// complement and the solver's two copies; and the sample of m rows of p
+// predictors, with its copy for the sample's fit and per core the
+// weighted copy a Hessian is formed from.
+func CheckRounds(p, k, m int, b Budget, advice string) error {
+	sets, cores := 1, runtime.GOMAXPROCS(0)
+	if k > 1 {
+		sets = k + 1
+	}
+	count := k + 2*sets + 4*cores
+	need := SquareBytes(count, p+1) + GCFactor*8*float64(m)*float64(p)*float64(2+cores)
+	if b.Bytes <= 0 || need <= float64(b.Bytes) {
+		return nil
+	}
+	return fmt.Errorf("a fit in rounds of %d predictors on %d folds needs about %s (%d matrices of %d × %d float64 and a sample of up to %d rows, doubled for the garbage collector), more than %s; %s",
+		p, k, FormatBytes(need), count, p+1, p+1, m, b, advice)
+}
 
 // GramMatrices is how many p×p matrices an in-memory least-squares fit
 // holds when it works in Gram form (n ≥ p): XᵀX and its full copy for the
