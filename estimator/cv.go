@@ -78,8 +78,7 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		}
 		return out, err
 	case famScans:
-		v := d.(*Scans)
-		r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: *famCVOptions(&co, nil, nil, k, measure), CV: true})
+		r, err := scansRounds(d.(*Scans), pen, famCVOptions(&co, nil, nil, k, measure), true)
 		if err != nil {
 			return nil, err
 		}

@@ -153,8 +153,7 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 		}
 		return p, err
 	case famScans:
-		v := d.(*Scans)
-		r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}})
+		r, err := scansRounds(d.(*Scans), pen, &glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}, false)
 		if err != nil {
 			return nil, err
 		}

@@ -53,10 +53,16 @@ func streamRounds(v *Stream, pen penalty.Penalty, co *glm.CVOptions, cv bool, fo
 	return r, true, err
 }
 
+// scansRounds fits a path (its options co), and with cv its
+// cross-validation, from scans, in rounds.
+func scansRounds(v *Scans, pen penalty.Penalty, co *glm.CVOptions, cv bool) (*glm.Rounds, error) {
+	return glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: *co, CV: cv})
+}
+
 // scansFit is a fit at one λ from scans: a path of that λ, in rounds.
 func scansFit(v *Scans, pen penalty.Penalty, lambda float64, o *Options) (*Model, error) {
 	po := PathOptions{Options: *o, Lambdas: []float64{lambda}}
-	r, err := glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}})
+	r, err := scansRounds(v, pen, &glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}, false)
 	if err != nil {
 		return nil, err
 	}
