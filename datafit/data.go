@@ -278,3 +278,43 @@ func (d *Data) CheckScale() error {
 	}
 	return nil
 }
+
+// RowChecker checks the rows of a data set read one at a time (a streamed
+// fit's first pass): each row by CheckRow, then, when all are read, the
+// weights (none outweighs the others beyond float64's precision) and each
+// column's scale (CheckColumnScale).
+type RowChecker struct {
+	fam     Family
+	weights suffstat.WeightSummary
+	top     []float64 // each column's largest magnitude
+}
+
+// NewRowChecker returns a checker of rows of p predictors for family fam.
+func NewRowChecker(fam Family, p int) *RowChecker {
+	return &RowChecker{fam: fam, top: make([]float64, p)}
+}
+
+// Add checks row i (from 0) and records it.
+func (c *RowChecker) Add(i int, x []float64, y, w, o float64) error {
+	if err := CheckRow(c.fam, i, x, y, w, o); err != nil {
+		return err
+	}
+	c.weights.Add(w)
+	for j, v := range x {
+		c.top[j] = math.Max(c.top[j], math.Abs(v))
+	}
+	return nil
+}
+
+// Check checks the rows added as a whole.
+func (c *RowChecker) Check() error {
+	if err := c.weights.Check(); err != nil {
+		return &RowError{Row: int(c.weights.MaxRow), What: "weight", Err: err}
+	}
+	for j, m := range c.top {
+		if err := CheckColumnScale(j, m); err != nil {
+			return err
+		}
+	}
+	return nil
+}

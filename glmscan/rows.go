@@ -10,7 +10,6 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
-	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -67,15 +66,10 @@ func (s *RowScanner) pass(row func(i uint64, f int, x []float64, y, w, o float64
 func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 	t := NewTotals(s.k, s.p)
 	smp := &sampleHeap{}
-	var ws suffstat.WeightSummary
-	top := make([]float64, s.p) // each column's largest magnitude
+	rc := datafit.NewRowChecker(s.fam, s.p)
 	err := s.pass(func(i uint64, f int, x []float64, y, w, o float64) error {
-		if err := datafit.CheckRow(s.fam, int(i), x, y, w, o); err != nil {
+		if err := rc.Add(int(i), x, y, w, o); err != nil {
 			return err
-		}
-		ws.Add(w)
-		for j, v := range x {
-			top[j] = math.Max(top[j], math.Abs(v))
 		}
 		if s.shift == nil {
 			s.shift = append([]float64(nil), x...)
@@ -96,13 +90,8 @@ func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 	if s.shift == nil {
 		return nil, nil, errors.New("glmscan: no rows")
 	}
-	if err := ws.Check(); err != nil {
-		return nil, nil, &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
-	}
-	for j, m := range top {
-		if err := datafit.CheckColumnScale(j, m); err != nil {
-			return nil, nil, err
-		}
+	if err := rc.Check(); err != nil {
+		return nil, nil, err
 	}
 	t.Shift = s.shift
 	return t, smp.sample(), nil

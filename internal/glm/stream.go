@@ -220,19 +220,11 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 // check is the first pass: counts, weights and valid responses.
 func (s *streamFit) check() error {
 	var wsum float64
-	var ws suffstat.WeightSummary
-	top := make([]float64, s.p) // each column's largest magnitude
+	rc := datafit.NewRowChecker(s.fam, s.p)
 	err := s.pass(func(i int, x []float64, y, w, o float64) error {
-		if err := datafit.CheckRow(s.fam, i, x, y, w, o); err != nil {
-			return err
-		}
-		for j, v := range x {
-			top[j] = math.Max(top[j], math.Abs(v))
-		}
 		wsum += w
-		ws.Add(w)
 		s.n++
-		return nil
+		return rc.Add(i, x, y, w, o)
 	})
 	if err != nil {
 		return err
@@ -240,13 +232,8 @@ func (s *streamFit) check() error {
 	if s.n < 2 || !(wsum > 0) || math.IsInf(wsum, 0) || math.IsInf(float64(s.n)/wsum, 0) {
 		return fmt.Errorf("glm: %d rows with total weight %v: need at least 2 rows and a total weight within float64's range once rescaled to sum n (divide the weights by a common factor)", s.n, wsum)
 	}
-	if err := ws.Check(); err != nil {
-		return &datafit.RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
-	}
-	for j, m := range top {
-		if err := datafit.CheckColumnScale(j, m); err != nil {
-			return err
-		}
+	if err := rc.Check(); err != nil {
+		return err
 	}
 	s.wscale = float64(s.n) / wsum
 	return nil
