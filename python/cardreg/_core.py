@@ -60,7 +60,7 @@ def options_json(data_options, options):
                 out["no-intercept"] = True
             continue
         key = _ALIASES.get(k, k.replace("_", "-"))
-        if key in out and key not in ("names", "factors"):
+        if key in out:
             raise ValueError("option %r given twice (as %r)" % (key, k))
         out[key] = _jsonable(v)
     try:

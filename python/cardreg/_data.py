@@ -227,9 +227,11 @@ def design_like(X, fitted):
     if is_dataframe(X):
         if fitted.columns is not None:
             missing = [c for c in fitted.columns if c not in X.columns]
-            if not missing:
-                X = X[fitted.columns] if list(X.columns) != list(
-                    fitted.columns) else X
+            if missing:
+                raise ValueError("X lacks the column(s) %s the model was "
+                                 "fitted on" % ", ".join(map(repr, missing)))
+            if list(X.columns) != list(fitted.columns):
+                X = X[fitted.columns]
         d = _frame_design(X, None)
     else:
         x, layout = as_matrix(X)

@@ -212,8 +212,15 @@ class _Base(BaseEstimator):
     # -- prediction -----------------------------------------------------
     def _link(self, X, offset=None):
         check_is_fitted(self, "coef_")
+        factors = _data.has_factors(X)
         X = self._check_X(X, reset=False)
         d = _data.design_like(X, self._design)
+        if factors and not np.isfinite(d.x).all():
+            # check_array checked a plain X; a frame of factors is checked
+            # here, as the library checks it at fit.
+            i, j = np.argwhere(~np.isfinite(d.x))[0]
+            raise ValueError("Input X contains NaN or infinity: row %d, "
+                             "column %r" % (i, self._design.names[j]))
         eta = d.x @ self.coef_[:d.p] if d.p else np.zeros(d.n)
         for f, beta in enumerate(self._level_coefs):
             eta = eta + beta[d.codes[:, f]]

@@ -218,6 +218,7 @@ class RawABI(unittest.TestCase):
             t.start()
         for t in ts:
             t.join()
+        self.assertEqual(len(results), 4, "a worker raised")
         for i, msgs in results.items():
             for st, m in msgs:
                 self.assertNotEqual(st, 0)

@@ -132,6 +132,27 @@ class Factors(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, 'row 8: column "driver_age": NaN'):
             est.fit(X, y, offset=off)
 
+    def test_predict_refuses_bad_frames(self):
+        """predict refuses a NaN in a numeric column beside factors (not a
+        NaN prediction), a DataFrame lacking a fitted column (not the
+        columns matched by position), and factors given twice."""
+        X, y, off = policies()
+        est = cardreg.CardinalityPoissonRegressor(lam=5.0).fit(X, y,
+                                                              offset=off)
+        new = X.head(3).copy()
+        new.loc[1, "driver_age"] = np.nan
+        with self.assertRaisesRegex(ValueError, "NaN.*row 1.*'driver_age'"):
+            est.predict(new, offset=off[:3])
+        num = pd.DataFrame({"a": y[:50] * 0 + np.arange(50.0),
+                            "b": np.sin(np.arange(50.0))})
+        r = cardreg.fit(num, np.arange(50.0) + np.cos(np.arange(50.0)),
+                        lam=1.0)
+        with self.assertRaisesRegex(ValueError, "lacks the column.*'b'"):
+            r.predict(num.rename(columns={"b": "c"}))
+        with self.assertRaisesRegex(ValueError, "given twice"):
+            cardreg.fit(X, y, family="poisson", offset=off, lam=5.0,
+                        factors=["region"])
+
     def test_reference_option(self):
         X, y, off = policies()
         r = cardreg.fit(X, y, family="poisson", offset=off, lam=5.0,
