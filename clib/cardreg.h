@@ -9,8 +9,12 @@
  *   - Every function but cardreg_version, cardreg_last_error and
  *     cardreg_string_free returns 0 on success and a non-zero status on
  *     failure; the failure's message is then cardreg_last_error(). Bad input
- *     (a wrong length, NaN, a null pointer, an unknown option) is an error,
- *     never a crash: a panic inside is recovered and returned as an error.
+ *     the library can see (NaN, a null pointer, a negative size, names or
+ *     fold ids of another length than the options say, an unknown option)
+ *     is an error, never a crash: a panic inside is recovered and returned
+ *     as an error. The library cannot see the length of a buffer: it reads
+ *     n×p values of x, n of y, and writes as many values into out as each
+ *     function says; a shorter buffer is the caller's memory error.
  *   - Results are handles (cardreg_handle, never 0), freed with cardreg_free.
  *     cardreg keeps no pointer given to it after a call returns, and gives
  *     none of its own memory but strings (freed with cardreg_string_free).

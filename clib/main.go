@@ -107,13 +107,13 @@ func floats(ptr *C.double, n int64, what string, optional bool) ([]float64, erro
 }
 
 // input reads the buffers of a call as a binding.Input.
-func input(x *C.double, n, p C.int64_t, layout C.int32_t, y, w, off *C.double, codes *C.int32_t, nf C.int64_t) (*binding.Input, error) {
+func input(x *C.double, n, p C.int64_t, layout C.int32_t, y, w, off *C.double, codes *C.int32_t, nf C.int64_t, needY bool) (*binding.Input, error) {
 	N, P, F := int64(n), int64(p), int64(nf)
 	switch {
 	case N < 1 || P < 0 || F < 0:
 		return nil, fmt.Errorf("data: n = %d, p = %d, %d factors: n must be at least 1, p and the factors at least 0", N, P, F)
 	case P > 0 && N > math.MaxInt32*int64(math.MaxInt32)/P || F > 0 && N > math.MaxInt32*int64(math.MaxInt32)/F:
-		return nil, fmt.Errorf("data: %d rows of %d columns are too many", N, P)
+		return nil, fmt.Errorf("data: %d rows of %d columns and %d factors are too many", N, P, F)
 	case layout != 0 && layout != 1:
 		return nil, fmt.Errorf("data: layout %d: 0 (row-major) or 1 (column-major)", int32(layout))
 	}
@@ -122,8 +122,8 @@ func input(x *C.double, n, p C.int64_t, layout C.int32_t, y, w, off *C.double, c
 	if in.X, err = floats(x, N*P, "x", false); err != nil {
 		return nil, err
 	}
-	if y != nil {
-		in.Y, _ = floats(y, N, "y", true)
+	if in.Y, err = floats(y, N, "y", !needY); err != nil {
+		return nil, err
 	}
 	if in.Weights, err = floats(w, N, "weights", true); err != nil {
 		return nil, err
@@ -152,11 +152,7 @@ func run(do func(*binding.Input, []byte) (*binding.Result, error), x *C.double, 
 			return
 		}
 		var in *binding.Input
-		if in, err = input(x, n, p, layout, y, w, off, codes, nf); err != nil {
-			return
-		}
-		if y == nil {
-			err = fmt.Errorf("data: y is NULL")
+		if in, err = input(x, n, p, layout, y, w, off, codes, nf, true); err != nil {
 			return
 		}
 		var opts []byte
@@ -270,7 +266,7 @@ func cardreg_predict(h C.int64_t, k C.int64_t, x *C.double, n, p C.int64_t, layo
 		if err := nonNil("cardreg_predict", unsafe.Pointer(out), unsafe.Pointer(typ)); err != nil {
 			return err
 		}
-		in, err := input(x, n, p, layout, nil, nil, off, codes, nf)
+		in, err := input(x, n, p, layout, nil, nil, off, codes, nf, false)
 		if err != nil {
 			return err
 		}

@@ -87,8 +87,10 @@ predict.cardreg <- function(object, newx, s = NULL,
   }
   cf <- coef_at(object, s)
   out <- NULL
-  if (cf$on_grid && isTRUE(.Call(cr_handle_valid, object$handle))) {
-    # On the grid the library predicts from its own models.
+  if (cf$on_grid && length(cf$k) == 1L && isTRUE(.Call(cr_handle_valid, object$handle))) {
+    # One model on the grid: the library predicts from it. For several, one
+    # design matrix serves them all (the library would check and copy newx
+    # once per model).
     ntype <- if (type == "class") "class" else type
     out <- vapply(cf$k, function(k)
       native(cr_predict, object$handle, as.integer(k - 1L), nd$x, nd$codes, off,
