@@ -319,19 +319,10 @@ class CVResult(PathResult):
         self.cvsd = _floats(c.get("cvsd") or [])
         self.lambda_min = _num(c.get("lambda_min"))
         self.lambda_1se = _num(c.get("lambda_1se"))
-        self.index_min = self._index(c.get("index_min"), self.lambda_min)
-        self.index_1se = self._index(c.get("index_1se"), self.lambda_1se)
+        # The library's 0-based indices into the grid.
+        self.index_min = int(c["index_min"])
+        self.index_1se = int(c["index_1se"])
         self.foldid = np.array(c.get("foldid") or [], dtype=np.int64)
-
-    def _index(self, given, lam):
-        # The 0-based index of lam in the grid; the library's index is
-        # checked against it rather than trusted for its base.
-        hits = np.flatnonzero(self.lambdas == lam)
-        if hits.size:
-            return int(hits[0])
-        if given is None:
-            return -1
-        return int(given)
 
     def plot(self, ax=None, **kw):
         """The CV curve with error bars (needs matplotlib): see plot_cv."""

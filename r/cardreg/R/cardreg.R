@@ -280,9 +280,11 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     stopf("internal: the curve has %d values for %d lambdas", length(cvm), m)
   lambda.min <- num_or_na(cv$lambda_min)
   lambda.1se <- num_or_na(cv$lambda_1se)
-  idx <- function(l) {
-    i <- which.min(abs(fit$lambda - l))
-    if (length(i) != 1L) NA_integer_ else as.integer(i)
+  # The library's 0-based indices of lambda.min and lambda.1se.
+  idx <- function(i) {
+    if (!is.numeric(i) || length(i) != 1L || i < 0 || i >= m)
+      stopf("internal: the library returned no index on the grid (%s)", format(i))
+    as.integer(i) + 1L
   }
   measure <- if (is.character(cv$measure)) cv$measure else type.measure
   # glmnet's names; a gaussian deviance is the mean squared error.
@@ -302,7 +304,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     cardreg.fit = fit,
     lambda.min = lambda.min,
     lambda.1se = lambda.1se,
-    index = matrix(c(idx(lambda.min), idx(lambda.1se)), 2L, 1L,
+    index = matrix(c(idx(cv$index_min), idx(cv$index_1se)), 2L, 1L,
                    dimnames = list(c("min", "1se"), "Lambda")),
     foldid = if (is.numeric(cv$foldid)) as.integer(cv$foldid) else foldid,
     nfolds = num_or_na(cv$folds),
