@@ -89,6 +89,21 @@ SEXP cr_handle_valid(SEXP ptr)
     return Rf_ScalarLogical(b != NULL && b->h != 0);
 }
 
+/* The library's number of a result handle (0 once freed), and whether
+ * the library still holds the result of a number: the tests' view of the
+ * finalizer. */
+SEXP cr_handle_id(SEXP ptr)
+{
+    return Rf_ScalarReal((double) get_handle(ptr));
+}
+
+SEXP cr_id_held(SEXP id)
+{
+    int64_t models = 0, columns = 0;
+    cardreg_handle h = (cardreg_handle) Rf_asReal(id);
+    return Rf_ScalarLogical(cardreg_dims(h, &models, &columns) == 0);
+}
+
 SEXP cr_free(SEXP ptr)
 {
     if (TYPEOF(ptr) != EXTPTRSXP || R_ExternalPtrTag(ptr) != handle_tag())

@@ -10,6 +10,8 @@ SEXP cr_run(SEXP mode, SEXP x, SEXP y, SEXP weights, SEXP offset,
 SEXP cr_predict(SEXP ptr, SEXP k, SEXP x, SEXP codes, SEXP offset, SEXP type);
 SEXP cr_free(SEXP ptr);
 SEXP cr_handle_valid(SEXP ptr);
+SEXP cr_handle_id(SEXP ptr);
+SEXP cr_id_held(SEXP id);
 SEXP cr_parse_json(SEXP text);
 
 #endif

@@ -12,6 +12,8 @@ static const R_CallMethodDef call_methods[] = {
     {"cr_predict", (DL_FUNC) &cr_predict, 6},
     {"cr_free", (DL_FUNC) &cr_free, 1},
     {"cr_handle_valid", (DL_FUNC) &cr_handle_valid, 1},
+    {"cr_handle_id", (DL_FUNC) &cr_handle_id, 1},
+    {"cr_id_held", (DL_FUNC) &cr_id_held, 1},
     {"cr_parse_json", (DL_FUNC) &cr_parse_json, 1},
     {NULL, NULL, 0}
 };
