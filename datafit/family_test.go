@@ -83,3 +83,34 @@ func TestMeanLink(t *testing.T) {
 		t.Error("unknown family accepted")
 	}
 }
+
+// TestUnit checks that the families' one-pass evaluation gives the
+// deviance and derivatives bit for bit.
+func TestUnit(t *testing.T) {
+	for _, f := range families {
+		for _, y := range responses(f) {
+			for _, eta := range []float64{-40, -3, -0.4, 0, 1e-9, 0.7, 2.5, 35} {
+				dev, d1, d2 := unit(f, y, eta)
+				e1, e2 := f.Derivs(y, eta)
+				if e := f.Deviance(y, eta); dev != e || d1 != e1 || d2 != e2 {
+					t.Errorf("%s y=%v η=%v: unit %v %v %v, apart %v %v %v", f.Name(), y, eta, dev, d1, d2, e, e1, e2)
+				}
+			}
+		}
+	}
+}
+
+// TestLog1pUnit checks log1pUnit against math.Log1p on [0, 1] to 4 units
+// in the last place, subnormals and the ends included.
+func TestLog1pUnit(t *testing.T) {
+	ts := []float64{0, 5e-324, 1e-300, 1e-17, 1.1e-16, 2.3e-16, 1e-10, 0.5, 1}
+	for i := range 20000 {
+		ts = append(ts, math.Pow(2, -60*float64(i)/20000), float64(i)/20000)
+	}
+	for _, x := range ts {
+		got, want := log1pUnit(x), math.Log1p(x)
+		if math.Abs(got-want) > 4*ulp(want) {
+			t.Errorf("log1pUnit(%v) = %v, math.Log1p %v (%v ulps)", x, got, want, (got-want)/ulp(want))
+		}
+	}
+}

@@ -20,7 +20,7 @@ func (l *Loss) IRLSDesign(f []float64) solver.IRLSDesign {
 		d.Free = mat.DenseCopyOf(l.xu.T())
 	}
 	d.Twin, d.TwinSign = l.copies(f)
-	d.MaxAbs, d.OffCentre = l.columnStats()
+	d.MaxAbs, d.OffCentre, _ = l.columnStats()
 	return d
 }
 
@@ -33,73 +33,92 @@ func (l *Loss) Point(theta mat.Matrix) (eta, free []float64) {
 // Settle implements solver.Reweighter.
 func (l *Loss) Settle(beta, eta, free []float64) { l.adopt(beta, eta, free) }
 
-// Reweight implements solver.Reweighter from the family's derivatives.
-func (l *Loss) Reweight(eta, v, r []float64) {
+// Reweight implements solver.Reweighter from the family's derivatives,
+// evaluated with the deviance (unit); at the loss's own η (IRLSCD goes
+// on from the point a certificate profiled) it reads them from there.
+func (l *Loss) Reweight(eta, v, r []float64) float64 {
+	f := l.constant
+	c := l.at
+	at := c.ok && slices.Equal(eta, l.eta)
 	for i, e := range eta {
 		v[i], r[i] = 0, 0
 		if l.w[i] == 0 {
 			continue
 		}
-		d1, d2 := l.fam.Derivs(l.y[i], e)
+		var dev, d1, d2 float64
+		if at {
+			dev, d1, d2 = c.dev[i], c.d1[i], c.d2[i]
+		} else {
+			dev, d1, d2 = unit(l.fam, l.y[i], e)
+		}
+		f += l.w[i] * dev
 		if d2 > 0 {
 			v[i] = l.w[i] * d2 / 2
 			r[i] = -d1 / d2
 		}
 	}
+	return f
 }
 
-// Deviance implements solver.Reweighter.
-func (l *Loss) Deviance(eta []float64) float64 { return l.value(eta) }
-
-// copies returns twins(l.xp, f), computed once per factors.
+// copies returns twins(l.xp, hashes, f), computed once per factors.
 func (l *Loss) copies(f []float64) ([]int, []float64) {
 	if l.twin == nil || !slices.Equal(l.twinF, f) {
-		l.twin, l.twinSign = twins(l.xp, f)
+		_, _, h := l.columnStats()
+		l.twin, l.twinSign = twins(l.xp, h, f)
 		l.twinF = slices.Clone(f)
 	}
 	return l.twin, l.twinSign
 }
 
 // columnStats returns, per penalised column, max|x| (a bound on any
-// weighted mean of it) and whether it is off centre: its mean beyond its
+// weighted mean of it), whether it is off centre: its mean beyond its
 // standard deviation, so that without centring it is nearly parallel to
 // the intercept (a temperature near 300 K varying by 2 K) and the sweeps
-// crawl. Computed once per loss (and its restrictions), read-only.
-func (l *Loss) columnStats() ([]float64, []bool) {
+// crawl, and its absHash (twins' buckets). Computed once per loss and
+// handed to its restrictions, read-only: a path restricts the loss at
+// every λ.
+func (l *Loss) columnStats() ([]float64, []bool, []uint64) {
 	if l.maxAbs == nil {
 		l.maxAbs, l.offCentre = make([]float64, len(l.xp)), make([]bool, len(l.xp))
+		l.hashes = make([]uint64, len(l.xp))
 		for j, x := range l.xp {
-			var s float64
-			for _, v := range x {
-				s += v
-			}
-			n := float64(len(x))
-			mean := s / n
-			// Σx²/n − mean² loses digits only for a column far off centre,
-			// which the test finds all the same.
-			l.offCentre[j] = mean*mean > kernel.Dot(x, x)/n-mean*mean
-			if !l.offCentre[j] {
-				continue // maxAbs bounds the means of centred columns only
-			}
-			for _, v := range x {
-				if a := math.Abs(v); a > l.maxAbs[j] {
-					l.maxAbs[j] = a
-				}
-			}
+			l.hashes[j] = absHash(x)
+			l.maxAbs[j], l.offCentre[j] = offCentre(x)
 		}
 	}
-	return l.maxAbs, l.offCentre
+	return l.maxAbs, l.offCentre, l.hashes
+}
+
+// offCentre returns whether column x is off centre and, if so, max|x|
+// (else 0).
+func offCentre(x []float64) (float64, bool) {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	n := float64(len(x))
+	mean := s / n
+	// Σx²/n − mean² loses digits only for a column far off centre, which
+	// the test finds all the same.
+	if !(mean*mean > kernel.Dot(x, x)/n-mean*mean) {
+		return 0, false // maxAbs bounds the means of centred columns only
+	}
+	var big float64
+	for _, v := range x {
+		big = math.Max(big, math.Abs(v))
+	}
+	return big, true
 }
 
 // twins returns, per column of xp, the index of the first earlier column
 // equal to it or to its negation with the same factor in f, or −1, and
 // the sign.
-func twins(xp [][]float64, f []float64) ([]int, []float64) {
+func twins(xp [][]float64, hashes []uint64, f []float64) ([]int, []float64) {
 	out, sign := make([]int, len(xp)), make([]float64, len(xp))
 	seen := map[uint64][]int{}
 	for j, x := range xp {
 		out[j] = -1
-		key := absHash(x)
+		key := hashes[j]
 		for _, k := range seen[key] {
 			if f[k] != f[j] {
 				continue

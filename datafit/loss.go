@@ -36,9 +36,14 @@ type Loss struct {
 	floor   float64
 	lip     float64
 
+	// at holds the rows' unit deviances and derivatives at eta (units).
+	at rowCache
+
 	// Caches of the IRLS design (IRLSDesign), computed once per loss: the copies among xp for
-	// the factors twinF (see twins), and columnStats.
+	// the factors twinF (see twins), the columns' hashes (absHash, shared
+	// with the restrictions) and columnStats.
 	twinF     []float64
+	hashes    []uint64
 	twin      []int
 	twinSign  []float64
 	maxAbs    []float64
@@ -226,14 +231,11 @@ func (l *Loss) Response() []float64 { return slices.Clone(l.y) }
 // is not nil.
 func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 	l.evaluate(theta)
-	f := l.value(l.eta)
+	f := l.value()
 	if grad != nil {
 		u := make([]float64, len(l.eta))
-		for i, e := range l.eta {
-			if l.w[i] != 0 {
-				d1, _ := l.fam.Derivs(l.y[i], e)
-				u[i] = l.w[i] * d1
-			}
+		for i, d1 := range l.at.d1 {
+			u[i] = l.w[i] * d1
 		}
 		if grad.IsEmpty() {
 			grad.ReuseAs(len(l.penal), 1)
@@ -312,14 +314,47 @@ func (l *Loss) Adopt(s solver.Loss, theta mat.Matrix) {
 	l.last = beta
 	copy(l.free, sub.free)
 	copy(l.eta, sub.eta)
+	l.at.ok = sub.at.ok
+	if sub.at.ok {
+		l.at.dev, l.at.d1, l.at.d2 = slices.Clone(sub.at.dev), slices.Clone(sub.at.d1), slices.Clone(sub.at.d2)
+	}
 }
 
-// value returns Σ w d(y, η) plus the constant of aggregated rows.
-func (l *Loss) value(eta []float64) float64 {
-	f := l.constant
-	for i, e := range eta {
+// rowCache holds, per row, the unit deviance d(y, η) and its derivatives
+// ∂d/∂η and ∂²d/∂η² at the loss's η (0 where the weight is 0), valid while
+// ok: the profile, the gradient, the dual and the Newton model all read
+// them at the same η, and each costs an exponential per row.
+type rowCache struct {
+	dev, d1, d2 []float64
+	ok          bool
+}
+
+// units returns the rows' deviances and derivatives at l.eta, evaluated
+// once per η (setEta and Adopt mark them stale).
+func (l *Loss) units() *rowCache {
+	c := &l.at
+	if c.ok {
+		return c
+	}
+	if n := len(l.eta); len(c.dev) != n {
+		c.dev, c.d1, c.d2 = make([]float64, n), make([]float64, n), make([]float64, n)
+	}
+	for i, e := range l.eta {
+		c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
 		if l.w[i] != 0 {
-			f += l.w[i] * l.fam.Deviance(l.y[i], e)
+			c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], e)
+		}
+	}
+	c.ok = true
+	return c
+}
+
+// value returns Σ w d(y, η) at l.eta plus the constant of aggregated rows.
+func (l *Loss) value() float64 {
+	f := l.constant
+	for i, d := range l.units().dev {
+		if l.w[i] != 0 {
+			f += l.w[i] * d
 		}
 	}
 	return f
@@ -334,7 +369,7 @@ func (l *Loss) profile(base []float64) {
 	if k == 0 {
 		return
 	}
-	f := l.value(l.eta)
+	f := l.value()
 	if !finite(f) || f > 2*l.nullDev {
 		// The warm start is poor (after a far-away β): also try the
 		// intercept-only fit shifted by the mean of base, keep the better.
@@ -344,7 +379,7 @@ func (l *Loss) profile(base []float64) {
 			l.free[0] = l.interceptStart(base)
 		}
 		l.setEta(base, l.free)
-		if fr := l.value(l.eta); finite(fr) && !(fr >= f) {
+		if fr := l.value(); finite(fr) && !(fr >= f) {
 			f = fr
 		} else {
 			copy(l.free, saved)
@@ -369,7 +404,7 @@ func (l *Loss) profile(base []float64) {
 			trial[a] = l.free[a] + step[a]
 		}
 		l.setEta(base, trial)
-		if ft := l.value(l.eta); finite(ft) && ft <= f+1e-13*(math.Abs(f)+1) {
+		if ft := l.value(); finite(ft) && ft <= f+1e-13*(math.Abs(f)+1) {
 			f = ft
 			copy(l.free, trial)
 			continue
@@ -390,7 +425,7 @@ func (l *Loss) backtrack(base, step []float64, f *float64, trial []float64) bool
 			trial[a] = l.free[a] + t*step[a]
 		}
 		l.setEta(base, trial)
-		if ft := l.value(l.eta); ft <= *f && finite(ft) {
+		if ft := l.value(); ft <= *f && finite(ft) {
 			*f = ft
 			copy(l.free, trial)
 			return true
@@ -412,6 +447,7 @@ func negligible(step, at []float64) bool {
 
 // setEta writes base + X_U a into l.eta.
 func (l *Loss) setEta(base, a []float64) {
+	l.at.ok = false
 	for i := range base {
 		e := base[i]
 		if l.xu != nil {
@@ -427,22 +463,22 @@ func (l *Loss) setEta(base, a []float64) {
 // unpenalised coefficients at l.eta.
 func (l *Loss) freeDerivs() ([]float64, *mat.SymDense) {
 	k := len(l.free)
-	g := make([]float64, k)
-	h := mat.NewSymDense(k, nil)
-	for i, e := range l.eta {
+	g, h := make([]float64, k), make([]float64, k*k)
+	c := l.units()
+	for i, d1 := range c.d1 {
 		if l.w[i] == 0 {
 			continue
 		}
-		d1, d2 := l.fam.Derivs(l.y[i], e)
+		wd1, wd2 := l.w[i]*d1, l.w[i]*c.d2[i]
 		row := l.xu.RawRowView(i)
-		for a := range k {
-			g[a] += l.w[i] * d1 * row[a]
+		for a, ra := range row {
+			g[a] += wd1 * ra
 			for b := a; b < k; b++ {
-				h.SetSym(a, b, h.At(a, b)+l.w[i]*d2*row[a]*row[b])
+				h[a*k+b] += wd2 * ra * row[b]
 			}
 		}
 	}
-	return g, h
+	return g, mat.NewSymDense(k, h)
 }
 
 // newtonStep solves H s = −g and returns s and the Newton decrement gᵀH⁻¹g,
@@ -525,11 +561,10 @@ func (l *Loss) Lipschitz() float64 {
 func (l *Loss) Dual(theta mat.Matrix, _ float64, s float64) float64 {
 	l.evaluate(theta)
 	d := l.constant
-	for i, e := range l.eta {
+	for i, d1 := range l.units().d1 {
 		if l.w[i] == 0 {
 			continue
 		}
-		d1, _ := l.fam.Derivs(l.y[i], e)
 		d -= l.w[i] * l.fam.Conjugate(l.y[i], s*d1)
 		d += s * l.w[i] * d1 * l.o[i]
 	}
@@ -551,8 +586,9 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	m, n := len(l.xp), len(l.y)
 	s := make([]float64, n)
 	z := make([]float64, n)
+	c := l.units()
 	for i, e := range l.eta {
-		d1, d2 := l.fam.Derivs(l.y[i], e)
+		d1, d2 := c.d1[i], c.d2[i]
 		if l.w[i] == 0 || !(d2 > 0) {
 			continue
 		}
@@ -676,16 +712,18 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	}
 	r.free = slices.Clone(l.free)
 	r.eta = make([]float64, n)
+	r.at = rowCache{}
 	r.last = nil
 	r.lip = 0
 	// The caches of IRLSDesign are per column: the copies are found again
 	// among the kept columns, max|x| is the parent's (computed once for
 	// all the restrictions of a path).
 	r.twinF, r.twin, r.twinSign = nil, nil, nil
-	pm, po := l.columnStats()
+	pm, po, ph := l.columnStats()
 	r.maxAbs, r.offCentre = make([]float64, len(keep)), make([]bool, len(keep))
+	r.hashes = make([]uint64, len(keep))
 	for a, k := range keep {
-		r.maxAbs[a], r.offCentre[a] = pm[k], po[k]
+		r.maxAbs[a], r.offCentre[a], r.hashes[a] = pm[k], po[k], ph[k]
 	}
 	return &r
 }

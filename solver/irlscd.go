@@ -32,10 +32,10 @@ type Reweighter interface {
 	Settle(beta, eta, free []float64)
 	// Reweight writes, at η = eta, the IRLS weights vᵢ = wᵢ(∂²d/∂η²)/2 and
 	// working residuals rᵢ = −(∂d/∂η)/(∂²d/∂η²) into v and r (both 0
-	// where the weight or the curvature is 0).
-	Reweight(eta, v, r []float64)
-	// Deviance returns Σᵢ wᵢd(yᵢ, ηᵢ) at η = eta.
-	Deviance(eta []float64) float64
+	// where the weight or the curvature is 0), and returns the deviance
+	// Σᵢ wᵢd(yᵢ, ηᵢ) there: one pass for the objective of a point and the
+	// weighted model at it.
+	Reweight(eta, v, r []float64) float64
 }
 
 // IRLSDesign is what IRLSCD reads of a Reweighter's data.
@@ -121,7 +121,7 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 	m := len(cd.beta)
 	res := &Result{Gap: math.NaN(), Residual: math.NaN(), Status: IterationLimit}
 	grad := mat.NewDense(m, 1, nil)
-	obj := cd.objective(cd.eta)
+	obj := cd.objective()
 	thr := math.Min(1e-3, s.Tol*s.Tol)
 	lastGap, failures := math.Inf(1), 0
 	for k := 1; k <= min(s.MaxIter, maxReweights); k++ {
@@ -149,7 +149,7 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 		thr = math.Max(thr/10, 1e-22)
 		// The certificate profiled the intercept: continue from there.
 		cd.eta, cd.free = cd.loss.Point(theta)
-		obj = o
+		obj = cd.objective()
 	}
 	return res, false
 }
@@ -161,10 +161,10 @@ func (cd *irlsState) reweightAndSolve(thr float64, maxSweeps int, obj float64) f
 	cd.reweight()
 	prevBeta, prevFree, prevEta := slices.Clone(cd.beta), slices.Clone(cd.free), slices.Clone(cd.eta)
 	cd.solveModel(thr, maxSweeps)
-	next := cd.objective(cd.eta)
+	next := cd.objective()
 	for t := 0; t < 30 && !(next <= obj*(1+1e-12)); t++ {
 		cd.halve(prevBeta, prevFree, prevEta)
-		next = cd.objective(cd.eta)
+		next = cd.objective()
 	}
 	return next
 }
@@ -218,19 +218,21 @@ func newIRLSState(rw Reweighter, factors []float64, lambda float64, init mat.Mat
 	return cd
 }
 
-// objective returns the deviance at η plus the penalty.
-func (cd *irlsState) objective(eta []float64) float64 {
-	f := cd.loss.Deviance(eta)
+// objective returns the deviance at η plus the penalty, and leaves the
+// IRLS weights and working residuals at η in v and r for the next
+// reweighting.
+func (cd *irlsState) objective() float64 {
+	f := cd.loss.Reweight(cd.eta, cd.v, cd.r)
 	for j, b := range cd.beta {
 		f += cd.lambda * cd.f[j] * math.Abs(b)
 	}
 	return f
 }
 
-// reweight sets the IRLS weights and working residuals at η, and the
-// columns' weighted means when the model has an intercept.
+// reweight sets the columns' weighted means under the IRLS weights at η
+// (which the objective there left in v and r) when the model has an
+// intercept.
 func (cd *irlsState) reweight() {
-	cd.loss.Reweight(cd.eta, cd.v, cd.r)
 	clear(cd.xv)
 	if !cd.d.Intercept {
 		return
@@ -292,6 +294,9 @@ func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 // coefficient (all) or the nonzero ones, and returns the largest model
 // decrease.
 func (cd *irlsState) sweep(all bool) float64 {
+	if all {
+	} else {
+	}
 	big := cd.sweepFree()
 	for j, b := range cd.beta {
 		if all || b != 0 {
