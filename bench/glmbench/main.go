@@ -7,10 +7,13 @@
 //	glmbench -data data.csv -family binomial -lambda 0.01 -tol 1e-7 -reps 5
 //	glmbench -data data.csv -family binomial -path 100 -tol 1e-7 -reps 3
 //	glmbench -data data.csv -family binomial -lambda 0.01 -certify coef.txt
+//	glmbench -data data.csv -family binomial -cv 10 -tol 1e-7 -reps 1
 //
 // λ is on glmnet's scale (λ_glmnet); cardreg fits at 2n·λ. Timings are
 // medians over -reps runs after one warm-up, data reading excluded:
 // cardreg_seconds the wall time, cardreg_cpu_seconds the process CPU time.
+// -cv K cross-validates the default 100-λ path instead (bench/glmcv.sh),
+// row i (0-based) in fold i mod K (cv.glmnet's foldid i mod K + 1).
 package main
 
 import (
@@ -47,6 +50,7 @@ func main() {
 	lambda := flag.Float64("lambda", 0, "λ on glmnet's scale")
 	frac := flag.Float64("frac", 0, "λ as this fraction of λ_max instead of -lambda")
 	path := flag.Int("path", 0, "fit a path of this many λ instead")
+	cvK := flag.Int("cv", 0, "cross-validate the 100-λ path over this many folds instead (row i in fold i mod K)")
 	tol := flag.Float64("tol", 1e-7, "relative duality-gap tolerance")
 	reps := flag.Int("reps", 3, "timed repetitions")
 	certify := flag.String("certify", "", "file of glmnet coefficients (intercept first) to certify")
@@ -82,6 +86,10 @@ func main() {
 		opts.Method = &solver.ProxNewton{}
 	case "fista":
 		opts.Method = &solver.FISTA{}
+	}
+	if *cvK > 0 {
+		crossValidate(rows, h, opts, *cvK, *reps)
+		return
 	}
 	lam := estimator.FromGlmnet(*lambda, nrows)
 	if *frac > 0 {
@@ -127,6 +135,36 @@ func main() {
 	slices.Sort(times)
 	slices.Sort(cpu)
 	fmt.Printf("cardreg_seconds %.4f\ncardreg_cpu_seconds %.4f\n", times[len(times)/2], cpu[len(cpu)/2])
+}
+
+// crossValidate times estimator.CrossValidate of the default 100-λ grid
+// (cv.glmnet's) with row i in fold i mod k and the deviance measure, and
+// prints λ_min and λ_1se on glmnet's scale (%.6g for reading, %.17g to
+// compare) and their 1-based indices (cv.glmnet's cv$index).
+func crossValidate(rows *estimator.Rows, h penalty.Penalty, opts estimator.Options, k, reps int) {
+	n, _ := rows.X.Dims()
+	fold := make([]int, n)
+	for i := range fold {
+		fold[i] = i % k
+	}
+	co := &estimator.CVOptions{PathOptions: estimator.PathOptions{Options: opts, NLambda: 100},
+		FoldID: fold, Measure: "deviance"}
+	var cv *estimator.CV
+	t, err := clock.Median(reps, func() error {
+		var err error
+		cv, err = estimator.CrossValidate(rows, h, co)
+		return err
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	g := func(l float64) float64 { return estimator.LambdaGlmnet(l, n) }
+	fmt.Printf("cardreg_cv_seconds %.4f\ncardreg_cv_cpu_seconds %.4f\n", t.Wall, t.CPU)
+	fmt.Printf("cardreg_lambda_min %.6g\ncardreg_lambda_1se %.6g\n", g(cv.LambdaMin), g(cv.LambdaSE))
+	fmt.Printf("cardreg_lambda_min_exact %.17g\ncardreg_lambda_1se_exact %.17g\n", g(cv.LambdaMin), g(cv.LambdaSE))
+	fmt.Printf("cardreg_index_min %d\ncardreg_index_1se %d\n", cv.IndexMin+1, cv.IndexSE+1)
+	fmt.Printf("cardreg_lambda_max %.17g\ncardreg_cv_len %d\ncardreg_cv_unconverged %d\n",
+		g(cv.Lambdas[0]), len(cv.Lambdas), cv.Unconverged)
 }
 
 // benchFamily returns the family named: binomial or poisson, the two this
