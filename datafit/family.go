@@ -161,20 +161,8 @@ func (Binomial) Unit(y, eta float64) (dev, d1, d2 float64) {
 	if eta < 0 {
 		mu = t / (1 + t)
 	}
-	dev = 2 * (math.Max(eta, 0) + log1pUnit(t) - y*eta)
+	dev = 2 * (math.Max(eta, 0) + math.Log1p(t) - y*eta)
 	return dev, 2 * (mu - y), 2 * mu * (1 - mu)
-}
-
-// log1pUnit returns log(1 + t) for 0 ≤ t ≤ 1 to a few units in the last
-// place, through math.Log: log(u)·t/(u − 1) with u = 1 + t rounded cancels
-// the rounding of u (W. Kahan; math.Log1p costs three times as much, a
-// sixth of a logistic path's time).
-func log1pUnit(t float64) float64 {
-	u := 1 + t
-	if u == 1 {
-		return t
-	}
-	return math.Log(u) * t / (u - 1)
 }
 
 // Eta returns log(μ/(1 − μ)).
@@ -182,7 +170,7 @@ func (Binomial) Eta(mu float64) float64 { return math.Log(mu / (1 - mu)) }
 
 // Deviance returns 2[log(1 + e^η) − yη], evaluated without overflow.
 func (Binomial) Deviance(y, eta float64) float64 {
-	return 2 * (math.Max(eta, 0) + log1pUnit(math.Exp(-math.Abs(eta))) - y*eta)
+	return 2 * (math.Max(eta, 0) + math.Log1p(math.Exp(-math.Abs(eta))) - y*eta)
 }
 
 // Derivs returns 2(μ − y) and 2μ(1 − μ).
