@@ -34,27 +34,20 @@ func (l *Loss) Point(theta mat.Matrix) (eta, free []float64) {
 func (l *Loss) Settle(beta, eta, free []float64) { l.adopt(beta, eta, free) }
 
 // Reweight implements solver.Reweighter from the family's derivatives,
-// evaluated with the deviance (unit); at the loss's own η (IRLSCD goes
-// on from the point a certificate profiled) it reads them from there.
+// evaluated with the deviance (unit) and kept (rowCache): the profile of
+// a certificate at the same point reads them again.
 func (l *Loss) Reweight(eta, v, r []float64) float64 {
 	f := l.constant
-	c := l.at
-	at := c.ok && slices.Equal(eta, l.eta)
-	for i, e := range eta {
+	c := l.unitsAt(eta)
+	for i := range eta {
 		v[i], r[i] = 0, 0
 		if l.w[i] == 0 {
 			continue
 		}
-		var dev, d1, d2 float64
-		if at {
-			dev, d1, d2 = c.dev[i], c.d1[i], c.d2[i]
-		} else {
-			dev, d1, d2 = unit(l.fam, l.y[i], e)
-		}
-		f += l.w[i] * dev
-		if d2 > 0 {
+		f += l.w[i] * c.dev[i]
+		if d2 := c.d2[i]; d2 > 0 {
 			v[i] = l.w[i] * d2 / 2
-			r[i] = -d1 / d2
+			r[i] = -c.d1[i] / d2
 		}
 	}
 	return f

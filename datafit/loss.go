@@ -36,8 +36,11 @@ type Loss struct {
 	floor   float64
 	lip     float64
 
-	// at holds the rows' unit deviances and derivatives at eta (units).
-	at rowCache
+	// at holds the rows' unit deviances and derivatives (units); etaGen
+	// counts the changes of eta, so that the cache knows it holds eta's
+	// values without comparing.
+	at     rowCache
+	etaGen uint64
 
 	// Caches of the IRLS design (IRLSDesign), computed once per loss: the copies among xp for
 	// the factors twinF (see twins), the columns' hashes (absHash, shared
@@ -283,7 +286,11 @@ func (l *Loss) adopt(beta, eta, free []float64) {
 			}
 		}
 	}
-	l.profile(base)
+	// η itself, not base + X_U a again: the rows' values at it (the IRLS
+	// objective's, Reweight) are then at hand.
+	copy(l.eta, eta)
+	l.moved()
+	l.profileFrom(base)
 }
 
 // Adopt tells l that theta (over all of l's penalised predictors) is the
@@ -314,38 +321,63 @@ func (l *Loss) Adopt(s solver.Loss, theta mat.Matrix) {
 	l.last = beta
 	copy(l.free, sub.free)
 	copy(l.eta, sub.eta)
-	l.at.ok = sub.at.ok
-	if sub.at.ok {
-		l.at.dev, l.at.d1, l.at.d2 = slices.Clone(sub.at.dev), slices.Clone(sub.at.d1), slices.Clone(sub.at.d2)
+	l.moved()
+	if sub.at.holds(sub.eta) {
+		l.at = rowCache{eta: slices.Clone(sub.at.eta), dev: slices.Clone(sub.at.dev),
+			d1: slices.Clone(sub.at.d1), d2: slices.Clone(sub.at.d2)}
 	}
 }
 
 // rowCache holds, per row, the unit deviance d(y, η) and its derivatives
-// ∂d/∂η and ∂²d/∂η² at the loss's η (0 where the weight is 0), valid while
-// ok: the profile, the gradient, the dual and the Newton model all read
-// them at the same η, and each costs an exponential per row.
+// ∂d/∂η and ∂²d/∂η² at the linear predictor eta (0 where the weight is
+// 0): the IRLS objective, the profile, the gradient, the dual and the
+// Newton model read them at the same η, and each evaluation costs an
+// exponential and a logarithm per row, against a comparison per row to
+// find them again.
 type rowCache struct {
-	dev, d1, d2 []float64
-	ok          bool
+	eta, dev, d1, d2 []float64
+	// gen is the loss's etaGen when the values were last found to be at
+	// its eta (0: not known).
+	gen uint64
+}
+
+// holds reports whether c holds the rows' values at eta.
+func (c *rowCache) holds(eta []float64) bool {
+	return len(c.eta) == len(eta) && slices.Equal(c.eta, eta)
 }
 
 // units returns the rows' deviances and derivatives at l.eta, evaluated
-// once per η (setEta and Adopt mark them stale).
+// once per η.
 func (l *Loss) units() *rowCache {
+	if l.at.gen != 0 && l.at.gen == l.etaGen {
+		return &l.at
+	}
+	c := l.unitsAt(l.eta)
+	c.gen = l.etaGen
+	return c
+}
+
+// moved records that l.eta changed.
+func (l *Loss) moved() { l.etaGen++ }
+
+// unitsAt returns the rows' deviances and derivatives at eta, from the
+// cache when it holds them there, else evaluated into it.
+func (l *Loss) unitsAt(eta []float64) *rowCache {
 	c := &l.at
-	if c.ok {
+	if c.holds(eta) {
 		return c
 	}
-	if n := len(l.eta); len(c.dev) != n {
-		c.dev, c.d1, c.d2 = make([]float64, n), make([]float64, n), make([]float64, n)
+	if n := len(eta); len(c.dev) != n {
+		c.eta, c.dev, c.d1, c.d2 = make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
 	}
-	for i, e := range l.eta {
+	copy(c.eta, eta)
+	c.gen = 0
+	for i, e := range eta {
 		c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
 		if l.w[i] != 0 {
 			c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], e)
 		}
 	}
-	c.ok = true
 	return c
 }
 
@@ -364,8 +396,13 @@ func (l *Loss) value() float64 {
 // η = base + X_U a, by Newton's method with backtracking, starting from
 // the last minimiser, and leaves η in l.eta.
 func (l *Loss) profile(base []float64) {
-	k := len(l.free)
 	l.setEta(base, l.free)
+	l.profileFrom(base)
+}
+
+// profileFrom is profile with l.eta already base + X_U a.
+func (l *Loss) profileFrom(base []float64) {
+	k := len(l.free)
 	if k == 0 {
 		return
 	}
@@ -447,7 +484,7 @@ func negligible(step, at []float64) bool {
 
 // setEta writes base + X_U a into l.eta.
 func (l *Loss) setEta(base, a []float64) {
-	l.at.ok = false
+	l.moved()
 	for i := range base {
 		e := base[i]
 		if l.xu != nil {
@@ -716,8 +753,9 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	r.last = nil
 	r.lip = 0
 	// The caches of IRLSDesign are per column: the copies are found again
-	// among the kept columns, max|x| is the parent's (computed once for
-	// all the restrictions of a path).
+	// among the kept columns, from the parent's hashes; max|x| and the
+	// hashes are the parent's (computed once for all the restrictions of
+	// a path).
 	r.twinF, r.twin, r.twinSign = nil, nil, nil
 	pm, po, ph := l.columnStats()
 	r.maxAbs, r.offCentre = make([]float64, len(keep)), make([]bool, len(keep))

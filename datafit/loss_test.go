@@ -3,6 +3,7 @@ package datafit
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/cardsparse/cardreg/penalty"
@@ -174,4 +175,89 @@ func TestCheck(t *testing.T) {
 			t.Logf("case %d: %v", i, err)
 		}
 	}
+}
+
+// TestRowCache checks that the rows' values the loss keeps between calls
+// (rowCache) never leak from one linear predictor to another: the same
+// calls in another order, interleaved with IRLS reweightings at other
+// points, a Settle and a restriction's Adopt, give what a fresh loss gives.
+func TestRowCache(t *testing.T) {
+	for _, f := range families {
+		d := sample(f, 80, []float64{0.5, -0.5, 0.5, 0, 0.2}, 5)
+		d.Unpenalized = []int{1}
+		l, err := NewLoss(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		points := []*mat.Dense{
+			mat.NewDense(4, 1, []float64{0.3, 0.1, -0.2, 0.05}),
+			mat.NewDense(4, 1, []float64{-0.1, 0, 0.4, 0}),
+			mat.NewDense(4, 1, []float64{0.3, 0.1, -0.2, 0.05}),
+		}
+		n := len(d.Y)
+		v, r := make([]float64, n), make([]float64, n)
+		for k, th := range points {
+			fresh, err := NewLoss(f, d)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var g, want mat.Dense
+			wantF := fresh.Eval(&want, th)
+			wantD := fresh.Dual(th, 0, 0.9)
+			// An IRLS reweighting elsewhere, then at the loss's own η.
+			other := make([]float64, n)
+			for i := range other {
+				other[i] = 0.1 * float64(i%7)
+			}
+			l.Reweight(other, v, r)
+			got := l.Eval(&g, th)
+			eta, free := l.Point(th)
+			dev := l.Reweight(eta, v, r)
+			gotD := l.Dual(th, 0, 0.9)
+			// The profile starts where the last one ended: rounding apart.
+			if !nearly(got, wantF) || !mat.EqualApprox(&g, &want, 1e-10*wantF) || !nearly(gotD, wantD) {
+				t.Errorf("%s point %d: value %v gradient %v dual %v, fresh %v %v %v", f.Name(), k, got, mat.Formatted(g.T()), gotD, wantF, mat.Formatted(want.T()), wantD)
+			}
+			if !nearly(dev, fresh.value()) {
+				t.Errorf("%s point %d: Reweight's deviance %v, the loss's %v", f.Name(), k, dev, fresh.value())
+			}
+			// Settle at a moved η, then back through Eval.
+			moved := slices.Clone(eta)
+			for i := range moved {
+				moved[i] += 0.01
+			}
+			l.Reweight(moved, v, r)
+			l.Settle(mat.Col(nil, 0, th), moved, free)
+			l.Eval(nil, th)
+			l.Settle(mat.Col(nil, 0, th), moved, free) // the cache was l.eta's
+			if got, want := l.value(), direct(l); !nearly(got, want) {
+				t.Errorf("%s point %d: after Settle value %v, at its η %v", f.Name(), k, got, want)
+			}
+			sub := l.Restrict([]int{0, 2})
+			sub.Eval(nil, mat.NewDense(2, 1, []float64{0.2, 0.1}))
+			sub.(*Loss).Reweight(other, v, r) // its cache is not at its η
+			l.Eval(nil, th)
+			l.Adopt(sub, mat.NewDense(4, 1, []float64{0.2, 0, 0.1, 0}))
+			if got, want := l.value(), direct(l); !nearly(got, want) {
+				t.Errorf("%s point %d: after Adopt value %v, at its η %v", f.Name(), k, got, want)
+			}
+			if got := l.Eval(nil, th); !nearly(got, wantF) {
+				t.Errorf("%s point %d: after Settle and Adopt value %v, fresh %v", f.Name(), k, got, wantF)
+			}
+		}
+	}
+}
+
+// nearly reports whether a and b agree to 1e-12 relative.
+func nearly(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
+
+// direct returns the deviance at l.eta, evaluated row by row.
+func direct(l *Loss) float64 {
+	f := l.constant
+	for i, e := range l.eta {
+		if l.w[i] != 0 {
+			f += l.w[i] * l.fam.Deviance(l.y[i], e)
+		}
+	}
+	return f
 }
