@@ -70,12 +70,15 @@ type IRLSDesign struct {
 // from zero, e.g. temperatures near 300 K, are not nearly parallel to it),
 // the intercept and the unpenalised coefficients updated in the same
 // sweeps without shrinkage, sweeps over the active set between full
-// sweeps. A step that raises the objective is halved. When the
-// coefficients settle it evaluates the duality gap of the true problem
-// and stops once it is at most Tol; otherwise it tightens the sweeps and
-// goes on, and when that stalls (tolerances near the rounding floor)
-// ProxNewton finishes from the point reached; it does so too after 100
-// reweightings (at most MaxIter).
+// sweeps. A step that raises the objective is halved. When the objective
+// settles (its change within Tol), or the gap foreseen from the IRLS
+// weights alone (foreseenGap, one product per column, no evaluation of
+// the family) is within Tol, it evaluates the duality gap of the true
+// problem and stops once it is at most Tol; when the objective has
+// settled but the gap has not, it tightens the sweeps and goes on, and
+// when that stalls (tolerances near the rounding floor) ProxNewton
+// finishes from the point reached; it does so too after 100 reweightings
+// (at most MaxIter).
 //
 // MaxIter bounds the sweeps of each weighted model (as glmnet's maxit):
 // one model may need more than DefaultMaxIter sweeps at the tightest
@@ -129,7 +132,17 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 		next := cd.reweightAndSolve(thr*obj, s.MaxIter, obj)
 		change := math.Abs(next-obj) / math.Max(math.Abs(next), math.SmallestNonzeroFloat64)
 		obj = next
-		if change > math.Max(0.1*s.Tol, 1e-12) {
+		settled := change <= math.Max(0.1*s.Tol, 1e-12)
+		if !settled && change > s.Tol {
+			continue
+		}
+		// The certificate's gap, foreseen from the gradient alone: a
+		// reweighting can be spared (the sweeps' point is already good
+		// enough), or a certificate bound to fail (sweep on, tighter).
+		if thr > 1e-20 && cd.foreseenGap(obj) > 0.9*s.Tol {
+			if settled {
+				thr = math.Max(thr/10, 1e-22)
+			}
 			continue
 		}
 		theta := mat.NewDense(m, 1, slices.Clone(cd.beta))
@@ -152,6 +165,41 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 		obj = cd.objective()
 	}
 	return res, false
+}
+
+// foreseenGap returns, to first order, the relative duality gap the
+// certificate would find at the current point (objective obj), without
+// evaluating the family: the gradient g = Xᵀ(w⊙∂d/∂η) comes from
+// w⊙∂d/∂η = −2v⊙r, the weights the objective left at η, without
+// profiling the free coefficients again. With the certificate's dual point
+// s·w⊙∂d/∂η, s = min(1, 1/maxⱼ(|gⱼ|/λfⱼ)), the gap is
+// (1 − s)·λΣⱼfⱼ|βⱼ| + s·Σⱼ(λfⱼ|βⱼ| + βⱼgⱼ) plus a term second order in the
+// point's distance to the optimum (on the bench data within 5 % of the
+// certificate's). It costs a product per column; 0 (no forecast) when a
+// column is unpenalised.
+func (cd *irlsState) foreseenGap(obj float64) float64 {
+	if len(cd.u) != len(cd.v) {
+		cd.u = make([]float64, len(cd.v))
+	}
+	for i, v := range cd.v {
+		cd.u[i] = -2 * v * cd.r[i]
+	}
+	var worst, l1, slack float64
+	for j, x := range cd.d.Columns {
+		t := cd.lambda * cd.f[j]
+		if !(t > 0) || !(obj > 0) {
+			return 0
+		}
+		g := kernel.Dot(x, cd.u)
+		worst = math.Max(worst, math.Abs(g)/t)
+		l1 += t * math.Abs(cd.beta[j])
+		slack += t*math.Abs(cd.beta[j]) + cd.beta[j]*g
+	}
+	s := 1.0
+	if worst > 1 {
+		s = 1 / worst
+	}
+	return ((1-s)*l1 + s*slack) / obj
 }
 
 // reweightAndSolve solves the weighted model at the current point to the
@@ -180,6 +228,7 @@ type irlsState struct {
 	eta    []float64 // linear predictor, offset included
 	v, r   []float64 // IRLS weights w∂²d/∂η²/2 and working residuals
 	vr     []float64 // v⊙r, kept up to date by the sweeps
+	u      []float64 // w⊙∂d/∂η (foreseenGap's)
 	xv     []float64 // Σ v (x − m)² per penalised column (0: not computed)
 	// With an intercept the weighted model's off-centre columns are
 	// centred, so that the intercept is orthogonal to them (glmnet's xm):
