@@ -44,17 +44,32 @@ type DualScaler interface {
 }
 
 // unitEvaluator is implemented by families that evaluate the unit
-// deviance and its two derivatives in one go, sharing the exponential
-// (unit's fallback calls Deviance and Derivs): a fit evaluates them
-// at the same linear predictor many times over.
+// deviance and its two derivatives in one go, sharing the exponential,
+// from a term of the deviance free of η computed once per row (unit's
+// fallback calls Deviance and Derivs): a fit evaluates them at many
+// linear predictors, for the same responses.
 type unitEvaluator interface {
-	Unit(y, eta float64) (dev, d1, d2 float64)
+	// UnitConst returns the η-free term c(y) Unit reads.
+	UnitConst(y float64) float64
+	// Unit returns Deviance(y, η) and Derivs(y, η), bit for bit, given
+	// c = UnitConst(y).
+	Unit(y, c, eta float64) (dev, d1, d2 float64)
 }
 
-// unit returns d(y, η), ∂d/∂η and ∂²d/∂η² under family f.
-func unit(f Family, y, eta float64) (dev, d1, d2 float64) {
+// unitConst returns family f's η-free term of the unit deviance at y (0
+// for families without one).
+func unitConst(f Family, y float64) float64 {
 	if u, ok := f.(unitEvaluator); ok {
-		return u.Unit(y, eta)
+		return u.UnitConst(y)
+	}
+	return 0
+}
+
+// unit returns d(y, η), ∂d/∂η and ∂²d/∂η² under family f, c being
+// unitConst(f, y).
+func unit(f Family, y, c, eta float64) (dev, d1, d2 float64) {
+	if u, ok := f.(unitEvaluator); ok {
+		return u.Unit(y, c, eta)
 	}
 	d1, d2 = f.Derivs(y, eta)
 	return f.Deviance(y, eta), d1, d2
@@ -154,8 +169,11 @@ func (Binomial) Mean(eta float64) float64 {
 	return e / (1 + e)
 }
 
+// UnitConst returns 0: the binomial deviance has no η-free term.
+func (Binomial) UnitConst(float64) float64 { return 0 }
+
 // Unit returns Deviance(y, η) and Derivs(y, η) from one exponential.
-func (Binomial) Unit(y, eta float64) (dev, d1, d2 float64) {
+func (Binomial) Unit(y, _, eta float64) (dev, d1, d2 float64) {
 	t := math.Exp(-math.Abs(eta))
 	mu := 1 / (1 + t)
 	if eta < 0 {
@@ -230,10 +248,14 @@ func (Poisson) Deviance(y, eta float64) float64 {
 	return math.Max(2*(xlogx(y)-y-y*eta+math.Exp(eta)), 0)
 }
 
-// Unit returns Deviance(y, η) and Derivs(y, η) from one exponential.
-func (Poisson) Unit(y, eta float64) (dev, d1, d2 float64) {
+// UnitConst returns y log y − y, the deviance's logarithm of the count.
+func (Poisson) UnitConst(y float64) float64 { return xlogx(y) - y }
+
+// Unit returns Deviance(y, η) and Derivs(y, η) from one exponential, given
+// c = y log y − y.
+func (Poisson) Unit(y, c, eta float64) (dev, d1, d2 float64) {
 	mu := math.Exp(eta)
-	return math.Max(2*(xlogx(y)-y-y*eta+mu), 0), 2 * (mu - y), 2 * mu
+	return math.Max(2*(c-y*eta+mu), 0), 2 * (mu - y), 2 * mu
 }
 
 // Derivs returns 2(μ − y) and 2μ.

@@ -90,7 +90,7 @@ func TestUnit(t *testing.T) {
 	for _, f := range families {
 		for _, y := range responses(f) {
 			for _, eta := range []float64{-40, -3, -0.4, 0, 1e-9, 0.7, 2.5, 35} {
-				dev, d1, d2 := unit(f, y, eta)
+				dev, d1, d2 := unit(f, y, unitConst(f, y), eta)
 				e1, e2 := f.Derivs(y, eta)
 				if e := f.Deviance(y, eta); dev != e || d1 != e1 || d2 != e2 {
 					t.Errorf("%s y=%v η=%v: unit %v %v %v, apart %v %v %v", f.Name(), y, eta, dev, d1, d2, e, e1, e2)

@@ -25,6 +25,9 @@ type Loss struct {
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
+	// yConst holds the family's η-free term of each row's deviance
+	// (unitConst), computed once.
+	yConst []float64
 	// constant is Data.Constant summed on the weights' scale, added to
 	// every value of the deviance and of its dual.
 	constant float64
@@ -70,6 +73,10 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	n, p := d.X.Dims()
 	w, c := d.weights()
 	l := &Loss{fam: fam, y: slices.Clone(d.Y), w: w, constant: c, o: make([]float64, n), intercept: !d.NoIntercept}
+	l.yConst = make([]float64, n)
+	for i, y := range l.y {
+		l.yConst[i] = unitConst(fam, y)
+	}
 	if d.Offset != nil {
 		copy(l.o, d.Offset)
 	}
@@ -375,7 +382,7 @@ func (l *Loss) unitsAt(eta []float64) *rowCache {
 	for i, e := range eta {
 		c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
 		if l.w[i] != 0 {
-			c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], e)
+			c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], l.yConst[i], e)
 		}
 	}
 	return c
