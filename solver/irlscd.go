@@ -70,15 +70,16 @@ type IRLSDesign struct {
 // from zero, e.g. temperatures near 300 K, are not nearly parallel to it),
 // the intercept and the unpenalised coefficients updated in the same
 // sweeps without shrinkage, sweeps over the active set between full
-// sweeps. A step that raises the objective is halved. When the objective
-// settles (its change within Tol), or the gap foreseen from the IRLS
-// weights alone (foreseenGap, one product per column, no evaluation of
-// the family) is within Tol, it evaluates the duality gap of the true
-// problem and stops once it is at most Tol; when the objective has
-// settled but the gap has not, it tightens the sweeps and goes on, and
-// when that stalls (tolerances near the rounding floor) ProxNewton
-// finishes from the point reached; it does so too after 100 reweightings
-// (at most MaxIter).
+// sweeps. A step that raises the objective is halved. Once the objective
+// changes by at most Tol between reweightings, it forecasts the duality
+// gap from the IRLS weights alone (foreseenGap: one product per column,
+// no evaluation of the family); when the forecast is within 0.9·Tol it
+// evaluates the duality gap of the true problem and stops once that is
+// at most Tol. When the objective has settled (a change within Tol/10)
+// but the gap has not, it tightens the sweeps and goes on, and when that
+// stalls (tolerances near the rounding floor) ProxNewton finishes from
+// the point reached; it does so too after 100 reweightings (at most
+// MaxIter).
 //
 // MaxIter bounds the sweeps of each weighted model (as glmnet's maxit):
 // one model may need more than DefaultMaxIter sweeps at the tightest
@@ -173,10 +174,12 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 // w⊙∂d/∂η = −2v⊙r, the weights the objective left at η, without
 // profiling the free coefficients again. With the certificate's dual point
 // s·w⊙∂d/∂η, s = min(1, 1/maxⱼ(|gⱼ|/λfⱼ)), the gap is
-// (1 − s)·λΣⱼfⱼ|βⱼ| + s·Σⱼ(λfⱼ|βⱼ| + βⱼgⱼ) plus a term second order in the
-// point's distance to the optimum (on the bench data within 5 % of the
-// certificate's). It costs a product per column; 0 (no forecast) when a
-// column is unpenalised.
+// (1 − s)·λΣⱼfⱼ|βⱼ| + s·Σⱼ(λfⱼ|βⱼ| + βⱼgⱼ) plus the loss's Fenchel–Young
+// gap, ≥ 0 and second order in the point's distance to the optimum, so
+// the forecast falls a little short of the certificate (TestForeseenGap:
+// within 15 %, 3 % and 0.5 % at relative perturbations 1e-3, 1e-4 and
+// 1e-5 of a solution). It costs a product per column; 0 (no forecast)
+// when a column is unpenalised.
 func (cd *irlsState) foreseenGap(obj float64) float64 {
 	if len(cd.u) != len(cd.v) {
 		cd.u = make([]float64, len(cd.v))
