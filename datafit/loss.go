@@ -740,6 +740,25 @@ func weightedMean(v, w []float64) float64 {
 	return s / sw
 }
 
+// restricted returns beta's entries at positions keep (increasing) when
+// beta is zero elsewhere, and whether it is (false for nil).
+func restricted(beta []float64, keep []int) ([]float64, bool) {
+	if beta == nil {
+		return nil, false
+	}
+	out := make([]float64, len(keep))
+	k := 0
+	for j, b := range beta {
+		if k < len(keep) && keep[k] == j {
+			out[k] = b
+			k++
+		} else if b != 0 {
+			return nil, false
+		}
+	}
+	return out, k == len(keep)
+}
+
 // Restrict returns the loss of the same data with only the penalised
 // predictors at positions keep (indices into Penalized, increasing) free:
 // the others are held at zero. Working-set methods solve it and check the
@@ -759,6 +778,13 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	r.at = rowCache{}
 	r.last = nil
 	r.lip = 0
+	if last, ok := restricted(l.last, keep); ok {
+		// l's point lies inside the kept predictors (a path's warm start):
+		// the restriction starts there, without rebuilding η column by
+		// column.
+		copy(r.eta, l.eta)
+		r.last = last
+	}
 	// The caches of IRLSDesign are per column: the copies are found again
 	// among the kept columns, from the parent's hashes; max|x| and the
 	// hashes are the parent's (computed once for all the restrictions of

@@ -261,3 +261,38 @@ func direct(l *Loss) float64 {
 	}
 	return f
 }
+
+// TestRestrictStartsAtParent: a restriction to predictors holding the
+// parent's whole point starts there (its η copied, not rebuilt) and
+// evaluates as a restriction of a fresh loss does; one that drops a
+// nonzero coefficient starts afresh.
+func TestRestrictStartsAtParent(t *testing.T) {
+	for _, f := range families {
+		d := sample(f, 70, []float64{0.5, -0.5, 0.5, 0, 0.2}, 9)
+		l, err := NewLoss(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := NewLoss(f, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l.Eval(nil, mat.NewDense(5, 1, []float64{0.4, 0, -0.3, 0, 0}))
+		keep := []int{0, 2, 3}
+		sub := l.Restrict(keep).(*Loss)
+		if want := []float64{0.4, -0.3, 0}; !slices.Equal(sub.last, want) {
+			t.Fatalf("%s: restriction starts at %v, want %v", f.Name(), sub.last, want)
+		}
+		for _, th := range [][]float64{{0.4, -0.3, 0}, {0.1, 0.2, -0.1}} {
+			var g, wg mat.Dense
+			got := sub.Eval(&g, mat.NewDense(3, 1, th))
+			want := fresh.Restrict(keep).Eval(&wg, mat.NewDense(3, 1, th))
+			if !nearly(got, want) || !mat.EqualApprox(&g, &wg, 1e-10*want) {
+				t.Errorf("%s at %v: value %v gradient %v, fresh %v %v", f.Name(), th, got, mat.Formatted(g.T()), want, mat.Formatted(wg.T()))
+			}
+		}
+		if other := l.Restrict([]int{2, 3}).(*Loss); other.last != nil {
+			t.Errorf("%s: a restriction dropping a nonzero coefficient starts at %v", f.Name(), other.last)
+		}
+	}
+}
