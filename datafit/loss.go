@@ -244,7 +244,7 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 	f := l.value()
 	if grad != nil {
 		u := make([]float64, len(l.eta))
-		for i, d1 := range l.at.d1 {
+		for i, d1 := range l.units().d1 {
 			u[i] = l.w[i] * d1
 		}
 		if grad.IsEmpty() {
