@@ -2,6 +2,7 @@ package datafit
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -96,6 +97,22 @@ func TestUnit(t *testing.T) {
 					t.Errorf("%s y=%v η=%v: unit %v %v %v, apart %v %v %v", f.Name(), y, eta, dev, d1, d2, e, e1, e2)
 				}
 			}
+		}
+	}
+}
+
+// TestLog1pSum holds log1pSum within an ulp of math.Log1p over (0, 1],
+// tiny values included.
+func TestLog1pSum(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 3))
+	xs := []float64{1, 0.5, 1e-300, 5e-324, 1e-17, 0x1p-53, 0x1p-52, 0x1.fffffffffffffp-1}
+	for range 300000 {
+		xs = append(xs, r.Float64(), math.Exp(-745*r.Float64()), math.Exp(-40*r.Float64()))
+	}
+	for _, x := range xs {
+		got, want := log1pSum(x, 1+x), math.Log1p(x)
+		if ulp := math.Abs(math.Nextafter(want, math.Inf(1)) - want); math.Abs(got-want) > ulp {
+			t.Fatalf("log1pSum(%v) = %v, math.Log1p %v: more than an ulp apart", x, got, want)
 		}
 	}
 }

@@ -379,10 +379,29 @@ func (l *Loss) unitsAt(eta []float64) *rowCache {
 	}
 	copy(c.eta, eta)
 	c.gen = 0
-	for i, e := range eta {
-		c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
-		if l.w[i] != 0 {
-			c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], l.yConst[i], e)
+	clear(c.dev)
+	clear(c.d1)
+	clear(c.d2)
+	// The two families that fits evaluate most, called directly (their
+	// Unit inlined, no dispatch per row).
+	switch f := l.fam.(type) {
+	case Binomial:
+		for i, e := range eta {
+			if l.w[i] != 0 {
+				c.dev[i], c.d1[i], c.d2[i] = f.Unit(l.y[i], 0, e)
+			}
+		}
+	case Poisson:
+		for i, e := range eta {
+			if l.w[i] != 0 {
+				c.dev[i], c.d1[i], c.d2[i] = f.Unit(l.y[i], l.yConst[i], e)
+			}
+		}
+	default:
+		for i, e := range eta {
+			if l.w[i] != 0 {
+				c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], l.yConst[i], e)
+			}
 		}
 	}
 	return c
