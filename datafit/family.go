@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/cardsparse/cardreg/internal/kernel"
 )
 
 // Family is the distribution of a response given its linear predictor η,
@@ -160,13 +162,18 @@ func (Binomial) Check(y float64) error {
 	return nil
 }
 
-// Mean returns 1/(1 + e^−η).
+// Mean returns 1/(1 + e^−η), from e^−|η| (no overflow).
 func (Binomial) Mean(eta float64) float64 {
-	if eta >= 0 {
-		return 1 / (1 + math.Exp(-eta))
+	t := kernel.Exp(-math.Abs(eta))
+	return binomialMean(eta, t)
+}
+
+// binomialMean returns the binomial mean at η given t = e^−|η|.
+func binomialMean(eta, t float64) float64 {
+	if eta < 0 {
+		return t / (1 + t)
 	}
-	e := math.Exp(eta)
-	return e / (1 + e)
+	return 1 / (1 + t)
 }
 
 // UnitConst returns 0: the binomial deviance has no η-free term.
@@ -174,29 +181,32 @@ func (Binomial) UnitConst(float64) float64 { return 0 }
 
 // Unit returns Deviance(y, η) and Derivs(y, η) from one exponential.
 func (Binomial) Unit(y, _, eta float64) (dev, d1, d2 float64) {
-	t := math.Exp(-math.Abs(eta))
-	u := 1 + t
-	mu := 1 / u
-	if eta < 0 {
-		mu = t / u
-	}
-	dev = 2 * (math.Max(eta, 0) + log1pSum(t, u) - y*eta)
-	return dev, 2 * (mu - y), 2 * mu * (1 - mu)
+	t := kernel.Exp(-math.Abs(eta))
+	return binomialUnit(y, eta, t, kernel.Log1pUnit(t))
 }
 
-// log1pSum returns log(1 + t) for t ≥ 0 given u = 1 + t as rounded: the
-// logarithm of u corrected by the rounding of the sum, (t − (u − 1))/u,
-// within an ulp of math.Log1p (TestLog1pSum) at half its cost (math.Log
-// is assembly on amd64, math.Log1p is not).
-func log1pSum(t, u float64) float64 { return math.Log(u) + (t-(u-1))/u }
+// binomialUnit returns the binomial Unit given t = e^−|η| and
+// lg = log(1 + t) (kernel.Exp and kernel.Log1pUnit, whose vector forms
+// give the same values: a pass over the rows computes them four at a
+// time).
+func binomialUnit(y, eta, t, lg float64) (dev, d1, d2 float64) {
+	mu := binomialMean(eta, t)
+	return binomialDeviance(y, eta, lg), 2 * (mu - y), 2 * mu * (1 - mu)
+}
+
+// binomialDeviance returns the binomial deviance given lg = log(1 + e^−|η|).
+// The conversion keeps the compiler from fusing yη into the sum, so that
+// every caller rounds alike.
+func binomialDeviance(y, eta, lg float64) float64 {
+	return 2 * (math.Max(eta, 0) + lg - float64(y*eta))
+}
 
 // Eta returns log(μ/(1 − μ)).
 func (Binomial) Eta(mu float64) float64 { return math.Log(mu / (1 - mu)) }
 
 // Deviance returns 2[log(1 + e^η) − yη], evaluated without overflow.
 func (Binomial) Deviance(y, eta float64) float64 {
-	t := math.Exp(-math.Abs(eta))
-	return 2 * (math.Max(eta, 0) + log1pSum(t, 1+t) - y*eta)
+	return binomialDeviance(y, eta, kernel.Log1pUnit(kernel.Exp(-math.Abs(eta))))
 }
 
 // Derivs returns 2(μ − y) and 2μ(1 − μ).
@@ -246,14 +256,21 @@ func (Poisson) Check(y float64) error {
 }
 
 // Mean returns e^η.
-func (Poisson) Mean(eta float64) float64 { return math.Exp(eta) }
+func (Poisson) Mean(eta float64) float64 { return kernel.Exp(eta) }
 
 // Eta returns log μ.
 func (Poisson) Eta(mu float64) float64 { return math.Log(mu) }
 
 // Deviance returns 2[y log y − y − yη + e^η].
 func (Poisson) Deviance(y, eta float64) float64 {
-	return math.Max(2*(xlogx(y)-y-y*eta+math.Exp(eta)), 0)
+	return poissonDeviance(y, xlogx(y)-y, eta, kernel.Exp(eta))
+}
+
+// poissonDeviance returns the Poisson deviance given c = y log y − y and
+// μ = e^η (kernel.Exp, whose vector form gives the same values). The
+// conversion keeps the compiler from fusing yη into the sum.
+func poissonDeviance(y, c, eta, mu float64) float64 {
+	return math.Max(2*(c-float64(y*eta)+mu), 0)
 }
 
 // UnitConst returns y log y − y, the deviance's logarithm of the count.
@@ -262,13 +279,17 @@ func (Poisson) UnitConst(y float64) float64 { return xlogx(y) - y }
 // Unit returns Deviance(y, η) and Derivs(y, η) from one exponential, given
 // c = y log y − y.
 func (Poisson) Unit(y, c, eta float64) (dev, d1, d2 float64) {
-	mu := math.Exp(eta)
-	return math.Max(2*(c-y*eta+mu), 0), 2 * (mu - y), 2 * mu
+	return poissonUnit(y, c, eta, kernel.Exp(eta))
+}
+
+// poissonUnit returns the Poisson Unit given μ = e^η.
+func poissonUnit(y, c, eta, mu float64) (dev, d1, d2 float64) {
+	return poissonDeviance(y, c, eta, mu), 2 * (mu - y), 2 * mu
 }
 
 // Derivs returns 2(μ − y) and 2μ.
 func (Poisson) Derivs(y, eta float64) (float64, float64) {
-	mu := math.Exp(eta)
+	mu := kernel.Exp(eta)
 	return 2 * (mu - y), 2 * mu
 }
 

@@ -101,18 +101,41 @@ func TestUnit(t *testing.T) {
 	}
 }
 
-// TestLog1pSum holds log1pSum within an ulp of math.Log1p over (0, 1],
-// tiny values included.
-func TestLog1pSum(t *testing.T) {
-	r := rand.New(rand.NewPCG(3, 3))
-	xs := []float64{1, 0.5, 1e-300, 5e-324, 1e-17, 0x1p-53, 0x1p-52, 0x1.fffffffffffffp-1}
-	for range 300000 {
-		xs = append(xs, r.Float64(), math.Exp(-745*r.Float64()), math.Exp(-40*r.Float64()))
-	}
-	for _, x := range xs {
-		got, want := log1pSum(x, 1+x), math.Log1p(x)
-		if ulp := math.Abs(math.Nextafter(want, math.Inf(1)) - want); math.Abs(got-want) > ulp {
-			t.Fatalf("log1pSum(%v) = %v, math.Log1p %v: more than an ulp apart", x, got, want)
+// TestUnitsAt checks that a pass over the rows (the binomial and Poisson
+// families' vector kernels) gives each row's Unit bit for bit, and zeros
+// where the weight is 0.
+func TestUnitsAt(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 4))
+	for _, f := range families {
+		ys := responses(f)
+		for _, n := range []int{1, 5, 1003} {
+			l := &Loss{fam: f, y: make([]float64, n), w: make([]float64, n), yConst: make([]float64, n)}
+			eta := make([]float64, n)
+			for i := range n {
+				l.y[i] = ys[r.IntN(len(ys))]
+				l.w[i] = float64(r.IntN(4)) // a quarter at 0
+				l.yConst[i] = unitConst(f, l.y[i])
+				eta[i] = 5 * r.NormFloat64()
+				if i%50 == 7 {
+					eta[i] = 800 * (r.Float64() - 0.5) // the exponential's edges
+				}
+			}
+			c := l.unitsAt(eta)
+			for i, e := range eta {
+				dev, d1, d2 := unit(f, l.y[i], l.yConst[i], e)
+				if l.w[i] == 0 {
+					dev, d1, d2 = 0, 0, 0
+				}
+				if !same(c.dev[i], dev) || !same(c.d1[i], d1) || !same(c.d2[i], d2) {
+					t.Fatalf("%s n=%d row %d (y=%v, w=%v, η=%v): pass %v %v %v, Unit %v %v %v",
+						f.Name(), n, i, l.y[i], l.w[i], e, c.dev[i], c.d1[i], c.d2[i], dev, d1, d2)
+				}
+			}
 		}
 	}
+}
+
+// same reports whether a and b are the same float64, bit for bit, or both NaN.
+func same(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 }

@@ -379,32 +379,55 @@ func (l *Loss) unitsAt(eta []float64) *rowCache {
 	}
 	copy(c.eta, eta)
 	c.gen = 0
-	clear(c.dev)
-	clear(c.d1)
-	clear(c.d2)
-	// The two families that fits evaluate most, called directly (their
-	// Unit inlined, no dispatch per row).
-	switch f := l.fam.(type) {
+	// The two families that fits evaluate most take their exponentials
+	// and logarithms four at a time (Unit's values, bit for bit).
+	switch l.fam.(type) {
 	case Binomial:
-		for i, e := range eta {
-			if l.w[i] != 0 {
-				c.dev[i], c.d1[i], c.d2[i] = f.Unit(l.y[i], 0, e)
-			}
-		}
+		l.binomialUnits(eta, c)
 	case Poisson:
-		for i, e := range eta {
-			if l.w[i] != 0 {
-				c.dev[i], c.d1[i], c.d2[i] = f.Unit(l.y[i], l.yConst[i], e)
-			}
-		}
+		l.poissonUnits(eta, c)
 	default:
 		for i, e := range eta {
+			c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
 			if l.w[i] != 0 {
 				c.dev[i], c.d1[i], c.d2[i] = unit(l.fam, l.y[i], l.yConst[i], e)
 			}
 		}
 	}
 	return c
+}
+
+// binomialUnits fills c with the binomial family's Unit at eta (c.eta
+// already eta): t = e^−|η| into c.d1 and log(1 + t) into c.dev by the
+// vector kernels, then each row from them.
+func (l *Loss) binomialUnits(eta []float64, c *rowCache) {
+	t, lg := c.d1, c.dev
+	for i, e := range eta {
+		lg[i] = -math.Abs(e)
+	}
+	kernel.ExpTo(t, lg)
+	kernel.Log1pUnitTo(lg, t)
+	for i, e := range eta {
+		if l.w[i] == 0 {
+			c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
+			continue
+		}
+		c.dev[i], c.d1[i], c.d2[i] = binomialUnit(l.y[i], e, t[i], lg[i])
+	}
+}
+
+// poissonUnits fills c with the Poisson family's Unit at eta (c.eta
+// already eta): μ = e^η into c.d2 by the vector kernel, then each row.
+func (l *Loss) poissonUnits(eta []float64, c *rowCache) {
+	mu := c.d2
+	kernel.ExpTo(mu, eta)
+	for i, e := range eta {
+		if l.w[i] == 0 {
+			c.dev[i], c.d1[i], c.d2[i] = 0, 0, 0
+			continue
+		}
+		c.dev[i], c.d1[i], c.d2[i] = poissonUnit(l.y[i], l.yConst[i], e, mu[i])
+	}
 }
 
 // value returns Σ w d(y, η) at l.eta plus the constant of aggregated rows.

@@ -30,3 +30,7 @@ func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
 	}
 	sum4AVX2(n, f, &a[0], &b[0], &c[0], &d[0], &y[0])
 }
+
+func expAsm(n int, x, dst []float64) { expAVX2(n, &x[0], &dst[0]) }
+
+func log1pUnitAsm(n int, x, dst []float64) { log1pUnitAVX2(n, &x[0], &dst[0]) }

@@ -7,6 +7,11 @@
 // tag, or with UseAsm set to false, a portable Go micro-kernel runs instead.
 // Rows of X are split over runtime.GOMAXPROCS goroutines, each with its own
 // partial product, and the partial products are summed.
+//
+// Exp and Log1pUnit are the exponential and log(1 + x) on [0, 1] that the
+// binomial and Poisson families evaluate at every row; ExpTo and
+// Log1pUnitTo compute them four at a time, with the same values bit for
+// bit, so that a pass over the rows and a single row agree.
 package kernel
 
 //go:generate sh -c "cd asmgen && go run . -pkg kernel -out ../kernel_amd64.s -stubs ../stub_amd64.go"

@@ -33,3 +33,13 @@ func axpyAVX2(n int, alpha float64, x *float64, y *float64)
 //
 //go:noescape
 func sum4AVX2(n int, acc int, a *float64, b *float64, c *float64, d *float64, y *float64)
+
+// expAVX2 sets dst[i] = Exp(x[i]) for i < 4·⌊n/4⌋.
+//
+//go:noescape
+func expAVX2(n int, x *float64, dst *float64)
+
+// log1pUnitAVX2 sets dst[i] = Log1pUnit(x[i]) for i < 4·⌊n/4⌋.
+//
+//go:noescape
+func log1pUnitAVX2(n int, x *float64, dst *float64)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -22,6 +23,8 @@ func main() {
 	axpyMul()
 	axpy()
 	sum4()
+	expKernel()
+	log1pKernel()
 	Generate()
 }
 
@@ -280,4 +283,148 @@ func sum4() {
 	Label("sumdone")
 	VZEROUPPER()
 	RET()
+}
+
+// vconst declares a read-only constant of four copies of the 64 bits b
+// and returns it.
+func vconst(name string, b uint64) Mem {
+	m := GLOBL(name, RODATA|NOPTR)
+	for i := 0; i < 4; i++ {
+		DATA(8*i, U64(b))
+	}
+	return m
+}
+
+// fconst is vconst of a float64.
+func fconst(name string, v float64) Mem { return vconst(name, math.Float64bits(v)) }
+
+// The constants of kernel.Exp and kernel.Log1pUnit (exp.go), which the
+// kernels below compute bit for bit: the same operations in the same
+// order, FMA where the Go code calls math.FMA.
+const (
+	expLo = -746.0
+	expHi = 709.8
+	log2e = 1.4426950408889634
+	ln2Hi = 6.93147180369123816490e-01
+	ln2Lo = 1.90821492927058770002e-10
+	sqrt2 = 1.4142135623730951
+)
+
+// elementwise emits the loop of a kernel func(n int, x, dst *float64) that
+// sets dst[i] = f(x[i]) for i < 4·⌊n/4⌋, body mapping a YMM register of x
+// to one of results.
+func elementwise(name string, body func(x reg.VecVirtual) reg.VecVirtual) {
+	n := Load(Param("n"), GP64())
+	x := Load(Param("x"), GP64())
+	dst := Load(Param("dst"), GP64())
+	SHRQ(U8(2), n)
+	JZ(LabelRef(name + "done"))
+	Label(name + "loop")
+	v := YMM()
+	VMOVUPD(Mem{Base: x}, v)
+	VMOVUPD(body(v), Mem{Base: dst})
+	ADDQ(U32(32), x)
+	ADDQ(U32(32), dst)
+	DECQ(n)
+	JNZ(LabelRef(name + "loop"))
+	Label(name + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// expKernel emits expAVX2, kernel.Exp over a vector.
+func expKernel() {
+	lo, hi, l2e := fconst("expLo", expLo), fconst("expHi", expHi), fconst("expLog2e", log2e)
+	nhi, nlo := fconst("expNegLn2Hi", -ln2Hi), fconst("expNegLn2Lo", -ln2Lo)
+	bias := vconst("expBias", 1023)
+	var c [14]Mem
+	f := 1.0
+	for i := range c {
+		if i > 0 {
+			f *= float64(i)
+		}
+		c[i] = fconst(fmt.Sprintf("expC%d", i), 1/f)
+	}
+	TEXT("expAVX2", NOSPLIT, "func(n int, x, dst *float64)")
+	Doc("expAVX2 sets dst[i] = Exp(x[i]) for i < 4·⌊n/4⌋.")
+	Pragma("noescape")
+	elementwise("exp", func(x reg.VecVirtual) reg.VecVirtual {
+		xc, kf, r, p := YMM(), YMM(), YMM(), YMM()
+		VMAXPD(lo, x, xc)
+		VMINPD(hi, xc, xc)
+		VMULPD(l2e, xc, kf)
+		VROUNDPD(U8(0), kf, kf) // to nearest, ties to even
+		VMOVAPD(xc, r)
+		VFMADD231PD(nhi, kf, r) // r = kf·(−ln2Hi) + xc
+		VFMADD231PD(nlo, kf, r)
+		VMOVUPD(c[13], p)
+		for i := 12; i >= 0; i-- {
+			VFMADD213PD(c[i], r, p) // p = r·p + c[i]
+		}
+		// 2^k1 · 2^k2 with k1 = k >> 1, k2 = k − k1.
+		k, k1, k2 := XMM(), XMM(), XMM()
+		VCVTPD2DQY(kf, k)
+		VPSRAD(U8(1), k, k1)
+		VPSUBD(k1, k, k2)
+		for _, h := range []reg.VecVirtual{k1, k2} {
+			s := YMM()
+			VPMOVSXDQ(h, s)
+			VPADDQ(bias, s, s)
+			VPSLLQ(U8(52), s, s)
+			VMULPD(s, p, p)
+		}
+		// NaN in, NaN out.
+		nan := YMM()
+		VCMPPD(U8(3), x, x, nan) // unordered
+		VBLENDVPD(nan, x, p, p)
+		return p
+	})
+}
+
+// log1pKernel emits log1pUnitAVX2, kernel.Log1pUnit over a vector.
+func log1pKernel() {
+	one, two, half := fconst("logOne", 1), fconst("logTwo", 2), fconst("logHalf", 0.5)
+	sq2, lhi, llo := fconst("logSqrt2", sqrt2), fconst("logLn2Hi", ln2Hi), fconst("logLn2Lo", ln2Lo)
+	var c [11]Mem
+	for k := range c {
+		c[k] = fconst(fmt.Sprintf("logC%d", k), 2/float64(2*k+3))
+	}
+	TEXT("log1pUnitAVX2", NOSPLIT, "func(n int, x, dst *float64)")
+	Doc("log1pUnitAVX2 sets dst[i] = Log1pUnit(x[i]) for i < 4·⌊n/4⌋.")
+	Pragma("noescape")
+	elementwise("log1p", func(x reg.VecVirtual) reg.VecVirtual {
+		u, c0, t := YMM(), YMM(), YMM()
+		VADDPD(one, x, u)
+		VSUBPD(one, u, t) // u − 1
+		VSUBPD(t, x, c0)  // x − (u − 1)
+		VDIVPD(u, c0, c0) // the sum's rounding, over u
+		big, m, e := YMM(), YMM(), YMM()
+		VCMPPD(U8(0x1e), sq2, u, big) // u > √2
+		VMULPD(half, u, m)
+		VBLENDVPD(big, m, u, m)
+		VANDPD(one, big, e) // 1 where big, else 0
+		f, s, z, q := YMM(), YMM(), YMM(), YMM()
+		VSUBPD(one, m, f)
+		VADDPD(two, f, t)
+		VDIVPD(t, f, s)
+		VMULPD(s, s, z)
+		VMOVUPD(c[10], q)
+		for k := 9; k >= 0; k-- {
+			VFMADD213PD(c[k], z, q) // q = z·q + c[k]
+		}
+		VMULPD(q, z, q) // R = z·q
+		hf := YMM()
+		VMULPD(half, f, hf)
+		VMULPD(f, hf, hf) // f²/2
+		VADDPD(q, hf, q)  // hfsq + R
+		VMULPD(q, s, q)   // s·(hfsq + R)
+		VSUBPD(q, hf, hf) // hfsq − s·(hfsq + R)
+		VSUBPD(hf, f, f)  // log m
+		VMULPD(llo, e, t)
+		VADDPD(t, f, f) // log m + e·ln2Lo
+		VMULPD(lhi, e, t)
+		VADDPD(f, t, t)  // e·ln2Hi + (log m + e·ln2Lo)
+		VADDPD(c0, t, t) // + the rounding
+		return t
+	})
 }
