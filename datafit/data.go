@@ -64,6 +64,14 @@ func (e *RowError) Unwrap() error { return e.Err }
 // responses, weights and offsets, and a response that a model with an
 // intercept can fit (not a single binomial class, not all-zero counts).
 func (d *Data) Check(fam Family) error {
+	if err := d.checkShape(); err != nil {
+		return err
+	}
+	return d.checkValues(fam, true)
+}
+
+// checkShape checks the shapes and the lists of d.
+func (d *Data) checkShape() error {
 	if d.X == nil {
 		return errors.New("datafit: no predictors")
 	}
@@ -90,18 +98,26 @@ func (d *Data) Check(fam Family) error {
 	if d.Observations < 0 || d.Observations > 0 && d.Observations < n {
 		return fmt.Errorf("datafit: %d rows cannot stand for %d observations", n, d.Observations)
 	}
+	return nil
+}
+
+// checkValues checks d's values, the predictors' too when withX (the
+// caller has found them finite otherwise), row by row.
+func (d *Data) checkValues(fam Family, withX bool) error {
 	for i, c := range d.Constant {
 		if !(c >= 0) || math.IsInf(c, 0) {
 			return &RowError{i, "constant", fmt.Errorf("%v is not a finite number ≥ 0", c)}
 		}
 	}
-	if err := d.checkRows(fam); err != nil {
+	if err := d.checkRows(fam, withX); err != nil {
 		return err
 	}
 	return d.checkFittable(fam)
 }
 
-func (d *Data) checkRows(fam Family) error {
+// checkRows applies CheckRow to each row, to its predictors only when
+// withX, and checks the weights' spread.
+func (d *Data) checkRows(fam Family, withX bool) error {
 	n, p := d.X.Dims()
 	var ws suffstat.WeightSummary
 	for i := range n {
@@ -112,7 +128,11 @@ func (d *Data) checkRows(fam Family) error {
 		if d.Offset != nil {
 			o = d.Offset[i]
 		}
-		if err := CheckRow(fam, i, d.X.RawRowView(i)[:p], d.Y[i], w, o); err != nil {
+		var x []float64
+		if withX {
+			x = d.X.RawRowView(i)[:p]
+		}
+		if err := CheckRow(fam, i, x, d.Y[i], w, o); err != nil {
 			return err
 		}
 		ws.Add(w)

@@ -22,6 +22,8 @@ type Loss struct {
 	xp    [][]float64 // penalised columns, each contiguous: xp[a] is column penal[a] of X
 	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
 	penal []int       // the columns of X in xp
+	top   []float64   // max|x| of each column of xp
+	unpen []int       // the columns of X after the ones in xu
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
@@ -62,12 +64,13 @@ var (
 	_ solver.Restricter = (*Loss)(nil)
 )
 
-// NewLoss returns the loss of family fam on data d, after d.Check.
+// NewLoss returns the loss of family fam on data d, after d.Check (the
+// predictors' finiteness checked as they are copied: a pass fewer).
 func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if fam == nil {
 		return nil, errors.New("datafit: nil family")
 	}
-	if err := d.Check(fam); err != nil {
+	if err := d.checkShape(); err != nil {
 		return nil, err
 	}
 	n, p := d.X.Dims()
@@ -93,10 +96,18 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if len(l.penal) == 0 {
 		return nil, errors.New("datafit: every predictor is unpenalised: nothing for the penalty to act on")
 	}
-	l.xp = rowsOf(columnsT(d.X, l.penal))
+	xt, top := columnsT(d.X, l.penal)
 	if len(unpen) > 0 {
 		l.xu = columns(d.X, unpen)
 	}
+	// A value that is not finite makes its column's maximum NaN or +Inf:
+	// then the rows are checked one by one, predictors included, so that
+	// the error names the first bad value in the rows' order.
+	finite := allFinite(top) && (l.xu == nil || allFinite(l.xu.RawMatrix().Data))
+	if err := d.checkValues(fam, !finite); err != nil {
+		return nil, err
+	}
+	l.xp, l.top, l.unpen = rowsOf(xt), top, slices.Clone(d.Unpenalized)
 	l.free = make([]float64, len(unpen))
 	l.eta = make([]float64, n)
 	if !d.NoIntercept {
@@ -142,10 +153,13 @@ func columns(x *mat.Dense, cols []int) *mat.Dense {
 }
 
 // columnsT copies the listed columns of x as the rows of a matrix,
-// transposing in tiles so that reads and writes stay in cache.
-func columnsT(x *mat.Dense, cols []int) *mat.Dense {
+// transposing in tiles so that reads and writes stay in cache, and
+// returns each column's largest magnitude (NaN or +Inf when the column
+// holds a value that is not finite).
+func columnsT(x *mat.Dense, cols []int) (*mat.Dense, []float64) {
 	n, _ := x.Dims()
 	out := mat.NewDense(len(cols), n, nil)
+	top := make([]float64, len(cols))
 	raw, dst := x.RawMatrix(), out.RawMatrix()
 	const tile = 32
 	for i0 := 0; i0 < n; i0 += tile {
@@ -153,12 +167,52 @@ func columnsT(x *mat.Dense, cols []int) *mat.Dense {
 			for i := i0; i < min(i0+tile, n); i++ {
 				row := raw.Data[i*raw.Stride:]
 				for a := a0; a < min(a0+tile, len(cols)); a++ {
-					dst.Data[a*dst.Stride+i] = row[cols[a]]
+					v := row[cols[a]]
+					dst.Data[a*dst.Stride+i] = v
+					top[a] = max(top[a], math.Abs(v)) // NaN stays NaN
 				}
 			}
 		}
 	}
-	return out
+	return out, top
+}
+
+// allFinite reports whether every value of x is finite.
+func allFinite(x []float64) bool {
+	for _, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// CheckScale applies CheckColumnScale to every predictor column, from the
+// largest magnitudes the loss found as it copied them (Data.CheckScale's
+// verdict without a pass over X).
+func (l *Loss) CheckScale() error {
+	for a, m := range l.top {
+		if err := CheckColumnScale(l.penal[a], m); err != nil {
+			return err
+		}
+	}
+	if l.xu == nil {
+		return nil
+	}
+	first := 0
+	if l.intercept {
+		first = 1 // the ones
+	}
+	for a, j := range l.unpen {
+		var m float64
+		for i := range len(l.y) {
+			m = max(m, math.Abs(l.xu.At(i, first+a)))
+		}
+		if err := CheckColumnScale(j, m); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // rowsOf returns views of the rows of a.
@@ -811,9 +865,11 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	r := *l
 	r.xp = make([][]float64, len(keep))
 	r.penal = make([]int, len(keep))
+	r.top = make([]float64, len(keep))
 	for a, k := range keep {
 		r.xp[a] = l.xp[k]
 		r.penal[a] = l.penal[k]
+		r.top[a] = l.top[k]
 	}
 	r.free = slices.Clone(l.free)
 	r.eta = make([]float64, n)

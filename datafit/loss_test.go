@@ -177,6 +177,52 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// TestNewLossChecks checks that NewLoss, which checks the predictors as
+// it copies them, refuses what Data.Check refuses with the same error
+// (the first bad value in the rows' order), and that Loss.CheckScale
+// agrees with Data.CheckScale.
+func TestNewLossChecks(t *testing.T) {
+	base := func() *Data {
+		return &Data{X: mat.NewDense(4, 3, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 0, 2}), Y: []float64{0, 1, 1, 0}}
+	}
+	for _, c := range []struct {
+		row, col int
+		v        float64
+		unpen    []int
+		badY     int // a response outside 0…1 at this row (−1: none)
+	}{
+		{1, 2, math.NaN(), nil, -1},
+		{3, 0, math.Inf(1), nil, -1},
+		{2, 1, math.Inf(-1), []int{1}, -1},
+		{2, 1, math.NaN(), nil, 1},  // the response's row comes first
+		{1, 2, math.NaN(), nil, 3},  // the predictor's row comes first
+		{0, 0, 1e200, nil, -1},      // finite: a scale error, from CheckScale
+		{0, 1, 1e150, []int{1}, -1}, // in an unpenalised column
+	} {
+		d := base()
+		d.X.Set(c.row, c.col, c.v)
+		d.Unpenalized = c.unpen
+		if c.badY >= 0 {
+			d.Y[c.badY] = 2
+		}
+		want := d.Check(Binomial{})
+		l, err := NewLoss(Binomial{}, d)
+		if want != nil {
+			if err == nil || err.Error() != want.Error() {
+				t.Errorf("%+v: NewLoss %v, Check %v", c, err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%+v: NewLoss %v", c, err)
+		}
+		got, wantScale := l.CheckScale(), d.CheckScale()
+		if wantScale == nil || got == nil || got.Error() != wantScale.Error() {
+			t.Errorf("%+v: Loss.CheckScale %v, Data.CheckScale %v", c, got, wantScale)
+		}
+	}
+}
+
 // TestRowCache checks that the rows' values the loss keeps between calls
 // (rowCache) never leak from one linear predictor to another: the same
 // calls in another order, interleaved with IRLS reweightings at other

@@ -157,12 +157,15 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 		}
 		pb.sd = columnScales(x, pb.opts.Weights)
 		d.X = scaleColumns(x, pb.sd)
-	} else if err := d.CheckScale(); err != nil {
-		return nil, err
 	}
 	loss, err := datafit.NewLoss(pb.fam, d)
 	if err != nil {
 		return nil, err
+	}
+	if !pb.opts.Standardize {
+		if err := loss.CheckScale(); err != nil {
+			return nil, err
+		}
 	}
 	pb.loss = loss
 	pb.null, err = nullDeviance(pb.fam, d)
