@@ -20,7 +20,7 @@ func (l *Loss) IRLSDesign(f []float64) solver.IRLSDesign {
 		d.Free = mat.DenseCopyOf(l.xu.T())
 	}
 	d.Twin, d.TwinSign = l.copies(f)
-	d.MaxAbs, d.OffCentre, _ = l.columnStats()
+	d.MaxAbs, d.OffCentre, _ = l.columnStats(nil)
 	return d
 }
 
@@ -56,7 +56,7 @@ func (l *Loss) Reweight(eta, v, r []float64) float64 {
 // copies returns twins(l.xp, hashes, f), computed once per factors.
 func (l *Loss) copies(f []float64) ([]int, []float64) {
 	if l.twin == nil || !slices.Equal(l.twinF, f) {
-		_, _, h := l.columnStats()
+		_, _, h := l.columnStats(nil)
 		l.twin, l.twinSign = twins(l.xp, h, f)
 		l.twinF = slices.Clone(f)
 	}
@@ -67,24 +67,40 @@ func (l *Loss) copies(f []float64) ([]int, []float64) {
 // weighted mean of it), whether it is off centre: its mean beyond its
 // standard deviation, so that without centring it is nearly parallel to
 // the intercept (a temperature near 300 K varying by 2 K) and the sweeps
-// crawl, and its absHash (twins' buckets). Computed once per loss and
-// handed to its restrictions, read-only: a path restricts the loss at
-// every λ.
-func (l *Loss) columnStats() ([]float64, []bool, []uint64) {
+// crawl, and its absHash (twins' buckets). It computes them for the
+// columns cols (nil: all) that it has not computed yet: once per loss and
+// column, for the columns a fit uses (a one-λ fit's working set may hold
+// a third of them), handed to the restrictions, read-only: a path
+// restricts the loss at every λ.
+func (l *Loss) columnStats(cols []int) ([]float64, []bool, []uint64) {
+	p := len(l.xp)
 	if l.maxAbs == nil {
-		l.maxAbs, l.offCentre = make([]float64, len(l.xp)), make([]bool, len(l.xp))
-		l.hashes = make([]uint64, len(l.xp))
-		for j, x := range l.xp {
-			l.hashes[j] = absHash(x)
-			l.maxAbs[j], l.offCentre[j] = offCentre(x)
+		l.maxAbs, l.offCentre, l.hashes = make([]float64, p), make([]bool, p), make([]uint64, p)
+		l.statsDone = make([]bool, p)
+	}
+	stat := func(j int) {
+		if !l.statsDone[j] {
+			l.hashes[j] = absHash(l.xp[j])
+			if l.offCentre[j] = offCentre(l.xp[j]); l.offCentre[j] {
+				l.maxAbs[j] = l.top[j]
+			}
+			l.statsDone[j] = true
 		}
+	}
+	if cols == nil {
+		for j := range p {
+			stat(j)
+		}
+	}
+	for _, j := range cols {
+		stat(j)
 	}
 	return l.maxAbs, l.offCentre, l.hashes
 }
 
-// offCentre returns whether column x is off centre and, if so, max|x|
-// (else 0).
-func offCentre(x []float64) (float64, bool) {
+// offCentre reports whether column x's mean is beyond its standard
+// deviation.
+func offCentre(x []float64) bool {
 	var s float64
 	for _, v := range x {
 		s += v
@@ -93,14 +109,7 @@ func offCentre(x []float64) (float64, bool) {
 	mean := s / n
 	// Σx²/n − mean² loses digits only for a column far off centre, which
 	// the test finds all the same.
-	if !(mean*mean > kernel.Dot(x, x)/n-mean*mean) {
-		return 0, false // maxAbs bounds the means of centred columns only
-	}
-	var big float64
-	for _, v := range x {
-		big = math.Max(big, math.Abs(v))
-	}
-	return big, true
+	return mean*mean > kernel.Dot(x, x)/n-mean*mean
 }
 
 // twins returns, per column of xp, the index of the first earlier column

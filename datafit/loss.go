@@ -47,15 +47,17 @@ type Loss struct {
 	at     rowCache
 	etaGen uint64
 
-	// Caches of the IRLS design (IRLSDesign), computed once per loss: the copies among xp for
-	// the factors twinF (see twins), the columns' hashes (absHash, shared
-	// with the restrictions) and columnStats.
+	// Caches of the IRLS design (IRLSDesign), computed once per loss: the
+	// copies among xp for the factors twinF (see twins), and each column's
+	// statistics (columnStats: its hash, max|x| and whether it is off
+	// centre, shared with the restrictions) when a fit first needs them.
 	twinF     []float64
 	hashes    []uint64
 	twin      []int
 	twinSign  []float64
 	maxAbs    []float64
 	offCentre []bool
+	statsDone []bool // the columns whose statistics are computed
 }
 
 var (
@@ -888,11 +890,11 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	// hashes are the parent's (computed once for all the restrictions of
 	// a path).
 	r.twinF, r.twin, r.twinSign = nil, nil, nil
-	pm, po, ph := l.columnStats()
+	pm, po, ph := l.columnStats(keep)
 	r.maxAbs, r.offCentre = make([]float64, len(keep)), make([]bool, len(keep))
-	r.hashes = make([]uint64, len(keep))
+	r.hashes, r.statsDone = make([]uint64, len(keep)), make([]bool, len(keep))
 	for a, k := range keep {
-		r.maxAbs[a], r.offCentre[a], r.hashes[a] = pm[k], po[k], ph[k]
+		r.maxAbs[a], r.offCentre[a], r.hashes[a], r.statsDone[a] = pm[k], po[k], ph[k], true
 	}
 	return &r
 }

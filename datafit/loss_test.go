@@ -223,6 +223,42 @@ func TestNewLossChecks(t *testing.T) {
 	}
 }
 
+// TestColumnStatsLazy checks that the column statistics a restriction
+// computes for its columns alone (columnStats of keep) are those the loss
+// computes for all its columns, an off-centre column and a copy included.
+func TestColumnStatsLazy(t *testing.T) {
+	d := sample(Binomial{}, 60, []float64{0.5, -0.5, 0.3, 0.2}, 9)
+	n, _ := d.X.Dims()
+	for i := range n {
+		d.X.Set(i, 1, 300+d.X.At(i, 1)) // off centre
+		d.X.Set(i, 3, -d.X.At(i, 0))    // a copy of column 0
+	}
+	f := []float64{1, 1, 1, 1}
+	all, err := NewLoss(Binomial{}, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := all.IRLSDesign(f)
+	for _, keep := range [][]int{{1, 3}, {0, 3}, {0, 1, 2, 3}, {2}} {
+		l, err := NewLoss(Binomial{}, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sub := l.Restrict(keep).(*Loss).IRLSDesign(f[:len(keep)])
+		for a, k := range keep {
+			if sub.MaxAbs[a] != full.MaxAbs[k] || sub.OffCentre[a] != full.OffCentre[k] {
+				t.Errorf("keep %v: column %d: %v %v, from all the columns %v %v", keep, k, sub.MaxAbs[a], sub.OffCentre[a], full.MaxAbs[k], full.OffCentre[k])
+			}
+		}
+		if slices.Equal(keep, []int{0, 3}) && sub.Twin[1] != 0 {
+			t.Errorf("keep %v: the copy is not found (Twin %v)", keep, sub.Twin)
+		}
+	}
+	if !full.OffCentre[1] || full.MaxAbs[1] < 300 || full.Twin[3] != 0 {
+		t.Errorf("the full design: OffCentre %v MaxAbs %v Twin %v", full.OffCentre, full.MaxAbs, full.Twin)
+	}
+}
+
 // TestRowCache checks that the rows' values the loss keeps between calls
 // (rowCache) never leak from one linear predictor to another: the same
 // calls in another order, interleaved with IRLS reweightings at other
