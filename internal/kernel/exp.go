@@ -91,25 +91,16 @@ func Log1pUnit(x float64) float64 {
 
 // ExpTo sets dst[i] = Exp(x[i]) for i < len(dst), four at a time with
 // AVX2 and FMA where the CPU has them. It panics if x is shorter.
-func ExpTo(dst, x []float64) {
-	n := len(dst)
-	if len(x) < n {
-		panic(errShort)
-	}
-	k := 0
-	if UseAsm && hasAsm && n >= 4 {
-		k = n &^ 3
-		expAsm(k, x, dst)
-	}
-	for i := k; i < n; i++ {
-		dst[i] = Exp(x[i])
-	}
-}
+func ExpTo(dst, x []float64) { mapTo(dst, x, expAsm, Exp) }
 
 // Log1pUnitTo sets dst[i] = Log1pUnit(x[i]) for i < len(dst), four at a
 // time with AVX2 and FMA where the CPU has them. It panics if x is
 // shorter.
-func Log1pUnitTo(dst, x []float64) {
+func Log1pUnitTo(dst, x []float64) { mapTo(dst, x, log1pUnitAsm, Log1pUnit) }
+
+// mapTo sets dst[i] = f(x[i]) for i < len(dst), by the assembly kernel
+// vec (which computes f bit for bit) for the multiples of four.
+func mapTo(dst, x []float64, vec func(n int, x, dst []float64), f func(float64) float64) {
 	n := len(dst)
 	if len(x) < n {
 		panic(errShort)
@@ -117,9 +108,9 @@ func Log1pUnitTo(dst, x []float64) {
 	k := 0
 	if UseAsm && hasAsm && n >= 4 {
 		k = n &^ 3
-		log1pUnitAsm(k, x, dst)
+		vec(k, x, dst)
 	}
 	for i := k; i < n; i++ {
-		dst[i] = Log1pUnit(x[i])
+		dst[i] = f(x[i])
 	}
 }
