@@ -23,7 +23,7 @@ type Loss struct {
 	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
 	penal []int       // the columns of X in xp
 	top   []float64   // max|x| of each column of xp
-	unpen []int       // the columns of X after the ones in xu
+	unpen []int       // the unpenalised columns of X, in xu after its ones (if any)
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
