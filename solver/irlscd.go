@@ -181,6 +181,9 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 // 1e-5 of a solution). It costs a product per column; 0 (no forecast)
 // when a column is unpenalised.
 func (cd *irlsState) foreseenGap(obj float64) float64 {
+	if !(obj > 0) {
+		return 0
+	}
 	if len(cd.u) != len(cd.v) {
 		cd.u = make([]float64, len(cd.v))
 	}
@@ -190,7 +193,7 @@ func (cd *irlsState) foreseenGap(obj float64) float64 {
 	var worst, l1, slack float64
 	for j, x := range cd.d.Columns {
 		t := cd.lambda * cd.f[j]
-		if !(t > 0) || !(obj > 0) {
+		if !(t > 0) {
 			return 0
 		}
 		g := kernel.Dot(x, cd.u)
@@ -346,9 +349,6 @@ func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 // coefficient (all) or the nonzero ones, and returns the largest model
 // decrease.
 func (cd *irlsState) sweep(all bool) float64 {
-	if all {
-	} else {
-	}
 	big := cd.sweepFree()
 	for j, b := range cd.beta {
 		if all || b != 0 {
