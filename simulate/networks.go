@@ -171,8 +171,11 @@ func letterSettings(quick bool) curveSettings {
 // layer too, where the paper projects the hidden layer's. The figures are
 // evaluated every 5 epochs and that evaluation is inside the timed loop.
 //
-// One CSV row per (seed, variant, reported epoch) with the wall time (the
-// Timing column), the loss, the training and held-out accuracy. The figure
+// One CSV row per (seed, variant, reported epoch) with its status, the wall
+// time (the Timing column), the loss, the training and held-out accuracy; a
+// training that diverged has one row, status "diverged", at the epoch it
+// diverged, and its repetition is left out of the summary and the figure
+// (the other variants' rows say "excluded"; see diverge.go). The figure
 // plots the accuracy, averaged over the repetitions, against the averaged
 // wall time and against the epoch. The summary gives, per variant, the time
 // and epoch at which the training accuracy first reaches 90 %, the final
@@ -197,8 +200,9 @@ func Digits() Experiment {
 // without the projection onto k = 8 values per weight column after every
 // step), from the same initial weights. 20 % of the rows are held out.
 //
-// One CSV row per (seed, variant, reported epoch) with the wall time, the
-// loss and the training and held-out mean squared error per entry. The
+// One CSV row per (seed, variant, reported epoch) with its status, the wall
+// time, the loss and the training and held-out mean squared error per
+// entry; diverged trainings as for Digits. The
 // figure plots the mean squared error, averaged over the repetitions,
 // against the averaged wall time and against the epoch. The summary gives,
 // per variant, the time and epoch at which the training mean squared error
@@ -254,6 +258,7 @@ func curveData(cfg Config, s *curveSettings) (*mat.Dense, *mat.Dense, error) {
 // curveRun is one variant's training of one repetition.
 type curveRun struct {
 	history []deepreg.Epoch
+	div     *divergence // the training diverged: no history
 }
 
 func runCurves(cfg Config, s curveSettings) (*Result, error) {
@@ -272,57 +277,111 @@ func runCurves(cfg Config, s curveSettings) (*Result, error) {
 		loss = deepreg.CrossEntropy{}
 	}
 	r := &Result{
-		Columns: []string{"seed", "variant", "compressed", "project_k", "epoch", "seconds", "loss", metric, "heldout_loss", valMetric},
+		Columns: []string{"seed", "variant", "status", "compressed", "project_k", "epoch", "seconds", "loss", metric, "heldout_loss", valMetric},
 		Timing:  []string{"seconds"},
 		Params:  s,
 	}
 	nv := len(s.Variants)
-	runs := make([][]curveRun, nv) // runs[v][seed]
+	runs := make([][]curveRun, nv) // runs[v][summarised repetition]
+	reps := newRepetitions(cfg.Seeds)
 	total := cfg.Seeds * nv
 	for i := 0; i < cfg.Seeds; i++ {
 		seed := cfg.SeedFor(i)
-		rng := rand.New(rand.NewPCG(seed, 0x6375727665))
-		initSeed, splitSeed := rng.Uint64(), rng.Uint64()
-		start, err := deepreg.New(s.Arch, []deepreg.Activation{deepreg.ReLU{}}, false, initSeed)
+		rep, divs, err := curveRepetition(cfg, s, curveInputs{x, cx, y, loss}, seed, i, total)
 		if err != nil {
 			return nil, err
 		}
-		rep := make([]curveRun, nv)
-		for k := range nv {
-			v := (i + k) % nv // rotate the order so no variant always runs first
-			var design solver.Design = solver.DenseDesign{X: x}
-			if s.Variants[v].Compressed {
-				design = cx
-			}
-			opts := &deepreg.Options{Loss: loss, LearningRate: s.LearningRate, Epochs: s.Epochs, ReportEvery: s.ReportEvery,
-				Validation: s.Validation, Seed: splitSeed, ProjectK: s.Variants[v].ProjectK}
-			res, err := deepreg.Train(start.Clone(), design, y, opts)
-			if err != nil {
-				return nil, fmt.Errorf("seed %d, %s: %w", seed, s.Variants[v].Name, err)
-			}
-			rep[v] = curveRun{history: res.History}
-			cfg.progress(i*nv+k+1, total)
-		}
+		reps.add(seed, divs)
 		for v, run := range rep {
 			vr := s.Variants[v]
-			for _, e := range run.history {
-				for _, f := range []float64{e.Loss, e.Metric, e.ValLoss, e.ValMetric} {
-					if math.IsNaN(f) || math.IsInf(f, 0) {
-						return nil, fmt.Errorf("seed %d, %s, epoch %d: a non-finite figure (diverged)", seed, vr.Name, e.Epoch)
-					}
-				}
-				r.Add(seed, vr.Name, vr.Compressed, vr.ProjectK, e.Epoch, e.Seconds, e.Loss, e.Metric, e.ValLoss, e.ValMetric)
+			status := statusOK
+			switch {
+			case run.div != nil:
+				status = statusDiverged
+				r.Add(seed, vr.Name, status, vr.Compressed, vr.ProjectK, run.div.Epoch, math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN())
+				continue
+			case len(divs) > 0:
+				status = statusExcluded
 			}
-			runs[v] = append(runs[v], run)
+			for _, e := range run.history {
+				r.Add(seed, vr.Name, status, vr.Compressed, vr.ProjectK, e.Epoch, e.Seconds, e.Loss, e.Metric, e.ValLoss, e.ValMetric)
+			}
+			if len(divs) == 0 {
+				runs[v] = append(runs[v], run)
+			}
 		}
 	}
+	if err := reps.check(); err != nil {
+		return nil, err
+	}
 	r.Summary = curveSummary(s, runs)
-	fig, err := curveFigure(s, runs)
+	r.Summary.(map[string]any)["repetitions"] = reps
+	fig, err := curveFigure(s, runs, reps)
 	if err != nil {
 		return nil, err
 	}
 	r.Figure = fig
 	return r, nil
+}
+
+// curveInputs are the rows a curve experiment trains on, dense (x) and
+// compressed (cx), the targets and the loss.
+type curveInputs struct {
+	x    *mat.Dense
+	cx   solver.Design
+	y    *mat.Dense
+	loss deepreg.Loss
+}
+
+// curveRepetition trains every variant of repetition i (seed) and returns
+// their runs and the divergences among them; only an error that is not a
+// divergence is returned as one.
+func curveRepetition(cfg Config, s curveSettings, in curveInputs, seed uint64, i, total int) ([]curveRun, []divergence, error) {
+	rng := rand.New(rand.NewPCG(seed, 0x6375727665))
+	initSeed, splitSeed := rng.Uint64(), rng.Uint64()
+	start, err := deepreg.New(s.Arch, []deepreg.Activation{deepreg.ReLU{}}, false, initSeed)
+	if err != nil {
+		return nil, nil, err
+	}
+	nv := len(s.Variants)
+	rep := make([]curveRun, nv)
+	var divs []divergence
+	for k := range nv {
+		v := (i + k) % nv // rotate the order so no variant always runs first
+		vr := s.Variants[v]
+		var design solver.Design = solver.DenseDesign{X: in.x}
+		if vr.Compressed {
+			design = in.cx
+		}
+		opts := &deepreg.Options{Loss: in.loss, LearningRate: s.LearningRate, Epochs: s.Epochs, ReportEvery: s.ReportEvery,
+			Validation: s.Validation, Seed: splitSeed, ProjectK: vr.ProjectK}
+		res, err := train(seed, start.Clone(), design, in.y, opts)
+		if err == nil {
+			rep[v] = curveRun{history: res.History, div: nonFinite(seed, vr.Name, res.History)}
+		} else if dv, ok := asDivergence(seed, vr.Name, err); ok {
+			rep[v] = curveRun{div: &dv}
+		} else {
+			return nil, nil, fmt.Errorf("seed %d, %s: %w", seed, vr.Name, err)
+		}
+		if rep[v].div != nil {
+			divs = append(divs, *rep[v].div)
+		}
+		cfg.progress(i*nv+k+1, total)
+	}
+	return rep, divs, nil
+}
+
+// nonFinite returns the divergence of a history with a figure that is not
+// a finite number (a held-out loss that overflows), or nil.
+func nonFinite(seed uint64, name string, h []deepreg.Epoch) *divergence {
+	for _, e := range h {
+		for _, f := range []float64{e.Loss, e.Metric, e.ValLoss, e.ValMetric} {
+			if !isFinite(f) {
+				return &divergence{Seed: seed, Fit: name, Epoch: e.Epoch, What: fmt.Sprintf("a training or held-out figure is %v", f)}
+			}
+		}
+	}
+	return nil
 }
 
 // reached returns the first epoch whose training metric reaches the
@@ -407,7 +466,7 @@ func meanCurve(runs []curveRun) []deepreg.Epoch {
 	return out
 }
 
-func curveFigure(s curveSettings, runs [][]curveRun) (*Figure, error) {
+func curveFigure(s curveSettings, runs [][]curveRun, reps *repetitions) (*Figure, error) {
 	ylabel, what := "training mean squared error", "Mean squared error"
 	if s.higher {
 		ylabel, what = "training accuracy", "Training accuracy"
@@ -428,12 +487,11 @@ func curveFigure(s curveSettings, runs [][]curveRun) (*Figure, error) {
 	// paper's recipe and the dense run are easy to tell apart.
 	byTime = append([]Series{{}}, byTime...)
 	byEpoch = append([]Series{{}}, byEpoch...)
-	n := len(runs[0])
-	p1, err := LinePanel(fmt.Sprintf("%s against wall time (mean of %d seeds)", what, n), "seconds", ylabel, false, false, byTime...)
+	p1, err := LinePanel(fmt.Sprintf("%s against wall time (mean of %s)", what, reps.caption()), "seconds", ylabel, false, false, byTime...)
 	if err != nil {
 		return nil, err
 	}
-	p2, err := LinePanel(fmt.Sprintf("%s against epoch (mean of %d seeds)", what, n), "epoch", ylabel, false, false, byEpoch...)
+	p2, err := LinePanel(fmt.Sprintf("%s against epoch (mean of %s)", what, reps.caption()), "epoch", ylabel, false, false, byEpoch...)
 	if err != nil {
 		return nil, err
 	}

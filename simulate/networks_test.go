@@ -18,7 +18,7 @@ import (
 // checks its columns, row count, seeds and that no wall time is missing.
 func checkNetworkRun(t *testing.T, e Experiment, seeds int, columns []string, rows int) *Result {
 	t.Helper()
-	r := checkQuick(t, e, 7, seeds, "method", "variant", "compressed", "projected", "lambda") // lambda: NA when unpenalised, checked by the caller
+	r := checkQuick(t, e, 7, seeds, "method", "variant", "status", "compressed", "projected", "lambda") // lambda: NA when unpenalised, checked by the caller
 	assert.Equal(t, columns, r.Columns)
 	require.Len(t, r.Rows, rows)
 	assert.Equal(t, []uint64{7, 8}[:seeds], r.Seeds)
@@ -38,7 +38,7 @@ func mustFloats(t *testing.T, r *Result, col string) []float64 {
 }
 
 func TestRegressionVsLassoQuick(t *testing.T) {
-	cols := []string{"seed", "method", "lambda", "weight_error_fro", "target_norm_fro", "test_mse", "test_function_mse",
+	cols := []string{"seed", "method", "status", "lambda", "weight_error_fro", "target_norm_fro", "test_mse", "test_function_mse",
 		"val_mse", "train_mse", "diverged_fits", "seconds"}
 	r := checkNetworkRun(t, RegressionVsLasso(), 2, cols, 2*3)
 	methods := make([]string, len(r.Rows))
@@ -147,7 +147,7 @@ func TestDigitsQuick(t *testing.T) {
 	needData(t)
 	s := digitsSettings(true)
 	reports := s.Epochs / s.ReportEvery
-	cols := []string{"seed", "variant", "compressed", "project_k", "epoch", "seconds", "loss", "train_accuracy", "heldout_loss", "heldout_accuracy"}
+	cols := []string{"seed", "variant", "status", "compressed", "project_k", "epoch", "seconds", "loss", "train_accuracy", "heldout_loss", "heldout_accuracy"}
 	r := checkNetworkRun(t, Digits(), 2, cols, 2*len(s.Variants)*reports)
 	checkCurves(t, r, s)
 	acc, err := r.Floats("train_accuracy")
@@ -161,7 +161,7 @@ func TestLetterQuick(t *testing.T) {
 	needData(t)
 	s := letterSettings(true)
 	reports := s.Epochs / s.ReportEvery
-	cols := []string{"seed", "variant", "compressed", "project_k", "epoch", "seconds", "loss", "train_mse", "heldout_loss", "heldout_mse"}
+	cols := []string{"seed", "variant", "status", "compressed", "project_k", "epoch", "seconds", "loss", "train_mse", "heldout_loss", "heldout_mse"}
 	r := checkNetworkRun(t, Letter(), 1, cols, len(s.Variants)*reports)
 	checkCurves(t, r, s)
 }

@@ -112,10 +112,16 @@ func regressionSettings(quick bool) regSettings {
 //     noise standard deviations);
 //   - λ: each penalty's λ is picked from the grid 1e-5, 3e-5, …, 3e-2, 1e-1
 //     by the mean squared error on the validation rows (0 is not on the grid,
-//     so the penalised fits are penalised); a λ whose fit diverges (a
-//     non-finite validation error) is skipped and counted in the summary.
+//     so the penalised fits are penalised); a λ whose fit diverges
+//     (deepreg.DivergedError, or a non-finite validation error) is skipped
+//     and counted (diverged_fits);
+//   - a repetition in which a method has no fit (the unpenalised fit, or
+//     every λ of a penalised one, diverged) is recorded, status
+//     "diverged" for that method's row (its errors NA) and "excluded" for
+//     the others, and left out of the summary and the figure, which say how
+//     many repetitions were left out and which seeds (see diverge.go).
 //
-// Every repetition writes one CSV row per method with the λ, ‖Θ̂ − Θ*‖_F
+// Every repetition writes one CSV row per method with its status, the λ, ‖Θ̂ − Θ*‖_F
 // (all weight matrices stacked), ‖Θ*‖_F, the test mean squared error against
 // the noisy responses, the error of the fitted function against the true one
 // on the test inputs, the training mean squared error and the wall time of
@@ -208,7 +214,7 @@ func regFit(s regSettings, d *regData, start *deepreg.Network, h penalty.Penalty
 	if h != nil {
 		opts.Penalty, opts.Lambda = h, lambda
 	}
-	if _, err := deepreg.Train(net, solver.DenseDesign{X: d.xTrain}, d.yTrain, opts); err != nil {
+	if _, err := train(d.seed, net, solver.DenseDesign{X: d.xTrain}, d.yTrain, opts); err != nil {
 		return nil, err
 	}
 	return net, nil
@@ -242,10 +248,14 @@ type regFitResult struct {
 	net      *deepreg.Network
 	valMSE   float64
 	seconds  float64
-	diverged int // fits of the λ grid with a non-finite validation error
+	diverged int         // fits of the λ grid that diverged
+	div      *divergence // the method diverged at every λ: no fit (net nil)
 }
 
-// regRepetition runs the three fits of one repetition.
+// regRepetition runs the three fits of one repetition. A λ whose fit
+// diverges is skipped (and counted); a method that diverges at every λ
+// has no fit and says why in div. Only an error that is not a divergence
+// is returned.
 func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 	start, err := deepreg.New(s.Arch, regActs, false, d.initSeed)
 	if err != nil {
@@ -260,14 +270,28 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 		if h != nil {
 			grid = s.Lambdas
 		}
+		var first *divergence // the first λ that diverged
 		for _, lam := range grid {
 			net, err := regFit(s, d, start, h, lam)
-			if err != nil {
-				return nil, err
+			v := math.NaN()
+			if err == nil {
+				v = mse(net, d.xVal, d.yVal)
 			}
-			v := mse(net, d.xVal, d.yVal)
-			if math.IsNaN(v) || math.IsInf(v, 0) {
+			dv, diverged := asDivergence(d.seed, regMethods[m], err)
+			switch {
+			case err != nil && !diverged:
+				return nil, err
+			case err == nil && !isFinite(v):
+				dv, diverged = divergence{Seed: d.seed, Fit: regMethods[m], What: fmt.Sprintf("the validation error is %v", v)}, true
+			}
+			if diverged {
 				best.diverged++
+				if first == nil {
+					if h != nil {
+						dv.What = fmt.Sprintf("at λ = %g: %s", lam, dv.What)
+					}
+					first = &dv
+				}
 				continue
 			}
 			if v < best.valMSE {
@@ -278,7 +302,10 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 			}
 		}
 		if best.net == nil {
-			return nil, fmt.Errorf("the %s fit diverged for every λ (learning rate %g)", regMethods[m], s.LearningRate)
+			if h != nil {
+				first.What = fmt.Sprintf("every λ of the grid diverged (learning rate %g); %s", s.LearningRate, first.What)
+			}
+			best.div, best.valMSE = first, math.NaN()
 		}
 		best.seconds = time.Since(t0).Seconds()
 		out[m] = best
@@ -286,10 +313,33 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 	return out, nil
 }
 
+func isFinite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// regScores are the errors of one fit: the weight error and the test,
+// function and training errors (NaN for a fit that diverged).
+type regScores struct{ weight, test, function, train float64 }
+
+// regScore scores a fit, and turns it into a divergence when a score is
+// not finite (the fitted network overflows on the test inputs).
+func regScore(f *regFitResult, d *regData) regScores {
+	if f.net == nil {
+		return regScores{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+	}
+	sc := regScores{weightDistance(f.net, d.target), mse(f.net, d.xTest, d.yTest), mse(f.net, d.xTest, d.fTest),
+		mse(f.net, d.xTrain, d.yTrain)}
+	for _, v := range []float64{sc.weight, sc.test, sc.function, sc.train} {
+		if !isFinite(v) {
+			f.div = &divergence{Seed: d.seed, Fit: f.method, What: "a test or training error of the fitted network is not finite"}
+			return regScores{math.NaN(), math.NaN(), math.NaN(), math.NaN()}
+		}
+	}
+	return sc
+}
+
 func runRegression(cfg Config) (*Result, error) {
 	s := regressionSettings(cfg.Quick)
 	r := &Result{
-		Columns: []string{"seed", "method", "lambda", "weight_error_fro", "target_norm_fro", "test_mse", "test_function_mse",
+		Columns: []string{"seed", "method", "status", "lambda", "weight_error_fro", "target_norm_fro", "test_mse", "test_function_mse",
 			"val_mse", "train_mse", "diverged_fits", "seconds"},
 		Timing: []string{"seconds"},
 		Params: s,
@@ -299,6 +349,8 @@ func runRegression(cfg Config) (*Result, error) {
 	fmse := map[string][]float64{}
 	lams := map[string][]float64{}
 	diverged := map[string]int{}
+	var tnorms []float64
+	reps := newRepetitions(cfg.Seeds)
 	var first []regFitResult
 	var firstData *regData
 	for i := 0; i < cfg.Seeds; i++ {
@@ -309,27 +361,44 @@ func runRegression(cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("seed %d: %w", seed, err)
 		}
 		tnorm := weightDistance(d.target, zeroLike(d.target))
-		for _, f := range fits {
-			we := weightDistance(f.net, d.target)
-			te := mse(f.net, d.xTest, d.yTest)
-			fe := mse(f.net, d.xTest, d.fTest)
-			tr := mse(f.net, d.xTrain, d.yTrain)
-			for _, v := range []float64{we, te, fe, tr} {
-				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return nil, fmt.Errorf("seed %d, %s: a non-finite error", seed, f.method)
-				}
+		scores := make([]regScores, len(fits))
+		var divs []divergence
+		for k := range fits {
+			scores[k] = regScore(&fits[k], d)
+			if fits[k].div != nil {
+				divs = append(divs, *fits[k].div)
 			}
-			r.Add(seed, f.method, f.lambda, we, tnorm, te, fe, f.valMSE, tr, f.diverged, f.seconds)
-			werr[f.method] = append(werr[f.method], we)
-			tmse[f.method] = append(tmse[f.method], te)
-			fmse[f.method] = append(fmse[f.method], fe)
-			lams[f.method] = append(lams[f.method], f.lambda)
-			diverged[f.method] += f.diverged
 		}
-		if i == 0 {
-			first, firstData = fits, d
+		reps.add(seed, divs)
+		for k, f := range fits {
+			sc := scores[k]
+			status := statusOK
+			switch {
+			case f.div != nil:
+				status = statusDiverged
+			case len(divs) > 0:
+				status = statusExcluded
+			}
+			r.Add(seed, f.method, status, f.lambda, sc.weight, tnorm, sc.test, sc.function, f.valMSE, sc.train, f.diverged, f.seconds)
+			diverged[f.method] += f.diverged
+			if len(divs) > 0 {
+				continue
+			}
+			werr[f.method] = append(werr[f.method], sc.weight)
+			tmse[f.method] = append(tmse[f.method], sc.test)
+			fmse[f.method] = append(fmse[f.method], sc.function)
+			lams[f.method] = append(lams[f.method], f.lambda)
+		}
+		if len(divs) == 0 {
+			tnorms = append(tnorms, tnorm)
+			if first == nil {
+				first, firstData = fits, d
+			}
 		}
 		cfg.progress(i+1, cfg.Seeds)
+	}
+	if err := reps.check(); err != nil {
+		return nil, err
 	}
 	methods := map[string]any{}
 	for _, m := range regMethods {
@@ -337,10 +406,10 @@ func runRegression(cfg Config) (*Result, error) {
 			"weight_error_fro":  Summarize(werr[m]),
 			"test_mse":          Summarize(tmse[m]),
 			"test_function_mse": Summarize(fmse[m]),
+			"diverged_fits":     diverged[m],
 		}
 		if m != "unpenalised" {
 			entry["lambdas"] = lams[m]
-			entry["diverged_fits"] = diverged[m]
 			entry["weight_error_ratio_to_unpenalised"] = round(Summarize(werr[m]).Mean/Summarize(werr["unpenalised"]).Mean, 4)
 			entry["function_mse_ratio_to_unpenalised"] = round(Summarize(fmse[m]).Mean/Summarize(fmse["unpenalised"]).Mean, 4)
 			entry["weight_error_below_unpenalised"] = countBelow(werr[m], werr["unpenalised"])
@@ -351,14 +420,15 @@ func runRegression(cfg Config) (*Result, error) {
 	r.Summary = map[string]any{
 		"paper_weight_error": map[string]float64{"with_penalty": paperErrorPenalised, "without_penalty": paperErrorPlain,
 			"ratio": round(paperErrorPenalised/paperErrorPlain, 4)},
-		"target_norm_fro": Summarize(targetNorms(r)),
+		"repetitions":     reps,
+		"target_norm_fro": Summarize(tnorms),
 		"methods":         methods,
 		"cardinality_vs_lasso": map[string]any{
 			"weight_error_below_lasso": countBelow(werr["cardinality"], werr["lasso"]),
 			"function_mse_below_lasso": countBelow(fmse["cardinality"], fmse["lasso"]),
 		},
 	}
-	fig, err := regressionFigure(s, firstData, first, werr, fmse)
+	fig, err := regressionFigure(s, firstData, first, werr, fmse, reps)
 	if err != nil {
 		return nil, err
 	}
@@ -377,16 +447,6 @@ func countBelow(a, b []float64) string {
 	return fmt.Sprintf("%d of %d", k, len(a))
 }
 
-// targetNorms returns ‖Θ*‖_F of every repetition (one per three rows).
-func targetNorms(r *Result) []float64 {
-	all, _ := r.Floats("target_norm_fro")
-	var out []float64
-	for i := 0; i < len(all); i += len(regMethods) {
-		out = append(out, all[i])
-	}
-	return out
-}
-
 // zeroLike returns a network of the same shape with zero weights.
 func zeroLike(n *deepreg.Network) *deepreg.Network {
 	z := n.Clone()
@@ -399,7 +459,7 @@ func zeroLike(n *deepreg.Network) *deepreg.Network {
 // regressionFigure draws the true function and the three fits of the first
 // repetition, and the weight and function errors per method with their 95 %
 // intervals.
-func regressionFigure(s regSettings, d *regData, fits []regFitResult, werr, fmse map[string][]float64) (*Figure, error) {
+func regressionFigure(s regSettings, d *regData, fits []regFitResult, werr, fmse map[string][]float64, reps *repetitions) (*Figure, error) {
 	const points = 61
 	lo, hi := s.FigureRange[0], s.FigureRange[1]
 	grid := mat.NewDense(points, 1, nil)
@@ -454,11 +514,11 @@ func regressionFigure(s regSettings, d *regData, fits []regFitResult, werr, fmse
 		p.X.Min, p.X.Max = -0.5, float64(len(regMethods))-0.5
 		return p, nil
 	}
-	p2, err := methodPanel("‖Θ̂ − Θ*‖_F: mean and 95% interval", "‖Θ̂ − Θ*‖_F", werr)
+	p2, err := methodPanel(fmt.Sprintf("‖Θ̂ − Θ*‖_F: mean and 95%% interval (%s)", reps.caption()), "‖Θ̂ − Θ*‖_F", werr)
 	if err != nil {
 		return nil, err
 	}
-	p3, err := methodPanel("Function error on the test inputs", "mean (ĝ(x) − g*(x))²", fmse)
+	p3, err := methodPanel(fmt.Sprintf("Function error on the test inputs (%s)", reps.caption()), "mean (ĝ(x) − g*(x))²", fmse)
 	if err != nil {
 		return nil, err
 	}
