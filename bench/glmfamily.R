@@ -10,10 +10,12 @@
 #       DATA.csv (every column but y, the weight and the offset column),
 #       with penalty.factor FACTORS (comma-separated) when given, and prints
 #       one line per lambda: the intercept, then the coefficients.
-#   Rscript bench/glmfamily.R path DATA.csv FAMILY
-#       fits glmnet's own path (its grid, standardize = FALSE, thresh = 1e-14)
-#       on the x columns of DATA.csv and prints one line per lambda it kept:
-#       lambda, then dev.ratio.
+#   Rscript bench/glmfamily.R path DATA.csv FAMILY [STANDARDIZE] [WEIGHTCOL|-]
+#       fits glmnet's own path (its grid, standardize = STANDARDIZE, TRUE or
+#       FALSE, default FALSE, thresh = 1e-14) on the x columns of DATA.csv
+#       (every column but y and the weight column), with the weights when
+#       given, and prints one line per lambda it kept: lambda, then
+#       dev.ratio.
 #
 # FAMILY is a glmnet family name, or gamma for Gamma(link = "log") (fitted
 # by glmnet's IRLS with epsnr = 1e-15 and thresh = 1e-16).
@@ -55,8 +57,11 @@ fit_glmnet <- function(...) {
            finally = glmnet.control(factory = TRUE))
 }
 if (args[1] == "path") {
-  x <- as.matrix(d[, setdiff(names(d), "y"), drop = FALSE])
-  fit <- fit_glmnet(x, d$y, family = family, standardize = FALSE, thresh = thresh, maxit = 1e7)
+  std <- length(args) >= 4 && as.logical(args[4])
+  wcol <- if (length(args) >= 5 && args[5] != "-") args[5] else NULL
+  x <- as.matrix(d[, setdiff(names(d), c("y", wcol)), drop = FALSE])
+  w <- if (is.null(wcol)) rep(1, nrow(x)) else d[[wcol]]
+  fit <- fit_glmnet(x, d$y, family = family, weights = w, standardize = std, thresh = thresh, maxit = 1e7)
   for (k in seq_along(fit$lambda)) cat(formatC(c(fit$lambda[k], fit$dev.ratio[k]), digits = 17, format = "g"), "\n")
   quit(save = "no")
 }

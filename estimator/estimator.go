@@ -127,7 +127,8 @@ type Path struct {
 
 // FitPath fits the model along a decreasing λ grid (PathOptions), each fit
 // warm-started at the previous solution. A generated grid stops early by
-// glmnet's deviance rules for the non-gaussian families (Note).
+// glmnet's deviance rules for the family, gaussian included (Note;
+// package internal/pathstop).
 func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	var po PathOptions
 	if opts != nil {
@@ -203,7 +204,7 @@ func wrapLSPath(t *lsfit.Path, err error) (*Path, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Path{Lambdas: t.Lambdas, LambdaMax: t.LambdaMax, LambdaFuse: t.LambdaFuse, OutOfRange: t.OutOfRange}
+	p := &Path{Lambdas: t.Lambdas, LambdaMax: t.LambdaMax, LambdaFuse: t.LambdaFuse, OutOfRange: t.OutOfRange, Note: t.Note}
 	for _, m := range t.Models {
 		p.Models = append(p.Models, fromLS(m))
 	}

@@ -88,7 +88,8 @@ func TestEveryFormSameCV(t *testing.T) {
 	opts := &CVOptions{Seed: 3, PathOptions: PathOptions{NLambda: 30}}
 	ref, err := CrossValidate(rows, pen, opts)
 	require.NoError(t, err)
-	require.Len(t, ref.Mean, 30)
+	require.Len(t, ref.Mean, len(ref.Lambdas))
+	require.Less(t, len(ref.Lambdas), 30, "glmnet's rule ends the grid early here, on every form")
 	for name, d := range forms {
 		cv, err := CrossValidate(d, pen, opts)
 		require.NoError(t, err, name)

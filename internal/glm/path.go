@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -34,44 +35,30 @@ type Path struct {
 	Note string
 }
 
-// devMax is glmnet's devmax: a generated path stops once the deviance
-// ratio passes it, where a logistic fit of separable data heads to
-// infinity and the rest of the grid only chases it.
-const devMax = 0.999
+// devMax is glmnet's devmax (pathstop.DevMax), which also tells a fit that
+// failed on (nearly) separable data.
+const devMax = pathstop.DevMax
 
-// devFrac is glmnet's fdev: a generated path stops once the deviance
-// ratio stops moving (see settled).
-const devFrac = 1e-5
+// minPath is glmnet's mnlam (pathstop.MinPath).
+const minPath = pathstop.MinPath
 
-// minPath is glmnet's mnlam: a generated path never stops by its deviance
-// rules (settled or past devMax) before this many λ.
-const minPath = 5
-
-// settled reports whether a generated path stops after the deviance ratios
-// dev (one per λ so far) by glmnet's rule for the family, and the rule in
-// words: gaussian when the last step moved the ratio by less than 1e-5 of
-// itself, Poisson when the last four steps moved it by less than 1e-4 of
-// itself, the others (binomial, gamma: glmnet's rule for any other family)
-// when the last step moved it by less than 1e-5.
-func settled(fam datafit.Family, dev []float64) (bool, string) {
-	m := len(dev) - 1
-	if m+1 < minPath {
-		return false, ""
-	}
-	last := dev[m]
+// stopRule is glmnet's rule for the deviance ratio of family fam's path
+// (see pathstop): gaussian relative to itself, Poisson over four λ, the
+// others (binomial, gamma) absolute.
+func stopRule(fam datafit.Family) pathstop.Rule {
 	switch fam.(type) {
 	case datafit.Gaussian:
-		return last-dev[m-1] < devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself", devFrac)
+		return pathstop.Relative
 	case datafit.Poisson:
-		return last-dev[m-minPath+1] < 10*devFrac*last, fmt.Sprintf("the deviance ratio moved by less than %g of itself over %d λ", 10*devFrac, minPath-1)
+		return pathstop.Relative4
 	}
-	return last-dev[m-1] < devFrac, fmt.Sprintf("the deviance ratio moved by less than %g", devFrac)
+	return pathstop.Absolute
 }
 
 // FitPath fits the model along a decreasing λ grid, each fit warm-started
 // at the previous solution. On a generated grid it stops, with a Note, once
 // the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
-// glmnet applies them per family: see settled); on any grid it stops when a
+// glmnet applies them per family: see pathstop and stopRule); on any grid it stops when a
 // fit fails to converge with coefficients growing without bound.
 func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	var po PathOptions
@@ -150,12 +137,8 @@ func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda
 		if i == len(grid)-1 {
 			break
 		}
-		if stop, why := settled(fam, devs); generated && stop {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): %s (glmnet's rule)", l, i+1, len(grid), why)
-			break
-		}
-		if generated && len(devs) >= minPath && dev > devMax {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): deviance ratio %.4f > %g, the fit is near-saturated (glmnet's rule)", l, i+1, len(grid), dev, devMax)
+		if stop, why := pathstop.Stop(stopRule(fam), devs); generated && stop {
+			out.Note = pathstop.Note(l, i+1, len(grid), why)
 			break
 		}
 		if !m.Converged && dev > devMax {

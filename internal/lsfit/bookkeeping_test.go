@@ -261,15 +261,25 @@ func TestProgressCounts(t *testing.T) {
 	x, y, _ := simulate(49, 60, 5, 1, 1)
 	var calls, last, total int
 	report := func(done, tot int) { calls++; last, total = done, tot }
-	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{NLambda: 7, Progress: report})
+	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{Lambdas: []float64{7, 6, 5, 4, 3, 2, 1}, Progress: report})
 	require.NoError(t, err)
 	require.Equal(t, 7, calls)
 	require.Equal(t, 7, last)
 	require.Equal(t, 7, total)
+	// A generated path that glmnet's rules end early reports its end.
 	calls = 0
-	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
+	p, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{NLambda: 50, Progress: report})
 	require.NoError(t, err)
-	require.Equal(t, 4*6, calls)
-	require.Equal(t, 4*6, last)
-	require.Equal(t, 4*6, total)
+	m := len(p.Lambdas)
+	require.Less(t, m, 50, p.Note)
+	require.Equal(t, m+1, calls)
+	require.Equal(t, m, last)
+	require.Equal(t, m, total)
+	calls = 0
+	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
+	require.NoError(t, err)
+	m = len(cv.Lambdas)
+	require.Equal(t, 4*m, calls)
+	require.Equal(t, 4*m, last)
+	require.Equal(t, 4*m, total)
 }

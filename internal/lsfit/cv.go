@@ -59,7 +59,8 @@ type CV struct {
 }
 
 // CrossValidate runs K-fold cross-validation of the penalised fit along a λ
-// grid (computed once on all data, as glmnet does), fitting the folds
+// grid (computed once on all data, as glmnet does: the full-data path's,
+// ended early by glmnet's rules on a generated grid), fitting the folds
 // concurrently (one at a time when Options.Method is set, since a method
 // may keep state), and returns the error curve with λ_min and λ_1se
 // together with the full-data path.
@@ -98,13 +99,20 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	if err != nil {
 		return nil, err
 	}
-	grid := path.Lambdas
 	folds := co.FoldID
 	if folds == nil {
 		folds = assignFolds(n, k, co.Seed)
 	}
-	progress := newCounter(co.Progress, (k+1)*len(grid))
+	progress := newCounter(co.Progress, (k+1)*len(path.Lambdas))
 	full.progress = progress
+	full.opts = co.Options
+	// The full-data path first, as cv.glmnet: where glmnet's rules end it
+	// early, its λ are the folds' grid.
+	if path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	grid := path.Lambdas
+	progress.resize((k + 1) * len(grid))
 	errs := make([][]float64, k)
 	unconv := make([]int, k)
 	fail := make([]error, k)
@@ -131,7 +139,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 			return nil, e
 		}
 	}
-	cv := &CV{Lambdas: grid, Folds: folds}
+	cv := &CV{Lambdas: grid, Folds: folds, Path: path}
 	for _, u := range unconv {
 		cv.Unconverged += u
 	}
@@ -140,10 +148,6 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 		sizes[f]++
 	}
 	cv.summarise(errs, sizes)
-	full.opts = co.Options
-	if cv.Path, err = full.runPath(pen, path); err != nil {
-		return nil, err
-	}
 	if err := sc.cv(cv); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -91,6 +92,10 @@ type Model struct {
 	fitted   *mat.Dense // coefficients on the scale the penalty acts on
 	solution *mat.Dense // the penalised solver solution: the next warm start
 	mean, sd []float64
+	// pathR2 is the penalised fit's R² over all responses, 1 − ΣRSS/ΣTSS
+	// (Coef's unless relaxed): what a path's stopping rule reads, as
+	// glmnet's rules read the penalised path when it relaxes.
+	pathR2 float64
 }
 
 // Solution returns the penalised fit's coefficients (p×q) on the scale the
@@ -338,6 +343,9 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	m.solution, m.Relaxed = res.Theta, relaxed
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
+	if relaxed {
+		m.pathR2 = 1 - pr.loss.Eval(nil, res.Theta)/floats.Sum(pr.tss)
+	}
 	return m, nil
 }
 
@@ -436,6 +444,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
 		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
 	m.TSS = slices.Clone(pr.tss)
+	defer m.poolR2()
 	if pr.x == nil || pr.noResiduals {
 		m.R2 = pr.statsR2(theta)
 		return m
@@ -456,6 +465,16 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 		m.R2[j] = 1 - rss/tss
 	}
 	return m
+}
+
+// poolR2 sets pathR2 from R2 and TSS: 1 − Σ_j (1 − R²_j)·TSS_j / Σ_j TSS_j.
+func (m *Model) poolR2() {
+	var rss, tss float64
+	for j, r2 := range m.R2 {
+		rss += (1 - r2) * m.TSS[j]
+		tss += m.TSS[j]
+	}
+	m.pathR2 = 1 - rss/tss
 }
 
 // Predict returns X·Coef + 1·Interceptᵀ for a design with the model's p

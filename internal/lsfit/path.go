@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -47,6 +48,13 @@ type Path struct {
 	// their digits): the fits, fitted on rescaled data, are right, but
 	// those λ values cannot be said.
 	OutOfRange error
+	// Note says why a generated path stopped before the end of its grid
+	// (glmnet's rules, package pathstop), "" when it did not.
+	Note string
+
+	generated bool   // the grid was generated, not the caller's
+	gridLen   int    // the generated grid's length
+	stopWhy   string // why the path stopped early ("": it did not)
 }
 
 // FitPath fits the model along a geometric λ grid of NLambda values from
@@ -98,6 +106,29 @@ func newCounter(report func(done, total int), total int) *counter {
 	return &counter{report: report, total: total}
 }
 
+// finish reports the work as done when a path stopped before its grid's
+// end: the fits left are not needed.
+func (c *counter) finish() {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total = c.done
+	c.report(c.done, c.total)
+}
+
+// resize sets the total to total (cross-validation's, once the full-data
+// path has set the folds' grid).
+func (c *counter) resize(total int) {
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.total = total
+}
+
 func (c *counter) step() {
 	if c == nil {
 		return
@@ -115,7 +146,13 @@ func (pr *prepared) gridPath(pen penalty.Penalty, po *PathOptions) (*Path, error
 		return nil, err
 	}
 	pr.progress = newCounter(po.Progress, len(path.Lambdas))
-	return pr.runPath(pen, path)
+	if path, err = pr.runPath(pen, path); err != nil {
+		return nil, err
+	}
+	if path.stopWhy != "" {
+		pr.progress.finish()
+	}
+	return path, nil
 }
 
 func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
@@ -130,7 +167,8 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 	}
 	method := pr.pathMethod(pen)
 	pr.noResiduals = pr.gramForm()
-	for _, lam := range path.Lambdas {
+	var devs []float64
+	for i, lam := range path.Lambdas {
 		m, err := pr.fit(pen, lam, warm, method)
 		if err != nil {
 			return nil, err
@@ -138,8 +176,24 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 		path.Models = append(path.Models, m)
 		warm = m.solution
 		pr.progress.step()
+		devs = append(devs, m.pathR2)
+		if !path.generated || i == len(path.Lambdas)-1 {
+			continue
+		}
+		if stop, why := pathstop.Stop(pathstop.Relative, devs); stop {
+			path.Lambdas, path.stopWhy = path.Lambdas[:i+1], why
+			break
+		}
 	}
 	return path, nil
+}
+
+// writeNote writes the Note of a path that stopped early, once its λ are
+// on the data's scale.
+func (p *Path) writeNote() {
+	if p.stopWhy != "" {
+		p.Note = pathstop.Note(p.Lambdas[len(p.Lambdas)-1], len(p.Lambdas), p.gridLen, p.stopWhy)
+	}
 }
 
 // grid computes the λ grid of a path.
@@ -189,7 +243,7 @@ func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lsfit: %w", err)
 	}
-	path.Lambdas = grid
+	path.Lambdas, path.generated, path.gridLen = grid, true, len(grid)
 	return path, nil
 }
 

@@ -301,6 +301,7 @@ func (sc scaling) model(m *Model) error {
 
 // path maps a path of the scaled problem back.
 func (sc scaling) path(p *Path) error {
+	defer p.writeNote()
 	if sc.identity() {
 		return nil
 	}
@@ -333,6 +334,7 @@ func (sc scaling) scaledLambdas(ls []float64) []float64 {
 // mean squared errors by 1/sy².
 func (sc scaling) cv(cv *CV) error {
 	if sc.identity() {
+		cv.Path.writeNote()
 		return nil
 	}
 	// cv.Lambdas is the full path's grid: mapped once, with the path.

@@ -102,8 +102,14 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	if err != nil {
 		return nil, err
 	}
+	progress := newCounter(co.Progress, (k+1)*len(path.Lambdas))
+	full.progress = progress
+	// The full-data path first (see CrossValidate).
+	if path, err = full.runPath(pen, path); err != nil {
+		return nil, err
+	}
 	grid := path.Lambdas
-	progress := newCounter(co.Progress, (k+1)*len(grid))
+	progress.resize((k + 1) * len(grid))
 	errs := make([][]float64, k)
 	cv := &CV{Lambdas: grid}
 	for fold := range k {
@@ -130,10 +136,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		sizes[i] = m.W
 	}
 	cv.summarise(errs, sizes)
-	full.progress = progress
-	if cv.Path, err = full.runPath(pen, path); err != nil {
-		return nil, err
-	}
+	cv.Path = path
 	return cv, sc.cv(cv)
 }
 
