@@ -2,6 +2,7 @@ package simulate
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -90,6 +91,12 @@ func TestRegressionRecordsDivergence(t *testing.T) {
 	require.Len(t, fits, 2)
 	assert.Equal(t, "unpenalised", fits[0].(map[string]any)["fit"])
 	assert.Contains(t, fits[1].(map[string]any)["what"], "every λ of the grid diverged")
+	skipped := sum["skipped_lambdas"].([]any)
+	require.Len(t, skipped, 2, "seed 7's two skipped λ (seed 9's diverged fit is in repetitions)")
+	for _, sk := range skipped {
+		assert.EqualValues(t, 7, sk.(map[string]any)["seed"])
+		assert.Contains(t, sk.(map[string]any)["what"], fmt.Sprintf("at λ = %g: ", top))
+	}
 	methods := sum["methods"].(map[string]any)
 	for _, m := range regMethods {
 		assert.EqualValues(t, 2, methods[m].(map[string]any)["weight_error_fro"].(map[string]any)["n"],

@@ -113,8 +113,8 @@ func regressionSettings(quick bool) regSettings {
 //   - λ: each penalty's λ is picked from the grid 1e-5, 3e-5, …, 3e-2, 1e-1
 //     by the mean squared error on the validation rows (0 is not on the grid,
 //     so the penalised fits are penalised); a λ whose fit diverges
-//     (deepreg.DivergedError, or a non-finite validation error) is skipped
-//     and counted (diverged_fits);
+//     (deepreg.DivergedError, or a non-finite validation error) is skipped,
+//     counted (diverged_fits) and listed in the summary (skipped_lambdas);
 //   - a repetition in which a method has no fit (the unpenalised fit, or
 //     every λ of a penalised one, diverged) is recorded, status
 //     "diverged" for that method's row (its errors NA) and "excluded" for
@@ -248,8 +248,9 @@ type regFitResult struct {
 	net      *deepreg.Network
 	valMSE   float64
 	seconds  float64
-	diverged int         // fits of the λ grid that diverged
-	div      *divergence // the method diverged at every λ: no fit (net nil)
+	diverged int          // fits of the λ grid that diverged
+	skipped  []divergence // those fits, each λ named
+	div      *divergence  // the method diverged at every λ: no fit (net nil)
 }
 
 // regRepetition runs the three fits of one repetition. A λ whose fit
@@ -270,7 +271,6 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 		if h != nil {
 			grid = s.Lambdas
 		}
-		var first *divergence // the first λ that diverged
 		for _, lam := range grid {
 			net, err := regFit(s, d, start, h, lam)
 			v := math.NaN()
@@ -286,12 +286,10 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 			}
 			if diverged {
 				best.diverged++
-				if first == nil {
-					if h != nil {
-						dv.What = fmt.Sprintf("at λ = %g: %s", lam, dv.What)
-					}
-					first = &dv
+				if h != nil {
+					dv.What = fmt.Sprintf("at λ = %g: %s", lam, dv.What)
 				}
+				best.skipped = append(best.skipped, dv)
 				continue
 			}
 			if v < best.valMSE {
@@ -302,10 +300,11 @@ func regRepetition(s regSettings, d *regData) ([]regFitResult, error) {
 			}
 		}
 		if best.net == nil {
+			dv := best.skipped[0] // the first λ that diverged
 			if h != nil {
-				first.What = fmt.Sprintf("every λ of the grid diverged (learning rate %g); %s", s.LearningRate, first.What)
+				dv.What = fmt.Sprintf("every λ of the grid diverged (learning rate %g); %s", s.LearningRate, dv.What)
 			}
-			best.div, best.valMSE = first, math.NaN()
+			best.div, best.valMSE = &dv, math.NaN()
 		}
 		best.seconds = time.Since(t0).Seconds()
 		out[m] = best
@@ -349,6 +348,7 @@ func runRegression(cfg Config) (*Result, error) {
 	fmse := map[string][]float64{}
 	lams := map[string][]float64{}
 	diverged := map[string]int{}
+	skipped := []divergence{}
 	var tnorms []float64
 	reps := newRepetitions(cfg.Seeds)
 	var first []regFitResult
@@ -381,6 +381,9 @@ func runRegression(cfg Config) (*Result, error) {
 			}
 			r.Add(seed, f.method, status, f.lambda, sc.weight, tnorm, sc.test, sc.function, f.valMSE, sc.train, f.diverged, f.seconds)
 			diverged[f.method] += f.diverged
+			if f.div == nil {
+				skipped = append(skipped, f.skipped...)
+			}
 			if len(divs) > 0 {
 				continue
 			}
@@ -421,6 +424,7 @@ func runRegression(cfg Config) (*Result, error) {
 		"paper_weight_error": map[string]float64{"with_penalty": paperErrorPenalised, "without_penalty": paperErrorPlain,
 			"ratio": round(paperErrorPenalised/paperErrorPlain, 4)},
 		"repetitions":     reps,
+		"skipped_lambdas": skipped,
 		"target_norm_fro": Summarize(tnorms),
 		"methods":         methods,
 		"cardinality_vs_lasso": map[string]any{
