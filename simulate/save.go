@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/cardsparse/cardreg/internal/atomicfile"
+	"github.com/cardsparse/cardreg/internal/outfile"
 )
 
 // Files returns the contents of the four output files, keyed by extension:
@@ -60,13 +60,14 @@ func (r *Result) Files() (map[string][]byte, error) {
 	return out, nil
 }
 
-// Save writes DIR/NAME.csv, .json, .png and .svg. All four are rendered
-// and written to files with no name in DIR first (atomicfile; hidden
-// temporary files where the system has no O_TMPFILE) and given their
-// names only when every write succeeded, so a failed render or write
-// leaves earlier outputs untouched, and a killed run (kill -9 included)
-// leaves no temporary file behind. New files have mode 0666 less the
-// umask; replaced ones keep their permissions.
+// Save writes DIR/NAME.csv, .json, .png and .svg. All four are rendered,
+// their paths checked (links followed; a directory in the way is an
+// error) and written to files with no name in DIR first (atomicfile;
+// hidden temporary files where the system has no O_TMPFILE), and given
+// their names only when every write succeeded (outfile.WriteSet), so a
+// failed render or write leaves earlier outputs untouched, and a killed
+// run (kill -9 included) leaves no temporary file behind. New files have
+// mode 0666 less the umask; replaced ones keep their permissions.
 func (r *Result) Save(dir string) error {
 	files, err := r.Files()
 	if err != nil {
@@ -75,28 +76,11 @@ func (r *Result) Save(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	exts := []string{"csv", "json", "png", "svg"}
-	outs := make([]*atomicfile.File, 0, len(exts))
-	defer func() {
-		for _, o := range outs {
-			o.Discard()
-		}
-	}()
-	for _, ext := range exts {
-		name := filepath.Join(dir, r.Name+"."+ext)
-		o, err := atomicfile.Create(name)
-		if err != nil {
-			return err
-		}
-		outs = append(outs, o)
-		if _, err := o.Write(files[ext]); err != nil {
-			return fmt.Errorf("writing %s: %w", name, err)
-		}
+	var paths []string
+	var contents [][]byte
+	for _, ext := range []string{"csv", "json", "png", "svg"} {
+		paths = append(paths, filepath.Join(dir, r.Name+"."+ext))
+		contents = append(contents, files[ext])
 	}
-	for _, o := range outs {
-		if err := o.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return outfile.WriteSet("--out", paths, contents)
 }

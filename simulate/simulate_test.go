@@ -116,6 +116,36 @@ func TestSaveIsAllOrNothing(t *testing.T) {
 	}
 }
 
+// TestSaveLeavesEveryFileWhenOneIsInTheWay: a directory where a figure
+// goes fails the save before any file is replaced (the CSV and JSON were
+// replaced, then the PNG failed); a symbolic link is followed, not
+// replaced.
+func TestSaveLeavesEveryFileWhenOneIsInTheWay(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Bound().Run(Config{Quick: true})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "bound.csv"), []byte("old\n"), 0o644))
+	require.NoError(t, os.Mkdir(filepath.Join(dir, "bound.png"), 0o755))
+	err = r.Save(dir)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "bound.png: is a directory; none of the 4 files was written")
+	b, err := os.ReadFile(filepath.Join(dir, "bound.csv"))
+	require.NoError(t, err)
+	assert.Equal(t, "old\n", string(b))
+	assert.NoFileExists(t, filepath.Join(dir, "bound.json"))
+
+	other := t.TempDir()
+	target := filepath.Join(other, "kept.csv")
+	require.NoError(t, os.Symlink(target, filepath.Join(other, "bound.csv")))
+	require.NoError(t, r.Save(other))
+	fi, err := os.Lstat(filepath.Join(other, "bound.csv"))
+	require.NoError(t, err)
+	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "the link is kept")
+	b, err = os.ReadFile(target)
+	require.NoError(t, err)
+	assert.True(t, strings.HasPrefix(string(b), strings.Join(r.Columns, ",")), "the link's target holds the table")
+}
+
 func TestLoadCSVErrors(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "bad.csv")

@@ -20,9 +20,13 @@ source paper's figures, and writes DIR/NAME.csv (one row per run), NAME.json
 (configuration, seeds, versions, summary) and the figure NAME.png and
 NAME.svg. Repetition i uses the seed S+i, so the same seed gives the same
 numbers (wall times aside). The four files are written as the outputs of
-fit are (unnamed until complete) and given their names only when all are
-written, so a failed run leaves earlier outputs as they were and a killed
-one leaves no stray file. "all" runs every experiment in turn.
+fit are (unnamed until complete, links followed) and given their names only
+when all are written, so a failed run (or a directory in the way of one of
+them) leaves earlier outputs as they were and a killed one leaves no stray
+file. A network training that diverges in a repetition is a result: its
+rows say so (column status), it is left out of the summary's means, and
+the summary and the figures name its seed; the run fails only when every
+repetition diverged. "all" runs every experiment in turn.
 
 Flags:
   --out DIR      folder of the outputs (created when missing; required)

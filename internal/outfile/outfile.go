@@ -55,6 +55,53 @@ func Write(flagName, path string, stdout io.Writer, fn func(io.Writer) error) er
 	return nil
 }
 
+// WriteSet writes several files that form one output (an experiment's
+// table, summary and figures) all or none: every path is checked first
+// (symbolic links followed, as Write does; a directory, device or FIFO is
+// refused, since it cannot be replaced with the others), every file is
+// written to a file with no name (atomicfile), and only then are they
+// given their names. A failure before that leaves every file as it was.
+// contents[i] is the content of paths[i].
+func WriteSet(flagName string, paths []string, contents [][]byte) error {
+	targets := make([]string, len(paths))
+	for i, p := range paths {
+		t, err := resolveLinks(p)
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", flagName, p, err)
+		}
+		if fi, err := os.Stat(t); err == nil && !fi.Mode().IsRegular() {
+			what := "is not a regular file"
+			if fi.IsDir() {
+				what = "is a directory"
+			}
+			return fmt.Errorf("%s %s: %s; none of the %d files was written", flagName, p, what, len(paths))
+		}
+		targets[i] = t
+	}
+	outs := make([]*atomicfile.File, 0, len(paths))
+	defer func() {
+		for _, o := range outs {
+			o.Discard()
+		}
+	}()
+	for i, t := range targets {
+		o, err := atomicfile.Create(t)
+		if err != nil {
+			return fmt.Errorf("%s %s: %v", flagName, paths[i], createError(t, err))
+		}
+		outs = append(outs, o)
+		if _, err := o.Write(contents[i]); err != nil {
+			return fmt.Errorf("%s %s: %w", flagName, paths[i], err)
+		}
+	}
+	for i, o := range outs {
+		if err := o.Commit(); err != nil {
+			return fmt.Errorf("%s %s: %v", flagName, paths[i], err)
+		}
+	}
+	return nil
+}
+
 // createError says why target could not be created, naming it rather
 // than a temporary file.
 func createError(target string, err error) error {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Write writes a file whole, leaves it as it was when fn fails, follows a
@@ -82,3 +84,35 @@ func TestErrWriter(t *testing.T) {
 type failing struct{ err error }
 
 func (f failing) Write([]byte) (int, error) { return 0, f.err }
+
+// TestWriteSet: a set of files is written whole, or none is replaced when
+// one path is in the way; a link in the set is followed.
+func TestWriteSet(t *testing.T) {
+	dir := t.TempDir()
+	a, b, c := filepath.Join(dir, "a"), filepath.Join(dir, "b"), filepath.Join(dir, "c")
+	require.NoError(t, os.WriteFile(a, []byte("old a"), 0o600))
+	require.NoError(t, os.Mkdir(c, 0o755))
+	err := WriteSet("--out", []string{a, b, c}, [][]byte{[]byte("new a"), []byte("new b"), []byte("new c")})
+	require.ErrorContains(t, err, "--out "+c+": is a directory; none of the 3 files was written")
+	got, err := os.ReadFile(a)
+	require.NoError(t, err)
+	require.Equal(t, "old a", string(got))
+	require.NoFileExists(t, b)
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Len(t, entries, 2, "no temporary file is left")
+
+	require.NoError(t, os.Remove(c))
+	link := filepath.Join(dir, "link")
+	require.NoError(t, os.Symlink(a, link))
+	require.NoError(t, WriteSet("--out", []string{link, b}, [][]byte{[]byte("new a"), []byte("new b")}))
+	got, err = os.ReadFile(a)
+	require.NoError(t, err)
+	require.Equal(t, "new a", string(got), "the link's target is written")
+	fi, err := os.Lstat(link)
+	require.NoError(t, err)
+	require.NotZero(t, fi.Mode()&os.ModeSymlink)
+	got, err = os.ReadFile(b)
+	require.NoError(t, err)
+	require.Equal(t, "new b", string(got))
+}
