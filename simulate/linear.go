@@ -49,7 +49,12 @@ import (
 // (equal fitted coefficients form one cluster, for every method, so ridge's
 // clusters are essentially singletons) against the true ones; the number of
 // distinct fitted values; the selected λ (objective ‖y − Xβ − b₀‖² + λh(β),
-// no 1/(2n)); and the wall time of the cross-validation and fit.
+// no 1/(2n)); the number of the cross-validation's fits that stopped at the
+// iteration cap (fold fits and the chosen fit: kept, counted in the rows and
+// the summary's unconverged_fits); and the wall time of the
+// cross-validation and fit. On the generated grid the paths stop early by
+// glmnet's rules (package internal/pathstop), so λ_min is chosen among the
+// λ the full-data path reached, as cv.glmnet chooses.
 func LinearGrid() Experiment {
 	return Experiment{
 		Name:         "linear-grid",
@@ -218,10 +223,17 @@ type fitMetrics struct {
 	// (averaged over responses).
 	Distinct        float64
 	Lambda, Seconds float64
+	// Unconverged counts the fits of the cross-validation that stopped at
+	// the iteration cap: the fold fits (their errors are in the curve)
+	// and the chosen full-data fit. They are results, kept, and counted
+	// in the rows and the summary rather than averaged unsaid.
+	Unconverged int
 }
 
-// cvFit cross-validates one method and returns the model at λ_min.
-func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, seed uint64) (*estimator.Model, float64, error) {
+// cvFit cross-validates one method and returns the model at λ_min, the
+// number of the cross-validation's fits that did not converge (folds and
+// the model) and the wall time.
+func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, seed uint64) (*estimator.Model, int, float64, error) {
 	opts := &estimator.CVOptions{Folds: folds, Seed: seed, PathOptions: estimator.PathOptions{NLambda: nlambda}}
 	var pen penalty.Penalty
 	switch method {
@@ -235,14 +247,19 @@ func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, see
 	case "ridge":
 		pen = penalty.Ridge{}
 	default:
-		return nil, 0, fmt.Errorf("unknown method %q", method)
+		return nil, 0, 0, fmt.Errorf("unknown method %q", method)
 	}
 	start := time.Now()
 	cv, err := estimator.CrossValidate(&estimator.Rows{X: x, Y: y}, pen, opts)
 	if err != nil {
-		return nil, 0, fmt.Errorf("%s: %w", method, err)
+		return nil, 0, 0, fmt.Errorf("%s: %w", method, err)
 	}
-	return cv.Path.Models[cv.IndexMin], time.Since(start).Seconds(), nil
+	m := cv.Path.Models[cv.IndexMin]
+	unconverged := cv.Unconverged
+	if !m.Converged {
+		unconverged++
+	}
+	return m, unconverged, time.Since(start).Seconds(), nil
 }
 
 // evaluate scores fitted coefficients (p×q) and intercepts against the
@@ -290,12 +307,12 @@ func linearRun(s linearSetting, pl linearPlan, seed uint64, stream uint64) (map[
 	beta := mat.NewDense(s.P, 1, b)
 	out := map[string]fitMetrics{}
 	for _, method := range linearMethods {
-		m, secs, err := cvFit(solver.DenseDesign{X: x}, y, method, pl.Folds, pl.NLambda, seed)
+		m, unconv, secs, err := cvFit(solver.DenseDesign{X: x}, y, method, pl.Folds, pl.NLambda, seed)
 		if err != nil {
 			return nil, err
 		}
 		fm := evaluate(m.Coef, m.Intercept, m.Lambda, beta, [][]int{labels}, xt, yt, truth)
-		fm.Seconds = secs
+		fm.Seconds, fm.Unconverged = secs, unconv
 		out[method] = fm
 	}
 	return out, nil
@@ -306,7 +323,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 	settings := pl.settings()
 	r := &Result{
 		Columns: []string{"factor", "n", "p", "sigma", "k", "rho", "seed", "method",
-			"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "seconds"},
+			"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "unconverged_fits", "seconds"},
 		Timing: []string{"seconds"},
 		Params: map[string]any{
 			"base":         pl.Base,
@@ -335,7 +352,7 @@ func runLinearGrid(cfg Config) (*Result, error) {
 			for _, method := range linearMethods {
 				fm := res[method]
 				r.Add(s.Factor, s.N, s.P, s.Sigma, s.K, s.Rho, seed, method,
-					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda, fm.Seconds)
+					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda, fm.Unconverged, fm.Seconds)
 				metrics[linearKey{si, method}] = append(metrics[linearKey{si, method}], fm)
 			}
 			done++
@@ -377,6 +394,8 @@ type levelSummary struct {
 	Distinct Stat    `json:"distinct"`
 	Lambda   Stat    `json:"lambda"`
 	Seconds  Stat    `json:"seconds"`
+	// Unconverged sums the runs' unconverged fits (fitMetrics).
+	Unconverged int `json:"unconverged_fits"`
 }
 
 // linearSummary summarises every factor level and method over the seeds,
@@ -411,6 +430,9 @@ func linearSummary(pl linearPlan, settings []linearSetting, metrics map[linearKe
 					Distinct: pick(fs, func(m fitMetrics) float64 { return m.Distinct }),
 					Lambda:   pick(fs, func(m fitMetrics) float64 { return m.Lambda }),
 					Seconds:  pick(fs, func(m fitMetrics) float64 { return m.Seconds }),
+				}
+				for _, m := range fs {
+					ls.Unconverged += m.Unconverged
 				}
 				summary = append(summary, ls)
 				curves[linearCell{f, method}] = append(curves[linearCell{f, method}], ls)

@@ -28,7 +28,7 @@ func TestLinearGridQuick(t *testing.T) {
 	pl := linearPlanFor(true)
 	rows := len(pl.settings()) * 2 * len(linearMethods)
 	r := checkResult(t, LinearGrid(), []string{"factor", "n", "p", "sigma", "k", "rho", "seed", "method",
-		"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "seconds"}, rows, []string{"factor", "method"})
+		"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "unconverged_fits", "seconds"}, rows, []string{"factor", "method"})
 	require.Equal(t, "linear-grid", r.Name)
 	require.Equal(t, []string{"seconds"}, r.Timing)
 	// Every factor level of the summary has every method, the base included.
@@ -45,7 +45,7 @@ func TestTensorRegressionQuick(t *testing.T) {
 	rows := 2 * (2*len(pl.Responses) + len(linearMethods))
 	r := checkResult(t, TensorRegression(), []string{"seed", "part", "response", "method", "n", "p", "q",
 		"seconds", "encode_seconds", "mul_seconds", "multrans_seconds", "rel_diff",
-		"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda"}, rows, []string{"part", "response", "method"})
+		"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "unconverged_fits"}, rows, []string{"part", "response", "method"})
 	require.Equal(t, "tensor-regression", r.Name)
 	rel, err := r.Floats("rel_diff")
 	require.NoError(t, err)

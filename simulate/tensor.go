@@ -62,7 +62,10 @@ import (
 //
 // CSV rows are per (seed, part, response, method). Columns that do not
 // apply to a part hold 0: encode_seconds, mul_seconds, multrans_seconds and
-// rel_diff for the estimation part, encode_seconds for dense fits.
+// rel_diff for the estimation part, encode_seconds for dense fits, and
+// unconverged_fits (the cross-validation's fits that stopped at the
+// iteration cap, as in LinearGrid; summed per method in the summary) for
+// the timing part, whose ten iterations are fixed.
 func TensorRegression() Experiment {
 	return Experiment{
 		Name:         "tensor-regression",
@@ -299,12 +302,12 @@ func estimationRun(pl tensorPlan, seed uint64) (map[string]fitMetrics, error) {
 	ytest := tensorResponse(rng, xtest, bstar, pl.Sigma)
 	out := map[string]fitMetrics{}
 	for _, method := range linearMethods {
-		m, secs, err := cvFit(solver.DenseDesign{X: x}, y, method, pl.Folds, pl.NLambda, seed)
+		m, unconv, secs, err := cvFit(solver.DenseDesign{X: x}, y, method, pl.Folds, pl.NLambda, seed)
 		if err != nil {
 			return nil, err
 		}
 		fm := evaluate(m.Coef, m.Intercept, m.Lambda, bstar, labels, xtest, ytest, truth)
-		fm.Seconds = secs
+		fm.Seconds, fm.Unconverged = secs, unconv
 		out[method] = fm
 	}
 	return out, nil
@@ -320,7 +323,7 @@ func runTensorRegression(cfg Config) (*Result, error) {
 	r := &Result{
 		Columns: []string{"seed", "part", "response", "method", "n", "p", "q",
 			"seconds", "encode_seconds", "mul_seconds", "multrans_seconds", "rel_diff",
-			"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda"},
+			"est_error", "test_mse", "excess_mse", "ari", "distinct", "lambda", "unconverged_fits"},
 		Timing: []string{"seconds", "encode_seconds", "mul_seconds", "multrans_seconds"},
 		Params: map[string]any{
 			"plan":  pl,
@@ -350,7 +353,7 @@ func runTensorRegression(cfg Config) (*Result, error) {
 			for _, t := range rows {
 				fm := t.Metrics
 				r.Add(seed, "timing", responseName(pl, t.Q), t.Method, pl.N, p, t.Q, t.Secs, t.EncodeSecs, t.MulSecs, t.TransSecs, t.RelDiff,
-					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda)
+					fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda, fm.Unconverged)
 				timings[tensorKey{q, t.Method}] = append(timings[tensorKey{q, t.Method}], t)
 			}
 			done++
@@ -363,7 +366,7 @@ func runTensorRegression(cfg Config) (*Result, error) {
 		for _, method := range linearMethods {
 			fm := res[method]
 			r.Add(seed, "estimation", "scalar", method, pl.NTrain, p, 1, fm.Seconds, 0.0, 0.0, 0.0, 0.0,
-				fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda)
+				fm.EstError, fm.TestMSE, fm.Excess, fm.ARI, fm.Distinct, fm.Lambda, fm.Unconverged)
 			est[method] = append(est[method], fm)
 		}
 		done++
@@ -414,14 +417,19 @@ func tensorSummary(pl tensorPlan, timings map[tensorKey][]timingRow, est map[str
 			}
 			return Summarize(xs)
 		}
-		estSummary[method] = map[string]Stat{
-			"est_error":  get(func(m fitMetrics) float64 { return m.EstError }),
-			"test_mse":   get(func(m fitMetrics) float64 { return m.TestMSE }),
-			"excess_mse": get(func(m fitMetrics) float64 { return m.Excess }),
-			"ari":        get(func(m fitMetrics) float64 { return m.ARI }),
-			"distinct":   get(func(m fitMetrics) float64 { return m.Distinct }),
-			"lambda":     get(func(m fitMetrics) float64 { return m.Lambda }),
-			"seconds":    get(func(m fitMetrics) float64 { return m.Seconds }),
+		unconv := 0
+		for _, m := range fs {
+			unconv += m.Unconverged
+		}
+		estSummary[method] = map[string]any{
+			"unconverged_fits": unconv,
+			"est_error":        get(func(m fitMetrics) float64 { return m.EstError }),
+			"test_mse":         get(func(m fitMetrics) float64 { return m.TestMSE }),
+			"excess_mse":       get(func(m fitMetrics) float64 { return m.Excess }),
+			"ari":              get(func(m fitMetrics) float64 { return m.ARI }),
+			"distinct":         get(func(m fitMetrics) float64 { return m.Distinct }),
+			"lambda":           get(func(m fitMetrics) float64 { return m.Lambda }),
+			"seconds":          get(func(m fitMetrics) float64 { return m.Seconds }),
 		}
 	}
 	return map[string]any{
