@@ -38,8 +38,9 @@ func checkStopsAtRule(t *testing.T, p *Path, nlambda int) {
 
 // TestGaussianPathStopsByGlmnetRule: a generated least-squares path ends
 // where glmnet's gaussian path does (its rule on the R², elnet's), from
-// rows and from statistics, with several responses (the pooled R², as
-// glmnet's mgaussian) and relaxed (the penalised fits' R²); a grid given
+// rows and from statistics, with several responses (cardreg's choice: the
+// pooled R² 1 − ΣRSS/ΣTSS; glmnet's mgaussian is a different penalty) and
+// relaxed (the penalised fits' R²); a grid given
 // by the caller is fitted to its end, as glmnet fits a given lambda.
 func TestGaussianPathStopsByGlmnetRule(t *testing.T) {
 	x, y, _ := simulate(11, 200, 8, 1, 0.5)
