@@ -23,7 +23,9 @@
 //     forms it);
 //   - lasso at one λ: estimator.Fit with penalty.L1, intercept, no
 //     standardisation, relative duality gap 1e-7;
-//   - lasso path: estimator.FitPath with 100 λ from λ_max to 1e-4·λ_max;
+//   - lasso path: estimator.FitPath with 100 λ from λ_max to 1e-4·λ_max,
+//     the grid given (fullGrid), so that all 100 are fitted where glmnet's
+//     rules would end a generated path early;
 //   - cardinality (ν = 1) at the same λ, relative gap 1e-6;
 //   - cardinality at 0.05·λ_fuse, where λ_fuse is the top of the cardinality
 //     path's grid (the smallest λ at which the fit is fully fused);
@@ -273,9 +275,13 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 
 	// ---- lasso path --------------------------------------------------------
 	logf("lasso path, 100 λ")
+	grid, err := fullGrid(rows, l1, nil, 100)
+	if err != nil {
+		return err
+	}
 	var lpath *estimator.Path
 	t, err = median(reps, func() (err error) {
-		lpath, err = estimator.FitPath(rows, l1, &estimator.PathOptions{NLambda: 100})
+		lpath, err = estimator.FitPath(rows, l1, &estimator.PathOptions{Lambdas: grid})
 		return err
 	})
 	if err != nil {
@@ -389,10 +395,34 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	return nil
 }
 
+// fullGrid returns the generated grid of nlambda values for pen (from
+// λ_max, or λ_fuse for the cardinality penalty, down to solver.MinRatio of
+// it), to be given as PathOptions.Lambdas: a given grid is fitted to its
+// end, where glmnet's rules (internal/pathstop) may end a generated one,
+// and the benchmarks time a fixed number of fits. The top comes from a
+// one-point path (not timed).
+func fullGrid(rows *estimator.Rows, pen penalty.Penalty, opts *estimator.Options, nlambda int) ([]float64, error) {
+	po := &estimator.PathOptions{NLambda: 1}
+	if opts != nil {
+		po.Options = *opts
+	}
+	top, err := estimator.FitPath(rows, pen, po)
+	if err != nil {
+		return nil, err
+	}
+	n, p := rows.X.Dims()
+	return solver.Grid(top.Lambdas[0], nlambda, 0, n, p)
+}
+
 // cardinalityPath times one cardinality path of cardPath λ (gap 1e-6) and
 // prints its certificates.
 func cardinalityPath(rows *estimator.Rows, out func(string, any)) error {
 	opts := &estimator.PathOptions{NLambda: cardPath, Options: estimator.Options{Settings: solver.Settings{Tol: 1e-6}}}
+	grid, err := fullGrid(rows, penalty.Cardinality{Nu: 1}, &opts.Options, cardPath)
+	if err != nil {
+		return err
+	}
+	opts.Lambdas = grid
 	switch cardMethod {
 	case "fista":
 		opts.Method = &solver.FISTA{}
