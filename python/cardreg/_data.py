@@ -6,8 +6,9 @@ or Fortran order (layout 1), or a DataFrame whose columns are all float64
 other X is converted once to a C-ordered float64 array.
 
 A DataFrame column of dtype ``category`` is a factor: its categories, in
-order, are the levels (categories no row uses are dropped); an ordered
-categorical is an ordinal factor. Every other column must be numeric.
+order, are the levels (categories no row uses are dropped), any text
+exactly as written ("NA", "", " pad "); an ordered categorical is an
+ordinal factor. Every other column must be numeric.
 """
 
 import numbers
