@@ -221,6 +221,7 @@ func TestBadInput(t *testing.T) {
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "penalty": "lasso", "exclude": []string{"x1"}})), "exclude and penalty-factor do not combine with factors"},
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "standardize": true})), "standardize does not combine with factors"},
 		{&binding.Input{X: nil, N: n, P: 0, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": []map[string]any{{"name": "g", "levels": []string{"a", "b", "c"}}}})), `level "c" appears in 0 row(s)`},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, `{"lambda": 1, "factors": [{"name": "g", "levels": ["a", "b` + "\xff" + `"]}]}`, "options: not UTF-8 text (byte 59)"},
 		{&binding.Input{N: 0, P: p}, `{}`, "n = 0 rows"},
 		{&binding.Input{N: n, P: 0, Y: y}, `{}`, "no predictor"},
 	}
@@ -260,4 +261,58 @@ func skipFold(n int) []int {
 		ids[i] = []int{1, 2, 3, 5}[i%4]
 	}
 	return ids
+}
+
+// TestAnyLevelName: a factor's levels are any strings (R and pandas allow
+// them): a fit whose levels are named "NA", "", " pad ", "1" and "1.0"…
+// gives the same numbers, and predictions, as the same fit with plain
+// names, and its columns are named after the levels exactly.
+func TestAnyLevelName(t *testing.T) {
+	awkward := []string{"ref", "NA", "na", "NaN", " pad ", "", "1", "1.0", "a,b", `say "hi"`, "two\nlines", "é", strings.Repeat("long", 3000)}
+	plain := make([]string, len(awkward))
+	for c := range plain {
+		plain[c] = "l" + string(rune('a'+c))
+	}
+	const reps = 6
+	n := reps * len(awkward)
+	codes, y := make([]int32, n), make([]float64, n)
+	rng := rand.New(rand.NewPCG(5, 1))
+	for i := range codes {
+		codes[i] = int32(i % len(awkward))
+		y[i] = float64(codes[i]%3) + 0.3*rng.NormFloat64()
+	}
+	fit := func(levels []string) (*binding.Result, map[string]any) {
+		opts := mustJSON(map[string]any{"lambda": 0.05, "factors": []map[string]any{{"name": "g", "levels": levels}}})
+		r, err := binding.Fit(&binding.Input{N: n, Y: y, Codes: codes}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var doc map[string]any
+		if err := json.Unmarshal(r.JSON(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return r, doc
+	}
+	ra, doca := fit(awkward)
+	rp, docp := fit(plain)
+	names := doca["names"].([]any)
+	for c, l := range awkward[1:] {
+		if names[c] != "g="+l {
+			t.Errorf("column %d is named %q, want %q", c, names[c], "g="+l)
+		}
+	}
+	if coef := doca["coefficients"].([]any); coef[1].(float64) == 0 {
+		t.Errorf("coefficients %v: the test's effects were not fitted", coef)
+	}
+	if a, p := mustJSON(doca["coefficients"]), mustJSON(docp["coefficients"]); string(a) != string(p) {
+		t.Errorf("coefficients differ with the levels' names:\n%s\n%s", a, p)
+	}
+	pa, err := ra.Predict(0, &binding.Input{N: n, Codes: codes}, "link")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, _ := rp.Predict(0, &binding.Input{N: n, Codes: codes}, "link")
+	if string(mustJSON(pa)) != string(mustJSON(pp)) {
+		t.Error("predictions differ with the levels' names")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
@@ -99,6 +100,11 @@ func optionNames() []string {
 // and fills in the defaults.
 func parseOptions(raw []byte, cmd string) (*Options, error) {
 	o := &Options{given: map[string]bool{}}
+	if k := invalidUTF8(raw); k >= 0 {
+		// JSON decoding would read the bytes as U+FFFD, and a name or
+		// level changed so would not match the caller's own again.
+		return nil, fmt.Errorf("options: not UTF-8 text (byte %d); names and levels must be UTF-8", k+1)
+	}
 	if len(bytes.TrimSpace(raw)) > 0 {
 		if err := jsonx.DecodeStrict(raw, o); err != nil {
 			return nil, optionsError(err)
@@ -118,6 +124,19 @@ func parseOptions(raw []byte, cmd string) (*Options, error) {
 		return nil, fmt.Errorf("options: %v", err)
 	}
 	return o, nil
+}
+
+// invalidUTF8 is the offset of the first byte of b that is not UTF-8,
+// or -1.
+func invalidUTF8(b []byte) int {
+	for k := 0; k < len(b); {
+		r, size := utf8.DecodeRune(b[k:])
+		if r == utf8.RuneError && size == 1 {
+			return k
+		}
+		k += size
+	}
+	return -1
 }
 
 // checkEffect refuses an option that would have no effect in command

@@ -52,5 +52,7 @@
 //
 // Factor.Code, Factor.Level and Factor.Dummies read the levels of new
 // rows, for prediction, as the file's cells were read; NewFactor rebuilds
-// a factor from its saved levels.
+// a factor from its saved levels. FactorFromCodes makes a factor of
+// level codes and level names given by a caller (R, pandas): a name is
+// any UTF-8 text, never a cell, so it is taken exactly as written.
 package data

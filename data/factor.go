@@ -67,6 +67,10 @@ type Factor struct {
 	// index finds a level's code (nil for a Factor not built here: Code
 	// then searches Levels).
 	index map[string]int32
+	// exact says the levels are names given as they are (FactorFromCodes),
+	// not read from cells: Code takes a level exactly as written, and no
+	// level is a missing value.
+	exact bool
 }
 
 // Ordering is an ordinal factor: the column Name, and its levels in
@@ -133,9 +137,14 @@ func (f *Factor) DummyNames() []string {
 
 // Code returns the code of a level given as a cell would hold it
 // (trimmed; a number by value for a Numeric factor; a missing value as
-// NALevel when that is a level), and false when it is not a level.
+// NALevel when that is a level), and false when it is not a level. The
+// level of a factor from codes (FactorFromCodes) is taken exactly as
+// written: " a ", "" and "NA" are levels like any other.
 func (f *Factor) Code(level string) (int32, bool) {
-	s, err := f.canon(strings.TrimSpace(level), false)
+	s, err := level, error(nil)
+	if !f.exact {
+		s, err = f.canon(strings.TrimSpace(level), false)
+	}
 	if err != nil {
 		return 0, false
 	}
@@ -218,7 +227,9 @@ func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err e
 		return c, false, nil
 	}
 	s := strings.TrimSpace(cell)
-	if !f.NALevel && MissingLevel(s) {
+	if f.exact {
+		s = cell
+	} else if !f.NALevel && MissingLevel(s) {
 		return 0, false, fmt.Errorf("column %s: missing value %s (the fit's data had none: the factor has no level for it)",
 			ShortText([]byte(f.Name)), ShortText([]byte(s)))
 	}
@@ -231,32 +242,45 @@ func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err e
 
 // NewFactor returns a factor of the column name for reading the levels of
 // new rows (Code, Level, Dummies): one saved with a model, say. Its levels
-// are in order, levels[ref] is the reference, and each level must be
-// written as a cell's level reads (see Factor.Code): trimmed, not empty,
+// are in order, levels[ref] is the reference, and each level must be one
+// a data file's cell can give (see Factor.Code): trimmed, not empty,
 // valid UTF-8, a missing value only as NALevel when naLevel, for a
 // numeric factor a number as its shortest decimal; no level twice, at
 // least two levels. It has no Codes or Counts.
 func NewFactor(name string, levels []string, ref int, ordinal, numeric, naLevel bool) (*Factor, error) {
+	f := &Factor{Name: name, Levels: levels, Ref: ref, Ordinal: ordinal, Numeric: numeric, NALevel: naLevel}
 	col := "column " + ShortText([]byte(name))
-	if len(levels) < 2 {
-		return nil, fmt.Errorf("%s: %d level(s), a factor has at least two", col, len(levels))
-	}
-	if ref < 0 || ref >= len(levels) {
-		return nil, fmt.Errorf("%s: reference %d is not one of the levels 0 to %d", col, ref, len(levels)-1)
-	}
-	f := &Factor{Name: name, Levels: levels, Ref: ref, Ordinal: ordinal, Numeric: numeric, NALevel: naLevel, index: make(map[string]int32, len(levels))}
-	for c, l := range levels {
-		s, err := f.canon(strings.TrimSpace(l), false)
-		if err != nil || s != l || l == "" || !utf8.ValidString(l) {
-			return nil, fmt.Errorf("%s: level %s is not written as a cell's level reads (trimmed, not empty, a missing value only as %s, a number of a numeric factor as its shortest decimal)",
+	for _, l := range levels {
+		if s, err := f.canon(strings.TrimSpace(l), false); err != nil || s != l || l == "" || !utf8.ValidString(l) {
+			return nil, fmt.Errorf("%s: level %s is not one a data file's cell gives (cells are read trimmed of spaces, not empty, a missing value only as %s with --na-level, a number of a --factor column as its shortest decimal): the model file was edited?",
 				col, ShortText([]byte(l)), NALevel)
 		}
+	}
+	return f, f.buildIndex()
+}
+
+// buildIndex checks f's levels and reference, then builds the index of its
+// levels: at least two levels, none twice, each valid UTF-8 (a name that
+// JSON, the results' format, would change).
+func (f *Factor) buildIndex() error {
+	col := "column " + ShortText([]byte(f.Name))
+	if len(f.Levels) < 2 {
+		return fmt.Errorf("%s: %d level(s), a factor has at least two", col, len(f.Levels))
+	}
+	if f.Ref < 0 || f.Ref >= len(f.Levels) {
+		return fmt.Errorf("%s: reference %d is not one of the levels 0 to %d", col, f.Ref, len(f.Levels)-1)
+	}
+	f.index = make(map[string]int32, len(f.Levels))
+	for c, l := range f.Levels {
+		if !utf8.ValidString(l) {
+			return fmt.Errorf("%s: level %s is not UTF-8", col, ShortText([]byte(l)))
+		}
 		if _, dup := f.index[l]; dup {
-			return nil, fmt.Errorf("%s: level %s appears twice", col, ShortText([]byte(l)))
+			return fmt.Errorf("%s: level %s appears twice", col, ShortText([]byte(l)))
 		}
 		f.index[l] = int32(c)
 	}
-	return f, nil
+	return nil
 }
 
 // someLevels lists the first levels, for messages.
@@ -412,17 +436,20 @@ func (fs *FactorSpec) checkCounts(f *Factor, col string, at func(c int) string) 
 // FactorFromCodes returns the factor name of rows given as level codes
 // rather than cells (an R factor, a pandas categorical: the bindings):
 // codes[i] is row i's level, an index into levels, which are in the
-// factor's order and written as NewFactor requires. Reading the data
-// names them in messages. It applies FactorSpec's rules as reading a
-// column does: the number of levels (MaxLevels), their counts (MinCount)
-// and the reference (Ref, else the default). codes is copied.
+// factor's order. A level is any string, valid UTF-8, given once: it was
+// never a cell, so nothing about it is trimmed, read as a number or as a
+// missing value (" a ", "", "NA" and "1.0" are levels of their own; a
+// missing value has no code). Reading the data names them in messages. It
+// applies FactorSpec's rules as reading a column does: the number of
+// levels (MaxLevels), their counts (MinCount) and the reference (Ref,
+// else the default). codes is copied; NALevel is not used.
 func FactorFromCodes(name string, levels []string, codes []int32, ordinal bool, fs *FactorSpec) (*Factor, error) {
 	col := "column " + ShortText([]byte(name))
 	if k := len(levels); k > fs.maxLevels() {
 		return nil, fmt.Errorf("data: %s has %d levels: probably an ID column; drop it, or raise %s (now %d)", col, k, flagMaxLevels, fs.maxLevels())
 	}
-	f, err := NewFactor(name, slices.Clone(levels), 0, ordinal, false, fs.NALevel)
-	if err != nil {
+	f := &Factor{Name: name, Levels: slices.Clone(levels), Ordinal: ordinal, exact: true}
+	if err := f.buildIndex(); err != nil {
 		return nil, fmt.Errorf("data: %v", err)
 	}
 	f.Codes, f.Counts = slices.Clone(codes), make([]float64, len(levels))

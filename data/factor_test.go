@@ -483,12 +483,12 @@ func TestNewFactor(t *testing.T) {
 		"one level":       {[]string{"a"}, 0, false, false, "1 level(s)"},
 		"reference":       {[]string{"a", "b"}, 2, false, false, "reference 2"},
 		"twice":           {[]string{"a", "b", "a"}, 0, false, false, `level "a" appears twice`},
-		"untrimmed":       {[]string{"a", " b"}, 0, false, false, `level " b" is not written`},
-		"empty":           {[]string{"a", ""}, 0, false, false, `level "" is not written`},
-		"missing":         {[]string{"a", "NA"}, 0, false, false, `level "NA" is not written`},
-		"missing spelt":   {[]string{"a", "nan"}, 0, false, true, `level "nan" is not written`},
-		"numeric padded":  {[]string{"1", "02"}, 0, true, false, `level "02" is not written`},
-		"numeric decimal": {[]string{"1", "2.0"}, 0, true, false, `level "2.0" is not written`},
+		"untrimmed":       {[]string{"a", " b"}, 0, false, false, `level " b" is not one a data file's cell gives`},
+		"empty":           {[]string{"a", ""}, 0, false, false, `level "" is not one a data file's cell gives`},
+		"missing":         {[]string{"a", "NA"}, 0, false, false, `level "NA" is not one a data file's cell gives`},
+		"missing spelt":   {[]string{"a", "nan"}, 0, false, true, `level "nan" is not one a data file's cell gives`},
+		"numeric padded":  {[]string{"1", "02"}, 0, true, false, `level "02" is not one a data file's cell gives`},
+		"numeric decimal": {[]string{"1", "2.0"}, 0, true, false, `level "2.0" is not one a data file's cell gives`},
 	} {
 		_, err := NewFactor("f", c.levels, c.ref, false, c.numeric, c.na)
 		require.ErrorContains(t, err, c.want, name)
@@ -527,7 +527,7 @@ func TestFactorFromCodes(t *testing.T) {
 		{[]string{"a", "b", "c"}, []int32{0, 0, 1, 1}, FactorSpec{}, `data: column "g": level "c" appears in 0 row(s)`},
 		{[]string{"a"}, []int32{0, 0}, FactorSpec{}, "1 level(s), a factor has at least two"},
 		{[]string{"a", "a"}, []int32{0, 1}, FactorSpec{}, `level "a" appears twice`},
-		{[]string{"a", " b"}, []int32{0, 1}, FactorSpec{}, "is not written as a cell's level reads"},
+		{[]string{"a", "b\xff"}, []int32{0, 1}, FactorSpec{MinCount: 1}, `level "b\xff" is not UTF-8`},
 		{[]string{"a", "b", "c"}, []int32{0, 1, 2}, FactorSpec{MaxLevels: 2, MinCount: 1}, "has 3 levels: probably an ID column"},
 		{[]string{"a", "b"}, []int32{0, 0, 1, 1}, FactorSpec{Ref: map[string]string{"g": "z"}}, `--ref level "z" is not a level`},
 	} {
@@ -536,4 +536,38 @@ func TestFactorFromCodes(t *testing.T) {
 			t.Errorf("%v %v: got %v, want %q", c.levels, c.codes, err, c.want)
 		}
 	}
+}
+
+// awkwardLevels are level names a cell could not give as they are (spaces
+// kept, empty, spellings of a missing value, numbers by their text) and
+// text that needs quoting in a CSV cell or in a message.
+var awkwardLevels = []string{"NA", "na", "NaN", " pad ", "", "1", "1.0", "01", "a,b", `say "hi"`, "two\nlines", "tab\there", "é", strings.Repeat("long", 5000), "g=h"}
+
+// TestFactorFromCodesAnyLevel: a binding's level is any string, taken
+// exactly as given: none is refused, trimmed, merged with another or read
+// as a missing value.
+func TestFactorFromCodesAnyLevel(t *testing.T) {
+	levels := append([]string{"ref"}, awkwardLevels...)
+	var codes []int32
+	for c := range levels {
+		codes = append(codes, int32(c), int32(c))
+	}
+	f, err := FactorFromCodes("g", levels, codes, false, &FactorSpec{Ref: map[string]string{"g": " pad "}})
+	require.NoError(t, err)
+	require.Equal(t, levels, f.Levels)
+	require.Equal(t, " pad ", f.Levels[f.Ref], "--ref names a level exactly")
+	for c, l := range levels {
+		got, ok := f.Code(l)
+		require.True(t, ok, "level %q", l)
+		require.Equal(t, int32(c), got, "level %q", l)
+	}
+	for _, cell := range []string{"pad", "nA", " NA", "1.00", "é "} {
+		_, unseen, err := f.Level(cell, DummyOptions{})
+		require.True(t, unseen, "cell %q", cell)
+		require.ErrorContains(t, err, "is not one of the factor's", "cell %q", cell)
+	}
+	names := f.DummyNames()
+	require.Contains(t, names, "g=")
+	require.Contains(t, names, "g=NA")
+	require.Contains(t, names, "g=1.0")
 }

@@ -137,6 +137,9 @@ func TestMarkAndNames(t *testing.T) {
 	require.Equal(t, "lambda_min", Mark(2, 2, 1))
 	require.Equal(t, "lambda_1se", Mark(1, 2, 1))
 	require.Equal(t, "", Mark(0, 2, 1))
-	require.Equal(t, []string{"x", `"a,b"`, `"say ""hi"""`}, CSVNames([]string{"x", "a,b", `say "hi"`}))
+	require.Equal(t, []string{"x", `"a,b"`, `"say ""hi"""`, `""`, `" pad "`, "\"a\rb\"", "g=NA", "a b"},
+		CSVNames([]string{"x", "a,b", `say "hi"`, "", " pad ", "a\rb", "g=NA", "a b"}))
+	require.Equal(t, []string{"x", `"a b"`, `""`, `" pad"`, `"two\nlines"`, `"say \"hi\""`, "é", "g=NA", "g="},
+		textNames([]string{"x", "a b", "", " pad", "two\nlines", `say "hi"`, "é", "g=NA", "g="}))
 	require.Equal(t, "0.1", Num(0.1))
 }

@@ -12,9 +12,12 @@ import (
 // with 10 significant digits.
 func Num(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
 
-// CSVName quotes a name that needs it in a CSV field.
+// CSVName quotes a name that needs it in a CSV field: one holding a
+// separator, a quote or a line end, and one that readers (cardreg's
+// among them) would trim or read as a missing cell unquoted: empty, or
+// with white space at either end.
 func CSVName(n string) string {
-	if strings.ContainsAny(n, ",\"\n") {
+	if strings.ContainsAny(n, ",\"\n\r") || n == "" || strings.TrimSpace(n) != n {
 		n = `"` + strings.ReplaceAll(n, `"`, `""`) + `"`
 	}
 	return n

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode"
 
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/modelfile"
@@ -229,7 +231,7 @@ func (r *Fit) textClusters(tw io.Writer) {
 		fmt.Fprintf(tw, "\nvalue\tpredictors\n")
 	}
 	for c, names := range r.Clusters {
-		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(names, " "))
+		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(textNames(names), " "))
 	}
 }
 
@@ -246,7 +248,7 @@ func (r *Fit) textFactors(tw io.Writer) {
 		if len(lv.Groups) == 1 {
 			groups = "1 group"
 		}
-		fmt.Fprintf(tw, "\nfactor %s (%s, reference %s, %s, pair weights %s)\n", lv.Factor, kind, lv.Reference, groups, r.PairWeights)
+		fmt.Fprintf(tw, "\nfactor %s (%s, reference %s, %s, pair weights %s)\n", textName(lv.Factor), kind, textName(lv.Reference), groups, r.PairWeights)
 		head := "effect"
 		if r.Relaxed {
 			head += "\tpenalised"
@@ -263,7 +265,7 @@ func (r *Fit) textFactors(tw io.Writer) {
 			if g.Relativity != nil {
 				line += fmt.Sprintf("\t%.4f", *g.Relativity)
 			}
-			levels := strings.Join(g.Levels, " ")
+			levels := strings.Join(textNames(g.Levels), " ")
 			if g.Reference {
 				levels += " (reference group)"
 			}
@@ -299,4 +301,27 @@ func (r *Fit) factorPenaltyText() string {
 		s += "; numeric predictors: " + r.NumericPenalty
 	}
 	return s
+}
+
+// textName is a name or a level as the text output lists it, separated by
+// spaces: as it is, or quoted (Go syntax) when it would not read back
+// from such a list: empty, or holding a space, a quote or a character
+// that does not print (a factor's level may be any string).
+func textName(s string) string {
+	plain := s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return r == '"' || unicode.IsSpace(r) || !unicode.IsPrint(r)
+	}) < 0
+	if plain {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// textNames is textName of each name.
+func textNames(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = textName(n)
+	}
+	return out
 }

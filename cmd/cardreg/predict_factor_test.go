@@ -342,3 +342,53 @@ func TestPredictHelpFactors(t *testing.T) {
 		require.Contains(t, res.stdout, want)
 	}
 }
+
+// A level a cell can give is saved and read back exactly, whatever it
+// holds: a separator, quotes, a line break, non-ASCII, 4000 bytes, an
+// inner space, "=", or a number's text in a text factor ("1", "1.0" and
+// "01" are three levels). fit's CSV output quotes them as needed and its
+// text output quotes those a space-separated list would lose.
+func TestPredictAwkwardLevels(t *testing.T) {
+	levels := []string{"a,b", `say "hi"`, "two\nlines", "é", strings.Repeat("long", 1000), "1", "1.0", "01", "x y", "g=h"}
+	var b strings.Builder
+	w := csv.NewWriter(&b)
+	w.Write([]string{"g", "x", "y"})
+	rng := rand.New(rand.NewPCG(8, 1))
+	for i := range 8 * len(levels) {
+		c := i % len(levels)
+		x := rng.NormFloat64()
+		w.Write([]string{levels[c], strconv.FormatFloat(x, 'g', -1, 64), strconv.FormatFloat(float64(c%3)+0.5*x+0.2*rng.NormFloat64(), 'g', -1, 64)})
+	}
+	w.Flush()
+	dir := t.TempDir()
+	train := writeFile(t, dir, "train.csv", b.String())
+	model := saveFactorModel(t, dir, "fit", "--lambda", "0.5", train)
+	raw, err := os.ReadFile(model)
+	require.NoError(t, err)
+	m, err := modelfile.Parse(raw)
+	require.NoError(t, err)
+	require.ElementsMatch(t, levels, m.Factors[0].Levels)
+	res := cardreg(t, "predict", "--type", "link", "--model", model, train)
+	require.Equal(t, 0, res.code, res.stderr)
+	requireClose(t, linkByHand(t, model, train, identityCell), predictions(t, res.stdout))
+
+	res = cardreg(t, "fit", "--lambda", "0.5", "--format", "csv", train)
+	require.Equal(t, 0, res.code, res.stderr)
+	records, err := csv.NewReader(strings.NewReader(res.stdout)).ReadAll()
+	require.NoError(t, err)
+	var names []string
+	for _, r := range records[2:] {
+		names = append(names, r[1])
+	}
+	for _, l := range levels {
+		if "g="+l != "g="+m.Factors[0].Reference {
+			require.Contains(t, names, "g="+l)
+		}
+	}
+	res = cardreg(t, "fit", "--lambda", "0.5", train)
+	require.Equal(t, 0, res.code, res.stderr)
+	require.Contains(t, res.stdout, `"two\nlines"`)
+	require.Contains(t, res.stdout, `"say \"hi\""`)
+	require.Contains(t, res.stdout, `"x y"`)
+	require.NotContains(t, res.stdout, "two\nlines")
+}

@@ -80,8 +80,10 @@ type Linear struct {
 type Factor struct {
 	// Column names the data's column.
 	Column string `json:"column"`
-	// Levels are the levels in the factor's order, each written as a
-	// cell's level reads (data.NewFactor); Reference is one of them.
+	// Levels are the levels in the factor's order, each as a data
+	// file's cell gives it (data.NewFactor): the command line's fits,
+	// the only ones saved, read their levels from cells. Reference is
+	// one of them.
 	Levels    []string `json:"levels"`
 	Reference string   `json:"reference"`
 	// Ordinal says the levels are ordered (--ordinal); Numeric says the

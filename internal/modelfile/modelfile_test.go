@@ -62,7 +62,7 @@ func TestParseFactors(t *testing.T) {
 		{`"levels":["a","b","c"]`, `"levels":["a","b"]`}:             `predictor "g=c" is a dummy column of factor "g", whose levels (but the reference) do not include "c"`,
 		{`"levels":["a","b","c"]`, `"levels":["a"]`}:                 "1 level(s)",
 		{`"levels":["a","b","c"]`, `"levels":null`}:                  `field "levels" is null`,
-		{`"levels":["a","b","c"]`, `"levels":["a"," b","c"]`}:        `level " b" is not written as a cell's level reads`,
+		{`"levels":["a","b","c"]`, `"levels":["a"," b","c"]`}:        `level " b" is not one a data file's cell gives`,
 		{`"reference":"a"`, `"reference":"z"`}:                       `reference "z" is not one of its levels`,
 		{`"reference":"a"`, `"reference":"b"`}:                       `its dummy column "g=a" is not among the predictor names`,
 		{`"column":"g"`, `"column":"x"`}:                             `factor "x" is also a numeric predictor`,
@@ -72,7 +72,7 @@ func TestParseFactors(t *testing.T) {
 		{`"na_level":false}`, `"na_level":false,"ref":0}`}:           `unknown field "ref"`,
 		{`,"na_level":false}`, `}`}:                                  `field "na_level" is missing`,
 		{`"na_level":true`, `"na_level":false`}:                      `na_level is false but "NA" is one of its levels`,
-		{`"levels":["1","2","NA"]`, `"levels":["1","02","NA"]`}:      `level "02" is not written`,
+		{`"levels":["1","2","NA"]`, `"levels":["1","02","NA"]`}:      `level "02" is not one a data file's cell gives`,
 		{`"weights":"none"`, `"weights":"none","offset_column":"h"`}: `factor "h" is also the offset column`,
 		{`"factors":[`, `"factors":[null,`}:                          `field "column" is missing`,
 	} {

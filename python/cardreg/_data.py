@@ -6,8 +6,9 @@ or Fortran order (layout 1), or a DataFrame whose columns are all float64
 other X is converted once to a C-ordered float64 array.
 
 A DataFrame column of dtype ``category`` is a factor: its categories, in
-order, are the levels (categories no row uses are dropped); an ordered
-categorical is an ordinal factor. Every other column must be numeric.
+order, are the levels (categories no row uses are dropped), any text
+exactly as written ("NA", "", " pad "); an ordered categorical is an
+ordinal factor. Every other column must be numeric.
 """
 
 import numbers
@@ -46,7 +47,16 @@ class FactorSpec:
     def __init__(self, name, categories, ordinal):
         self.name = name
         self.categories = list(categories)
+        # Any text is a level, exactly as written ("NA", "", " pad ");
+        # only text UTF-8 cannot hold (a lone surrogate) is refused: the
+        # library would name its column otherwise.
         self.levels = [_level_name(c) for c in self.categories]
+        for lv in self.levels:
+            try:
+                lv.encode("utf-8")
+            except UnicodeEncodeError:
+                raise ValueError("column %r: level %r is not text UTF-8 can "
+                                 "hold (a lone surrogate)" % (name, lv))
         if len(set(self.levels)) != len(self.levels):
             raise ValueError("column %r: two categories have the same text %r"
                              % (name, _first_duplicate(self.levels)))

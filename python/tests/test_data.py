@@ -153,6 +153,47 @@ class Factors(unittest.TestCase):
             cardreg.fit(X, y, family="poisson", offset=off, lam=5.0,
                         factors=["region"])
 
+    def test_any_level_name(self):
+        """Any text is a level, exactly as written: a fit whose levels are
+        "NA", "", " pad ", "1" and "1.0"... gives the numbers of the same
+        fit with plain names, and predicts new rows by those levels."""
+        awkward = ["ref", "NA", "na", "NaN", " pad ", "", "1", "1.0",
+                   "a,b", 'say "hi"', "two\nlines", "\u00e9", "long" * 3000]
+        plain = ["l%d" % k for k in range(len(awkward))]
+        rng = np.random.default_rng(4)
+        codes = np.tile(np.arange(len(awkward)), 6)
+        y = (codes % 3) + 0.3 * rng.standard_normal(codes.size)
+        x1 = rng.standard_normal(codes.size)
+
+        def frame(levels):
+            return pd.DataFrame({"x1": x1, "g": pd.Categorical.from_codes(
+                codes, categories=levels)})
+        for fit in (lambda X: cardreg.fit(X, y, lam=0.05),
+                    lambda X: cardreg.CardinalityRegressor(lam=0.05).fit(X, y)):
+            a, p = fit(frame(awkward)), fit(frame(plain))
+            coef = getattr(a, "coef", None)
+            if coef is None:
+                coef, pcoef = a.coef_, p.coef_
+                names = a.coef_names_
+            else:
+                pcoef, names = p.coef, a.names
+            self.assertEqual(names[1:], ["g=" + lv for lv in awkward[1:]])
+            self.assertNotEqual(coef[2], 0.0)
+            np.testing.assert_array_equal(coef, pcoef)
+            new = frame(awkward).iloc[::-1]
+            np.testing.assert_array_equal(a.predict(new),
+                                          p.predict(frame(plain).iloc[::-1]))
+            # Categories of their own order: matched by their exact text.
+            vals = list(new["g"])
+            own = new.assign(g=pd.Categorical(vals))
+            np.testing.assert_array_equal(a.predict(own), a.predict(new))
+            trimmed = ["pad" if v == " pad " else v for v in vals]
+            with self.assertRaisesRegex(ValueError, "'g'.*'pad'"):
+                a.predict(new.assign(g=pd.Categorical(trimmed)))
+        bad = frame(awkward[:-1] + ["\udc80"])
+        with self.assertRaisesRegex(ValueError, "'g'.*surrogate"):
+            cardreg.fit(bad, y, lam=0.05)
+
     def test_reference_option(self):
         X, y, off = policies()
         r = cardreg.fit(X, y, family="poisson", offset=off, lam=5.0,

@@ -77,6 +77,15 @@ prepare_frame <- function(df) {
       if (anyNA(f))
         stopf("x column '%s' has NA in row %d", fac[j], which(is.na(f))[1L])
       f <- droplevels(f)
+      # Any text is a level, as written ("NA", "", " pad "); only bytes
+      # of no known encoding are refused: enc2utf8 would write them as
+      # "<ff>", which would name the level's column otherwise.
+      lv <- levels(f)
+      bad <- Encoding(lv) == "bytes" |
+        (Encoding(lv) == "unknown" & l10n_info()[["UTF-8"]] & !validUTF8(lv))
+      if (any(bad))
+        stopf("x column '%s': level %s is not UTF-8 text (its bytes in an unknown encoding); convert it with iconv() or mark its encoding with Encoding()",
+              fac[j], encodeString(lv[bad][1L], quote = "'"))
       codes[, j] <- as.integer(f) - 1L
       factors[[j]] <- list(name = fac[j], levels = levels(f),
                            ordinal = is.ordered(f))
