@@ -71,22 +71,6 @@ func (f *fitFlags) validateFamily() error {
 		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
 	case f.responses != "":
 		return usagef("%s: one response at a time (--target)", what)
-	case f.db != "":
-		return f.dbFamily(what)
-	}
-	return nil
-}
-
-// dbFamily checks a family fit from --db: binomial and Poisson, fitted in
-// rounds of scans, without what the rounds do not fit.
-func (f *fitFlags) dbFamily(what string) error {
-	switch {
-	case f.fam.family != "binomial" && f.fam.family != "poisson":
-		return usagef("%s: --db fits gaussian, binomial and poisson models", what)
-	case f.fam.exclude != "" || f.relax || f.noIntercept:
-		return usagef("%s with --db: --exclude, --relax and --no-intercept are not supported (fit in memory or from a file)", what)
-	case f.fam.typeMeasure == "auc":
-		return usagef("--type-measure auc needs every held-out prediction at once: not with --db")
 	}
 	return nil
 }

@@ -200,9 +200,6 @@ func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 // --db, and returns them (the source's name for --db).
 func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 	if f.db == "" {
-		if f.table != "" || f.query != "" || f.dbTimeout.set {
-			return nil, usagef("--table, --query and --db-timeout need --db")
-		}
 		if len(pos) != 1 {
 			return nil, usagef("expected one data file, got %d arguments", len(pos))
 		}
@@ -218,9 +215,6 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 		if err := sqlstats.CheckTable(f.table); err != nil {
 			return nil, usagef("--table: %v", err)
 		}
-	}
-	if f.lambda.theory() {
-		return nil, usagef("--lambda theory needs the rows: not available with --db")
 	}
 	name := redactURL(f.db) + " table " + f.table
 	if f.query != "" {

@@ -188,7 +188,7 @@ func TestStreamedGLMMessages(t *testing.T) {
 		require.Equal(t, 1, strings.Count(res.stderr, "bad.csv"), res.stderr)
 	}
 	res := cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", creditData)
-	oneLine(t, res, 2, "cardreg cv: a streamed cross-validation")
+	oneLine(t, res, 2, "cardreg cv: --type-measure auc cannot score a streamed cross-validation")
 	require.NotContains(t, res.stderr, "cv: cv:")
 }
 

@@ -67,7 +67,8 @@ const (
 // form decides, once, how the data of the command cmd are read: by SQL
 // with --db; a gaussian fit with weights, or one streamed (shouldStream),
 // into sufficient statistics; a family fit streamed when asked (--stream)
-// or, when its flags can stream (streamRefusal), above the memory budget.
+// or, when the flags table refuses none of its flags on the stream route
+// (flagRules), above the memory budget.
 func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
@@ -78,7 +79,7 @@ func (f *fitFlags) form(path, cmd string) form {
 		}
 	case f.stream:
 		return inPasses
-	case f.fam.family != "gaussian" && f.streamRefusal(cmd) == nil && shouldStream(path, f):
+	case f.fam.family != "gaussian" && f.refusal(f.flagRules(cmd), onStream) < 0 && shouldStream(path, f):
 		return inPasses
 	}
 	return inRows
@@ -171,9 +172,6 @@ func loadStats(path string, f *fitFlags) (*problem, error) {
 // loadStream opens the file for a fit by passes (estimator.Stream), after
 // a first pass that learns the predictors and counts the rows.
 func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
-	if err := f.streamRefusal(cmd); err != nil {
-		return nil, err
-	}
 	if err := rereadable(path, f.fam.family); err != nil {
 		return nil, err
 	}
