@@ -283,8 +283,8 @@ func (f *fitFlags) validateLambda() error {
 			return usagef("--lambda theory is defined for the %s penalties, not %s", joinNames(penalty.Names(func(k penalty.Kind) bool { return k.Theory }), "and"), f.penalty)
 		}
 	case f.lambda.onGrid():
-		if f.folds < 3 {
-			return usagef("--folds must be at least 3 (as cv.glmnet), got %d", f.folds)
+		if f.folds < estimator.MinFolds {
+			return usagef("--folds must be at least %d (as cv.glmnet), got %d", estimator.MinFolds, f.folds)
 		}
 	default:
 		if err := f.lambda.parseFit(); err != nil {
@@ -383,7 +383,7 @@ func (pr *problem) passes() int {
 // noting the choice in res.
 func (pr *problem) cvModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
 	progress, erase := fitProgress(f.stderr, f.progress, "cross-validating")
-	cv, err := pr.crossValidate(path, f, &estimator.PathOptions{Options: pr.opts}, progress)
+	cv, err := pr.crossValidate(path, "fit", f, &estimator.PathOptions{Options: pr.opts}, progress)
 	erase()
 	if err != nil {
 		return nil, err
@@ -417,12 +417,21 @@ func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*esti
 	return m, pr.inFile(path, err)
 }
 
-// checkFolds refuses more folds than rows, naming the file and the way out.
-func checkFolds(path string, n, folds int) error {
-	if n < folds {
-		return fmt.Errorf("%s: %d folds for %d observations: use --folds %d or fewer, or give --lambda", path, folds, n, n)
+// checkFolds refuses more folds than rows in the command cmd, naming the
+// file and a way out that works: fewer --folds (estimator.MaxFolds, never
+// below estimator.MinFolds), else a fit at one λ, which needs no folds.
+func checkFolds(path, cmd string, n, folds int) error {
+	if n >= folds {
+		return nil
 	}
-	return nil
+	other := "give --lambda NUMBER, aic or bic (no folds)"
+	if cmd != "fit" {
+		other = "fit without folds (cardreg path, or cardreg fit --lambda NUMBER, aic or bic)"
+	}
+	if k := estimator.MaxFolds(n); k > 0 {
+		return fmt.Errorf("%s: %d folds for %d observations: use --folds %d or fewer, or %s", path, folds, n, k, other)
+	}
+	return fmt.Errorf("%s: %d observations are too few to cross-validate (%d at least, one per fold): %s", path, n, estimator.MinFolds, other)
 }
 
 // readMatrix reads a headerless numeric CSV with p columns: the G of the

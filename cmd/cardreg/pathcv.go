@@ -150,11 +150,12 @@ func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
 	return pr.cvCSV(file, po, f, progress)
 }
 
-// crossValidate runs cv.glmnet's cross-validation with the folds of
-// --foldid, or of --folds and --seed, drawing it with progress.
-func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
-	if pr.foldID == nil && pr.src == nil {
-		if err := checkFolds(path, pr.n, f.folds); err != nil {
+// crossValidate runs cv.glmnet's cross-validation of the command cmd (fit
+// or cv) with the folds of --foldid, or of --folds and --seed, drawing it
+// with progress.
+func (pr *problem) crossValidate(path, cmd string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
+	if f.foldid == "" { // else the folds are the column's, on every route
+		if err := checkFolds(path, cmd, pr.n, f.folds); err != nil {
 			return nil, err
 		}
 	}
@@ -318,7 +319,7 @@ func pathWarning(p *estimator.Path, folds int) string {
 // coefficient values of the full-data fit at that λ, and the marks of
 // λ_min and λ_1se.
 func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, progress func(done, total int)) (string, string, error) {
-	cv, err := pr.crossValidate(file, f.fitFlags, po, progress)
+	cv, err := pr.crossValidate(file, "cv", f.fitFlags, po, progress)
 	if err == nil && cv.OutOfRange != nil { // the curve cannot be printed
 		err = pr.explain(file, cv.OutOfRange, f.fitFlags, po.Lambdas == nil)
 	}

@@ -332,10 +332,10 @@ func foldCount(co *CVOptions) int {
 // checkFoldCount checks K for n observations (n < 0: not known yet).
 func checkFoldCount(k, n int) error {
 	switch {
-	case n < 0 && k < 3:
-		return fmt.Errorf("glm: %d folds: need at least 3", k)
-	case k < 3 || n >= 0 && k > n:
-		return fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	case n < 0 && k < cvcurve.MinFolds:
+		return fmt.Errorf("glm: %d folds: need at least %d", k, cvcurve.MinFolds)
+	case k < cvcurve.MinFolds || n >= 0 && k > n:
+		return fmt.Errorf("glm: %d folds for %d observations: need %d ≤ K ≤ n", k, n, cvcurve.MinFolds)
 	}
 	return nil
 }

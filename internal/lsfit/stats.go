@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -73,8 +74,8 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		co = *opts
 	}
 	k := len(f.Fold)
-	if k < 3 { // as CrossValidate's folds (internal/cvcurve) and cv.glmnet
-		return nil, fmt.Errorf("lsfit: %d folds: cross-validation needs at least 3", k)
+	if k < cvcurve.MinFolds { // as CrossValidate's folds and cv.glmnet
+		return nil, fmt.Errorf("lsfit: %d folds: cross-validation needs at least %d", k, cvcurve.MinFolds)
 	}
 	for i, m := range f.Fold {
 		if m.W == 0 {
