@@ -46,7 +46,8 @@ type Timeouts struct {
 	// first byte is the whole computation there, bounded by Query.
 	FirstByte time.Duration
 	// Idle bounds the silence inside an answer, once its header came: no
-	// byte for Idle gives up the request. ClickHouse sends the header of
+	// byte for Idle gives up the request. It bounds sending the query
+	// too: a server that stops reading it for Idle is given up. ClickHouse sends the header of
 	// an answer with its first block of rows, and an aggregation's rows
 	// all at once, so a live server is not silent there for long; a
 	// server that sends the header and then hangs would otherwise hold
@@ -90,6 +91,9 @@ type TimeoutError struct {
 	Which string
 	// Limit is the timeout that expired.
 	Limit time.Duration
+	// Sending says that an idle timeout expired while the query was
+	// being sent (the server stopped reading it), not inside the answer.
+	Sending bool
 }
 
 // Error says what the server did not do in time.
@@ -100,6 +104,9 @@ func (e *TimeoutError) Error() string {
 	case "first-byte":
 		return fmt.Sprintf("%s: connected, but no answer within %v (the first-byte timeout; is it ClickHouse's HTTP port?)", e.Server, e.Limit)
 	case "idle":
+		if e.Sending {
+			return fmt.Sprintf("%s: the server stopped reading the query: nothing of it was taken for %v (the idle timeout)", e.Server, e.Limit)
+		}
 		return fmt.Sprintf("%s: the answer began, then the server sent nothing for %v (the idle timeout)", e.Server, e.Limit)
 	}
 	return fmt.Sprintf("%s: the query did not complete within %v (the query timeout)", e.Server, e.Limit)
@@ -141,26 +148,34 @@ func (h HTTP) client(t Timeouts) *http.Client {
 // line of its message.
 func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.Reader) error) error {
 	t := h.Timeouts.orDefault()
-	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{h.Server(), "query", t.Query})
+	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{Server: h.Server(), Which: "query", Limit: t.Query})
 	defer cancel()
 	reqCtx, cancelReq := context.WithCancelCause(ctx)
 	defer cancelReq(nil)
 	stop := func() {}
 	if firstByte {
-		timer := time.AfterFunc(t.FirstByte, func() { cancelReq(&TimeoutError{h.Server(), "first-byte", t.FirstByte}) })
+		timer := time.AfterFunc(t.FirstByte, func() { cancelReq(&TimeoutError{Server: h.Server(), Which: "first-byte", Limit: t.FirstByte}) })
 		stop = func() { timer.Stop() }
 	}
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.urlFor(body), strings.NewReader(body))
+	// The query is sent under the idle clock too, stopped once all of it
+	// was taken: the wait for the answer's header is the computation.
+	sending := newIdleReader(strings.NewReader(body), t.Idle, func() {
+		cancelReq(&TimeoutError{Server: h.Server(), Which: "idle", Limit: t.Idle, Sending: true})
+	})
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.urlFor(body), sending)
 	if err != nil {
+		sending.stop()
 		return err
 	}
+	req.ContentLength = int64(len(body))
 	resp, err := h.client(t).Do(req)
+	sending.stop()
 	stop()
 	if err != nil {
 		return h.cause(reqCtx, err, t)
 	}
 	defer resp.Body.Close()
-	answer := newIdleReader(resp.Body, t.Idle, func() { cancelReq(&TimeoutError{h.Server(), "idle", t.Idle}) })
+	answer := newIdleReader(resp.Body, t.Idle, func() { cancelReq(&TimeoutError{Server: h.Server(), Which: "idle", Limit: t.Idle}) })
 	defer answer.stop()
 	if resp.StatusCode != http.StatusOK {
 		msg, err := io.ReadAll(io.LimitReader(answer, maxErrorBody+1))
@@ -189,10 +204,14 @@ func newIdleReader(r io.Reader, limit time.Duration, expire func()) *idleReader 
 	return &idleReader{r: r, limit: limit, timer: time.AfterFunc(limit, expire)}
 }
 
-// Read reads from the body, restarting the clock when bytes came.
+// Read reads from r, restarting the clock when bytes came, and stopping
+// it at r's end.
 func (ir *idleReader) Read(p []byte) (int, error) {
 	n, err := ir.r.Read(p)
-	if n > 0 {
+	switch {
+	case err != nil:
+		ir.timer.Stop()
+	case n > 0:
 		ir.timer.Reset(ir.limit)
 	}
 	return n, err
@@ -267,7 +286,7 @@ func (h HTTP) cause(ctx context.Context, err error, t Timeouts) error {
 	// (the dial, the TLS handshake).
 	var ne net.Error
 	if h.Client == nil && errors.As(err, &ne) && ne.Timeout() {
-		return &TimeoutError{h.Server(), "connect", t.Connect}
+		return &TimeoutError{Server: h.Server(), Which: "connect", Limit: t.Connect}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -71,4 +72,15 @@ func TestParseIdleTimeout(t *testing.T) {
 	require.Equal(t, "idle=5s", to.String())
 	require.Equal(t, time.Minute, Timeouts{}.orDefault().Idle)
 	require.ErrorContains(t, ParseTimeouts("read=1s", &to), "(connect, first-byte, idle or query)")
+}
+
+// A server that accepts the connection and stops reading a long query
+// (a scan's coefficients) is given up after Idle, while the query is
+// being sent, not after the query timeout.
+func TestHTTPIdleSending(t *testing.T) {
+	idle := Timeouts{Idle: 300 * time.Millisecond, Query: time.Hour}
+	start := time.Now()
+	err := HTTP{URL: silent(t), Timeouts: idle}.Exec(context.Background(), "SELECT "+strings.Repeat("1+", 32<<20)+"1")
+	requireTimeout(t, err, "idle", start, idle.Idle)
+	require.Contains(t, err.Error(), "the server stopped reading the query: nothing of it was taken for 300ms (the idle timeout)")
 }
