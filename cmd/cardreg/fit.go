@@ -150,12 +150,23 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 
 // convergeAdvice says what may help a fit that did not converge: more
 // iterations help one that hit --max-iter, not one that stalled (its
-// objective and duality gap no longer improving: a badly scaled problem).
-func convergeAdvice(stalled bool) string {
+// objective and duality gap no longer improving: a badly scaled problem;
+// noFactors: whether --standardize may rescale it).
+func convergeAdvice(stalled, noFactors bool) string {
 	if stalled {
-		return "raise --tol, or rescale the data (--standardize); more --max-iter does not help a stalled fit"
+		return "raise --tol, or " + rescaleAdvice(noFactors) + "; more --max-iter does not help a stalled fit"
 	}
 	return "raise --max-iter or --tol"
+}
+
+// rescaleAdvice says how to rescale the predictors: --standardize, which
+// does not combine with factor predictors (noFactors false), or in the
+// file.
+func rescaleAdvice(noFactors bool) string {
+	if noFactors {
+		return "rescale the data (--standardize)"
+	}
+	return "rescale the numeric columns in the file (--standardize does not combine with factor predictors)"
 }
 
 // inputs lists the files the command reads: the data and the files --G,
@@ -182,7 +193,7 @@ func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 		if r.DualityGap != nil {
 			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
 		}
-		s += "; " + convergeAdvice(status == solver.Stalled.String()) + ")"
+		s += "; " + convergeAdvice(status == solver.Stalled.String(), len(r.Factors) == 0) + ")"
 		if saving {
 			s += "; the saved model records converged: false"
 		}

@@ -84,6 +84,9 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("path", "--db-timeout", "1s"),
 		onFile("fit", "--lambda", "1", "--progress"),
 		onFile("cv", "--family", "poisson", "--progress"),
+		onFile("fit", "--family", "poisson", "--lambda", "1", "--progress"),
+		onFile("fit", "--family", "poisson", "--lambda", "cv", "--progress"),
+		onFile("fit", "--family", "poisson", "--lambda", "1", "--relax", "--progress"),
 		onFile("fit", "--stream", "--lambda", "theory"),
 		onFile("fit", "--stream", "--family", "binomial"),
 		onFile("cv", "--stream", "--family", "binomial", "--type-measure", "auc"),
@@ -132,6 +135,11 @@ func TestFlagRulesTable(t *testing.T) {
 		res := cardreg(t, append([]string{k.cmd}, k.args...)...)
 		oneLine(t, res, 2)
 		require.Equal(t, fmt.Sprintf("cardreg %s: --%s %s\n", k.cmd, rules[i].flag, rules[i].why), res.stderr, k.args)
+		if strings.Contains(rules[i].why, "add --stream") {
+			// The way out said is one the table then takes.
+			g, _ := parsedFlags(t, k.cmd, append([]string{"--stream"}, k.args...))
+			require.Negative(t, g.refusal(g.flagRules(k.cmd), onStream), "%s %v: --stream suggested, then refused", k.cmd, k.args)
+		}
 	}
 	require.Zero(t, requests.Load(), "a refused --db command line reached the server")
 	for i := range n {
@@ -197,4 +205,29 @@ func TestEveryFlagHasARoute(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestAdviceTakesEffect: messages suggested a flag or a value that was
+// then refused: fewer --folds than 3 when streamed statistics did not
+// fit, --exclude beside --db or --stream, --stream for --progress on a
+// fit the stream route refuses, --standardize for a stalled fit with
+// factors, "leave out --stream" for --lambda theory where --weights chose
+// the statistics.
+func TestAdviceTakesEffect(t *testing.T) {
+	f := &fitFlags{folds: 3}
+	require.NotContains(t, streamAdvice(f, 3), "folds")
+	f.folds = 10
+	require.Contains(t, streamAdvice(f, 10), "use fewer --folds (3 at least)")
+	f.foldid = "k"
+	require.Contains(t, streamAdvice(f, 10), "number fewer folds in the --foldid column (3 at least)")
+	require.NotContains(t, convergeAdvice(true, false), "(--standardize)")
+	require.Contains(t, convergeAdvice(true, true), "(--standardize)")
+	require.Contains(t, rescaleAdvice(false), "--standardize does not combine with factor predictors")
+
+	for _, route := range [][]string{{"--stream", "x.csv"}, {"--db", "http://127.0.0.1:1/", "--table", "t"}} {
+		res := cardreg(t, append([]string{"fit", "--penalty-factor", "1", "--lambda", "1"}, route...)...)
+		oneLine(t, res, 2, "--exclude leaves predictors unpenalised, in memory only (not with --stream or --db)")
+	}
+	file := writeFile(t, t.TempDir(), "w.csv", "x,w,y\n1,1,2\n2,2,5\n3,1,1\n4,2,4\n5,1,3\n")
+	oneLine(t, cardreg(t, "fit", "--weights", "w", "--lambda", "theory", file), 2, "--lambda theory needs the unweighted rows in memory: leave out --weights")
 }

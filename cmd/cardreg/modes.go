@@ -94,8 +94,6 @@ func (f *fitFlags) flagRules(cmd string) []flagRule {
 		{flag: "table", on: inMemory | onStream, off: true, why: "needs --db (the ClickHouse server holding the table)"},
 		{flag: "query", on: inMemory | onStream, off: true, why: "needs --db (the ClickHouse server to run it)"},
 		{flag: "db-timeout", on: inMemory | onStream, off: true, why: "needs --db (it bounds the waits for the server)"},
-		{flag: "progress", on: inMemory, off: f.progress && cmd == "fit" && !cv && !f.weightedStats(), why: "has no steps to show in " + mode + ": it draws the folds of --lambda cv, and the passes over the file with --stream"},
-		{flag: "progress", on: inMemory, off: f.progress && f.familyFit(), why: "is not drawn yet for a " + family + " fit in memory (the glm package reports no steps): add --stream to see its passes over the file"},
 
 		// Streamed: the rows are never held, and a family fit takes
 		// passes over the file per Newton step.
@@ -137,7 +135,16 @@ func (f *fitFlags) flagRules(cmd string) []flagRule {
 		flagRule{flag: "merges", on: onStream, off: true, why: "lists the merges of factor levels, which need " + notStreamed},
 		flagRule{flag: "merges", on: onDB, off: true, why: "lists the merges of factor levels, which need " + notDB},
 	)
-	return rules
+	// --progress in memory points to --stream only when the stream route
+	// takes the other flags given.
+	passes, stream := "", ""
+	if f.refusal(rules, onStream) < 0 {
+		passes, stream = ", and the passes over the file with --stream", ": add --stream to see its passes over the file"
+	}
+	return append(rules,
+		flagRule{flag: "progress", on: inMemory, off: f.progress && f.familyFit(), why: "is not drawn yet for a " + family + " fit in memory (the glm package reports no steps)" + stream},
+		flagRule{flag: "progress", on: inMemory, off: f.progress && cmd == "fit" && !cv && !f.weightedStats(), why: "has no steps to show in " + mode + ": it draws the folds of --lambda cv" + passes},
+	)
 }
 
 // refusal returns the index in rules of the first rule that refuses a

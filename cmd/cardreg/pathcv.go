@@ -266,7 +266,7 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 		return "", "", err
 	}
 	pr.sayPasses(f, "path", file)
-	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0), nil
+	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0, pr.design == nil), nil
 }
 
 // sayPasses says on stderr how many passes over a streamed file a path or
@@ -282,9 +282,9 @@ func (pr *problem) sayPasses(f *pathFlags, cmd, file string) {
 }
 
 // pathWarning says why a path stopped early, how many of its fits (and
-// of the cross-validation folds') did not converge and what may help, or
-// "" when all is well.
-func pathWarning(p *estimator.Path, folds int) string {
+// of the cross-validation folds') did not converge and what may help
+// (noFactors: whether --standardize may), or "" when all is well.
+func pathWarning(p *estimator.Path, folds int, noFactors bool) string {
 	var parts []string
 	if p.Note != "" {
 		parts = append(parts, "the path "+p.Note)
@@ -309,7 +309,7 @@ func pathWarning(p *estimator.Path, folds int) string {
 		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
 	}
 	if k > 0 || folds > 0 {
-		parts = append(parts, convergeAdvice(stalled))
+		parts = append(parts, convergeAdvice(stalled, noFactors))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -332,5 +332,5 @@ func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, p
 		}
 	}
 	pr.sayPasses(f, "cv", file)
-	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged), nil
+	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged, pr.design == nil), nil
 }
