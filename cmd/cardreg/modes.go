@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"slices"
 
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
@@ -66,14 +67,30 @@ func factorFlagNames() []string {
 // that the route cannot honour, in the command cmd (fit, path or cv): the
 // mode's rules (cross-validation, λ theory, the penalty's inputs) on
 // every route, then each route's. Every flag is either honoured or
-// refused there, so none is silently ignored; TestFlagRulesTable walks it.
+// refused there, so none is silently ignored; TestFlagRulesTable walks it
+// and TestEveryFlagHasARoute checks that every flag is placed.
 func (f *fitFlags) flagRules(cmd string) []flagRule {
+	rules := slices.Concat(f.modeRules(cmd), f.streamRules(cmd), f.dbRules(cmd), f.factorRules())
+	// --progress in memory points to --stream only when the stream route
+	// takes the other flags given.
+	return append(rules, f.memoryRules(cmd, f.refusal(rules, onStream) < 0)...)
+}
+
+// cvMode reports whether cmd cross-validates, and names its mode for
+// messages.
+func (f *fitFlags) cvMode(cmd string) (bool, string) {
 	cv := cmd == "cv" || cmd == "fit" && f.lambda.onGrid()
-	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
 	mode := map[string]string{"fit": "a fit at one lambda (--lambda " + f.lambda.text + ")", "path": "cardreg path", "cv": "cardreg cv"}[cmd]
+	return cv, mode
+}
+
+// modeRules refuse, on every route, the flags without effect in cmd's
+// mode: cross-validation's, λ theory's, the penalty's inputs.
+func (f *fitFlags) modeRules(cmd string) []flagRule {
+	cv, mode := f.cvMode(cmd)
+	const cvOnly = "applies to cross-validation only (cardreg cv, or cardreg fit --lambda cv), not to "
 	kind := f.penaltyKind() // known: checked by validatePenalty
-	family := f.fam.family
-	rules := []flagRule{
+	return []flagRule{
 		{flag: "folds", on: anyRoute, off: !cv, why: cvOnly + mode},
 		{flag: "seed", on: anyRoute, off: !cv, why: cvOnly + mode},
 		{flag: "foldid", on: anyRoute, off: !cv, why: cvOnly + mode},
@@ -89,14 +106,33 @@ func (f *fitFlags) flagRules(cmd string) []flagRule {
 		{flag: "G", on: anyRoute, off: kind.Needs != penalty.NeedsG, why: "applies to --penalty " + needing(penalty.NeedsG) + " only, not " + f.penalty},
 		{flag: "nu", on: anyRoute, off: kind.Nu == penalty.NoNu, why: "has no role in the " + f.penalty + " penalty"},
 		{flag: "nu", on: anyRoute, off: f.fam.penaltyFactor != "", why: "does not combine with --penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
+	}
+}
 
-		// In memory: what only a file streamed or a database takes.
+// memoryRules refuse, in memory, the flags of the other routes and a
+// --progress with nothing to draw (streams: whether the stream route
+// takes the flags given, so that --stream may be suggested).
+func (f *fitFlags) memoryRules(cmd string, streams bool) []flagRule {
+	cv, mode := f.cvMode(cmd)
+	passes, stream := "", ""
+	if streams {
+		passes, stream = ", and the passes over the file with --stream", ": add --stream to see its passes over the file"
+	}
+	return []flagRule{
 		{flag: "table", on: inMemory | onStream, off: true, why: "needs --db (the ClickHouse server holding the table)"},
 		{flag: "query", on: inMemory | onStream, off: true, why: "needs --db (the ClickHouse server to run it)"},
 		{flag: "db-timeout", on: inMemory | onStream, off: true, why: "needs --db (it bounds the waits for the server)"},
 
-		// Streamed: the rows are never held, and a family fit takes
-		// passes over the file per Newton step.
+		{flag: "progress", on: inMemory, off: f.progress && f.familyFit(), why: "is not drawn yet for a " + f.fam.family + " fit in memory (the glm package reports no steps)" + stream},
+		{flag: "progress", on: inMemory, off: f.progress && cmd == "fit" && !cv && !f.weightedStats(), why: "has no steps to show in " + mode + ": it draws the folds of --lambda cv" + passes},
+	}
+}
+
+// streamRules refuse what a stream cannot do: the rows are never held,
+// and a family fit takes passes over the file per Newton step.
+func (f *fitFlags) streamRules(cmd string) []flagRule {
+	family := f.fam.family
+	return []flagRule{
 		{flag: "lambda", on: onStream, off: f.lambda.theory(), why: "theory needs the unweighted rows in memory: leave out --stream"},
 		{flag: "lambda", on: onStream, byValue: true, off: f.familyFit() && cmd == "fit" && !f.lambda.fixed(),
 			why: f.lambda.text + ": a streamed " + family + " fit takes --lambda NUMBER; choose it with cardreg cv --stream (passes per Newton step, λ and fold), or fit in memory with a larger --memory"},
@@ -104,9 +140,15 @@ func (f *fitFlags) flagRules(cmd string) []flagRule {
 		{flag: "exclude", on: onStream, off: true, why: "is not supported by a streamed " + family + " fit yet: fit in memory (leave out --stream)"},
 		{flag: "penalty-factor", on: onStream, off: true, why: "is not supported by a streamed " + family + " fit yet: fit in memory (leave out --stream)"},
 		{flag: "relax", on: onStream, off: f.familyFit(), why: "is not supported by a streamed " + family + " fit yet: fit in memory (leave out --stream)"},
+	}
+}
 
-		// From ClickHouse: numeric columns aggregated by SQL; binomial and
-		// Poisson fits by scans in rounds.
+// dbRules refuse what --db cannot do: it aggregates numeric columns by
+// SQL (gaussian), or scans them in rounds (binomial and Poisson).
+func (f *fitFlags) dbRules(cmd string) []flagRule {
+	cv, mode := f.cvMode(cmd)
+	family := f.fam.family
+	return []flagRule{
 		{flag: "stream", on: onDB, off: true, why: "is for data files: with --db the statistics are computed in the database"},
 		{flag: "sep", on: onDB, off: true, why: "is for data files, not --db"},
 		{flag: "drop-missing", on: onDB, off: true, why: "is for data files: --db refuses rows with NULL, NaN or infinite values"},
@@ -122,28 +164,23 @@ func (f *fitFlags) flagRules(cmd string) []flagRule {
 		{flag: "progress", on: onDB, off: f.progress && cmd == "fit" && !cv, why: "has no steps to show in " + mode + " from --db: it draws the folds of --lambda cv"},
 		{flag: "progress", on: onDB, off: f.progress && f.familyFit(), why: "is not drawn yet for a " + family + " fit from --db (its scans report no steps)"},
 	}
-	// Factors are read from a file into memory only.
+}
+
+// factorRules refuse on the stream and --db routes the flags of factor
+// predictors, which are read from a file into memory only.
+func (f *fitFlags) factorRules() []flagRule {
 	const notStreamed = "the rows in memory (factor columns are not streamed yet): leave out --stream"
 	const notDB = "the rows in memory (--db aggregates numeric columns by SQL, with no factors): export the rows to a file and fit it"
+	var rules []flagRule
 	for _, name := range factorFlagNames() {
 		rules = append(rules, flagRule{flag: name, on: onStream, off: true, why: "needs " + notStreamed}, flagRule{flag: name, on: onDB, off: true, why: "needs " + notDB})
 	}
 	none := f.penalty == factor.NumericNone
-	rules = append(rules,
+	return append(rules,
 		flagRule{flag: "penalty", on: onStream, off: none, why: "none names the numeric predictors' penalty beside factors, which need " + notStreamed},
 		flagRule{flag: "penalty", on: onDB, off: none, why: "none names the numeric predictors' penalty beside factors, which need " + notDB},
 		flagRule{flag: "merges", on: onStream, off: true, why: "lists the merges of factor levels, which need " + notStreamed},
 		flagRule{flag: "merges", on: onDB, off: true, why: "lists the merges of factor levels, which need " + notDB},
-	)
-	// --progress in memory points to --stream only when the stream route
-	// takes the other flags given.
-	passes, stream := "", ""
-	if f.refusal(rules, onStream) < 0 {
-		passes, stream = ", and the passes over the file with --stream", ": add --stream to see its passes over the file"
-	}
-	return append(rules,
-		flagRule{flag: "progress", on: inMemory, off: f.progress && f.familyFit(), why: "is not drawn yet for a " + family + " fit in memory (the glm package reports no steps)" + stream},
-		flagRule{flag: "progress", on: inMemory, off: f.progress && cmd == "fit" && !cv && !f.weightedStats(), why: "has no steps to show in " + mode + ": it draws the folds of --lambda cv" + passes},
 	)
 }
 
