@@ -109,8 +109,8 @@ func (f *fitFlags) modeRules(cmd string) []flagRule {
 	}
 }
 
-// memoryRules refuse, in memory, the flags of the other routes and a
-// --progress with nothing to draw (streams: whether the stream route
+// memoryRules refuse on the file routes the flags of --db, and in memory
+// a --progress with nothing to draw (streams: whether the stream route
 // takes the flags given, so that --stream may be suggested).
 func (f *fitFlags) memoryRules(cmd string, streams bool) []flagRule {
 	cv, mode := f.cvMode(cmd)
