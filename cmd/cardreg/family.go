@@ -179,12 +179,22 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 }
 
 // foldHint adds the flags to a fold that cannot be fitted (estimator.FoldError,
-// estimator.FoldWeightError).
-func foldHint(err error) error {
+// estimator.FoldWeightError, estimator.EmptyFoldError): those that choose
+// the folds, only --foldid's column when it is given (it refuses --seed
+// and --folds).
+func foldHint(err error, f *fitFlags) error {
 	var fe *estimator.FoldError
 	var we *estimator.FoldWeightError
-	if errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we) {
-		return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
+	var ee *estimator.EmptyFoldError
+	switch {
+	case errors.As(err, &ee) && f.foldid != "":
+		return fmt.Errorf("%w: the --foldid column %s numbers the folds 1…%d, each needs rows of positive weight", err, data.ShortText([]byte(f.foldid)), ee.Folds)
+	case errors.As(err, &ee):
+		return fmt.Errorf("%w: its rows all weigh 0 (--weights); another --seed deals the rows otherwise", err)
+	case !(errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we)):
+		return err
+	case f.foldid != "":
+		return fmt.Errorf("%w (the --foldid column %s)", err, data.ShortText([]byte(f.foldid)))
 	}
-	return err
+	return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
 }

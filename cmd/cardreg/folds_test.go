@@ -64,3 +64,24 @@ func TestFoldIDNotCheckedAgainstFolds(t *testing.T) {
 		require.Equal(t, 0, res.code, "%v: %s", route, res.stderr)
 	}
 }
+
+// TestEmptyFoldAdvice: a fold of the statistics with no weight said "use
+// fewer folds", also when --foldid (which refuses --folds) left a fold
+// number out. The advice now names what chose the folds.
+func TestEmptyFoldAdvice(t *testing.T) {
+	dir := t.TempDir()
+	gap := writeFile(t, dir, "gap.csv", "x,k,y\n1,1,2\n2,3,5\n3,4,1\n4,1,4\n5,3,3\n6,4,3\n")
+	res := cardreg(t, "cv", "--foldid", "k", "--nlambda", "3", "--stream", gap)
+	oneLine(t, res, 1, `fold 2 of 4 has no rows, or only rows of weight 0: the --foldid column "k" numbers the folds 1…4, each needs rows of positive weight`)
+	require.NotContains(t, res.stderr, "fewer folds")
+	zero := writeFile(t, dir, "zero.csv", "x,w,y\n1,1,2\n2,0,5\n3,1,1\n4,0,4\n5,1,3\n6,0,3\n7,1,2\n8,0,1\n")
+	var refused int
+	for seed := range 8 {
+		res := cardreg(t, "cv", "--weights", "w", "--folds", "3", "--seed", fmt.Sprint(seed+1), "--nlambda", "3", zero)
+		if res.code != 0 {
+			refused++
+			oneLine(t, res, 1, "only rows of weight 0: its rows all weigh 0 (--weights); another --seed deals the rows otherwise")
+		}
+	}
+	require.Positive(t, refused, "no seed left a fold of weight 0: the case is not tested")
+}

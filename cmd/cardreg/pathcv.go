@@ -163,7 +163,7 @@ func (pr *problem) crossValidate(path, cmd string, f *fitFlags, po *estimator.Pa
 	co.Progress = progress
 	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
 	if err != nil {
-		return nil, pr.explain(path, foldHint(err), f, po.Lambdas == nil)
+		return nil, pr.explain(path, foldHint(err, f), f, po.Lambdas == nil)
 	}
 	return cv, nil
 }

@@ -163,7 +163,11 @@ func (e *FoldError) Error() string {
 	if e.Rest == 1 {
 		return fmt.Sprintf("%s: the only row of the %d with another response is in fold %d; cross-validation needs at least 2 such rows, spread over the folds", head, e.N, e.Fold)
 	}
-	return fmt.Sprintf("%s: all %d of the %d rows with another response are in fold %d; use fold ids that spread those rows over the folds (stratified), or fewer folds", head, e.Rest, e.N, e.Fold)
+	fewer := ""
+	if e.Folds > cvcurve.MinFolds {
+		fewer = ", or fewer folds"
+	}
+	return fmt.Sprintf("%s: all %d of the %d rows with another response are in fold %d; use fold ids that spread those rows over the folds (stratified)%s", head, e.Rest, e.N, e.Fold, fewer)
 }
 
 // checkFoldResponses returns a *FoldError when the training rows of fold
