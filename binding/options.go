@@ -232,8 +232,8 @@ func (o *Options) check(cmd string) error {
 	switch {
 	case o.Rule != "min" && o.Rule != "1se":
 		return fmt.Errorf("rule must be min or 1se, got %q", o.Rule)
-	case o.Folds < 3:
-		return fmt.Errorf("folds must be at least 3 (as cv.glmnet), got %d", o.Folds)
+	case o.Folds < estimator.MinFolds:
+		return fmt.Errorf("folds must be at least %d (as cv.glmnet), got %d", estimator.MinFolds, o.Folds)
 	case !(o.Tol > 0) || math.IsInf(o.Tol, 0):
 		return fmt.Errorf("tol must be a positive number, got %v", o.Tol)
 	case o.MaxIter < 1:

@@ -116,7 +116,7 @@ func (pr *problem) crossValidate(po *estimator.PathOptions) (*estimator.CV, erro
 		}
 		co.FoldID = ids
 	} else if n < o.Folds {
-		return nil, fmt.Errorf("options: %d folds for %d observations: use folds %d or fewer", o.Folds, n, n)
+		return nil, fmt.Errorf("options: %d folds for %d observations: %s", o.Folds, n, fewerFolds(n))
 	}
 	return estimator.CrossValidate(pr.rows, pr.pen, co)
 }
@@ -286,4 +286,14 @@ func (r *Result) checkPredictInput(in *Input) error {
 // factorDF is model m's degrees of freedom (factor.ModelDF).
 func factorDF(pr *problem, m *estimator.Model) int {
 	return factor.ModelDF(pr.lay.design, m, pr.o.Penalty)
+}
+
+// fewerFolds says what to do when n observations are fewer than the
+// folds asked: fewer folds, down to estimator.MinFolds, or, below that,
+// that the observations are too few to cross-validate.
+func fewerFolds(n int) string {
+	if k := estimator.MaxFolds(n); k > 0 {
+		return fmt.Sprintf("use folds %d or fewer", k)
+	}
+	return fmt.Sprintf("too few to cross-validate (%d observations at least, one per fold); fit at a given lambda instead", estimator.MinFolds)
 }

@@ -60,6 +60,9 @@ type FoldError = glm.FoldError
 // one held-out row's weight.
 type FoldWeightError = glm.FoldWeightError
 
+// EmptyFoldError reports a fold of sufficient statistics with no weight.
+type EmptyFoldError = lsfit.EmptyFoldError
+
 // ScaleError reports predictors whose scales differ by more than float64
 // can hold at once (a gaussian fit on rows without Standardize).
 type ScaleError = lsfit.ScaleError

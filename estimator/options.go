@@ -10,6 +10,14 @@ import (
 // family, form and caller (library and command line).
 const DefaultFolds = cvcurve.DefaultFolds
 
+// MinFolds is the fewest folds of a cross-validation: cv.glmnet's 3.
+const MinFolds = cvcurve.MinFolds
+
+// MaxFolds returns the most folds n observations can be cross-validated
+// on: n, or 0 when they are fewer than MinFolds (too few to
+// cross-validate).
+func MaxFolds(n int) int { return cvcurve.MaxFolds(n) }
+
 // Options configure a fit. The zero value fits a gaussian model with an
 // intercept, every predictor penalised, not standardised, stopping at a
 // relative duality gap of solver.DefaultTol or solver.DefaultMaxIter

@@ -24,8 +24,8 @@
 // scripts/clickhouse); PostgreSQL and DuckDB dialects are given and
 // expected to work, but are not tested. Queries go through a Querier; HTTP
 // is ClickHouse's HTTP interface, every request of it bounded in time
-// (Timeouts: connecting, the first byte of the schema query, the whole
-// query), and its Schema gives the column types, which CheckTypes checks
+// (Timeouts: connecting, the first byte of the schema query, silence
+// inside an answer, the whole query), and its Schema gives the column types, which CheckTypes checks
 // before a statistics query runs. Rows holding NULL, NaN or ±Inf are
 // found by a count in the first query and named by column (ValueError).
 package sqlstats

@@ -17,15 +17,16 @@ import (
 
 // HTTP queries ClickHouse over its HTTP interface: the query is POSTed and
 // the rows come back tab-separated. Every request is bounded in time (see
-// Timeouts): a server that accepts the connection and never answers gives
-// a *TimeoutError, not a hang.
+// Timeouts): a server that accepts the connection and never answers, or
+// that goes silent in the middle of its answer, gives a *TimeoutError, not
+// a hang.
 type HTTP struct {
 	// URL is the server's HTTP address, e.g. http://127.0.0.1:8123/; user
 	// and password go in the URL's query (?user=…&password=…).
 	URL string
 	// Client is the HTTP client. If nil, a client whose connections are
 	// bounded by Timeouts.Connect is used; a Client given here keeps its
-	// own dialer, and only Timeouts.FirstByte and Timeouts.Query apply.
+	// own dialer, and only Timeouts.FirstByte, Idle and Query apply.
 	Client *http.Client
 	// Timeouts bound each request; a zero field takes its value from
 	// DefaultTimeouts.
@@ -44,15 +45,24 @@ type Timeouts struct {
 	// header of an aggregation only with its result, so the wait for the
 	// first byte is the whole computation there, bounded by Query.
 	FirstByte time.Duration
+	// Idle bounds the silence inside an answer, once its header came: no
+	// byte for Idle gives up the request. It bounds sending the query
+	// too: a server that stops reading it for Idle is given up. ClickHouse sends the header of
+	// an answer with its first block of rows, and an aggregation's rows
+	// all at once, so a live server is not silent there for long; a
+	// server that sends the header and then hangs would otherwise hold
+	// the request until Query.
+	Idle time.Duration
 	// Query bounds each request as a whole, from connecting to the last
 	// byte of the answer.
 	Query time.Duration
 }
 
 // DefaultTimeouts are the timeouts of a zero Timeouts field: 10 s to
-// connect, 30 s for the first byte of the schema query, 30 min for a
-// query as a whole (a statistics query scans every row of the source).
-var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstByte: 30 * time.Second, Query: 30 * time.Minute}
+// connect, 30 s for the first byte of the schema query, 1 min of silence
+// inside an answer, 30 min for a query as a whole (a statistics query
+// scans every row of the source).
+var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstByte: 30 * time.Second, Idle: time.Minute, Query: 30 * time.Minute}
 
 // orDefault fills the zero fields from DefaultTimeouts.
 func (t Timeouts) orDefault() Timeouts {
@@ -61,6 +71,9 @@ func (t Timeouts) orDefault() Timeouts {
 	}
 	if t.FirstByte <= 0 {
 		t.FirstByte = DefaultTimeouts.FirstByte
+	}
+	if t.Idle <= 0 {
+		t.Idle = DefaultTimeouts.Idle
 	}
 	if t.Query <= 0 {
 		t.Query = DefaultTimeouts.Query
@@ -73,10 +86,14 @@ func (t Timeouts) orDefault() Timeouts {
 type TimeoutError struct {
 	// Server is the server's URL without credentials.
 	Server string
-	// Which is "connect", "first-byte" or "query" (the Timeouts field).
+	// Which is "connect", "first-byte", "idle" or "query" (the Timeouts
+	// field).
 	Which string
 	// Limit is the timeout that expired.
 	Limit time.Duration
+	// Sending says that an idle timeout expired while the query was
+	// being sent (the server stopped reading it), not inside the answer.
+	Sending bool
 }
 
 // Error says what the server did not do in time.
@@ -86,6 +103,11 @@ func (e *TimeoutError) Error() string {
 		return fmt.Sprintf("%s: no connection within %v (the connect timeout)", e.Server, e.Limit)
 	case "first-byte":
 		return fmt.Sprintf("%s: connected, but no answer within %v (the first-byte timeout; is it ClickHouse's HTTP port?)", e.Server, e.Limit)
+	case "idle":
+		if e.Sending {
+			return fmt.Sprintf("%s: the server stopped reading the query: nothing of it was taken for %v (the idle timeout)", e.Server, e.Limit)
+		}
+		return fmt.Sprintf("%s: the answer began, then the server sent nothing for %v (the idle timeout)", e.Server, e.Limit)
 	}
 	return fmt.Sprintf("%s: the query did not complete within %v (the query timeout)", e.Server, e.Limit)
 }
@@ -121,42 +143,82 @@ func (h HTTP) client(t Timeouts) *http.Client {
 }
 
 // do sends a statement and hands the answer's body to read, within the
-// timeouts (firstByte: whether Timeouts.FirstByte applies). A server's
-// error comes back with the first line of its message.
+// timeouts (firstByte: whether Timeouts.FirstByte applies; Idle applies
+// to every answer's body). A server's error comes back with the first
+// line of its message.
 func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.Reader) error) error {
 	t := h.Timeouts.orDefault()
-	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{h.Server(), "query", t.Query})
+	ctx, cancel := context.WithTimeoutCause(ctx, t.Query, &TimeoutError{Server: h.Server(), Which: "query", Limit: t.Query})
 	defer cancel()
-	reqCtx, stop := ctx, func() {}
+	reqCtx, cancelReq := context.WithCancelCause(ctx)
+	defer cancelReq(nil)
+	stop := func() {}
 	if firstByte {
-		var cancelFirst context.CancelCauseFunc
-		reqCtx, cancelFirst = context.WithCancelCause(ctx)
-		defer cancelFirst(nil)
-		timer := time.AfterFunc(t.FirstByte, func() { cancelFirst(&TimeoutError{h.Server(), "first-byte", t.FirstByte}) })
+		timer := time.AfterFunc(t.FirstByte, func() { cancelReq(&TimeoutError{Server: h.Server(), Which: "first-byte", Limit: t.FirstByte}) })
 		stop = func() { timer.Stop() }
 	}
-	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.urlFor(body), strings.NewReader(body))
+	// The query is sent under the idle clock too, stopped once all of it
+	// was taken: the wait for the answer's header is the computation.
+	sending := newIdleReader(strings.NewReader(body), t.Idle, func() {
+		cancelReq(&TimeoutError{Server: h.Server(), Which: "idle", Limit: t.Idle, Sending: true})
+	})
+	req, err := http.NewRequestWithContext(reqCtx, http.MethodPost, h.urlFor(body), sending)
 	if err != nil {
+		sending.stop()
 		return err
 	}
+	req.ContentLength = int64(len(body))
 	resp, err := h.client(t).Do(req)
+	sending.stop()
 	stop()
 	if err != nil {
 		return h.cause(reqCtx, err, t)
 	}
 	defer resp.Body.Close()
+	answer := newIdleReader(resp.Body, t.Idle, func() { cancelReq(&TimeoutError{Server: h.Server(), Which: "idle", Limit: t.Idle}) })
+	defer answer.stop()
 	if resp.StatusCode != http.StatusOK {
-		msg, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
+		msg, err := io.ReadAll(io.LimitReader(answer, maxErrorBody+1))
 		if err != nil {
 			return h.cause(reqCtx, err, t)
 		}
 		return fmt.Errorf("%s: %s", resp.Status, errorText(msg, len(msg) > maxErrorBody))
 	}
-	if err := read(resp.Body); err != nil {
+	if err := read(answer); err != nil {
 		return h.cause(reqCtx, err, t)
 	}
 	return nil
 }
+
+// idleReader reads an answer's body and calls expire, which cancels the
+// request, when no byte has come for limit (Timeouts.Idle): each read
+// that brings bytes restarts the clock.
+type idleReader struct {
+	r     io.Reader
+	limit time.Duration
+	timer *time.Timer
+}
+
+// newIdleReader starts the clock of r's silence.
+func newIdleReader(r io.Reader, limit time.Duration, expire func()) *idleReader {
+	return &idleReader{r: r, limit: limit, timer: time.AfterFunc(limit, expire)}
+}
+
+// Read reads from r, restarting the clock when bytes came, and stopping
+// it at r's end.
+func (ir *idleReader) Read(p []byte) (int, error) {
+	n, err := ir.r.Read(p)
+	switch {
+	case err != nil:
+		ir.timer.Stop()
+	case n > 0:
+		ir.timer.Reset(ir.limit)
+	}
+	return n, err
+}
+
+// stop stops the clock once the answer is read or given up.
+func (ir *idleReader) stop() { ir.timer.Stop() }
 
 // longQuery is ClickHouse's default max_query_size (bytes): a longer
 // query (a scan of many models, whose coefficients it carries) raises the
@@ -224,7 +286,7 @@ func (h HTTP) cause(ctx context.Context, err error, t Timeouts) error {
 	// (the dial, the TLS handshake).
 	var ne net.Error
 	if h.Client == nil && errors.As(err, &ne) && ne.Timeout() {
-		return &TimeoutError{h.Server(), "connect", t.Connect}
+		return &TimeoutError{Server: h.Server(), Which: "connect", Limit: t.Connect}
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {

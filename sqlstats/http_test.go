@@ -115,7 +115,7 @@ func TestTimeoutDefaults(t *testing.T) {
 	got := Timeouts{Query: time.Second}.orDefault()
 	require.Equal(t, time.Second, got.Query)
 	require.Equal(t, DefaultTimeouts.Connect, got.Connect)
-	for _, d := range []time.Duration{DefaultTimeouts.Connect, DefaultTimeouts.FirstByte, DefaultTimeouts.Query} {
+	for _, d := range []time.Duration{DefaultTimeouts.Connect, DefaultTimeouts.FirstByte, DefaultTimeouts.Idle, DefaultTimeouts.Query} {
 		require.Positive(t, d)
 	}
 }

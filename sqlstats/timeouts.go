@@ -7,13 +7,13 @@ import (
 )
 
 // String prints the timeouts set (> 0) as ParseTimeouts reads them:
-// connect=D,first-byte=D,query=D ("" when none is set).
+// connect=D,first-byte=D,idle=D,query=D ("" when none is set).
 func (t Timeouts) String() string {
 	var parts []string
 	for _, w := range []struct {
 		name string
 		v    time.Duration
-	}{{"connect", t.Connect}, {"first-byte", t.FirstByte}, {"query", t.Query}} {
+	}{{"connect", t.Connect}, {"first-byte", t.FirstByte}, {"idle", t.Idle}, {"query", t.Query}} {
 		if w.v > 0 {
 			parts = append(parts, w.name+"="+w.v.String())
 		}
@@ -22,8 +22,8 @@ func (t Timeouts) String() string {
 }
 
 // ParseTimeouts reads s into t: a DURATION bounds each query as a whole
-// (Query); a comma-separated list of connect=D, first-byte=D and query=D
-// sets them one by one (in Go's syntax: 90s, 5m, 1h30m; each > 0). The
+// (Query); a comma-separated list of connect=D, first-byte=D, idle=D and
+// query=D sets them one by one (in Go's syntax: 90s, 5m, 1h30m; each > 0). The
 // fields s does not name are left as they are.
 func ParseTimeouts(s string, t *Timeouts) error {
 	for _, part := range strings.Split(s, ",") {
@@ -40,10 +40,12 @@ func ParseTimeouts(s string, t *Timeouts) error {
 			t.Connect = v
 		case "first-byte":
 			t.FirstByte = v
+		case "idle":
+			t.Idle = v
 		case "query":
 			t.Query = v
 		default:
-			return fmt.Errorf("unknown timeout %q (connect, first-byte or query)", name)
+			return fmt.Errorf("unknown timeout %q (connect, first-byte, idle or query)", name)
 		}
 	}
 	return nil

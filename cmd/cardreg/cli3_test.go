@@ -136,8 +136,8 @@ func TestProgressWorksOrIsRefused(t *testing.T) {
 	}{
 		{[]string{"fit", "--lambda", "1"}, "", "has no steps to show in a fit at one lambda (--lambda 1)"},
 		{[]string{"fit", "--lambda", "theory"}, "", "has no steps to show in a fit at one lambda (--lambda theory)"},
-		{[]string{"fit", "--family", "poisson", "--lambda", "1"}, "", "has no steps to show"},
-		{[]string{"fit", "--family", "poisson", "--lambda", "cv"}, "", "is not drawn yet for a poisson fit in memory"},
+		{[]string{"fit", "--family", "poisson", "--lambda", "1"}, "", "is not drawn yet for a poisson fit in memory (the glm package reports no steps): add --stream"},
+		{[]string{"fit", "--family", "poisson", "--lambda", "cv"}, "", "is not drawn yet for a poisson fit in memory (the glm package reports no steps)\n"},
 		{[]string{"path", "--family", "poisson", "--nlambda", "5"}, "", "is not drawn yet for a poisson fit in memory (the glm package reports no steps): add --stream"},
 		{[]string{"cv", "--offset", "x2", "--nlambda", "5"}, "", "is not drawn yet for a gaussian fit in memory"},
 		{[]string{"fit", "--lambda", "1", "--stream"}, "streaming", ""},

@@ -197,8 +197,8 @@ func dbFolds(ctx context.Context, q sqlstats.HTTP, col string, src sqlstats.Sour
 func redactURL(raw string) string { return sqlstats.HTTP{URL: raw}.Server() }
 
 // dbTimeout is the value of --db-timeout: a duration bounds each query as
-// a whole; connect=D, first-byte=D and query=D (comma separated) set the
-// timeouts one by one. Unset ones keep sqlstats.DefaultTimeouts.
+// a whole; connect=D, first-byte=D, idle=D and query=D (comma separated)
+// set the timeouts one by one. Unset ones keep sqlstats.DefaultTimeouts.
 type dbTimeout struct {
 	sqlstats.Timeouts
 	set bool
@@ -226,5 +226,6 @@ func dbTimeoutUsage() string {
 	t := sqlstats.DefaultTimeouts
 	return fmt.Sprintf("with --db: how long to wait for each query as a whole (a `DURATION`: 90s, 1h), or the waits one by one: "+
 		"connect=D (opening the connection, default %v), first-byte=D (the server's first answer, to the schema query, default %v), "+
-		"query=D (each query from connecting to its last byte, default %v); comma separated", t.Connect, t.FirstByte, t.Query)
+		"idle=D (silence inside an answer once it began: no byte for D gives up, default %v), "+
+		"query=D (each query from connecting to its last byte, default %v); comma separated", t.Connect, t.FirstByte, t.Idle, t.Query)
 }

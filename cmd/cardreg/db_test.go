@@ -207,7 +207,7 @@ func TestDBTimeouts(t *testing.T) {
 	for _, bad := range []string{"0", "-5s", "abc", "5", "connect=", "x=1s", "query=1s,first-byte=0s"} {
 		oneLine(t, cardreg(t, "fit", "--db", stall.URL, "--table", "t", "--db-timeout", bad), 2, "db-timeout")
 	}
-	oneLine(t, cardreg(t, "fit", "--db-timeout", "1m", "x.csv"), 2, "need --db")
+	oneLine(t, cardreg(t, "fit", "--db-timeout", "1m", "x.csv"), 2, "--db-timeout needs --db")
 }
 
 // TestClickHouseReadmeRecipe runs README's recipe for loading a CSV file

@@ -52,6 +52,9 @@ func (f *fitFlags) validateFamily() error {
 		return usagef("--type-measure %s is not one of %s for --family %s", m, strings.Join(estimator.Measures(fam), ", "), fam.Name())
 	}
 	if f.fam.penaltyFactor != "" && f.penalty != "lasso" {
+		if f.route() != inMemory { // the flags table refuses --exclude there
+			return usagef("--penalty-factor is for the lasso; for %s, --exclude leaves predictors unpenalised, in memory only (not with --stream or --db)", f.penalty)
+		}
 		return usagef("--penalty-factor is for the lasso; for %s use --exclude to leave predictors unpenalised", f.penalty)
 	}
 	if !f.familyFit() {
@@ -71,22 +74,6 @@ func (f *fitFlags) validateFamily() error {
 		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
 	case f.responses != "":
 		return usagef("%s: one response at a time (--target)", what)
-	case f.db != "":
-		return f.dbFamily(what)
-	}
-	return nil
-}
-
-// dbFamily checks a family fit from --db: binomial and Poisson, fitted in
-// rounds of scans, without what the rounds do not fit.
-func (f *fitFlags) dbFamily(what string) error {
-	switch {
-	case f.fam.family != "binomial" && f.fam.family != "poisson":
-		return usagef("%s: --db fits gaussian, binomial and poisson models", what)
-	case f.fam.exclude != "" || f.relax || f.noIntercept:
-		return usagef("%s with --db: --exclude, --relax and --no-intercept are not supported (fit in memory or from a file)", what)
-	case f.fam.typeMeasure == "auc":
-		return usagef("--type-measure auc needs every held-out prediction at once: not with --db")
 	}
 	return nil
 }
@@ -192,12 +179,22 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 }
 
 // foldHint adds the flags to a fold that cannot be fitted (estimator.FoldError,
-// estimator.FoldWeightError).
-func foldHint(err error) error {
+// estimator.FoldWeightError, estimator.EmptyFoldError): those that choose
+// the folds, only --foldid's column when it is given (it refuses --seed
+// and --folds).
+func foldHint(err error, f *fitFlags) error {
 	var fe *estimator.FoldError
 	var we *estimator.FoldWeightError
-	if errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we) {
-		return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
+	var ee *estimator.EmptyFoldError
+	switch {
+	case errors.As(err, &ee) && f.foldid != "":
+		return fmt.Errorf("%w: the --foldid column %s numbers the folds 1…%d, each needs rows of positive weight", err, data.ShortText([]byte(f.foldid)), ee.Folds)
+	case errors.As(err, &ee):
+		return fmt.Errorf("%w: its rows all weigh 0 (--weights); another --seed deals the rows otherwise", err)
+	case !(errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we)):
+		return err
+	case f.foldid != "":
+		return fmt.Errorf("%w (the --foldid column %s)", err, data.ShortText([]byte(f.foldid)))
 	}
-	return err
+	return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
 }

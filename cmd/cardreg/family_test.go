@@ -220,7 +220,7 @@ func TestFamilyStream(t *testing.T) {
 	require.InEpsilon(t, gm.Objective, gs.Objective, 1e-9)
 	require.InDeltaSlice(t, gm.Coefficients, gs.Coefficients, 1e-6)
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--stream", bad), 2, "--lambda NUMBER")
-	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
+	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", "--folds", "3", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 	oneLine(t, cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", bad), 2, "auc")
 	oneLine(t, cardreg(t, "path", "--family", "binomial", "--stream", bad), 1, "bad.csv:4", `column "y"`, "not 0 or 1")
 }

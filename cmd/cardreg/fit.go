@@ -150,12 +150,23 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 
 // convergeAdvice says what may help a fit that did not converge: more
 // iterations help one that hit --max-iter, not one that stalled (its
-// objective and duality gap no longer improving: a badly scaled problem).
-func convergeAdvice(stalled bool) string {
+// objective and duality gap no longer improving: a badly scaled problem;
+// noFactors: whether --standardize may rescale it).
+func convergeAdvice(stalled, noFactors bool) string {
 	if stalled {
-		return "raise --tol, or rescale the data (--standardize); more --max-iter does not help a stalled fit"
+		return "raise --tol, or " + rescaleAdvice(noFactors) + "; more --max-iter does not help a stalled fit"
 	}
 	return "raise --max-iter or --tol"
+}
+
+// rescaleAdvice says how to rescale the predictors: --standardize, which
+// does not combine with factor predictors (noFactors false), or in the
+// file.
+func rescaleAdvice(noFactors bool) string {
+	if noFactors {
+		return "rescale the data (--standardize)"
+	}
+	return "rescale the numeric columns in the file (--standardize does not combine with factor predictors)"
 }
 
 // inputs lists the files the command reads: the data and the files --G,
@@ -182,7 +193,7 @@ func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 		if r.DualityGap != nil {
 			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
 		}
-		s += "; " + convergeAdvice(status == solver.Stalled.String()) + ")"
+		s += "; " + convergeAdvice(status == solver.Stalled.String(), len(r.Factors) == 0) + ")"
 		if saving {
 			s += "; the saved model records converged: false"
 		}
@@ -200,9 +211,6 @@ func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 // --db, and returns them (the source's name for --db).
 func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 	if f.db == "" {
-		if f.table != "" || f.query != "" || f.dbTimeout.set {
-			return nil, usagef("--table, --query and --db-timeout need --db")
-		}
 		if len(pos) != 1 {
 			return nil, usagef("expected one data file, got %d arguments", len(pos))
 		}
@@ -218,9 +226,6 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 		if err := sqlstats.CheckTable(f.table); err != nil {
 			return nil, usagef("--table: %v", err)
 		}
-	}
-	if f.lambda.theory() {
-		return nil, usagef("--lambda theory needs the rows: not available with --db")
 	}
 	name := redactURL(f.db) + " table " + f.table
 	if f.query != "" {
@@ -289,8 +294,8 @@ func (f *fitFlags) validateLambda() error {
 			return usagef("--lambda theory is defined for the %s penalties, not %s", joinNames(penalty.Names(func(k penalty.Kind) bool { return k.Theory }), "and"), f.penalty)
 		}
 	case f.lambda.onGrid():
-		if f.folds < 3 {
-			return usagef("--folds must be at least 3 (as cv.glmnet), got %d", f.folds)
+		if f.folds < estimator.MinFolds {
+			return usagef("--folds must be at least %d (as cv.glmnet), got %d", estimator.MinFolds, f.folds)
 		}
 	default:
 		if err := f.lambda.parseFit(); err != nil {
@@ -389,7 +394,7 @@ func (pr *problem) passes() int {
 // noting the choice in res.
 func (pr *problem) cvModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
 	progress, erase := fitProgress(f.stderr, f.progress, "cross-validating")
-	cv, err := pr.crossValidate(path, f, &estimator.PathOptions{Options: pr.opts}, progress)
+	cv, err := pr.crossValidate(path, "fit", f, &estimator.PathOptions{Options: pr.opts}, progress)
 	erase()
 	if err != nil {
 		return nil, err
@@ -423,12 +428,21 @@ func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*esti
 	return m, pr.inFile(path, err)
 }
 
-// checkFolds refuses more folds than rows, naming the file and the way out.
-func checkFolds(path string, n, folds int) error {
-	if n < folds {
-		return fmt.Errorf("%s: %d folds for %d observations: use --folds %d or fewer, or give --lambda", path, folds, n, n)
+// checkFolds refuses more folds than rows in the command cmd, naming the
+// file and a way out that works: fewer --folds (estimator.MaxFolds, never
+// below estimator.MinFolds), else a fit at one λ, which needs no folds.
+func checkFolds(path, cmd string, n, folds int) error {
+	if n >= folds {
+		return nil
 	}
-	return nil
+	other := "give --lambda NUMBER, aic or bic (no folds)"
+	if cmd != "fit" {
+		other = "fit without folds (cardreg path, or cardreg fit --lambda NUMBER, aic or bic)"
+	}
+	if k := estimator.MaxFolds(n); k > 0 {
+		return fmt.Errorf("%s: %d folds for %d observations: use --folds %d or fewer, or %s", path, folds, n, k, other)
+	}
+	return fmt.Errorf("%s: %d observations are too few to cross-validate (%d at least, one per fold): %s", path, n, estimator.MinFolds, other)
 }
 
 // readMatrix reads a headerless numeric CSV with p columns: the G of the

@@ -182,13 +182,13 @@ func TestStreamedGLMMessages(t *testing.T) {
 	}
 	dir := t.TempDir()
 	bad := writeFile(t, dir, "bad.csv", "a,b,y\n1,2,0\n2,1,1\n3,3,2\n1,1,0\n")
-	for _, cmd := range [][]string{{"fit", "--lambda", "1"}, {"path"}, {"cv"}} {
+	for _, cmd := range [][]string{{"fit", "--lambda", "1"}, {"path"}, {"cv", "--folds", "3"}} {
 		res := cardreg(t, append(cmd, "--family", "binomial", "--stream", bad)...)
 		oneLine(t, res, 1, "bad.csv:4", "not 0 or 1")
 		require.Equal(t, 1, strings.Count(res.stderr, "bad.csv"), res.stderr)
 	}
 	res := cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", creditData)
-	oneLine(t, res, 2, "cardreg cv: a streamed cross-validation")
+	oneLine(t, res, 2, "cardreg cv: --type-measure auc cannot score a streamed cross-validation")
 	require.NotContains(t, res.stderr, "cv: cv:")
 }
 

@@ -62,7 +62,7 @@ func TestNoDoubledPrefix(t *testing.T) {
 	dir := t.TempDir()
 	one := writeFile(t, dir, "one.csv", rareCSV(60, []int{5, 9}, 1))
 	res := cardreg(t, "cv", "--family", "binomial", "--stream", "--type-measure", "auc", "--drop", "fold", one)
-	oneLine(t, res, 2, "cardreg cv: a streamed cross-validation cannot score")
+	oneLine(t, res, 2, "cardreg cv: --type-measure auc cannot score a streamed cross-validation")
 	require.NotContains(t, res.stderr, "cv: cv:")
 }
 

@@ -31,6 +31,8 @@ func parseModelFrom(path string, b []byte) (*modelfile.Linear, error) {
 // predictFlags are the flags of cardreg predict.
 type predictFlags struct {
 	model, out, sep, typ, unseen string
+	// typeGiven says --type was given: a network has no --type to honour.
+	typeGiven bool
 }
 
 func newPredictFlags() (*flag.FlagSet, *predictFlags) {
@@ -79,6 +81,7 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if err == nil {
+		f.typeGiven = givenFlags(fs)["type"]
 		err = f.validate(pos)
 	}
 	if err == nil {
@@ -92,11 +95,10 @@ func runPredict(args []string, stdout, stderr io.Writer) int {
 		unseen = &predict.Unseen{}
 	}
 	err = outfile.Write("--out", f.out, stdout, func(w io.Writer) error {
-		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f.typ, unseen)
+		return predictFile(w, f.model, pos[0], []rune(f.sep)[0], f, unseen)
 	})
 	if err != nil {
-		fmt.Fprintf(stderr, "cardreg predict: %v\n", err)
-		return 1
+		return exitStatus(stderr, "predict", err) // 2 for what the model cannot take (--type)
 	}
 	if unseen != nil && unseen.Rows > 0 {
 		fmt.Fprintf(stderr, "cardreg predict: warning: %d row(s) hold a factor level the model does not have, predicted at the reference level (--unseen reference); the first: %s\n", unseen.Rows, unseen.First)
@@ -130,8 +132,10 @@ func (f *predictFlags) validate(pos []string) error {
 // predictFile writes the CSV of predictions of the model for the rows of
 // the data file: X·coefficients + intercept, streamed row by row in
 // constant memory (only the model's columns are read; unseen as
-// predict.Linear takes it), or the network's predictions.
-func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string, unseen *predict.Unseen) error {
+// predict.Linear takes it; f.typ the prediction's type), or the network's
+// predictions, which take no --type.
+func predictFile(w io.Writer, modelPath, dataPath string, sep rune, f *predictFlags, unseen *predict.Unseen) error {
+	typ := f.typ
 	raw, err := jsonx.ReadFile(modelPath)
 	if err != nil {
 		return err
@@ -141,6 +145,9 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, typ string, 
 		Names  []string
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Format == deepreg.SavedFormat {
+		if f.typeGiven {
+			return usagef("--type is for models saved by cardreg fit: %s is a network (cardreg net), which predicts its fitted value, or its class when trained with --loss xent", data.InputName(modelPath))
+		}
 		return predictNetworkFile(w, raw, head.Names, modelPath, dataPath, sep)
 	}
 	m, err := parseModelFrom(modelPath, raw)

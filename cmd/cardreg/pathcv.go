@@ -150,11 +150,12 @@ func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
 	return pr.cvCSV(file, po, f, progress)
 }
 
-// crossValidate runs cv.glmnet's cross-validation with the folds of
-// --foldid, or of --folds and --seed, drawing it with progress.
-func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
-	if pr.foldID == nil && pr.src == nil {
-		if err := checkFolds(path, pr.n, f.folds); err != nil {
+// crossValidate runs cv.glmnet's cross-validation of the command cmd (fit
+// or cv) with the folds of --foldid, or of --folds and --seed, drawing it
+// with progress.
+func (pr *problem) crossValidate(path, cmd string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
+	if f.foldid == "" { // else the folds are the column's, on every route
+		if err := checkFolds(path, cmd, pr.n, f.folds); err != nil {
 			return nil, err
 		}
 	}
@@ -162,7 +163,7 @@ func (pr *problem) crossValidate(path string, f *fitFlags, po *estimator.PathOpt
 	co.Progress = progress
 	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
 	if err != nil {
-		return nil, pr.explain(path, foldHint(err), f, po.Lambdas == nil)
+		return nil, pr.explain(path, foldHint(err, f), f, po.Lambdas == nil)
 	}
 	return cv, nil
 }
@@ -265,7 +266,7 @@ func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags)
 		return "", "", err
 	}
 	pr.sayPasses(f, "path", file)
-	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0), nil
+	return report.PathCSV(path, pr.names, pr.family), pathWarning(path, 0, pr.design == nil), nil
 }
 
 // sayPasses says on stderr how many passes over a streamed file a path or
@@ -281,9 +282,9 @@ func (pr *problem) sayPasses(f *pathFlags, cmd, file string) {
 }
 
 // pathWarning says why a path stopped early, how many of its fits (and
-// of the cross-validation folds') did not converge and what may help, or
-// "" when all is well.
-func pathWarning(p *estimator.Path, folds int) string {
+// of the cross-validation folds') did not converge and what may help
+// (noFactors: whether --standardize may), or "" when all is well.
+func pathWarning(p *estimator.Path, folds int, noFactors bool) string {
 	var parts []string
 	if p.Note != "" {
 		parts = append(parts, "the path "+p.Note)
@@ -308,7 +309,7 @@ func pathWarning(p *estimator.Path, folds int) string {
 		parts = append(parts, fmt.Sprintf("%d cross-validation fold fits did not converge (the curve includes them)", folds))
 	}
 	if k > 0 || folds > 0 {
-		parts = append(parts, convergeAdvice(stalled))
+		parts = append(parts, convergeAdvice(stalled, noFactors))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -318,7 +319,7 @@ func pathWarning(p *estimator.Path, folds int) string {
 // coefficient values of the full-data fit at that λ, and the marks of
 // λ_min and λ_1se.
 func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, progress func(done, total int)) (string, string, error) {
-	cv, err := pr.crossValidate(file, f.fitFlags, po, progress)
+	cv, err := pr.crossValidate(file, "cv", f.fitFlags, po, progress)
 	if err == nil && cv.OutOfRange != nil { // the curve cannot be printed
 		err = pr.explain(file, cv.OutOfRange, f.fitFlags, po.Lambdas == nil)
 	}
@@ -331,5 +332,5 @@ func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, p
 		}
 	}
 	pr.sayPasses(f, "cv", file)
-	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged), nil
+	return report.CVCSV(cv, pr.n), pathWarning(cv.Path, cv.Unconverged, pr.design == nil), nil
 }

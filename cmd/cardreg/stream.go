@@ -67,7 +67,8 @@ const (
 // form decides, once, how the data of the command cmd are read: by SQL
 // with --db; a gaussian fit with weights, or one streamed (shouldStream),
 // into sufficient statistics; a family fit streamed when asked (--stream)
-// or, when its flags can stream (streamRefusal), above the memory budget.
+// or, when the flags table refuses none of its flags on the stream route
+// (flagRules), above the memory budget.
 func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
@@ -78,7 +79,7 @@ func (f *fitFlags) form(path, cmd string) form {
 		}
 	case f.stream:
 		return inPasses
-	case f.fam.family != "gaussian" && f.streamRefusal(cmd) == nil && shouldStream(path, f):
+	case f.fam.family != "gaussian" && f.refusal(f.flagRules(cmd), onStream) < 0 && shouldStream(path, f):
 		return inPasses
 	}
 	return inRows
@@ -153,7 +154,13 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 // (data.ReadStats): the rows are never held.
 func loadStats(path string, f *fitFlags) (*problem, error) {
 	if f.lambda.theory() {
-		return nil, usagef("--lambda theory needs the unweighted rows in memory: leave out --stream and --weights (or raise --memory)")
+		// --stream itself is refused by the flags table; here the weights
+		// or the file's size chose the statistics.
+		way := "leave out --weights"
+		if f.tooBig {
+			way = "raise --memory (the file is streamed for its size)"
+		}
+		return nil, usagef("--lambda theory needs the unweighted rows in memory: %s", way)
 	}
 	k := 1
 	if f.lambda.onGrid() {
@@ -171,9 +178,6 @@ func loadStats(path string, f *fitFlags) (*problem, error) {
 // loadStream opens the file for a fit by passes (estimator.Stream), after
 // a first pass that learns the predictors and counts the rows.
 func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
-	if err := f.streamRefusal(cmd); err != nil {
-		return nil, err
-	}
 	if err := rereadable(path, f.fam.family); err != nil {
 		return nil, err
 	}
@@ -243,8 +247,8 @@ func rereadable(path, family string) error {
 func (pr *problem) named(err error) error {
 	var se *estimator.ScaleError
 	if errors.As(err, &se) {
-		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: rescale them, or use --standardize",
-			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax)
+		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: %s",
+			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax, rescaleAdvice(pr.design == nil))
 	}
 	return err
 }
@@ -291,16 +295,21 @@ func shouldStream(path string, f *fitFlags) bool {
 	return true
 }
 
-// streamAdvice is what to do when streamed statistics do not fit: fewer
-// columns, fewer folds (folds says whether they count), or the rows in
-// memory when --stream asked for streaming (not the file's size).
-func streamAdvice(f *fitFlags, folds bool) string {
+// streamAdvice is what to do when streamed statistics on k folds do not
+// fit: fewer columns, fewer folds when there are more than
+// estimator.MinFolds (from --folds, or the --foldid column's), or the
+// rows in memory when --stream asked for streaming (not the file's size).
+func streamAdvice(f *fitFlags, k int) string {
 	ways := []string{"drop columns (--predictors, --drop)"}
 	if f.stream {
 		ways = append(ways, "fit in memory without --stream when the rows are few")
 	}
-	if folds {
-		ways = append(ways, "use fewer --folds")
+	switch {
+	case k <= estimator.MinFolds:
+	case f.foldid != "":
+		ways = append(ways, fmt.Sprintf("number fewer folds in the --foldid column (%d at least)", estimator.MinFolds))
+	default:
+		ways = append(ways, fmt.Sprintf("use fewer --folds (%d at least)", estimator.MinFolds))
 	}
 	last := len(ways) - 1
 	if last == 0 {
@@ -322,20 +331,20 @@ func checkStats(kind string, d, k int, f *fitFlags) error {
 	if k == 1 {
 		what = fmt.Sprintf("%s of %d variables", kind, d)
 	}
-	return membudget.CheckSquares(what, membudget.StreamMatrices(k), d, membudget.Of(f.memory), streamAdvice(f, k > 1))
+	return membudget.CheckSquares(what, membudget.StreamMatrices(k), d, membudget.Of(f.memory), streamAdvice(f, k))
 }
 
 // checkNewton refuses a streamed generalised linear fit of p predictors
 // whose Newton statistics would not fit in the budget.
 func checkNewton(p int, f *fitFlags) error {
 	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
-	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(f.memory), streamAdvice(f, false))
+	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(f.memory), streamAdvice(f, 1))
 }
 
 // checkRounds refuses a binomial or Poisson fit in rounds of p predictors
 // on k folds whose matrices and sample would not fit in the budget.
 func checkRounds(p, k int, f *fitFlags) error {
-	return membudget.CheckRounds(p, k, estimator.RoundsSampleSize, membudget.Of(f.memory), streamAdvice(f, k > 1))
+	return membudget.CheckRounds(p, k, estimator.RoundsSampleSize, membudget.Of(f.memory), streamAdvice(f, k))
 }
 
 // checkGram refuses an in-memory fit of n rows and p predictors whose Gram

@@ -14,6 +14,23 @@ import (
 // form and caller (estimator.DefaultFolds, the command line's --folds).
 const DefaultFolds = 10
 
+// MinFolds is the fewest folds a cross-validation takes, cv.glmnet's 3
+// (two folds leave no spread of held-out errors to speak of), for every
+// fit, form and caller.
+const MinFolds = 3
+
+// MaxFolds returns the most folds n observations can be cross-validated
+// on (every fold holds one at least): n, or 0 when n < MinFolds, too few
+// observations to cross-validate at all. Messages that suggest a number
+// of folds take it from here, so that they never suggest one below
+// MinFolds.
+func MaxFolds(n int) int {
+	if n < MinFolds {
+		return 0
+	}
+	return n
+}
+
 // Assign returns each of n rows' fold (0…k−1) under seed: row i goes to
 // suffstat.RowFold(i, seed, k), the assignment a streamed pass deals the
 // same rows by, so rows in memory and the same rows streamed get the same
@@ -50,8 +67,8 @@ func CheckIDs(id []int, n int) (int, error) {
 			return 0, fmt.Errorf("fold %d of 0…%d has no rows", f, k-1)
 		}
 	}
-	if k < 3 {
-		return 0, fmt.Errorf("%d folds: cross-validation needs at least 3", k)
+	if k < MinFolds {
+		return 0, fmt.Errorf("%d folds: cross-validation needs at least %d", k, MinFolds)
 	}
 	return k, nil
 }

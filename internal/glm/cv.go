@@ -163,7 +163,11 @@ func (e *FoldError) Error() string {
 	if e.Rest == 1 {
 		return fmt.Sprintf("%s: the only row of the %d with another response is in fold %d; cross-validation needs at least 2 such rows, spread over the folds", head, e.N, e.Fold)
 	}
-	return fmt.Sprintf("%s: all %d of the %d rows with another response are in fold %d; use fold ids that spread those rows over the folds (stratified), or fewer folds", head, e.Rest, e.N, e.Fold)
+	fewer := ""
+	if e.Folds > cvcurve.MinFolds {
+		fewer = ", or fewer folds"
+	}
+	return fmt.Sprintf("%s: all %d of the %d rows with another response are in fold %d; use fold ids that spread those rows over the folds (stratified)%s", head, e.Rest, e.N, e.Fold, fewer)
 }
 
 // checkFoldResponses returns a *FoldError when the training rows of fold
@@ -332,10 +336,10 @@ func foldCount(co *CVOptions) int {
 // checkFoldCount checks K for n observations (n < 0: not known yet).
 func checkFoldCount(k, n int) error {
 	switch {
-	case n < 0 && k < 3:
-		return fmt.Errorf("glm: %d folds: need at least 3", k)
-	case k < 3 || n >= 0 && k > n:
-		return fmt.Errorf("glm: %d folds for %d observations: need 3 ≤ K ≤ n", k, n)
+	case n < 0 && k < cvcurve.MinFolds:
+		return fmt.Errorf("glm: %d folds: need at least %d", k, cvcurve.MinFolds)
+	case k < cvcurve.MinFolds || n >= 0 && k > n:
+		return fmt.Errorf("glm: %d folds for %d observations: need %d ≤ K ≤ n", k, n, cvcurve.MinFolds)
 	}
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -61,6 +62,19 @@ func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOpt
 	return path, sc.path(path)
 }
 
+// EmptyFoldError reports a fold of the statistics with no weight: no
+// rows, or rows of weight 0 only. Folds dealt by a seed are never empty
+// when there are as many rows as folds; a fold column can leave one out.
+type EmptyFoldError struct {
+	// Fold is the fold (1…K) and Folds is K.
+	Fold, Folds int
+}
+
+// Error names the fold.
+func (e *EmptyFoldError) Error() string {
+	return fmt.Sprintf("lsfit: fold %d of %d has no rows, or only rows of weight 0", e.Fold, e.Folds)
+}
+
 // CrossValidateStats is CrossValidate from per-fold statistics: the grid
 // comes from all folds together, fold k is fitted on the merge of the
 // others (suffstat.Folds.Train) and scored on its own statistics by the
@@ -73,12 +87,12 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		co = *opts
 	}
 	k := len(f.Fold)
-	if k < 3 { // as CrossValidate's folds (internal/cvcurve) and cv.glmnet
-		return nil, fmt.Errorf("lsfit: %d folds: cross-validation needs at least 3", k)
+	if k < cvcurve.MinFolds { // as CrossValidate's folds and cv.glmnet
+		return nil, fmt.Errorf("lsfit: %d folds: cross-validation needs at least %d", k, cvcurve.MinFolds)
 	}
 	for i, m := range f.Fold {
 		if m.W == 0 {
-			return nil, fmt.Errorf("lsfit: fold %d has no rows (or zero weight): use fewer folds", i+1)
+			return nil, &EmptyFoldError{Fold: i + 1, Folds: k}
 		}
 	}
 	all := f.All()

@@ -257,6 +257,9 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
       stopf("foldid must hold one fold number 1..K per row (%d rows)", n)
     opts$foldid <- json_array(as.integer(foldid))
   } else {
+    # With fewer than 3 rows no nfolds works: say so, not an empty range.
+    if (n < 3)
+      stopf("%d rows are too few to cross-validate (3 at least, one per fold): fit cardreg() at given lambda values instead", n)
     if (!is.numeric(nfolds) || length(nfolds) != 1L || !is.finite(nfolds) ||
         nfolds < 3 || nfolds != round(nfolds) || nfolds > n)
       stopf("nfolds must be a whole number between 3 and the number of rows (%d)", n)

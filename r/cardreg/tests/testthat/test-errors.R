@@ -21,6 +21,8 @@ test_that("bad input is an R error, never a crash", {
   expect_error(cardreg(x, y, nu = -1), "nu")
   expect_error(cv.cardreg(x, y, foldid = rep(1:2, 10)), "at least 3")
   expect_error(cv.cardreg(x, y, nfolds = 1), "nfolds")
+  # 2 rows: no nfolds works, and the message says so (it offered 3..2).
+  expect_error(cv.cardreg(x[1:2, ], y[1:2], nfolds = 2), "2 rows are too few to cross-validate")
   # Errors the library finds come back with its message.
   expect_error(cardreg(x, y, nlambda = 1), "nlambda")
   expect_error(cardreg(x, y, alpha = 0.5), "unknown option")
