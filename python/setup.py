@@ -47,8 +47,8 @@ def _check_environment():
     missing = [(m, deb) for m, deb in _NEEDS if not _has(m)]
     if missing:
         sys.exit(
-            "cardreg: this Python (%s, under %s) has no %s: make the virtual "
-            "environment with Debian's Python instead: apt-get install "
+            "cardreg: this Python (%s, under %s) has no %s; run instead, "
+            "with Debian's Python and its packages: apt-get install "
             "python3-venv %s python3-pandas python3-sklearn gcc && "
             "/usr/bin/python3 -m venv --system-site-packages .venv && "
             ".venv/bin/pip install --no-build-isolation ./python"
