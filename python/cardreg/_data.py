@@ -183,8 +183,8 @@ def check_dense(X, what="X"):
     if sparse:
         raise TypeError(
             "%s is sparse (%s): cardreg does not support sparse input yet; "
-            "pass a dense array (X.toarray(), or DataFrame.sparse.to_dense())"
-            % (what, type(X).__name__))
+            "pass a dense array (%s.toarray(), or DataFrame.sparse.to_dense())"
+            % (what, type(X).__name__, what))
 
 
 def check_columns(df):
@@ -348,6 +348,7 @@ def vector(v, n, what, allow_none=True):
         if allow_none:
             return None
         raise ValueError("%s is required" % what)
+    check_dense(v, what)
     a = np.asarray(v, dtype=np.float64)
     if a.ndim == 2 and 1 in a.shape:
         a = a.ravel()

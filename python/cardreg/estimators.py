@@ -329,7 +329,11 @@ class _PoissonMixin(RegressorMixin):
                 raise ValueError(
                     "offset_column %r is not a column of X (its columns: %s)"
                     % (col, ", ".join(map(repr, list(X.columns)[:20]))))
-            return X.drop(columns=[col]), X[col].to_numpy()
+            if X[col].dtype.kind not in "fiu":
+                raise ValueError("offset_column %r has dtype %s: the offset "
+                                 "is a number per row (log exposure)"
+                                 % (col, X[col].dtype))
+            return X.drop(columns=[col]), X[col].to_numpy(dtype=np.float64)
         if isinstance(col, (bool, np.bool_)) or not isinstance(
                 col, numbers.Integral):
             raise ValueError(

@@ -102,6 +102,17 @@ class Sparse(unittest.TestCase):
                 with self.subTest(X=type(S).__name__, fn=fn.__name__):
                     self.check(lambda: fn(S, self.y))
 
+    def test_vectors(self):
+        """y, weights and offset: 'setting an array element with a
+        sequence' before."""
+        col = sp.csr_matrix(self.y).T
+        for name, kw in (("y", dict(y=col)),
+                         ("sample_weight", dict(y=self.y, sample_weight=col)),
+                         ("offset", dict(y=self.y, offset=col))):
+            with self.subTest(vector=name):
+                with self.assertRaisesRegex(TypeError, name + " is sparse"):
+                    cardreg.fit(self.X, lam=1.0, **kw)
+
     def test_estimators(self):
         for S in self.inputs:
             for cls in (cardreg.CardinalityRegressor,

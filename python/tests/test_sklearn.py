@@ -197,6 +197,9 @@ class Integration(unittest.TestCase):
             cvest.fit(df, y, offset=off)
         with self.assertRaisesRegex(ValueError, "not a column of X"):
             cvest.predict(df.drop(columns="log_exposure"))
+        cat = df.assign(log_exposure=pd.Categorical(["0"] * n))
+        with self.assertRaisesRegex(ValueError, "has dtype category"):
+            cvest.fit(cat, y)
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             got = cross_val_score(cardreg.CardinalityPoissonRegressor(lam=1.0),
