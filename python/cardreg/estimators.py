@@ -546,9 +546,11 @@ _CV_DOC = """
     lambdas_, cv_mean_, cv_se_ : ndarray
         The grid and cv.glmnet's curve (cvm, cvsd).
     lambda_min_, lambda_1se_ : float
-    coef_, intercept_, clusters_, distinct_values_, duality_gap_,
-    converged_, n_iter_, dev_ratio_ :
-        The full-data path's model at ``lambda_`` (as cv.glmnet's coef).
+    coef_, coef_names_, intercept_, clusters_, distinct_values_,
+    duality_gap_, converged_, n_iter_, dev_ratio_, factors_ :
+        The full-data path's model at ``lambda_`` (as cv.glmnet's coef),
+        described as the plain estimators describe theirs: ``factors_``
+        the level groups, ``clusters_`` the numeric predictors'.
     coef_path_, intercept_path_ : ndarray
         Every model of the path.
     foldid_ : ndarray
