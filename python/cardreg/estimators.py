@@ -227,6 +227,7 @@ class _Base(BaseEstimator):
         factors = _data.has_factors(X)
         X = self._check_X(X, reset=False)
         d = _data.design_like(X, self._design)
+        self._check_offset_given(offset)
         if factors and not np.isfinite(d.x).all():
             # check_array checked a plain X; a frame of factors is checked
             # here, as the library checks it at fit.
@@ -245,6 +246,24 @@ class _Base(BaseEstimator):
                                  "number" % (bad[0], off[bad[0]]))
             eta = eta + off
         return eta
+
+    def _check_offset_given(self, offset):
+        """An offset at prediction exactly when the model was fitted with
+        one, as the library's predict (and glmnet's) requires: without it
+        every prediction, and any score made of them, is off by the rows'
+        exposure."""
+        fitted = getattr(self, "fitted_with_offset_", False)
+        if fitted and offset is None:
+            raise ValueError(
+                "%s was fitted with an offset: predict and score need the "
+                "rows' offset (offset=..., or X's column named by "
+                "offset_column; np.zeros(n) predicts at exposure 1). "
+                "GridSearchCV and cross_val_score pass none to score or "
+                "predict: give the offset as a column of X and name it with "
+                "offset_column" % type(self).__name__)
+        if not fitted and offset is not None:
+            raise ValueError("%s was fitted without an offset: give none"
+                             % type(self).__name__)
 
     def _more_tags(self):
         return {"_xfail_checks": {
@@ -282,13 +301,16 @@ class _PoissonMixin(RegressorMixin):
         X, y, w, off = self._fit_arrays(X, y, sample_weight, offset)
         if np.any(y < 0):
             raise ValueError("Poisson regression needs y >= 0")
+        self._run(X, y, w, off)
         self.fitted_with_offset_ = off is not None
-        return self._run(X, y, w, off)
+        return self
 
     def predict(self, X, offset=None):
         """The expected count exp(offset + b₀ + xᵀβ) for the rows of X
-        (offset: ``offset=``, or X's column ``offset_column``; none: the
-        count at exposure 1)."""
+        (offset: ``offset=``, or X's column ``offset_column``). A model
+        fitted with an offset needs one (``np.zeros(n)``: the count at
+        exposure 1), one fitted without takes none, as glmnet's predict
+        and the library's."""
         X, offset = self._offset_of(X, offset)
         return np.exp(self._link(X, offset))
 
@@ -296,18 +318,12 @@ class _PoissonMixin(RegressorMixin):
         """D², the fraction of Poisson deviance explained (as
         scikit-learn's PoissonRegressor.score), at the rows' offset.
 
-        A model fitted with an offset is scored only with the rows' offset:
-        without it every expected count is off by its exposure, and D²
-        with it. scikit-learn's GridSearchCV and cross_val_score pass no
-        offset to score: give it as a column of X (``offset_column``)."""
+        A model fitted with an offset is scored only with the rows' offset
+        (as predict): without it every expected count is off by its
+        exposure, and D² with it. scikit-learn's GridSearchCV and
+        cross_val_score pass no offset to score: give it as a column of X
+        (``offset_column``)."""
         X, offset = self._offset_of(X, offset)
-        check_is_fitted(self, "coef_")
-        if offset is None and getattr(self, "fitted_with_offset_", False):
-            raise ValueError(
-                "%s was fitted with an offset, and score needs the rows' "
-                "offset: score(X, y, offset=...); for GridSearchCV and "
-                "cross_val_score, which pass none, put the offset in a column "
-                "of X and name it with offset_column" % type(self).__name__)
         from sklearn.metrics import d2_tweedie_score
         return d2_tweedie_score(y, np.exp(self._link(X, offset)), power=1,
                                 sample_weight=sample_weight)

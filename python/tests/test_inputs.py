@@ -68,7 +68,8 @@ class NonFiniteResponse(unittest.TestCase):
         rng = np.random.default_rng(2)
         X = rng.standard_normal((80, 2))
         y = rng.poisson(np.exp(0.3 * X[:, 0]))
-        est = cardreg.CardinalityPoissonRegressor(lam=1.0).fit(X, y)
+        est = cardreg.CardinalityPoissonRegressor(lam=1.0).fit(
+            X, y, offset=np.zeros(80))
         off = np.zeros(80)
         off[7] = np.nan
         with self.assertRaisesRegex(ValueError, "offset: row 7"):

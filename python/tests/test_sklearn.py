@@ -137,6 +137,17 @@ class Integration(unittest.TestCase):
         # by its exposure. Refused, not a wrong D².
         with self.assertRaisesRegex(ValueError, "offset_column"):
             est.score(X, y)
+        # So is predict, as the library's and glmnet's predict: it gave
+        # the counts at exposure 1, which a scorer such as
+        # neg_mean_poisson_deviance compared with the observed counts.
+        with self.assertRaisesRegex(ValueError, "fitted with an offset"):
+            est.predict(X)
+        np.testing.assert_allclose(
+            est.predict(X, offset=np.zeros(len(y))),
+            np.exp(est.intercept_ + X @ est.coef_))
+        est.fit(X, y)
+        with self.assertRaisesRegex(ValueError, "fitted without an offset"):
+            est.predict(X, offset=np.log(expo))
 
     def test_poisson_offset_in_search(self):
         """GridSearchCV and cross_val_score pass score no offset (fit
@@ -207,6 +218,18 @@ class Integration(unittest.TestCase):
         self.assertTrue(np.all(np.isnan(got)), got)
         self.assertTrue(any("offset_column" in str(w.message)
                             for w in caught))
+        # A scorer that calls predict: refused as well, not scored at
+        # exposure 1.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = cross_val_score(cardreg.CardinalityPoissonRegressor(lam=1.0),
+                                  X, y, cv=folds, fit_params={"offset": off},
+                                  scoring="neg_mean_poisson_deviance")
+        self.assertTrue(np.all(np.isnan(got)), got)
+        got = cross_val_score(cardreg.CardinalityPoissonRegressor(
+            lam=1.0, offset_column="log_exposure"), df, y, cv=folds,
+            scoring="neg_mean_poisson_deviance")
+        self.assertTrue(np.all(got < 0) and np.all(np.isfinite(got)), got)
 
     def test_cv_estimators_agree_with_plain(self):
         """The CV estimators' model at λ_min or λ_1se is described as the
