@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -157,6 +158,73 @@ func TestCVEqualsEstimator(t *testing.T) {
 	}
 }
 
+// TestCVFits: a cross-validation's document holds fit's document of its
+// models at λ_min and λ_1se, the same as fit with lambda cv and that rule
+// gives: numeric clusters apart from the factor's level groups.
+func TestCVFits(t *testing.T) {
+	const n, p = 120, 3
+	xr, _, y := rows(n, p, "gaussian", 11)
+	codes := make([]int32, n)
+	for i := range codes {
+		codes[i] = int32(i % 3)
+		y[i] += []float64{0, 2, 2}[i%3]
+	}
+	in := &binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}
+	opts := map[string]any{"factors": []map[string]any{{"name": "g", "levels": []string{"a", "b", "c"}}}, "nlambda": 20, "folds": 4}
+	r, err := binding.CV(in, mustJSON(opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Fits map[string]json.RawMessage
+	}
+	if err := json.Unmarshal(r.JSON(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []string{"min", "1se"} {
+		opts["rule"] = rule
+		f, err := binding.Fit(in, mustJSON(opts))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got, want map[string]any
+		if err := json.Unmarshal(doc.Fits[rule], &got); err != nil {
+			t.Fatalf("%s: %v (%s)", rule, err, doc.Fits[rule])
+		}
+		_ = json.Unmarshal(f.JSON(), &want)
+		if g, w := mustJSON(got), mustJSON(want); string(g) != string(w) {
+			t.Errorf("rule %s: cv's fit\n%s\nfit's\n%s", rule, g, w)
+		}
+		if got["factors"] == nil || strings.Contains(string(mustJSON(got["clusters"])), "g=") {
+			t.Errorf("rule %s: factors %v, clusters %v", rule, got["factors"], got["clusters"])
+		}
+	}
+}
+
+// TestFitRuleGrid: fit with lambda cv, aic or bic chooses along the grid
+// nlambda and min-ratio shape (it used the default grid, silently).
+func TestFitRuleGrid(t *testing.T) {
+	const n, p = 60, 4
+	xr, _, y := rows(n, p, "gaussian", 12)
+	in := &binding.Input{X: xr, N: n, P: p, Y: y}
+	pr, err := binding.Path(in, []byte(`{"nlambda": 4, "min-ratio": 0.5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var grid struct{ Lambda []float64 }
+	_ = json.Unmarshal(pr.JSON(), &grid)
+	for _, rule := range []string{"cv", "aic", "bic"} {
+		r, err := binding.Fit(in, []byte(`{"lambda": "`+rule+`", "nlambda": 4, "min-ratio": 0.5}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lam, _, _, _ := r.Status(0)
+		if !slices.Contains(grid.Lambda, lam) {
+			t.Errorf("lambda %s: %v is not on the grid %v", rule, lam, grid.Lambda)
+		}
+	}
+}
+
 // TestBadInput: each bad input or option is an error saying what is
 // wrong.
 func TestBadInput(t *testing.T) {
@@ -170,6 +238,15 @@ func TestBadInput(t *testing.T) {
 		codes[i] = int32(i % 2)
 	}
 	fac := []map[string]any{{"name": "g", "levels": []string{"a", "b"}}}
+	// A non-finite response or weight on the least-squares route (the
+	// constancy check said "the response is constant" of a NaN).
+	nanY := append([]float64(nil), y...)
+	nanY[6] = math.NaN()
+	infW := make([]float64, n)
+	for i := range infW {
+		infW[i] = 1
+	}
+	infW[2] = math.Inf(-1)
 	cases := []struct {
 		in   *binding.Input
 		opts string
@@ -214,6 +291,14 @@ func TestBadInput(t *testing.T) {
 		{&binding.Input{X: nan, N: n, P: p, Y: y}, `{"folds": 3}`, `row 5: column "x2": +Inf is not a finite number`},
 		{&binding.Input{X: nan, N: n, P: p, Y: y}, `{"family": "poisson", "lambda": 1}`, `row 5: column "x2": +Inf is not a finite number`},
 		{&binding.Input{X: nan, N: n, P: p, Y: y}, `{"penalty": "lasso", "exclude": ["x1"], "lambda": 1}`, `row 5: column "x2": +Inf is not a finite number`},
+		{&binding.Input{X: xr, N: n, P: p, Y: nanY}, `{"lambda": 1}`, "row 7: response: response NaN is not finite"},
+		{&binding.Input{X: xr, N: n, P: p, Y: nanY}, `{}`, "row 7: response: response NaN is not finite"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Weights: infW}, `{"lambda": 1}`, "row 3: weight: -Inf is not a finite number"},
+		{good(), `{"folds": 3.5}`, "folds must be a whole number (an integer), got number 3.5"},
+		{good(), `{"max-iter": 10.0, "lambda": 1}`, "max-iter must be a whole number (an integer), got number 10.0"},
+		{good(), `{"seed": -1}`, "seed must be a whole number ≥ 0 (an integer), got number -1"},
+		{good(), `{"foldid": [1, 2.5]}`, "foldid must be a whole number (an integer), got number 2.5"},
+		{good(), `{"relax": 1, "lambda": 1}`, "relax must be true or false, got number"},
 		{&binding.Input{X: xr[:10], N: n, P: p, Y: y}, `{}`, "x holds 10 values, n×p = 30×3 = 90"},
 		{&binding.Input{X: xr, N: n, P: p, Y: y[:5]}, `{}`, "y holds 5 values for n = 30"},
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Weights: y[:3]}, `{}`, "weights hold 3 values"},

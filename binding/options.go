@@ -3,6 +3,7 @@ package binding
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"reflect"
@@ -180,11 +181,37 @@ func (o *Options) checkEffect(cmd string) error {
 // optionsError says what was wrong with the options' JSON, naming the
 // options when one is unknown.
 func optionsError(err error) error {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Errorf("options: %s must be %s, got %s", te.Field, typeWords(te.Type), te.Value)
+	}
 	msg := err.Error()
 	if name, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
 		return fmt.Errorf("options: unknown option %s (options: %s)", name, strings.Join(optionNames(), ", "))
 	}
 	return fmt.Errorf("options: %s", strings.TrimPrefix(msg, "json: "))
+}
+
+// typeWords says what a value of an option's Go type t is, for a
+// caller who never sees the Go struct (Python's 10.0, R's 10.5).
+func typeWords(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int32, reflect.Int64:
+		return "a whole number (an integer)"
+	case reflect.Uint, reflect.Uint32, reflect.Uint64:
+		return "a whole number ≥ 0 (an integer)"
+	case reflect.Float64:
+		return "a number"
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice:
+		return "a list"
+	case reflect.Map:
+		return "a mapping of names to strings"
+	}
+	return t.String()
 }
 
 func (o *Options) defaults() {

@@ -16,6 +16,9 @@ type pathDoc struct {
 	Note         string     `json:"note,omitempty"`
 	Models       []modelDoc `json:"models"`
 	CV           *cvDoc     `json:"cv,omitempty"`
+	// Fits holds, for a cross-validation, fit's document of the model at
+	// λ_min ("min") and at λ_1se ("1se").
+	Fits map[string]any `json:"fits,omitempty"`
 }
 
 // modelDoc is one model of a path.

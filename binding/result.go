@@ -43,11 +43,17 @@ func Fit(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, pr.explain(err)
 	}
+	return pr.result([]*estimator.Model{m}, pr.fitDoc(res, m))
+}
+
+// fitDoc fills res from model m and returns fit's document of it: the
+// clusters of the numeric predictors and each factor's level groups.
+func (pr *problem) fitDoc(res *report.Fit, m *estimator.Model) any {
 	res.FillAll(m, []string{"y"}, pr.o.Standardize)
 	if pr.lay.design != nil {
 		res.FillModelFactors(pr.lay.design, m, pr.rows.Weights, pr.o.PairWeights)
 	}
-	return pr.result([]*estimator.Model{m}, res.JSONValue())
+	return res.JSONValue()
 }
 
 // Path fits Options' grid ("lambda" a list, else "nlambda" values down
@@ -76,7 +82,16 @@ func CV(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, pr.explain(err)
 	}
-	return pr.result(cv.Path.Models, pr.pathDoc(cv.Path, cv))
+	d := pr.pathDoc(cv.Path, cv)
+	// The models at λ_min and λ_1se as fit with lambda cv reports them,
+	// so that a caller's CV estimator and its fixed-λ one read one
+	// document (the path's models have no factor groups).
+	d.Fits = map[string]any{}
+	for _, rule := range []string{"min", "1se"} {
+		res := pr.report()
+		d.Fits[rule] = pr.fitDoc(res, pr.chosen(cv, rule, res))
+	}
+	return pr.result(cv.Path.Models, d)
 }
 
 // prepare reads the options and builds the problem of command cmd.
@@ -144,20 +159,26 @@ func foldIDs(ids []int, n int) ([]int, error) {
 
 // cvModel cross-validates and returns the fit at λ_min or λ_1se.
 func (pr *problem) cvModel(res *report.Fit) (*estimator.Model, error) {
-	cv, err := pr.crossValidate(&estimator.PathOptions{Options: pr.est})
+	cv, err := pr.crossValidate(pr.pathOptions())
 	if err != nil {
 		return nil, err
 	}
+	return pr.chosen(cv, pr.o.Rule, res), nil
+}
+
+// chosen returns cv's model at λ_min or λ_1se (rule "min" or "1se") and
+// notes in res how λ was chosen.
+func (pr *problem) chosen(cv *estimator.CV, rule string, res *report.Fit) *estimator.Model {
 	k := cv.IndexMin
-	if pr.o.Rule == "1se" {
+	if rule == "1se" {
 		k = cv.IndexSE
 	}
-	res.LambdaRule = "cv, lambda_" + pr.o.Rule
+	res.LambdaRule = "cv, lambda_" + rule
 	if pr.family {
-		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + pr.o.Rule
+		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + rule
 	}
 	res.CV = report.NewCVSummary(cv, pr.o.Folds)
-	return cv.Path.Models[k], nil
+	return cv.Path.Models[k]
 }
 
 // criterionModel fits the generated path and returns its fit of smallest
@@ -167,7 +188,7 @@ func (pr *problem) criterionModel(res *report.Fit) (*estimator.Model, error) {
 	if pr.o.Penalty == "ridge" {
 		return nil, fmt.Errorf("options: lambda %s counts the distinct non-zero coefficients, which ridge does not make: use cv or a number", which)
 	}
-	p, err := estimator.FitPath(pr.rows, pr.pen, &estimator.PathOptions{Options: pr.est})
+	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
 	if err != nil {
 		return nil, err
 	}

@@ -94,7 +94,14 @@ func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 	r := pr.rows
 	y := r.Y.(*mat.Dense).RawMatrix().Data
 	if !pr.family {
-		// As the command line: the least-squares route checks the rest.
+		// A file's reader refuses a non-finite response or weight before
+		// this route sees it; buffers are checked here, before the
+		// constancy test, which a NaN or ±Inf would fail with the wrong
+		// diagnosis. As the command line: the least-squares route checks
+		// the rest.
+		if err := checkResponses(fam, y, r.Weights); err != nil {
+			return rowError(err)
+		}
 		if estimator.IsConstant(y) {
 			return errors.New("data: the response is constant: there is nothing to fit")
 		}
@@ -106,10 +113,33 @@ func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 		err = d.CheckScale()
 	}
 	var ce *datafit.ColumnError
+	if errors.As(err, &ce) {
+		return fmt.Errorf("data: column %s: %v", data.ShortText([]byte(pr.lay.names[ce.Col])), ce.Err)
+	}
+	return rowError(err)
+}
+
+// checkResponses checks each row's response and weight for family fam,
+// as datafit checks a family fit's rows (the predictors are checked by
+// the fit's route).
+func checkResponses(fam datafit.Family, y, weights []float64) error {
+	for i, v := range y {
+		w := 1.0
+		if weights != nil {
+			w = weights[i]
+		}
+		if err := datafit.CheckRow(fam, i, nil, v, w, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rowError words a data check's error as the command line does: a row's
+// from 1, with the field at fault.
+func rowError(err error) error {
 	var re *datafit.RowError
 	switch {
-	case errors.As(err, &ce):
-		return fmt.Errorf("data: column %s: %v", data.ShortText([]byte(pr.lay.names[ce.Col])), ce.Err)
 	case errors.As(err, &re):
 		return fmt.Errorf("data: row %d: %s: %v", re.Row+1, re.What, re.Err)
 	case err != nil:

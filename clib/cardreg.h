@@ -102,7 +102,9 @@ int cardreg_status(cardreg_handle h, int64_t k, double *lambda, double *gap,
  * certificate, the CV summary when λ was cross-validated); for a path or
  * a cross-validation the grid, every model's coefficients, intercept,
  * gap, status, deviance ratio and clusters, and the curve (cvm, cvsd,
- * lambda_min, lambda_1se). *out is freed with cardreg_string_free. */
+ * lambda_min, lambda_1se) with, in "fits", cardreg_fit's document of the
+ * models at lambda_min and lambda_1se. *out is freed with
+ * cardreg_string_free. */
 int cardreg_json(cardreg_handle h, char **out);
 
 /* Predictions of model k for n new rows laid out as at fitting (the same

@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 need=()
-for pkg in python3-venv python3-numpy python3-pandas python3-sklearn gcc libc6-dev; do
+for pkg in python3-venv python3-setuptools python3-wheel python3-numpy python3-pandas python3-sklearn gcc libc6-dev; do
   if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
     need+=("$pkg")
   fi

@@ -8,19 +8,59 @@ folder lives in, built here as a C shared library at install time:
 run from the repository root (``..`` of this folder; CARDREG_SOURCE
 overrides it). Go is found as $GO, on PATH, or at /usr/local/go/bin/go;
 cgo needs a C compiler (gcc, or $CC).
-Nothing is downloaded by pip: install with
+Nothing is downloaded by pip: install with Debian's Python (not a pyenv or
+other python3 that may come first on PATH, which lacks Debian's packages)
 
-    python3 -m venv --system-site-packages .venv
+    /usr/bin/python3 -m venv --system-site-packages .venv
     .venv/bin/pip install --no-build-isolation ./python
+
+Without build isolation pip builds with what the environment has: the
+build checks first that it has setuptools, wheel (setuptools' bdist_wheel
+before 70.1) and numpy, and says in one line what to run instead.
 """
 
+import importlib.util
 import os
 import shutil
 import subprocess
 import sys
 
-from setuptools import Distribution, setup
-from setuptools.command.build_py import build_py
+# (module, Debian package): what the build and the package need from the
+# environment. pip's own message for a missing wheel is "invalid command
+# 'bdist_wheel'", and for a missing numpy a download attempt.
+_NEEDS = (("setuptools", "python3-setuptools"), ("wheel", "python3-wheel"),
+          ("numpy", "python3-numpy"))
+
+
+def _has(module):
+    if module == "wheel" and importlib.util.find_spec("setuptools"):
+        # setuptools 70.1 and later has bdist_wheel itself.
+        try:
+            if importlib.util.find_spec("setuptools.command.bdist_wheel"):
+                return True
+        except ImportError:  # pragma: no cover
+            pass
+    return importlib.util.find_spec(module) is not None
+
+
+def _check_environment():
+    missing = [(m, deb) for m, deb in _NEEDS if not _has(m)]
+    if missing:
+        sys.exit(
+            "cardreg: this Python (%s, under %s) has no %s; run instead, "
+            "with Debian's Python and its packages: apt-get install "
+            "python3-venv %s python3-pandas python3-sklearn gcc && "
+            "/usr/bin/python3 -m venv --system-site-packages .venv && "
+            ".venv/bin/pip install --no-build-isolation ./python"
+            % (sys.executable, sys.base_prefix,
+               ", ".join(m for m, _ in missing),
+               " ".join(deb for _, deb in _NEEDS)))
+
+
+_check_environment()
+
+from setuptools import Distribution, setup  # noqa: E402 (checked above)
+from setuptools.command.build_py import build_py  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 

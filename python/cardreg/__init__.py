@@ -13,6 +13,8 @@ their ``...CV`` versions (imported on first use, so that the functions
 work without scikit-learn).
 """
 
+import sys as _sys
+
 from ._core import CVResult, FitResult, PathResult, cv, fit, path
 from ._lib import CardregError, CardregValueError, library_path, version
 
@@ -43,6 +45,16 @@ def plot_cv(result, ax=None, **kw):
 
 def __getattr__(name):
     if name in _ESTIMATORS:
-        from . import estimators
+        try:
+            from . import estimators
+        except ImportError as e:
+            if getattr(e, "name", None) != "sklearn":
+                raise
+            raise ImportError(
+                "cardreg.%s needs scikit-learn, which this Python (%s) does "
+                "not see: apt-get install python3-sklearn, in a virtual "
+                "environment made by /usr/bin/python3 -m venv "
+                "--system-site-packages (the functions fit, path and cv "
+                "need no scikit-learn)" % (name, _sys.executable)) from None
         return getattr(estimators, name)
     raise AttributeError("module 'cardreg' has no attribute %r" % name)

@@ -170,14 +170,17 @@ class FitResult(_Result):
         The whole JSON document, as ``cardreg fit --format json`` prints it.
     """
 
-    def __init__(self, handle, design):
+    def __init__(self, handle, design, k=0, summary=None):
+        # k and summary: model k of a cross-validation's handle, with its
+        # fit document (CVResult.model); by default a fit's only model.
         self._handle = handle
         self._design = design
+        self._k = k
         models, cols = handle.dims()
         self.coef = np.empty(cols, dtype=np.float64)
-        self.intercept = handle.coef(0, self.coef)
-        lam, gap, conv = handle.status(0)
-        s = handle.json()
+        self.intercept = handle.coef(k, self.coef)
+        lam, gap, conv = handle.status(k)
+        s = handle.json() if summary is None else summary
         self.summary = s
         self.lambda_ = lam
         self.duality_gap = gap
@@ -206,7 +209,7 @@ class FitResult(_Result):
     def predict(self, X, type="response", offset=None):
         """Predictions for new rows X (laid out as at fitting): ``type``
         ``"link"``, ``"response"`` or ``"class"`` (binomial)."""
-        return self._predict(X, 0, type, offset)
+        return self._predict(X, self._k, type, offset)
 
     def __repr__(self):
         return ("FitResult(family=%r, penalty=%r, lambda=%g, %d clusters, "
@@ -278,7 +281,7 @@ class PathResult(_Result):
         if k is None:
             return np.column_stack([self._predict(X, j, type, offset)
                                     for j in range(len(self))])
-        return self._predict(X, int(k), type, offset)
+        return self._predict(X, _model_index(k, len(self)), type, offset)
 
     def plot(self, ax=None, **kw):
         """Coefficients against λ (needs matplotlib): see plot_path."""
@@ -323,6 +326,17 @@ class CVResult(PathResult):
         self.index_min = int(c["index_min"])
         self.index_1se = int(c["index_1se"])
         self.foldid = np.array(c.get("foldid") or [], dtype=np.int64)
+
+    def model(self, rule="min"):
+        """The model at λ_min (``rule="min"``) or λ_1se (``"1se"``) as a
+        :class:`FitResult`, documented as :func:`fit` with ``lam="cv"``
+        and that rule documents it (level groups of factors, clusters of
+        the numeric predictors). It shares this result's handle."""
+        if rule not in ("min", "1se"):
+            raise ValueError("rule must be 'min' or '1se'; got %r" % (rule,))
+        k = self.index_min if rule == "min" else self.index_1se
+        return FitResult(self._handle, self._design, k,
+                         self.summary["fits"][rule])
 
     def plot(self, ax=None, **kw):
         """The CV curve with error bars (needs matplotlib): see plot_cv."""
@@ -405,6 +419,19 @@ def cv(X, y, *, family=None, penalty=None, lambdas=None, sample_weight=None,
     opts = dict(family=family, penalty=penalty, lambdas=_grid(lambdas))
     opts.update(options)
     return CVResult(c.run("cv", opts), c.design)
+
+
+def _model_index(k, models):
+    """k checked as an index into a result's models: an integer (not a
+    bool, not 2.5 or "2", which int() would quietly turn into 2)."""
+    if isinstance(k, (bool, np.bool_)) or not isinstance(k, numbers.Integral):
+        raise TypeError("k must be an integer index into the models (0 to "
+                        "%d); got %r" % (models - 1, k))
+    k = int(k)
+    if not 0 <= k < models:
+        raise IndexError("k = %d: the result has models 0 to %d"
+                         % (k, models - 1))
+    return k
 
 
 def _grid(lambdas):

@@ -12,6 +12,7 @@ ordinal factor. Every other column must be numeric.
 """
 
 import numbers
+import sys
 
 import numpy as np
 
@@ -181,9 +182,41 @@ class Design:
         return o
 
 
+def check_dense(X, what="X"):
+    """Refuse a sparse X (scipy.sparse, or a DataFrame of pandas sparse
+    columns) with what to do: np.asarray would make a 0-dimensional object
+    array of a scipy matrix, and the design is dense."""
+    sp = sys.modules.get("scipy.sparse")  # no scipy imported: not sparse
+    sparse = sp is not None and sp.issparse(X)
+    if not sparse and is_dataframe(X):
+        sparse = any(isinstance(t, _pd.SparseDtype) for t in X.dtypes)
+    if sparse:
+        raise TypeError(
+            "%s is sparse (%s): cardreg does not support sparse input yet; "
+            "pass a dense array (%s.toarray(), or DataFrame.sparse.to_dense())"
+            % (what, type(X).__name__, what))
+
+
+def check_columns(df):
+    """Refuse a DataFrame whose column names repeat: each coefficient,
+    level group and cluster is named by its column."""
+    names = [str(c) for c in df.columns]
+    if len(set(names)) != len(names):
+        seen, dup = set(), []
+        for c in names:
+            if c in seen and c not in dup:
+                dup.append(c)
+            seen.add(c)
+        raise ValueError(
+            "X has duplicate column names %s: cardreg names each "
+            "coefficient by its column; rename or drop the duplicates"
+            % ", ".join(map(repr, dup)))
+
+
 def as_matrix(X, what="X"):
     """X as a 2-d float64 array, with no copy when X is already a float64
     array in C or Fortran order. Returns (array, layout)."""
+    check_dense(X, what)
     a = X if isinstance(X, np.ndarray) else np.asarray(X)
     if a.ndim != 2:
         raise ValueError("%s must be 2-dimensional (n rows x p columns); got "
@@ -253,6 +286,8 @@ def design_like(X, fitted):
 
 
 def _frame_design(df, fitted):
+    check_dense(df)
+    check_columns(df)
     cols = list(df.columns)
     num, fac = [], []
     for c in cols:
@@ -323,6 +358,7 @@ def vector(v, n, what, allow_none=True):
         if allow_none:
             return None
         raise ValueError("%s is required" % what)
+    check_dense(v, what)
     a = np.asarray(v, dtype=np.float64)
     if a.ndim == 2 and 1 in a.shape:
         a = a.ravel()

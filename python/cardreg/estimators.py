@@ -11,6 +11,7 @@ its own default (tolerance 1e-7, ν = 1/(1 − 2/p) for the cardinality
 penalty, ...).
 """
 
+import numbers
 import warnings
 
 import numpy as np
@@ -95,6 +96,11 @@ class _Base(BaseEstimator):
     def _check_X(self, X, reset):
         """X validated as scikit-learn does; a DataFrame with category
         columns is kept as a DataFrame (its factors)."""
+        # Before scikit-learn's checks, whose words would be about dtypes
+        # or attributes, not about what to do.
+        _data.check_dense(X)
+        if _data.is_dataframe(X):
+            _data.check_columns(X)
         if _data.has_factors(X):
             self._check_feature_names(X, reset=reset)
             self._check_n_features(X, reset=reset)
@@ -124,6 +130,9 @@ class _Base(BaseEstimator):
                 raise ValueError(
                     "%s requires y to be passed, but the target y is None"
                     % type(self).__name__)
+            _data.check_dense(X)
+            if _data.is_dataframe(X):
+                _data.check_columns(X)
             X, y = self._validate_data(X, y, dtype=np.float64,
                                        y_numeric=not clf,
                                        ensure_min_samples=2)
@@ -139,52 +148,25 @@ class _Base(BaseEstimator):
 
     def _run(self, X, y, sample_weight, offset):
         opts = self._options()
+        # A numeric DataFrame reaches here as an array (check_array): its
+        # columns keep their names (a frame with factors keeps its own).
+        names = None
+        if not _data.is_dataframe(X) and hasattr(self, "feature_names_in_"):
+            names = [str(c) for c in self.feature_names_in_]
         if self._cv:
             res = _core.cv(X, y, sample_weight=sample_weight, offset=offset,
-                           **opts)
-            k = res.index_min if self.rule == "min" else res.index_1se
-            self.lambda_ = float(res.lambdas[k])
-            self.lambdas_ = res.lambdas
-            self.cv_mean_ = res.cvm
-            self.cv_se_ = res.cvsd
-            self.lambda_min_ = res.lambda_min
-            self.lambda_1se_ = res.lambda_1se
-            self.index_ = k
-            self.cv_measure_ = res.measure
-            self.foldid_ = res.foldid
-            self.coef_path_ = res.coefs
-            self.intercept_path_ = res.intercepts
-            self.coef_ = res.coefs[k].copy()
-            self.intercept_ = float(res.intercepts[k])
-            self.duality_gap_ = float(res.gaps[k])
-            self.converged_ = bool(res.converged[k])
-            self.lambda_glmnet_ = float(res.lambda_glmnet[k])
-            self.n_iter_ = int(res.iterations[k])
-            self.clusters_ = res.clusters[k]
-            self.distinct_values_ = res.distinct_values[k]
-            self.dev_ratio_ = float(res.dev_ratio[k])
-            self.coef_names_ = res.names
-            self.factors_ = []
-            self.result_ = res.summary
-            res.close()
+                           names=names, **opts)
+            self._set_cv(res)
+            # The chosen model as fit documents it: the plain estimators'
+            # attributes, from the same code.
+            fit = res.model(self.rule)
         else:
-            res = _core.fit(X, y, sample_weight=sample_weight, offset=offset,
-                            **opts)
-            self.lambda_ = res.lambda_
-            self.coef_ = res.coef
-            self.intercept_ = float(res.intercept)
-            self.duality_gap_ = res.duality_gap
-            self.converged_ = res.converged
-            self.lambda_glmnet_ = res.lambda_glmnet
-            self.n_iter_ = int(res.iterations or 0)
-            self.clusters_ = res.clusters
-            self.distinct_values_ = res.distinct_values
-            self.dev_ratio_ = res.dev_ratio
-            self.coef_names_ = res.names
-            self.factors_ = res.factors
-            self.result_ = res.summary
-            res.close()
-        self._design = res._design  # the layout, for predict
+            fit = _core.fit(X, y, sample_weight=sample_weight, offset=offset,
+                            names=names, **opts)
+            self.result_ = fit.summary
+        self._set_fit(fit)
+        fit.close()
+        self._design = fit._design  # the layout, for predict
         self._level_coefs = []
         index = {nm: j for j, nm in enumerate(self.coef_names_)}
         for spec in self._design.factors:
@@ -194,8 +176,7 @@ class _Base(BaseEstimator):
                  if spec.name + "=" + lv in index else 0.0
                  for lv in spec.levels]))
         if not self.converged_:
-            status = (self.result_["models"][self.index_].get("status")
-                      if self._cv else self.result_.get("status"))
+            status = fit.status
             warnings.warn(
                 "cardreg did not converge at lambda=%g: relative duality gap "
                 "%.3g after %d iterations (%s); see max_iter and tol"
@@ -209,12 +190,44 @@ class _Base(BaseEstimator):
                     cv["unconverged_fold_fits"],), ConvergenceWarning)
         return self
 
+    def _set_cv(self, res):
+        """The cross-validation's attributes (the curve, the path)."""
+        k = res.index_min if self.rule == "min" else res.index_1se
+        self.lambdas_ = res.lambdas
+        self.cv_mean_ = res.cvm
+        self.cv_se_ = res.cvsd
+        self.lambda_min_ = res.lambda_min
+        self.lambda_1se_ = res.lambda_1se
+        self.index_ = k
+        self.cv_measure_ = res.measure
+        self.foldid_ = res.foldid
+        self.coef_path_ = res.coefs
+        self.intercept_path_ = res.intercepts
+        self.result_ = res.summary
+
+    def _set_fit(self, fit):
+        """The fitted model's attributes, from a FitResult: the plain
+        estimators' fit, or the CV estimators' model at the rule's λ."""
+        self.lambda_ = float(fit.lambda_)
+        self.coef_ = fit.coef
+        self.intercept_ = float(fit.intercept)
+        self.duality_gap_ = fit.duality_gap
+        self.converged_ = bool(fit.converged)
+        self.lambda_glmnet_ = float(fit.lambda_glmnet)
+        self.n_iter_ = int(fit.iterations or 0)
+        self.clusters_ = fit.clusters
+        self.distinct_values_ = fit.distinct_values
+        self.dev_ratio_ = fit.dev_ratio
+        self.coef_names_ = fit.names
+        self.factors_ = fit.factors
+
     # -- prediction -----------------------------------------------------
     def _link(self, X, offset=None):
         check_is_fitted(self, "coef_")
         factors = _data.has_factors(X)
         X = self._check_X(X, reset=False)
         d = _data.design_like(X, self._design)
+        self._check_offset_given(offset)
         if factors and not np.isfinite(d.x).all():
             # check_array checked a plain X; a frame of factors is checked
             # here, as the library checks it at fit.
@@ -226,8 +239,31 @@ class _Base(BaseEstimator):
             eta = eta + beta[d.codes[:, f]]
         eta = eta + self.intercept_
         if offset is not None:
-            eta = eta + _data.vector(offset, d.n, "offset")
+            off = _data.vector(offset, d.n, "offset")
+            bad = np.flatnonzero(~np.isfinite(off))
+            if bad.size:
+                raise ValueError("offset: row %d (from 0) is %r, not a finite "
+                                 "number" % (bad[0], off[bad[0]]))
+            eta = eta + off
         return eta
+
+    def _check_offset_given(self, offset):
+        """An offset at prediction exactly when the model was fitted with
+        one, as the library's predict (and glmnet's) requires: without it
+        every prediction, and any score made of them, is off by the rows'
+        exposure."""
+        fitted = getattr(self, "fitted_with_offset_", False)
+        if fitted and offset is None:
+            raise ValueError(
+                "%s was fitted with an offset: predict and score need the "
+                "rows' offset (offset=..., or X's column named by "
+                "offset_column; np.zeros(n) predicts at exposure 1). "
+                "GridSearchCV and cross_val_score pass none to score or "
+                "predict: give the offset as a column of X and name it with "
+                "offset_column" % type(self).__name__)
+        if not fitted and offset is not None:
+            raise ValueError("%s was fitted without an offset: give none"
+                             % type(self).__name__)
 
     def _more_tags(self):
         return {"_xfail_checks": {
@@ -258,23 +294,72 @@ class _RegressorMixin(RegressorMixin):
 
 class _PoissonMixin(RegressorMixin):
     def fit(self, X, y, sample_weight=None, offset=None):
-        """Fit counts y ≥ 0 to X with an optional offset (log exposure) and
-        sample weights (rescaled to sum to n)."""
+        """Fit counts y ≥ 0 to X with an optional offset (log exposure:
+        ``offset=``, or X's column ``offset_column``) and sample weights
+        (rescaled to sum to n)."""
+        X, offset = self._offset_of(X, offset)
         X, y, w, off = self._fit_arrays(X, y, sample_weight, offset)
         if np.any(y < 0):
             raise ValueError("Poisson regression needs y >= 0")
-        return self._run(X, y, w, off)
+        self._run(X, y, w, off)
+        self.fitted_with_offset_ = off is not None
+        return self
 
     def predict(self, X, offset=None):
-        """The expected count exp(offset + b₀ + xᵀβ) for the rows of X."""
+        """The expected count exp(offset + b₀ + xᵀβ) for the rows of X
+        (offset: ``offset=``, or X's column ``offset_column``). A model
+        fitted with an offset needs one (``np.zeros(n)``: the count at
+        exposure 1), one fitted without takes none, as glmnet's predict
+        and the library's."""
+        X, offset = self._offset_of(X, offset)
         return np.exp(self._link(X, offset))
 
     def score(self, X, y, sample_weight=None, offset=None):
         """D², the fraction of Poisson deviance explained (as
-        scikit-learn's PoissonRegressor.score), with the offset given."""
+        scikit-learn's PoissonRegressor.score), at the rows' offset.
+
+        A model fitted with an offset is scored only with the rows' offset
+        (as predict): without it every expected count is off by its
+        exposure, and D² with it. scikit-learn's GridSearchCV and
+        cross_val_score pass no offset to score: give it as a column of X
+        (``offset_column``)."""
+        X, offset = self._offset_of(X, offset)
         from sklearn.metrics import d2_tweedie_score
-        return d2_tweedie_score(y, self.predict(X, offset=offset), power=1,
+        return d2_tweedie_score(y, np.exp(self._link(X, offset)), power=1,
                                 sample_weight=sample_weight)
+
+    def _offset_of(self, X, offset):
+        """X without its offset column, and the offset (``offset_column``
+        of X, or the offset given; never both)."""
+        col = self.offset_column
+        if col is None:
+            return X, offset
+        if offset is not None:
+            raise ValueError(
+                "offset given twice: as offset= and as X's column %r "
+                "(offset_column); give one" % (col,))
+        _data.check_dense(X)
+        if _data.is_dataframe(X):
+            _data.check_columns(X)
+            if col not in X.columns:
+                raise ValueError(
+                    "offset_column %r is not a column of X (its columns: %s)"
+                    % (col, ", ".join(map(repr, list(X.columns)[:20]))))
+            if X[col].dtype.kind not in "fiu":
+                raise ValueError("offset_column %r has dtype %s: the offset "
+                                 "is a number per row (log exposure)"
+                                 % (col, X[col].dtype))
+            return X.drop(columns=[col]), X[col].to_numpy(dtype=np.float64)
+        if isinstance(col, (bool, np.bool_)) or not isinstance(
+                col, numbers.Integral):
+            raise ValueError(
+                "offset_column %r names a column, and X is an array, not a "
+                "DataFrame: give the column's index (an int)" % (col,))
+        a = np.asarray(X)
+        if a.ndim != 2 or not -a.shape[1] <= col < a.shape[1]:
+            raise ValueError("offset_column %d is not a column of X (shape "
+                             "%s)" % (col, a.shape))
+        return np.delete(a, col, axis=1), a[:, col]
 
     def _more_tags(self):
         return {"requires_positive_y": True}
@@ -379,6 +464,46 @@ class _CVInit:
         self.unpenalized = unpenalized
         self.pair_weights = pair_weights
 
+class _PoissonInit(_PlainInit):
+    def __init__(self, lam=None, *, offset_column=None, penalty="cardinality",
+                 nu=None, groups=None, fit_intercept=True, standardize=False,
+                 relax=False, tol=None, max_iter=None, penalty_factor=None,
+                 unpenalized=None, pair_weights=None):
+        super().__init__(lam, penalty=penalty, nu=nu, groups=groups,
+                         fit_intercept=fit_intercept, standardize=standardize,
+                         relax=relax, tol=tol, max_iter=max_iter,
+                         penalty_factor=penalty_factor,
+                         unpenalized=unpenalized, pair_weights=pair_weights)
+        self.offset_column = offset_column
+
+
+class _PoissonCVInit(_CVInit):
+    def __init__(self, *, offset_column=None, rule="min", n_folds=10,
+                 seed=None, n_lambda=None, lambda_min_ratio=None,
+                 lambdas=None, type_measure=None, penalty="cardinality",
+                 nu=None, groups=None, fit_intercept=True, standardize=False,
+                 relax=False, tol=None, max_iter=None, penalty_factor=None,
+                 unpenalized=None, pair_weights=None):
+        super().__init__(rule=rule, n_folds=n_folds, seed=seed,
+                         n_lambda=n_lambda, lambda_min_ratio=lambda_min_ratio,
+                         lambdas=lambdas, type_measure=type_measure,
+                         penalty=penalty, nu=nu, groups=groups,
+                         fit_intercept=fit_intercept, standardize=standardize,
+                         relax=relax, tol=tol, max_iter=max_iter,
+                         penalty_factor=penalty_factor,
+                         unpenalized=unpenalized, pair_weights=pair_weights)
+        self.offset_column = offset_column
+
+
+_OFFSET_DOC = """
+    offset_column : str or int, optional
+        X's column holding the offset (log exposure): a DataFrame's column
+        name or an array's column index. It is taken out of X by fit,
+        predict and score, so that GridSearchCV and cross_val_score, which
+        pass score no offset, score each split at its rows' offset. Not
+        with ``offset=``.
+"""
+
 _PLAIN_DOC = """
     Parameters
     ----------
@@ -437,9 +562,11 @@ _CV_DOC = """
     lambdas_, cv_mean_, cv_se_ : ndarray
         The grid and cv.glmnet's curve (cvm, cvsd).
     lambda_min_, lambda_1se_ : float
-    coef_, intercept_, clusters_, distinct_values_, duality_gap_,
-    converged_, n_iter_, dev_ratio_ :
-        The full-data path's model at ``lambda_`` (as cv.glmnet's coef).
+    coef_, coef_names_, intercept_, clusters_, distinct_values_,
+    duality_gap_, converged_, n_iter_, dev_ratio_, factors_ :
+        The full-data path's model at ``lambda_`` (as cv.glmnet's coef),
+        described as the plain estimators describe theirs: ``factors_``
+        the level groups, ``clusters_`` the numeric predictors'.
     coef_path_, intercept_path_ : ndarray
         Every model of the path.
     foldid_ : ndarray
@@ -452,10 +579,11 @@ class CardinalityRegressor(_RegressorMixin, _PlainInit, _Base):
     _family = "gaussian"
 
 
-class CardinalityPoissonRegressor(_PoissonMixin, _PlainInit, _Base):
+class CardinalityPoissonRegressor(_PoissonMixin, _PoissonInit, _Base):
     __doc__ = """Poisson regression (log link) under cardinality sparsity at
-    one λ; ``fit(X, y, offset=log_exposure)``.
-""" + _PLAIN_DOC
+    one λ; ``fit(X, y, offset=log_exposure)``, or the offset as a column
+    of X (``offset_column``).
+""" + _PLAIN_DOC.replace("\n    Attributes", _OFFSET_DOC + "\n    Attributes", 1)
     _family = "poisson"
 
 
@@ -473,10 +601,11 @@ class CardinalityRegressorCV(_RegressorMixin, _CVInit, _Base):
     _family = "gaussian"
 
 
-class CardinalityPoissonRegressorCV(_PoissonMixin, _CVInit, _Base):
+class CardinalityPoissonRegressorCV(_PoissonMixin, _PoissonCVInit, _Base):
     __doc__ = """Poisson regression under cardinality sparsity, λ chosen by
-    cross-validation as cv.glmnet does; ``fit(X, y, offset=...)``.
-""" + _CV_DOC
+    cross-validation as cv.glmnet does; ``fit(X, y, offset=...)``, or the
+    offset as a column of X (``offset_column``).
+""" + _CV_DOC.replace("\n    Attributes", _OFFSET_DOC + "\n    Attributes", 1)
     _family = "poisson"
 
 

@@ -132,7 +132,153 @@ class Integration(unittest.TestCase):
         self.assertTrue(np.all(mu > 0))
         np.testing.assert_allclose(
             mu, np.exp(np.log(expo) + est.intercept_ + X @ est.coef_))
-        self.assertLess(est.score(X, y), 1.0)
+        self.assertLess(est.score(X, y, offset=np.log(expo)), 1.0)
+        # Fitted with an offset, scored without: every expected count off
+        # by its exposure. Refused, not a wrong D².
+        with self.assertRaisesRegex(ValueError, "offset_column"):
+            est.score(X, y)
+        # So is predict, as the library's and glmnet's predict: it gave
+        # the counts at exposure 1, which a scorer such as
+        # neg_mean_poisson_deviance compared with the observed counts.
+        with self.assertRaisesRegex(ValueError, "fitted with an offset"):
+            est.predict(X)
+        np.testing.assert_allclose(
+            est.predict(X, offset=np.zeros(len(y))),
+            np.exp(est.intercept_ + X @ est.coef_))
+        est.fit(X, y)
+        with self.assertRaisesRegex(ValueError, "fitted without an offset"):
+            est.predict(X, offset=np.log(expo))
+
+    def test_poisson_offset_in_search(self):
+        """GridSearchCV and cross_val_score pass score no offset (fit
+        parameters reach fit only): with the offset as a column of X
+        (offset_column) each split is scored at its rows' offset, the D²
+        computed by hand; given as a fit parameter it is refused (NaN
+        scores and the reason), never scored as exposure 1 (which gave
+        negative scores and picked the largest λ)."""
+        import pandas as pd
+        from sklearn.metrics import d2_tweedie_score
+        from sklearn.model_selection import KFold, cross_val_score
+        rng = np.random.default_rng(5)
+        n = 600
+        X = rng.standard_normal((n, 4))
+        expo = rng.uniform(0.2, 5.0, n)
+        off = np.log(expo)
+        y = rng.poisson(expo * np.exp(0.3 * X[:, 0] + 0.3 * X[:, 1] - 1))
+        lams = [0.1, 1.0, 10.0, 100.0, 1000.0]
+        folds = KFold(5, shuffle=True, random_state=0)
+        want = []
+        for lam in lams:
+            s = []
+            for tr, te in folds.split(X):
+                e = cardreg.CardinalityPoissonRegressor(lam=lam).fit(
+                    X[tr], y[tr], offset=off[tr])
+                s.append(d2_tweedie_score(
+                    y[te], e.predict(X[te], offset=off[te]), power=1))
+            want.append(s)
+        want = np.array(want)
+        df = pd.DataFrame(X, columns=["a", "b", "c", "d"])
+        df["log_exposure"] = off
+        for name, X_, col in (("DataFrame", df, "log_exposure"),
+                              ("array", np.column_stack([X, off]), 4)):
+            with self.subTest(X=name):
+                est = cardreg.CardinalityPoissonRegressor(offset_column=col)
+                gs = GridSearchCV(est, {"lam": lams}, cv=folds).fit(X_, y)
+                np.testing.assert_allclose(
+                    gs.cv_results_["mean_test_score"], want.mean(axis=1),
+                    rtol=1e-10)
+                self.assertEqual(gs.best_params_["lam"],
+                                 lams[int(np.argmax(want.mean(axis=1)))])
+                self.assertLess(gs.best_params_["lam"], 100.0)
+                got = cross_val_score(
+                    cardreg.CardinalityPoissonRegressor(
+                        lam=1.0, offset_column=col), X_, y, cv=folds)
+                np.testing.assert_allclose(got, want[1], rtol=1e-10)
+                self.assertEqual(gs.best_estimator_.coef_names_,
+                                 ["a", "b", "c", "d"] if name == "DataFrame"
+                                 else ["x1", "x2", "x3", "x4"])
+        cvest = cardreg.CardinalityPoissonRegressorCV(
+            offset_column="log_exposure").fit(df, y)
+        plain = cardreg.CardinalityPoissonRegressorCV().fit(
+            X, y, offset=off)
+        self.assertEqual(cvest.lambda_, plain.lambda_)
+        self.assertAlmostEqual(cvest.score(df, y),
+                               plain.score(X, y, offset=off), places=12)
+        with self.assertRaisesRegex(ValueError, "offset given twice"):
+            cvest.fit(df, y, offset=off)
+        with self.assertRaisesRegex(ValueError, "not a column of X"):
+            cvest.predict(df.drop(columns="log_exposure"))
+        cat = df.assign(log_exposure=pd.Categorical(["0"] * n))
+        with self.assertRaisesRegex(ValueError, "has dtype category"):
+            cvest.fit(cat, y)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = cross_val_score(cardreg.CardinalityPoissonRegressor(lam=1.0),
+                                  X, y, cv=folds, fit_params={"offset": off})
+        self.assertTrue(np.all(np.isnan(got)), got)
+        self.assertTrue(any("offset_column" in str(w.message)
+                            for w in caught))
+        # A scorer that calls predict: refused as well, not scored at
+        # exposure 1.
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            got = cross_val_score(cardreg.CardinalityPoissonRegressor(lam=1.0),
+                                  X, y, cv=folds, fit_params={"offset": off},
+                                  scoring="neg_mean_poisson_deviance")
+        self.assertTrue(np.all(np.isnan(got)), got)
+        got = cross_val_score(cardreg.CardinalityPoissonRegressor(
+            lam=1.0, offset_column="log_exposure"), df, y, cv=folds,
+            scoring="neg_mean_poisson_deviance")
+        self.assertTrue(np.all(got < 0) and np.all(np.isfinite(got)), got)
+
+    def test_cv_estimators_agree_with_plain(self):
+        """The CV estimators' model at λ_min or λ_1se is described as the
+        plain estimators' (one code path): level groups of factors in
+        factors_, only numeric predictors in clusters_, the frame's column
+        names; they had an empty factors_ and factor dummies in
+        clusters_, and a numeric frame's coefficients were x1, x2, ..."""
+        import pandas as pd
+        rng = np.random.default_rng(8)
+        n = 240
+        df = pd.DataFrame(rng.standard_normal((n, 3)),
+                          columns=["age", "income", "noise"])
+        df["region"] = pd.Categorical(rng.choice(list("pqrs"), n))
+        y = (df["age"] + df["income"]
+             + df["region"].map({"p": 0.0, "q": 0.0, "r": 2.0, "s": 2.0})
+             .astype(float) + rng.standard_normal(n)).to_numpy()
+        for rule in ("min", "1se"):
+            cvest = cardreg.CardinalityRegressorCV(rule=rule, n_folds=5,
+                                                   seed=2).fit(df, y)
+            ref = cardreg.fit(df, y, lam="cv", rule=rule, folds=5, seed=2)
+            with self.subTest(rule=rule):
+                self.assertEqual(cvest.lambda_, ref.lambda_)
+                self.assertEqual(cvest.factors_, ref.factors)
+                self.assertNotEqual(cvest.factors_, [])
+                self.assertEqual(cvest.clusters_, ref.clusters)
+                flat = [c for cl in cvest.clusters_ for c in cl]
+                self.assertFalse([c for c in flat if "=" in c], flat)
+                np.testing.assert_array_equal(cvest.coef_, ref.coef)
+                np.testing.assert_array_equal(
+                    cvest.coef_, cvest.coef_path_[cvest.index_])
+                plain = cardreg.CardinalityRegressor(
+                    lam=cvest.lambda_).fit(df, y)
+                self.assertEqual(
+                    [[g["levels"] for g in f["groups"]]
+                     for f in plain.factors_],
+                    [[g["levels"] for g in f["groups"]]
+                     for f in cvest.factors_])
+        num = df[["age", "income", "noise"]]
+        for est in (cardreg.CardinalityRegressor(lam=5.0),
+                    cardreg.CardinalityRegressorCV(n_folds=5)):
+            est.fit(num, y)
+            with self.subTest(est=type(est).__name__):
+                self.assertEqual(est.coef_names_, list(est.feature_names_in_))
+                self.assertEqual(sorted(c for cl in est.clusters_ for c in cl),
+                                 ["age", "income", "noise"])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")  # "no feature names"
+                    np.testing.assert_array_equal(
+                        est.predict(num), est.predict(num.to_numpy()))
 
     def test_convergence_warning(self):
         X, mu, _, rng = cardinality_data()
