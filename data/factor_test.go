@@ -326,10 +326,7 @@ func TestStreamRefusesFactors(t *testing.T) {
 // text and the yes/no columns as factors by themselves. Their levels and
 // counts match a count of the file made here with encoding/csv.
 func TestMunichRentFactors(t *testing.T) {
-	const path = "../../shared/data/munich_rent2003_smurf_prepared.csv"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the shared data set is not here")
-	}
+	path := testfiles.SharedFile(t, "munich_rent2003_smurf_prepared.csv")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()
