@@ -36,11 +36,12 @@ type Options struct {
 	// DropMissing, or read as the level "NA" with NALevel.
 	Factors func(name string) bool
 	// MayBeFactor, when not nil, says which other columns become factors
-	// when they hold text: in CSV, when the cell of the first data row is
-	// neither empty, nor missing ("NA", "NaN"), nor a number; in Parquet,
-	// a BYTE_ARRAY (string) column. A column read as numbers that
+	// when they hold text: in CSV, when the column's first cell that is
+	// not missing (empty, "NA", "NaN"), wherever it is, is not a number; in
+	// Parquet, a BYTE_ARRAY (string) column. A column read as numbers that
 	// MayBeFactor names gets a hint at its first cell that is not a number
-	// (name it with --factor).
+	// (name it with --factor). A column whose every cell is missing is
+	// refused as such.
 	MayBeFactor func(name string) bool
 	// NALevel reads a factor's missing values as the level "NA".
 	NALevel bool
@@ -150,6 +151,9 @@ func readCSV(in *input, sep rune, o Options) (*Table, error) {
 		err = r.data(t, in.size, p, o.Row)
 	}
 	if err != nil {
+		return nil, err
+	}
+	if err := t.finish(in.name, o.DropMissing); err != nil {
 		return nil, err
 	}
 	if t.Rows() == 0 && t.dropped > 0 {
@@ -512,6 +516,21 @@ func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, 
 			t.truncate(t.n)
 			t.dropped++
 			continue
+		}
+		if t.open != nil { // the main table's soft cells, in file order
+			fate, bad, err := t.settle(t.rowVals, t.rowText, r.recLine, r.dropMissing)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: %w", r.path, err)
+			case bad != nil:
+				return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
+			case fate != keepRow:
+				t.truncate(t.n)
+				if fate == dropRow {
+					t.dropped++
+				}
+				continue
+			}
 		}
 		if err := r.keep(t, row); err != nil {
 			return err

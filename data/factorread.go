@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -64,33 +65,56 @@ func (t *Table) makeFactor(k int, found func(string) error) error {
 	return nil
 }
 
-// detectFactors makes factors of the columns MayBeFactor names whose cell
-// in the first data record is text. The record is parsed from the bytes
-// read ahead (the first megabyte), which are read again as data: a
-// record longer than that decides nothing, and its column's text is then
-// an error with a hint.
+// lookAhead is how many bytes detectFactors reads ahead (a variable so
+// that tests can leave every kind to settle).
+var lookAhead = readBufSize
+
+// detectFactors decides the kind of the columns MayBeFactor names from
+// the records read ahead (lookAhead bytes, read again as data): a
+// column is a factor when its first cell that is not missing is text, and
+// numeric when it is a number (see settle.go). A column whose cells there
+// are all missing is left to settle, which decides at its first cell that
+// is not missing further on.
 func (r *csvReader) detectFactors(t *Table, o Options) error {
 	if o.MayBeFactor == nil {
 		return nil
 	}
+	undecided := slices.Clone(t.maybe)
 	src, peekErr := r.pending, error(io.EOF)
 	if src == nil {
-		src, peekErr = r.br.Peek(readBufSize)
+		src, peekErr = r.br.Peek(lookAhead)
 	}
 	pr := &csvReader{path: r.path, br: bufio.NewReader(bytes.NewReader(src)), sep: r.sep}
-	line, err := pr.nextLine()
-	if err != nil || pr.parseRecord(line) != nil || len(pr.ends) != r.fields {
-		return nil
+	for slices.Contains(undecided, true) {
+		line, err := pr.nextLine()
+		if err != nil || pr.parseRecord(line) != nil || len(pr.ends) != r.fields {
+			break
+		}
+		if whole := peekErr != nil || pr.n < int64(len(src)) || src[len(src)-1] == '\n'; !whole {
+			break
+		}
+		if err := r.decideFrom(t, pr, undecided, o.FactorFound); err != nil {
+			return err
+		}
 	}
-	if whole := peekErr != nil || pr.n < int64(len(src)) || src[len(src)-1] == '\n'; !whole {
-		return nil
-	}
+	t.setSoft(undecided, o.FactorFound)
+	return nil
+}
+
+// decideFrom decides the undecided columns whose cell in the record pr
+// parsed is not missing.
+func (r *csvReader) decideFrom(t *Table, pr *csvReader, undecided []bool, found func(string) error) error {
 	from := 0
 	for j, end := range pr.ends {
 		field := pr.rec[from:end]
 		from = end
-		if k := r.dest[j]; k >= 0 && t.maybe[k] && isText(field) {
-			if err := t.makeFactor(k, o.FactorFound); err != nil {
+		k := r.dest[j]
+		if k < 0 || !undecided[k] || MissingLevel(string(bytes.TrimSpace(field))) {
+			continue
+		}
+		undecided[k] = false
+		if isText(field) {
+			if err := t.makeFactor(k, found); err != nil {
 				return fmt.Errorf("%s: %w", r.path, err)
 			}
 		}

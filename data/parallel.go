@@ -54,7 +54,7 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 	work := make(chan *block, 2*workers)
 	stop := make(chan struct{})
 	// The columns' names and kinds, for the workers' tables.
-	shape := &Table{names: t.names, sepHint: t.sepHint, factor: t.factor, maybe: t.maybe, naLevel: t.naLevel}
+	shape := &Table{names: t.names, sepHint: t.sepHint, factor: t.factor, maybe: t.maybe, naLevel: t.naLevel, soft: t.soft}
 	chunk := blockSize
 	var wg sync.WaitGroup
 	wg.Add(1 + workers)
@@ -90,23 +90,39 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 			return b.readErr
 		}
 		res := <-b.res
-		if res.err != nil {
-			return res.err
-		}
 		for i := range res.n {
 			vals := res.vals[i*ncol : (i+1)*ncol]
 			var text []string
 			if res.text != nil {
 				text = res.text[i*ncol : (i+1)*ncol]
 			}
+			if t.soft != nil {
+				fate, bad, err := t.settle(vals, text, res.lines[i], r.dropMissing)
+				switch {
+				case err != nil:
+					return fmt.Errorf("%s: %w", r.path, err)
+				case bad != nil:
+					return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
+				case fate == dropRow:
+					t.dropped++
+					continue
+				case fate == skipRow:
+					continue
+				}
+			}
 			if err := row(vals, text); err != nil {
 				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
 			}
 			if !t.stream {
-				t.notePlace(t.n+i, res.lines[i])
+				t.notePlace(t.n, res.lines[i])
 			}
+			t.n++
 		}
-		t.n += res.n
+		// The rows before a block's error are taken first: a soft cell
+		// among them may be the read's first error.
+		if res.err != nil {
+			return res.err
+		}
 		t.dropped += res.dropped
 		r.n += int64(len(b.data))
 		putFloats(res.vals)
@@ -247,6 +263,9 @@ func recordEnd(data []byte, quotes int) (int, int) {
 // appendRow stores a row in a table kept in memory.
 func (t *Table) appendRow(v []float64, text []string) error {
 	for k := range t.names {
+		if t.soft != nil && t.soft[k] {
+			continue // stored by settle
+		}
 		if t.text[k] != nil {
 			t.text[k] = append(t.text[k], text[k])
 		} else {
@@ -265,8 +284,8 @@ func (r *csvReader) parseBlock(shape *Table, labels []bool, b *block) blockRows 
 		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
 	bt := &Table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
 		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: shape.sepHint,
-		factor: shape.factor, maybe: shape.maybe, naLevel: shape.naLevel}
-	hasText := false
+		factor: shape.factor, maybe: shape.maybe, naLevel: shape.naLevel, soft: shape.soft}
+	hasText := shape.soft != nil // soft cells are handed on as text
 	for k, l := range labels {
 		if l {
 			bt.text[k], hasText = []string{}, true
