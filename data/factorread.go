@@ -82,15 +82,17 @@ func (r *csvReader) detectFactors(t *Table, o Options) error {
 	undecided := slices.Clone(t.maybe)
 	src, peekErr := r.pending, error(io.EOF)
 	if src == nil {
-		src, peekErr = r.br.Peek(lookAhead)
+		src, peekErr = r.aheadOne()
 	}
-	pr := &csvReader{path: r.path, br: bufio.NewReader(bytes.NewReader(src)), sep: r.sep}
+	if peekErr == nil { // the whole records only
+		end, _ := recordEnd(src, 0)
+		src = src[:max(end, 0)]
+	}
+	// (A copy: the parse unquotes in place, and src is read again as data.)
+	pr := &csvReader{path: r.path, mem: bytes.Clone(src), sep: r.sep}
 	for slices.Contains(undecided, true) {
 		line, err := pr.nextLine()
 		if err != nil || pr.parseRecord(line) != nil || len(pr.ends) != r.fields {
-			break
-		}
-		if whole := peekErr != nil || pr.n < int64(len(src)) || src[len(src)-1] == '\n'; !whole {
 			break
 		}
 		if err := r.decideFrom(t, pr, undecided, o.FactorFound); err != nil {
@@ -99,6 +101,42 @@ func (r *csvReader) detectFactors(t *Table, o Options) error {
 	}
 	t.setSoft(undecided, o.FactorFound)
 	return nil
+}
+
+// maxLookAhead is the most detectFactors reads ahead to see one whole
+// record (a wide file's first row): a longer one is left to settle, whose
+// every column is then soft, rather than held twice.
+const maxLookAhead = 16 << 20
+
+// aheadOne returns the bytes ahead in the input, lookAhead of them or, when
+// they hold no whole record, up to the end of the first one (at most
+// maxLookAhead), which are then read again from memory; and io.EOF when
+// they reach the end of the input.
+func (r *csvReader) aheadOne() ([]byte, error) {
+	src, err := r.br.Peek(lookAhead)
+	if err != nil || lookAhead < readBufSize {
+		return src, err
+	}
+	if end, _ := recordEnd(src, 0); end >= 0 {
+		return src, nil
+	}
+	buf := make([]byte, 0, 2*len(src))
+	for len(buf) < maxLookAhead {
+		k, rerr := r.br.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if end, _ := recordEnd(buf, 0); end >= 0 || rerr != nil {
+			err = rerr
+			break
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+	r.br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), r.br), readBufSize)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", r.path, err)
+	}
+	return buf, err
 }
 
 // decideFrom decides the undecided columns whose cell in the record pr

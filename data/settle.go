@@ -67,7 +67,7 @@ func (t *Table) settle(vals []float64, text []string, line int, dropMissing bool
 				fate = max(fate, t.holdMissing(k, s, line, dropMissing))
 				continue
 			}
-			if err := t.decide(k, isText([]byte(s))); err != nil {
+			if err := t.decide(k, isText(cellBytes(s))); err != nil {
 				return 0, nil, err
 			}
 		}
@@ -106,7 +106,7 @@ func (t *Table) holdMissing(k int, s string, line int, dropMissing bool) rowFate
 		return dropRow
 	}
 	if t.failing == nil {
-		t.failing = &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: reason}
+		t.failing = &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: reason}
 	}
 	return skipRow
 }
@@ -114,7 +114,7 @@ func (t *Table) holdMissing(k int, s string, line int, dropMissing bool) rowFate
 // missingReason is why a missing cell is not a number: empty, not finite
 // (NaN) or not a number at all ("NA").
 func missingReason(s string) error {
-	_, err := ParseNumber([]byte(s))
+	_, err := ParseNumber(cellBytes(s))
 	return err
 }
 
@@ -139,17 +139,17 @@ func (t *Table) decide(k int, text bool) error {
 // or factor (its text: the level), or why it has none.
 func (t *Table) softValue(k int, s string, line int) (float64, *cellError) {
 	if t.text[k] == nil {
-		v, err := ParseNumber([]byte(s))
+		v, err := ParseNumber(cellBytes(s))
 		if err != nil {
-			return 0, &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: err}
+			return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: err}
 		}
 		return v, nil
 	}
 	switch {
 	case MissingLevel(s) && !t.naLevel:
-		return 0, &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errMissingLevel}
+		return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: errMissingLevel}
 	case !utf8.ValidString(s):
-		return 0, &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
+		return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: errNotUTF8}
 	}
 	return 0, nil
 }
@@ -208,7 +208,7 @@ func (t *Table) finish(path string, dropMissing bool) error {
 				continue
 			}
 			if first == nil || c.line < first.line {
-				first = &cellError{line: c.line, col: k, text: ShortText([]byte(c.text)), reason: reason}
+				first = &cellError{line: c.line, col: k, text: ShortText(cellBytes(c.text)), reason: reason}
 			}
 			break
 		}
