@@ -206,7 +206,7 @@ func (r *csvReader) readLine() ([]byte, error) {
 	if err != nil && err != io.EOF {
 		return nil, err
 	}
-	if r.limits.over(len(line)) {
+	if r.limits.over(len(line)) && r.headerCount == nil { // (the header: see header)
 		return nil, r.limits.tooLong(r.path, r.line+1)
 	}
 	r.n += int64(len(line))
@@ -440,6 +440,7 @@ func (r *csvReader) unclosed(line, col int) error {
 // header reads the header row into a table with empty columns, and sets
 // which field goes to which column.
 func (r *csvReader) header(o Options) (*Table, error) {
+	before := r.n
 	if o.Limits.Fields != nil || o.Limits.Record > 0 {
 		r.headerCount = &fieldCount{sep: r.sep, next: FieldsStep}
 		defer func() { r.headerCount = nil }()
@@ -460,6 +461,9 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	if o.NoHeader {
 		if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
 			return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
+		}
+		if r.limits.over(len(line)) {
+			return nil, r.limits.tooLong(r.path, r.lines[0])
 		}
 		// One line, not read past: line still holds it.
 		first := slices.Clone(line)
@@ -509,6 +513,12 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	nt, dest, err := newTable(r.path, names, o)
 	if err != nil {
 		return nil, err
+	}
+	// The header's length is checked after its width (newTable runs the
+	// form's check), whose message says more: reading a header shorter
+	// than the read buffer takes nothing beside it.
+	if r.limits.over(int(r.n - before)) {
+		return nil, r.limits.tooLong(r.path, r.lines[0])
 	}
 	nt.sepHint = t.sepHint
 	r.dest, r.fields, r.names = dest, len(r.ends), names

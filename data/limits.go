@@ -119,11 +119,11 @@ func (r *csvReader) gather(first []byte, count func([]byte) error) ([]byte, erro
 			return nil, fmt.Errorf("%s: %w", r.path, err)
 		}
 		n += len(line)
+		if err := count(line); err != nil { // first: a header's width says more
+			return nil, err
+		}
 		if r.limits.over(n) {
 			return nil, r.limits.tooLong(r.path, r.line+1)
-		}
-		if err := count(line); err != nil {
-			return nil, err
 		}
 		pieces = append(pieces, bytes.Clone(line))
 	}

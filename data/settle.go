@@ -180,8 +180,8 @@ func (t *Table) storeSoft(k int, vals []float64, text []string, line int) {
 // finish reads the held cells once the kinds are known, and refuses a
 // column missing in every row. Errors name the file at path.
 func (t *Table) finish(path string, dropMissing bool) error {
-	if t.soft == nil {
-		return nil
+	if t.soft == nil || t.n == 0 && t.dropped == 0 && t.failing == nil {
+		return nil // (no data rows: said by the caller)
 	}
 	for k, open := range t.open {
 		if open {
