@@ -2,6 +2,7 @@ package cardmat
 
 import (
 	"encoding/csv"
+	"github.com/cardsparse/cardreg/internal/testfiles"
 	"math/rand/v2"
 	"os"
 	"strconv"
@@ -14,16 +15,11 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// letterPath is the letter data set, beside the repository.
-const letterPath = "../../shared/data/letter_recognition.csv"
-
 // letterRegression reads the 16 letter features and draws a response
 // y = Xβ + noise with four distinct coefficients, seeded.
 func letterRegression(tb testing.TB) (*mat.Dense, *mat.Dense) {
-	f, err := os.Open(letterPath)
-	if err != nil {
-		tb.Skipf("letter data not found beside the repository: %v", err)
-	}
+	f, err := os.Open(testfiles.SharedFile(tb, "letter_recognition.csv"))
+	require.NoError(tb, err)
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	require.NoError(tb, err)

@@ -36,11 +36,12 @@ type Options struct {
 	// DropMissing, or read as the level "NA" with NALevel.
 	Factors func(name string) bool
 	// MayBeFactor, when not nil, says which other columns become factors
-	// when they hold text: in CSV, when the cell of the first data row is
-	// neither empty, nor missing ("NA", "NaN"), nor a number; in Parquet,
-	// a BYTE_ARRAY (string) column. A column read as numbers that
+	// when they hold text: in CSV, when the column's first cell that is
+	// not missing (empty, "NA", "NaN"), wherever it is, is not a number; in
+	// Parquet, a BYTE_ARRAY (string) column. A column read as numbers that
 	// MayBeFactor names gets a hint at its first cell that is not a number
-	// (name it with --factor).
+	// (name it with --factor). A column whose every cell is missing is
+	// refused as such.
 	MayBeFactor func(name string) bool
 	// NALevel reads a factor's missing values as the level "NA".
 	NALevel bool
@@ -53,6 +54,9 @@ type Options struct {
 	// NoHeader reads a file without a header row: the columns are named
 	// "1", "2", … and the first record is data.
 	NoHeader bool
+	// Limits bound the longest record and the widest header, refused as
+	// soon as they are passed.
+	Limits Limits
 	// Row, when not nil, streams the rows: it gets each data row's values
 	// of the numeric columns read (in table order, text columns 0) and its
 	// text cells (nil entries for numeric columns), valid until it returns,
@@ -130,7 +134,7 @@ func readCSV(in *input, sep rune, o Options) (*Table, error) {
 		p.start, p.size = time.Now(), in.size
 		defer p.Done()
 	}
-	r := &csvReader{path: in.name, br: in.r, sep: utf8.AppendRune(nil, sep), dropMissing: o.DropMissing}
+	r := &csvReader{path: in.name, br: in.r, sep: utf8.AppendRune(nil, sep), dropMissing: o.DropMissing, limits: &o.Limits}
 	if head, _ := r.br.Peek(len(UTF8BOM)); bytes.Equal(head, UTF8BOM) {
 		r.br.Discard(len(UTF8BOM))
 		r.n += int64(len(UTF8BOM))
@@ -152,6 +156,9 @@ func readCSV(in *input, sep rune, o Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := t.finish(in.name, o.DropMissing); err != nil {
+		return nil, err
+	}
 	if t.Rows() == 0 && t.dropped > 0 {
 		return nil, fmt.Errorf("%s: no data rows left after dropping %d with missing values", in.name, t.dropped)
 	}
@@ -168,15 +175,21 @@ type csvReader struct {
 	path        string
 	dropMissing bool // leave out rows with an empty or non-finite cell
 	br          *bufio.Reader
-	sep         []byte   // the separator, UTF-8 encoded
-	line        int      // physical lines read so far
-	n           int64    // bytes read so far
-	long        []byte   // a line longer than the read buffer
-	fields      int      // fields per record (the header's)
-	recLine     int      // the first line of the record being read
-	pending     []byte   // a line to read again (a headerless file's first)
-	dest        []int    // the table column of each field, -1 for skipped ones
-	names       []string // the header's names, for messages (nil: numbers)
+	sep         []byte      // the separator, UTF-8 encoded
+	line        int         // physical lines read so far
+	n           int64       // bytes read so far
+	limits      *Limits     // the longest record, the widest header
+	headerCount *fieldCount // counts the header's fields as it is read
+	// mem, when not nil, is the block parsed: lines are read from it
+	// (from memPos on; lineStart is the last one's start) and quoted
+	// records unquoted in place, nothing copied.
+	mem               []byte
+	memPos, lineStart int
+	fields            int      // fields per record (the header's)
+	recLine           int      // the first line of the record being read
+	pending           []byte   // a line to read again (a headerless file's first)
+	dest              []int    // the table column of each field, -1 for skipped ones
+	names             []string // the header's names, for messages (nil: numbers)
 
 	// The record parsed by parseRecord: field i is rec[ends[i-1]:ends[i]]
 	// and starts on line lines[i].
@@ -189,14 +202,12 @@ type csvReader struct {
 // io.EOF at the end of the file. A final line without a line end loses a
 // trailing "\r". The line is valid until the next call.
 func (r *csvReader) readLine() ([]byte, error) {
-	line, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], line...)
-		for err == bufio.ErrBufferFull {
-			line, err = r.br.ReadSlice('\n')
-			r.long = append(r.long, line...)
-		}
-		line = r.long
+	line, err := r.rawLine()
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if r.limits.over(len(line)) && r.headerCount == nil { // (the header: see header)
+		return nil, r.limits.tooLong(r.path, r.line+1)
 	}
 	r.n += int64(len(line))
 	if len(line) > 0 && err == io.EOF {
@@ -206,9 +217,6 @@ func (r *csvReader) readLine() ([]byte, error) {
 		}
 	}
 	if err != nil {
-		if err != io.EOF {
-			err = fmt.Errorf("%s: %w", r.path, err)
-		}
 		return nil, err
 	}
 	r.line++
@@ -217,6 +225,44 @@ func (r *csvReader) readLine() ([]byte, error) {
 		line = line[:n-1]
 	}
 	return line, nil
+}
+
+// rawLine returns the next line as it is in the input, or io.EOF with
+// the last bytes of the input, which end no line: a slice of the block
+// parsed (mem), of the read buffer, or, for a line longer than that, of a
+// slice of its own (gather).
+func (r *csvReader) rawLine() ([]byte, error) {
+	if r.mem != nil {
+		rest := r.mem[r.memPos:]
+		r.lineStart = r.memPos
+		i := bytes.IndexByte(rest, '\n')
+		if i < 0 {
+			r.memPos = len(r.mem)
+			return rest, io.EOF
+		}
+		r.memPos += i + 1
+		return rest[:i+1], nil
+	}
+	line, err := r.br.ReadSlice('\n')
+	switch {
+	case err == bufio.ErrBufferFull:
+		return r.gather(line, r.countFields)
+	case err != nil && err != io.EOF:
+		return nil, fmt.Errorf("%s: %w", r.path, err)
+	}
+	return line, err
+}
+
+// countFields counts the fields of a header read in pieces (see
+// Limits.Fields); it does nothing for the other records.
+func (r *csvReader) countFields(piece []byte) error {
+	if r.headerCount == nil {
+		return nil
+	}
+	if err := r.headerCount.add(piece, r.limits.Fields); err != nil {
+		return fmt.Errorf("%s:%d: %w", r.path, r.line+1, err)
+	}
+	return r.limits.columns(r.path, r.line+1, r.headerCount.fields+1)
 }
 
 // nextLine returns the next line that is not blank, or io.EOF. (A line is
@@ -259,6 +305,10 @@ func trimNL(line []byte) []byte {
 // after a closing quote.
 func (r *csvReader) parseRecord(line []byte) error {
 	r.rec, r.ends, r.lines = r.rec[:0], r.ends[:0], r.lines[:0]
+	if r.mem != nil {
+		// Unquoted in place: what is written never passes what is read.
+		r.rec = r.mem[r.lineStart:r.lineStart]
+	}
 	lineNo, col := r.line, 1 // col: 1-based byte offset in the line
 	for {
 		r.lines = append(r.lines, lineNo)
@@ -314,6 +364,9 @@ func (r *csvReader) parseRecord(line []byte) error {
 			case len(line) > 0:
 				// The field goes on past the line end.
 				r.rec = append(r.rec, line...)
+				if r.limits.over(len(r.rec)) {
+					return r.limits.tooLong(r.path, r.lines[0])
+				}
 				var err error
 				line, err = r.readLine()
 				if err == io.EOF {
@@ -387,6 +440,11 @@ func (r *csvReader) unclosed(line, col int) error {
 // header reads the header row into a table with empty columns, and sets
 // which field goes to which column.
 func (r *csvReader) header(o Options) (*Table, error) {
+	before := r.n
+	if o.Limits.Fields != nil || o.Limits.Record > 0 {
+		r.headerCount = &fieldCount{sep: r.sep, next: FieldsStep}
+		defer func() { r.headerCount = nil }()
+	}
 	line, err := r.nextLine()
 	if err == io.EOF {
 		return nil, fmt.Errorf("%s: empty file, expected a header row", r.path)
@@ -397,7 +455,6 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	if r.loneCR(line) {
 		return nil, fmt.Errorf(`%s: lines end in CR only (old Mac format), which this reader does not take: convert them to LF line ends, e.g. tr '\r' '\n' < old.csv > new.csv`, r.path)
 	}
-	first := slices.Clone(line)
 	if err := r.parseRecord(line); err != nil {
 		return nil, err
 	}
@@ -405,6 +462,11 @@ func (r *csvReader) header(o Options) (*Table, error) {
 		if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
 			return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
 		}
+		if r.limits.over(len(line)) {
+			return nil, r.limits.tooLong(r.path, r.lines[0])
+		}
+		// One line, not read past: line still holds it.
+		first := slices.Clone(line)
 		names := make([]string, len(r.ends))
 		for j := range names {
 			names[j] = strconv.Itoa(j + 1)
@@ -451,6 +513,12 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	nt, dest, err := newTable(r.path, names, o)
 	if err != nil {
 		return nil, err
+	}
+	// The header's length is checked after its width (newTable runs the
+	// form's check), whose message says more: reading a header shorter
+	// than the read buffer takes nothing beside it.
+	if r.limits.over(int(r.n - before)) {
+		return nil, r.limits.tooLong(r.path, r.lines[0])
 	}
 	nt.sepHint = t.sepHint
 	r.dest, r.fields, r.names = dest, len(r.ends), names
@@ -512,6 +580,21 @@ func (r *csvReader) data(t *Table, size int64, p *Progress, row func([]float64, 
 			t.truncate(t.n)
 			t.dropped++
 			continue
+		}
+		if t.open != nil { // the main table's soft cells, in file order
+			fate, bad, err := t.settle(t.rowVals, t.rowText, r.recLine, r.dropMissing)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: %w", r.path, err)
+			case bad != nil:
+				return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
+			case fate != keepRow:
+				t.truncate(t.n)
+				if fate == dropRow {
+					t.dropped++
+				}
+				continue
+			}
 		}
 		if err := r.keep(t, row); err != nil {
 			return err

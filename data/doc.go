@@ -22,11 +22,13 @@
 // conventions, for every file format:
 //
 //   - A predictor whose cells are text is a factor. A CSV column is text
-//     when its cell in the first data row is not empty, not missing ("NA",
-//     "NaN") and not a number; a later cell that is not a number in a
-//     numeric column is an error that suggests --factor. A Parquet string
-//     (BYTE_ARRAY, dictionary-encoded or not) column is text. The
-//     response, weights, offsets and fold ids are never factors.
+//     when its first cell that is not missing (empty, "NA", "NaN") is not
+//     a number, wherever the missing cells are; a later cell that is not a
+//     number in a numeric column is an error that suggests --factor. A
+//     Parquet string (BYTE_ARRAY, dictionary-encoded or not) column is
+//     text. A column with no value at all (every cell missing, every
+//     Parquet value null) is refused as such. The response, weights,
+//     offsets and fold ids are never factors.
 //   - FactorSpec.Nominal (--factor NAME) reads a numeric-coded column as a
 //     nominal factor: its numbers must be integers, and print as such ("02"
 //     and "2.0" are the level "2"); its text cells are levels too.

@@ -19,25 +19,41 @@ import (
 )
 
 // readBothWays reads path with ReadRows on one core, then on several
-// with many small blocks: the parallel reader must decide the factors as
-// the serial one does, and fail with the same error.
+// with many small blocks, each with the columns' kinds decided from the
+// records read ahead and, again, with nothing read ahead (every kind
+// decided as the rows come, see settle.go): the four reads must decide
+// the factors alike, and fail with the same error.
 func readBothWays(t *testing.T, path string, spec Spec, o RowsOptions) (*Rows, error) {
 	t.Helper()
-	procs, block := runtime.GOMAXPROCS(0), blockSize
-	defer func() { runtime.GOMAXPROCS(procs); blockSize = block }()
+	procs, block, ahead := runtime.GOMAXPROCS(0), blockSize, lookAhead
+	defer func() { runtime.GOMAXPROCS(procs); blockSize = block; lookAhead = ahead }()
 	runtime.GOMAXPROCS(1)
 	serial, err := ReadRows(path, spec, o)
-	runtime.GOMAXPROCS(max(procs, 4))
-	blockSize = 29
-	parallel, perr := ReadRows(path, spec, o)
-	require.Equal(t, err, perr, "serial and parallel errors")
-	if err != nil {
-		return nil, err
+	for _, look := range []int{ahead, 1} {
+		lookAhead = look
+		runtime.GOMAXPROCS(1)
+		blockSize = block
+		again, aerr := ReadRows(path, spec, o)
+		runtime.GOMAXPROCS(max(procs, 4))
+		blockSize = 29
+		parallel, perr := ReadRows(path, spec, o)
+		for _, c := range []struct {
+			name string
+			r    *Rows
+			err  error
+		}{{"serial", again, aerr}, {"parallel", parallel, perr}} {
+			require.Equal(t, err, c.err, "%s errors, look-ahead %d", c.name, look)
+			if err != nil {
+				continue
+			}
+			require.Equal(t, serial.X, c.r.X, "%s, look-ahead %d", c.name, look)
+			require.Equal(t, serial.Names, c.r.Names)
+			require.Equal(t, serial.Factors, c.r.Factors)
+			require.Equal(t, serial.Dropped, c.r.Dropped)
+			require.Equal(t, serial.Places, c.r.Places)
+		}
 	}
-	require.Equal(t, serial.X, parallel.X)
-	require.Equal(t, serial.Names, parallel.Names)
-	require.Equal(t, serial.Factors, parallel.Factors)
-	return serial, nil
+	return serial, err
 }
 
 // A text predictor is a factor: its levels in order, the most frequent
@@ -326,10 +342,7 @@ func TestStreamRefusesFactors(t *testing.T) {
 // text and the yes/no columns as factors by themselves. Their levels and
 // counts match a count of the file made here with encoding/csv.
 func TestMunichRentFactors(t *testing.T) {
-	const path = "../../shared/data/munich_rent2003_smurf_prepared.csv"
-	if _, err := os.Stat(path); err != nil {
-		t.Skip("the shared data set is not here")
-	}
+	path := testfiles.SharedFile(t, "munich_rent2003_smurf_prepared.csv")
 	f, err := os.Open(path)
 	require.NoError(t, err)
 	defer f.Close()

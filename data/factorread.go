@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -64,33 +65,94 @@ func (t *Table) makeFactor(k int, found func(string) error) error {
 	return nil
 }
 
-// detectFactors makes factors of the columns MayBeFactor names whose cell
-// in the first data record is text. The record is parsed from the bytes
-// read ahead (the first megabyte), which are read again as data: a
-// record longer than that decides nothing, and its column's text is then
-// an error with a hint.
+// lookAhead is how many bytes detectFactors reads ahead (a variable so
+// that tests can leave every kind to settle).
+var lookAhead = readBufSize
+
+// detectFactors decides the kind of the columns MayBeFactor names from
+// the records read ahead (lookAhead bytes, read again as data): a
+// column is a factor when its first cell that is not missing is text, and
+// numeric when it is a number (see settle.go). A column whose cells there
+// are all missing is left to settle, which decides at its first cell that
+// is not missing further on.
 func (r *csvReader) detectFactors(t *Table, o Options) error {
 	if o.MayBeFactor == nil {
 		return nil
 	}
+	undecided := slices.Clone(t.maybe)
 	src, peekErr := r.pending, error(io.EOF)
 	if src == nil {
-		src, peekErr = r.br.Peek(readBufSize)
+		src, peekErr = r.aheadOne()
 	}
-	pr := &csvReader{path: r.path, br: bufio.NewReader(bytes.NewReader(src)), sep: r.sep}
-	line, err := pr.nextLine()
-	if err != nil || pr.parseRecord(line) != nil || len(pr.ends) != r.fields {
-		return nil
+	if peekErr == nil { // the whole records only
+		end, _ := recordEnd(src, 0)
+		src = src[:max(end, 0)]
 	}
-	if whole := peekErr != nil || pr.n < int64(len(src)) || src[len(src)-1] == '\n'; !whole {
-		return nil
+	// (A copy: the parse unquotes in place, and src is read again as data.)
+	pr := &csvReader{path: r.path, mem: bytes.Clone(src), sep: r.sep}
+	for slices.Contains(undecided, true) {
+		line, err := pr.nextLine()
+		if err != nil || pr.parseRecord(line) != nil || len(pr.ends) != r.fields {
+			break
+		}
+		if err := r.decideFrom(t, pr, undecided, o.FactorFound); err != nil {
+			return err
+		}
 	}
+	t.setSoft(undecided, o.FactorFound)
+	return nil
+}
+
+// maxLookAhead is the most detectFactors reads ahead to see one whole
+// record (a wide file's first row): a longer one is left to settle, whose
+// every column is then soft, rather than held twice.
+const maxLookAhead = 16 << 20
+
+// aheadOne returns the bytes ahead in the input, lookAhead of them or, when
+// they hold no whole record, up to the end of the first one (at most
+// maxLookAhead), which are then read again from memory; and io.EOF when
+// they reach the end of the input.
+func (r *csvReader) aheadOne() ([]byte, error) {
+	src, err := r.br.Peek(lookAhead)
+	if err != nil || lookAhead < readBufSize {
+		return src, err
+	}
+	if end, _ := recordEnd(src, 0); end >= 0 {
+		return src, nil
+	}
+	buf := make([]byte, 0, 2*len(src))
+	for len(buf) < maxLookAhead {
+		k, rerr := r.br.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if end, _ := recordEnd(buf, 0); end >= 0 || rerr != nil {
+			err = rerr
+			break
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+	}
+	r.br = bufio.NewReaderSize(io.MultiReader(bytes.NewReader(buf), r.br), readBufSize)
+	if err != nil && err != io.EOF {
+		return nil, fmt.Errorf("%s: %w", r.path, err)
+	}
+	return buf, err
+}
+
+// decideFrom decides the undecided columns whose cell in the record pr
+// parsed is not missing.
+func (r *csvReader) decideFrom(t *Table, pr *csvReader, undecided []bool, found func(string) error) error {
 	from := 0
 	for j, end := range pr.ends {
 		field := pr.rec[from:end]
 		from = end
-		if k := r.dest[j]; k >= 0 && t.maybe[k] && isText(field) {
-			if err := t.makeFactor(k, o.FactorFound); err != nil {
+		k := r.dest[j]
+		if k < 0 || !undecided[k] || MissingLevel(string(bytes.TrimSpace(field))) {
+			continue
+		}
+		undecided[k] = false
+		if isText(field) {
+			if err := t.makeFactor(k, found); err != nil {
 				return fmt.Errorf("%s: %w", r.path, err)
 			}
 		}

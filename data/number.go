@@ -6,6 +6,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The reasons a cell is not read as a number.
@@ -30,9 +31,15 @@ func ParseNumber(b []byte) (float64, error) {
 	if v, ok := parseSimple(b); ok {
 		return v, nil
 	}
-	// string(b) does not allocate for a short cell: ParseFloat copies its
-	// argument into the errors it returns, so it does not escape.
-	v, err := strconv.ParseFloat(string(b), 64)
+	if len(b) > longCell && !decimalSyntax(b) {
+		// Not a number, said without ParseFloat, whose error would copy
+		// the cell (a record of a gigabyte, say).
+		if hexPrefix(b) {
+			return 0, errNotDecimal
+		}
+		return 0, errNotNumber
+	}
+	v, err := strconv.ParseFloat(cellString(b), 64)
 	if err != nil && !errors.Is(err, strconv.ErrRange) {
 		if hexPrefix(b) {
 			return 0, errNotDecimal
@@ -50,6 +57,28 @@ func ParseNumber(b []byte) (float64, error) {
 		return 0, errNotFinite
 	}
 	return v, nil
+}
+
+// longCell is the length past which ParseNumber checks a cell's syntax
+// before parsing it (no number in another syntax, 0x1p3 or 1_000, is
+// longer in practice).
+const longCell = 64
+
+// cellString is b as a string for ParseFloat, without copying a long cell:
+// string(b) does not allocate for a short cell (ParseFloat copies its
+// argument into the errors it returns, so it does not escape), and a long
+// one is not changed while ParseFloat reads it.
+func cellString(b []byte) string {
+	if len(b) <= 32 {
+		return string(b)
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// cellBytes is the string s as bytes to read, not to change, without
+// copying it (a cell held as text may be a record long).
+func cellBytes(s string) []byte {
+	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
 // Numbers parses text cells (a column read as labels) as finite numbers,

@@ -1,11 +1,11 @@
 package data
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -54,7 +54,7 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 	work := make(chan *block, 2*workers)
 	stop := make(chan struct{})
 	// The columns' names and kinds, for the workers' tables.
-	shape := &Table{names: t.names, sepHint: t.sepHint, factor: t.factor, maybe: t.maybe, naLevel: t.naLevel}
+	shape := &Table{names: t.names, sepHint: t.sepHint, factor: t.factor, maybe: t.maybe, naLevel: t.naLevel, soft: t.soft}
 	chunk := blockSize
 	var wg sync.WaitGroup
 	wg.Add(1 + workers)
@@ -90,23 +90,39 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 			return b.readErr
 		}
 		res := <-b.res
-		if res.err != nil {
-			return res.err
-		}
 		for i := range res.n {
 			vals := res.vals[i*ncol : (i+1)*ncol]
 			var text []string
 			if res.text != nil {
 				text = res.text[i*ncol : (i+1)*ncol]
 			}
+			if t.soft != nil {
+				fate, bad, err := t.settle(vals, text, res.lines[i], r.dropMissing)
+				switch {
+				case err != nil:
+					return fmt.Errorf("%s: %w", r.path, err)
+				case bad != nil:
+					return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
+				case fate == dropRow:
+					t.dropped++
+					continue
+				case fate == skipRow:
+					continue
+				}
+			}
 			if err := row(vals, text); err != nil {
 				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
 			}
 			if !t.stream {
-				t.notePlace(t.n+i, res.lines[i])
+				t.notePlace(t.n, res.lines[i])
 			}
+			t.n++
 		}
-		t.n += res.n
+		// The rows before a block's error are taken first: a soft cell
+		// among them may be the read's first error.
+		if res.err != nil {
+			return res.err
+		}
 		t.dropped += res.dropped
 		r.n += int64(len(b.data))
 		putFloats(res.vals)
@@ -155,15 +171,27 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 		}
 		cut := len(data)
 		if !eof {
-			if cut = scan.next(data); cut < 0 {
-				continue // one record longer than a block: read on
-			}
+			cut = scan.next(data)
 		}
-		b := &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
-		if !eof { // the bytes after the last record end start the next block
-			rest := getBytes(len(data) - cut + size)[:len(data)-cut]
-			copy(rest, data[cut:])
-			data = rest
+		var b *block
+		if cut < 0 { // one record longer than a block
+			var whole []byte
+			whole, data, eof, err = r.longRecord(data, &scan, size, line)
+			if err != nil {
+				select {
+				case order <- &block{readErr: err}:
+				case <-stop:
+				}
+				return
+			}
+			b = &block{data: whole, first: line, res: make(chan blockRows, 1)}
+		} else {
+			b = &block{data: data[:cut], first: line, res: make(chan blockRows, 1)}
+			if !eof { // the bytes after the last record end start the next block
+				rest := getBytes(len(data) - cut + size)[:len(data)-cut]
+				copy(rest, data[cut:])
+				data = rest
+			}
 		}
 		line += bytes.Count(b.data, []byte{'\n'})
 		select {
@@ -177,6 +205,65 @@ func (r *csvReader) split(order, work chan<- *block, stop <-chan struct{}, size 
 			return
 		}
 	}
+}
+
+// longRecord reads on a record longer than a block, which data (a block's
+// worth, its first bytes on line) begins, to its end and past it to the
+// end of the last record in the piece read then: it returns those records
+// in one slice of their length, the bytes after them (the start of the
+// next block, scanned by scan) and whether the input ended. The record is
+// read in pieces put together at its end, so that it takes at most
+// RecordFactor times its length (a slice grown as it is read would hold
+// the old and the new one at once); one longer than the limit is refused
+// as soon as that much of it is read.
+func (r *csvReader) longRecord(data []byte, scan *recordScan, size, line int) (whole, rest []byte, eof bool, err error) {
+	pieces := [][]byte{data}
+	n := len(data)
+	for {
+		piece := make([]byte, size)
+		k, rerr := io.ReadFull(r.br, piece)
+		piece = piece[:k]
+		eof = rerr == io.EOF || rerr == io.ErrUnexpectedEOF
+		if rerr != nil && !eof {
+			return nil, nil, false, fmt.Errorf("%s: %w", r.path, rerr)
+		}
+		end, quotes := recordEnd(piece, scan.quotes)
+		if eof || end >= 0 {
+			if eof { // the last block takes all
+				end = k
+			}
+			pieces = append(pieces, piece[:end])
+			n += end
+			if r.limits.over(n) {
+				return nil, nil, false, r.limits.tooLong(r.path, line)
+			}
+			rest = getBytes(k - end + size)[:k-end]
+			copy(rest, piece[end:])
+			scan.pos, scan.quotes = k-end, quotes%2
+			return join(pieces, n), rest, eof, nil
+		}
+		n += k
+		if r.limits.over(n) {
+			return nil, nil, false, r.limits.tooLong(r.path, line)
+		}
+		pieces = append(pieces, piece)
+		scan.quotes = quotes % 2
+	}
+}
+
+// join puts pieces of n bytes in all together in one slice of that
+// length, dropping them as it goes; a huge record's pieces are handed
+// back to the system at once (see hugeRecord).
+func join(pieces [][]byte, n int) []byte {
+	whole := make([]byte, 0, n)
+	for k, p := range pieces {
+		whole = append(whole, p...)
+		pieces[k] = nil
+	}
+	if n >= hugeRecord {
+		debug.FreeOSMemory()
+	}
+	return whole
 }
 
 // readBlock appends up to size bytes from br to data, growing it (at least
@@ -247,6 +334,9 @@ func recordEnd(data []byte, quotes int) (int, int) {
 // appendRow stores a row in a table kept in memory.
 func (t *Table) appendRow(v []float64, text []string) error {
 	for k := range t.names {
+		if t.soft != nil && t.soft[k] {
+			continue // stored by settle
+		}
 		if t.text[k] != nil {
 			t.text[k] = append(t.text[k], text[k])
 		} else {
@@ -261,12 +351,12 @@ func (t *Table) appendRow(v []float64, text []string) error {
 // table's names and the kinds of its columns.
 func (r *csvReader) parseBlock(shape *Table, labels []bool, b *block) blockRows {
 	names := shape.names
-	br := &csvReader{path: r.path, br: bufio.NewReaderSize(bytes.NewReader(b.data), 64<<10), sep: r.sep,
+	br := &csvReader{path: r.path, mem: b.data, sep: r.sep, limits: r.limits,
 		dropMissing: r.dropMissing, line: b.first - 1, fields: r.fields, dest: r.dest, names: r.names}
 	bt := &Table{names: names, cols: make([][]float64, len(names)), text: make([][]string, len(names)), stream: true,
 		rowVals: make([]float64, len(names)), rowText: make([]string, len(names)), sepHint: shape.sepHint,
-		factor: shape.factor, maybe: shape.maybe, naLevel: shape.naLevel}
-	hasText := false
+		factor: shape.factor, maybe: shape.maybe, naLevel: shape.naLevel, soft: shape.soft}
+	hasText := shape.soft != nil // soft cells are handed on as text
 	for k, l := range labels {
 		if l {
 			bt.text[k], hasText = []string{}, true

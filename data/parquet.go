@@ -107,6 +107,9 @@ func readParquetFile(path string, f *os.File, o Options, columnar bool) (t *Tabl
 	if err != nil {
 		return nil, err
 	}
+	if err := allNull(path, pf.Metadata(), dest, t.names); err != nil {
+		return nil, err
+	}
 	for l, c := range cols {
 		if k := dest[l]; k >= 0 && t.maybe[k] && c.kind == parquet.ByteArray {
 			if err := t.makeFactor(k, o.FactorFound); err != nil {
@@ -126,6 +129,34 @@ func readParquetFile(path string, f *os.File, o Options, columnar bool) (t *Tabl
 		return nil, fmt.Errorf("%s: no data rows", path)
 	}
 	return t, nil
+}
+
+// allNull refuses a column read (dest: the table column of each leaf
+// column, -1 when skipped) whose values are all null by the file's
+// statistics (each row group's null count is its row count), as a CSV
+// column missing in every row is refused. A file without statistics is
+// read, and fails at its first null.
+func allNull(path string, md *format.FileMetaData, dest []int, names []string) error {
+	if md.NumRows <= 0 {
+		return nil
+	}
+	for l, k := range dest {
+		if k < 0 {
+			continue
+		}
+		all := true
+		for _, rg := range md.RowGroups {
+			if l >= len(rg.Columns) {
+				return nil
+			}
+			m := rg.Columns[l].MetaData
+			all = all && m.NumValues == rg.NumRows && m.Statistics.NullCount == m.NumValues
+		}
+		if all {
+			return allMissing(path, names[k])
+		}
+	}
+	return nil
 }
 
 // readRows reads the file row by row (parquet-go assembles the rows).

@@ -60,6 +60,9 @@ func (e *SpecError) Error() string {
 // ids that are not 1…K with every fold present (FoldColumn).
 func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 	ro := spec.options("reading " + path)
+	if o.Check != nil { // at least one row
+		spec.widthCheck(&ro, spec.roleColumns()+spec.responseColumns(), func(p int) error { return o.Check(1, p) })
+	}
 	spec.readFactors(&ro)
 	t, err := Read(path, ro)
 	if err != nil {

@@ -78,6 +78,9 @@ func (s *FileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 	s.passes++
 	c := &sourceColumns{y: -1, w: -1, o: -1, spec: &s.spec}
 	ro := s.spec.options(fmt.Sprintf("streaming %s (pass %d)", s.path, s.passes))
+	if s.Check != nil {
+		s.spec.widthCheck(&ro, s.spec.roleColumns()+s.spec.responseColumns(), s.Check)
+	}
 	ro.Columns = func(h []string) ([]bool, error) {
 		keep, err := s.spec.selectAll(h)
 		if err != nil {

@@ -38,7 +38,53 @@ type Spec struct {
 	// Progress, when not nil, returns the progress bar of a pass over the
 	// file, labelled label (nil for none).
 	Progress func(label string) *Progress
+	// Limits bound the longest record and the widest header (see
+	// Options.Limits); the forms that check their own width (the Check of
+	// ReadStats, FileSource and ReadRows) check it as the header is read,
+	// too, from the fewest columns it can give (FewestRead).
+	Limits Limits
 }
+
+// FewestRead is the fewest columns a header of fields fields gives to read
+// (all but the columns Drop names), or 0 when Predictors chooses them.
+func (s *Spec) FewestRead(fields int) int {
+	if s.Predictors != nil {
+		return 0
+	}
+	return max(fields-len(s.Drop), 0)
+}
+
+// widthCheck sets o to check, as the header is read, the width check
+// takes, once the fewest columns the header gives (FewestRead) less
+// others (the columns of other roles, at most) pass zero.
+func (s *Spec) widthCheck(o *Options, others int, check func(width int) error) {
+	if check == nil {
+		return
+	}
+	o.Limits.Fields = func(fields int) error {
+		if w := s.FewestRead(fields) - others; w > 0 {
+			if err := check(w); err != nil {
+				return fmt.Errorf("the header has %d columns so far: %w", fields, err)
+			}
+		}
+		return nil
+	}
+}
+
+// roleColumns counts the columns of the roles named among weights,
+// offsets and fold ids.
+func (s *Spec) roleColumns() int {
+	n := 0
+	for _, c := range []string{s.Weights, s.Offset, s.FoldID} {
+		if c != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// responseColumns counts the response columns.
+func (s *Spec) responseColumns() int { return max(len(s.Responses), 1) }
 
 // Flags are the names messages give the options that chose the columns
 // (command-line flags, say).
@@ -54,7 +100,7 @@ type Flags struct {
 // options are the reader's options of a pass over the file with the
 // progress bar labelled label.
 func (s *Spec) options(label string) Options {
-	o := Options{Sep: s.Sep, DropMissing: s.DropMissing, Columns: s.selectAll}
+	o := Options{Sep: s.Sep, DropMissing: s.DropMissing, Columns: s.selectAll, Limits: s.Limits}
 	if s.Progress != nil {
 		o.Progress = s.Progress(label)
 	}

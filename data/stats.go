@@ -55,6 +55,9 @@ func ReadStats(path string, spec Spec, o StatsOptions) (*Stats, error) {
 	defer r.close()
 	ro := spec.options("streaming " + path + " (pass 1 of 1: the statistics)")
 	ro.Columns = r.columns
+	if o.Check != nil {
+		spec.widthCheck(&ro, spec.roleColumns(), func(vars int) error { return o.Check(vars, r.k) })
+	}
 	if err := spec.streamFactors(&ro, func(name string) bool { return slices.Contains(r.names, name) }); err != nil {
 		return nil, InFile(path, err)
 	}

@@ -42,6 +42,15 @@ type Table struct {
 	// (see notePlace); byRow says they are Parquet rows, not lines.
 	places []rowPlace
 	byRow  bool
+	// The CSV columns whose kind waits for a cell that is not missing
+	// (see settle.go): soft ones are read as text, open ones are still
+	// undecided, pending holds their missing cells stored before, found
+	// is Options.FactorFound; failing, when streaming, is the missing
+	// cell the read fails with at its end.
+	soft, open []bool
+	pending    [][]pendingCell
+	found      func(string) error
+	failing    *cellError
 }
 
 // rowPlace says that data row row (0-based) starts at line (or Parquet
@@ -80,17 +89,27 @@ func (t *Table) Places(path string) Places {
 // Of names where data row i (0-based) is, as messages start: "path:LINE"
 // or "path: row N" (a Parquet row).
 func (p Places) Of(i int) string {
+	at, ok := p.at(i)
+	switch {
+	case !ok:
+		return fmt.Sprintf("%s: data row %d", p.path, i+1)
+	case p.byRow:
+		return fmt.Sprintf("%s: row %d", p.path, at)
+	}
+	return fmt.Sprintf("%s:%d", p.path, at)
+}
+
+// at is the line (or Parquet row) data row i starts at, and false when
+// the places do not say.
+func (p Places) at(i int) (int, bool) {
 	k, found := slices.BinarySearchFunc(p.runs, i, func(p rowPlace, i int) int { return p.row - i })
 	if !found {
 		k--
 	}
-	switch {
-	case k < 0:
-		return fmt.Sprintf("%s: data row %d", p.path, i+1)
-	case p.byRow:
-		return fmt.Sprintf("%s: row %d", p.path, p.runs[k].at+i-p.runs[k].row)
+	if k < 0 {
+		return 0, false
 	}
-	return fmt.Sprintf("%s:%d", p.path, p.runs[k].at+i-p.runs[k].row)
+	return p.runs[k].at + i - p.runs[k].row, true
 }
 
 // Rows is the number of data rows read.
@@ -155,6 +174,10 @@ func newTable(path string, names []string, o Options) (*Table, []int, error) {
 
 // store appends a field to column k, or returns why it cannot.
 func (t *Table) store(k int, field []byte, line int) *cellError {
+	if t.soft != nil && t.soft[k] {
+		t.rowText[k] = string(bytes.TrimSpace(field)) // read by settle
+		return nil
+	}
 	if t.text[k] != nil {
 		s := strings.TrimSpace(string(field))
 		if t.factor[k] && MissingLevel(s) {

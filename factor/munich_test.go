@@ -19,7 +19,7 @@ import (
 func TestMunichPartitions(t *testing.T) {
 	spec := munichSpec()
 	spec.Factors.Ref = map[string]string{"area": "1"}
-	rows, err := data.ReadRows(munich, spec, data.RowsOptions{})
+	rows, err := data.ReadRows(munichFile(t), spec, data.RowsOptions{})
 	require.NoError(t, err)
 	design, err := factor.NewDesign(rows.Names, rows.Factors, rows.FactorCols)
 	require.NoError(t, err)

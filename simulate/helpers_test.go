@@ -4,33 +4,26 @@ import (
 	"bytes"
 	"image/png"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/testfiles"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// testDataDir is the folder of the real data sets seen from this package's
-// directory (the tests' working directory): ../shared/data beside the
-// repository.
-const testDataDir = "../../shared/data"
-
-// needData skips the test when the real data sets are missing.
-func needData(t *testing.T) {
+// needData returns the folder of the real data sets (../shared/data
+// beside the repository), skipping t when one of files is not in it.
+func needData(t *testing.T, files ...string) string {
 	t.Helper()
-	if _, err := os.Stat(filepath.Join(testDataDir, "digits.csv")); err != nil {
-		t.Skipf("real data sets not found in %s: %v", testDataDir, err)
-	}
+	return testfiles.SharedData(t, files...)
 }
 
 // runQuick runs e in Quick mode from seed with the given repetitions.
 func runQuick(t *testing.T, e Experiment, seed uint64, seeds int) *Result {
 	t.Helper()
-	r, err := e.Run(Config{Seed: seed, Seeds: seeds, Quick: true, DataDir: testDataDir})
+	r, err := e.Run(Config{Seed: seed, Seeds: seeds, Quick: true, DataDir: testfiles.SharedData(t)})
 	require.NoError(t, err)
 	require.Equal(t, e.Name, r.Name)
 	return r

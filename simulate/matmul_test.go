@@ -12,7 +12,7 @@ import (
 )
 
 func TestMatmulQuick(t *testing.T) {
-	needData(t)
+	needData(t, "digits.csv", "letter_recognition.csv", "clave_direction.csv")
 	e := Matmul()
 	r := checkQuick(t, e, 7, 2, "panel", "method", "product", "status")
 	assert.Equal(t, "matmul", r.Name)

@@ -144,7 +144,7 @@ func TestRegressionFitsCoincideAtZero(t *testing.T) {
 }
 
 func TestDigitsQuick(t *testing.T) {
-	needData(t)
+	needData(t, "digits.csv")
 	s := digitsSettings(true)
 	reports := s.Epochs / s.ReportEvery
 	cols := []string{"seed", "variant", "status", "compressed", "project_k", "epoch", "seconds", "loss", "train_accuracy", "heldout_loss", "heldout_accuracy"}
@@ -158,7 +158,7 @@ func TestDigitsQuick(t *testing.T) {
 }
 
 func TestLetterQuick(t *testing.T) {
-	needData(t)
+	needData(t, "letter_recognition.csv")
 	s := letterSettings(true)
 	reports := s.Epochs / s.ReportEvery
 	cols := []string{"seed", "variant", "status", "compressed", "project_k", "epoch", "seconds", "loss", "train_mse", "heldout_loss", "heldout_mse"}

@@ -33,14 +33,14 @@ func TestBoundQuick(t *testing.T) {
 }
 
 func TestMemoryTable(t *testing.T) {
-	needData(t)
-	r, err := Memory().Run(Config{DataDir: testDataDir})
+	dir := needData(t, "yeast.csv", "concrete_compressive_strength.csv", "ai4i2020_full.csv")
+	r, err := Memory().Run(Config{DataDir: dir})
 	require.NoError(t, err)
 	require.Len(t, r.Rows, len(memorySets))
 	packed, _ := r.Floats("packed_bytes")
 	dense, _ := r.Floats("dense_float32_bytes")
 	for i, s := range memorySets {
-		d, err := LoadCSV(filepath.Join(testDataDir, s.File), s.Cols)
+		d, err := LoadCSV(filepath.Join(dir, s.File), s.Cols)
 		require.NoError(t, err)
 		// The accounting recomputed from the data: ⌈log₂ m_j⌉ bits per
 		// code (at least one) and 32 bits per distinct value.

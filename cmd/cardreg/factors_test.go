@@ -488,3 +488,28 @@ func TestFactorMemory(t *testing.T) {
 	res = cardreg(t, "fit", "--family", "poisson", "--lambda", "1", "--memory", "64MB", path)
 	require.Equal(t, 0, res.code, res.stderr)
 }
+
+// A factor whose first data row is empty or NA reads as with that row
+// moved down: --na-level makes it a level, and the fit is the same
+// (issue 35: the first row alone decided the column's kind, and the fit
+// failed with a numeric column's message).
+func TestFactorMissingFirstRow(t *testing.T) {
+	dir := t.TempDir()
+	rows := []string{"b,2,3", "a,3,5", "b,4,4", "a,5,6", "b,6,8", ",7,9", "a,8,9", "b,1,1"}
+	var fits []fitJSON
+	for _, miss := range []string{"", "NA"} {
+		for _, order := range [][]string{append([]string{miss + ",1,2"}, rows...), append(slices.Clone(rows), miss+",1,2")} {
+			path := writeFile(t, dir, "g.csv", "g,x,y\n"+strings.Join(order, "\n")+"\n")
+			res := cardreg(t, "fit", "--na-level", "--lambda", "1", "--format", "json", path)
+			require.Equal(t, 0, res.code, res.stderr)
+			fits = append(fits, glmJSON(t, res.stdout))
+			res = cardreg(t, "fit", "--lambda", "1", path)
+			oneLine(t, res, 1, `column "g": missing value`, "--na-level")
+		}
+	}
+	for _, f := range fits[1:] {
+		require.Equal(t, fits[0].Names, f.Names)
+		require.InDelta(t, fits[0].Objective, f.Objective, 1e-9*fits[0].Objective)
+	}
+	require.Contains(t, fits[0].Names, "g=NA")
+}

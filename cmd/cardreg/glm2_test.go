@@ -3,8 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cardsparse/cardreg/internal/testfiles"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -15,9 +15,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// ai4i is the shared data set on which the lasso's coordinate descent
-// spun (tests run in the package directory).
-const ai4i = "../../../shared/data/ai4i2020.csv"
+// ai4iFile is the shared data set on which the lasso's coordinate descent
+// spun (in ../shared/data, see testfiles.SharedData).
+const ai4iFile = "ai4i2020.csv"
 
 // cardregWithin runs cardreg and fails the test when it has not returned
 // within d (the run itself cannot be stopped: it is in process).
@@ -41,9 +41,7 @@ func cardregWithin(t *testing.T, d time.Duration, args ...string) cliResult {
 // the streamed fit's answer (proximal Newton), and a small --max-iter
 // stops it promptly, reported as not converged.
 func TestLassoAI4I(t *testing.T) {
-	if _, err := os.Stat(ai4i); err != nil {
-		t.Skip("no shared data:", err)
-	}
+	ai4i := testfiles.SharedFile(t, ai4iFile)
 	args := []string{"fit", "--family", "binomial", "--penalty", "lasso", "--lambda", "10", "--drop", "type", "--format", "json", "--tol", "1e-9", ai4i}
 	res := cardregWithin(t, 30*time.Second, args...)
 	require.Equal(t, 0, res.code, res.stderr)

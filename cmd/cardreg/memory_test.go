@@ -3,7 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
+	"github.com/cardsparse/cardreg/internal/testfiles"
 	"strings"
 	"testing"
 
@@ -15,10 +15,7 @@ import (
 // its rule) is no larger than the paper's and the float32 size is the
 // paper's; non-numeric columns are skipped and named.
 func TestMemoryTable(t *testing.T) {
-	dir := "../../../shared/data/"
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("../shared/data is not beside the repository")
-	}
+	dir := testfiles.SharedData(t, "yeast.csv", "concrete_compressive_strength.csv", "ai4i2020_full.csv") + "/"
 	for _, c := range []struct {
 		file          string
 		float32, max  float64

@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -126,6 +127,11 @@ func (f *fitFlags) spec() data.Spec {
 		s.Responses = []string{f.target}
 	}
 	s.Factors, _ = f.factors.spec() // checked by validateFactors
+	if b := membudget.Of(f.memory); b.Bytes > 0 {
+		// A record that cannot be read within the budget is refused as it
+		// is read, not once it is held.
+		s.Limits = data.Limits{Record: b.Bytes / data.RecordFactor, Budget: b.String()}
+	}
 	s.Select = func(header []string) ([]bool, error) {
 		keep, err := s.Choose(header)
 		if err != nil {

@@ -286,3 +286,22 @@ func TestReadMatrixHeaderless(t *testing.T) {
 	r, _ := m.Dims()
 	require.Equal(t, 3, r, "the first row of a headerless file is data")
 }
+
+// A record longer than --memory allows reading (twice its length) is
+// refused by its line while it is read, in memory and streamed (issue 35:
+// a gigabyte record took 5 to 7 times its size before any message).
+func TestRecordOverMemory(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "long.csv", "x,y\n1,2\n"+strings.Repeat("3", 5000)+",4\n5,6\n7,9\n")
+	for _, stream := range []bool{false, true} {
+		args := []string{"fit", "--memory", "4KB", "--lambda", "1", path}
+		if stream {
+			args = append([]string{"fit", "--stream"}, args[1:]...)
+		}
+		res := cardreg(t, args...)
+		require.Equal(t, 1, res.code, res.stderr)
+		lines := strings.Split(strings.TrimSpace(res.stderr), "\n")
+		last := lines[len(lines)-1] // (after the note that the file is streamed, when it is not asked)
+		require.Contains(t, last, path+":3: a record longer than 2000 bytes")
+		require.Contains(t, last, "more than --memory 4 kB allows")
+	}
+}
