@@ -121,14 +121,14 @@ func TestRegressionEveryRepetitionDiverged(t *testing.T) {
 // recorded in its row, its repetition left out of the means, and the run
 // goes on.
 func TestCurvesRecordDivergence(t *testing.T) {
-	needData(t)
+	dataDir := needData(t, "digits.csv")
 	s := digitsSettings(true)
 	projects := map[string]bool{}
 	for _, v := range s.Variants {
 		projects[v.Name] = v.ProjectK > 0
 	}
 	divergeWhen(t, func(seed uint64, o *deepreg.Options) bool { return seed == 8 && o.ProjectK > 0 })
-	r, err := Digits().Run(Config{Seed: 7, Seeds: 2, Quick: true, DataDir: testDataDir})
+	r, err := Digits().Run(Config{Seed: 7, Seeds: 2, Quick: true, DataDir: dataDir})
 	require.NoError(t, err)
 	seeds, variants, status := column(t, r, "seed"), column(t, r, "variant"), column(t, r, "status")
 	reports := s.Epochs / s.ReportEvery
