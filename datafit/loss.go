@@ -292,6 +292,25 @@ func (l *Loss) Eta() []float64 { return slices.Clone(l.eta) }
 // Response returns the responses y.
 func (l *Loss) Response() []float64 { return slices.Clone(l.y) }
 
+// DevianceAt returns the deviance Σ wᵢ d(yᵢ, ηᵢ) (plus the constant of
+// aggregated rows, on the scale of Eval) at the linear predictor eta, one
+// value per row, with nothing minimised out and the loss left where it
+// is: the deviance along a ray in η, which a profile started from far
+// away can overstate.
+func (l *Loss) DevianceAt(eta []float64) float64 {
+	if len(eta) != len(l.y) {
+		panic(mat.ErrShape)
+	}
+	f := l.constant
+	for i, e := range eta {
+		if l.w[i] != 0 {
+			d, _, _ := unit(l.fam, l.y[i], l.yConst[i], e)
+			f += l.w[i] * d
+		}
+	}
+	return f
+}
+
 // Eval returns the deviance at β = theta, the unpenalised coefficients
 // minimised out, and writes its gradient X_Pᵀ(w⊙∂d/∂η) into grad when grad
 // is not nil.
