@@ -445,7 +445,7 @@ func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	for j, sd := range s.sd {
 		coef[j] /= sd
 	}
-	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0,
+	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0, PenalizedDeviance: math.NaN(),
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
 		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, N: s.n,
 		solution: beta, fitted: beta}
