@@ -358,7 +358,6 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 // singular.
 const singularRefit = "the least-squares refit on the clusters has no unique solution (its reduced normal equations are singular: more clusters than the data determine); the coefficients are the penalised fit's"
 
-
 // zeroAbove returns the zero solution, certified, when λ ≥ λ_max =
 // h*(2XᵀY): B = 0 is then optimal (DESIGN §3), and the answer needs neither
 // XᵀX nor an iteration.
