@@ -242,31 +242,16 @@ func (l *Loss) nullIntercept() float64 {
 }
 
 // interceptStart returns a start for the profiled intercept at base
-// after a far-away β: for Poisson the exact minimiser when the intercept
-// is the only unpenalised coefficient, log Σwy − log Σw·exp(base) (Newton
-// from far below it takes steps of e^|η| that no backtracking recovers
-// from); otherwise, or without positive counts, the intercept-only fit
-// shifted by the mean of base.
+// after a far-away β: NullStart's, with base as the offsets (for the log
+// link the exact minimiser when the intercept is the only unpenalised
+// coefficient; Newton from far below it takes steps of e^|η| that no
+// backtracking recovers from).
 func (l *Loss) interceptStart(base []float64) float64 {
-	if _, ok := l.fam.(Poisson); ok {
-		top, sy := math.Inf(-1), 0.0
-		for i, b := range base {
-			if l.w[i] > 0 {
-				top = math.Max(top, b)
-				sy += l.w[i] * l.y[i]
-			}
-		}
-		var s float64
-		for i, b := range base {
-			if l.w[i] > 0 {
-				s += l.w[i] * math.Exp(b-top)
-			}
-		}
-		if a := math.Log(sy) - top - math.Log(s); finite(a) {
-			return a
-		}
+	s := NewNullStart(l.fam)
+	for i, b := range base {
+		s.Add(l.y[i], l.w[i], b)
 	}
-	return l.nullIntercept() - weightedMean(base, l.w)
+	return s.Value()
 }
 
 // Family returns the loss's family.

@@ -153,7 +153,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 // objective and duality gap no longer improving: a badly scaled problem).
 func convergeAdvice(stalled bool) string {
 	if stalled {
-		return "raise --tol, or rescale the data (--standardize); more --max-iter does not help a stalled fit"
+		return "raise --tol (or λ, when it is many orders below the deviance's scale: the duality gap cannot be certified below its rounding), or rescale the data (--standardize); more --max-iter does not help a stalled fit"
 	}
 	return "raise --max-iter or --tol"
 }

@@ -163,10 +163,16 @@ type streamFit struct {
 	lambda    float64
 	set       solver.Settings
 	n         int
-	wscale    float64   // n/Σw: the weights rescaled to sum to n
-	sd        []float64 // column scales (nil without standardisation)
-	passes    int
-	null      float64
+	wscale    float64 // n/Σw: the weights rescaled to sum to n
+	start     float64 // the intercept-only fit's start (datafit.NullStart)
+	// oShift is the mean offset, taken out of every row's offset and put
+	// into the intercept (b₀ here is the model's plus oShift): the dual's
+	// term Σw·∂d/∂η·o then stays of the size of the offsets' spread, not of
+	// the offsets (at ±700 its rounding alone exceeded the tolerance).
+	oShift float64
+	sd     []float64 // column scales (nil without standardisation)
+	passes int
+	null   float64
 	// The state of proximal Newton's passes: the current intercept, the
 	// last model pass's statistics, and the intercept of the model's
 	// solution at the last line-search pass.
@@ -198,7 +204,7 @@ func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) er
 		if len(x) != s.p {
 			return fmt.Errorf("glm: row %d has %d predictors, want %d", i+1, len(x), s.p)
 		}
-		err := row(i, x, y, w, o)
+		err := row(i, x, y, w, o-s.oShift)
 		i++
 		return err
 	})
@@ -221,10 +227,17 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 func (s *streamFit) check() error {
 	var wsum float64
 	rc := datafit.NewRowChecker(s.fam, s.p)
+	start := datafit.NewNullStart(s.fam)
+	var osum float64
 	err := s.pass(func(i int, x []float64, y, w, o float64) error {
 		wsum += w
+		osum += o
 		s.n++
-		return rc.Add(i, x, y, w, o)
+		if err := rc.Add(i, x, y, w, o); err != nil {
+			return err
+		}
+		start.Add(y, w, o)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -236,6 +249,10 @@ func (s *streamFit) check() error {
 		return err
 	}
 	s.wscale = float64(s.n) / wsum
+	if s.intercept {
+		s.oShift = osum / float64(s.n)
+	}
+	s.start = start.Value() + s.oShift
 	return nil
 }
 
@@ -247,6 +264,7 @@ func (s *streamFit) nullFit(cur *point) error {
 		s.null = dev
 		return err
 	}
+	cur.b0 = s.start
 	for range 50 {
 		dev, g, h, err := s.interceptPass(*cur)
 		if err != nil {
@@ -262,7 +280,7 @@ func (s *streamFit) nullFit(cur *point) error {
 		}
 		cur.b0 += math.Max(-5, math.Min(5, step)) // damped far from the optimum
 	}
-	return errors.New("glm: the intercept-only model did not converge (separable data?)")
+	return fmt.Errorf("glm: the intercept-only model did not converge in 50 Newton steps from b₀ = %.6g (at %.6g)", s.start, cur.b0)
 }
 
 // interceptPass returns the deviance and its first two derivatives in b₀.
@@ -445,7 +463,7 @@ func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	for j, sd := range s.sd {
 		coef[j] /= sd
 	}
-	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0, PenalizedDeviance: math.NaN(),
+	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0 - s.oShift, PenalizedDeviance: math.NaN(),
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
 		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, N: s.n,
 		solution: beta, fitted: beta}
