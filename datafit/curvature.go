@@ -25,6 +25,11 @@ type curvatureCheck struct {
 	// when log y outweighs −o.
 	row  int64
 	what string
+	// lo and hi are the smallest and largest log(y·e^−o) of a gamma row
+	// with weight, loRow and hiRow their rows: their spread is bounded
+	// (spreadErr).
+	lo, hi       float64
+	loRow, hiRow int64
 }
 
 // newCurvatureCheck returns the check of family fam, nil when its
@@ -32,7 +37,7 @@ type curvatureCheck struct {
 func newCurvatureCheck(fam Family) *curvatureCheck {
 	switch fam.(type) {
 	case Gamma, Poisson:
-		return &curvatureCheck{fam: fam}
+		return &curvatureCheck{fam: fam, lo: math.Inf(1), hi: math.Inf(-1)}
 	}
 	return nil
 }
@@ -52,6 +57,15 @@ func (c *curvatureCheck) add(y, w, o float64) {
 		}
 	}
 	c.s.AddLog(a)
+	if _, ok := c.fam.(Gamma); ok && w > 0 {
+		r := math.Log(y) - o
+		if r < c.lo {
+			c.lo, c.loRow = r, c.row
+		}
+		if r > c.hi {
+			c.hi, c.hiRow = r, c.row
+		}
+	}
 	if c.s.MaxRow == c.row && w > 0 {
 		c.what = "offset"
 		if _, ok := c.fam.(Gamma); ok && math.Abs(math.Log(y)) >= math.Abs(o) {
@@ -61,9 +75,20 @@ func (c *curvatureCheck) add(y, w, o float64) {
 	c.row++
 }
 
-// err returns a *RowError naming the dominating row, or nil.
+// err returns a *RowError naming the dominating row, or the gamma row
+// whose y·e^−o lies too far below another's, or nil.
 func (c *curvatureCheck) err() error {
-	if c == nil || !c.s.Dominated() {
+	if c == nil {
+		return nil
+	}
+	if c.hi-c.lo > MaxOffset {
+		// At the intercept-only fit, about log y − o of the largest, the
+		// smallest row's curvature 2y·e^−η underflows (below e^−709) and
+		// Newton's working response, about its gradient over its
+		// curvature, overflows: the fits ended with a NaN or +Inf loss.
+		return &RowError{int(c.loRow), "response", fmt.Errorf("y·e^−o is e^%.4g, e^%.4g below data row %d's (e^%.4g): gamma rows may span at most e^%d (the largest float64 is e^709.8), beyond which this row's curvature at the others' fit underflows and the fit's working response overflows", c.lo, c.hi-c.lo, c.hiRow+1, c.hi, MaxOffset)}
+	}
+	if !c.s.Dominated() {
 		return nil
 	}
 	term := "w·e^o"
