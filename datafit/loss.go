@@ -563,9 +563,17 @@ func (l *Loss) profileFrom(base []float64) {
 }
 
 // backtrack halves the Newton step until the deviance does not increase,
-// moves there and reports whether it could.
+// moves there and reports whether it could. It starts from a step that
+// moves no row's η by more than MaxOffset (beyond it e^η saturates and no
+// row's deviance bends any more): where the rows' curvature is ~0, as when
+// binomial offsets of ±700 put every row at the boundary, the Newton step
+// is ~1e300 long, 60 halvings leave it beyond reach, and the intercept
+// stayed at its start (a null deviance 1.5 times the minimum, "converged").
 func (l *Loss) backtrack(base, step []float64, f *float64, trial []float64) bool {
 	t := 1.0
+	if m := l.etaChange(step); m > MaxOffset {
+		t = MaxOffset / m
+	}
 	for range 60 {
 		for a := range step {
 			trial[a] = l.free[a] + t*step[a]
@@ -579,6 +587,20 @@ func (l *Loss) backtrack(base, step []float64, f *float64, trial []float64) bool
 		t /= 2
 	}
 	return false
+}
+
+// etaChange returns max over rows of |X_U·step|, the largest change of a
+// row's η a step of the unpenalised coefficients makes.
+func (l *Loss) etaChange(step []float64) float64 {
+	var m float64
+	for i := range l.y {
+		var d float64
+		for c, v := range l.xu.RawRowView(i) {
+			d += v * step[c]
+		}
+		m = math.Max(m, math.Abs(d))
+	}
+	return m
 }
 
 // negligible reports whether a step changes no coefficient beyond rounding.

@@ -143,3 +143,35 @@ func TestDominantCurvatureRefused(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, m.Converged)
 }
+
+// TestStreamedNullFitBracketed: binomial offsets of ±700 put every row at
+// the logistic boundary, where the intercept-only fit has no curvature
+// and Newton's steps are unbounded. Streamed, capped at 5, its 50 passes
+// stopped far from b₀ ≈ −699 and the fit was refused ("did not
+// converge"); in memory the profile's backtracking could not shorten a
+// step of ~1e300 enough and left b₀ at its start, −0.69: a null deviance
+// of 141355 against the minimum's 95327, "converged". Now the streamed
+// steps double and a bracket bisects, the profile's backtracking starts
+// from a step that moves η by at most 709, and both find the minimum.
+func TestStreamedNullFitBracketed(t *testing.T) {
+	tb := own(datafit.Binomial{}, 200, 2, 8)
+	n := len(tb.y)
+	tb.o = make([]float64, n)
+	for i := range n {
+		tb.o[i] = 700
+		if i%2 == 1 {
+			tb.o[i] = -700
+		}
+		tb.y[i] = float64(i % 3 % 2)
+	}
+	o := Options{Family: datafit.Binomial{}, Offset: tb.o}
+	mem, err := Fit(tb.x, tb.y, penalty.L1{}, 1e6, &o)
+	require.NoError(t, err)
+	got, err := FitSource(&tableSource{tb: tb}, 2, penalty.L1{}, 1e6, &Options{Family: datafit.Binomial{}})
+	require.NoError(t, err)
+	require.Equal(t, []float64{0, 0}, got.Coef)
+	require.InDelta(t, mem.Intercept, got.Intercept, 1e-6*math.Abs(mem.Intercept))
+	require.InEpsilon(t, mem.NullDeviance, got.NullDeviance, 1e-9)
+	require.Less(t, mem.Intercept, -690.0, "the minimum, not the start")
+	t.Logf("b₀ %v in %d passes", got.Intercept, got.Passes)
+}

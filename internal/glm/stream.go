@@ -256,8 +256,18 @@ func (s *streamFit) check() error {
 	return nil
 }
 
+// nullFitSteps bounds the Newton passes of the streamed intercept-only
+// fit.
+const nullFitSteps = 100
+
 // nullFit fits the intercept-only model (with the offsets) by Newton passes
-// and records the null deviance.
+// from datafit.NullStart's start, and records the null deviance. The fit
+// is convex in b₀: each pass's derivative sign narrows a bracket of the
+// minimiser, a step leaving it bisects it, and a step longer than the cap
+// (5 at first) is cut to it and doubles it. Binomial rows that offsets of
+// ±700 put at the boundary have no curvature, and their Newton steps are
+// unbounded: the steps of at most 5 took 280 passes to cross 1400 and
+// stopped at 50.
 func (s *streamFit) nullFit(cur *point) error {
 	if !s.intercept {
 		dev, _, _, err := s.interceptPass(*cur)
@@ -265,22 +275,42 @@ func (s *streamFit) nullFit(cur *point) error {
 		return err
 	}
 	cur.b0 = s.start
-	for range 50 {
+	lo, hi, cap := math.Inf(-1), math.Inf(1), 5.0
+	for range nullFitSteps {
 		dev, g, h, err := s.interceptPass(*cur)
 		if err != nil {
 			return err
 		}
 		s.null = dev
-		if !(h > 0) {
-			return errors.New("glm: the intercept-only model has no curvature (a single binomial class, or all-zero counts?)")
+		if g == 0 {
+			return nil
+		}
+		if g > 0 {
+			hi = cur.b0
+		} else {
+			lo = cur.b0
 		}
 		step := -g / h
+		if !(h > 0) || math.IsInf(step, 0) || math.IsNaN(step) {
+			step = math.Copysign(math.Inf(1), -g)
+		}
 		if math.Abs(step) <= 1e-12*(1+math.Abs(cur.b0)) {
 			return nil
 		}
-		cur.b0 += math.Max(-5, math.Min(5, step)) // damped far from the optimum
+		if math.Abs(step) > cap {
+			step = math.Copysign(cap, step)
+			cap *= 2
+		}
+		next := cur.b0 + step
+		if !(next > lo && next < hi) {
+			next = lo + (hi-lo)/2 // both ends finite: a step left the bracket
+		}
+		if next == cur.b0 {
+			return nil // the bracket is at rounding
+		}
+		cur.b0 = next
 	}
-	return fmt.Errorf("glm: the intercept-only model did not converge in 50 Newton steps from b₀ = %.6g (at %.6g)", s.start, cur.b0)
+	return fmt.Errorf("glm: the intercept-only model did not converge in %d Newton steps from b₀ = %.6g (at %.6g)", nullFitSteps, s.start-s.oShift, cur.b0-s.oShift)
 }
 
 // interceptPass returns the deviance and its first two derivatives in b₀.
