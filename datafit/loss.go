@@ -855,15 +855,6 @@ func weightedResidual(dst, x, s []float64, basis []*mat.VecDense) {
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-func weightedMean(v, w []float64) float64 {
-	var s, sw float64
-	for i, x := range v {
-		s += w[i] * x
-		sw += w[i]
-	}
-	return s / sw
-}
-
 // restricted returns beta's entries at positions keep (increasing) when
 // beta is zero elsewhere, and whether it is (false for nil).
 func restricted(beta []float64, keep []int) ([]float64, bool) {
