@@ -193,3 +193,30 @@ func TestRelaxSingularRefitSaid(t *testing.T) {
 	require.Greater(t, said, 0, "no seed gave a singular refit")
 	t.Logf("%d singular refits said", said)
 }
+
+// TestRelaxPathLabelled: path --relax printed the penalised fits'
+// objective beside the refits' coefficients and deviance ratio, one row
+// per λ, with nothing to tell them apart from a plain path. Its CSV now
+// has a column relaxed after converged (true where the coefficients are
+// the refit's); a plain path has none.
+func TestRelaxPathLabelled(t *testing.T) {
+	data := "../../examples/cardinality.csv"
+	plain := cardreg(t, "path", "--nlambda", "6", data)
+	require.Equal(t, 0, plain.code, plain.stderr)
+	require.True(t, strings.HasPrefix(plain.stdout, "lambda,objective,distinct_values,converged,x1,"), plain.stdout)
+	relaxed := cardreg(t, "path", "--relax", "--nlambda", "6", data)
+	require.Equal(t, 0, relaxed.code, relaxed.stderr)
+	lines := strings.Split(strings.TrimSpace(relaxed.stdout), "\n")
+	require.True(t, strings.HasPrefix(lines[0], "lambda,objective,distinct_values,converged,relaxed,x1,"), lines[0])
+	for _, l := range lines[1:] {
+		require.Equal(t, "true", strings.Split(l, ",")[4], l)
+	}
+	sep := writeFile(t, t.TempDir(), "sep.csv", thresholdCSV(100, 0))
+	res := cardreg(t, "path", "--family", "binomial", "--relax", "--penalty", "lasso", "--target", "y", "--nlambda", "10", sep)
+	require.Equal(t, 0, res.code, res.stderr)
+	lines = strings.Split(strings.TrimSpace(res.stdout), "\n")
+	require.True(t, strings.HasPrefix(lines[0], "lambda,objective,distinct_values,converged,relaxed,dev_ratio,x1"), lines[0])
+	for _, l := range lines[2:] {
+		require.Equal(t, "false,false", strings.Join(strings.Split(l, ",")[3:5], ","), "a separable refit is not used: %s", l)
+	}
+}
