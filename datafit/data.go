@@ -120,6 +120,7 @@ func (d *Data) checkValues(fam Family, withX bool) error {
 func (d *Data) checkRows(fam Family, withX bool) error {
 	n, p := d.X.Dims()
 	var ws suffstat.WeightSummary
+	curv := newCurvatureCheck(fam)
 	for i := range n {
 		w, o := 1.0, 0.0
 		if d.Weights != nil {
@@ -136,9 +137,10 @@ func (d *Data) checkRows(fam Family, withX bool) error {
 			return err
 		}
 		ws.Add(w)
+		curv.add(d.Y[i], w, o)
 	}
 	if d.Weights == nil {
-		return nil
+		return curv.err()
 	}
 	if !ws.Total() {
 		return errors.New("datafit: the weights sum to 0")
@@ -146,7 +148,7 @@ func (d *Data) checkRows(fam Family, withX bool) error {
 	if err := ws.Check(); err != nil {
 		return &RowError{int(ws.MaxRow), "weight", err}
 	}
-	return nil
+	return curv.err()
 }
 
 // MaxOffset bounds the offsets of the binomial and poisson families: e^η
@@ -306,12 +308,13 @@ func (d *Data) CheckScale() error {
 type RowChecker struct {
 	fam     Family
 	weights suffstat.WeightSummary
+	curv    *curvatureCheck
 	top     []float64 // each column's largest magnitude
 }
 
 // NewRowChecker returns a checker of rows of p predictors for family fam.
 func NewRowChecker(fam Family, p int) *RowChecker {
-	return &RowChecker{fam: fam, top: make([]float64, p)}
+	return &RowChecker{fam: fam, top: make([]float64, p), curv: newCurvatureCheck(fam)}
 }
 
 // Add checks row i (from 0) and records it.
@@ -320,6 +323,7 @@ func (c *RowChecker) Add(i int, x []float64, y, w, o float64) error {
 		return err
 	}
 	c.weights.Add(w)
+	c.curv.add(y, w, o)
 	for j, v := range x {
 		c.top[j] = math.Max(c.top[j], math.Abs(v))
 	}
@@ -330,6 +334,9 @@ func (c *RowChecker) Add(i int, x []float64, y, w, o float64) error {
 func (c *RowChecker) Check() error {
 	if err := c.weights.Check(); err != nil {
 		return &RowError{Row: int(c.weights.MaxRow), What: "weight", Err: err}
+	}
+	if err := c.curv.err(); err != nil {
+		return err
 	}
 	for j, m := range c.top {
 		if err := CheckColumnScale(j, m); err != nil {

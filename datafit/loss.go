@@ -242,31 +242,16 @@ func (l *Loss) nullIntercept() float64 {
 }
 
 // interceptStart returns a start for the profiled intercept at base
-// after a far-away β: for Poisson the exact minimiser when the intercept
-// is the only unpenalised coefficient, log Σwy − log Σw·exp(base) (Newton
-// from far below it takes steps of e^|η| that no backtracking recovers
-// from); otherwise, or without positive counts, the intercept-only fit
-// shifted by the mean of base.
+// after a far-away β: NullStart's, with base as the offsets (for the log
+// link the exact minimiser when the intercept is the only unpenalised
+// coefficient; Newton from far below it takes steps of e^|η| that no
+// backtracking recovers from).
 func (l *Loss) interceptStart(base []float64) float64 {
-	if _, ok := l.fam.(Poisson); ok {
-		top, sy := math.Inf(-1), 0.0
-		for i, b := range base {
-			if l.w[i] > 0 {
-				top = math.Max(top, b)
-				sy += l.w[i] * l.y[i]
-			}
-		}
-		var s float64
-		for i, b := range base {
-			if l.w[i] > 0 {
-				s += l.w[i] * math.Exp(b-top)
-			}
-		}
-		if a := math.Log(sy) - top - math.Log(s); finite(a) {
-			return a
-		}
+	s := NewNullStart(l.fam)
+	for i, b := range base {
+		s.Add(l.y[i], l.w[i], b)
 	}
-	return l.nullIntercept() - weightedMean(base, l.w)
+	return s.Value()
 }
 
 // Family returns the loss's family.
@@ -291,6 +276,25 @@ func (l *Loss) Eta() []float64 { return slices.Clone(l.eta) }
 
 // Response returns the responses y.
 func (l *Loss) Response() []float64 { return slices.Clone(l.y) }
+
+// DevianceAt returns the deviance Σ wᵢ d(yᵢ, ηᵢ) (plus the constant of
+// aggregated rows, on the scale of Eval) at the linear predictor eta, one
+// value per row, with nothing minimised out and the loss left where it
+// is: the deviance along a ray in η, which a profile started from far
+// away can overstate.
+func (l *Loss) DevianceAt(eta []float64) float64 {
+	if len(eta) != len(l.y) {
+		panic(mat.ErrShape)
+	}
+	f := l.constant
+	for i, e := range eta {
+		if l.w[i] != 0 {
+			d, _, _ := unit(l.fam, l.y[i], l.yConst[i], e)
+			f += l.w[i] * d
+		}
+	}
+	return f
+}
 
 // Eval returns the deviance at β = theta, the unpenalised coefficients
 // minimised out, and writes its gradient X_Pᵀ(w⊙∂d/∂η) into grad when grad
@@ -559,9 +563,17 @@ func (l *Loss) profileFrom(base []float64) {
 }
 
 // backtrack halves the Newton step until the deviance does not increase,
-// moves there and reports whether it could.
+// moves there and reports whether it could. It starts from a step that
+// moves no row's η by more than MaxOffset (beyond it e^η saturates and no
+// row's deviance bends any more): where the rows' curvature is ~0, as when
+// binomial offsets of ±700 put every row at the boundary, the Newton step
+// is ~1e300 long, 60 halvings leave it beyond reach, and the intercept
+// stayed at its start (a null deviance 1.5 times the minimum, "converged").
 func (l *Loss) backtrack(base, step []float64, f *float64, trial []float64) bool {
 	t := 1.0
+	if m := l.etaChange(step); m > MaxOffset {
+		t = MaxOffset / m
+	}
 	for range 60 {
 		for a := range step {
 			trial[a] = l.free[a] + t*step[a]
@@ -575,6 +587,20 @@ func (l *Loss) backtrack(base, step []float64, f *float64, trial []float64) bool
 		t /= 2
 	}
 	return false
+}
+
+// etaChange returns max over rows of |X_U·step|, the largest change of a
+// row's η a step of the unpenalised coefficients makes.
+func (l *Loss) etaChange(step []float64) float64 {
+	var m float64
+	for i := range l.y {
+		var d float64
+		for c, v := range l.xu.RawRowView(i) {
+			d += v * step[c]
+		}
+		m = math.Max(m, math.Abs(d))
+	}
+	return m
 }
 
 // negligible reports whether a step changes no coefficient beyond rounding.
@@ -828,15 +854,6 @@ func weightedResidual(dst, x, s []float64, basis []*mat.VecDense) {
 }
 
 func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
-
-func weightedMean(v, w []float64) float64 {
-	var s, sw float64
-	for i, x := range v {
-		s += w[i] * x
-		sw += w[i]
-	}
-	return s / sw
-}
 
 // restricted returns beta's entries at positions keep (increasing) when
 // beta is zero elsewhere, and whether it is (false for nil).

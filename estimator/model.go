@@ -53,9 +53,14 @@ type Model struct {
 	Residuals *mat.Dense
 	// Relaxed reports whether Coef is the unpenalised refit on the
 	// penalised solution's clusters (Options.Relax); RelaxNote says why a
-	// refit asked for was not used (it diverges: separation).
-	Relaxed   bool
-	RelaxNote string
+	// refit asked for was not used (it diverges: separation; or, least
+	// squares, it has no unique solution). When Relaxed, Coef, Intercept,
+	// R2, Deviance and DevRatio are the refit's, while Objective, Gap and
+	// the convergence fields describe the penalised fit, whose deviance is
+	// PenalizedDeviance (NaN otherwise, and for several responses).
+	Relaxed           bool
+	RelaxNote         string
+	PenalizedDeviance float64
 	// Penalised holds, when Relaxed, the penalised fit's coefficients of
 	// the penalised predictors (rows in the order of Penalized, one column
 	// per response) on the scale the penalty acts on (standardised with
@@ -144,11 +149,14 @@ func fromLS(t *lsfit.Model) *Model {
 		Coef: t.Coef, Intercept: t.Intercept, Penalized: allOf(p), N: t.N,
 		R2: t.R2, Objective: t.Objective, Gap: t.Gap, Iterations: t.Iterations,
 		Converged: t.Converged, Status: t.Status, Residuals: t.Residuals,
-		Relaxed: t.Relaxed, clusters: t.Clusters, distinct: t.DistinctValues,
-		Deviance: math.NaN(), NullDeviance: math.NaN(), DevRatio: math.NaN(),
+		Relaxed: t.Relaxed, RelaxNote: t.RelaxNote, clusters: t.Clusters, distinct: t.DistinctValues,
+		Deviance: math.NaN(), NullDeviance: math.NaN(), DevRatio: math.NaN(), PenalizedDeviance: math.NaN(),
 	}
 	if t.Relaxed {
 		m.Penalised = mat.DenseCopyOf(t.Solution())
+	}
+	if q == 1 && t.Relaxed {
+		m.PenalizedDeviance = t.PenalizedRSS
 	}
 	if q == 1 && len(t.R2) == 1 {
 		m.DevRatio = t.R2[0]
@@ -168,9 +176,10 @@ func fromGLM(g *glm.Model, passes int) *Model {
 		Penalized: g.Penalized, N: g.N, Deviance: g.Deviance, NullDeviance: g.NullDeviance,
 		DevRatio: g.DevRatio, Objective: g.Objective, Gap: g.Gap, Iterations: g.Iterations,
 		Converged: g.Converged, Status: g.Status, Relaxed: g.Relaxed, RelaxNote: g.RelaxNote,
-		Passes:   passes,
-		clusters: func(int) [][]int { return g.Clusters() },
-		distinct: func(int) []float64 { return g.DistinctValues() },
+		PenalizedDeviance: g.PenalizedDeviance,
+		Passes:            passes,
+		clusters:          func(int) [][]int { return g.Clusters() },
+		distinct:          func(int) []float64 { return g.DistinctValues() },
 	}
 	if _, ok := g.Family.(datafit.Gaussian); ok {
 		m.R2 = []float64{g.DevRatio}

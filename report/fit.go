@@ -65,10 +65,20 @@ type Fit struct {
 	// Scans counts the aggregation queries over a --db table of a binomial
 	// or Poisson fit, fitted in rounds (0 otherwise).
 	Scans int `json:"scans,omitempty"`
-	// Relaxed says whether the coefficients are the least-squares refit on
-	// the clusters (--relax); objective and duality_gap then describe the
-	// penalised fit that chose them.
+	// Relaxed says whether the coefficients are the refit on the clusters
+	// (--relax: least squares, or maximum likelihood for a family); the
+	// fields RelaxedFields names then describe the refit, while objective
+	// and duality_gap describe the penalised fit that chose the clusters,
+	// which Penalized describes in full.
 	Relaxed bool `json:"relaxed"`
+	// RelaxedFields names, when Relaxed, the fields that hold the refit's
+	// numbers (relaxedFields).
+	RelaxedFields []string `json:"relaxed_fields,omitempty"`
+	// Penalized is, when Relaxed, the penalised fit that chose the
+	// clusters: its objective and duality gap (the same as objective and
+	// duality_gap, kept at the top for the readers of earlier versions)
+	// and its deviance.
+	Penalized *PenalizedFit `json:"penalized,omitempty"`
 	// RelaxNote says why the refit of --relax was not used (its minimum
 	// does not exist, e.g. separation); converged is then false.
 	RelaxNote string `json:"relax_note,omitempty"`
@@ -97,6 +107,23 @@ type Fit struct {
 	// predict; see WriteModel), in the order of the design's.
 	SavedFactors []modelfile.Factor `json:"-"`
 }
+
+// PenalizedFit describes the penalised fit behind a relaxed one (--relax).
+type PenalizedFit struct {
+	// Objective and DualityGap are as Fit's (null beyond float64, or
+	// without a dual norm).
+	Objective  *float64 `json:"objective"`
+	DualityGap *float64 `json:"duality_gap"`
+	// Deviance (the residual sum of squares for gaussian), DevRatio and
+	// R2 (gaussian) are the penalised fit's, absent for several responses.
+	Deviance *float64 `json:"deviance,omitempty"`
+	DevRatio *float64 `json:"dev_ratio,omitempty"`
+	R2       *float64 `json:"r2,omitempty"`
+}
+
+// relaxedFields are the fields of a relaxed Fit that hold the refit's
+// numbers; objective and duality_gap are the penalised fit's.
+var relaxedFields = []string{"intercept", "coefficients", "distinct_values", "clusters", "cluster_values", "r2", "deviance", "dev_ratio", "factors"}
 
 // FactorPenalty is the name a fit with factor predictors gives its
 // penalty: each factor its block, the numeric predictors NumericPenalty.
@@ -222,6 +249,11 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
 	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
+	r.RelaxedFields, r.Penalized = nil, nil
+	if m.Relaxed {
+		r.RelaxedFields = relaxedFields
+		r.Penalized = penalizedFit(m, r.Objective, r.DualityGap)
+	}
 	if m.RelaxNote != "" {
 		r.Status = "the relaxed refit failed: " + m.RelaxNote
 		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
@@ -270,6 +302,23 @@ func (r *Fit) fillFit(m *estimator.Model, j int) {
 		r.R2 = &r2
 		r.DevRatio = &r2
 	}
+}
+
+// penalizedFit returns the penalised fit behind relaxed model m, whose
+// objective and gap are obj and gap.
+func penalizedFit(m *estimator.Model, obj, gap *float64) *PenalizedFit {
+	pf := &PenalizedFit{Objective: obj, DualityGap: gap}
+	if dev := m.PenalizedDeviance; !math.IsNaN(dev) && !math.IsInf(dev, 0) {
+		pf.Deviance = &dev
+		if null := m.NullDeviance; null > 0 {
+			ratio := 1 - dev/null
+			pf.DevRatio = &ratio
+			if m.Family.Name() == "gaussian" {
+				pf.R2 = &ratio
+			}
+		}
+	}
+	return pf
 }
 
 // IsFamily reports a fit of a family other than the gaussian.

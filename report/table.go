@@ -1,6 +1,7 @@
 package report
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -33,17 +34,27 @@ func CSVNames(names []string) []string {
 }
 
 // PathCSV is a λ path as CSV: one row per λ with the objective, the
-// number of distinct values, convergence (and with devRatio, for a family
-// fit, the deviance ratio), then each coefficient, named by names.
+// number of distinct values, convergence (a path of relaxed fits then
+// says, per λ, whether its coefficients are the refit: the objective is
+// the penalised fit's, the coefficients and the deviance ratio the
+// refit's), with devRatio (a family fit) the deviance ratio, then each
+// coefficient, named by names.
 func PathCSV(path *estimator.Path, names []string, devRatio bool) string {
+	relax := slices.ContainsFunc(path.Models, func(m *estimator.Model) bool { return m.Relaxed || m.RelaxNote != "" })
 	var b strings.Builder
 	b.WriteString("lambda,objective,distinct_values,converged,")
+	if relax {
+		b.WriteString("relaxed,")
+	}
 	if devRatio {
 		b.WriteString("dev_ratio,")
 	}
 	b.WriteString(strings.Join(CSVNames(names), ",") + "\n")
 	for _, m := range path.Models {
 		row := []string{Num(m.Lambda), Num(m.Objective), strconv.Itoa(len(m.DistinctValues(0))), strconv.FormatBool(m.Converged)}
+		if relax {
+			row = append(row, strconv.FormatBool(m.Relaxed))
+		}
 		if devRatio {
 			row = append(row, Num(m.DevRatio))
 		}

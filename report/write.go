@@ -172,13 +172,17 @@ func (r *Fit) textNotes(tw io.Writer) {
 
 // textFit prints the objective, the certificate and the solver's report.
 func (r *Fit) textFit(tw io.Writer) {
+	of, gapOf := "", ""
+	if r.Relaxed {
+		of, gapOf = " (penalised fit)", "; penalised fit"
+	}
 	if r.Objective != nil {
-		fmt.Fprintf(tw, "objective\t%.10g\n", *r.Objective)
+		fmt.Fprintf(tw, "objective\t%.10g%s\n", *r.Objective, of)
 	} else {
-		fmt.Fprintf(tw, "objective\tbeyond float64 (in units of the response squared; the fit is unaffected)\n")
+		fmt.Fprintf(tw, "objective\tbeyond float64 (in units of the response squared; the fit is unaffected)%s\n", of)
 	}
 	if r.DualityGap != nil {
-		fmt.Fprintf(tw, "duality gap\t%.3g (relative)\n", *r.DualityGap)
+		fmt.Fprintf(tw, "duality gap\t%.3g (relative%s)\n", *r.DualityGap, gapOf)
 	}
 	fmt.Fprintf(tw, "converged\t%v (%s, %d iterations)\n", r.Converged, r.Status, r.Iterations)
 	if r.Relaxed {
@@ -190,8 +194,32 @@ func (r *Fit) textFit(tw io.Writer) {
 		if len(r.Factors) > 0 {
 			on = "the clusters and the factors' level groups below"
 		}
-		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on %s (objective and gap: penalised fit)\n", how, on)
+		fmt.Fprintf(tw, "relaxed\tcoefficients refitted by %s on %s: the intercept, %s and the values below are the refit's; objective and gap above are the penalised fit's%s\n",
+			how, on, r.measureName(), r.penalizedMeasure())
 	}
+}
+
+// measureName names the measure textData prints: the deviance, or R².
+func (r *Fit) measureName() string {
+	if r.Deviance != nil && r.Family != "gaussian" {
+		return "deviance"
+	}
+	return "R²"
+}
+
+// penalizedMeasure returns, for a relaxed fit, the penalised fit's
+// deviance or R² as a clause ("" when not known).
+func (r *Fit) penalizedMeasure() string {
+	pf := r.Penalized
+	switch {
+	case pf == nil:
+		return ""
+	case r.measureName() == "deviance" && pf.Deviance != nil && pf.DevRatio != nil:
+		return fmt.Sprintf(" (its deviance %.10g, deviance ratio %.6f)", *pf.Deviance, *pf.DevRatio)
+	case pf.R2 != nil:
+		return fmt.Sprintf(" (its R² %.6f)", *pf.R2)
+	}
+	return ""
 }
 
 // textData prints the data's sizes and columns, the intercept and the
@@ -200,11 +228,15 @@ func (r *Fit) textData(tw io.Writer) {
 	fmt.Fprintf(tw, "n, p\t%d, %d\n", r.N, r.P)
 	fmt.Fprintf(tw, "response\t%s\n", r.Target)
 	fmt.Fprintf(tw, "intercept\t%.6g\n", r.Intercept)
+	refit := ""
+	if r.Relaxed {
+		refit = " (relaxed refit)"
+	}
 	switch {
 	case r.Deviance != nil && r.Family != "gaussian":
-		fmt.Fprintf(tw, "deviance\t%.10g (null %.10g; deviance ratio %.6f)\n", *r.Deviance, *r.NullDeviance, *r.DevRatio)
+		fmt.Fprintf(tw, "deviance\t%.10g (null %.10g; deviance ratio %.6f)%s\n", *r.Deviance, *r.NullDeviance, *r.DevRatio, refit)
 	case r.R2 != nil:
-		fmt.Fprintf(tw, "R²\t%.6f\n", *r.R2)
+		fmt.Fprintf(tw, "R²\t%.6f%s\n", *r.R2, refit)
 	default:
 		fmt.Fprintf(tw, "R²\tundefined\n")
 	}

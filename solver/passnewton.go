@@ -40,6 +40,14 @@ type PassNewtoner interface {
 // search evaluates in its one pass.
 const passSteps = 10
 
+// passLineRounds is how many passes a PassNewtoner's line search may take,
+// each with step lengths 2^−passSteps times the last's, before it gives
+// up (t down to 2⁻⁵⁹, as the 60 halvings of the search in memory): where
+// one row's curvature dwarfs the others' (a gamma response 1e10 times the
+// rest), the Newton step is too long by more than 2⁹, and a single pass
+// stopped the fit as stalled at its first step.
+const passLineRounds = 6
+
 // passStallSteps is how many outer steps without progress stop proximal
 // Newton on a PassNewtoner (status Stalled): each step is two passes.
 const passStallSteps = 5
@@ -74,7 +82,7 @@ func (m *ProxNewton) minimizePasses(p Problem, pl PassNewtoner, init mat.Matrix,
 		if err != nil {
 			return nil, err
 		}
-		ls, err := passLine(p, pl, x, next, grad, f)
+		ls, err := passLine(p, pl, x, next, grad, f, s.Tol)
 		if err != nil {
 			return nil, err
 		}
@@ -141,34 +149,44 @@ type passLineResult struct {
 // passLine evaluates, in one pass, the objective along the Newton step
 // from x to next at passSteps step lengths and the certificate of x (the
 // loss f and gradient grad there), and takes the longest step with
-// sufficient decrease (Armijo).
-func passLine(p Problem, pl PassNewtoner, x, next, grad *mat.Dense, f float64) (*passLineResult, error) {
-	ts := make([]float64, passSteps)
-	for k := range ts {
-		ts[k] = math.Pow(0.5, float64(k))
-	}
+// sufficient decrease (Armijo); when none has, further passes try steps
+// 2^−passSteps times shorter (passLineRounds), unless x is certified to
+// tol already or the step is no descent direction.
+func passLine(p Problem, pl PassNewtoner, x, next, grad *mat.Dense, f, tol float64) (*passLineResult, error) {
 	scale, ok := dualScaleOf(p, grad)
-	fs, dual, slope, err := pl.LinePass(x, next, ts, scale)
-	if err != nil {
-		return nil, err
-	}
 	hx := p.Penalty.Value(x)
 	out := &passLineResult{x: x, obj: f + p.Lambda*hx, gap: math.NaN()}
-	if ok && out.obj > 0 {
-		out.gap = RelativeGap(math.Max(out.obj-dual, 0), out.obj)
-	}
-	decrease := slope
-	xs, ns := x.RawMatrix().Data, next.RawMatrix().Data
-	for j, g := range grad.RawMatrix().Data {
-		decrease += g * (ns[j] - xs[j])
-	}
-	decrease += p.Lambda * (p.Penalty.Value(next) - hx)
-	for k, t := range ts {
-		cand := stepTo(x, next, t)
-		obj := fs[k] + p.Lambda*p.Penalty.Value(cand)
-		if obj <= out.obj+armijo*t*math.Min(decrease, 0) && obj < out.obj {
-			out.x, out.t = cand, t
-			return out, nil
+	var decrease float64
+	ts := make([]float64, passSteps)
+	for round := range passLineRounds {
+		for k := range ts {
+			ts[k] = math.Pow(0.5, float64(round*passSteps+k))
+		}
+		fs, dual, slope, err := pl.LinePass(x, next, ts, scale)
+		if err != nil {
+			return nil, err
+		}
+		if round == 0 {
+			if ok && out.obj > 0 {
+				out.gap = RelativeGap(math.Max(out.obj-dual, 0), out.obj)
+			}
+			decrease = slope
+			xs, ns := x.RawMatrix().Data, next.RawMatrix().Data
+			for j, g := range grad.RawMatrix().Data {
+				decrease += g * (ns[j] - xs[j])
+			}
+			decrease += p.Lambda * (p.Penalty.Value(next) - hx)
+		}
+		for k, t := range ts {
+			cand := stepTo(x, next, t)
+			obj := fs[k] + p.Lambda*p.Penalty.Value(cand)
+			if obj <= out.obj+armijo*t*math.Min(decrease, 0) && obj < out.obj {
+				out.x, out.t = cand, t
+				return out, nil
+			}
+		}
+		if !(decrease < 0) || out.gap <= tol {
+			break // not a descent direction, or certified already: no more passes
 		}
 	}
 	return out, nil

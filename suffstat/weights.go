@@ -93,3 +93,41 @@ func (s *WeightScale) Scale(w float64) (scaled float64, shift int) {
 // Exp returns the scale's binary exponent: a weight is its scaled value
 // times 2^Exp().
 func (s *WeightScale) Exp() int { return s.exp }
+
+// LogWeightSummary is WeightSummary for weights given by their logarithms,
+// which may lie beyond float64's range (e^800): it tells whether the
+// largest outweighs all the others together by the same rule, Σ others <
+// Max·2⁻⁵². The datafit package checks with it the rows' curvatures at
+// the intercept-only fit (w·y·e^−o for gamma, w·e^o for Poisson).
+type LogWeightSummary struct {
+	// LogMax is the logarithm of the largest weight, MaxRow its row.
+	LogMax float64
+	MaxRow int64
+	rows   int64
+	rest   float64 // Σ e^(a − LogMax) over the rows but MaxRow
+	any    bool
+}
+
+// AddLog adds the next row's weight e^a (a = −Inf for a weight of 0).
+func (s *LogWeightSummary) AddLog(a float64) {
+	defer func() { s.rows++ }()
+	switch {
+	case math.IsInf(a, -1):
+	case !s.any:
+		s.LogMax, s.MaxRow, s.any = a, s.rows, true
+	case a > s.LogMax:
+		s.rest = (s.rest + 1) * math.Exp(s.LogMax-a)
+		s.LogMax, s.MaxRow = a, s.rows
+	default:
+		s.rest += math.Exp(a - s.LogMax)
+	}
+}
+
+// Dominated reports WeightSummary.Dominated's condition: Σ others <
+// e^LogMax·2⁻⁵² over at least two rows.
+func (s *LogWeightSummary) Dominated() bool {
+	return s.rows >= 2 && s.any && s.rest < 0x1p-52
+}
+
+// Ratio returns Σ others / the largest.
+func (s *LogWeightSummary) Ratio() float64 { return s.rest }

@@ -154,7 +154,7 @@ func runFit(args []string, stdout, stderr io.Writer) int {
 // noFactors: whether --standardize may rescale it).
 func convergeAdvice(stalled, noFactors bool) string {
 	if stalled {
-		return "raise --tol, or " + rescaleAdvice(noFactors) + "; more --max-iter does not help a stalled fit"
+		return "raise --tol (or λ, when it is many orders below the deviance's scale: the duality gap cannot be certified below its rounding), or " + rescaleAdvice(noFactors) + "; more --max-iter does not help a stalled fit"
 	}
 	return "raise --max-iter or --tol"
 }

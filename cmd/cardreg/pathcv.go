@@ -208,7 +208,9 @@ var pathUsage = map[string]string{
 	"path": `Usage: cardreg path [flags] DATA.csv
 
 Fits the model along a decreasing lambda grid (warm starts) and prints CSV:
-lambda, objective, distinct values, converged, then each coefficient by name.
+lambda, objective, distinct values, converged, then each coefficient by name
+(with --relax a column relaxed after converged: the objective is the penalised
+fit's, dev_ratio and the coefficients the refit's where relaxed is true).
 The objective is ||y - X b - b0||^2 + lambda h(b) (no 1/(2n); glmnet's lambda is
 lambda / (2n)). For the cardinality penalty the grid starts where the fit is
 fully fused. Takes fit's flags (penalty, nu, target, groups, ...) plus

@@ -23,7 +23,7 @@ func TestFitWarning(t *testing.T) {
 		{"iteration limit", report.Fit{Status: solver.IterationLimit.String(), Iterations: 9, DualityGap: &gap},
 			[]string{"did not converge (iteration limit", "raise --max-iter or --tol"}, []string{"stalled fit"}},
 		{"stalled", report.Fit{Status: solver.Stalled.String(), Iterations: 9},
-			[]string{"did not converge (stalled", "raise --tol, or rescale the data", "more --max-iter does not help"}, []string{"raise --max-iter or"}},
+			[]string{"did not converge (stalled", "raise --tol (or λ, when it is many orders below the deviance's scale", "or rescale the data", "more --max-iter does not help"}, []string{"raise --max-iter or"}},
 		{"relax only", report.Fit{Status: "the relaxed refit failed: separation", RelaxNote: "separation"},
 			[]string{"--relax: separation"}, []string{"did not converge"}},
 		{"relax and penalised", report.Fit{Status: "the relaxed refit failed: separation", RelaxNote: "separation",

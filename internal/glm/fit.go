@@ -92,6 +92,10 @@ type Model struct {
 	// its coefficients diverge). Converged is then false: the fit asked
 	// for has no answer; Coef holds the penalised fit's.
 	RelaxNote string
+	// PenalizedDeviance is, when Relaxed, the deviance of the penalised
+	// fit that chose the clusters (Deviance and DevRatio are the
+	// refit's); NaN otherwise.
+	PenalizedDeviance float64
 
 	solution *mat.Dense // the solver's β, the next warm start
 	fitted   *mat.Dense // β on the penalty's scale: the solution or its relaxed refit
@@ -325,7 +329,10 @@ func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result
 		Penalized: slices.Clone(pb.loss.Penalized()), Deviance: dev, NullDeviance: pb.null,
 		Objective: res.Objective, Gap: res.Gap, Iterations: res.Iterations,
 		Converged: res.Converged && note == "", Status: res.Status, N: pb.n, solution: res.Theta, fitted: theta,
-		Relaxed: relaxed, RelaxNote: note}
+		Relaxed: relaxed, RelaxNote: note, PenalizedDeviance: math.NaN()}
+	if relaxed {
+		m.PenalizedDeviance = penDev
+	}
 	for a, j := range m.Penalized {
 		m.Coef[j] = theta.At(a, 0)
 	}

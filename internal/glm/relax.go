@@ -55,10 +55,11 @@ func (pb *problem) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, boo
 		start[c] = col[cl[0]]
 	}
 	f0 := prob.Func(start)
+	eta0 := pb.loss.Eta()
 	set := &optimize.Settings{GradientThreshold: 1e-9 * math.Max(1, pb.null), MajorIterations: 1000}
 	res, err := optimize.Minimize(prob, start, set, &optimize.BFGS{})
 	if res != nil && finiteAll(res.X) {
-		if note := pb.diverges(prob.Func, start, res.X, expand); note != "" {
+		if note := pb.diverges(prob.Func, start, res.X, eta0, expand); note != "" {
 			pb.loss.Eval(nil, theta)
 			return theta, false, note
 		}
@@ -110,19 +111,27 @@ const boundary = 1e-6
 const rayRounding = 1e-12
 
 // diverges reports, as a note, when the unpenalised refit v (from the
-// penalised cluster values v0; f the deviance in the cluster values) has
-// no finite minimiser: some fitted probability is numerically 0 or 1
-// (binomial), or some fitted rate of a zero count numerically 0 (Poisson),
-// and moving further the way the refit went — all values together, or any
-// one cluster's — by at least max(‖v‖∞, 1) does not raise the deviance.
-// At a finite minimum such a move raises it (the deviance is strictly
-// convex there); where the data separate, it keeps falling towards 0 (or
-// towards the fit without the zero-count rows).
-func (pb *problem) diverges(f func([]float64) float64, v0, v []float64, expand func([]float64) *mat.Dense) string {
+// penalised cluster values v0, whose linear predictor is eta0; f the
+// deviance in the cluster values) has no finite minimiser: some fitted
+// probability is numerically 0 or 1 (binomial), or some fitted rate of a
+// zero count numerically 0 (Poisson), and moving further the way the refit
+// went — the linear predictor as a whole, intercept and unpenalised
+// coefficients included, or all cluster values together, or any one
+// cluster's — by at least max(‖v‖∞, 1) times the move does not raise the
+// deviance. At a finite minimum such a move raises it (the deviance is
+// strictly convex in η there, and the move stays in the span of the
+// columns); where the data separate, it keeps falling towards 0 (or
+// towards the fit without the zero-count rows). The move of η as a whole
+// comes first: the profiled deviance f re-fits the intercept from a warm
+// start, and at the refit's far-away coefficients, where the curvature is
+// numerically 0, that profile can stop short and overstate the deviance
+// (issue 35: a separable refit taken as converged with slopes near 1000).
+func (pb *problem) diverges(f func([]float64) float64, v0, v, eta0 []float64, expand func([]float64) *mat.Dense) string {
 	note := pb.atBoundary(expand(v))
 	if note == "" {
 		return ""
 	}
+	eta := pb.loss.Eta()
 	fv := f(v)
 	scale := 1.0
 	for _, x := range v {
@@ -138,8 +147,16 @@ func (pb *problem) diverges(f func([]float64) float64, v0, v []float64, expand f
 		move = math.Max(move, math.Abs(v[c]-v0[c]))
 	}
 	if move > 0 {
+		t := math.Max(1, scale/move)
+		ray := make([]float64, len(eta))
+		for i, e := range eta {
+			ray[i] = e + (e-eta0[i])*t
+		}
+		if d := pb.loss.DevianceAt(ray); !(d > fv+rayRounding*math.Abs(fv)) {
+			return note
+		}
 		for c := range v {
-			all[c] = v[c] + (v[c]-v0[c])*math.Max(1, scale/move)
+			all[c] = v[c] + (v[c]-v0[c])*t
 		}
 		if flat(all) {
 			return note

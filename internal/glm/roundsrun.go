@@ -213,7 +213,7 @@ func (r *rounds) model(md *roundModel) *Model {
 	it, s := md.best, md.set
 	theta := mat.NewDense(r.p, 1, slices.Clone(it.beta))
 	m := &Model{Family: r.fam, Penalty: r.pen, Lambda: md.lambda, Coef: make([]float64, r.p),
-		Intercept: it.b0, Penalized: make([]int, r.p), Deviance: it.dev, NullDeviance: s.nullDev,
+		Intercept: it.b0, PenalizedDeviance: math.NaN(), Penalized: make([]int, r.p), Deviance: it.dev, NullDeviance: s.nullDev,
 		Objective: it.obj, Gap: it.gap, Iterations: md.steps, Converged: md.done,
 		Status: solver.IterationLimit, N: s.n, solution: theta, fitted: theta}
 	if md.done {

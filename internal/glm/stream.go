@@ -163,10 +163,16 @@ type streamFit struct {
 	lambda    float64
 	set       solver.Settings
 	n         int
-	wscale    float64   // n/Σw: the weights rescaled to sum to n
-	sd        []float64 // column scales (nil without standardisation)
-	passes    int
-	null      float64
+	wscale    float64 // n/Σw: the weights rescaled to sum to n
+	start     float64 // the intercept-only fit's start (datafit.NullStart)
+	// oShift is the mean offset, taken out of every row's offset and put
+	// into the intercept (b₀ here is the model's plus oShift): the dual's
+	// term Σw·∂d/∂η·o then stays of the size of the offsets' spread, not of
+	// the offsets (at ±700 its rounding alone exceeded the tolerance).
+	oShift float64
+	sd     []float64 // column scales (nil without standardisation)
+	passes int
+	null   float64
 	// The state of proximal Newton's passes: the current intercept, the
 	// last model pass's statistics, and the intercept of the model's
 	// solution at the last line-search pass.
@@ -198,7 +204,7 @@ func (s *streamFit) pass(row func(i int, x []float64, y, w, o float64) error) er
 		if len(x) != s.p {
 			return fmt.Errorf("glm: row %d has %d predictors, want %d", i+1, len(x), s.p)
 		}
-		err := row(i, x, y, w, o)
+		err := row(i, x, y, w, o-s.oShift)
 		i++
 		return err
 	})
@@ -221,10 +227,17 @@ func (s *streamFit) solve(cur point) (point, *solver.Result, error) {
 func (s *streamFit) check() error {
 	var wsum float64
 	rc := datafit.NewRowChecker(s.fam, s.p)
+	start := datafit.NewNullStart(s.fam)
+	var osum float64
 	err := s.pass(func(i int, x []float64, y, w, o float64) error {
 		wsum += w
+		osum += o
 		s.n++
-		return rc.Add(i, x, y, w, o)
+		if err := rc.Add(i, x, y, w, o); err != nil {
+			return err
+		}
+		start.Add(y, w, o)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -236,33 +249,68 @@ func (s *streamFit) check() error {
 		return err
 	}
 	s.wscale = float64(s.n) / wsum
+	if s.intercept {
+		s.oShift = osum / float64(s.n)
+	}
+	s.start = start.Value() + s.oShift
 	return nil
 }
 
+// nullFitSteps bounds the Newton passes of the streamed intercept-only
+// fit.
+const nullFitSteps = 100
+
 // nullFit fits the intercept-only model (with the offsets) by Newton passes
-// and records the null deviance.
+// from datafit.NullStart's start, and records the null deviance. The fit
+// is convex in b₀: each pass's derivative sign narrows a bracket of the
+// minimiser, a step leaving it bisects it, and a step longer than the cap
+// (5 at first) is cut to it and doubles it. Binomial rows that offsets of
+// ±700 put at the boundary have no curvature, and their Newton steps are
+// unbounded: the steps of at most 5 took 280 passes to cross 1400 and
+// stopped at 50.
 func (s *streamFit) nullFit(cur *point) error {
 	if !s.intercept {
 		dev, _, _, err := s.interceptPass(*cur)
 		s.null = dev
 		return err
 	}
-	for range 50 {
+	cur.b0 = s.start
+	lo, hi, cap := math.Inf(-1), math.Inf(1), 5.0
+	for range nullFitSteps {
 		dev, g, h, err := s.interceptPass(*cur)
 		if err != nil {
 			return err
 		}
 		s.null = dev
-		if !(h > 0) {
-			return errors.New("glm: the intercept-only model has no curvature (a single binomial class, or all-zero counts?)")
+		if g == 0 {
+			return nil
+		}
+		if g > 0 {
+			hi = cur.b0
+		} else {
+			lo = cur.b0
 		}
 		step := -g / h
+		if !(h > 0) || math.IsInf(step, 0) || math.IsNaN(step) {
+			step = math.Copysign(math.Inf(1), -g)
+		}
 		if math.Abs(step) <= 1e-12*(1+math.Abs(cur.b0)) {
 			return nil
 		}
-		cur.b0 += math.Max(-5, math.Min(5, step)) // damped far from the optimum
+		if math.Abs(step) > cap {
+			step = math.Copysign(cap, step)
+			cap *= 2
+		}
+		next := cur.b0 + step
+		if !(next > lo && next < hi) {
+			next = lo + (hi-lo)/2 // both ends finite: a step left the bracket
+		}
+		if next == cur.b0 {
+			return nil // the bracket is at rounding
+		}
+		cur.b0 = next
 	}
-	return errors.New("glm: the intercept-only model did not converge (separable data?)")
+	return fmt.Errorf("glm: the intercept-only model did not converge in %d Newton steps from b₀ = %.6g (at %.6g)", nullFitSteps, s.start-s.oShift, cur.b0-s.oShift)
 }
 
 // interceptPass returns the deviance and its first two derivatives in b₀.
@@ -445,7 +493,7 @@ func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	for j, sd := range s.sd {
 		coef[j] /= sd
 	}
-	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0,
+	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0 - s.oShift, PenalizedDeviance: math.NaN(),
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
 		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, N: s.n,
 		solution: beta, fitted: beta}

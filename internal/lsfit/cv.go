@@ -208,7 +208,7 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Option
 	yTest := rowsOf(y, test)
 	out := make([]float64, len(grid))
 	for k, m := range path.Models {
-		if !m.Converged {
+		if !m.Converged && m.RelaxNote == "" {
 			unconverged++
 		}
 		var d mat.Dense

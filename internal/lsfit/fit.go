@@ -86,8 +86,15 @@ type Model struct {
 	Residuals *mat.Dense
 	// Relaxed reports whether Coef is the least-squares refit on the
 	// penalised solution's clusters (Options.Relax); false also when the
-	// refit was asked for but its reduced system was singular.
-	Relaxed bool
+	// refit was asked for but its reduced system was singular, which
+	// RelaxNote then says (Converged is then false: the fit asked for has
+	// no unique answer; Coef holds the penalised fit's).
+	Relaxed   bool
+	RelaxNote string
+	// PenalizedRSS is, when Relaxed, the residual sum of squares ‖Y −
+	// XB − 1b₀ᵀ‖²_F of the penalised fit that chose the clusters (R2 and
+	// Residuals are the refit's); NaN otherwise.
+	PenalizedRSS float64
 
 	fitted   *mat.Dense // coefficients on the scale the penalty acts on
 	solution *mat.Dense // the penalised solver solution: the next warm start
@@ -343,11 +350,19 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	m.solution, m.Relaxed = res.Theta, relaxed
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
-	if relaxed {
-		m.pathR2 = 1 - pr.loss.Eval(nil, res.Theta)/floats.Sum(pr.tss)
+	switch {
+	case relaxed:
+		m.PenalizedRSS = pr.loss.Eval(nil, res.Theta) // the objective's RSS: intercepts profiled
+		m.pathR2 = 1 - m.PenalizedRSS/floats.Sum(pr.tss)
+	case pr.opts.Relax && m.Converged:
+		m.Converged, m.RelaxNote = false, singularRefit
 	}
 	return m, nil
 }
+
+// singularRefit is the RelaxNote of a refit whose reduced system is
+// singular.
+const singularRefit = "the least-squares refit on the clusters has no unique solution (its reduced normal equations are singular: more clusters than the data determine); the coefficients are the penalised fit's"
 
 // zeroAbove returns the zero solution, certified, when λ ≥ λ_max =
 // h*(2XᵀY): B = 0 is then optimal (DESIGN §3), and the answer needs neither
@@ -441,7 +456,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 			icpt[j] = s
 		}
 	}
-	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n,
+	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n, PenalizedRSS: math.NaN(),
 		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
 	m.TSS = slices.Clone(pr.tss)
 	defer m.poolR2()

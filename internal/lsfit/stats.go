@@ -139,7 +139,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 		}
 		errs[fold] = make([]float64, len(grid))
 		for l, m := range fp.Models {
-			if !m.Converged {
+			if !m.Converged && m.RelaxNote == "" {
 				cv.Unconverged++
 			}
 			errs[fold][l] = heldOut(f.Fold[fold], q, m)

@@ -166,6 +166,13 @@ class FitResult(_Result):
     objective, r2, dev_ratio, deviance, null_deviance : float
     relaxed : bool
         Whether the coefficients are the refit on the clusters (relax).
+        Then ``coef``, ``intercept``, ``r2``, ``dev_ratio`` and ``deviance``
+        are the refit's (``summary["relaxed_fields"]`` lists them), while
+        ``objective`` and ``duality_gap`` are the penalised fit's.
+    penalized : dict or None
+        With ``relaxed``, the penalised fit that chose the clusters: its
+        ``objective``, ``duality_gap``, ``deviance``, ``dev_ratio`` (and
+        ``r2`` for gaussian).
     summary : dict
         The whole JSON document, as ``cardreg fit --format json`` prints it.
     """
@@ -204,6 +211,7 @@ class FitResult(_Result):
         self.objective = _num(s.get("objective"))
         self.r2 = _num(s.get("r2"))
         self.relaxed = bool(s.get("relaxed"))
+        self.penalized = s.get("penalized")
         self.lambda_rule = s.get("lambda_rule")
 
     def predict(self, X, type="response", offset=None):
