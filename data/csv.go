@@ -437,6 +437,63 @@ func (r *csvReader) unclosed(line, col int) error {
 	return fmt.Errorf(`%s:%d: column %s: the quoted field that starts here (byte %d) has no closing "`, r.path, line, r.field(len(r.ends)), col)
 }
 
+// headerless takes the first record, line, as data: the columns are
+// named 1, 2, … and the record is read again as the first row.
+func (r *csvReader) headerless(line []byte, o Options) (*Table, error) {
+	if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
+		return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
+	}
+	if r.limits.over(len(line)) {
+		return nil, r.limits.tooLong(r.path, r.lines[0])
+	}
+	// One line, not read past: line still holds it.
+	first := slices.Clone(line)
+	names := make([]string, len(r.ends))
+	for j := range names {
+		names[j] = strconv.Itoa(j + 1)
+	}
+	r.pending, r.line = first, r.line-1
+	t, dest, err := newTable(r.path, names, o)
+	if err != nil {
+		return nil, err
+	}
+	r.dest, r.fields = dest, len(r.ends)
+	return t, nil
+}
+
+// headerNames checks the header record's names (not empty, UTF-8, no
+// invisible character, no name twice) and returns them trimmed.
+func (r *csvReader) headerNames(sepHint string) ([]string, error) {
+	seen := map[string]int{}
+	start := 0
+	names := make([]string, len(r.ends))
+	for j, end := range r.ends {
+		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
+		start = end
+		if name == "" {
+			return nil, fmt.Errorf("%s:%d: column %d: empty name", r.path, line, j+1)
+		}
+		if !utf8.ValidString(name) {
+			// A name read with U+FFFD in place of its bytes would not
+			// match the file's own header again (predict).
+			return nil, fmt.Errorf("%s:%d: column %d: name %s is not UTF-8 %s", r.path, line, j+1, ShortText([]byte(name)), latin1Hint)
+		}
+		if strings.IndexFunc(name, invisible) >= 0 {
+			// A quoted name may hold a line break or a tab, which would
+			// break the one-line messages and the text output; a byte
+			// order mark or another format character would make two
+			// names look alike.
+			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, ShortText([]byte(name)), sepHint)
+		}
+		if k, dup := seen[name]; dup {
+			return nil, fmt.Errorf("%s:%d: column %d: name %s appears twice (columns %d and %d)", r.path, line, j+1, ShortText([]byte(name)), k+1, j+1)
+		}
+		seen[name] = j
+		names[j] = name
+	}
+	return names, nil
+}
+
 // header reads the header row into a table with empty columns, and sets
 // which field goes to which column.
 func (r *csvReader) header(o Options) (*Table, error) {
@@ -459,56 +516,15 @@ func (r *csvReader) header(o Options) (*Table, error) {
 		return nil, err
 	}
 	if o.NoHeader {
-		if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
-			return nil, fmt.Errorf("%s:%d: a quoted field spans lines in the first record", r.path, r.lines[0])
-		}
-		if r.limits.over(len(line)) {
-			return nil, r.limits.tooLong(r.path, r.lines[0])
-		}
-		// One line, not read past: line still holds it.
-		first := slices.Clone(line)
-		names := make([]string, len(r.ends))
-		for j := range names {
-			names[j] = strconv.Itoa(j + 1)
-		}
-		r.pending, r.line = first, r.line-1
-		t, dest, err := newTable(r.path, names, o)
-		if err != nil {
-			return nil, err
-		}
-		r.dest, r.fields = dest, len(r.ends)
-		return t, nil
+		return r.headerless(line, o)
 	}
 	t := &Table{}
 	if len(r.ends) == 1 {
 		t.sepHint = sepHint(r.rec, r.sep)
 	}
-	seen := map[string]int{}
-	start := 0
-	names := make([]string, len(r.ends))
-	for j, end := range r.ends {
-		line, name := r.lines[j], strings.TrimSpace(string(r.rec[start:end]))
-		start = end
-		if name == "" {
-			return nil, fmt.Errorf("%s:%d: column %d: empty name", r.path, line, j+1)
-		}
-		if !utf8.ValidString(name) {
-			// A name read with U+FFFD in place of its bytes would not
-			// match the file's own header again (predict).
-			return nil, fmt.Errorf("%s:%d: column %d: name %s is not UTF-8 %s", r.path, line, j+1, ShortText([]byte(name)), latin1Hint)
-		}
-		if strings.IndexFunc(name, invisible) >= 0 {
-			// A quoted name may hold a line break or a tab, which would
-			// break the one-line messages and the text output; a byte
-			// order mark or another format character would make two
-			// names look alike.
-			return nil, fmt.Errorf("%s:%d: column %d: name %s holds a control or invisible character%s", r.path, line, j+1, ShortText([]byte(name)), t.sepHint)
-		}
-		if k, dup := seen[name]; dup {
-			return nil, fmt.Errorf("%s:%d: column %d: name %s appears twice (columns %d and %d)", r.path, line, j+1, ShortText([]byte(name)), k+1, j+1)
-		}
-		seen[name] = j
-		names[j] = name
+	names, err := r.headerNames(t.sepHint)
+	if err != nil {
+		return nil, err
 	}
 	nt, dest, err := newTable(r.path, names, o)
 	if err != nil {

@@ -80,7 +80,6 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 		}
 		wg.Wait()
 	}()
-	ncol := len(t.names)
 	sized := t.stream
 	if p != nil {
 		p.update(r.n) // drawn (after its delay) from the start, as the serial reader does
@@ -90,33 +89,8 @@ func (r *csvReader) dataParallel(t *Table, size int64, p *Progress, row func([]f
 			return b.readErr
 		}
 		res := <-b.res
-		for i := range res.n {
-			vals := res.vals[i*ncol : (i+1)*ncol]
-			var text []string
-			if res.text != nil {
-				text = res.text[i*ncol : (i+1)*ncol]
-			}
-			if t.soft != nil {
-				fate, bad, err := t.settle(vals, text, res.lines[i], r.dropMissing)
-				switch {
-				case err != nil:
-					return fmt.Errorf("%s: %w", r.path, err)
-				case bad != nil:
-					return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
-				case fate == dropRow:
-					t.dropped++
-					continue
-				case fate == skipRow:
-					continue
-				}
-			}
-			if err := row(vals, text); err != nil {
-				return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
-			}
-			if !t.stream {
-				t.notePlace(t.n, res.lines[i])
-			}
-			t.n++
+		if err := r.takeRows(t, res, row); err != nil {
+			return err
 		}
 		// The rows before a block's error are taken first: a soft cell
 		// among them may be the read's first error.
@@ -411,3 +385,38 @@ func getFloats() []float64 {
 }
 
 func putFloats(f []float64) { floatsPool.Put(&f) }
+
+// takeRows hands a parsed block's rows to row in order, settling the
+// columns still undecided (t.soft) and counting the rows they drop.
+func (r *csvReader) takeRows(t *Table, res blockRows, row func([]float64, []string) error) error {
+	ncol := len(t.names)
+	for i := range res.n {
+		vals := res.vals[i*ncol : (i+1)*ncol]
+		var text []string
+		if res.text != nil {
+			text = res.text[i*ncol : (i+1)*ncol]
+		}
+		if t.soft != nil {
+			fate, bad, err := t.settle(vals, text, res.lines[i], r.dropMissing)
+			switch {
+			case err != nil:
+				return fmt.Errorf("%s: %w", r.path, err)
+			case bad != nil:
+				return bad.error(r.path, t.names[bad.col], t.cellHint(bad.col))
+			case fate == dropRow:
+				t.dropped++
+				continue
+			case fate == skipRow:
+				continue
+			}
+		}
+		if err := row(vals, text); err != nil {
+			return fmt.Errorf("%s:%d: %w", r.path, res.lines[i], err)
+		}
+		if !t.stream {
+			t.notePlace(t.n, res.lines[i])
+		}
+		t.n++
+	}
+	return nil
+}

@@ -87,32 +87,40 @@ func TestCheckExtremeOffsetAndCount(t *testing.T) {
 	}
 	for _, fam := range families {
 		for _, o := range []float64{1e300, -1e300, 710, 700, -700} {
-			d := extremeData(fam)
-			d.Offset = make([]float64, 200)
-			d.Offset[5] = o
-			err := d.Check(fam)
-			_, gauss := fam.(Gaussian)
-			_, poisson := fam.(Poisson)
-			_, gamma := fam.(Gamma)
-			if poisson && o == 700 || gamma && o == -700 {
-				// Within ±709, but the row's curvature (Poisson e^o,
-				// gamma y·e^−o) outweighs the other rows' (offset 0)
-				// together: refused by the curvature rule, naming the
-				// row and the offset.
-				if !errors.As(err, &re) || re.What != "offset" || re.Row != 5 || !strings.Contains(err.Error(), "outweighs all the other rows' together") {
-					t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
-				}
-				continue
-			}
-			if gauss || math.Abs(o) <= MaxOffset {
-				if err != nil {
-					t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
-				}
-				continue
-			}
-			if !errors.As(err, &re) || re.What != "offset" || re.Row != 5 || !strings.Contains(err.Error(), "709") {
-				t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
-			}
+			checkExtremeOffset(t, fam, o)
 		}
+	}
+}
+
+// checkExtremeOffset checks family fam's answer to one row's offset o
+// (TestCheckExtremeOffsetAndCount).
+func checkExtremeOffset(t *testing.T, fam Family, o float64) {
+	t.Helper()
+	d := extremeData(fam)
+	d.Offset = make([]float64, 200)
+	d.Offset[5] = o
+	err := d.Check(fam)
+	var re *RowError
+	_, gauss := fam.(Gaussian)
+	_, poisson := fam.(Poisson)
+	_, gamma := fam.(Gamma)
+	if poisson && o == 700 || gamma && o == -700 {
+		// Within ±709, but the row's curvature (Poisson e^o,
+		// gamma y·e^−o) outweighs the other rows' (offset 0)
+		// together: refused by the curvature rule, naming the
+		// row and the offset.
+		if !errors.As(err, &re) || re.What != "offset" || re.Row != 5 || !strings.Contains(err.Error(), "outweighs all the other rows' together") {
+			t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
+		}
+		return
+	}
+	if gauss || math.Abs(o) <= MaxOffset {
+		if err != nil {
+			t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
+		}
+		return
+	}
+	if !errors.As(err, &re) || re.What != "offset" || re.Row != 5 || !strings.Contains(err.Error(), "709") {
+		t.Fatalf("%s, offset %v: %v", fam.Name(), o, err)
 	}
 }
