@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -190,35 +191,63 @@ func (h HTTP) do(ctx context.Context, body string, firstByte bool, read func(io.
 	return nil
 }
 
-// idleReader reads an answer's body and calls expire, which cancels the
-// request, when no byte has come for limit (Timeouts.Idle): each read
-// that brings bytes restarts the clock.
+// idleReader reads a body (the query sent, or the answer) and calls
+// expire, which cancels the request, when no byte has moved for limit
+// (Timeouts.Idle). The clock starts at the first read, not before: the
+// time to connect is Timeouts.Connect's, not a silence of the server.
+// Each read that moves bytes restarts it; stop ends it for good, so that
+// a transport still reading the query after the answer came cannot
+// restart it.
 type idleReader struct {
 	r     io.Reader
 	limit time.Duration
-	timer *time.Timer
+	mu    sync.Mutex
+	timer *time.Timer // nil until the first read
+	done  bool
+	fire  func()
 }
 
-// newIdleReader starts the clock of r's silence.
+// newIdleReader returns r under an idle clock that is not running yet.
 func newIdleReader(r io.Reader, limit time.Duration, expire func()) *idleReader {
-	return &idleReader{r: r, limit: limit, timer: time.AfterFunc(limit, expire)}
+	return &idleReader{r: r, limit: limit, fire: expire}
 }
 
-// Read reads from r, restarting the clock when bytes came, and stopping
-// it at r's end.
+// Read reads from r: the clock runs while it waits, restarts when bytes
+// came, and stops at r's end.
 func (ir *idleReader) Read(p []byte) (int, error) {
+	ir.restart()
 	n, err := ir.r.Read(p)
 	switch {
 	case err != nil:
-		ir.timer.Stop()
+		ir.stop()
 	case n > 0:
-		ir.timer.Reset(ir.limit)
+		ir.restart()
 	}
 	return n, err
 }
 
-// stop stops the clock once the answer is read or given up.
-func (ir *idleReader) stop() { ir.timer.Stop() }
+// restart starts the clock anew, unless it was stopped for good.
+func (ir *idleReader) restart() {
+	ir.mu.Lock()
+	defer ir.mu.Unlock()
+	switch {
+	case ir.done:
+	case ir.timer == nil:
+		ir.timer = time.AfterFunc(ir.limit, ir.fire)
+	default:
+		ir.timer.Reset(ir.limit)
+	}
+}
+
+// stop stops the clock for good, once the body is read or given up.
+func (ir *idleReader) stop() {
+	ir.mu.Lock()
+	defer ir.mu.Unlock()
+	ir.done = true
+	if ir.timer != nil {
+		ir.timer.Stop()
+	}
+}
 
 // longQuery is ClickHouse's default max_query_size (bytes): a longer
 // query (a scan of many models, whose coefficients it carries) raises the

@@ -3,6 +3,8 @@ package sqlstats
 import (
 	"context"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -51,17 +53,41 @@ func TestHTTPIdleTimeout(t *testing.T) {
 // 100 ms for a second completes under an idle timeout of 400 ms.
 func TestHTTPIdleTrickle(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		for i := range 10 {
-			fmt.Fprintf(w, "%d", i)
+		for i := range 30 {
+			fmt.Fprintf(w, "%d", i%10)
 			w.(http.Flusher).Flush()
-			time.Sleep(100 * time.Millisecond)
+			time.Sleep(20 * time.Millisecond)
 		}
 		w.Write([]byte("\n"))
 	}))
 	defer srv.Close()
-	rows, err := HTTP{URL: srv.URL, Timeouts: Timeouts{Idle: 400 * time.Millisecond}}.Query(context.Background(), "SELECT 1")
+	// 30 gaps of 20 ms: the answer takes twice the idle limit in all,
+	// and each gap is 15 times shorter than it.
+	rows, err := HTTP{URL: srv.URL, Timeouts: Timeouts{Idle: 300 * time.Millisecond}}.Query(context.Background(), "SELECT 1")
 	require.NoError(t, err)
-	require.Equal(t, [][]string{{"0123456789"}}, rows)
+	require.Equal(t, [][]string{{strings.Repeat("0123456789", 3)}}, rows)
+}
+
+// The idle clock starts when the query is first read for sending, not
+// before the connection is made: a slow connect is Timeouts.Connect's to
+// judge, not a silence of the server's.
+func TestHTTPIdleNotDuringConnect(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		w.Write([]byte("1\n"))
+	}))
+	defer srv.Close()
+	var d net.Dialer
+	slow := &http.Client{Transport: &http.Transport{
+		DisableKeepAlives: true,
+		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			time.Sleep(400 * time.Millisecond)
+			return d.DialContext(ctx, network, addr)
+		},
+	}}
+	rows, err := HTTP{URL: srv.URL, Client: slow, Timeouts: Timeouts{Idle: 100 * time.Millisecond}}.Query(context.Background(), "SELECT 1")
+	require.NoError(t, err)
+	require.Equal(t, [][]string{{"1"}}, rows)
 }
 
 // idle= is read and printed as the other timeouts, and has a default.
