@@ -69,6 +69,7 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err != nil {
 		return nil, err
 	}
+	x = factorLayout(x, pen, &po.Options)
 	po.Lambdas = sc.scaledLambdas(po.Lambdas)
 	pr, err := prepare(x, y, &po.Options)
 	if err != nil {
