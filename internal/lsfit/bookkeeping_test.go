@@ -257,19 +257,30 @@ func TestCVCountsUnconvergedFolds(t *testing.T) {
 	require.Zero(t, ok.Unconverged)
 }
 
+// Progress is reported at 0 of the total when the first λ starts (a first
+// fit can take minutes on a large design, with nothing drawn before it),
+// then after each fit.
 func TestProgressCounts(t *testing.T) {
 	x, y, _ := simulate(49, 60, 5, 1, 1)
-	var calls, last, total int
-	report := func(done, tot int) { calls++; last, total = done, tot }
+	var calls, first, last, total int
+	report := func(done, tot int) {
+		if calls == 0 {
+			first = done
+		}
+		calls++
+		last, total = done, tot
+	}
 	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{NLambda: 7, Progress: report})
 	require.NoError(t, err)
-	require.Equal(t, 7, calls)
+	require.Equal(t, 1+7, calls)
+	require.Equal(t, 0, first)
 	require.Equal(t, 7, last)
 	require.Equal(t, 7, total)
 	calls = 0
 	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
 	require.NoError(t, err)
-	require.Equal(t, 4*6, calls)
+	require.Equal(t, 1+4*6, calls)
+	require.Equal(t, 0, first)
 	require.Equal(t, 4*6, last)
 	require.Equal(t, 4*6, total)
 }

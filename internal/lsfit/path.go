@@ -92,10 +92,14 @@ type counter struct {
 	report      func(done, total int)
 }
 
+// newCounter returns the counter of total fits, reporting 0 of them at
+// once: the bar is drawn when the first λ starts, not after it (a first
+// fit on a large design can take minutes).
 func newCounter(report func(done, total int), total int) *counter {
 	if report == nil {
 		return nil
 	}
+	report(0, total)
 	return &counter{report: report, total: total}
 }
 
