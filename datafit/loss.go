@@ -20,6 +20,7 @@ import (
 type Loss struct {
 	fam   Family
 	xp    [][]float64 // penalised columns, each contiguous: xp[a] is column penal[a] of X
+	nz    [][]int32   // the rows where xp[a] is non-zero when they are few (sparseIndex), else nil
 	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
 	penal []int       // the columns of X in xp
 	top   []float64   // max|x| of each column of xp
@@ -110,6 +111,7 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 		return nil, err
 	}
 	l.xp, l.top, l.unpen = rowsOf(xt), top, slices.Clone(d.Unpenalized)
+	l.nz = sparseIndex(l.xp)
 	l.free = make([]float64, len(unpen))
 	l.eta = make([]float64, n)
 	if !d.NoIntercept {
@@ -307,10 +309,70 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 			grad.ReuseAs(len(l.penal), 1)
 		}
 		for a, x := range l.xp {
-			grad.Set(a, 0, kernel.Dot(x, u))
+			grad.Set(a, 0, l.dotColumn(a, x, u))
 		}
 	}
 	return f
+}
+
+// sparseMaxShare is the largest share of non-zero rows of a column that
+// sparseIndex indexes: a factor's dummy column is non-zero on its level's
+// rows only, 1/K of them for a factor with K balanced levels.
+const sparseMaxShare = 1.0 / 16
+
+// sparseIndex returns, for each column of xp that is non-zero on at most
+// sparseMaxShare of its rows, those rows (nil for the other columns), so
+// that a gradient and a linear predictor cost O(nnz) instead of O(n) per
+// column: with a factor of 10⁴ levels, 10⁴ times less.
+func sparseIndex(xp [][]float64) [][]int32 {
+	out := make([][]int32, len(xp))
+	for a, x := range xp {
+		var nnz int
+		for _, v := range x {
+			if v != 0 {
+				nnz++
+			}
+		}
+		if float64(nnz) > sparseMaxShare*float64(len(x)) {
+			continue
+		}
+		idx := make([]int32, 0, nnz)
+		for i, v := range x {
+			if v != 0 {
+				idx = append(idx, int32(i))
+			}
+		}
+		out[a] = idx
+	}
+	return out
+}
+
+// dotColumn returns ⟨xp[a], u⟩ (x is xp[a]), over its non-zero rows when
+// they are indexed.
+func (l *Loss) dotColumn(a int, x, u []float64) float64 {
+	idx := l.nz[a]
+	if idx == nil {
+		return kernel.Dot(x, u)
+	}
+	var s float64
+	for _, i := range idx {
+		s += x[i] * u[i]
+	}
+	return s
+}
+
+// axpyColumn adds v·xp[a] to b, over its non-zero rows when they are
+// indexed.
+func (l *Loss) axpyColumn(a int, v float64, b []float64) {
+	idx := l.nz[a]
+	if idx == nil {
+		kernel.Axpy(v, l.xp[a], b)
+		return
+	}
+	x := l.xp[a]
+	for _, i := range idx {
+		b[i] += v * x[i]
+	}
 }
 
 // evaluate sets eta (and free) for β = theta.
@@ -329,7 +391,7 @@ func (l *Loss) evaluate(theta mat.Matrix) {
 	b := slices.Clone(l.o)
 	for a, v := range beta {
 		if v != 0 {
-			kernel.Axpy(v, l.xp[a], b)
+			l.axpyColumn(a, v, b)
 		}
 	}
 	l.profile(b)
@@ -866,10 +928,12 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	n := len(l.y)
 	r := *l
 	r.xp = make([][]float64, len(keep))
+	r.nz = make([][]int32, len(keep))
 	r.penal = make([]int, len(keep))
 	r.top = make([]float64, len(keep))
 	for a, k := range keep {
 		r.xp[a] = l.xp[k]
+		r.nz[a] = l.nz[k]
 		r.penal[a] = l.penal[k]
 		r.top[a] = l.top[k]
 	}
