@@ -8,7 +8,9 @@ import (
 // (compressed sparse rows). A factor's dummy columns are its natural case:
 // a factor with K levels puts one non-zero in each row of its K − 1
 // columns, so its products cost O(n) instead of O(nK) and it takes
-// O(n) memory instead of O(nK). Build it with SparseOf.
+// O(n) memory instead of O(nK). Build it with SparseOf. It has no Gram
+// form on purpose: XᵀX would be p×p, K² for the factor, while a product
+// costs O(nnz).
 type SparseDesign struct {
 	n, p  int
 	start []int // row i's entries are at start[i]:start[i+1] of col and val
@@ -18,7 +20,6 @@ type SparseDesign struct {
 
 var (
 	_ Design      = (*SparseDesign)(nil)
-	_ Gramer      = (*SparseDesign)(nil)
 	_ RowSelector = (*SparseDesign)(nil)
 )
 
@@ -94,26 +95,6 @@ func (s *SparseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 			}
 		}
 	}
-}
-
-// Gram writes XᵀX into dst (p×p, dense), sized automatically when empty,
-// in O(Σ_i nnz_i²) operations.
-func (s *SparseDesign) Gram(dst *mat.SymDense) {
-	if dst.IsEmpty() {
-		*dst = *mat.NewSymDense(s.p, nil)
-	} else if dst.SymmetricDim() != s.p {
-		panic(mat.ErrShape)
-	}
-	full := make([]float64, s.p*s.p)
-	for i := 0; i < s.n; i++ {
-		for a := s.start[i]; a < s.start[i+1]; a++ {
-			ra := full[int(s.col[a])*s.p:]
-			for b := s.start[i]; b < s.start[i+1]; b++ {
-				ra[s.col[b]] += s.val[a] * s.val[b]
-			}
-		}
-	}
-	*dst = *mat.NewSymDense(s.p, full)
 }
 
 // SelectRows returns the design made of the given rows, in order.
