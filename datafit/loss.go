@@ -784,7 +784,10 @@ func (l *Loss) GapFloor() float64 { return l.floor }
 // of the working response zᵢ = ηᵢ − oᵢ − (∂d/∂η)/(∂²d/∂η²), scaled by
 // √(wᵢ∂²d/∂η²/2), with the intercept and the unpenalised columns projected
 // out (in that weighted metric). The loss forms its Gram matrix only if a
-// method asks for it (FISTA does, coordinate descent does not).
+// method asks for it (FISTA does, coordinate descent does not). With many
+// sparse (factor) columns the model keeps them sparse and projects in its
+// products instead (projectedDesign), with no Gram form: the dense model
+// is n×m and its Gram form m².
 func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	l.evaluate(theta)
 	m, n := len(l.xp), len(l.y)
@@ -799,7 +802,6 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 		s[i] = math.Sqrt(l.w[i] * d2 / 2)
 		z[i] = s[i] * (e - l.o[i] - d1/d2)
 	}
-	xt := mat.NewDense(m, n, nil)
 	yt := mat.NewDense(1, n, z)
 	var basis []*mat.VecDense
 	if l.xu != nil {
@@ -808,11 +810,19 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 			return nil, err
 		}
 	}
-	for a := range m {
-		weightedResidual(xt.RawRowView(a), l.xp[a], s, basis)
-	}
 	for _, q := range basis {
 		projectOut(yt, q)
+	}
+	if l.sparseModel() {
+		d := &projectedDesign{l: l, s: s}
+		for _, q := range basis {
+			d.basis = append(d.basis, q.RawVector().Data)
+		}
+		return solver.NewLeastSquares(d, yt.T()), nil
+	}
+	xt := mat.NewDense(m, n, nil)
+	for a := range m {
+		weightedResidual(xt.RawRowView(a), l.xp[a], s, basis)
 	}
 	return solver.NewLeastSquares(solver.ColumnDesign{XT: xt}, yt.T()), nil
 }
