@@ -63,8 +63,8 @@ func TestSparseColumnsMatchDense(t *testing.T) {
 }
 
 // With a factor of 1000 levels a gradient costs O(n) through the index,
-// not O(n·K): 100 evaluations took about 0.26 s over the dense columns
-// (a few ms through the index).
+// not O(n·K): timed against the same loss without the index (the code
+// before it), it must be several times faster (about 50 times unloaded).
 func TestSparseColumnsFast(t *testing.T) {
 	rng := rand.New(rand.NewPCG(63, 64))
 	const n, k = 4000, 1000
@@ -74,16 +74,24 @@ func TestSparseColumnsFast(t *testing.T) {
 		x.Set(i, i%k, 1)
 		y[i] = float64(rng.IntN(4))
 	}
-	l, err := NewLoss(Poisson{}, &Data{X: x, Y: y})
-	require.NoError(t, err)
-	beta := mat.NewDense(k, 1, nil)
-	var g mat.Dense
-	start := time.Now()
-	for it := 0; it < 100; it++ {
-		beta.Set(it%k, 0, 0.01*float64(it+1)) // a new point each time
-		l.Eval(&g, beta)
+	timed := func(dense bool) time.Duration {
+		l, err := NewLoss(Poisson{}, &Data{X: x, Y: y})
+		require.NoError(t, err)
+		if dense {
+			l.nz = make([][]int32, len(l.nz))
+		}
+		beta := mat.NewDense(k, 1, nil)
+		var g mat.Dense
+		start := time.Now()
+		for it := 0; it < 100; it++ {
+			beta.Set(it%k, 0, 0.01*float64(it+1)) // a new point each time
+			l.Eval(&g, beta)
+		}
+		return time.Since(start)
 	}
-	require.Less(t, time.Since(start), 100*time.Millisecond)
+	sparse, dense := timed(false), timed(true)
+	t.Logf("100 gradients: %v indexed, %v dense", sparse, dense)
+	require.Less(t, 4*sparse, dense)
 }
 
 // The proximal Newton model of a loss with many indexed (factor) columns
