@@ -26,7 +26,7 @@ type Progress struct {
 // update draws the bar for n bytes (or steps) done.
 func (p *Progress) update(n int64) {
 	now := time.Now()
-	if now.Sub(p.start) < p.delay || now.Sub(p.lastDraw) < 100*time.Millisecond {
+	if now.Sub(p.start) < p.delay || now.Sub(p.lastDraw) < 100*time.Millisecond && n > 0 {
 		return
 	}
 	p.lastDraw = now
@@ -43,9 +43,25 @@ func (p *Progress) update(n int64) {
 		// Rows and throughput, for reads long enough to watch.
 		s += fmt.Sprintf(", %d rows, %.0f MB/s", p.rows, float64(n)/1e6/now.Sub(p.start).Seconds())
 	}
+	p.draw(s)
+}
+
+// draw writes s over the line drawn last.
+func (p *Progress) draw(s string) {
 	pad := max(p.drawn-utf8.RuneCountInString(s), 0)
 	fmt.Fprintf(p.w, "\r%s%s", s, strings.Repeat(" ", pad))
 	p.drawn = utf8.RuneCountInString(s) + pad
+}
+
+// Stage draws "label: what" in place of the bar, for a step whose length
+// is unknown (preparing a fit), once the run has taken the bar's delay.
+func (p *Progress) Stage(what string) {
+	now := time.Now()
+	if now.Sub(p.start) < p.delay {
+		return
+	}
+	p.lastDraw = now
+	p.draw(p.label + ": " + what)
 }
 
 // Done erases the bar, if drawn.

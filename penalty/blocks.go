@@ -85,12 +85,13 @@ type Block struct {
 // Algorithms, per block of n rows, all exact: lasso by soft-thresholding,
 // O(n); cardinality by sort and PAVA, O(n log n) (see Cardinality); an
 // unweighted nominal factor by the all-pairs prox followed by
-// soft-thresholding every entry at τ, O(n log n); a weighted nominal or an
-// ordinal factor as a graph total variation with the reference pinned at 0
-// (see the package documentation): two runs of the divide-and-conquer
-// minimum-cut method, at most 2n − 1 Dinic max-flows each, on the complete
-// graph of the levels for a nominal factor (about 0.1–0.2 s per column for
-// 583 levels) and on the chain for an ordinal one. Dual norms: closed forms
+// soft-thresholding every entry at τ, O(n log n); an ordinal factor by
+// Johnson's dynamic programme for the fused lasso on each side of the
+// reference, O(n) (see chainProx); a weighted nominal factor as a graph
+// total variation with the reference pinned at 0 (see the package
+// documentation): two runs of the divide-and-conquer minimum-cut method, at
+// most 2n − 1 Dinic max-flows each, on the complete graph of the levels
+// (about 0.1–0.2 s per column for 583 levels). Dual norms: closed forms
 // for lasso, cardinality, unweighted nominal (O(n log n)) and ordinal (O(n))
 // blocks, and Dinkelbach's method with minimum cuts for weighted nominal
 // blocks, exact up to the rounding of the cut values.
@@ -380,6 +381,9 @@ func (b *Blocks) blockProx(k int, x []float64, tau float64, w *workspace) {
 			proxEqualNominal(x, tau, w)
 			return
 		}
+	case OrdinalBlock:
+		chainProx(x, blk.Ref, blk.Weights, tau, &w.chain)
+		return
 	}
 	b.graphs[k].prox(x, tau)
 }

@@ -47,7 +47,12 @@
 // F. Bach, "Learning with submodular functions", 2013, §5).
 //
 // The factor blocks are weighted graph total variations with one node (the
-// reference) pinned at 0. Their prox is max(y⁺, 0) + min(y⁻, 0), y^± the
+// reference) pinned at 0. An ordinal factor's graph is a chain, which the
+// reference splits into two chains each tied to 0 at one end: its prox is
+// the weighted 1-D fused lasso on each, solved in O(K) time and memory by
+// the dynamic programme of N. A. Johnson, "A dynamic programming algorithm
+// for the fused lasso and L0-segmentation", J. Comput. Graph. Statist.
+// 22(2), 2013. A nominal factor's prox is max(y⁺, 0) + min(y⁻, 0), y^± the
 // prox of the graph without the reference applied to v ∓ τr (r the weights
 // of the edges to the reference), each computed exactly by the
 // divide-and-conquer minimum-cut method of D. S. Hochbaum, "An efficient

@@ -15,6 +15,7 @@ type workspace struct {
 	z     []float64
 	sums  []float64
 	cnts  []int
+	chain chainScratch // the ordinal chain's prox
 }
 
 type pair = radix.Pair

@@ -395,7 +395,9 @@ const gapFloorRatio = 1e-14
 // to the piece's constraints, where D holds the cluster indicators, and
 // writes Θ = D b into dst. The reduced normal equations are
 // DᵀXᵀXD b = Dᵀc_j − (λ/2)·slopes, with one Lagrange multiplier per
-// constraint.
+// constraint: formed and factorised up to denseReducedMax clusters, solved
+// by conjugate gradients without forming it above (reducedCG), and not
+// solved (false) above it with constraints.
 func (ls *LeastSquares) Polish(dst *mat.Dense, pieces []penalty.Piece, lambda float64) bool {
 	p, q := ls.Dims()
 	if r, c := dst.Dims(); r != p || c != q || len(pieces) != q {
@@ -430,6 +432,14 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		}
 		rhs.SetVec(a, ca-lambda/2*pc.Slopes[a])
 	}
+	if nc > denseReducedMax {
+		if len(pc.Constraints) > 0 {
+			// No dense KKT system of this size; FISTA goes on unpolished.
+			return nil, false
+		}
+		b, ok := ls.reducedCG(pc.Clusters, rhs.RawVector().Data)
+		return finiteOrNil(b, ok)
+	}
 	var sol mat.VecDense
 	if len(pc.Constraints) == 0 {
 		ch, ok := ls.reducedCholesky(pc.Clusters)
@@ -442,7 +452,18 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 	b := make([]float64, nc)
 	for a := range b {
 		b[a] = sol.AtVec(a)
-		if math.IsNaN(b[a]) || math.IsInf(b[a], 0) {
+	}
+	return finiteOrNil(b, true)
+}
+
+// finiteOrNil returns b and ok, or nil and false when b has a value that
+// is not finite.
+func finiteOrNil(b []float64, ok bool) ([]float64, bool) {
+	if !ok {
+		return nil, false
+	}
+	for _, v := range b {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, false
 		}
 	}

@@ -393,7 +393,8 @@ func (pr *problem) passes() int {
 // cvModel cross-validates and returns the fit at λ_min or λ_1se (--rule),
 // noting the choice in res.
 func (pr *problem) cvModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
-	progress, erase := fitProgress(f.stderr, f.progress, "cross-validating")
+	progress, stage, erase := stagedProgress(f.stderr, f.progress, "cross-validating")
+	stage(preparing)
 	cv, err := pr.crossValidate(path, "fit", f, &estimator.PathOptions{Options: pr.opts}, progress)
 	erase()
 	if err != nil {

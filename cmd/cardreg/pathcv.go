@@ -136,12 +136,17 @@ func (f *pathFlags) checkTable(cmd string) error {
 // pathOrCV runs path or cv (cmd) on the data file and returns its table
 // and a warning.
 func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
+	progress, stage, erase := stagedProgress(f.stderr, f.progress, "fitting the "+cmd)
+	defer erase()
+	if !isTerminal(f.stderr) {
+		// On a terminal the read draws its own bar (after a second).
+		stage("reading and checking " + file)
+	}
 	pr, err := loadProblem(file, f.fitFlags, cmd)
 	if err != nil {
 		return "", "", err
 	}
-	progress, erase := fitProgress(f.stderr, f.progress, "fitting the "+cmd)
-	defer erase()
+	stage(preparing)
 	po := &estimator.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
 	if cmd == "path" {
 		po.Progress = progress

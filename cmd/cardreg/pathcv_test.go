@@ -114,6 +114,12 @@ func TestFitProgress(t *testing.T) {
 	loud := cardreg(t, "cv", "--nlambda", "5", "--progress", data)
 	require.Equal(t, 0, loud.code)
 	require.Contains(t, loud.stderr, "fitting the cv [")
+	// It says what it does before the first fit, and draws the bar at 0%
+	// when the first λ starts (a 10⁴-level factor drew nothing for 120 s).
+	require.Contains(t, loud.stderr, "fitting the cv: reading and checking "+data)
+	require.Contains(t, loud.stderr, "fitting the cv: preparing (")
+	require.Contains(t, loud.stderr, "fitting the cv [                              ]   0%")
+	require.Less(t, strings.Index(loud.stderr, "preparing"), strings.Index(loud.stderr, "fitting the cv ["))
 	require.True(t, strings.HasSuffix(loud.stderr, "\r"), "the bar is erased at the end")
 	require.Equal(t, quiet.stdout, loud.stdout)
 }

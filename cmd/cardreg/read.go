@@ -83,16 +83,27 @@ func isTerminal(w io.Writer) bool {
 // the run passes a second, and the function that erases it; both are
 // no-ops otherwise.
 func fitProgress(stderr io.Writer, force bool, label string) (func(done, total int), func()) {
+	report, _, erase := stagedProgress(stderr, force, label)
+	return report, erase
+}
+
+// stagedProgress is fitProgress with a third function that says, in place
+// of the bar, what the run is doing before its first fit (its preparation
+// can take seconds on a large design).
+func stagedProgress(stderr io.Writer, force bool, label string) (func(done, total int), func(string), func()) {
 	if !force && !isTerminal(stderr) {
-		return nil, func() {}
+		return nil, func(string) {}, func() {}
 	}
 	delay := time.Second
 	if force {
 		delay = 0
 	}
 	p := data.NewProgress(stderr, label, delay)
-	return func(done, total int) { p.Report(int64(done), int64(total)) }, p.Done
+	return func(done, total int) { p.Report(int64(done), int64(total)) }, p.Stage, p.Done
 }
+
+// preparing is what a path or cross-validation says while it prepares.
+const preparing = "preparing (checking and centring the data, the λ grid)"
 
 // parseSep reads a --sep value (see data.ParseSep).
 func parseSep(s string) (rune, error) {

@@ -257,13 +257,23 @@ func TestCVCountsUnconvergedFolds(t *testing.T) {
 	require.Zero(t, ok.Unconverged)
 }
 
+// Progress is reported at 0 of the total when the first λ starts (a first
+// fit can take minutes on a large design, with nothing drawn before it),
+// then after each fit.
 func TestProgressCounts(t *testing.T) {
 	x, y, _ := simulate(49, 60, 5, 1, 1)
-	var calls, last, total int
-	report := func(done, tot int) { calls++; last, total = done, tot }
+	var calls, first, last, total int
+	report := func(done, tot int) {
+		if calls == 0 {
+			first = done
+		}
+		calls++
+		last, total = done, tot
+	}
 	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{Lambdas: []float64{7, 6, 5, 4, 3, 2, 1}, Progress: report})
 	require.NoError(t, err)
-	require.Equal(t, 7, calls)
+	require.Equal(t, 1+7, calls)
+	require.Equal(t, 0, first)
 	require.Equal(t, 7, last)
 	require.Equal(t, 7, total)
 	// A generated path that glmnet's rules end early reports its end.
@@ -272,14 +282,16 @@ func TestProgressCounts(t *testing.T) {
 	require.NoError(t, err)
 	m := len(p.Lambdas)
 	require.Less(t, m, 50, p.Note)
-	require.Equal(t, m+1, calls)
+	require.Equal(t, 1+m+1, calls)
+	require.Equal(t, 0, first)
 	require.Equal(t, m, last)
 	require.Equal(t, m, total)
 	calls = 0
 	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
 	require.NoError(t, err)
 	m = len(cv.Lambdas)
-	require.Equal(t, 4*m, calls)
+	require.Equal(t, 1+4*m, calls)
+	require.Equal(t, 0, first)
 	require.Equal(t, 4*m, last)
 	require.Equal(t, 4*m, total)
 }

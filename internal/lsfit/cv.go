@@ -90,6 +90,7 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	if err != nil {
 		return nil, err
 	}
+	x = factorLayout(x, pen, &co.Options)
 	co.Lambdas = sc.scaledLambdas(co.Lambdas)
 	full, err := prepare(x, y, &co.Options)
 	if err != nil {

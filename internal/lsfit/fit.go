@@ -280,6 +280,7 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err != nil {
 		return nil, err
 	}
+	x = factorLayout(x, pen, opts)
 	// A lasso at λ > 0 with the default method runs coordinate descent on
 	// the columns of a dense design.
 	_, dense := x.(solver.DenseDesign)

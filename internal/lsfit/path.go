@@ -77,6 +77,7 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err != nil {
 		return nil, err
 	}
+	x = factorLayout(x, pen, &po.Options)
 	po.Lambdas = sc.scaledLambdas(po.Lambdas)
 	pr, err := prepare(x, y, &po.Options)
 	if err != nil {
@@ -99,10 +100,14 @@ type counter struct {
 	report      func(done, total int)
 }
 
+// newCounter returns the counter of total fits, reporting 0 of them at
+// once: the bar is drawn when the first λ starts, not after it (a first
+// fit on a large design can take minutes).
 func newCounter(report func(done, total int), total int) *counter {
 	if report == nil {
 		return nil
 	}
+	report(0, total)
 	return &counter{report: report, total: total}
 }
 
