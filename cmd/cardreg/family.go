@@ -81,7 +81,7 @@ func (f *fitFlags) validateFamily() error {
 // checkFamily validates the response, weights and offsets of the rows in
 // memory for the family row by row, naming the file, the data row and the
 // column.
-func (pr *problem) checkFamily(path string, f *fitFlags, place func(row int) string) error {
+func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) error {
 	fam, _ := datafit.ByName(f.fam.family)
 	r := pr.data.(*estimator.Rows)
 	d := &datafit.Data{X: pr.x, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.noIntercept}
@@ -96,7 +96,11 @@ func (pr *problem) checkFamily(path string, f *fitFlags, place func(row int) str
 	var re *datafit.RowError
 	if errors.As(err, &re) {
 		spec := f.spec()
-		return fmt.Errorf("%s: %s", place(re.Row), spec.RowErrorText(re, pr.target))
+		var other *datafit.OtherRow
+		if errors.As(re.Err, &other) {
+			other.Name = places.Line // the prefix names a line: so does the other row
+		}
+		return fmt.Errorf("%s: %s", places.Of(re.Row), spec.RowErrorText(re, pr.target))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))

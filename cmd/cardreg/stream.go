@@ -139,7 +139,7 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 		return nil, err
 	}
 	if f.familyFit() {
-		return pr, pr.checkFamily(path, f, r.Places.Of)
+		return pr, pr.checkFamily(path, f, r.Places)
 	}
 	for k, name := range r.Responses {
 		if estimator.IsConstant(mat.Col(nil, k, r.Y)) {
