@@ -195,7 +195,7 @@ func (t *Table) store(k int, field []byte, line int) *cellError {
 		s := strings.TrimSpace(string(field))
 		if t.factor[k] && MissingLevel(s) {
 			if !t.naLevel {
-				return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errMissingLevel}
+				return &cellError{line: line, col: k, text: ShortText(s), reason: errMissingLevel}
 			}
 			s = NALevel
 		}
@@ -203,7 +203,7 @@ func (t *Table) store(k int, field []byte, line int) *cellError {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}
 		if !utf8.ValidString(s) {
-			return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
+			return &cellError{line: line, col: k, text: ShortText(s), reason: errNotUTF8}
 		}
 		t.storeText(k, s)
 		return nil
