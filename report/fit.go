@@ -268,15 +268,15 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 }
 
 // nameRelaxed sets RelaxedFields, for a relaxed fit, to the fields of
-// relaxedFields that the output holds: one left out or null is not named
-// ("factors" for a model without factors, "deviance" where the route
-// computes none).
+// relaxedFields that its JSON holds: one left out is not named ("factors"
+// for a model without factors, "deviance" where the route computes none;
+// r2 and dev_ratio are always there, null when undefined).
 func (r *Fit) nameRelaxed() {
 	r.RelaxedFields = nil
 	if !r.Relaxed {
 		return
 	}
-	absent := map[string]bool{"r2": r.R2 == nil, "deviance": r.Deviance == nil, "dev_ratio": r.DevRatio == nil, "factors": len(r.Factors) == 0}
+	absent := map[string]bool{"deviance": r.Deviance == nil, "factors": len(r.Factors) == 0}
 	for _, f := range relaxedFields {
 		if !absent[f] {
 			r.RelaxedFields = append(r.RelaxedFields, f)
