@@ -67,7 +67,7 @@ func (in *Input) checkFinite(names []string) error {
 			if in.ColMajor {
 				i, j = k%in.N, k/in.N
 			}
-			return fmt.Errorf("data: row %d: column %s: %v is not a finite number", i+1, data.ShortText([]byte(names[j])), v)
+			return fmt.Errorf("data: row %d: column %s: %v is not a finite number", i+1, data.ShortText(names[j]), v)
 		}
 	}
 	return nil
@@ -132,7 +132,7 @@ func newLayout(in *Input, o *Options) (*layout, error) {
 func checkRefs(o *Options) error {
 	for name := range o.Ref {
 		if !slices.ContainsFunc(o.Factors, func(f FactorInfo) bool { return f.Name == name }) {
-			return fmt.Errorf("options: ref names %s, which is not a factor", data.ShortText([]byte(name)))
+			return fmt.Errorf("options: ref names %s, which is not a factor", data.ShortText(name))
 		}
 	}
 	return nil
@@ -143,7 +143,7 @@ func checkUnique(names []string) error {
 	seen := make(map[string]bool, len(names))
 	for _, n := range names {
 		if seen[n] {
-			return fmt.Errorf("options: the column name %s appears twice", data.ShortText([]byte(n)))
+			return fmt.Errorf("options: the column name %s appears twice", data.ShortText(n))
 		}
 		seen[n] = true
 	}
@@ -179,7 +179,7 @@ func (l *layout) matrix(in *Input) (*mat.Dense, error) {
 		for i, c := range codes {
 			if c < 0 || int(c) >= len(fac.Levels) {
 				return nil, fmt.Errorf("data: row %d: column %s: level code %d is not one of 0 to %d (a missing value, or a level the model does not have)",
-					i+1, data.ShortText([]byte(fac.Name)), c, len(fac.Levels)-1)
+					i+1, data.ShortText(fac.Name), c, len(fac.Levels)-1)
 			}
 			if d := fac.Dummy(c); d >= 0 {
 				raw.Data[i*raw.Stride+col+d] = 1

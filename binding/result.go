@@ -262,7 +262,7 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	}
 	pred, ok := datafit.PredictionByName(typ)
 	if !ok {
-		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText([]byte(typ)))
+		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
 	}
 	if _, bin := m.Family.(datafit.Binomial); typ == "class" && !bin {
 		return nil, fmt.Errorf("type class is for binomial models; this one is %s", m.Family.Name())

@@ -114,7 +114,7 @@ func (pr *problem) checkRows(x *mat.Dense, fam datafit.Family) error {
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("data: column %s: %v", data.ShortText([]byte(pr.lay.names[ce.Col])), ce.Err)
+		return fmt.Errorf("data: column %s: %v", data.ShortText(pr.lay.names[ce.Col]), ce.Err)
 	}
 	return rowError(err)
 }

@@ -56,7 +56,7 @@ func (c *chooser) index(flag, name string) (int, error) {
 	if j := slices.Index(c.header, name); j >= 0 {
 		return j, nil
 	}
-	return 0, fmt.Errorf("%s: no column named %s (columns: %s)", flag, ShortText([]byte(name)), strings.Join(c.header, ", "))
+	return 0, fmt.Errorf("%s: no column named %s (columns: %s)", flag, ShortText(name), strings.Join(c.header, ", "))
 }
 
 // roles finds the responses (the last column by default), and the

@@ -174,7 +174,7 @@ func (f *Factor) canon(s string, integer bool) (string, error) {
 		return s, nil // a text level among the codes
 	}
 	if integer && v != math.Trunc(v) {
-		return "", fmt.Errorf("%s is not an integer (%s reads integer codes; a column of text is a factor without it)", ShortText([]byte(s)), flagFactor)
+		return "", fmt.Errorf("%s is not an integer (%s reads integer codes; a column of text is a factor without it)", ShortText(s), flagFactor)
 	}
 	return strconv.FormatFloat(v, 'f', -1, 64), nil
 }
@@ -231,11 +231,11 @@ func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err e
 		s = cell
 	} else if !f.NALevel && MissingLevel(s) {
 		return 0, false, fmt.Errorf("column %s: missing value %s (the fit's data had none: the factor has no level for it)",
-			ShortText([]byte(f.Name)), ShortText([]byte(s)))
+			ShortText(f.Name), ShortText(s))
 	}
 	if !o.UnseenAsRef {
 		return 0, true, fmt.Errorf("column %s: level %s is not one of the factor's %d levels (%s)%s",
-			ShortText([]byte(f.Name)), ShortText([]byte(s)), len(f.Levels), someLevels(f.Levels), o.UnseenHint)
+			ShortText(f.Name), ShortText(s), len(f.Levels), someLevels(f.Levels), o.UnseenHint)
 	}
 	return int32(f.Ref), true, nil
 }
@@ -249,11 +249,11 @@ func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err e
 // least two levels. It has no Codes or Counts.
 func NewFactor(name string, levels []string, ref int, ordinal, numeric, naLevel bool) (*Factor, error) {
 	f := &Factor{Name: name, Levels: levels, Ref: ref, Ordinal: ordinal, Numeric: numeric, NALevel: naLevel}
-	col := "column " + ShortText([]byte(name))
+	col := "column " + ShortText(name)
 	for _, l := range levels {
 		if s, err := f.canon(strings.TrimSpace(l), false); err != nil || s != l || l == "" || !utf8.ValidString(l) {
 			return nil, fmt.Errorf("%s: level %s is not one a data file's cell gives (cells are read trimmed of spaces, not empty, a missing value only as %s with --na-level, a number of a --factor column as its shortest decimal): the model file was edited?",
-				col, ShortText([]byte(l)), NALevel)
+				col, ShortText(l), NALevel)
 		}
 	}
 	return f, f.buildIndex()
@@ -263,7 +263,7 @@ func NewFactor(name string, levels []string, ref int, ordinal, numeric, naLevel 
 // levels: at least two levels, none twice, each valid UTF-8 (a name that
 // JSON, the results' format, would change).
 func (f *Factor) buildIndex() error {
-	col := "column " + ShortText([]byte(f.Name))
+	col := "column " + ShortText(f.Name)
 	if len(f.Levels) < 2 {
 		return fmt.Errorf("%s: %d level(s), a factor has at least two", col, len(f.Levels))
 	}
@@ -273,10 +273,10 @@ func (f *Factor) buildIndex() error {
 	f.index = make(map[string]int32, len(f.Levels))
 	for c, l := range f.Levels {
 		if !utf8.ValidString(l) {
-			return fmt.Errorf("%s: level %s is not UTF-8", col, ShortText([]byte(l)))
+			return fmt.Errorf("%s: level %s is not UTF-8", col, ShortText(l))
 		}
 		if _, dup := f.index[l]; dup {
-			return fmt.Errorf("%s: level %s appears twice", col, ShortText([]byte(l)))
+			return fmt.Errorf("%s: level %s appears twice", col, ShortText(l))
 		}
 		f.index[l] = int32(c)
 	}
@@ -288,7 +288,7 @@ func someLevels(levels []string) string {
 	const most = 10
 	quoted := make([]string, 0, most+1)
 	for _, l := range levels[:min(len(levels), most)] {
-		quoted = append(quoted, ShortText([]byte(l)))
+		quoted = append(quoted, ShortText(l))
 	}
 	if len(levels) > most {
 		quoted = append(quoted, "…")
@@ -338,10 +338,10 @@ func (fs *FactorSpec) any() bool {
 func (fs *FactorSpec) check(predictors []string, roles map[string]string) error {
 	which := func(flag, name string) error {
 		if role, ok := roles[name]; ok {
-			return fmt.Errorf("%s names %s, the %s, which is never a factor", flag, ShortText([]byte(name)), role)
+			return fmt.Errorf("%s names %s, the %s, which is never a factor", flag, ShortText(name), role)
 		}
 		if !slices.Contains(predictors, name) {
-			return fmt.Errorf("%s: no predictor named %s (predictors: %s)", flag, ShortText([]byte(name)), strings.Join(predictors, ", "))
+			return fmt.Errorf("%s: no predictor named %s (predictors: %s)", flag, ShortText(name), strings.Join(predictors, ", "))
 		}
 		return nil
 	}
@@ -355,10 +355,10 @@ func (fs *FactorSpec) check(predictors []string, roles map[string]string) error 
 			return err
 		}
 		if slices.Contains(fs.Nominal, o.Name) {
-			return fmt.Errorf("%s names both %s and %s: a factor is nominal or ordinal", ShortText([]byte(o.Name)), flagFactor, flagOrdinal)
+			return fmt.Errorf("%s names both %s and %s: a factor is nominal or ordinal", ShortText(o.Name), flagFactor, flagOrdinal)
 		}
 		if slices.ContainsFunc(fs.Ordinal[:i], func(p Ordering) bool { return p.Name == o.Name }) {
-			return fmt.Errorf("%s names %s twice", flagOrdinal, ShortText([]byte(o.Name)))
+			return fmt.Errorf("%s names %s twice", flagOrdinal, ShortText(o.Name))
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(fs.Ref)) {
@@ -383,7 +383,7 @@ type factorBuild struct {
 func (fs *FactorSpec) buildFactor(path, name string, cells []string, place func(int) string) (*Factor, error) {
 	ord := fs.ordering(name)
 	f := &Factor{Name: name, Ordinal: ord != nil, Numeric: fs.named(name), NALevel: fs.NALevel, index: map[string]int32{}}
-	col := "column " + ShortText([]byte(name))
+	col := "column " + ShortText(name)
 	b := &factorBuild{f: f}
 	f.Codes = make([]int32, len(cells))
 	for i, s := range cells {
@@ -413,7 +413,7 @@ func (fs *FactorSpec) buildFactor(path, name string, cells []string, place func(
 	}
 	b.recode(order)
 	if len(f.Levels) == 1 {
-		return nil, fmt.Errorf("%s: %s: one level (%s) only, nothing to estimate (--drop it)", path, col, ShortText([]byte(f.Levels[0])))
+		return nil, fmt.Errorf("%s: %s: one level (%s) only, nothing to estimate (--drop it)", path, col, ShortText(f.Levels[0]))
 	}
 	if err := fs.checkCounts(f, col, func(c int) string { return place(b.first[c]) }); err != nil {
 		return nil, err
@@ -427,7 +427,7 @@ func (fs *FactorSpec) checkCounts(f *Factor, col string, at func(c int) string) 
 	for c, n := range f.Counts {
 		if n < float64(fs.minCount()) {
 			return fmt.Errorf("%s: %s: level %s appears in %v row(s), fewer than %d (%s 1 takes it; or merge it with another level, or --drop the column)",
-				at(c), col, ShortText([]byte(f.Levels[c])), n, fs.minCount(), flagMinCount)
+				at(c), col, ShortText(f.Levels[c]), n, fs.minCount(), flagMinCount)
 		}
 	}
 	return nil
@@ -444,7 +444,7 @@ func (fs *FactorSpec) checkCounts(f *Factor, col string, at func(c int) string) 
 // levels (MaxLevels), their counts (MinCount) and the reference (Ref,
 // else the default). codes is copied; NALevel is not used.
 func FactorFromCodes(name string, levels []string, codes []int32, ordinal bool, fs *FactorSpec) (*Factor, error) {
-	col := "column " + ShortText([]byte(name))
+	col := "column " + ShortText(name)
 	if k := len(levels); k > fs.maxLevels() {
 		return nil, fmt.Errorf("data: %s has %d levels: probably an ID column; drop it, or raise %s (now %d)", col, k, flagMaxLevels, fs.maxLevels())
 	}
@@ -498,16 +498,16 @@ func (b *factorBuild) order(ord *Ordering, path, col string, place func(int) str
 	for _, l := range ord.Order {
 		l, _ = b.f.canon(strings.TrimSpace(l), false)
 		if _, dup := pos[l]; dup {
-			return nil, fmt.Errorf("%s: %s: %s lists level %s twice", path, col, flagOrdinal, ShortText([]byte(l)))
+			return nil, fmt.Errorf("%s: %s: %s lists level %s twice", path, col, flagOrdinal, ShortText(l))
 		}
 		if _, ok := b.f.index[l]; !ok {
-			return nil, fmt.Errorf("%s: %s: %s lists level %s, which the column does not hold (levels: %s)", path, col, flagOrdinal, ShortText([]byte(l)), someLevels(b.seen))
+			return nil, fmt.Errorf("%s: %s: %s lists level %s, which the column does not hold (levels: %s)", path, col, flagOrdinal, ShortText(l), someLevels(b.seen))
 		}
 		pos[l] = len(pos)
 	}
 	for c, l := range b.seen {
 		if _, ok := pos[l]; !ok && int32(c) != na {
-			return nil, fmt.Errorf("%s: %s: level %s is not in the %s order (%s)", place(b.first[c]), col, ShortText([]byte(l)), flagOrdinal, someLevels(ord.Order))
+			return nil, fmt.Errorf("%s: %s: level %s is not in the %s order (%s)", place(b.first[c]), col, ShortText(l), flagOrdinal, someLevels(ord.Order))
 		}
 	}
 	codes = slices.DeleteFunc(codes, func(c int32) bool { return c == na && !hasKey(pos, NALevel) })
@@ -564,7 +564,7 @@ func (b *factorBuild) reference(fs *FactorSpec, path, col string) error {
 	if level, ok := fs.Ref[f.Name]; ok {
 		c, ok := f.Code(level)
 		if !ok {
-			return fmt.Errorf("%s: %s: %s level %s is not a level (levels: %s)", path, col, flagRef, ShortText([]byte(level)), someLevels(f.Levels))
+			return fmt.Errorf("%s: %s: %s level %s is not a level (levels: %s)", path, col, flagRef, ShortText(level), someLevels(f.Levels))
 		}
 		f.Ref = int(c)
 		return nil

@@ -38,7 +38,7 @@ func missing(reason error) bool {
 // separator hint, after the factor's for a column that could be one.
 func (t *Table) cellHint(k int) string {
 	if t.maybe[k] {
-		return fmt.Sprintf(" (name it with --factor %s to read it as a factor)%s", ShortText([]byte(t.names[k])), t.sepHint)
+		return fmt.Sprintf(" (name it with --factor %s to read it as a factor)%s", ShortText(t.names[k]), t.sepHint)
 	}
 	return t.sepHint
 }

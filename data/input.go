@@ -175,8 +175,9 @@ func NotText(head []byte) string {
 }
 
 // ShortText is text for a message: at most a short prefix of a cell, so
-// that a huge cell is never echoed whole (names.Short).
-func ShortText(b []byte) string { return names.Short(b) }
+// that a huge cell is never echoed whole (names.Short). Pass a string as
+// it is: a conversion to bytes would copy it whole.
+func ShortText[T ~string | ~[]byte](b T) string { return names.Short(b) }
 
 // ParseSep reads a field separator as typed: one character, or `\t` or
 // "tab" for a tab (a shell passes '\t' as a backslash and a t). Its errors

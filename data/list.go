@@ -38,11 +38,11 @@ func ReadList(s string) (list []string, from string, err error) {
 func NotAFile(flag, s string, n int) error {
 	switch fi, err := os.Stat(s); {
 	case err == nil && fi.IsDir():
-		return fmt.Errorf("%s %s: is a directory, expected a file with one value per line", flag, ShortText([]byte(s)))
+		return fmt.Errorf("%s %s: is a directory, expected a file with one value per line", flag, ShortText(s))
 	case err != nil && !errors.Is(err, os.ErrNotExist):
-		return fmt.Errorf("%s %s: %v", flag, ShortText([]byte(s)), err)
+		return fmt.Errorf("%s %s: %v", flag, ShortText(s), err)
 	}
-	return fmt.Errorf("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, ShortText([]byte(s)), n, n)
+	return fmt.Errorf("%s %s: no such file, and one value is not enough for %d predictors (give a file with one value per line, or %d values, comma separated)", flag, ShortText(s), n, n)
 }
 
 // GroupIDs numbers the labels (white space around each ignored) 0, 1, …

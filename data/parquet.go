@@ -238,10 +238,10 @@ func parquetColumns(path string, s *parquet.Schema) ([]pqColumn, []string, error
 	for j, fd := range s.Fields() {
 		name := strings.TrimSpace(fd.Name())
 		if !utf8.ValidString(name) {
-			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, ShortText([]byte(name)), latin1Hint)
+			return nil, nil, fmt.Errorf("%s: column %d: name %s is not UTF-8 %s", path, j+1, ShortText(name), latin1Hint)
 		}
 		if k, dup := seen[name]; dup {
-			return nil, nil, fmt.Errorf("%s: column %d: name %s appears twice (columns %d and %d)", path, j+1, ShortText([]byte(name)), k+1, j+1)
+			return nil, nil, fmt.Errorf("%s: column %d: name %s appears twice (columns %d and %d)", path, j+1, ShortText(name), k+1, j+1)
 		}
 		seen[name] = j
 		names = append(names, name)
@@ -288,7 +288,7 @@ func leafDest(path string, cols []pqColumn, fieldDest []int) ([]int, error) {
 	for l, c := range cols {
 		dest[l] = fieldDest[c.field]
 		if dest[l] >= 0 && c.nested {
-			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat columns are read (leave it out with --drop)", path, ShortText([]byte(c.name)))
+			return nil, fmt.Errorf("%s: column %s is nested or repeated; only flat columns are read (leave it out with --drop)", path, ShortText(c.name))
 		}
 	}
 	return dest, nil
@@ -431,20 +431,20 @@ func (c pqColumn) number(v parquet.Value) (float64, bool) {
 }
 
 func parquetError(path string, row int, name string, why error, v parquet.Value) error {
-	name = ShortText([]byte(name))
+	name = ShortText(name)
 	switch why {
 	case errEmptyCell:
 		return fmt.Errorf("%s: row %d: column %s: null (missing values are not supported)", path, row, name)
 	case errNotFinite:
-		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, ShortText([]byte(v.String())))
+		return fmt.Errorf("%s: row %d: column %s: %s is not a finite number", path, row, name, ShortText(v.String()))
 	case errNotUTF8:
-		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, ShortText([]byte(v.String())), latin1Hint)
+		return fmt.Errorf("%s: row %d: column %s: label %s is not UTF-8 %s", path, row, name, ShortText(v.String()), latin1Hint)
 	case errMissingLevel:
 		text := "null"
 		if !v.IsNull() {
-			text = ShortText([]byte(strings.TrimSpace(v.String())))
+			text = ShortText(strings.TrimSpace(v.String()))
 		}
 		return fmt.Errorf("%s: row %d: column %s: missing value %s%s", path, row, name, text, missingHint)
 	}
-	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, ShortText([]byte(v.String())))
+	return fmt.Errorf("%s: row %d: column %s: %s holds text, not numbers (leave it out with --drop)", path, row, name, ShortText(v.String()))
 }

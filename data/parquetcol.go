@@ -150,7 +150,7 @@ func gatherBatches(rows int64, cur []*pqCursor, dest []int, width int, free <-ch
 			}
 			bad, err := q.take(bt.rows, bt.vals, bt.null, dest[j], width)
 			if err != nil {
-				send(&pqBatch{err: fmt.Errorf("column %s: %v", ShortText([]byte(q.c.name)), err)})
+				send(&pqBatch{err: fmt.Errorf("column %s: %v", ShortText(q.c.name), err)})
 				return
 			}
 			bt.bad = bt.bad || bad

@@ -168,15 +168,15 @@ func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, er
 			r.FactorCols = append(r.FactorCols, seqFrom(len(r.Names), f.Width()))
 			names = f.DummyNames()
 		} else if _, ok := spec.Factors.Ref[name]; ok {
-			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText([]byte(name)), flagFactor)
+			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText(name), flagFactor)
 		}
-		what := "the column " + ShortText([]byte(name))
+		what := "the column " + ShortText(name)
 		if len(r.Factors) > 0 && r.Factors[len(r.Factors)-1].Name == name && t.Text(j) != nil {
-			what = "a dummy column of the factor " + ShortText([]byte(name))
+			what = "a dummy column of the factor " + ShortText(name)
 		}
 		for _, n := range names {
 			if other, dup := seen[n]; dup {
-				return nil, fmt.Errorf("%s: two columns of X would be named %s (%s and %s): rename one", path, ShortText([]byte(n)), other, what)
+				return nil, fmt.Errorf("%s: two columns of X would be named %s (%s and %s): rename one", path, ShortText(n), other, what)
 			}
 			seen[n] = what
 		}

@@ -106,7 +106,7 @@ func (t *Table) holdMissing(k int, s string, line int, dropMissing bool) rowFate
 		return dropRow
 	}
 	if t.failing == nil {
-		t.failing = &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: reason}
+		t.failing = &cellError{line: line, col: k, text: ShortText(s), reason: reason}
 	}
 	return skipRow
 }
@@ -141,15 +141,15 @@ func (t *Table) softValue(k int, s string, line int) (float64, *cellError) {
 	if t.text[k] == nil {
 		v, err := ParseNumber(cellBytes(s))
 		if err != nil {
-			return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: err}
+			return 0, &cellError{line: line, col: k, text: ShortText(s), reason: err}
 		}
 		return v, nil
 	}
 	switch {
 	case MissingLevel(s) && !t.naLevel:
-		return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: errMissingLevel}
+		return 0, &cellError{line: line, col: k, text: ShortText(s), reason: errMissingLevel}
 	case !utf8.ValidString(s):
-		return 0, &cellError{line: line, col: k, text: ShortText(cellBytes(s)), reason: errNotUTF8}
+		return 0, &cellError{line: line, col: k, text: ShortText(s), reason: errNotUTF8}
 	}
 	return 0, nil
 }
@@ -208,7 +208,7 @@ func (t *Table) finish(path string, dropMissing bool) error {
 				continue
 			}
 			if first == nil || c.line < first.line {
-				first = &cellError{line: c.line, col: k, text: ShortText(cellBytes(c.text)), reason: reason}
+				first = &cellError{line: c.line, col: k, text: ShortText(c.text), reason: reason}
 			}
 			break
 		}
@@ -223,7 +223,7 @@ func (t *Table) finish(path string, dropMissing bool) error {
 // allMissing is the error of the column name of the file at path that
 // holds no value, only missing ones.
 func allMissing(path, name string) error {
-	return fmt.Errorf("%s: column %s: every value is missing (empty, NA, NaN or null): nothing to read (--drop it)", path, ShortText([]byte(name)))
+	return fmt.Errorf("%s: column %s: every value is missing (empty, NA, NaN or null): nothing to read (--drop it)", path, ShortText(name))
 }
 
 // dropRows leaves out the rows drop (0-based, in any order, repeats

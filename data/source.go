@@ -158,7 +158,7 @@ func (s *FileSource) Explain(err error) error {
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) && ce.Col < len(s.names) {
-		return fmt.Errorf("%s: column %s: %v", s.path, ShortText([]byte(s.names[ce.Col])), ce.Err)
+		return fmt.Errorf("%s: column %s: %v", s.path, ShortText(s.names[ce.Col]), ce.Err)
 	}
 	return fmt.Errorf("%s: %w", s.path, err)
 }

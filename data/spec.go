@@ -154,7 +154,7 @@ var ErrFactorsInMemory = errors.New("factor columns are read in memory only for 
 
 // errStreamFactors refuses factors in a form that streams the rows.
 func errStreamFactors(name string) error {
-	return fmt.Errorf("column %s holds text: %w (--drop it, or read the file in memory)", ShortText([]byte(name)), ErrFactorsInMemory)
+	return fmt.Errorf("column %s holds text: %w (--drop it, or read the file in memory)", ShortText(name), ErrFactorsInMemory)
 }
 
 // streamFactors sets o, the options of a form that streams the rows, to
@@ -180,7 +180,7 @@ func hint(flag string) string {
 // columnError is the message of a bad value in the column name, chosen by
 // flag, as `column "NAME": WHY (FLAG)`.
 func columnError(name string, err error, flag string) error {
-	return fmt.Errorf("column %s: %v%s", ShortText([]byte(name)), err, hint(flag))
+	return fmt.Errorf("column %s: %v%s", ShortText(name), err, hint(flag))
 }
 
 // RowErrorText is the column and cause of a row's error in the response

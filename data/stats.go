@@ -227,7 +227,7 @@ func (r *statsReader) finish(path string) error {
 	for j, m := range r.top {
 		if err := suffstat.CheckMagnitude(m, wmax); err != nil {
 			name := slices.Concat(r.names, r.responses)[j]
-			return fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, ShortText([]byte(name)), err)
+			return fmt.Errorf("%s: column %s: %v: multiply or divide it by a power of ten (unweighted fits in memory rescale by themselves)", path, ShortText(name), err)
 		}
 	}
 	return nil

@@ -99,6 +99,19 @@ func (p Places) Of(i int) string {
 	return fmt.Sprintf("%s:%d", p.path, at)
 }
 
+// Line names where data row i (0-based) is without the file's name, in
+// the unit Of uses: "line N", "row N" (a Parquet row) or "data row N".
+func (p Places) Line(i int) string {
+	at, ok := p.at(i)
+	switch {
+	case !ok:
+		return fmt.Sprintf("data row %d", i+1)
+	case p.byRow:
+		return fmt.Sprintf("row %d", at)
+	}
+	return fmt.Sprintf("line %d", at)
+}
+
 // at is the line (or Parquet row) data row i starts at, and false when
 // the places do not say.
 func (p Places) at(i int) (int, bool) {
@@ -182,7 +195,7 @@ func (t *Table) store(k int, field []byte, line int) *cellError {
 		s := strings.TrimSpace(string(field))
 		if t.factor[k] && MissingLevel(s) {
 			if !t.naLevel {
-				return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errMissingLevel}
+				return &cellError{line: line, col: k, text: ShortText(s), reason: errMissingLevel}
 			}
 			s = NALevel
 		}
@@ -190,7 +203,7 @@ func (t *Table) store(k int, field []byte, line int) *cellError {
 			return &cellError{line: line, col: k, reason: errEmptyCell}
 		}
 		if !utf8.ValidString(s) {
-			return &cellError{line: line, col: k, text: ShortText([]byte(s)), reason: errNotUTF8}
+			return &cellError{line: line, col: k, text: ShortText(s), reason: errNotUTF8}
 		}
 		t.storeText(k, s)
 		return nil

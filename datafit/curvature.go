@@ -86,7 +86,10 @@ func (c *curvatureCheck) err() error {
 		// smallest row's curvature 2y·e^−η underflows (below e^−709) and
 		// Newton's working response, about its gradient over its
 		// curvature, overflows: the fits ended with a NaN or +Inf loss.
-		return &RowError{int(c.loRow), "response", fmt.Errorf("y·e^−o is e^%.4g, e^%.4g below data row %d's (e^%.4g): gamma rows may span at most e^%d (the largest float64 is e^709.8), beyond which this row's curvature at the others' fit underflows and the fit's working response overflows", c.lo, c.hi-c.lo, c.hiRow+1, c.hi, MaxOffset)}
+		lo, spread, hi := c.lo, c.hi-c.lo, c.hi
+		return &RowError{int(c.loRow), "response", &OtherRow{Row: int(c.hiRow), say: func(other string) string {
+			return fmt.Sprintf("y·e^−o is e^%.4g, e^%.4g below %s's (e^%.4g): gamma rows may span at most e^%d (the largest float64 is e^709.8), beyond which this row's curvature at the others' fit underflows and the fit's working response overflows", lo, spread, other, hi, MaxOffset)
+		}}}
 	}
 	if !c.s.Dominated() {
 		return nil
@@ -96,4 +99,24 @@ func (c *curvatureCheck) err() error {
 		term = "w·y·e^−o"
 	}
 	return &RowError{int(c.s.MaxRow), c.what, fmt.Errorf("its %s curvature at the intercept-only fit (%s = e^%.4g) outweighs all the other rows' together: they sum to %.3g of it, below its rounding (2⁻⁵²), so a fit would see this one row only; the %s family needs the others to sum to at least 2⁻⁵² of the largest", c.fam.Name(), term, c.s.LogMax, c.s.Ratio(), c.fam.Name())}
+}
+
+// OtherRow is the cause of a *RowError that names a second observation,
+// Row, besides the error's own. The caller that names the error's row by
+// its place in a file (a line) sets Name to name this one in the same
+// unit: a line beside a data row's number read as the same row.
+type OtherRow struct {
+	// Row is the other observation's index, from 0.
+	Row int
+	// Name words where observation i is ("line 13"); if nil, "data row
+	// i+1".
+	Name func(i int) string
+	say  func(other string) string
+}
+
+func (e *OtherRow) Error() string {
+	if e.Name == nil {
+		return e.say(fmt.Sprintf("data row %d", e.Row+1))
+	}
+	return e.say(e.Name(e.Row))
 }

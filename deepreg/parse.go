@@ -17,7 +17,7 @@ func ParseSaved(raw []byte) (*Saved, *Network, error) {
 		return nil, nil, fmt.Errorf("corrupted cardreg network: %v", err)
 	}
 	if m.Format != SavedFormat || m.Version != SavedVersion {
-		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", names.Short([]byte(m.Format)), m.Version, SavedFormat, SavedVersion)
+		return nil, nil, fmt.Errorf("network format %s version %d, this cardreg reads %q version %d", names.Short(m.Format), m.Version, SavedFormat, SavedVersion)
 	}
 	net, err := m.Network()
 	if err == nil {

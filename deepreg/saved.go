@@ -188,7 +188,7 @@ func (s *Saved) checkClasses() error {
 		}
 		return nil
 	}
-	return fmt.Errorf("unknown loss %s", names.Short([]byte(s.Loss)))
+	return fmt.Errorf("unknown loss %s", names.Short(s.Loss))
 }
 
 // increasing reports whether v is strictly increasing.

@@ -150,6 +150,7 @@ func (r *Fit) FillModelFactors(d *factor.Design, m *estimator.Model, weights []f
 // which the clusters across predictors would mix up).
 func (r *Fit) FillFactors(d *factor.Design, levels []factor.Levels, weights string) {
 	r.Factors, r.PairWeights = levels, weights
+	r.nameRelaxed()
 	r.SavedFactors = nil
 	for _, f := range d.Factors {
 		r.SavedFactors = append(r.SavedFactors, modelfile.NewFactor(f))
@@ -251,7 +252,6 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
 	r.RelaxedFields, r.Penalized = nil, nil
 	if m.Relaxed {
-		r.RelaxedFields = relaxedFields
 		r.Penalized = penalizedFit(m, r.Objective, r.DualityGap)
 	}
 	if m.RelaxNote != "" {
@@ -264,6 +264,24 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 	r.Coefficients = mat.Col(nil, j, m.Coef)
 	r.fillClusters(m, j, standardized)
 	r.fillFit(m, j)
+	r.nameRelaxed()
+}
+
+// nameRelaxed sets RelaxedFields, for a relaxed fit, to the fields of
+// relaxedFields that its JSON holds: one left out is not named ("factors"
+// for a model without factors, "deviance" where the route computes none;
+// r2 and dev_ratio are always there, null when undefined).
+func (r *Fit) nameRelaxed() {
+	r.RelaxedFields = nil
+	if !r.Relaxed {
+		return
+	}
+	absent := map[string]bool{"deviance": r.Deviance == nil, "factors": len(r.Factors) == 0}
+	for _, f := range relaxedFields {
+		if !absent[f] {
+			r.RelaxedFields = append(r.RelaxedFields, f)
+		}
+	}
 }
 
 // fillClusters sets the distinct values and the clusters of response j.

@@ -96,3 +96,28 @@ func TestExtremeGammaPoissonCLI(t *testing.T) {
 	}
 	require.Equal(t, icpt[0][:8], icpt[1][:8], "the intercepts in memory and streamed")
 }
+
+// TestGammaSpreadNamesLines checks that the gamma spread refusal names
+// the other row in the unit of its prefix: a file line in memory (line
+// 12 beside "data row 12" read as one row), a data row when streamed.
+func TestGammaSpreadNamesLines(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("x,y\n")
+	for i := 0; i < 20; i++ {
+		y := []string{"1", "1.1", "0.9"}[i%3]
+		switch i {
+		case 10:
+			y = "1e-300"
+		case 11:
+			y = "1e300"
+		}
+		fmt.Fprintf(&b, "%d,%s\n", i%4, y)
+	}
+	path := writeFile(t, t.TempDir(), "gspread.csv", b.String())
+	res := cardreg(t, "fit", "--family", "gamma", "--lambda", "1", path)
+	require.NotEqual(t, 0, res.code)
+	require.Contains(t, res.stderr, "gspread.csv:12: column \"y\": y·e^−o is e^-690.8, e^1382 below line 13's (e^690.8)")
+	res = cardreg(t, "fit", "--family", "gamma", "--lambda", "1", "--stream", path)
+	require.NotEqual(t, 0, res.code)
+	require.Contains(t, res.stderr, "data row 11, column \"y\": y·e^−o is e^-690.8, e^1382 below data row 12's")
+}

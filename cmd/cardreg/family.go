@@ -81,7 +81,7 @@ func (f *fitFlags) validateFamily() error {
 // checkFamily validates the response, weights and offsets of the rows in
 // memory for the family row by row, naming the file, the data row and the
 // column.
-func (pr *problem) checkFamily(path string, f *fitFlags, place func(row int) string) error {
+func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) error {
 	fam, _ := datafit.ByName(f.fam.family)
 	r := pr.data.(*estimator.Rows)
 	d := &datafit.Data{X: pr.x, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.noIntercept}
@@ -91,12 +91,16 @@ func (pr *problem) checkFamily(path string, f *fitFlags, place func(row int) str
 	}
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) {
-		return fmt.Errorf("%s: column %s: %v", path, data.ShortText([]byte(pr.names[ce.Col])), ce.Err)
+		return fmt.Errorf("%s: column %s: %v", path, data.ShortText(pr.names[ce.Col]), ce.Err)
 	}
 	var re *datafit.RowError
 	if errors.As(err, &re) {
 		spec := f.spec()
-		return fmt.Errorf("%s: %s", place(re.Row), spec.RowErrorText(re, pr.target))
+		var other *datafit.OtherRow
+		if errors.As(re.Err, &other) {
+			other.Name = places.Line // the prefix names a line: so does the other row
+		}
+		return fmt.Errorf("%s: %s", places.Of(re.Row), spec.RowErrorText(re, pr.target))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", path, strings.TrimPrefix(err.Error(), "datafit: "))
@@ -163,7 +167,7 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	fs := make([]float64, p)
 	for j, v := range list {
 		if fs[j], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || !(fs[j] >= 0) || math.IsInf(fs[j], 0) {
-			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText([]byte(v)))
+			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText(v))
 		}
 	}
 	for _, j := range exclude {
@@ -188,13 +192,13 @@ func foldHint(err error, f *fitFlags) error {
 	var ee *estimator.EmptyFoldError
 	switch {
 	case errors.As(err, &ee) && f.foldid != "":
-		return fmt.Errorf("%w: the --foldid column %s numbers the folds 1…%d, each needs rows of positive weight", err, data.ShortText([]byte(f.foldid)), ee.Folds)
+		return fmt.Errorf("%w: the --foldid column %s numbers the folds 1…%d, each needs rows of positive weight", err, data.ShortText(f.foldid), ee.Folds)
 	case errors.As(err, &ee):
 		return fmt.Errorf("%w: its rows all weigh 0 (--weights); another --seed deals the rows otherwise", err)
 	case !(errors.As(err, &fe) && fe.Rest > 1 || errors.As(err, &we)):
 		return err
 	case f.foldid != "":
-		return fmt.Errorf("%w (the --foldid column %s)", err, data.ShortText([]byte(f.foldid)))
+		return fmt.Errorf("%w (the --foldid column %s)", err, data.ShortText(f.foldid))
 	}
 	return fmt.Errorf("%w (--foldid, --seed or --folds)", err)
 }

@@ -72,11 +72,11 @@ func (l *lambdaSpec) parseGrid(cmd string, given bool) error {
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err == nil && data.Underflows(p, v) {
-			return usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, data.ShortText([]byte(p)))
+			return usagef("--lambda: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", i+1, data.ShortText(p))
 		}
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return usagef("--lambda: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave --lambda out for the generated grid)",
-				i+1, data.ShortText([]byte(p)), cmd)
+				i+1, data.ShortText(p), cmd)
 		}
 		if k := slices.Index(grid, v); k >= 0 {
 			return usagef("--lambda: values %d and %d are the same lambda, %v", k+1, i+1, v)

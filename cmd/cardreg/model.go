@@ -117,10 +117,10 @@ func (f *predictFlags) validate(pos []string) error {
 		return errors.New("--model -: the model cannot come from standard input when the data do too; give one of them as a file")
 	}
 	if f.unseen != "error" && f.unseen != "reference" {
-		return fmt.Errorf("--unseen must be error or reference, got %s", data.ShortText([]byte(f.unseen)))
+		return fmt.Errorf("--unseen must be error or reference, got %s", data.ShortText(f.unseen))
 	}
 	if _, ok := datafit.PredictionByName(f.typ); !ok {
-		return fmt.Errorf("--type must be link, response or class, got %s", data.ShortText([]byte(f.typ)))
+		return fmt.Errorf("--type must be link, response or class, got %s", data.ShortText(f.typ))
 	}
 	r, err := parseSep(f.sep)
 	if err == nil {

@@ -259,7 +259,7 @@ func trainFile(path string, f *netFlags, cfg *netConfig, stderr io.Writer) (*rep
 		target = h[len(h)-1]
 		if f.target != "" {
 			if !slices.Contains(h, f.target) {
-				return nil, usagef("--target: no column named %s (columns: %s)", data.ShortText([]byte(f.target)), strings.Join(h, ", "))
+				return nil, usagef("--target: no column named %s (columns: %s)", data.ShortText(f.target), strings.Join(h, ", "))
 			}
 			target = f.target
 		}

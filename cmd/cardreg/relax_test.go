@@ -220,3 +220,71 @@ func TestRelaxPathLabelled(t *testing.T) {
 		require.Equal(t, "false,false", strings.Join(strings.Split(l, ",")[3:5], ","), "a separable refit is not used: %s", l)
 	}
 }
+
+// zeroedGaussian is a small gaussian data set that λ 50 with the lasso
+// zeroes entirely.
+const zeroedGaussian = `
+x1,x2,y
+0.0947,1.2500,-0.9030
+0.9924,-0.2592,0.0362
+1.8997,0.1575,0.5270
+0.7295,1.1269,0.1880
+0.5880,-0.9737,-0.1904
+-0.4381,-1.3323,-1.6400
+-1.6269,-0.2387,-0.6605
+-0.3203,0.0691,-1.4317
+-0.0795,0.2381,0.7272
+-0.8462,-0.3999,-2.2690
+-0.5036,-2.1967,-1.5705
+1.1015,-2.2016,1.1290
+0.3279,-0.3123,0.5577
+0.5275,1.0454,-0.0721
+-0.5922,-0.6046,-1.1641
+-0.0449,-0.7858,1.0551
+-1.8694,-1.0937,-1.5140
+-2.0929,1.9023,-3.0362
+-0.2833,-0.5252,1.5709
+-1.9854,1.0718,-1.3270
+-0.1552,-0.6710,0.5939
+-1.1376,-0.0789,0.0121
+1.8403,-2.4053,2.0772
+0.9481,-0.4836,0.5894
+-0.4660,1.6467,0.0698
+-0.2156,-0.2281,-0.2645
+-0.1766,-0.8790,2.0054
+-1.9110,-3.6058,-0.6961
+-0.1466,0.3724,-0.2485
+-0.1481,0.3323,0.9240
+`
+
+// TestRelaxZeroModelR2 checks a relaxed fit whose penalised fit zeroes
+// every coefficient: that fit is the intercept alone, whose R² is 0 by
+// definition, not the loss's rounding (−2.2e−16, printed "-0.000000", or
+// 1.1e−16), and relaxed_fields names only fields the output holds (no
+// "factors" without factors).
+func TestRelaxZeroModelR2(t *testing.T) {
+	path := writeFile(t, t.TempDir(), "g.csv", strings.TrimPrefix(zeroedGaussian, "\n"))
+	args := []string{"fit", "--relax", "--lambda", "50", "--penalty", "lasso", path}
+	res := cardreg(t, append(args, "--format", "json")...)
+	require.Equal(t, 0, res.code, res.stderr)
+	var out struct {
+		Coefficients  []float64 `json:"coefficients"`
+		R2            *float64  `json:"r2"`
+		RelaxedFields []string  `json:"relaxed_fields"`
+		Penalized     struct {
+			R2       *float64 `json:"r2"`
+			DevRatio *float64 `json:"dev_ratio"`
+		} `json:"penalized"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &out))
+	require.Equal(t, []float64{0, 0}, out.Coefficients)
+	require.NotNil(t, out.Penalized.R2)
+	require.Zero(t, *out.Penalized.R2)
+	require.Zero(t, *out.Penalized.DevRatio)
+	require.Zero(t, *out.R2)
+	require.NotContains(t, out.RelaxedFields, "factors")
+	require.Contains(t, out.RelaxedFields, "r2")
+	text := cardreg(t, args...)
+	require.Equal(t, 0, text.code, text.stderr)
+	require.Contains(t, text.stdout, "(its R² 0.000000)")
+}

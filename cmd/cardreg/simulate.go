@@ -23,7 +23,8 @@ numbers (wall times aside). The four files are written as the outputs of
 fit are (unnamed until complete, links followed) and given their names only
 when all are written, so a failed run (or a directory in the way of one of
 them) leaves earlier outputs as they were and a killed one leaves no stray
-file. A network training that diverges in a repetition is a result: its
+file; only if naming them fails part way (a rename refused after others
+succeeded) are the files named before it new, which the error lists. A network training that diverges in a repetition is a result: its
 rows say so (column status), it is left out of the summary's means, and
 the summary and the figures name its seed; the run fails only when every
 repetition diverged. "all" runs every experiment in turn.

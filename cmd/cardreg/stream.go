@@ -139,7 +139,7 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 		return nil, err
 	}
 	if f.familyFit() {
-		return pr, pr.checkFamily(path, f, r.Places.Of)
+		return pr, pr.checkFamily(path, f, r.Places)
 	}
 	for k, name := range r.Responses {
 		if estimator.IsConstant(mat.Col(nil, k, r.Y)) {
@@ -248,7 +248,7 @@ func (pr *problem) named(err error) error {
 	var se *estimator.ScaleError
 	if errors.As(err, &se) {
 		return fmt.Errorf("predictors %s (%s %.3g) and %s (%.3g) differ in scale by more than float64 can fit at once: %s",
-			data.ShortText([]byte(pr.names[se.Small])), se.Size(), se.SmallMax, data.ShortText([]byte(pr.names[se.Big])), se.BigMax, rescaleAdvice(pr.design == nil))
+			data.ShortText(pr.names[se.Small]), se.Size(), se.SmallMax, data.ShortText(pr.names[se.Big]), se.BigMax, rescaleAdvice(pr.design == nil))
 	}
 	return err
 }
@@ -371,7 +371,7 @@ func (pr *problem) finishStreamed(path string, f *fitFlags, st *suffstat.Folds) 
 		// The weights are rescaled to sum to n, as on every route, so
 		// that λ_glmnet = λ/(2n) holds for weighted fits too.
 		if err := estimator.SumToN(st); err != nil {
-			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText([]byte(f.weights)))
+			return fmt.Errorf("%s: column %s: every weight is 0 (--weights)", path, data.ShortText(f.weights))
 		}
 		all = st.All()
 	}
@@ -400,5 +400,5 @@ func (pr *problem) rangeError(path string, err error) error {
 		return fmt.Errorf("%s: %v", path, err)
 	}
 	name := slices.Concat(pr.names, pr.responses)[re.Var]
-	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, data.ShortText([]byte(name)), re.What, re.Value)
+	return fmt.Errorf("%s: column %s: its weighted %s is %v, beyond float64: streamed statistics need values below about 1e154 (their squares are summed); divide the column by a power of ten (unweighted fits in memory rescale by themselves)", path, data.ShortText(name), re.What, re.Value)
 }

@@ -105,7 +105,7 @@ func walkJSON(dec *json.Decoder, path string) error {
 			}
 			key, _ := k.(string)
 			if seen[key] {
-				return fmt.Errorf("key %s appears twice in %s", names.Short([]byte(key)), path)
+				return fmt.Errorf("key %s appears twice in %s", names.Short(key), path)
 			}
 			seen[key] = true
 			if err := walkJSON(dec, path+"."+key); err != nil {

@@ -353,12 +353,29 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	m.Converged, m.Status = res.Converged, res.Status
 	switch {
 	case relaxed:
-		m.PenalizedRSS = pr.loss.Eval(nil, res.Theta) // the objective's RSS: intercepts profiled
+		m.PenalizedRSS = pr.penalizedRSS(res.Theta)
 		m.pathR2 = 1 - m.PenalizedRSS/floats.Sum(pr.tss)
 	case pr.opts.Relax && m.Converged:
 		m.Converged, m.RelaxNote = false, singularRefit
 	}
 	return m, nil
+}
+
+// penalizedRSS is the residual sum of squares of the penalised solution
+// theta, intercepts profiled (the objective's): when every coefficient is
+// 0 the fit is the intercepts alone, whose RSS is the TSS and R² 0 by
+// definition, and the loss's own sum, rounded otherwise, gave an R² of
+// −2.2e−16 (printed "-0.000000").
+func (pr *prepared) penalizedRSS(theta *mat.Dense) float64 {
+	p, q := theta.Dims()
+	for i := range p {
+		for j := range q {
+			if theta.At(i, j) != 0 {
+				return pr.loss.Eval(nil, theta)
+			}
+		}
+	}
+	return floats.Sum(pr.tss)
 }
 
 // singularRefit is the RelaxNote of a refit whose reduced system is

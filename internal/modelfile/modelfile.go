@@ -117,7 +117,7 @@ func NewFactor(f *data.Factor) Factor {
 // Data rebuilds the factor for reading new rows (data.NewFactor), or
 // says why the saved one is not a factor.
 func (f *Factor) Data() (*data.Factor, error) {
-	col := "factor " + names.Short([]byte(f.Column))
+	col := "factor " + names.Short(f.Column)
 	switch {
 	case strings.TrimSpace(f.Column) == "":
 		return nil, errors.New("a factor has an empty column name")
@@ -126,7 +126,7 @@ func (f *Factor) Data() (*data.Factor, error) {
 	}
 	ref := slices.Index(f.Levels, f.Reference)
 	if ref < 0 {
-		return nil, fmt.Errorf("%s: reference %s is not one of its levels", col, names.Short([]byte(f.Reference)))
+		return nil, fmt.Errorf("%s: reference %s is not one of its levels", col, names.Short(f.Reference))
 	}
 	return data.NewFactor(f.Column, f.Levels, ref, f.Ordinal, f.Numeric, f.NALevel)
 }
@@ -150,7 +150,7 @@ func Parse(b []byte) (*Linear, error) {
 		return nil, fmt.Errorf("not a cardreg model: %v", err)
 	}
 	if head.Format != Format {
-		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", names.Short([]byte(head.Format)), Format)
+		return nil, fmt.Errorf("not a cardreg model (format %s, want %q)", names.Short(head.Format), Format)
 	}
 	required := Required
 	switch head.Version {
@@ -224,7 +224,7 @@ func (m *Linear) Columns() ([]int, error) {
 	seen := map[string]bool{}
 	for _, f := range m.Factors {
 		if seen[f.Column] {
-			return nil, fmt.Errorf("factor %s appears twice in factors", names.Short([]byte(f.Column)))
+			return nil, fmt.Errorf("factor %s appears twice in factors", names.Short(f.Column))
 		}
 		seen[f.Column] = true
 	}
@@ -233,7 +233,7 @@ func (m *Linear) Columns() ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		col := "factor " + names.Short([]byte(f.Name))
+		col := "factor " + names.Short(f.Name)
 		switch _, numeric := at[f.Name]; {
 		case numeric:
 			return nil, fmt.Errorf("%s is also a numeric predictor", col)
@@ -245,11 +245,11 @@ func (m *Linear) Columns() ([]int, error) {
 			k, ok := at[dummy]
 			switch {
 			case !ok:
-				return nil, fmt.Errorf("%s: its dummy column %s is not among the predictor names", col, names.Short([]byte(dummy)))
+				return nil, fmt.Errorf("%s: its dummy column %s is not among the predictor names", col, names.Short(dummy))
 			case owner[k] >= 0:
-				return nil, fmt.Errorf("%s: predictor %s is a dummy column of two factors", col, names.Short([]byte(dummy)))
+				return nil, fmt.Errorf("%s: predictor %s is a dummy column of two factors", col, names.Short(dummy))
 			case k < last:
-				return nil, fmt.Errorf("%s: its dummy columns are not in level order among the predictor names (%s)", col, names.Short([]byte(dummy)))
+				return nil, fmt.Errorf("%s: its dummy columns are not in level order among the predictor names (%s)", col, names.Short(dummy))
 			}
 			owner[k], last = i, k
 		}
@@ -261,7 +261,7 @@ func (m *Linear) Columns() ([]int, error) {
 		for i := range m.Factors {
 			if level, ok := strings.CutPrefix(name, m.Factors[i].Column+"="); ok {
 				return nil, fmt.Errorf("predictor %s is a dummy column of factor %s, whose levels (but the reference) do not include %s",
-					names.Short([]byte(name)), names.Short([]byte(m.Factors[i].Column)), names.Short([]byte(level)))
+					names.Short(name), names.Short(m.Factors[i].Column), names.Short(level))
 			}
 		}
 	}
@@ -274,13 +274,13 @@ func (m *Linear) checkFit() error {
 	case m.Penalty == FactorPenalty && len(m.Factors) == 0:
 		return fmt.Errorf("penalty %q without factors", FactorPenalty)
 	case len(m.Factors) > 0 && m.Penalty != FactorPenalty:
-		return fmt.Errorf("a model with factors has penalty %q, not %s", FactorPenalty, names.Short([]byte(m.Penalty)))
+		return fmt.Errorf("a model with factors has penalty %q, not %s", FactorPenalty, names.Short(m.Penalty))
 	case len(m.Factors) > 0 && !slices.Contains(factor.NumericPenalties, m.NumericPenalty):
-		return fmt.Errorf("numeric_penalty %s is not one of %s", names.Short([]byte(m.NumericPenalty)), strings.Join(factor.NumericPenalties, ", "))
+		return fmt.Errorf("numeric_penalty %s is not one of %s", names.Short(m.NumericPenalty), strings.Join(factor.NumericPenalties, ", "))
 	case len(m.Factors) == 0 && m.NumericPenalty != "":
 		return errors.New("numeric_penalty without factors")
 	case m.Penalty != FactorPenalty && !knownPenalty(m.Penalty):
-		return fmt.Errorf("unknown penalty %s", names.Short([]byte(m.Penalty)))
+		return fmt.Errorf("unknown penalty %s", names.Short(m.Penalty))
 	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
 		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
 	case m.Nu != nil && !(*m.Nu > 0):
@@ -288,7 +288,7 @@ func (m *Linear) checkFit() error {
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
 	case !knownFamily(m.Family, m.Link):
-		return fmt.Errorf("unknown family and link %s/%s", names.Short([]byte(m.Family)), names.Short([]byte(m.Link)))
+		return fmt.Errorf("unknown family and link %s/%s", names.Short(m.Family), names.Short(m.Link))
 	}
 	return nil
 }
@@ -298,9 +298,9 @@ func (m *Linear) checkFit() error {
 func (m *Linear) checkData() error {
 	switch {
 	case m.Weights != "" && !slices.Contains([]string{"none", "normalised to sum to n", "as given"}, m.Weights):
-		return fmt.Errorf("unknown weights %s", names.Short([]byte(m.Weights)))
+		return fmt.Errorf("unknown weights %s", names.Short(m.Weights))
 	case m.OffsetColumn != "" && slices.Contains(m.Names, m.OffsetColumn):
-		return fmt.Errorf("offset column %s is also a predictor", names.Short([]byte(m.OffsetColumn)))
+		return fmt.Errorf("offset column %s is also a predictor", names.Short(m.OffsetColumn))
 	case strings.TrimSpace(m.Target) == "":
 		return errors.New("empty target name")
 	case m.N < 1:

@@ -10,8 +10,10 @@ import (
 )
 
 // Short is text for a message: b quoted, at most a short prefix of it, so
-// that a huge cell or name is never echoed whole.
-func Short(b []byte) string {
+// that a huge cell or name is never echoed whole. It takes a string as it
+// is: converting a level of 150 MB to bytes for its message copied it
+// whole, a third copy of its record in memory.
+func Short[T ~string | ~[]byte](b T) string {
 	const most = 40
 	if len(b) <= most {
 		return fmt.Sprintf("%q", b)

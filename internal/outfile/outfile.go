@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/cardsparse/cardreg/internal/atomicfile"
 )
@@ -60,7 +61,9 @@ func Write(flagName, path string, stdout io.Writer, fn func(io.Writer) error) er
 // (symbolic links followed, as Write does; a directory, device or FIFO is
 // refused, since it cannot be replaced with the others), every file is
 // written to a file with no name (atomicfile), and only then are they
-// given their names. A failure before that leaves every file as it was.
+// given their names. A failure before that leaves every file as it was;
+// a rename that fails after others succeeded leaves those renamed new
+// (the error names them) and the rest as they were.
 // contents[i] is the content of paths[i].
 func WriteSet(flagName string, paths []string, contents [][]byte) error {
 	targets := make([]string, len(paths))
@@ -96,6 +99,9 @@ func WriteSet(flagName string, paths []string, contents [][]byte) error {
 	}
 	for i, o := range outs {
 		if err := o.Commit(); err != nil {
+			if i > 0 {
+				return fmt.Errorf("%s %s: %v (%s already replaced by this run's; the others as they were)", flagName, paths[i], err, strings.Join(paths[:i], ", "))
+			}
 			return fmt.Errorf("%s %s: %v", flagName, paths[i], err)
 		}
 	}

@@ -86,7 +86,7 @@ func Linear(w io.Writer, m *modelfile.Linear, dataPath string, o data.Options, o
 			if isNew && !counted {
 				counted = true
 				if unseen.Rows++; unseen.Rows == 1 {
-					unseen.First = fmt.Sprintf("data row %d, column %s, level %s", rows, data.ShortText([]byte(f.Name)), data.ShortText([]byte(cell)))
+					unseen.First = fmt.Sprintf("data row %d, column %s, level %s", rows, data.ShortText(f.Name), data.ShortText(cell))
 				}
 			}
 			if j := dummies[i][c]; j >= 0 {
@@ -195,7 +195,7 @@ func Need(names []string, what, role string) func([]string) ([]bool, error) {
 		for _, name := range names {
 			j := slices.Index(header, name)
 			if j < 0 {
-				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, data.ShortText([]byte(name)), strings.Join(header, ", "))
+				return nil, fmt.Errorf("the %s needs %s %s, which is not a column (columns: %s)", what, role, data.ShortText(name), strings.Join(header, ", "))
 			}
 			keep[j] = true
 		}

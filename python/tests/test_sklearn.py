@@ -218,6 +218,14 @@ class Integration(unittest.TestCase):
         self.assertTrue(np.all(np.isnan(got)), got)
         self.assertTrue(any("offset_column" in str(w.message)
                             for w in caught))
+        # A search given the offset as a fit parameter: with the default
+        # error_score (NaN) its best_params_ is an arbitrary candidate;
+        # error_score="raise", as python/README's example passes, stops
+        # it with the refusal.
+        with self.assertRaisesRegex(ValueError, "offset_column"):
+            GridSearchCV(cardreg.CardinalityPoissonRegressor(),
+                         {"lam": lams}, cv=folds, error_score="raise").fit(
+                             X, y, offset=off)
         # A scorer that calls predict: refused as well, not scored at
         # exposure 1.
         with warnings.catch_warnings(record=True) as caught:
