@@ -298,27 +298,33 @@ func trimNL(line []byte) []byte {
 	return line
 }
 
-// parseRecord parses the record whose first line is line (line r.line),
-// reading more lines while a quoted field spans line ends, into rec, ends
-// and lines. It follows encoding/csv (without LazyQuotes): a quote in an
-// unquoted field is an error, as is anything but a separator or the line end
-// after a closing quote.
-func (r *csvReader) parseRecord(line []byte) error {
-	r.rec, r.ends, r.lines = r.rec[:0], r.ends[:0], r.lines[:0]
+// recordBuffer returns the empty buffer that the record starting with
+// line is unquoted into.
+func (r *csvReader) recordBuffer(line []byte) []byte {
 	switch {
 	case r.mem != nil:
 		// Unquoted in place: what is written never passes what is read.
-		r.rec = r.mem[r.lineStart:r.lineStart]
+		return r.mem[r.lineStart:r.lineStart]
 	case r.br != nil && len(line) > r.br.Size():
 		// A line longer than the read buffer is gather's own slice, not
 		// the buffer the next lines are read into: unquoted in place too,
 		// so that its record is not held twice beside the copy of a cell
 		// that a text column keeps (RecordFactor; a 150 MB quoted level
 		// took 3.06 times its length, 2 once in place).
-		r.rec = line[:0]
+		return line[:0]
 	case cap(r.rec) > hugeRecord:
-		r.rec = nil // the last huge record's slice: let it go
+		return nil // the last huge record's slice: let it go
 	}
+	return r.rec[:0]
+}
+
+// parseRecord parses the record whose first line is line (line r.line),
+// reading more lines while a quoted field spans line ends, into rec, ends
+// and lines. It follows encoding/csv (without LazyQuotes): a quote in an
+// unquoted field is an error, as is anything but a separator or the line end
+// after a closing quote.
+func (r *csvReader) parseRecord(line []byte) error {
+	r.rec, r.ends, r.lines = r.recordBuffer(line), r.ends[:0], r.lines[:0]
 	lineNo, col := r.line, 1 // col: 1-based byte offset in the line
 	for {
 		r.lines = append(r.lines, lineNo)
