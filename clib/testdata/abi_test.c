@@ -90,7 +90,8 @@ int main(void) {
 	/* A path and a cross-validation. */
 	cardreg_handle pa = 0, cv = 0;
 	CHECK(cardreg_path(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"nlambda\": 10}", &pa) == 0, "path: %s", cardreg_last_error());
-	CHECK(cardreg_dims(pa, &models, &cols) == 0 && models == 10, "path models %lld", (long long)models);
+	/* A generated gaussian path stops by glmnet's rules, from the fifth λ on. */
+	CHECK(cardreg_dims(pa, &models, &cols) == 0 && models >= 5 && models <= 10, "path models %lld", (long long)models);
 	CHECK(cardreg_cv(X, N, P, CARDREG_ROW_MAJOR, Y, NULL, NULL, NULL, 0, "{\"nlambda\": 10, \"folds\": 5}", &cv) == 0, "cv: %s", cardreg_last_error());
 	CHECK(cardreg_json(cv, &json) == 0 && strstr(json, "\"cvm\""), "cv json");
 	cardreg_string_free(json);
