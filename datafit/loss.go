@@ -756,7 +756,7 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	z := make([]float64, n)
 	c := l.units()
 	for i, e := range l.eta {
-		d1, d2 := c.d1[i], c.d2[i]
+		d1, d2 := c.d1[i], NewtonCurvature(c.d1[i], c.d2[i])
 		if l.w[i] == 0 || !(d2 > 0) {
 			continue
 		}

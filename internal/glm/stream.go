@@ -349,6 +349,7 @@ func (s *streamFit) statistics(pt point) (*stats, error) {
 		w *= s.wscale
 		e := pt.eta(x, o)
 		d1, d2 := s.fam.Derivs(y, e)
+		d2 = datafit.NewtonCurvature(d1, d2)
 		st.deviance += w * s.fam.Deviance(y, e)
 		for j, v := range x {
 			st.grad[j] += w * d1 * v
