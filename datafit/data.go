@@ -216,6 +216,14 @@ func (d *Data) checkFittable(fam Family) error {
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
 	}
+	return InterceptAtInfinity(fam, lo, hi)
+}
+
+// InterceptAtInfinity returns an error when responses between lo and hi
+// (the smallest and largest with weight) put family fam's intercept-only
+// fit at infinity, whatever the offsets: one binomial class, or Poisson
+// counts all 0.
+func InterceptAtInfinity(fam Family, lo, hi float64) error {
 	switch fam.(type) {
 	case Binomial:
 		if lo == hi {

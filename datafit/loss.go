@@ -124,9 +124,19 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	for i, y := range l.y {
 		scale += l.w[i] * dualScale(fam, y)
 	}
-	l.floor = 1e-13 * (l.nullDev + scale)
+	l.floor = GapFloor(l.nullDev, scale)
 	return l, nil
 }
+
+// GapFloor returns the absolute duality gap below which a gap is the
+// rounding of its own evaluation: 1e-13 of the null deviance plus scale,
+// the weighted sum of the rows' DualScaleOf (the size of the terms the
+// dual sums).
+func GapFloor(null, scale float64) float64 { return 1e-13 * (null + scale) }
+
+// DualScaleOf returns the size of row y's terms in the dual of family fam
+// (GapFloor's scale is their weighted sum).
+func DualScaleOf(fam Family, y float64) float64 { return dualScale(fam, y) }
 
 // dualScale returns fam's DualScale(y), or 1 + 2|y log y| + 2|y| for a
 // family that is not a DualScaler.

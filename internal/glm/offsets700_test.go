@@ -6,6 +6,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
 )
 
@@ -56,4 +57,30 @@ func TestBinomialOffsets700(t *testing.T) {
 			require.NoError(t, err, what)
 		}
 	}
+}
+
+// TestOffsetsDecideEveryRow: binomial offsets of ±700 that agree with
+// every response leave a deviance of ~2e-302, whose relative duality gap
+// (701) is the rounding of its own evaluation. The fit in memory stopped
+// at that floor (status GapFloor); the streamed fit had no floor, took no
+// certificate of an objective that underflowed to 0, and its null fit
+// crawled towards b₀ = 0 by 100 passes and was refused ("did not
+// converge") or stalled ("badly scaled problem?"). Now both converge.
+func TestOffsetsDecideEveryRow(t *testing.T) {
+	tb := offsets700(200, false, false)
+	for i, o := range tb.o {
+		tb.y[i] = 0
+		if o > 0 {
+			tb.y[i] = 1
+		}
+	}
+	pen := penalty.Cardinality{Nu: 2}
+	mem, err := Fit(tb.x, tb.y, pen, 1, &Options{Family: datafit.Binomial{}, Offset: tb.o})
+	require.NoError(t, err)
+	require.True(t, mem.Converged, "%v", mem.Status)
+	got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &Options{Family: datafit.Binomial{}})
+	require.NoError(t, err)
+	require.True(t, got.Converged, "%v", got.Status)
+	require.Contains(t, []solver.Status{solver.GapFloor, solver.GapConverged}, got.Status)
+	require.Less(t, got.Deviance, 1e-290)
 }
