@@ -157,6 +157,30 @@ func (d *Data) checkRows(fam Family, withX bool) error {
 // the coefficients.
 const MaxOffset = 709
 
+// MaxNewtonMove bounds the change of a row's η that its Newton (IRLS)
+// working response asks for: 2²⁵⁶ (about 1.2e77), so that a working
+// response, its square and their weighted sums over any number of rows
+// stay far inside float64's range (2¹⁰²⁴). It binds only where a row's
+// curvature has all but underflowed beside its gradient; see
+// NewtonCurvature.
+const MaxNewtonMove = 0x1p256
+
+// NewtonCurvature returns the curvature the Newton (IRLS) models give a
+// row whose deviance has derivatives d1 = ∂d/∂η and d2 = ∂²d/∂η²: d2, or
+// |d1|/MaxNewtonMove when that is larger, so that the row's working
+// response η − d1/d2 lies within MaxNewtonMove of η. Where a row's
+// curvature underflows while its gradient does not (binomial offsets of
+// ±700 on the wrong side: d2 ≈ e^−1400 = 0, d1 = ±2), the exact model
+// either dropped the row (d2 = 0: its gradient unseen, the streamed fits
+// stalled at a relative gap of 0.97) or put its working response at
+// ~1e300, whose square overflowed the model's value ("the loss is NaN at
+// iteration 1"). A larger curvature than the loss's only shortens the
+// step, which the line search and the duality gap, taken on the loss
+// itself, allow for.
+func NewtonCurvature(d1, d2 float64) float64 {
+	return math.Max(d2, math.Abs(d1)/MaxNewtonMove)
+}
+
 // CheckRow validates observation i (from 0) for family fam: its
 // predictors x, response y, weight w and offset o. The error is a
 // *RowError naming the field and the cause.
@@ -192,6 +216,14 @@ func (d *Data) checkFittable(fam Family) error {
 			lo, hi = math.Min(lo, y), math.Max(hi, y)
 		}
 	}
+	return InterceptAtInfinity(fam, lo, hi)
+}
+
+// InterceptAtInfinity returns an error when responses between lo and hi
+// (the smallest and largest with weight) put family fam's intercept-only
+// fit at infinity, whatever the offsets: one binomial class, or Poisson
+// counts all 0.
+func InterceptAtInfinity(fam Family, lo, hi float64) error {
 	switch fam.(type) {
 	case Binomial:
 		if lo == hi {

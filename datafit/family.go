@@ -190,8 +190,24 @@ func (Binomial) Unit(y, _, eta float64) (dev, d1, d2 float64) {
 // give the same values: a pass over the rows computes them four at a
 // time).
 func binomialUnit(y, eta, t, lg float64) (dev, d1, d2 float64) {
-	mu := binomialMean(eta, t)
-	return binomialDeviance(y, eta, lg), 2 * (mu - y), 2 * mu * (1 - mu)
+	d1, d2 = binomialDerivs(y, eta, t)
+	return binomialDeviance(y, eta, lg), d1, d2
+}
+
+// binomialDerivs returns 2(μ − y) and 2μ(1 − μ) given t = e^−|η|, from
+// t/(1 + t), the smaller of μ and 1 − μ, which keeps its relative
+// precision: 1 − μ taken as 1 − 1/(1 + t) is 0 for every η above 37, so
+// the rows there had no curvature and the score of y = 1 no gradient,
+// and binomial offsets of ±700 left the profile's intercept at 765 with
+// every row "flat" (Newton's model then had no rows: "the unpenalised
+// predictors are collinear").
+func binomialDerivs(y, eta, t float64) (d1, d2 float64) {
+	small := t / (1 + t)
+	d2 = 2 * small / (1 + t)
+	if eta < 0 {
+		return 2 * (small - y), d2 // μ = small
+	}
+	return 2 * ((1 - y) - small), d2 // μ − y = (1 − y) − (1 − μ)
 }
 
 // binomialDeviance returns the binomial deviance given lg = log(1 + e^−|η|).
@@ -210,9 +226,8 @@ func (Binomial) Deviance(y, eta float64) float64 {
 }
 
 // Derivs returns 2(μ − y) and 2μ(1 − μ).
-func (b Binomial) Derivs(y, eta float64) (float64, float64) {
-	mu := b.Mean(eta)
-	return 2 * (mu - y), 2 * mu * (1 - mu)
+func (Binomial) Derivs(y, eta float64) (float64, float64) {
+	return binomialDerivs(y, eta, kernel.Exp(-math.Abs(eta)))
 }
 
 // Conjugate returns 2[a log a + (1 − a) log(1 − a)] with a = y + v/2,

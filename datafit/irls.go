@@ -45,7 +45,7 @@ func (l *Loss) Reweight(eta, v, r []float64) float64 {
 			continue
 		}
 		f += l.w[i] * c.dev[i]
-		if d2 := c.d2[i]; d2 > 0 {
+		if d2 := NewtonCurvature(c.d1[i], c.d2[i]); d2 > 0 {
 			v[i] = l.w[i] * d2 / 2
 			r[i] = -c.d1[i] / d2
 		}

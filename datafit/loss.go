@@ -126,9 +126,19 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	for i, y := range l.y {
 		scale += l.w[i] * dualScale(fam, y)
 	}
-	l.floor = 1e-13 * (l.nullDev + scale)
+	l.floor = GapFloor(l.nullDev, scale)
 	return l, nil
 }
+
+// GapFloor returns the absolute duality gap below which a gap is the
+// rounding of its own evaluation: 1e-13 of the null deviance plus scale,
+// the weighted sum of the rows' DualScaleOf (the size of the terms the
+// dual sums).
+func GapFloor(null, scale float64) float64 { return 1e-13 * (null + scale) }
+
+// DualScaleOf returns the size of row y's terms in the dual of family fam
+// (GapFloor's scale is their weighted sum).
+func DualScaleOf(fam Family, y float64) float64 { return dualScale(fam, y) }
 
 // dualScale returns fam's DualScale(y), or 1 + 2|y log y| + 2|y| for a
 // family that is not a DualScaler.
@@ -821,7 +831,7 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 	z := make([]float64, n)
 	c := l.units()
 	for i, e := range l.eta {
-		d1, d2 := c.d1[i], c.d2[i]
+		d1, d2 := c.d1[i], NewtonCurvature(c.d1[i], c.d2[i])
 		if l.w[i] == 0 || !(d2 > 0) {
 			continue
 		}

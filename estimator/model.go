@@ -47,6 +47,9 @@ type Model struct {
 	Iterations int
 	Converged  bool
 	Status     solver.Status
+	// RoundingLambda, when Status is solver.Uncertifiable, is the λ above
+	// which the gradient's rounding no longer prevents a certificate; else 0.
+	RoundingLambda float64
 	// Residuals is Y − fitted, n×q, when the route kept the rows (nil
 	// from statistics, from a stream, and for the models of a path fitted
 	// in Gram form).
@@ -175,7 +178,7 @@ func fromGLM(g *glm.Model, passes int) *Model {
 		Coef: mat.NewDense(p, 1, slices.Clone(g.Coef)), Intercept: []float64{g.Intercept},
 		Penalized: g.Penalized, N: g.N, Deviance: g.Deviance, NullDeviance: g.NullDeviance,
 		DevRatio: g.DevRatio, Objective: g.Objective, Gap: g.Gap, Iterations: g.Iterations,
-		Converged: g.Converged, Status: g.Status, Relaxed: g.Relaxed, RelaxNote: g.RelaxNote,
+		Converged: g.Converged, Status: g.Status, RoundingLambda: g.RoundingLambda, Relaxed: g.Relaxed, RelaxNote: g.RelaxNote,
 		PenalizedDeviance: g.PenalizedDeviance,
 		Passes:            passes,
 		clusters:          func(int) [][]int { return g.Clusters() },

@@ -30,10 +30,14 @@ type Fit struct {
 	DroppedRows int `json:"dropped_rows,omitempty"`
 	// Objective is null when it is beyond float64 (a response of magnitude
 	// beyond about 1e154: it is in units of y²; the fit itself is exact).
-	Objective      *float64   `json:"objective"`
-	DualityGap     *float64   `json:"duality_gap"`
-	Converged      bool       `json:"converged"`
-	Status         string     `json:"status"`
+	Objective  *float64 `json:"objective"`
+	DualityGap *float64 `json:"duality_gap"`
+	Converged  bool     `json:"converged"`
+	Status     string   `json:"status"`
+	// RoundingLambda is, when the fit stalled below the gradient's
+	// rounding (solver.Uncertifiable), the λ above which a fit can be
+	// certified; absent otherwise.
+	RoundingLambda float64    `json:"rounding_lambda,omitempty"`
 	Iterations     int        `json:"iterations"`
 	N              int        `json:"n"`
 	P              int        `json:"p"`
@@ -249,6 +253,7 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 		r.DualityGap = &g
 	}
 	r.Converged, r.Status, r.Iterations = m.Converged, m.Status.String(), m.Iterations
+	r.RoundingLambda = m.RoundingLambda
 	r.Relaxed, r.RelaxNote = m.Relaxed, m.RelaxNote
 	r.RelaxedFields, r.Penalized = nil, nil
 	if m.Relaxed {
@@ -256,7 +261,7 @@ func (r *Fit) Fill(m *estimator.Model, j int, standardized bool) {
 	}
 	if m.RelaxNote != "" {
 		r.Status = "the relaxed refit failed: " + m.RelaxNote
-		if m.Status == solver.IterationLimit || m.Status == solver.Stalled {
+		if m.Status == solver.IterationLimit || m.Status == solver.Stalled || m.Status == solver.Uncertifiable {
 			r.PenalisedStatus = m.Status.String()
 		}
 	}

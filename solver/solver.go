@@ -115,6 +115,14 @@ const (
 	// happens on badly scaled problems, e.g. a λ so small against the
 	// gradient that the duality gap cannot certify anything.
 	Stalled
+	// Uncertifiable: the method stalled at a λ below the rounding error
+	// of the loss's gradient in the penalty's dual norm
+	// (Result.RoundingLambda, GradientRounder): the computed gradient's
+	// dual norm may exceed λ at the exact optimum, so the scaled dual
+	// point, and the duality gap, are off by the rounding alone and no
+	// method can certify the fit there. A λ above RoundingLambda is
+	// beyond the rounding.
+	Uncertifiable
 )
 
 // String describes the status in words.
@@ -130,6 +138,8 @@ func (s Status) String() string {
 		return "duality gap at the floating-point floor of its evaluation"
 	case Stalled:
 		return "stalled: neither the objective nor the duality gap improved any more (badly scaled problem?)"
+	case Uncertifiable:
+		return "stalled: the duality gap cannot be certified below the gradient's rounding at this λ"
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
@@ -166,6 +176,10 @@ type Result struct {
 	Polished bool
 	// Trace holds the criterion history when Settings.Trace is set.
 	Trace []TraceEntry
+	// RoundingLambda, when Status is Uncertifiable, is the dual norm of
+	// the gradient's rounding error at Theta (RoundingLambda), the λ
+	// above which the rounding no longer prevents a certificate; else 0.
+	RoundingLambda float64
 }
 
 // Method is how to minimise.
@@ -197,7 +211,23 @@ func Minimize(p Problem, init mat.Matrix, s *Settings, m Method) (*Result, error
 	if m == nil {
 		m = &FISTA{}
 	}
-	return m.Minimize(p, init, s.defaults())
+	res, err := m.Minimize(p, init, s.defaults())
+	if err == nil {
+		explainStall(p, res)
+	}
+	return res, err
+}
+
+// explainStall turns a Stalled result into Uncertifiable when λ lies
+// below the rounding error of the gradient at its point (RoundingLambda):
+// no method could have certified it, and the caller can say which λ can.
+func explainStall(p Problem, res *Result) {
+	if res == nil || res.Status != Stalled || res.Theta == nil {
+		return
+	}
+	if lr, ok := RoundingLambda(p, res.Theta); ok && p.Lambda < lr {
+		res.Status, res.RoundingLambda = Uncertifiable, lr
+	}
 }
 
 // MinRatio returns glmnet's default lambda.min.ratio, the bottom of a

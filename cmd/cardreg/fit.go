@@ -159,6 +159,13 @@ func convergeAdvice(stalled, noFactors bool) string {
 	return "raise --max-iter or --tol"
 }
 
+// roundingAdvice says what helps a fit whose duality gap cannot be
+// certified at its λ (solver.Uncertifiable): a λ above lr, the gradient's
+// rounding error in the penalty's dual norm.
+func roundingAdvice(lr float64) string {
+	return fmt.Sprintf("the gradient's rounding error can reach %.4g in the penalty's dual norm, so below λ = %.4g the duality gap may not be certifiable at all; a λ above %.4g is beyond the rounding; more --max-iter does not help", lr, lr, lr)
+}
+
 // rescaleAdvice says how to rescale the predictors: --standardize, which
 // does not combine with factor predictors (noFactors false), or in the
 // file.
@@ -193,7 +200,11 @@ func warnFit(stderr io.Writer, r *report.Fit, saving bool) {
 		if r.DualityGap != nil {
 			s += fmt.Sprintf(", relative duality gap %.3g", *r.DualityGap)
 		}
-		s += "; " + convergeAdvice(status == solver.Stalled.String(), len(r.Factors) == 0) + ")"
+		if r.RoundingLambda > 0 {
+			s += "; " + roundingAdvice(r.RoundingLambda) + ")"
+		} else {
+			s += "; " + convergeAdvice(status == solver.Stalled.String(), len(r.Factors) == 0) + ")"
+		}
 		if saving {
 			s += "; the saved model records converged: false"
 		}

@@ -303,7 +303,7 @@ func pathWarning(p *estimator.Path, folds int, noFactors bool) string {
 			relax, note = relax+1, m.RelaxNote
 		case !m.Converged:
 			k++
-			stalled = stalled || m.Status == solver.Stalled
+			stalled = stalled || m.Status == solver.Stalled || m.Status == solver.Uncertifiable
 		}
 	}
 	if k > 0 {

@@ -80,6 +80,10 @@ type Model struct {
 	Iterations int
 	Converged  bool
 	Status     solver.Status
+	// RoundingLambda, when Status is solver.Uncertifiable, is the λ above
+	// which the gradient's rounding no longer prevents a certificate
+	// (solver.Result.RoundingLambda); else 0.
+	RoundingLambda float64
 	// N is the number of observations.
 	N int
 	// Relaxed reports whether Coef is the unpenalised refit on the
@@ -328,7 +332,7 @@ func (pb *problem) model(pen penalty.Penalty, lambda float64, res *solver.Result
 	m := &Model{Family: pb.fam, Penalty: pen, Lambda: lambda, Coef: make([]float64, pb.p),
 		Penalized: slices.Clone(pb.loss.Penalized()), Deviance: dev, NullDeviance: pb.null,
 		Objective: res.Objective, Gap: res.Gap, Iterations: res.Iterations,
-		Converged: res.Converged && note == "", Status: res.Status, N: pb.n, solution: res.Theta, fitted: theta,
+		Converged: res.Converged && note == "", Status: res.Status, RoundingLambda: res.RoundingLambda, N: pb.n, solution: res.Theta, fitted: theta,
 		Relaxed: relaxed, RelaxNote: note, PenalizedDeviance: math.NaN()}
 	if relaxed {
 		m.PenalizedDeviance = penDev
