@@ -173,7 +173,8 @@ class IntegerArguments(unittest.TestCase):
                     p.predict(X, k=k)
         for k in (-1, len(p)):
             with self.subTest(k=k):
-                with self.assertRaisesRegex(IndexError, "models 0 to 9"):
+                # A generated gaussian path may end early (glmnet's rules).
+                with self.assertRaisesRegex(IndexError, "models 0 to %d" % (len(p) - 1)):
                     p.predict(X, k=k)
 
     def test_options(self):
