@@ -438,7 +438,7 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		}
 		rhs.SetVec(a, ca-lambda/2*pc.Slopes[a])
 	}
-	if nc > denseReducedMax {
+	if ls.reducedByCG(nc, len(pc.Constraints) > 0) {
 		if len(pc.Constraints) > 0 {
 			// No dense KKT system of this size; FISTA goes on unpolished.
 			return nil, false
@@ -460,6 +460,22 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		b[a] = sol.AtVec(a)
 	}
 	return finiteOrNil(b, true)
+}
+
+// reducedByCG reports whether Polish solves the reduced normal equations
+// of nc clusters by conjugate gradients: above denseReducedMax clusters,
+// and, for a piece without constraints (which conjugate gradients do not
+// take), when forming them from the rows (no Gram form) would cost more
+// than denseReducedWork operations n·nc².
+func (ls *LeastSquares) reducedByCG(nc int, constrained bool) bool {
+	if nc > denseReducedMax {
+		return true
+	}
+	if constrained || ls.gram() != nil {
+		return false
+	}
+	n, _ := ls.x.Dims()
+	return float64(n)*float64(nc)*float64(nc) > denseReducedWork
 }
 
 // finiteOrNil returns b and ok, or nil and false when b has a value that
