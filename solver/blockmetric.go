@@ -41,12 +41,20 @@ const blockMetricSpread = 4
 
 // newBlockMetric returns the block metric of p, or nil when p's penalty
 // is not a penalty.Blocks of at least two blocks, its loss not a
-// LeastSquares, or the blocks' curvatures within blockMetricSpread. The
-// loss keeps it for the next fit with the same penalty.
+// LeastSquares held by its rows, or the blocks' curvatures within
+// blockMetricSpread. The loss keeps it for the next fit with the same
+// penalty.
+//
+// Least squares in Gram form keeps the plain step: a factor of 256 levels
+// or more is held by its non-zero entries without a Gram form (lsfit's
+// factor layout), which is where the plain step cost 10⁴ iterations;
+// below, an iteration costs p² and polishing ends the fit exactly, and the
+// fits in Gram form (the family fits' Newton models, the bindings' small
+// fits) stay as they were.
 func newBlockMetric(p Problem) *blockMetric {
 	pen, ok := p.Penalty.(*penalty.Blocks)
 	ls, ok2 := p.Loss.(*LeastSquares)
-	if !ok || !ok2 || len(pen.Blocks()) < 2 {
+	if !ok || !ok2 || len(pen.Blocks()) < 2 || ls.gramer != nil || ls.h != nil {
 		return nil
 	}
 	if ls.metricPen != pen {
