@@ -342,8 +342,27 @@ func lassoWeight(f []float64, i int) float64 {
 // by block and column by column; every block's prox is exact. It panics if
 // τ < 0, if Θ does not have p rows or if dst has the wrong size.
 func (b *Blocks) Prox(dst *mat.Dense, theta mat.Matrix, tau float64) {
-	if tau < 0 || math.IsNaN(tau) {
-		panic("penalty: negative or NaN prox step")
+	taus := make([]float64, len(b.blocks))
+	for k := range taus {
+		taus[k] = tau
+	}
+	b.ProxBlocks(dst, theta, taus)
+}
+
+// ProxBlocks writes into dst the prox of Σ_b τ_b·h_b, block b's norm with
+// its own step τ_b = taus[b]: the prox of h in the metric that is a
+// multiple of the identity on each block (h is separable over the blocks,
+// so each block's prox is exact at its own step). It panics if a τ_b is
+// negative or NaN, if len(taus) is not the number of blocks, if Θ does not
+// have p rows or if dst has the wrong size.
+func (b *Blocks) ProxBlocks(dst *mat.Dense, theta mat.Matrix, taus []float64) {
+	if len(taus) != len(b.blocks) {
+		panic("penalty: ProxBlocks needs one step per block")
+	}
+	for _, tau := range taus {
+		if tau < 0 || math.IsNaN(tau) {
+			panic("penalty: negative or NaN prox step")
+		}
 	}
 	b.check(theta)
 	p, q := theta.Dims()
@@ -356,7 +375,7 @@ func (b *Blocks) Prox(dst *mat.Dense, theta mat.Matrix, tau float64) {
 		mat.Col(v, j, theta)
 		for k, blk := range b.blocks {
 			x := gather(buf, v, blk.Rows)
-			b.blockProx(k, x, tau, w)
+			b.blockProx(k, x, taus[k], w)
 			for t, i := range blk.Rows {
 				v[i] = x[t]
 			}

@@ -678,3 +678,61 @@ func TestBlocksExtremes(t *testing.T) {
 		}
 	}
 }
+
+// TestProxBlocksPerBlockStep: ProxBlocks with one step per block is, on
+// each block's rows, that block's own prox at its step (the blocks
+// interleaved among the rows), and with equal steps it is Prox.
+func TestProxBlocksPerBlockStep(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for trial := 0; trial < 20; trial++ {
+		var blocks []Block
+		p := 0
+		for _, typ := range blockTypes {
+			n := 1 + rng.IntN(6)
+			blk := randBlock(rng, typ, n, trial%3 == 0)
+			blk.Rows = seq(n)
+			for i := range blk.Rows {
+				blk.Rows[i] += p
+			}
+			p += n
+			blocks = append(blocks, blk)
+		}
+		perm := rng.Perm(p) // interleave the blocks' rows
+		for k := range blocks {
+			for i, r := range blocks[k].Rows {
+				blocks[k].Rows[i] = perm[r]
+			}
+		}
+		h, err := NewBlocks(p, blocks)
+		require.NoError(t, err)
+		v := randColumn(rng, p, 3, trial%2 == 1)
+		taus := make([]float64, len(blocks))
+		for k := range taus {
+			taus[k] = math.Pow(10, 2*rng.Float64()-1)
+		}
+		var got mat.Dense
+		h.ProxBlocks(&got, colMatrix(v), taus)
+		for k, blk := range blocks {
+			own := blk
+			own.Rows = seq(len(blk.Rows))
+			one, err := NewBlocks(len(blk.Rows), []Block{own})
+			require.NoError(t, err)
+			sub := make([]float64, len(blk.Rows))
+			for i, r := range blk.Rows {
+				sub[i] = v[r]
+			}
+			var want mat.Dense
+			one.Prox(&want, colMatrix(sub), taus[k])
+			for i, r := range blk.Rows {
+				require.InDelta(t, want.At(i, 0), got.At(r, 0), 1e-12, "trial %d block %v row %d", trial, blk.Type, r)
+			}
+		}
+		var all, same mat.Dense
+		h.Prox(&all, colMatrix(v), taus[0])
+		for k := range taus {
+			taus[k] = taus[0]
+		}
+		h.ProxBlocks(&same, colMatrix(v), taus)
+		require.True(t, mat.Equal(&all, &same), "trial %d: equal steps differ from Prox", trial)
+	}
+}

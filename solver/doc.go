@@ -39,6 +39,16 @@
 // (SIAM J. Imaging Sci. 2(1), 2009) with step 1/L from the loss's Lipschitz
 // bound, backtracking when the loss gives none, and the gradient-based
 // adaptive restart of O'Donoghue and Candès (Found. Comput. Math. 15, 2015).
+// On least squares held by its rows (no Gram form: lsfit holds a factor of
+// 256 levels or more that way) with a penalty.Blocks whose blocks' curvatures
+// λ_max(X_bᵀX_b) differ more than 4× (a numeric column, ‖x‖² ≈ n, beside
+// a factor's dummies, a level's count), it steps in the metric that is
+// that curvature times the identity on each block, with the Lipschitz
+// constant of the gradient in that metric: the prox is each block's own at
+// its own step. A fixed metric is FISTA after the change of variables
+// φ_b = √d_b·θ_b (the blocks' norms are positively homogeneous), so its
+// guarantees hold unchanged, and the levels move by steps their curvature
+// allows instead of n/count times shorter.
 // When the loss is a Polisher (least squares is) and the penalty is
 // piecewise linear (penalty.Piecewise), FISTA also "polishes": once the
 // cluster structure of Θ is unchanged between two gap checks it solves the

@@ -56,7 +56,9 @@ type fistaRun struct {
 	p                      Problem
 	s                      Settings
 	x, y, xNew, grad, step *mat.Dense
-	L                      float64 // the step is 1/L
+	L                      float64      // the step is 1/L
+	metric                 *blockMetric // when not nil, the step is the metric's (L unused)
+	scratch                metricScratch
 	backtrack              bool    // no Lipschitz bound: L doubles until the step decreases f enough
 	t                      float64 // the momentum's sequence
 	pol                    *polishState
@@ -76,6 +78,8 @@ func (m *FISTA) start(p Problem, init mat.Matrix, s Settings) *fistaRun {
 	r.L = p.Loss.Lipschitz()
 	if r.backtrack = !(r.L > 0) || math.IsInf(r.L, 1); r.backtrack {
 		r.L = 1
+	} else {
+		r.metric = newBlockMetric(p)
 	}
 	r.pol = m.polisher(p)
 	r.pg = NewProgress(s.stallWindow(fistaStallIters))
@@ -104,7 +108,7 @@ func (r *fistaRun) iterate(k int) (float64, error) {
 	tNew := (1 + math.Sqrt(1+4*r.t*r.t)) / 2
 	beta := (r.t - 1) / tNew
 	r.grad.Sub(r.xNew, r.x)
-	if -mat.Dot(vecView(r.step), vecView(r.grad)) > 0 {
+	if -r.dot(r.step, r.grad) > 0 {
 		beta, tNew = 0, 1
 	}
 	r.y.Scale(beta, r.grad)
@@ -118,6 +122,10 @@ func (r *fistaRun) iterate(k int) (float64, error) {
 // gradient in grad) into xNew, doubling L until the step decreases f
 // enough when backtracking.
 func (r *fistaRun) proxStep(fy float64) error {
+	if r.metric != nil {
+		r.metric.step(r.xNew, r.y, r.grad, r.p.Lambda, &r.scratch)
+		return nil
+	}
 	for {
 		r.step.Scale(-1/r.L, r.grad)
 		r.step.Add(r.step, r.y)
@@ -129,6 +137,14 @@ func (r *fistaRun) proxStep(fy float64) error {
 			return errors.New("solver: backtracking found no step: the loss is not smooth or not finite")
 		}
 	}
+}
+
+// dot is the inner product of the step's metric.
+func (r *fistaRun) dot(a, b *mat.Dense) float64 {
+	if r.metric != nil {
+		return r.metric.inner(a, b)
+	}
+	return mat.Dot(vecView(a), vecView(b))
 }
 
 // check evaluates the stopping criterion at iteration k (the duality gap,

@@ -112,6 +112,11 @@ type LeastSquares struct {
 
 	chol    *mat.Cholesky // last reduced factor, for the clusters in cholKey
 	cholKey string
+
+	// metric is FISTA's block metric for the penalty metricPen, computed
+	// once for all the fits of a path (it does not depend on λ).
+	metric    *blockMetric
+	metricPen *penalty.Blocks
 }
 
 var (
@@ -283,20 +288,21 @@ func (ls *LeastSquares) valueCheap(theta mat.Matrix) float64 {
 // once.
 func (ls *LeastSquares) Lipschitz() float64 {
 	if ls.lip == 0 {
-		ls.lip = 2 * 1.01 * ls.topEigen()
+		p, _ := ls.Dims()
+		ls.lip = 2 * 1.01 * topEigen(p, ls.apply)
 	}
 	return ls.lip
 }
 
-// topEigen estimates the largest eigenvalue of XᵀX by Lanczos with full
+// topEigen estimates the largest eigenvalue of the symmetric positive
+// semi-definite p×p operator apply (XᵀX, or a scaled or restricted XᵀX) by Lanczos with full
 // reorthogonalisation (Golub and Van Loan, Matrix Computations, §10.1): the
 // largest Ritz value converges from below much faster than power iteration.
 // Adding the residual |β_k s_k| of its Ritz vector bounds the distance to
 // some eigenvalue, which is the largest one unless the start vector is
 // (numerically) orthogonal to its eigenvector; that, and the 1% margin in
 // Lipschitz, make it a bound in practice rather than a proof.
-func (ls *LeastSquares) topEigen() float64 {
-	p, _ := ls.Dims()
+func topEigen(p int, apply func(w *mat.Dense, v *mat.VecDense)) float64 {
 	steps := min(p, 40)
 	q := make([]*mat.VecDense, 0, steps+1)
 	v := mat.NewVecDense(p, nil)
@@ -310,7 +316,7 @@ func (ls *LeastSquares) topEigen() float64 {
 	var w mat.Dense
 	var est float64
 	for k := 0; k < steps; k++ {
-		ls.apply(&w, q[k])
+		apply(&w, q[k])
 		wv := mat.NewVecDense(p, mat.Col(nil, 0, &w))
 		a := mat.Dot(wv, q[k])
 		alpha = append(alpha, a)
@@ -432,7 +438,7 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		}
 		rhs.SetVec(a, ca-lambda/2*pc.Slopes[a])
 	}
-	if nc > denseReducedMax {
+	if ls.reducedByCG(nc, len(pc.Constraints) > 0) {
 		if len(pc.Constraints) > 0 {
 			// No dense KKT system of this size; FISTA goes on unpolished.
 			return nil, false
@@ -454,6 +460,22 @@ func (ls *LeastSquares) reducedSolve(pc penalty.Piece, j int, lambda float64) ([
 		b[a] = sol.AtVec(a)
 	}
 	return finiteOrNil(b, true)
+}
+
+// reducedByCG reports whether Polish solves the reduced normal equations
+// of nc clusters by conjugate gradients: above denseReducedMax clusters,
+// and, for a piece without constraints (which conjugate gradients do not
+// take), when forming them from the rows (no Gram form) would cost more
+// than denseReducedWork operations n·nc².
+func (ls *LeastSquares) reducedByCG(nc int, constrained bool) bool {
+	if nc > denseReducedMax {
+		return true
+	}
+	if constrained || ls.gram() != nil {
+		return false
+	}
+	n, _ := ls.x.Dims()
+	return float64(n)*float64(nc)*float64(nc) > denseReducedWork
 }
 
 // finiteOrNil returns b and ok, or nil and false when b has a value that

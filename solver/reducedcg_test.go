@@ -110,3 +110,36 @@ func TestPolishManyClustersLinearMemory(t *testing.T) {
 		require.InDelta(t, 0.5*pc.Slopes[c], g.At(c, 0), 1e-6, "cluster %d", c)
 	}
 }
+
+// Fewer clusters than denseReducedMax on many rows: forming the reduced
+// matrix from the rows costs n·nc² (5.4·10⁸ here, and the n×nc cluster
+// columns, 14 MB) on a sparse design without a Gram form, which
+// denseReducedWork sends to conjugate gradients.
+func TestPolishManyRowsNoDenseReduced(t *testing.T) {
+	rng := rand.New(rand.NewPCG(85, 86))
+	const n, k = 6000, 300
+	x, y := factorDesign(rng, n, k)
+	sd := SparseOf(x, 1.0/16)
+	require.NotNil(t, sd)
+	ls := NewLeastSquares(sd, y) // no Gram form: the reduced matrix comes from the rows
+	require.True(t, ls.gram() == nil)
+	var pc penalty.Piece
+	for i := 0; i < k; i++ {
+		pc.Clusters = append(pc.Clusters, []int{i})
+		pc.Slopes = append(pc.Slopes, 0.1*rng.NormFloat64())
+	}
+	dst := mat.NewDense(k, 1, nil)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	require.True(t, ls.Polish(dst, []penalty.Piece{pc}, 1))
+	runtime.ReadMemStats(&after)
+	alloc := after.TotalAlloc - before.TotalAlloc
+	require.Less(t, alloc, uint64(8<<20), "Polish allocated %d MB", alloc>>20)
+	var r, g mat.Dense
+	r.Mul(x, dst)
+	r.Sub(y, &r)
+	g.Mul(x.T(), &r)
+	for c := range pc.Clusters {
+		require.InDelta(t, 0.5*pc.Slopes[c], g.At(c, 0), 1e-6, "cluster %d", c)
+	}
+}
