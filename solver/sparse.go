@@ -61,7 +61,7 @@ func (s *SparseDesign) Mul(dst *mat.Dense, b mat.Matrix) {
 	if r != s.p {
 		panic(mat.ErrShape)
 	}
-	bd := mat.DenseCopyOf(b)
+	bd := denseView(b, dst)
 	sizeDst(dst, s.n, q)
 	raw := bd.RawMatrix()
 	for i := 0; i < s.n; i++ {
@@ -83,7 +83,7 @@ func (s *SparseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 	if n != s.n {
 		panic(mat.ErrShape)
 	}
-	rd := mat.DenseCopyOf(r)
+	rd := denseView(r, dst)
 	sizeDst(dst, s.p, q)
 	dst.Zero()
 	for i := 0; i < s.n; i++ {
@@ -106,6 +106,17 @@ func (s *SparseDesign) SelectRows(rows []int) Design {
 		out.start[t+1] = len(out.col)
 	}
 	return out
+}
+
+// denseView returns m itself when it is a *mat.Dense other than dst (the
+// solvers' own iterates and residuals), else a dense copy: the products
+// run every iteration, and a copy of their operand costs as much as they
+// do.
+func denseView(m mat.Matrix, dst *mat.Dense) *mat.Dense {
+	if d, ok := m.(*mat.Dense); ok && d != dst {
+		return d
+	}
+	return mat.DenseCopyOf(m)
 }
 
 // sizeDst sizes an empty dst r×c, and panics if a non-empty one is not.
