@@ -51,12 +51,6 @@ func (f *fitFlags) validateFamily() error {
 	if m := f.fam.typeMeasure; m != "" && !slices.Contains(estimator.Measures(fam), m) {
 		return usagef("--type-measure %s is not one of %s for --family %s", m, strings.Join(estimator.Measures(fam), ", "), fam.Name())
 	}
-	if f.fam.penaltyFactor != "" && f.penalty != "lasso" {
-		if f.route() != inMemory { // the flags table refuses --exclude there
-			return usagef("--penalty-factor is for the lasso; for %s, --exclude leaves predictors unpenalised, in memory only (not with --stream or --db)", f.penalty)
-		}
-		return usagef("--penalty-factor is for the lasso; for %s use --exclude to leave predictors unpenalised", f.penalty)
-	}
 	if !f.familyFit() {
 		return nil
 	}

@@ -154,13 +154,9 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 // (data.ReadStats): the rows are never held.
 func loadStats(path string, f *fitFlags) (*problem, error) {
 	if f.lambda.theory() {
-		// --stream itself is refused by the flags table; here the weights
-		// or the file's size chose the statistics.
-		way := "leave out --weights"
-		if f.tooBig {
-			way = "raise --memory (the file is streamed for its size)"
-		}
-		return nil, usagef("--lambda theory needs the unweighted rows in memory: %s", way)
+		// --stream and --weights are refused by the flags table; here the
+		// file's size chose the statistics.
+		return nil, usagef("--lambda theory needs the unweighted rows in memory: raise --memory (the file is streamed for its size)")
 	}
 	k := 1
 	if f.lambda.onGrid() {
