@@ -329,13 +329,8 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 	return f
 }
 
-// sparseMaxShare is the largest share of non-zero rows of a column that
-// sparseIndex indexes: a factor's dummy column is non-zero on its level's
-// rows only, 1/K of them for a factor with K balanced levels.
-const sparseMaxShare = 1.0 / 16
-
 // sparseIndex returns, for each column of xp that is non-zero on at most
-// sparseMaxShare of its rows, those rows (nil for the other columns), so
+// solver.SparseMaxDensity of its rows, those rows (nil for the other columns), so
 // that a gradient and a linear predictor cost O(nnz) instead of O(n) per
 // column: with a factor of 10⁴ levels, 10⁴ times less.
 func sparseIndex(xp [][]float64) [][]int32 {
@@ -347,7 +342,7 @@ func sparseIndex(xp [][]float64) [][]int32 {
 				nnz++
 			}
 		}
-		if float64(nnz) > sparseMaxShare*float64(len(x)) {
+		if float64(nnz) > solver.SparseMaxDensity*float64(len(x)) {
 			continue
 		}
 		idx := make([]int32, 0, nnz)

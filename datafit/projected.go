@@ -17,6 +17,7 @@ type projectedDesign struct {
 	l     *Loss
 	s     []float64
 	basis [][]float64
+	buf   []float64 // n scratch values for one product (the products run every iteration)
 }
 
 var _ solver.Design = (*projectedDesign)(nil)
@@ -34,7 +35,7 @@ func (d *projectedDesign) Mul(dst *mat.Dense, b mat.Matrix) {
 	if dst.IsEmpty() {
 		dst.ReuseAs(n, q)
 	}
-	t := make([]float64, n)
+	t := d.scratch()
 	for j := 0; j < q; j++ {
 		clear(t)
 		for a := 0; a < m; a++ {
@@ -61,7 +62,7 @@ func (d *projectedDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 	if dst.IsEmpty() {
 		dst.ReuseAs(m, q)
 	}
-	u := make([]float64, n)
+	u := d.scratch()
 	for j := 0; j < q; j++ {
 		mat.Col(u, j, r)
 		d.project(u)
@@ -72,6 +73,14 @@ func (d *projectedDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 			dst.Set(a, j, d.l.dotColumn(a, x, u))
 		}
 	}
+}
+
+// scratch returns the design's buffer of n values (not cleared).
+func (d *projectedDesign) scratch() []float64 {
+	if d.buf == nil {
+		d.buf = make([]float64, len(d.s))
+	}
+	return d.buf
 }
 
 // project removes from v its components along the basis, in order, as
@@ -98,5 +107,5 @@ func (l *Loss) sparseModel() bool {
 			k++
 		}
 	}
-	return len(l.xp) >= 256 && 2*k >= len(l.xp)
+	return len(l.xp) >= solver.SparseMinColumns && 2*k >= len(l.xp)
 }

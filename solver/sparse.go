@@ -23,6 +23,17 @@ var (
 	_ RowSelector = (*SparseDesign)(nil)
 )
 
+// SparseMaxDensity is the largest share of non-zero entries at which the
+// fits hold factor columns by their non-zero entries (SparseDesign in the
+// least-squares fits, an index of each column's non-zero rows in the
+// family fits): a factor with K levels fills 1/K of its dummy columns.
+const SparseMaxDensity = 1.0 / 16
+
+// SparseMinColumns is the fewest columns for which holding them sparse is
+// worth a pass: below, the dense products are as fast and the dense-only
+// methods (coordinate descent, the Gram form) stay available.
+const SparseMinColumns = 256
+
 // SparseOf returns x held by its non-zero entries when at most the
 // fraction maxDensity of them is non-zero, else nil. x is not kept.
 func SparseOf(x *mat.Dense, maxDensity float64) *SparseDesign {

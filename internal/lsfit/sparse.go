@@ -5,19 +5,9 @@ import (
 	"github.com/cardsparse/cardreg/solver"
 )
 
-// sparseMaxDensity is the largest share of non-zero entries at which a
-// dense design with factor blocks is held by its non-zero entries: a
-// factor with K levels fills 1/K of its dummy columns.
-const sparseMaxDensity = 1.0 / 16
-
-// sparseMinCols is the fewest columns for which that is worth a pass:
-// below, the dense products are as fast and the dense-only methods
-// (coordinate descent, ClusterCD, the row-wise gradient) stay available.
-const sparseMinCols = 256
-
 // factorLayout returns the design a fit with the penalty pen works on: a
 // dense design with factor blocks (penalty.NominalBlock, OrdinalBlock),
-// at least sparseMinCols columns and at most sparseMaxDensity of its
+// at least solver.SparseMinColumns columns and at most solver.SparseMaxDensity of its
 // entries non-zero as a solver.SparseDesign, so that the centring is
 // applied in the products (scaledDesign) rather than filling an n×p copy,
 // and every product costs O(nnz) instead of O(np): with a factor of 10⁴
@@ -29,10 +19,10 @@ func factorLayout(x solver.Design, pen penalty.Penalty, opts *Options) solver.De
 	if !ok || !hasFactorBlocks(pen) || opts != nil && opts.Standardize {
 		return x
 	}
-	if _, p := dd.X.Dims(); p < sparseMinCols {
+	if _, p := dd.X.Dims(); p < solver.SparseMinColumns {
 		return x
 	}
-	if s := solver.SparseOf(dd.X, sparseMaxDensity); s != nil {
+	if s := solver.SparseOf(dd.X, solver.SparseMaxDensity); s != nil {
 		return s
 	}
 	return x
