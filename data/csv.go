@@ -453,7 +453,7 @@ func (r *csvReader) unclosed(line, col int) error {
 	return fmt.Errorf(`%s:%d: column %s: the quoted field that starts here (byte %d) has no closing "`, r.path, line, r.field(len(r.ends)), col)
 }
 
-// headerless takes the first record, line, as data: the columns are
+// headerless takes the first record, line (a copy of it as read), as data: the columns are
 // named 1, 2, … and the record is read again as the first row.
 func (r *csvReader) headerless(line []byte, o Options) (*Table, error) {
 	if len(r.lines) > 0 && r.lines[len(r.lines)-1] != r.lines[0] {
@@ -462,13 +462,11 @@ func (r *csvReader) headerless(line []byte, o Options) (*Table, error) {
 	if r.limits.over(len(line)) {
 		return nil, r.limits.tooLong(r.path, r.lines[0])
 	}
-	// One line, not read past: line still holds it.
-	first := slices.Clone(line)
 	names := make([]string, len(r.ends))
 	for j := range names {
 		names[j] = strconv.Itoa(j + 1)
 	}
-	r.pending, r.line = first, r.line-1
+	r.pending, r.line = line, r.line-1
 	t, dest, err := newTable(r.path, names, o)
 	if err != nil {
 		return nil, err
@@ -528,11 +526,17 @@ func (r *csvReader) header(o Options) (*Table, error) {
 	if r.loneCR(line) {
 		return nil, fmt.Errorf(`%s: lines end in CR only (old Mac format), which this reader does not take: convert them to LF line ends, e.g. tr '\r' '\n' < old.csv > new.csv`, r.path)
 	}
+	var first []byte
+	if o.NoHeader {
+		// The first record is data too: keep it as read, since parseRecord
+		// may unquote a line longer than the read buffer in place.
+		first = slices.Clone(line)
+	}
 	if err := r.parseRecord(line); err != nil {
 		return nil, err
 	}
 	if o.NoHeader {
-		return r.headerless(line, o)
+		return r.headerless(first, o)
 	}
 	t := &Table{}
 	if len(r.ends) == 1 {

@@ -177,6 +177,15 @@ func TestParallelInMemory(t *testing.T) {
 	tab, err := Read(g, Options{NoHeader: true})
 	require.NoError(t, err)
 	require.Equal(t, 3, tab.Rows(), "the first row of a headerless file is data")
+	// A first line longer than the read buffer (parsed in place) is read
+	// again as data as it was in the file, quoted or not.
+	long := "1." + strings.Repeat("0", 1<<21)
+	for _, cell := range []string{long, `"` + long + `"`} {
+		wide := writeFile(t, dir, "wide.csv", "1,"+cell+"\n2,3\n")
+		tab, err = Read(wide, Options{NoHeader: true})
+		require.NoError(t, err, "a headerless file whose first line is long")
+		require.Equal(t, 2, tab.Rows())
+	}
 }
 
 // An error early in a long file ends the parallel read with no goroutine
