@@ -50,7 +50,7 @@ func TestHTTPIdleTimeout(t *testing.T) {
 }
 
 // An answer that keeps coming, however slowly, is not idle: a byte every
-// 100 ms for a second completes under an idle timeout of 400 ms.
+// 20 ms for 0.6 s completes under an idle timeout of 300 ms.
 func TestHTTPIdleTrickle(t *testing.T) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		for i := range 30 {
