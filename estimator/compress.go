@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -374,13 +375,13 @@ func setMeans(v, s, w []float64) {
 	}
 }
 
-// compressOf is compress for the options of a fit: nil when o asks for
+// compressOf is compress for the options of a fit: nil when r asks for
 // the rows as they are.
 func compressOf(r *Rows, o *Options, fold []int, measure string) *compressed {
-	if o.noCompress {
+	if r.noCompress {
 		return nil
 	}
-	return compress(r, o.family(), fold, measure)
+	return compress(r, fit.FamilyOf(o), fold, measure)
 }
 
 // pathOptions are g with the groups' counts and constants.

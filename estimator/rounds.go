@@ -5,6 +5,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -20,7 +21,7 @@ const RoundsSampleSize = glm.DefaultSampleSize
 // Poisson paths with an intercept, without relax, unpenalised predictors
 // or auc.
 func inRounds(o *Options, measure string) bool {
-	switch o.family().(type) {
+	switch fit.FamilyOf(o).(type) {
 	case datafit.Binomial, datafit.Poisson:
 	default:
 		return false
@@ -66,5 +67,7 @@ func scansFit(v *Scans, pen penalty.Penalty, lambda float64, o *Options) (*Model
 	if err != nil {
 		return nil, err
 	}
-	return fromGLM(r.Path.Models[0], r.Scans), nil
+	m := r.Path.Models[0]
+	m.Passes = r.Scans
+	return m, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/floats"
@@ -37,28 +38,6 @@ type CVOptions struct {
 	Merge func(x *mat.Dense, y []float64, o *Options) (*mat.Dense, []float64)
 }
 
-// CV is a cross-validation curve along the full-data grid.
-type CV struct {
-	// Measure is what Mean holds.
-	Measure string
-	// Lambdas is the grid, shared by the folds.
-	Lambdas []float64
-	// Mean and SE are the curve and its standard errors, as cv.glmnet's
-	// cvm and cvsd.
-	Mean, SE []float64
-	// IndexMin and IndexSE are the indices of λ_min and λ_1se.
-	IndexMin, IndexSE int
-	// LambdaMin and LambdaSE are their λ.
-	LambdaMin, LambdaSE float64
-	// Path is the full-data path along Lambdas.
-	Path *Path
-	// Folds holds each row's fold.
-	Folds []int
-	// Unconverged counts fold fits that did not converge (iteration cap or
-	// a stall).
-	Unconverged int
-}
-
 // Measures lists the valid type.measure names of a family.
 func Measures(fam datafit.Family) []string {
 	if _, ok := fam.(datafit.Binomial); ok {
@@ -78,7 +57,7 @@ func Measures(fam datafit.Family) []string {
 // total weights (cvcurve). With Options.Counts, n and n_train count the
 // observations the rows stand for, and the held-out deviance (the
 // gaussian's mse) adds the held-out rows' Constant.
-func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
+func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*fit.CV, error) {
 	var co CVOptions
 	if opts != nil {
 		co = *opts
@@ -111,7 +90,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 		return nil, err
 	}
 	grid = path.Lambdas
-	cv := &CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
+	cv := &fit.CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
 	for f := range k {
 		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
 			return nil, err
@@ -120,7 +99,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 			return nil, err
 		}
 	}
-	errs, weights, err := cv.folds(x, y, pen, &co, k)
+	errs, weights, err := foldFits(cv, x, y, pen, &co, k)
 	if err != nil {
 		return nil, err
 	}
@@ -359,7 +338,7 @@ func foldGrid(grid []float64, train, n int) []float64 {
 // converge, the last fit standing in where the path stopped short. A fit
 // whose only failure is a relaxed refit without a minimum (RelaxNote)
 // converged: it is scored with its penalised coefficients.
-func unconverged(p *Path, nl int) int {
+func unconverged(p *fit.Path, nl int) int {
 	k := 0
 	for l := range nl {
 		if m := p.Models[min(l, len(p.Models)-1)]; !m.Converged && m.RelaxNote == "" {
@@ -369,11 +348,11 @@ func unconverged(p *Path, nl int) int {
 	return k
 }
 
-// folds fits the k folds, two at a time (the default methods keep no
+// foldFits fits the k folds, two at a time (the default methods keep no
 // state; a caller's Method may, so then one at a time), and returns each
 // fold's held-out measure per λ and total weight; it adds the folds'
 // unconverged fits to cv.Unconverged.
-func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, k int) ([][]float64, []float64, error) {
+func foldFits(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, k int) ([][]float64, []float64, error) {
 	errs, weights := make([][]float64, k), make([]float64, k)
 	unconv, fail := make([]int, k), make([]error, k)
 	workers := 2
@@ -388,7 +367,7 @@ func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOption
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[f], weights[f], unconv[f], fail[f] = cv.fold(x, y, pen, co, f)
+			errs[f], weights[f], unconv[f], fail[f] = foldFit(cv, x, y, pen, co, f)
 		}()
 	}
 	wg.Wait()
@@ -403,10 +382,10 @@ func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOption
 	return errs, weights, nil
 }
 
-// fold fits the training rows of fold f along the scaled grid and returns
+// foldFit fits the training rows of fold f along the scaled grid and returns
 // the held-out measure per λ, the fold's total weight and how many of its
 // fits did not converge. It only reads cv.
-func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, int, error) {
+func foldFit(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, int, error) {
 	var train, test []int
 	for i, g := range cv.Folds {
 		if g == f {
@@ -451,7 +430,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
 		m := path.Models[min(l, len(path.Models)-1)]
-		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt, extra)
+		out[l] = score(co.Measure, pb.fam, yt, link(m, xt, ot), wt, extra)
 	}
 	var wsum float64
 	for _, v := range wt {

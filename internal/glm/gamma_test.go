@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // gammaTable is the gamma data set of these tests: own's cardinality-
@@ -66,7 +68,7 @@ func TestGammaMatchesGlmnet(t *testing.T) {
 				m, err := Fit(tb.x, tb.y, penalty.L1{}, lambda, opts)
 				require.NoError(t, err)
 				require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
-				ours := objective(fam, tb, m.Intercept, m.Coef, lambda, penalty.L1{}, nil)
+				ours := objective(fam, tb, m.Intercept[0], coef(m), lambda, penalty.L1{}, nil)
 				theirs := objective(fam, tb, ref[k][0], ref[k][1:], lambda, penalty.L1{}, nil)
 				require.InEpsilon(t, theirs, ours, 1e-12, "objective at λ %d", k)
 				require.LessOrEqual(t, ours, theirs*(1+1e-13), "glmnet's objective below ours at λ %d", k)
@@ -74,12 +76,12 @@ func TestGammaMatchesGlmnet(t *testing.T) {
 				for _, v := range ref[k][1:] {
 					scale = math.Max(scale, math.Abs(v))
 				}
-				worst := math.Abs(ref[k][0] - m.Intercept)
+				worst := math.Abs(ref[k][0] - m.Intercept[0])
 				for j, v := range ref[k][1:] {
-					worst = math.Max(worst, math.Abs(v-m.Coef[j]))
+					worst = math.Max(worst, math.Abs(v-coef(m)[j]))
 				}
 				require.LessOrEqual(t, worst, 1e-6*scale, "λ %d: coefficients differ by %v (scale %v)", k, worst, scale)
-				t.Logf("λ %d: %d nonzero, largest coefficient difference %.1e of %.2g, objective %.1e relative", k, nonzero(m.Coef), worst, scale, (theirs-ours)/ours)
+				t.Logf("λ %d: %d nonzero, largest coefficient difference %.1e of %.2g, objective %.1e relative", k, nonzero(coef(m)), worst, scale, (theirs-ours)/ours)
 			}
 		})
 	}
@@ -103,7 +105,7 @@ func nonzero(v []float64) int {
 func TestGammaCardinalityCertified(t *testing.T) {
 	tb := gammaTable(300, 9, 6, true, true)
 	pen := penalty.Cardinality{Nu: 1}
-	var fits []*Model
+	var fits []*fit.Model
 	for _, method := range []solver.Method{nil, &solver.FISTA{}} {
 		opts := &Options{Family: datafit.Gamma{}, Weights: tb.w, Offset: tb.o, Method: method,
 			Settings: solver.Settings{Tol: 1e-9, MaxIter: 200000}}
@@ -114,19 +116,19 @@ func TestGammaCardinalityCertified(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, m.Converged, "%T: %v gap %v", method, m.Status, m.Gap)
 		require.LessOrEqual(t, m.Gap, 1e-7)
-		gap, err := Certify(tb.x, tb.y, pen, 0.1*lmax, m.Coef, opts)
+		gap, err := Certify(tb.x, tb.y, pen, 0.1*lmax, coef(m), opts)
 		require.NoError(t, err)
 		require.LessOrEqual(t, gap, 1e-7, "%T: certificate of the coefficients", method)
-		off := append([]float64(nil), m.Coef...)
+		off := coef(m)
 		off[0] += 0.05
 		gap, err = Certify(tb.x, tb.y, pen, 0.1*lmax, off, opts)
 		require.NoError(t, err)
 		require.Greater(t, gap, 1e-7, "%T: certificate of coefficients off the solution", method)
-		t.Logf("%T: %d distinct values, gap %.1e, %d iterations", method, len(m.DistinctValues()), m.Gap, m.Iterations)
+		t.Logf("%T: %d distinct values, gap %.1e, %d iterations", method, len(m.DistinctValues(0)), m.Gap, m.Iterations)
 		fits = append(fits, m)
 	}
 	require.InEpsilon(t, fits[0].Objective, fits[1].Objective, 1e-7)
-	require.InDeltaSlice(t, fits[0].Coef, fits[1].Coef, 1e-3)
+	require.InDeltaSlice(t, coef(fits[0]), coef(fits[1]), 1e-3)
 }
 
 // TestGammaCV cross-validates the gamma lasso with weights under each of
@@ -198,7 +200,7 @@ func heldOutSums(t *testing.T, tb *table, folds []int, k int, grid []float64, op
 			m, err := Fit(rows(tb.x, train), pick(tb.y, train), penalty.L1{}, lambda*float64(len(train))/float64(n), &o)
 			require.NoError(t, err)
 			require.True(t, m.Converged)
-			mu := m.Response(rows(tb.x, test), nil)
+			mu := mat.Col(nil, 0, m.Response(rows(tb.x, test), nil))
 			for a, i := range test {
 				for name, v := range measures {
 					sums[name][l] += tb.w[i] * v(tb.y[i], mu[a])
@@ -237,7 +239,7 @@ func TestGammaPath(t *testing.T) {
 		cold, err := Fit(tb.x, tb.y, penalty.L1{}, p.Lambdas[k], &opts)
 		require.NoError(t, err)
 		require.InEpsilon(t, cold.Objective, p.Models[k].Objective, 1e-9, "λ %d", k)
-		require.InDeltaSlice(t, cold.Coef, p.Models[k].Coef, 1e-5, "λ %d", k)
+		require.InDeltaSlice(t, coef(cold), coef(p.Models[k]), 1e-5, "λ %d", k)
 	}
 	t.Logf("%d λ, last deviance ratio %.4f (%s)", len(p.Models), p.Models[len(p.Models)-1].DevRatio, p.Note)
 	if !rtest.Available() {
@@ -272,8 +274,8 @@ func TestGammaStreamMatchesMemory(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, got.Converged, "%T: %v gap %v", pen, got.Status, got.Gap)
 		require.InEpsilon(t, want.Objective, got.Objective, 1e-9)
-		require.InDelta(t, want.Intercept, got.Intercept, 1e-5)
-		require.InDeltaSlice(t, want.Coef, got.Coef, 1e-5)
+		require.InDelta(t, want.Intercept[0], got.Intercept[0], 1e-5)
+		require.InDeltaSlice(t, coef(want), coef(got), 1e-5)
 		require.InEpsilon(t, want.NullDeviance, got.NullDeviance, 1e-10)
 		t.Logf("%T: %d passes, gap %.1e", pen, got.Passes, got.Gap)
 	}
@@ -287,7 +289,7 @@ func TestGammaStreamMatchesMemory(t *testing.T) {
 	require.Equal(t, len(want.Lambdas), len(got.Lambdas))
 	for k := range want.Models {
 		require.InEpsilon(t, want.Lambdas[k], got.Lambdas[k], 1e-9)
-		require.InDeltaSlice(t, want.Models[k].Coef, got.Models[k].Coef, 1e-5, "λ %d", k)
+		require.InDeltaSlice(t, coef(want.Models[k]), coef(got.Models[k]), 1e-5, "λ %d", k)
 	}
 	ids := make([]int, len(tb.y))
 	rf := suffstat.NewRowFolder(9, 4)
@@ -321,7 +323,7 @@ func TestGammaUnitInvariance(t *testing.T) {
 		big.y[i] = v * 1e12
 	}
 	pen := penalty.Cardinality{Nu: 1}
-	var fits []*Model
+	var fits []*fit.Model
 	for _, d := range []*table{tb, &big} {
 		opts := &Options{Family: datafit.Gamma{}, Weights: d.w, Offset: d.o, Settings: solver.Settings{Tol: 1e-12}}
 		lmax, _, err := LambdaMax(d.x, d.y, pen, opts)
@@ -331,7 +333,7 @@ func TestGammaUnitInvariance(t *testing.T) {
 		require.Equal(t, solver.GapConverged, m.Status, "gap %v", m.Gap)
 		fits = append(fits, m)
 	}
-	require.InDelta(t, fits[0].Intercept+math.Log(1e12), fits[1].Intercept, 1e-8)
-	require.InDeltaSlice(t, fits[0].Coef, fits[1].Coef, 1e-8)
+	require.InDelta(t, fits[0].Intercept[0]+math.Log(1e12), fits[1].Intercept[0], 1e-8)
+	require.InDeltaSlice(t, coef(fits[0]), coef(fits[1]), 1e-8)
 	require.InEpsilon(t, fits[0].Deviance, fits[1].Deviance, 1e-10)
 }

@@ -289,7 +289,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		m, err := Fit(tb.x, tb.y, pen, lambda, opts)
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
-		ours := objective(fam, &tb, m.Intercept, m.Coef, lambda, pen, opts.Unpenalized)
+		ours := objective(fam, &tb, m.Intercept[0], coef(m), lambda, pen, opts.Unpenalized)
 		theirs := objective(fam, &tb, ref[k][0], ref[k][1:], lambda, pen, opts.Unpenalized)
 		require.InEpsilon(t, theirs, ours, 1e-6, "objective at λ %d", k)
 		require.LessOrEqual(t, ours, theirs*(1+1e-12), "glmnet's objective below ours at λ %d", k)
@@ -297,9 +297,9 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		for _, v := range ref[k][1:] {
 			scale = math.Max(scale, math.Abs(v))
 		}
-		require.InDelta(t, ref[k][0], m.Intercept, 1e-5*scale, "intercept at λ %d", k)
+		require.InDelta(t, ref[k][0], m.Intercept[0], 1e-5*scale, "intercept at λ %d", k)
 		for j, v := range ref[k][1:] {
-			require.InDelta(t, v, m.Coef[j], 1e-5*scale, "coefficient %d at λ %d", j+1, k)
+			require.InDelta(t, v, coef(m)[j], 1e-5*scale, "coefficient %d at λ %d", j+1, k)
 		}
 		if math.Abs(ours-m.Objective) > 1e-9*ours {
 			t.Errorf("reported objective %v, recomputed %v", m.Objective, ours)

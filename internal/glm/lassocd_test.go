@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -47,16 +48,16 @@ func TestLassoOffCentreColumns(t *testing.T) {
 		for _, lambda := range []float64{10, 1} {
 			opts := &Options{Family: datafit.Binomial{}, Standardize: std}
 			start := time.Now()
-			m := fitWithin(t, 20*time.Second, func() (*Model, error) { return Fit(x, y, penalty.L1{}, lambda, opts) })
+			m := fitWithin(t, 20*time.Second, func() (*fit.Model, error) { return Fit(x, y, penalty.L1{}, lambda, opts) })
 			require.True(t, m.Converged, "standardize %v λ %v: status %v", std, lambda, m.Status)
 			require.Less(t, time.Since(start), 5*time.Second)
 			ref := *opts
 			ref.Method, ref.Settings = &solver.ProxNewton{}, solver.Settings{Tol: 1e-12}
 			r, err := Fit(x, y, penalty.L1{}, lambda, &ref)
 			require.NoError(t, err)
-			require.InDelta(t, r.Intercept, m.Intercept, 1e-4*math.Max(1, math.Abs(r.Intercept)))
-			for j := range r.Coef {
-				require.InDelta(t, r.Coef[j], m.Coef[j], 1e-4*math.Max(1, math.Abs(r.Coef[j])), "coefficient %d", j)
+			require.InDelta(t, r.Intercept[0], m.Intercept[0], 1e-4*math.Max(1, math.Abs(r.Intercept[0])))
+			for j := range coef(r) {
+				require.InDelta(t, coef(r)[j], coef(m)[j], 1e-4*math.Max(1, math.Abs(coef(r)[j])), "coefficient %d", j)
 			}
 		}
 	}
@@ -65,23 +66,23 @@ func TestLassoOffCentreColumns(t *testing.T) {
 	// a certified gap.
 	opts := &Options{Family: datafit.Binomial{}, Settings: solver.Settings{MaxIter: 5}}
 	start := time.Now()
-	m := fitWithin(t, 20*time.Second, func() (*Model, error) { return Fit(x, y, penalty.L1{}, 1, opts) })
+	m := fitWithin(t, 20*time.Second, func() (*fit.Model, error) { return Fit(x, y, penalty.L1{}, 1, opts) })
 	require.Less(t, time.Since(start), time.Second)
 	require.False(t, m.Converged)
 	require.Equal(t, solver.IterationLimit, m.Status)
 	require.Greater(t, m.Gap, 0.0)
 }
 
-// fitWithin runs fit and fails the test when it has not returned after d.
-func fitWithin(t *testing.T, d time.Duration, fit func() (*Model, error)) *Model {
+// fitWithin runs fitFn and fails the test when it has not returned after d.
+func fitWithin(t *testing.T, d time.Duration, fitFn func() (*fit.Model, error)) *fit.Model {
 	t.Helper()
 	type out struct {
-		m   *Model
+		m   *fit.Model
 		err error
 	}
 	done := make(chan out, 1)
 	go func() {
-		m, err := fit()
+		m, err := fitFn()
 		done <- out{m, err}
 	}()
 	select {
@@ -128,7 +129,7 @@ func TestLassoCopyStaysZero(t *testing.T) {
 				path, err := FitPath(x, tb.y, penalty.L1{}, &PathOptions{Options: Options{Family: fam, Standardize: std}, NLambda: 40})
 				require.NoError(t, err)
 				for i, m := range path.Models {
-					require.True(t, m.Coef[0] == 0 || m.Coef[p] == 0, "%s p %d std %v λ %d: original %v, copy %v", fam.Name(), p, std, i, m.Coef[0], m.Coef[p])
+					require.True(t, coef(m)[0] == 0 || coef(m)[p] == 0, "%s p %d std %v λ %d: original %v, copy %v", fam.Name(), p, std, i, coef(m)[0], coef(m)[p])
 					require.True(t, m.Converged)
 				}
 			}
@@ -187,7 +188,7 @@ func TestLassoMixedCentring(t *testing.T) {
 		require.NoError(t, err)
 		require.InEpsilon(t, want.Objective, got.Objective, 1e-8, "λ %v", lambda)
 		for j := range p {
-			require.InDelta(t, want.Coef[j], got.Coef[j], 1e-4, "λ %v, coefficient %d", lambda, j)
+			require.InDelta(t, coef(want)[j], coef(got)[j], 1e-4, "λ %v, coefficient %d", lambda, j)
 		}
 	}
 }

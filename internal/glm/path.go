@@ -3,8 +3,10 @@ package glm
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -22,17 +24,6 @@ type PathOptions struct {
 	// MinRatio is the smallest λ over λ_max. If zero, solver.MinRatio:
 	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
 	MinRatio float64
-}
-
-// Path is a sequence of fits with warm starts.
-type Path struct {
-	// Lambdas holds the λ of each model (the grid, possibly cut short).
-	Lambdas []float64
-	// Models holds one fit per λ.
-	Models []*Model
-	// Note says why the path stopped before the end of the grid ("" when
-	// it did not).
-	Note string
 }
 
 // devMax is glmnet's devmax (pathstop.DevMax), which also tells a fit that
@@ -60,7 +51,7 @@ func stopRule(fam datafit.Family) pathstop.Rule {
 // the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
 // glmnet applies them per family: see pathstop and stopRule); on any grid it stops when a
 // fit fails to converge with coefficients growing without bound.
-func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
+func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*fit.Path, error) {
 	var po PathOptions
 	if opts != nil {
 		po = *opts
@@ -107,32 +98,32 @@ func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
 	return grid, true, nil
 }
 
-func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*Path, error) {
+func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*fit.Path, error) {
 	var warm *mat.Dense
-	return runPath(pb.fam, grid, generated, func(l float64) (*Model, error) {
+	return runPath(pb.fam, grid, generated, func(l float64) (*fit.Model, error) {
 		m, err := pb.fit(pen, l, warm)
 		if err == nil {
-			warm = m.solution
+			warm = fit.EngineOf(m).Solution
 		}
 		return m, err
 	})
 }
 
-// runPath fits along grid with fit (which warm-starts itself) and applies
+// runPath fits along grid with fitAt (which warm-starts itself) and applies
 // the stopping rules of a path of family fam to the penalised fits (not
 // to their relaxed refits, whose deviance is flat between changes of the
 // support: glmnet's relax = TRUE also refits along the penalised path).
-func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda float64) (*Model, error)) (*Path, error) {
-	out := &Path{}
+func runPath(fam datafit.Family, grid []float64, generated bool, fitAt func(lambda float64) (*fit.Model, error)) (*fit.Path, error) {
+	out := &fit.Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
 	var devs []float64
 	for i, l := range grid {
-		m, err := fit(l)
+		m, err := fitAt(l)
 		if err != nil {
 			return nil, err
 		}
 		out.Lambdas = append(out.Lambdas, l)
 		out.Models = append(out.Models, m)
-		dev := m.pathDevRatio()
+		dev := fit.EngineOf(m).PathRatio
 		devs = append(devs, dev)
 		if i == len(grid)-1 {
 			break

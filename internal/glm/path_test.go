@@ -34,7 +34,7 @@ func TestSeparablePathStops(t *testing.T) {
 	last := p.Models[len(p.Models)-1]
 	require.Greater(t, last.DevRatio, devMax)
 	for _, m := range p.Models {
-		for _, c := range m.Coef {
+		for _, c := range coef(m) {
 			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))
 		}
 	}
@@ -86,7 +86,7 @@ func TestLassoMethodsAgree(t *testing.T) {
 				require.NoError(t, err)
 				require.True(t, a.Converged && b.Converged, "%s p=%d λ=%g: %v gap %v; %v gap %v", fam.Name(), p, frac, a.Status, a.Gap, b.Status, b.Gap)
 				require.InEpsilon(t, b.Objective, a.Objective, 1e-9, "%s p=%d", fam.Name(), p)
-				require.InDeltaSlice(t, b.Coef, a.Coef, 1e-4)
+				require.InDeltaSlice(t, coef(b), coef(a), 1e-4)
 			}
 		}
 	}

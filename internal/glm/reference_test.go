@@ -47,11 +47,11 @@ func TestCardinalityMatchesReference(t *testing.T) {
 				require.NoError(t, err)
 				require.InEpsilon(t, obj, m.Objective, 1e-7, "%s λ = %g λmax", fam.Name(), frac)
 				require.LessOrEqual(t, m.Objective, obj*(1+1e-9))
-				require.InDelta(t, b0, m.Intercept, 1e-3)
+				require.InDelta(t, b0, m.Intercept[0], 1e-3)
 				for j := range p {
-					require.InDelta(t, beta[j], m.Coef[j], 1e-3, "%s coefficient %d", fam.Name(), j)
+					require.InDelta(t, beta[j], coef(m)[j], 1e-3, "%s coefficient %d", fam.Name(), j)
 				}
-				t.Logf("%s %T λ=%.2gλmax: objective %.12g (reference %.12g), gap %.1e, distinct %v", fam.Name(), method, frac, m.Objective, obj, m.Gap, distinct(m.Coef))
+				t.Logf("%s %T λ=%.2gλmax: objective %.12g (reference %.12g), gap %.1e, distinct %v", fam.Name(), method, frac, m.Objective, obj, m.Gap, distinct(coef(m)))
 				if math.IsNaN(m.Gap) {
 					t.Fatal("no certificate")
 				}
@@ -86,13 +86,13 @@ func TestRelax(t *testing.T) {
 		require.NoError(t, err)
 		require.True(t, m.Relaxed)
 		require.Less(t, m.Deviance, plain.Deviance)
-		require.Equal(t, plain.Clusters(), m.Clusters(), "the same clusters (of the penalised solution)")
-		require.Equal(t, len(plain.DistinctValues()), distinct(m.Coef))
+		require.Equal(t, plain.Clusters(0), m.Clusters(0), "the same clusters (of the penalised solution)")
+		require.Equal(t, len(plain.DistinctValues(0)), distinct(coef(m)))
 		pb, err := newProblem(tb.x, tb.y, opts)
 		require.NoError(t, err)
 		var g mat.Dense
-		pb.loss.Eval(&g, mat.NewDense(9, 1, m.Coef))
-		for _, cl := range m.Clusters() {
+		pb.loss.Eval(&g, mat.NewDense(9, 1, coef(m)))
+		for _, cl := range m.Clusters(0) {
 			var s float64
 			for _, j := range cl {
 				s += g.At(j, 0)

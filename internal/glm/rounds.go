@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -48,8 +49,8 @@ type RoundsOptions struct {
 // Rounds is a path, and with RoundsOptions.CV a cross-validation, fitted
 // in rounds.
 type Rounds struct {
-	Path *Path
-	CV   *CV
+	Path *fit.Path
+	CV   *fit.CV
 	// Scans counts the scans over the full data; SampleRows is the size of
 	// the sample fitted in memory.
 	Scans, SampleRows int

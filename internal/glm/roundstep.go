@@ -127,8 +127,8 @@ func (r *rounds) startOnSample(s *trainSet, grid []float64, x *mat.Dense, y, w, 
 		return
 	}
 	for k, md := range s.models {
-		fit := pth.Models[min(k, len(pth.Models)-1)]
-		md.b0, md.beta = fit.Intercept, slices.Clone(fit.Coef)
+		m := pth.Models[min(k, len(pth.Models)-1)]
+		md.b0, md.beta = m.Intercept[0], mat.Col(nil, 0, m.Coef)
 	}
 }
 
