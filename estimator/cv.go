@@ -52,7 +52,7 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		}
 		return cv, err
 	case famScans:
-		r, err := scansRounds(d.(*Scans), pen, famCVOptions(&co, nil, nil, k), true)
+		r, err := scansRounds(d.(*Scans), pen, &co, true)
 		if err != nil {
 			return nil, err
 		}
@@ -61,23 +61,27 @@ func CrossValidate(d Data, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
 		return streamCV(d.(*Stream), pen, &co, fold, k)
 	}
 	v := d.(*Rows)
+	co.Folds = k
 	if c := compressOf(v, &co.Options, fold, measure); c != nil {
-		g := famCVOptions(&co, c.rows, c.fold, k)
-		g.Counts, g.Constant = c.counts, c.constant
+		g := c.glmRows()
 		g.Merge = merger(fit.FamilyOf(&co.Options), measure)
-		if cv, err := glm.CrossValidate(denseOf(c.rows.X), colOf(c.rows), pen, g); err == nil {
+		cc := co
+		cc.FoldID = c.fold
+		if cv, err := glm.CrossValidate(g, pen, &cc); err == nil {
 			cv.Folds = fold
 			return cv, nil
 		}
 	}
-	return glm.CrossValidate(denseOf(v.X), colOf(v), pen, famCVOptions(&co, v, fold, k))
+	co.FoldID = fold
+	return glm.CrossValidate(glmRows(v), pen, &co)
 }
 
 // streamCV is CrossValidate of a Stream (the measure chosen in
 // co.Measure): in rounds when they apply, else by passes.
 func streamCV(v *Stream, pen penalty.Penalty, co *CVOptions, fold []int, k int) (*CV, error) {
+	co.FoldID, co.Folds = fold, k
 	if inRounds(&co.Options, co.Measure) {
-		r, ok, err := streamRounds(v, pen, famCVOptions(co, nil, fold, k), true, fold, k, co.Seed)
+		r, ok, err := streamRounds(v, pen, co, true, fold, k, co.Seed)
 		if err != nil {
 			return nil, err
 		}
@@ -85,7 +89,7 @@ func streamCV(v *Stream, pen penalty.Penalty, co *CVOptions, fold []int, k int) 
 			return r.CV, nil
 		}
 	}
-	return glm.CrossValidateSource(v.Source, v.P, pen, famCVOptions(co, nil, fold, k))
+	return glm.CrossValidateSource(v.Source, v.P, pen, co)
 }
 
 // foldsFor returns the rows' folds and K: the user's fold ids (checked),
@@ -131,9 +135,4 @@ func checkK(k, n int) error {
 		return fmt.Errorf("estimator: %d folds for %d observations: cross-validation needs 3 ≤ K ≤ n", k, n)
 	}
 	return nil
-}
-
-func famCVOptions(co *CVOptions, r *Rows, fold []int, k int) *glm.CVOptions {
-	return &glm.CVOptions{PathOptions: *famPathOptions(&co.PathOptions, r), Folds: k,
-		Seed: co.Seed, FoldID: fold, Measure: co.Measure}
 }

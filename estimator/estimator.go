@@ -1,7 +1,6 @@
 package estimator
 
 import (
-	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/internal/lsfit"
 	"github.com/cardsparse/cardreg/penalty"
@@ -40,15 +39,15 @@ func fitRoute(r route, d Data, pen penalty.Penalty, lambda float64, o *Options) 
 		return scansFit(d.(*Scans), pen, lambda, o)
 	case famStream:
 		v := d.(*Stream)
-		return glm.FitSource(v.Source, v.P, pen, lambda, famOptions(o, nil))
+		return glm.FitSource(v.Source, v.P, pen, lambda, o)
 	}
 	v := d.(*Rows)
 	if c := compressOf(v, o, nil, ""); c != nil {
-		if m, err := glm.Fit(denseOf(c.rows.X), colOf(c.rows), pen, lambda, c.options(famOptions(o, c.rows))); err == nil {
+		if m, err := glm.Fit(c.glmRows(), pen, lambda, o); err == nil {
 			return m, nil
 		}
 	}
-	return glm.Fit(denseOf(v.X), colOf(v), pen, lambda, famOptions(o, v))
+	return glm.Fit(glmRows(v), pen, lambda, o)
 }
 
 // statsOf returns d's statistics: Stats with their weights rescaled to
@@ -72,14 +71,9 @@ func orDefault(opts *Options) Options {
 	return *opts
 }
 
-// famOptions are o for the family route on rows r (nil for a stream).
-func famOptions(o *Options, r *Rows) *glm.Options {
-	g := &glm.Options{Family: fit.FamilyOf(o), Unpenalized: o.Unpenalized, NoIntercept: o.NoIntercept,
-		Relax: o.Relax, Standardize: o.Standardize, Settings: o.Settings, Method: o.Method}
-	if r != nil {
-		g.Weights, g.Offset = r.Weights, r.Offset
-	}
-	return g
+// glmRows are rows r as the family engine holds them.
+func glmRows(r *Rows) *glm.Rows {
+	return &glm.Rows{X: denseOf(r.X), Y: colOf(r), Weights: r.Weights, Offset: r.Offset}
 }
 
 // FitPath fits the model along a decreasing λ grid (PathOptions), each fit
@@ -110,7 +104,7 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 		}
 		return p, err
 	case famScans:
-		r, err := scansRounds(d.(*Scans), pen, &glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}, false)
+		r, err := scansRounds(d.(*Scans), pen, &CVOptions{PathOptions: po}, false)
 		if err != nil {
 			return nil, err
 		}
@@ -120,18 +114,18 @@ func FitPath(d Data, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
 	}
 	v := d.(*Rows)
 	if c := compressOf(v, &po.Options, nil, ""); c != nil {
-		if gp, err := glm.FitPath(denseOf(c.rows.X), colOf(c.rows), pen, c.pathOptions(famPathOptions(&po, c.rows))); err == nil {
+		if gp, err := glm.FitPath(c.glmRows(), pen, &po); err == nil {
 			return gp, nil
 		}
 	}
-	return glm.FitPath(denseOf(v.X), colOf(v), pen, famPathOptions(&po, v))
+	return glm.FitPath(glmRows(v), pen, &po)
 }
 
 // streamPath is FitPath of a Stream: in rounds when they apply, else by
 // passes.
 func streamPath(v *Stream, pen penalty.Penalty, po *PathOptions) (*Path, error) {
 	if inRounds(&po.Options, "") {
-		r, ok, err := streamRounds(v, pen, &glm.CVOptions{PathOptions: *famPathOptions(po, nil)}, false, nil, 1, 0)
+		r, ok, err := streamRounds(v, pen, &CVOptions{PathOptions: *po}, false, nil, 1, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -139,12 +133,7 @@ func streamPath(v *Stream, pen penalty.Penalty, po *PathOptions) (*Path, error) 
 			return r.Path, nil
 		}
 	}
-	return glm.FitPathSource(v.Source, v.P, pen, famPathOptions(po, nil))
-}
-
-func famPathOptions(po *PathOptions, r *Rows) *glm.PathOptions {
-	return &glm.PathOptions{Options: *famOptions(&po.Options, r), Lambdas: po.Lambdas,
-		NLambda: po.NLambda, MinRatio: po.MinRatio}
+	return glm.FitPathSource(v.Source, v.P, pen, po)
 }
 
 // colOf returns the one response of rows r.

@@ -17,27 +17,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// CVOptions configure K-fold cross-validation.
-type CVOptions struct {
-	PathOptions
-	// Folds is K. If zero, cvcurve.DefaultFolds (cv.glmnet's 10).
-	Folds int
-	// Seed fixes the random assignment of rows to folds.
-	Seed uint64
-	// FoldID, when not nil, gives each row's fold (0…K−1; cv.glmnet's
-	// foldid less one); Folds and Seed are then not used.
-	FoldID []int
-	// Measure is cv.glmnet's type.measure: "deviance" (the default; "mse" for gaussian, the same values), "mse",
-	// "mae", "class" or "auc" (the last two binomial only).
-	Measure string
-	// Merge, when not nil, regroups a fold's training rows (x, y and o's
-	// Weights, Offset, Counts and Constant) before they are fitted: rows
-	// that aggregate observations (Options.Counts) and were kept apart by
-	// their folds merge once their folds are out of the way. It returns
-	// the rows to fit and sets o's fields to theirs.
-	Merge func(x *mat.Dense, y []float64, o *Options) (*mat.Dense, []float64)
-}
-
 // Measures lists the valid type.measure names of a family.
 func Measures(fam datafit.Family) []string {
 	if _, ok := fam.(datafit.Binomial); ok {
@@ -54,11 +33,11 @@ func Measures(fam datafit.Family) []string {
 // same λ_glmnet = λ/(2n) as the full fit, since weights are rescaled to
 // sum to each fit's row count), the held-out measure averaged per fold
 // with the observation weights, and the curve weighted by the folds'
-// total weights (cvcurve). With Options.Counts, n and n_train count the
+// total weights (cvcurve). With Rows.Counts, n and n_train count the
 // observations the rows stand for, and the held-out deviance (the
 // gaussian's mse) adds the held-out rows' Constant.
-func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*fit.CV, error) {
-	var co CVOptions
+func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -72,7 +51,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
-	full, err := newProblem(x, y, &co.Options)
+	full, err := newProblem(r, &co.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -80,7 +59,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	if err != nil {
 		return nil, err
 	}
-	n, _ := x.Dims()
+	n, _ := r.X.Dims()
 	folds, k, err := foldsOf(&co, n)
 	if err != nil {
 		return nil, err
@@ -92,14 +71,14 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	grid = path.Lambdas
 	cv := &fit.CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
 	for f := range k {
-		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
+		if err := checkFoldResponses(fam, r.Y, r.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
-		if err := checkFoldWeights(co.Weights, folds, f, k); err != nil {
+		if err := checkFoldWeights(r.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
 	}
-	errs, weights, err := foldFits(cv, x, y, pen, &co, k)
+	errs, weights, err := foldFits(cv, r, pen, &co, k)
 	if err != nil {
 		return nil, err
 	}
@@ -289,7 +268,7 @@ func checkFoldWeights(w []float64, folds []int, f, k int) error {
 	return a.err(f, k)
 }
 
-func foldsOf(co *CVOptions, n int) ([]int, int, error) {
+func foldsOf(co *fit.CVOptions, n int) ([]int, int, error) {
 	if co.FoldID != nil {
 		k, err := cvcurve.CheckIDs(co.FoldID, n)
 		if err != nil {
@@ -305,7 +284,7 @@ func foldsOf(co *CVOptions, n int) ([]int, int, error) {
 }
 
 // foldCount is K: co.Folds, or cv.glmnet's 10.
-func foldCount(co *CVOptions) int {
+func foldCount(co *fit.CVOptions) int {
 	if co.Folds == 0 {
 		return cvcurve.DefaultFolds
 	}
@@ -352,7 +331,7 @@ func unconverged(p *fit.Path, nl int) int {
 // state; a caller's Method may, so then one at a time), and returns each
 // fold's held-out measure per λ and total weight; it adds the folds'
 // unconverged fits to cv.Unconverged.
-func foldFits(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, k int) ([][]float64, []float64, error) {
+func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int) ([][]float64, []float64, error) {
 	errs, weights := make([][]float64, k), make([]float64, k)
 	unconv, fail := make([]int, k), make([]error, k)
 	workers := 2
@@ -367,7 +346,7 @@ func foldFits(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CV
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			errs[f], weights[f], unconv[f], fail[f] = foldFit(cv, x, y, pen, co, f)
+			errs[f], weights[f], unconv[f], fail[f] = foldFit(cv, r, pen, co, f)
 		}()
 	}
 	wg.Wait()
@@ -385,7 +364,7 @@ func foldFits(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CV
 // foldFit fits the training rows of fold f along the scaled grid and returns
 // the held-out measure per λ, the fold's total weight and how many of its
 // fits did not converge. It only reads cv.
-func foldFit(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, int, error) {
+func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int) ([]float64, float64, int, error) {
 	var train, test []int
 	for i, g := range cv.Folds {
 		if g == f {
@@ -395,17 +374,14 @@ func foldFit(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVO
 		}
 	}
 	n, nTrain := len(cv.Folds), len(train)
-	o := co.Options
-	o.Weights, o.Offset = pick(co.Weights, train), pick(co.Offset, train)
-	o.Counts, o.Constant = pick(co.Counts, train), pick(co.Constant, train)
-	if co.Counts != nil {
-		n, nTrain = observations(co.Counts), observations(o.Counts)
+	rt := r.pick(train)
+	if r.Counts != nil {
+		n, nTrain = observations(r.Counts), observations(rt.Counts)
 	}
-	xTrain, yTrain := rows(x, train), pick(y, train)
-	if co.Merge != nil {
-		xTrain, yTrain = co.Merge(xTrain, yTrain, &o)
+	if r.Merge != nil {
+		rt = r.Merge(rt)
 	}
-	pb, err := newProblem(xTrain, yTrain, &o)
+	pb, err := newProblem(rt, &co.Options)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -414,7 +390,7 @@ func foldFit(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVO
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	xt, yt, wt, ot := rows(x, test), pick(y, test), pick(co.Weights, test), pick(co.Offset, test)
+	xt, yt, wt, ot := rows(r.X, test), pick(r.Y, test), pick(r.Weights, test), pick(r.Offset, test)
 	if wt == nil {
 		wt = make([]float64, len(test))
 		for i := range wt {
@@ -425,7 +401,7 @@ func foldFit(cv *fit.CV, x *mat.Dense, y []float64, pen penalty.Penalty, co *CVO
 	// leaves them out of the observations'.
 	var extra float64
 	if _, gaussian := pb.fam.(datafit.Gaussian); co.Measure == "deviance" || gaussian && co.Measure == "mse" {
-		extra = floats.Sum(pick(co.Constant, test))
+		extra = floats.Sum(pick(r.Constant, test))
 	}
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {

@@ -13,54 +13,13 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// Options configure a fit. The zero value fits a gaussian model with an
-// intercept, unit weights, no offset, every predictor penalised, and stops
-// at a relative duality gap of solver.DefaultTol (1e-7).
-type Options struct {
-	// Family is the response distribution. If nil, datafit.Gaussian.
-	Family datafit.Family
-	// Weights, Offset, Unpenalized and NoIntercept are as in datafit.Data.
-	Weights     []float64
-	Offset      []float64
-	Unpenalized []int
-	NoIntercept bool
-	// Relax refits each penalised solution without the penalty on its
-	// clusters (one free value per cluster of equal coefficients, the
-	// lasso's zeros kept), glmnet's relax = TRUE with γ = 0; cross-
-	// validation then scores the refits. Model.Relaxed says whether the
-	// refit was used (it is not when it diverges, e.g. on separable data).
-	Relax bool
-	// Standardize scales each predictor to unit weighted population
-	// standard deviation before fitting (glmnet's default) and maps the
-	// coefficients back.
-	Standardize bool
-	// Settings say when the solver stops.
-	Settings solver.Settings
-	// Counts and Constant describe rows that each aggregate identical
-	// observations (the estimator's compression of designs of factors):
-	// Counts[i] ≥ 1 observations stand for row i, whose weight is the sum
-	// of theirs, and Constant[i] ≥ 0, on the scale of Weights, is what the
-	// row's deviance leaves out of theirs, independent of η (datafit.Data's
-	// Observations and Constant). The weights are then rescaled to sum to
-	// the observations, which are Model.N, the n of the grid's MinRatio and
-	// of the folds' λ·n_train/n, and the deviances, the objective and the
-	// held-out deviance of cross-validation are the observations'. nil:
-	// each row is one observation.
-	Counts   []int
-	Constant []float64
-	// Method is the solver. If nil, solver.DefaultMethod's choice: for
-	// the lasso glmnet's algorithm (solver.IRLSCD, on a working set above
-	// 64 predictors), proximal Newton for the other penalties when n ≥ p
-	// and p ≤ 5000, else FISTA.
-	Method solver.Method
-}
-
 // problem is one data set ready for the solver.
 type problem struct {
 	fam  datafit.Family
 	loss *datafit.Loss
 	sd   []float64 // column scales (nil without standardisation)
-	opts Options
+	opts fit.Options
+	rows Rows
 	n, p int
 	null float64
 	// ws is the working set of the lasso fits, which hands the gradient
@@ -70,11 +29,12 @@ type problem struct {
 	noPolish bool
 }
 
-func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
-	if x == nil {
+func newProblem(r *Rows, opts *fit.Options) (*problem, error) {
+	if r == nil || r.X == nil {
 		return nil, errors.New("glm: nil design")
 	}
-	pb := &problem{ws: &solver.WorkingSet{}}
+	x, y := r.X, r.Y
+	pb := &problem{ws: &solver.WorkingSet{}, rows: *r}
 	if opts != nil {
 		pb.opts = *opts
 	}
@@ -83,9 +43,9 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 	}
 	pb.fam = pb.opts.Family
 	pb.n, pb.p = x.Dims()
-	d := &datafit.Data{X: x, Y: y, Weights: pb.opts.Weights, Offset: pb.opts.Offset,
-		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept, Constant: pb.opts.Constant}
-	if c := pb.opts.Counts; c != nil {
+	d := &datafit.Data{X: x, Y: y, Weights: r.Weights, Offset: r.Offset,
+		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept, Constant: r.Constant}
+	if c := r.Counts; c != nil {
 		if len(c) != pb.n {
 			return nil, fmt.Errorf("glm: %d counts for %d rows", len(c), pb.n)
 		}
@@ -96,7 +56,7 @@ func newProblem(x *mat.Dense, y []float64, opts *Options) (*problem, error) {
 		if err := d.Check(pb.fam); err != nil { // before the scales
 			return nil, err
 		}
-		pb.sd = columnScales(x, pb.opts.Weights)
+		pb.sd = columnScales(x, r.Weights)
 		d.X = scaleColumns(x, pb.sd)
 	}
 	loss, err := datafit.NewLoss(pb.fam, d)
@@ -171,12 +131,12 @@ func scaleColumns(x *mat.Dense, sd []float64) *mat.Dense {
 	return out
 }
 
-// Fit fits the model of opts to predictors x (n×p) and responses y at one
-// λ ≥ 0 with penalty pen acting on the penalised predictors (all but
+// Fit fits the model of opts to rows r (predictors X, n×p, and responses
+// Y) at one λ ≥ 0 with penalty pen acting on the penalised predictors (all but
 // opts.Unpenalized, in order). Non-convergence is not an error: see
 // Model.Converged.
-func Fit(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, opts *Options) (*fit.Model, error) {
-	pb, err := newProblem(x, y, opts)
+func Fit(r *Rows, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
+	pb, err := newProblem(r, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -331,8 +291,8 @@ func link(m *fit.Model, x mat.Matrix, offset []float64) []float64 {
 // LambdaMax returns the smallest λ at which every penalised coefficient is
 // zero, h*(∇F(0)) with the intercept and unpenalised coefficients fitted,
 // and false when the penalty has no known dual norm.
-func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (float64, bool, error) {
-	pb, err := newProblem(x, y, opts)
+func LambdaMax(r *Rows, pen penalty.Penalty, opts *fit.Options) (float64, bool, error) {
+	pb, err := newProblem(r, opts)
 	if err != nil {
 		return 0, false, err
 	}
@@ -344,8 +304,8 @@ func LambdaMax(x *mat.Dense, y []float64, pen penalty.Penalty, opts *Options) (f
 // predictor; the intercept and unpenalised coefficients are fitted
 // exactly) for the problem at λ: a certificate of any solver's answer,
 // e.g. glmnet's.
-func Certify(x *mat.Dense, y []float64, pen penalty.Penalty, lambda float64, coef []float64, opts *Options) (float64, error) {
-	pb, err := newProblem(x, y, opts)
+func Certify(r *Rows, pen penalty.Penalty, lambda float64, coef []float64, opts *fit.Options) (float64, error) {
+	pb, err := newProblem(r, opts)
 	if err != nil {
 		return 0, err
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -262,7 +263,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 	}
 	var factors []float64
 	var pen penalty.Penalty = penalty.L1{}
-	opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
+	opts := &fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
 	if variant == "factors" {
 		factors = make([]float64, p)
 		for j := range factors {
@@ -273,7 +274,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		require.NoError(t, err)
 		pen, opts.Unpenalized = wl, free
 	}
-	lmax, ok, err := LambdaMax(tb.x, tb.y, pen, opts)
+	lmax, ok, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 	require.NoError(t, err)
 	require.True(t, ok)
 	fracs := []float64{0.5, 0.15, 0.04}
@@ -286,7 +287,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 	tb.write(t, path)
 	ref := glmnetFit(t, path, fam.Name(), glmnetLambdas, tb.w != nil, tb.o != nil, factors)
 	for k, lambda := range lambdas {
-		m, err := Fit(tb.x, tb.y, pen, lambda, opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, lambda, opts)
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
 		ours := objective(fam, &tb, m.Intercept[0], coef(m), lambda, pen, opts.Unpenalized)
@@ -319,8 +320,8 @@ func TestPathMatchesGlmnet(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			set.tb.write(t, path)
 			ref := rscriptRows(t, "../../bench/glmfamily.R", "path", path, set.fam.Name())
-			opts := Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
-			ours, err := FitPath(set.tb.x, set.tb.y, penalty.L1{}, &PathOptions{Options: opts})
+			opts := fit.Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
+			ours, err := FitPath(&Rows{X: set.tb.x, Y: set.tb.y}, penalty.L1{}, &fit.PathOptions{Options: opts})
 			require.NoError(t, err)
 			n, _ := set.tb.x.Dims()
 			require.Equal(t, len(ref), len(ours.Models), "path length (ours: %s)", ours.Note)

@@ -13,19 +13,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// PathOptions configure a path of fits along a decreasing λ grid.
-type PathOptions struct {
-	Options
-	// Lambdas is the grid, used as given (sorted decreasing). If nil, NLambda
-	// values from λ_max down to MinRatio·λ_max, evenly spaced in log scale.
-	Lambdas []float64
-	// NLambda is the grid's length. If zero, 100.
-	NLambda int
-	// MinRatio is the smallest λ over λ_max. If zero, solver.MinRatio:
-	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
-	MinRatio float64
-}
-
 // devMax is glmnet's devmax (pathstop.DevMax), which also tells a fit that
 // failed on (nearly) separable data.
 const devMax = pathstop.DevMax
@@ -51,12 +38,12 @@ func stopRule(fam datafit.Family) pathstop.Rule {
 // the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
 // glmnet applies them per family: see pathstop and stopRule); on any grid it stops when a
 // fit fails to converge with coefficients growing without bound.
-func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*fit.Path, error) {
-	var po PathOptions
+func FitPath(r *Rows, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
-	pb, err := newProblem(x, y, &po.Options)
+	pb, err := newProblem(r, &po.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -68,7 +55,7 @@ func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) 
 }
 
 // grid returns the user's grid or a generated one.
-func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, error) {
+func (pb *problem) grid(pen penalty.Penalty, po *fit.PathOptions) ([]float64, bool, error) {
 	if po.Lambdas != nil {
 		return checkGrid(po.Lambdas)
 	}
@@ -90,7 +77,7 @@ func checkGrid(lambdas []float64) ([]float64, bool, error) {
 
 // logGrid returns po's generated grid below lmax for n observations of p
 // predictors (solver.Grid).
-func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
+func logGrid(lmax float64, n, p int, po *fit.PathOptions) ([]float64, bool, error) {
 	grid, err := solver.Grid(lmax, po.NLambda, po.MinRatio, n, p)
 	if err != nil {
 		return nil, false, fmt.Errorf("glm: %w", err)

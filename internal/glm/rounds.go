@@ -34,9 +34,9 @@ func unfit(err error) error { return fmt.Errorf("%w: %w", ErrRoundsUnfit, err) }
 type RoundsOptions struct {
 	// CVOptions give the family, standardisation, tolerance, grid and
 	// measure. Folds, Seed and FoldID are not read: the scanner deals the
-	// rows to its folds. Weights, Offset, Unpenalized, Relax, Counts and
-	// Merge are not supported.
-	CVOptions
+	// rows to its folds (and gives their weights and offsets).
+	// Unpenalized, Relax and NoIntercept are not supported.
+	fit.CVOptions
 	// CV asks for the cross-validation over the scanner's folds.
 	CV bool
 	// SampleSize is the sample's size (0: DefaultSampleSize).
@@ -121,8 +121,8 @@ func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions)
 	default:
 		return nil, fmt.Errorf("glm: a fit in rounds is for the binomial and Poisson families, not %v", famName(fam))
 	}
-	if len(o.Unpenalized) > 0 || o.Weights != nil || o.Offset != nil || o.Relax || o.Counts != nil || o.NoIntercept {
-		return nil, errors.New("glm: a fit in rounds takes weights and offsets from its data and supports neither unpenalised predictors, relax nor a model without intercept")
+	if len(o.Unpenalized) > 0 || o.Relax || o.NoIntercept {
+		return nil, errors.New("glm: a fit in rounds supports neither unpenalised predictors, relax nor a model without intercept")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -117,7 +118,7 @@ func (r *rounds) startOnSample(s *trainSet, grid []float64, x *mat.Dense, y, w, 
 	}
 	set := r.o.Settings
 	set.Tol = r.tol / 10
-	pb, err := newProblem(x, y, &Options{Family: r.fam, Weights: w, Offset: o, Settings: set})
+	pb, err := newProblem(&Rows{X: x, Y: y, Weights: w, Offset: o}, &fit.Options{Family: r.fam, Settings: set})
 	if err != nil {
 		return
 	}

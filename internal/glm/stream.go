@@ -32,7 +32,7 @@ type RowSource = data.RowSource
 // column scales); Unpenalized is not (an error).
 // Tolerances below about 1e-8 may not be reached: the Newton steps can
 // stall at a relative gap near 1e-9 (reported as not converged).
-func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*fit.Model, error) {
+func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
 	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
 		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
 	}
@@ -59,8 +59,8 @@ func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *
 // rows, a few for the intercept-only model, one for λ_max when the grid is
 // generated, then per λ two per Newton step (typically 2–5 steps from a
 // warm start) and one for the deviance of the fit.
-func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions) (*fit.Path, error) {
-	var po PathOptions
+func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
@@ -91,16 +91,16 @@ func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions)
 
 // newStream validates the options, checks the rows and fits the
 // intercept-only model, which it returns.
-func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*streamFit, point, error) {
-	var o Options
+func newStream(src RowSource, p int, pen penalty.Penalty, opts *fit.Options) (*streamFit, point, error) {
+	var o fit.Options
 	if opts != nil {
 		o = *opts
 	}
 	if o.Family == nil {
 		o.Family = datafit.Gaussian{}
 	}
-	if len(o.Unpenalized) > 0 || o.Weights != nil || o.Offset != nil {
-		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and does not support unpenalised predictors")
+	if len(o.Unpenalized) > 0 {
+		return nil, point{}, errors.New("glm: a streamed fit does not support unpenalised predictors")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, point{}, err
@@ -126,7 +126,7 @@ func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*strea
 
 // grid returns the user's grid, or FitPath's generated one from λ_max, the
 // dual norm of the gradient at the intercept-only model (one pass).
-func (s *streamFit) grid(null point, po *PathOptions) ([]float64, bool, error) {
+func (s *streamFit) grid(null point, po *fit.PathOptions) ([]float64, bool, error) {
 	if po.Lambdas != nil {
 		return checkGrid(po.Lambdas)
 	}

@@ -22,8 +22,8 @@ import (
 // and estimator.Folds deal them. The measures are CrossValidate's but "auc", which needs the
 // held-out predictions together. Passes: about K + 1 streamed paths and
 // one.
-func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOptions) (*fit.CV, error) {
-	var co CVOptions
+func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -125,7 +125,7 @@ type dealer struct {
 }
 
 // newDealer returns the dealer of co's folds.
-func newDealer(co *CVOptions) (*dealer, error) {
+func newDealer(co *fit.CVOptions) (*dealer, error) {
 	if co.FoldID != nil {
 		k, err := cvcurve.CheckIDs(co.FoldID, len(co.FoldID))
 		if err != nil {

@@ -22,7 +22,7 @@ import (
 // available (Model.Residuals is nil); R² comes from the statistics.
 
 // FitStats fits the model at one λ from the statistics m of the rows
-// (x, y) with q responses (the last q variables of m). Options.Standardize
+// (x, y) with q responses (the last q variables of m). fit.Options.Standardize
 // scales by the weighted population standard deviations, and NoIntercept
 // refits about zero (from the raw moments W·z̄z̄ᵀ + C).
 func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
