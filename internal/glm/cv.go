@@ -6,7 +6,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
@@ -327,33 +326,17 @@ func unconverged(p *fit.Path, nl int) int {
 	return k
 }
 
-// foldFits fits the k folds, two at a time (the default methods keep no
-// state; a caller's Method may, so then one at a time), and returns each
+// foldFits fits the k folds (fit.RunFolds: two at a time, or one at a
+// time with a caller's Method), and returns each
 // fold's held-out measure per λ and total weight; it adds the folds'
 // unconverged fits to cv.Unconverged.
 func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int) ([][]float64, []float64, error) {
-	errs, weights := make([][]float64, k), make([]float64, k)
-	unconv, fail := make([]int, k), make([]error, k)
-	workers := 2
-	if co.Method != nil {
-		workers = 1
-	}
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for f := range k {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[f], weights[f], unconv[f], fail[f] = foldFit(cv, r, pen, co, f)
-		}()
-	}
-	wg.Wait()
-	for f, err := range fail {
-		if err != nil {
-			return nil, nil, foldErr(f, err)
-		}
+	errs, weights, unconv := make([][]float64, k), make([]float64, k), make([]int, k)
+	if f, err := fit.RunFolds(k, co.Method, func(f int) (err error) {
+		errs[f], weights[f], unconv[f], err = foldFit(cv, r, pen, co, f)
+		return err
+	}); err != nil {
+		return nil, nil, foldErr(f, err)
 	}
 	for _, u := range unconv {
 		cv.Unconverged += u

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/fit"
@@ -96,33 +97,25 @@ func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*f
 	})
 }
 
-// runPath fits along grid with fitAt (which warm-starts itself) and applies
-// the stopping rules of a path of family fam to the penalised fits (not
-// to their relaxed refits, whose deviance is flat between changes of the
-// support: glmnet's relax = TRUE also refits along the penalised path).
+// runPath fits along grid with fitAt (which warm-starts itself) by the one
+// path driver, fit.RunPath, with the stopping rule of family fam's paths,
+// and ends it where a fit diverges: not converged, its deviance ratio above
+// glmnet's devmax (separable data).
 func runPath(fam datafit.Family, grid []float64, generated bool, fitAt func(lambda float64) (*fit.Model, error)) (*fit.Path, error) {
-	out := &fit.Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
-	var devs []float64
-	for i, l := range grid {
-		m, err := fitAt(l)
-		if err != nil {
-			return nil, err
+	diverged := func(i int, m *fit.Model) string {
+		if dev := fit.EngineOf(m).PathRatio; !m.Converged && dev > devMax {
+			return fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", grid[i], i+1, len(grid), dev)
 		}
-		out.Lambdas = append(out.Lambdas, l)
-		out.Models = append(out.Models, m)
-		dev := fit.EngineOf(m).PathRatio
-		devs = append(devs, dev)
-		if i == len(grid)-1 {
-			break
-		}
-		if stop, why := pathstop.Stop(stopRule(fam), devs); generated && stop {
-			out.Note = pathstop.Note(l, i+1, len(grid), why)
-			break
-		}
-		if !m.Converged && dev > devMax {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", l, i+1, len(grid), dev)
-			break
-		}
+		return ""
+	}
+	models, why, note, err := fit.RunPath(grid, generated, stopRule(fam), fitAt, diverged)
+	if err != nil {
+		return nil, err
+	}
+	n := len(models)
+	out := &fit.Path{Lambdas: slices.Clone(grid[:n]), Models: models, Note: note, LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
+	if why != "" {
+		out.Note = pathstop.Note(grid[n-1], n, len(grid), why)
 	}
 	return out, nil
 }

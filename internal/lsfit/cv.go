@@ -3,7 +3,6 @@ package lsfit
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/internal/fit"
@@ -74,29 +73,11 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit
 	progress.resize((k + 1) * len(grid))
 	errs := make([][]float64, k)
 	unconv := make([]int, k)
-	fail := make([]error, k)
-	var wg sync.WaitGroup
-	// The default methods keep no state; a caller's Method may (ADMM caches
-	// its factor), so folds share it only one at a time.
-	workers := 2
-	if co.Method != nil {
-		workers = 1
-	}
-	sem := make(chan struct{}, workers)
-	for f := 0; f < k; f++ {
-		wg.Add(1)
-		go func(f int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
-		}(f)
-	}
-	wg.Wait()
-	for _, e := range fail {
-		if e != nil {
-			return nil, e
-		}
+	if _, err := fit.RunFolds(k, co.Method, func(f int) (err error) {
+		errs[f], unconv[f], err = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	cv := &fit.CV{Measure: co.Measure, Lambdas: grid, Folds: folds, Path: path.Path}
 	for _, u := range unconv {

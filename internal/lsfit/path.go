@@ -137,23 +137,20 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *pathRun) (*pathRun, error
 	}
 	method := pr.pathMethod(pen)
 	pr.noResiduals = pr.gramForm()
-	var devs []float64
-	for i, lam := range path.Lambdas {
+	models, why, _, err := fit.RunPath(path.Lambdas, path.generated, pathstop.Relative, func(lam float64) (*fit.Model, error) {
 		m, err := pr.fit(pen, lam, warm, method)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			warm = fit.EngineOf(m).Solution
+			pr.progress.step()
 		}
-		path.Models = append(path.Models, m)
-		warm = fit.EngineOf(m).Solution
-		pr.progress.step()
-		devs = append(devs, fit.EngineOf(m).PathRatio)
-		if !path.generated || i == len(path.Lambdas)-1 {
-			continue
-		}
-		if stop, why := pathstop.Stop(pathstop.Relative, devs); stop {
-			path.Lambdas, path.stopWhy = path.Lambdas[:i+1], why
-			break
-		}
+		return m, err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	path.Models = models
+	if why != "" {
+		path.Lambdas, path.stopWhy = path.Lambdas[:len(models)], why
 	}
 	return path, nil
 }
