@@ -150,3 +150,10 @@ func TestRunFolds(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, int32(1), most.Load(), "one at a time with a caller's method")
 }
+
+// FoldGrid scales each λ by the share, leaving the grid alone.
+func TestFoldGrid(t *testing.T) {
+	grid := []float64{8, 4, 2}
+	require.Equal(t, []float64{6, 3, 1.5}, FoldGrid(grid, 0.75))
+	require.Equal(t, []float64{8, 4, 2}, grid)
+}

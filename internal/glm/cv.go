@@ -301,15 +301,9 @@ func checkFoldCount(k, n int) error {
 	return nil
 }
 
-// foldGrid is the grid of a fold's training rows: the full-data grid
-// scaled by their share of the observations (the same λ_glmnet).
+// foldGrid is fit.FoldGrid for train of n observations.
 func foldGrid(grid []float64, train, n int) []float64 {
-	share := float64(train) / float64(n)
-	scaled := make([]float64, len(grid))
-	for i, l := range grid {
-		scaled[i] = l * share
-	}
-	return scaled
+	return fit.FoldGrid(grid, float64(train)/float64(n))
 }
 
 // unconverged counts the λ of the grid (nl values) whose fold fit did not

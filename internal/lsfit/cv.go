@@ -105,21 +105,7 @@ func checkFoldID(id []int, n int) (int, error) {
 
 func assignFolds(n, k int, seed uint64) []int { return cvcurve.Assign(n, k, seed) }
 
-// foldGrid is the grid a fold's training rows are fitted on: λ·share, the
-// share of the weight (rows) they hold. The objective sums over rows, so
-// the same λ on fewer rows would penalise each row harder than the final
-// fit does (1.25× for 5 folds); scaled, every fold solves the problem
-// glmnet's fold does at the same λ_glmnet = λ/(2n), and cardreg's curve,
-// λ_min and λ_1se are cv.glmnet's.
-func foldGrid(grid []float64, share float64) []float64 {
-	out := make([]float64, len(grid))
-	for i, l := range grid {
-		out[i] = l * share
-	}
-	return out
-}
-
-// foldErrors fits the path without fold f (at foldGrid) and returns the
+// foldErrors fits the path without fold f (at fit.FoldGrid) and returns the
 // held-out MSE at each λ and the number of fits that did not converge.
 func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *fit.Options, grid []float64, folds []int, f int, progress *counter) ([]float64, int, error) {
 	var train, test []int
@@ -140,7 +126,7 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *fit.Op
 		return nil, 0, err
 	}
 	pr.progress = progress
-	path, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: foldGrid(grid, float64(len(train))/float64(len(folds)))}})
+	path, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: fit.FoldGrid(grid, float64(len(train))/float64(len(folds)))}})
 	if err != nil {
 		return nil, 0, err
 	}

@@ -134,7 +134,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *fit
 			return nil, err
 		}
 		pr.progress = progress
-		fp, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: foldGrid(grid, train.W/(train.W+f.Fold[fold].W))}})
+		fp, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: fit.FoldGrid(grid, train.W/(train.W+f.Fold[fold].W))}})
 		if err != nil {
 			return nil, err
 		}
