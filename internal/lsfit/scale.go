@@ -289,17 +289,30 @@ func (sc scaling) model(m *fit.Model) error {
 	if m.Residuals != nil {
 		m.Residuals.Scale(1/sc.sy, m.Residuals)
 	}
-	// The values the penalty fused: coefficients (scaled as Coef) or, when
-	// standardised, coefficient × standard deviation (scaled by 1/sy).
-	fitted := mat.DenseCopyOf(fit.EngineOf(m).Fitted)
-	fitted.Apply(func(_, _ int, v float64) float64 {
+	if m.Relaxed { // the penalised fit's deviance; NaN otherwise
+		m.PenalizedDeviance = m.PenalizedDeviance / sc.sy / sc.sy
+	}
+	// The values the penalty fused (and, relaxed, the penalised fit's):
+	// coefficients (scaled as Coef) or, when standardised, coefficient ×
+	// standard deviation (scaled by 1/sy).
+	fit.EngineOf(m).Fitted = sc.penaltyScale(fit.EngineOf(m).Fitted)
+	if m.Penalised != nil {
+		m.Penalised = sc.penaltyScale(m.Penalised)
+	}
+	return nil
+}
+
+// penaltyScale maps values on the scale the penalty acts on back to the
+// data's (a copy).
+func (sc scaling) penaltyScale(v *mat.Dense) *mat.Dense {
+	out := mat.DenseCopyOf(v)
+	out.Apply(func(_, _ int, v float64) float64 {
 		if sc.std {
 			return v / sc.sy
 		}
 		return v * sc.sx / sc.sy
-	}, fitted)
-	fit.EngineOf(m).Fitted = fitted
-	return nil
+	}, out)
+	return out
 }
 
 // path maps a path of the scaled problem back.

@@ -259,3 +259,29 @@ func TestTinyColumnUnderflowIsAScaleError(t *testing.T) {
 	require.Equal(t, 2, se.Small)
 	require.Equal(t, 0, se.Big)
 }
+
+// A relaxed fit's deviances, refit's and penalised fit's, are on the
+// data's scale when the data are far from unit scale: sy² times those of
+// the data at unit scale.
+func TestScaleRelaxedDeviances(t *testing.T) {
+	x, y := statsData(9, 80, 5, 1)
+	opts := &fit.Options{Relax: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	pen := penalty.L1{}
+	want, err := Fit(solver.DenseDesign{X: x}, y, pen, 300, opts)
+	require.NoError(t, err)
+	require.True(t, want.Relaxed)
+	for _, sy := range []float64{1e100, 1e-100} {
+		ys := mat.DenseCopyOf(y)
+		ys.Scale(sy, ys)
+		got, err := Fit(solver.DenseDesign{X: x}, ys, pen, 300*sy, opts)
+		require.NoError(t, err)
+		require.True(t, got.Relaxed)
+		require.InEpsilon(t, want.Deviance*sy*sy, got.Deviance, 1e-8, "refit's deviance, scale %g", sy)
+		require.InEpsilon(t, want.NullDeviance*sy*sy, got.NullDeviance, 1e-8, "scale %g", sy)
+		require.InEpsilon(t, want.PenalizedDeviance*sy*sy, got.PenalizedDeviance, 1e-8, "penalised fit's deviance, scale %g", sy)
+		for i := range 5 {
+			w := want.Penalised.At(i, 0) * sy
+			require.InDelta(t, w, got.Penalised.At(i, 0), 1e-8*math.Abs(w), "penalised fit's coefficient %d, scale %g", i, sy)
+		}
+	}
+}
