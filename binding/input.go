@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/request"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -75,7 +76,7 @@ func (in *Input) checkFinite(names []string) error {
 
 // numericNames returns o's names of the p numeric columns, x1… when none
 // are given, checked.
-func numericNames(o *Options, p int) ([]string, error) {
+func numericNames(o *request.Request, p int) ([]string, error) {
 	if o.Names == nil {
 		names := make([]string, p)
 		for j := range names {
@@ -100,7 +101,7 @@ type layout struct {
 
 // newLayout reads the factors of in (their codes, o's levels) and names
 // the design's columns.
-func newLayout(in *Input, o *Options) (*layout, error) {
+func newLayout(in *Input, o *request.Request) (*layout, error) {
 	numeric, err := numericNames(o, in.P)
 	if err != nil {
 		return nil, err
@@ -129,9 +130,9 @@ func newLayout(in *Input, o *Options) (*layout, error) {
 }
 
 // checkRefs refuses a reference named for a column that is not a factor.
-func checkRefs(o *Options) error {
+func checkRefs(o *request.Request) error {
 	for name := range o.Ref {
-		if !slices.ContainsFunc(o.Factors, func(f FactorInfo) bool { return f.Name == name }) {
+		if !slices.ContainsFunc(o.Factors, func(f request.FactorInfo) bool { return f.Name == name }) {
 			return fmt.Errorf("options: ref names %s, which is not a factor", data.ShortText(name))
 		}
 	}
@@ -189,3 +190,6 @@ func (l *layout) matrix(in *Input) (*mat.Dense, error) {
 	}
 	return x, nil
 }
+
+// FactorInfo describes one factor column of the options' "factors".
+type FactorInfo = request.FactorInfo

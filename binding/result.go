@@ -8,7 +8,6 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
-	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
 )
@@ -31,17 +30,9 @@ func Fit(in *Input, options []byte) (*Result, error) {
 		return nil, err
 	}
 	res := pr.report()
-	var m *estimator.Model
-	switch pr.o.lambda.rule {
-	case "cv":
-		m, err = pr.cvModel(res)
-	case "aic", "bic":
-		m, err = pr.criterionModel(res)
-	default:
-		m, err = estimator.Fit(pr.rows, pr.pen, pr.o.lambda.value, &pr.est)
-	}
+	m, err := pr.req.Choose(&pr.fit, res)
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	return pr.result([]*estimator.Model{m}, pr.fitDoc(res, m))
 }
@@ -49,9 +40,9 @@ func Fit(in *Input, options []byte) (*Result, error) {
 // fitDoc fills res from model m and returns fit's document of it: the
 // clusters of the numeric predictors and each factor's level groups.
 func (pr *problem) fitDoc(res *report.Fit, m *estimator.Model) any {
-	res.FillAll(m, []string{"y"}, pr.o.Standardize)
+	res.FillAll(m, []string{"y"}, pr.req.Standardize)
 	if pr.lay.design != nil {
-		res.FillModelFactors(pr.lay.design, m, pr.rows.Weights, pr.o.PairWeights)
+		res.FillModelFactors(pr.lay.design, m, pr.rows.Weights, pr.req.PairWeights)
 	}
 	return res.JSONValue()
 }
@@ -63,9 +54,9 @@ func Path(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
+	p, err := pr.req.Path(&pr.fit)
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	return pr.result(p.Models, pr.pathDoc(p, nil))
 }
@@ -78,9 +69,9 @@ func CV(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cv, err := pr.crossValidate(pr.pathOptions())
+	cv, err := pr.req.CrossValidate(&pr.fit, "cv")
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	d := pr.pathDoc(cv.Path, cv)
 	// The models at λ_min and λ_1se as fit with lambda cv reports them,
@@ -89,18 +80,13 @@ func CV(in *Input, options []byte) (*Result, error) {
 	d.Fits = map[string]any{}
 	for _, rule := range []string{"min", "1se"} {
 		res := pr.report()
-		d.Fits[rule] = pr.fitDoc(res, pr.chosen(cv, rule, res))
+		d.Fits[rule] = pr.fitDoc(res, pr.req.Chosen(cv, rule, pr.fit.Family, res))
 	}
 	return pr.result(cv.Path.Models, d)
 }
 
-// prepare reads the options and builds the problem of command cmd.
-func prepare(in *Input, options []byte, cmd string) (*problem, error) {
-	o, err := parseOptions(options, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return newProblem(in, o)
+func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *report.PathDoc {
+	return report.NewPathDoc(p, cv, pr.fit.Opts.Family.Name(), pr.req.Penalty, pr.in.N, pr.lay.names, pr.fit.DF)
 }
 
 // result keeps models and their document, dropping what refers to rows.
@@ -115,101 +101,13 @@ func (pr *problem) result(models []*estimator.Model, doc any) (*Result, error) {
 	return &Result{models: models, lay: pr.lay, hasOffset: pr.rows.Offset != nil, doc: b}, nil
 }
 
-func (pr *problem) pathOptions() *estimator.PathOptions {
-	return &estimator.PathOptions{Options: pr.est, Lambdas: pr.o.lambda.list, NLambda: pr.o.NLambda, MinRatio: pr.o.MinRatio}
-}
-
-// crossValidate runs the cross-validation of the options' folds.
-func (pr *problem) crossValidate(po *estimator.PathOptions) (*estimator.CV, error) {
-	o := pr.o
-	co := &estimator.CVOptions{PathOptions: *po, Folds: o.Folds, Seed: *o.Seed, Measure: o.TypeMeasure}
-	n, _ := pr.rows.X.Dims()
-	if o.FoldID != nil {
-		ids, err := foldIDs(o.FoldID, n)
-		if err != nil {
-			return nil, err
-		}
-		co.FoldID = ids
-	} else if n < o.Folds {
-		return nil, fmt.Errorf("options: %d folds for %d observations: %s", o.Folds, n, fewerFolds(n))
-	}
-	return estimator.CrossValidate(pr.rows, pr.pen, co)
-}
-
-// foldIDs reads glmnet's foldid (1…K, one per row) as 0…K−1.
-func foldIDs(ids []int, n int) ([]int, error) {
-	if len(ids) != n {
-		return nil, fmt.Errorf("options: foldid has %d values for n = %d rows", len(ids), n)
-	}
-	out := make([]int, n)
-	used := map[int]bool{}
-	for i, f := range ids {
-		if f < 1 {
-			return nil, fmt.Errorf("options: foldid: row %d has fold %d; folds are numbered from 1", i+1, f)
-		}
-		out[i], used[f] = f-1, true
-	}
-	for f := 1; f <= len(used); f++ {
-		if !used[f] {
-			return nil, fmt.Errorf("options: foldid: fold %d has no rows (the folds must be 1…K, each used)", f)
-		}
-	}
-	return out, nil
-}
-
-// cvModel cross-validates and returns the fit at λ_min or λ_1se.
-func (pr *problem) cvModel(res *report.Fit) (*estimator.Model, error) {
-	cv, err := pr.crossValidate(pr.pathOptions())
-	if err != nil {
-		return nil, err
-	}
-	return pr.chosen(cv, pr.o.Rule, res), nil
-}
-
-// chosen returns cv's model at λ_min or λ_1se (rule "min" or "1se") and
-// notes in res how λ was chosen.
-func (pr *problem) chosen(cv *estimator.CV, rule string, res *report.Fit) *estimator.Model {
-	k := cv.IndexMin
-	if rule == "1se" {
-		k = cv.IndexSE
-	}
-	res.LambdaRule = "cv, lambda_" + rule
-	if pr.family {
-		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + rule
-	}
-	res.CV = report.NewCVSummary(cv, pr.o.Folds)
-	return cv.Path.Models[k]
-}
-
-// criterionModel fits the generated path and returns its fit of smallest
-// AIC or BIC.
-func (pr *problem) criterionModel(res *report.Fit) (*estimator.Model, error) {
-	which := pr.o.lambda.rule
-	if pr.o.Penalty == "ridge" {
-		return nil, fmt.Errorf("options: lambda %s counts the distinct non-zero coefficients, which ridge does not make: use cv or a number", which)
-	}
-	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
-	if err != nil {
-		return nil, err
-	}
-	df := func(m *estimator.Model) int { return factor.ModelDF(pr.lay.design, m, pr.o.Penalty) }
-	best, ic, err := p.Smallest(which, df)
-	if err != nil {
-		return nil, err
-	}
-	m := p.Models[best]
-	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", which, ic, df(m), len(p.Models))
-	return m, nil
-}
-
 // report is the part of fit's document known before fitting.
 func (pr *problem) report() *report.Fit {
-	fam := pr.est.Family
-	n, _ := pr.rows.X.Dims()
-	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: pr.o.Penalty, NuNote: pr.nuNote, N: n,
-		P: len(pr.lay.names), Names: pr.lay.names, Target: "y", Unpenalized: pr.excluded}
-	if pr.nu > 0 {
-		nu := pr.nu
+	fam, b := pr.fit.Opts.Family, pr.built
+	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: pr.req.Penalty, NuNote: b.NuNote, N: pr.in.N,
+		P: len(pr.lay.names), Names: pr.lay.names, Target: "y", Unpenalized: b.Excluded}
+	if b.Nu > 0 {
+		nu := b.Nu
 		res.Nu = &nu
 	}
 	return res
@@ -302,19 +200,4 @@ func (r *Result) checkPredictInput(in *Input) error {
 		}
 	}
 	return in.checkFinite(r.lay.names)
-}
-
-// factorDF is model m's degrees of freedom (factor.ModelDF).
-func factorDF(pr *problem, m *estimator.Model) int {
-	return factor.ModelDF(pr.lay.design, m, pr.o.Penalty)
-}
-
-// fewerFolds says what to do when n observations are fewer than the
-// folds asked: fewer folds, down to estimator.MinFolds, or, below that,
-// that the observations are too few to cross-validate.
-func fewerFolds(n int) string {
-	if k := estimator.MaxFolds(n); k > 0 {
-		return fmt.Sprintf("use folds %d or fewer", k)
-	}
-	return fmt.Sprintf("too few to cross-validate (%d observations at least, one per fold); fit at a given lambda instead", estimator.MinFolds)
 }
