@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
 )
@@ -16,7 +16,7 @@ import (
 // Path and CV) and their JSON document, holding no caller memory.
 type Result struct {
 	models    []*estimator.Model
-	lay       *layout
+	lay       *factor.Coded
 	hasOffset bool
 	doc       []byte
 }
@@ -41,8 +41,8 @@ func Fit(in *Input, options []byte) (*Result, error) {
 // clusters of the numeric predictors and each factor's level groups.
 func (pr *problem) fitDoc(res *report.Fit, m *estimator.Model) any {
 	res.FillAll(m, []string{"y"}, pr.req.Standardize)
-	if pr.lay.design != nil {
-		res.FillModelFactors(pr.lay.design, m, pr.rows.Weights, pr.req.PairWeights)
+	if pr.lay.Design != nil {
+		res.FillModelFactors(pr.lay.Design, m, pr.rows.Weights, pr.req.PairWeights)
 	}
 	return res.JSONValue()
 }
@@ -86,7 +86,7 @@ func CV(in *Input, options []byte) (*Result, error) {
 }
 
 func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *report.PathDoc {
-	return report.NewPathDoc(p, cv, pr.fit.Opts.Family.Name(), pr.req.Penalty, pr.in.N, pr.lay.names, pr.fit.DF)
+	return report.NewPathDoc(p, cv, pr.fit.Opts.Family.Name(), pr.req.Penalty, pr.in.N, pr.lay.Names, pr.fit.DF)
 }
 
 // result keeps models and their document, dropping what refers to rows.
@@ -103,13 +103,8 @@ func (pr *problem) result(models []*estimator.Model, doc any) (*Result, error) {
 
 // report is the part of fit's document known before fitting.
 func (pr *problem) report() *report.Fit {
-	fam, b := pr.fit.Opts.Family, pr.built
-	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: pr.req.Penalty, NuNote: b.NuNote, N: pr.in.N,
-		P: len(pr.lay.names), Names: pr.lay.names, Target: "y", Unpenalized: b.Excluded}
-	if b.Nu > 0 {
-		nu := b.Nu
-		res.Nu = &nu
-	}
+	res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names)
+	res.Target = "y"
 	return res
 }
 
@@ -117,7 +112,7 @@ func (pr *problem) report() *report.Fit {
 func (r *Result) Models() int { return len(r.models) }
 
 // Columns is the number of the design's columns (coefficients per model).
-func (r *Result) Columns() int { return len(r.lay.names) }
+func (r *Result) Columns() int { return len(r.lay.Names) }
 
 // JSON is the result's document.
 func (r *Result) JSON() []byte { return r.doc }
@@ -158,17 +153,14 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pred, ok := datafit.PredictionByName(typ)
-	if !ok {
-		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
-	}
-	if _, bin := m.Family.(datafit.Binomial); typ == "class" && !bin {
-		return nil, fmt.Errorf("type class is for binomial models; this one is %s", m.Family.Name())
+	pred, err := datafit.PredictionFor(m.Family, typ)
+	if err != nil {
+		return nil, fmt.Errorf("type %v", err)
 	}
 	if err := r.checkPredictInput(in); err != nil {
 		return nil, err
 	}
-	x, err := r.lay.matrix(in)
+	x, err := matrix(r.lay, in)
 	if err != nil {
 		return nil, err
 	}
@@ -182,10 +174,10 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 
 // checkPredictInput checks new rows against the fit's layout.
 func (r *Result) checkPredictInput(in *Input) error {
-	if in.P != r.lay.p {
-		return fmt.Errorf("data: %d numeric columns; the model was fitted on %d", in.P, r.lay.p)
+	if in.P != r.lay.P {
+		return fmt.Errorf("data: %d numeric columns; the model was fitted on %d", in.P, r.lay.P)
 	}
-	if err := in.checkShape(len(r.lay.factors), false); err != nil {
+	if err := in.checkShape(len(r.lay.Factors), false); err != nil {
 		return err
 	}
 	switch {
@@ -199,5 +191,5 @@ func (r *Result) checkPredictInput(in *Input) error {
 			return fmt.Errorf("data: row %d: offset %v is not a finite number", i+1, v)
 		}
 	}
-	return in.checkFinite(r.lay.names)
+	return in.checkFinite(r.lay.Names)
 }

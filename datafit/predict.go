@@ -1,5 +1,7 @@
 package datafit
 
+import "fmt"
+
 // Prediction is what a prediction reports, as glmnet's predict type.
 type Prediction int
 
@@ -48,4 +50,19 @@ func Predict(fam Family, eta float64, p Prediction) float64 {
 		return 0
 	}
 	return fam.Mean(eta)
+}
+
+// PredictionFor returns the prediction glmnet calls typ for a model of
+// family fam: an error for a name other than link, response or class,
+// and for class of a family that is not binomial. The errors begin with
+// the name's value; the caller prefixes its option's name.
+func PredictionFor(fam Family, typ string) (Prediction, error) {
+	p, ok := predictionNames[typ]
+	if !ok {
+		return 0, fmt.Errorf("must be link, response or class, got %q", typ)
+	}
+	if _, bin := fam.(Binomial); p == Class && !bin {
+		return 0, fmt.Errorf("class is for binomial models; this one is %s", fam.Name())
+	}
+	return p, nil
 }

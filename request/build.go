@@ -10,7 +10,9 @@ import (
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/report"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -191,4 +193,35 @@ func (r *Request) Options() (estimator.Options, error) {
 	}
 	return estimator.Options{Family: fam, NoIntercept: r.NoIntercept, Standardize: r.Standardize, Relax: r.Relax,
 		Settings: solver.Settings{Tol: r.Tol, MaxIter: r.MaxIter}}, nil
+}
+
+// CheckMemory refuses, before they are allocated, what would not fit in
+// the budget (Memory; default half the machine's memory): the n×p design
+// held in memory when copied (read from a file, expanded from factors),
+// and the Gram matrices of a least-squares fit (formed when n ≥ p). drop
+// says which columns to drop. Going past the machine's memory would end
+// the process, which no error can report.
+func (r *Request) CheckMemory(n, p int, copied bool, drop string) error {
+	b := membudget.Of(int64(r.Memory))
+	if copied {
+		if err := membudget.CheckRows(n, p, b, drop+", or factors with many levels"); err != nil {
+			return err
+		}
+	}
+	if r.FamilyFit() || n < p {
+		return nil
+	}
+	what := fmt.Sprintf("the Gram matrices of %d predictors", p)
+	return membudget.CheckSquares(what, membudget.GramMatrices, p, b, drop)
+}
+
+// Report is the part of fit's report known before fitting: the family
+// fam, the penalty as built (b) on n rows of the columns names.
+func (r *Request) Report(b *Built, fam datafit.Family, n int, names []string) *report.Fit {
+	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: r.Penalty, NuNote: b.NuNote, N: n, P: len(names), Names: names, Unpenalized: b.Excluded}
+	if b.Nu > 0 {
+		nu := b.Nu
+		res.Nu = &nu
+	}
+	return res
 }

@@ -47,7 +47,8 @@ func (r *Request) Kind() (penalty.Kind, bool) {
 // Check refuses values no option takes in command cmd, before any data
 // are read. Lambda must have been parsed.
 func (r *Request) Check(cmd Command) error {
-	for _, check := range []func() error{r.checkPenalty, r.checkLambda, r.checkSettings, r.checkFamily, r.checkFactors} {
+	lambda := func() error { return r.checkLambda(cmd) }
+	for _, check := range []func() error{r.checkPenalty, lambda, r.checkSettings, r.checkFamily, r.checkFactors} {
 		if err := check(); err != nil {
 			return Error{err}
 		}
@@ -77,9 +78,12 @@ func (r *Request) checkPenalty() error {
 }
 
 // checkLambda checks the λ rule and the options of its forms.
-func (r *Request) checkLambda() error {
+func (r *Request) checkLambda(cmd Command) error {
 	d, l := r.Dialect, &r.Lambda
 	kind, _ := r.Kind()
+	if !kind.Grid && l.Kind == Grid {
+		return fmt.Errorf("%s needs a lambda grid, which %s %s (no closed-form dual norm) cannot give", cmd, d.o("penalty"), r.Penalty)
+	}
 	if !kind.Grid && l.Kind != Fixed {
 		return fmt.Errorf("%s %s has no closed-form dual norm, so no lambda grid or theory: give %s NUMBER", d.o("penalty"), r.Penalty, d.o("lambda"))
 	}

@@ -30,11 +30,28 @@ type Problem struct {
 	Explain func(err error, generated bool) error
 	// Warn says what is wrong but does not stop the fit (nil: nothing).
 	Warn func(error)
+	// Penalised is the number of penalised predictors, Read what reads
+	// the penalty's inputs (Build's): a failed generated grid is
+	// diagnosed with the penalty of the default ν.
+	Penalised int
+	Read      InputsFunc
+	// MultiResponse reports several responses (no diagnosis of λ_max).
+	MultiResponse bool
 }
 
-// explain is p.Explain or the identity.
-func (p *Problem) explain(err error, generated bool) error {
-	if err == nil || p.Explain == nil {
+// explain words err, the error of a fit (generated: on the generated
+// grid, whose failure is explained by the input that made it fail),
+// then p.Explain.
+func (r *Request) explain(p *Problem, err error, generated bool) error {
+	if err == nil {
+		return nil
+	}
+	if generated {
+		if e := r.gridError(p, err); e != nil {
+			err, generated = e, false
+		}
+	}
+	if p.Explain == nil {
 		return err
 	}
 	return p.Explain(err, generated)
@@ -64,7 +81,7 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 		return r.criterion(p, res)
 	case Fixed:
 		m, err := estimator.Fit(p.Data, p.Pen, r.Lambda.Value, &p.Opts)
-		return m, p.explain(err, false)
+		return m, r.explain(p, err, false)
 	}
 	return nil, errors.New("request: lambda " + r.Lambda.Text + " is the caller's to fit")
 }
@@ -77,7 +94,7 @@ func (r *Request) Path(p *Problem) (*estimator.Path, error) {
 	if err == nil {
 		err = path.OutOfRange // the grid cannot be reported
 	}
-	return path, p.explain(err, po.Lambdas == nil)
+	return path, r.explain(p, err, po.Lambdas == nil)
 }
 
 // CrossValidate runs cv.glmnet's cross-validation of command cmd (fit
@@ -86,13 +103,13 @@ func (r *Request) Path(p *Problem) (*estimator.Path, error) {
 func (r *Request) CrossValidate(p *Problem, cmd Command) (*estimator.CV, error) {
 	if !r.Given["foldid"] {
 		if err := r.checkFolds(cmd, p.N); err != nil {
-			return nil, p.explain(err, false)
+			return nil, r.explain(p, err, false)
 		}
 	}
 	co := &estimator.CVOptions{PathOptions: *r.PathOptions(p.Opts), Folds: r.Folds, Seed: r.Seed, FoldID: p.FoldID, Measure: r.TypeMeasure}
 	co.Progress = p.Progress
 	cv, err := estimator.CrossValidate(p.Data, p.Pen, co)
-	return cv, p.explain(err, r.Lambda.List == nil)
+	return cv, r.explain(p, err, r.Lambda.List == nil)
 }
 
 // checkFolds refuses more folds than the n rows of command cmd, with a
@@ -134,11 +151,11 @@ func (r *Request) criterion(p *Problem, res *report.Fit) (*estimator.Model, erro
 	which := r.Lambda.Criterion()
 	path, err := estimator.FitPath(p.Data, p.Pen, r.PathOptions(p.Opts))
 	if err != nil {
-		return nil, p.explain(err, true)
+		return nil, r.explain(p, err, true)
 	}
 	best, ic, err := path.Smallest(which, p.DF)
 	if err != nil {
-		return nil, p.explain(err, false)
+		return nil, r.explain(p, err, false)
 	}
 	m := path.Models[best]
 	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", which, ic, p.DF(m), len(path.Models))

@@ -12,6 +12,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/solver"
@@ -94,13 +95,8 @@ type Request struct {
 	Sigma, T float64 `json:"-"`
 }
 
-// FactorInfo describes one factor column: its name and levels, in order
-// (codes index them), and whether they are ordered.
-type FactorInfo struct {
-	Name    string   `json:"name"`
-	Levels  []string `json:"levels"`
-	Ordinal bool     `json:"ordinal"`
-}
+// FactorInfo describes one factor column given by level codes.
+type FactorInfo = factor.Coding
 
 // Labels are group labels, numbers or strings, read as text.
 type Labels []string

@@ -18,6 +18,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -245,7 +246,7 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 	}
 	if !ok || !kind.Networks {
 		names := append(penalty.Names(func(k penalty.Kind) bool { return k.Networks }), "none")
-		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, orList(names))
+		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, request.OrList(names))
 	}
 	pen, nu, err := bounds.Build(kind, penalty.Inputs{P: slices.Min(arch[1:]), Nu: f.nu.v}, f.nu.set)
 	return pen, nu.Value, err
