@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/report"
@@ -47,7 +48,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	f.Dialect = request.CommandLine
 	f.Dialect.FactorOptions = factorFlagNames()
 	f.NLambda = solver.DefaultNLambda // fit's cv, aic and bic grid (path and cv: --nlambda)
-	fs.StringVar(&f.Penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G); with factor predictors (text columns, --factor, --ordinal), each factor gets its own block and --penalty names the numeric predictors': cardinality, lasso or none")
+	fs.StringVar(&f.Penalty, "penalty", "cardinality", request.OrList(penalty.Names(nil))+" (general with --G); with factor predictors (text columns, --factor, --ordinal), each factor gets its own block and --penalty names the numeric predictors': "+request.OrList(factor.NumericPenalties))
 	fs.StringVar(&f.Lambda.Text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, aic or bic (the smallest information criterion along the generated path: deviance + 2 df or log(n) df, gaussian n log(RSS/n) + ...; df the distinct non-zero coefficient values, per factor its distinct non-zero level effects, plus the unpenalised predictors), or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
 	fs.Float64Var(&f.Sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.T, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")

@@ -45,7 +45,7 @@ func newLambdaFlags() (*flag.FlagSet, *lambdaFlags) {
 	fs.SetOutput(io.Discard)
 	f := &lambdaFlags{}
 	fs.StringVar(&f.arch, "arch", "", "network widths p0,...,p_{L+1} (W^l is p_{l+1} x p_l; L hidden layers)")
-	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped or lasso")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", request.OrList(penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda })))
 	fs.StringVar(&f.groups, "groups", "", "grouped: row labels of each weight matrix, layers separated by ';' (e.g. 0,0,1;0,1;0)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "grouped: drop the sqrt(P_k) weights")
 	fs.BoolVar(&f.weighted, "weighted", false, "use sqrt(P_l)*A^l instead of A^l")

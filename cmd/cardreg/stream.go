@@ -69,7 +69,7 @@ const (
 // with --db; a gaussian fit with weights, or one streamed (shouldStream),
 // into sufficient statistics; a family fit streamed when asked (--stream)
 // or, when the flags table refuses none of its flags on the stream route
-// (flagRules), above the memory budget.
+// (request.Request.Rules), above the memory budget.
 func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
