@@ -35,28 +35,17 @@ fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
                         standardize, relax, thresh, maxit, extra) {
   p <- length(d$names)
   opts <- c(list(family = family, penalty = penalty), data_options(d))
-  if (!is.null(nu)) {
-    if (!is.numeric(nu) || length(nu) != 1L || !is.finite(nu) || nu <= 0)
-      stopf("nu must be one finite number > 0")
-    opts$nu <- nu
-  }
+  # Values are the library's to check (nu > 0, lambda > 0, nlambda >= 2,
+  # ...): its messages name the option.
+  opts$nu <- nu
   if (!is.null(lambda)) {
-    if (!is.numeric(lambda) || length(lambda) < 1L || any(!is.finite(lambda)) ||
-        any(lambda <= 0))
-      stopf("lambda must be finite numbers > 0 (on cardreg's scale, 2n times glmnet's)")
-    opts$lambda <- json_array(sort(as.double(lambda), decreasing = TRUE))
+    if (!is.numeric(lambda) || length(lambda) < 1L)
+      stopf("lambda must be numbers (on cardreg's scale, 2n times glmnet's)")
+    # glmnet's order; a NA stays for the writer to refuse.
+    opts$lambda <- json_array(sort(as.double(lambda), decreasing = TRUE, na.last = TRUE))
   } else {
-    if (!is.numeric(nlambda) || length(nlambda) != 1L || !is.finite(nlambda) ||
-        nlambda < 1 || nlambda != round(nlambda))
-      stopf("nlambda must be one whole number >= 1")
-    opts$nlambda <- as.integer(nlambda)
-    if (!is.null(lambda.min.ratio)) {
-      if (!is.numeric(lambda.min.ratio) || length(lambda.min.ratio) != 1L ||
-          !is.finite(lambda.min.ratio) || lambda.min.ratio <= 0 ||
-          lambda.min.ratio >= 1)
-        stopf("lambda.min.ratio must be one number in (0, 1)")
-      opts$`min-ratio` <- lambda.min.ratio
-    }
+    opts$nlambda <- nlambda
+    opts$`min-ratio` <- lambda.min.ratio
   }
   if (!is.null(penalty.factor)) {
     if (!is.numeric(penalty.factor) || length(penalty.factor) != p ||
