@@ -270,7 +270,7 @@ func (m *Linear) Columns() ([]int, error) {
 
 // checkFit tests what was fitted: the penalty, λ, ν, the gap, the family.
 func (m *Linear) checkFit() error {
-	switch lambdaErr := solver.CheckLambda(m.Lambda); {
+	switch {
 	case m.Penalty == FactorPenalty && len(m.Factors) == 0:
 		return fmt.Errorf("penalty %q without factors", FactorPenalty)
 	case len(m.Factors) > 0 && m.Penalty != FactorPenalty:
@@ -281,8 +281,8 @@ func (m *Linear) checkFit() error {
 		return errors.New("numeric_penalty without factors")
 	case m.Penalty != FactorPenalty && !knownPenalty(m.Penalty):
 		return fmt.Errorf("unknown penalty %s", names.Short(m.Penalty))
-	case lambdaErr != nil:
-		return fmt.Errorf("lambda: %w", lambdaErr)
+	case solver.CheckLambda(m.Lambda) != nil:
+		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
 	case m.Nu != nil && !(*m.Nu > 0):
 		return fmt.Errorf("nu %v is not > 0", *m.Nu)
 	case m.DualityGap != nil && !(*m.DualityGap >= 0):
