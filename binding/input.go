@@ -95,6 +95,3 @@ func matrix(lay *factor.Coded, in *Input) (*mat.Dense, error) {
 	}
 	return lay.Matrix(in.N, in.at, in.Codes)
 }
-
-// FactorInfo describes one factor column of the options' "factors".
-type FactorInfo = request.FactorInfo

@@ -10,6 +10,8 @@ import (
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Result is what a call returns: its models (one for Fit, one per λ for
@@ -29,7 +31,7 @@ func Fit(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := pr.report()
+	res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names, "y")
 	m, err := pr.req.Choose(&pr.fit, res)
 	if err != nil {
 		return nil, err
@@ -79,7 +81,7 @@ func CV(in *Input, options []byte) (*Result, error) {
 	// document (the path's models have no factor groups).
 	d.Fits = map[string]any{}
 	for _, rule := range []string{"min", "1se"} {
-		res := pr.report()
+		res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names, "y")
 		d.Fits[rule] = pr.fitDoc(res, pr.req.Chosen(cv, rule, pr.fit.Family, res))
 	}
 	return pr.result(cv.Path.Models, d)
@@ -99,13 +101,6 @@ func (pr *problem) result(models []*estimator.Model, doc any) (*Result, error) {
 		m.Residuals = nil
 	}
 	return &Result{models: models, lay: pr.lay, hasOffset: pr.rows.Offset != nil, doc: b}, nil
-}
-
-// report is the part of fit's document known before fitting.
-func (pr *problem) report() *report.Fit {
-	res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names)
-	res.Target = "y"
-	return res
 }
 
 // Models is the number of models.
@@ -153,10 +148,6 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pred, err := datafit.PredictionFor(m.Family, typ)
-	if err != nil {
-		return nil, fmt.Errorf("type %v", err)
-	}
 	if err := r.checkPredictInput(in); err != nil {
 		return nil, err
 	}
@@ -164,12 +155,7 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	eta := m.Link(x, in.Offset)
-	out := make([]float64, in.N)
-	for i := range out {
-		out[i] = datafit.Predict(m.Family, eta.At(i, 0), pred)
-	}
-	return out, nil
+	return datafit.Predictions(m.Family, mat.Col(nil, 0, m.Link(x, in.Offset)), typ)
 }
 
 // checkPredictInput checks new rows against the fit's layout.
@@ -192,4 +178,21 @@ func (r *Result) checkPredictInput(in *Input) error {
 		}
 	}
 	return in.checkFinite(r.lay.Names)
+}
+
+// Describe returns, as JSON, request.Describe: the families, the
+// penalties and the option names each command accepts.
+func Describe() ([]byte, error) { return jsonx.MarshalFinite(request.Describe()) }
+
+// Response returns the predictions typ ("link", "response" or "class")
+// of family (a name of datafit's registry, with its parameter) at the
+// linear predictors eta: the inverse link, in one home, for the bindings'
+// predictions from coefficients they hold (an interpolated λ, a model
+// saved and loaded again, a scikit-learn estimator).
+func Response(family string, eta []float64, typ string) ([]float64, error) {
+	fam, err := datafit.ByName(family)
+	if err != nil {
+		return nil, err
+	}
+	return datafit.Predictions(fam, eta, typ)
 }

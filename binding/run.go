@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/request"
@@ -48,19 +49,16 @@ func prepare(in *Input, options []byte, cmd string) (*problem, error) {
 		return nil, err
 	}
 	pr.rows = &estimator.Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(in.N, 1, in.Y), Weights: in.Weights, Offset: in.Offset}
-	opts, _ := req.Options() // the family is checked by Validate
-	y := pr.rows.Y.(*mat.Dense).RawMatrix().Data
-	if err := req.CheckRows(opts.Family, x, y, in.Weights, in.Offset, pr.lay.Names); err != nil {
+	fam, _ := datafit.ByName(req.Family) // checked by Validate
+	if err := req.CheckRows(fam, x, in.Y, in.Weights, in.Offset, pr.lay.Names); err != nil {
 		return nil, pr.explain(err)
 	}
-	if pr.built, err = req.Build(pr.lay.Names, pr.lay.Design, pr.rows, &opts, nil); err != nil {
+	fit, built, err := req.Setup(pr.rows, in.N, pr.lay.Names, pr.lay.Design, nil)
+	if err != nil {
 		return nil, pr.explain(optionsError(err))
 	}
-	opts.Unpenalized = pr.built.Unpenalized
-	pr.fit = request.Problem{Data: pr.rows, Pen: pr.built.Pen, Opts: opts, N: in.N, Family: req.FamilyFit(),
-		Penalised: len(pr.lay.Names) - len(pr.built.Unpenalized),
-		DF:        func(m *estimator.Model) int { return factor.ModelDF(pr.lay.Design, m, req.Penalty) },
-		Explain:   func(err error, _ bool) error { return pr.explain(optionsError(err)) }}
+	pr.fit, pr.built = *fit, built
+	pr.fit.Explain = func(err error, _ bool) error { return pr.explain(optionsError(err)) }
 	if req.Given["foldid"] {
 		pr.fit.FoldID, err = req.FoldIDs(in.N)
 	}

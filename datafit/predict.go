@@ -66,3 +66,21 @@ func PredictionFor(fam Family, typ string) (Prediction, error) {
 	}
 	return p, nil
 }
+
+// Predictions returns the predictions typ of family fam at the linear
+// predictors eta: an error for a type PredictionFor refuses, and for an
+// η that is not finite, naming its row (from 1).
+func Predictions(fam Family, eta []float64, typ string) ([]float64, error) {
+	pred, err := PredictionFor(fam, typ)
+	if err != nil {
+		return nil, fmt.Errorf("type %v", err)
+	}
+	out := make([]float64, len(eta))
+	for i, v := range eta {
+		if v-v != 0 { // NaN or ±Inf
+			return nil, fmt.Errorf("data: row %d: the linear predictor %v is not a finite number", i+1, v)
+		}
+		out[i] = Predict(fam, v, pred)
+	}
+	return out, nil
+}

@@ -216,9 +216,11 @@ func (r *Request) CheckMemory(n, p int, copied bool, drop string) error {
 }
 
 // Report is the part of fit's report known before fitting: the family
-// fam, the penalty as built (b) on n rows of the columns names.
-func (r *Request) Report(b *Built, fam datafit.Family, n int, names []string) *report.Fit {
-	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: r.Penalty, NuNote: b.NuNote, N: n, P: len(names), Names: names, Unpenalized: b.Excluded}
+// fam, the penalty as built (b) on n rows of the columns names, the
+// response target.
+func (r *Request) Report(b *Built, fam datafit.Family, n int, names []string, target string) *report.Fit {
+	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: r.Penalty, NuNote: b.NuNote, N: n, P: len(names), Names: names,
+		Target: target, Unpenalized: b.Excluded}
 	if b.Nu > 0 {
 		nu := b.Nu
 		res.Nu = &nu

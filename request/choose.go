@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cardsparse/cardreg/estimator"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
 )
@@ -182,4 +183,21 @@ func (r *Request) FoldIDs(n int) ([]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// Setup builds the problem of the request on data of n observations: the
+// estimator's options and the penalty (Build) on the predictors names
+// (design: the factor design, nil without; read: Build's).
+func (r *Request) Setup(data estimator.Data, n int, names []string, design *factor.Design, read InputsFunc) (*Problem, *Built, error) {
+	opts, err := r.Options()
+	if err != nil {
+		return nil, nil, Error{err}
+	}
+	b, err := r.Build(names, design, data, &opts, read)
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Unpenalized = b.Unpenalized
+	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read,
+		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }}, b, nil
 }

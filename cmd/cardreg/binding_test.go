@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/binding"
+	"github.com/cardsparse/cardreg/request"
 )
 
 // csvInput reads a bundled example with encoding/csv, not the data
@@ -31,7 +32,7 @@ func csvInput(t *testing.T, path, target string, drop ...string) (*binding.Input
 	head, rows := recs[0], recs[1:]
 	in := &binding.Input{N: len(rows)}
 	var names []string
-	var factors []binding.FactorInfo
+	var factors []request.FactorInfo
 	cols := map[string][]float64{}
 	for j, name := range head {
 		if _, err := strconv.ParseFloat(rows[0][j], 64); err != nil {
@@ -50,7 +51,7 @@ func csvInput(t *testing.T, path, target string, drop ...string) (*binding.Input
 			for _, r := range rows {
 				in.Codes = append(in.Codes, levels[r[j]])
 			}
-			factors = append(factors, binding.FactorInfo{Name: name, Levels: list})
+			factors = append(factors, request.FactorInfo{Name: name, Levels: list})
 			continue
 		}
 		for _, r := range rows {

@@ -65,7 +65,6 @@ func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) err
 // build sets the estimator's options and the penalty (request.Request.Build),
 // with the predictors left out of it (--exclude, --penalty-factor 0).
 func (pr *problem) build(f *fitFlags) error {
-	pr.opts, _ = f.Options() // the family is checked by validate
 	if pr.design != nil && f.responses != "" {
 		return usagef("--responses does not combine with factor predictors yet: fit one response at a time (--target)")
 	}
@@ -75,15 +74,9 @@ func (pr *problem) build(f *fitFlags) error {
 			return err
 		}
 	}
-	b, err := f.Build(pr.names, pr.design, pr.data, &pr.opts, f.penaltySpec().read)
-	if err != nil {
-		return err
-	}
-	pr.pen, pr.opts.Unpenalized, pr.nu, pr.note, pr.excluded = b.Pen, b.Unpenalized, b.Nu, b.NuNote, b.Excluded
-	if pr.design != nil {
-		pr.numeric = f.Penalty
-	}
-	return nil
+	var err error
+	pr.fit, pr.built, err = f.Setup(pr.data, pr.n, pr.names, pr.design, f.penaltySpec().read)
+	return err
 }
 
 // penaltyFactors reads --penalty-factor (inline or a file) for p

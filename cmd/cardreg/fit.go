@@ -355,18 +355,19 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 // request is the problem the request's λ rule fits (request.Problem),
 // its errors worded for the file path, its folds drawn by progress.
 func (pr *problem) request(path string, f *fitFlags, progress func(done, total int)) *request.Problem {
-	return &request.Problem{Data: pr.data, Pen: pr.pen, Opts: pr.opts, N: pr.n, FoldID: pr.foldID, DF: pr.df, Family: pr.family,
-		Progress: progress, Penalised: len(pr.names) - len(pr.excluded), Read: f.penaltySpec().read, MultiResponse: len(pr.responses) != 1,
-		Explain: func(err error, _ bool) error { return pr.inFile(path, foldHint(err, f)) },
-		Warn: func(err error) {
-			fmt.Fprintf(f.stderr, "cardreg %s: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", f.cmd, err)
-		}}
+	rp := *pr.fit
+	rp.FoldID, rp.Progress, rp.MultiResponse = pr.foldID, progress, len(pr.responses) != 1
+	rp.Explain = func(err error, _ bool) error { return pr.inFile(path, foldHint(err, f)) }
+	rp.Warn = func(err error) {
+		fmt.Fprintf(f.stderr, "cardreg %s: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", f.cmd, err)
+	}
+	return &rp
 }
 
 // result is the part of fit's result known before fitting.
 func (pr *problem) result(f *fitFlags) *report.Fit {
-	res := f.Report(&request.Built{Nu: pr.nu, NuNote: pr.note, Excluded: pr.excluded}, pr.opts.Family, pr.n, pr.names)
-	res.Target, res.Constant, res.DroppedRows, res.OffsetColumn, res.WeightsColumn = pr.target, pr.constant, pr.dropped, f.fam.offset, f.weights
+	res := f.Report(pr.built, pr.fit.Opts.Family, pr.n, pr.names, pr.target)
+	res.Constant, res.DroppedRows, res.OffsetColumn, res.WeightsColumn = pr.constant, pr.dropped, f.fam.offset, f.weights
 	if p := len(pr.names); p >= pr.n && !pr.family {
 		res.NuNote = strings.TrimSpace(res.NuNote + fmt.Sprintf(" p = %d ≥ n = %d: the penalty makes the fit well posed, but the minimiser need not be unique (the lasso's, for one, is not in general).", p, pr.n))
 	}
@@ -383,7 +384,7 @@ func (pr *problem) passes() int {
 
 // theoryModel fits at Theorem 2's λ (gaussian rows in memory).
 func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
-	th, err := theoryLambda(pr.x, pr.y, pr.pen, pr.nu, f)
+	th, err := theoryLambda(pr.x, pr.y, pr.fit.Pen, pr.built.Nu, f)
 	if err == nil {
 		err = theoryOverflow(th, len(pr.names), len(pr.responses))
 	}
@@ -391,7 +392,7 @@ func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*esti
 		return nil, data.InFile(path, err)
 	}
 	res.LambdaRule, res.Theory = "theory (Theorem 2)", th
-	m, err := estimator.Fit(pr.data, pr.pen, th.Lambda, &pr.opts)
+	m, err := estimator.Fit(pr.data, pr.fit.Pen, th.Lambda, &pr.fit.Opts)
 	return m, pr.inFile(path, err)
 }
 

@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 
-	"github.com/cardsparse/cardreg/estimator"
-	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/request"
 )
 
@@ -39,6 +37,3 @@ func factorFlagNames() []string {
 	fs.VisitAll(func(fl *flag.Flag) { names = append(names, fl.Name) })
 	return names
 }
-
-// df is the degrees of freedom of model m (factor.ModelDF).
-func (pr *problem) df(m *estimator.Model) int { return factor.ModelDF(pr.design, m, pr.numeric) }

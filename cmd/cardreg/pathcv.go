@@ -266,7 +266,7 @@ func (pr *problem) cvCSV(file string, rp *request.Problem, f *pathFlags) (string
 		return "", "", err
 	}
 	if f.plot != "" {
-		if err := plotCV(plotting.FromCV(cv, pr.opts.Family.Name()), f.plot); err != nil {
+		if err := plotCV(plotting.FromCV(cv, pr.fit.Opts.Family.Name()), f.plot); err != nil {
 			return "", "", err
 		}
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/glmscan"
 	"github.com/cardsparse/cardreg/internal/membudget"
-	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -21,22 +20,20 @@ import (
 
 // problem is what fit, path and cv fit: one estimator.Data (the rows in
 // memory, their sufficient statistics per fold, or a file read once per
-// pass) with the penalty and the options of every fit, the names and the
-// notes the outputs print. loadProblem builds it from the flags.
+// pass) with the penalty and the options of every fit (fit, built: the
+// request's), the names and the notes the outputs print. loadProblem
+// builds it from the flags.
 type problem struct {
-	data estimator.Data
-	pen  penalty.Penalty
-	opts estimator.Options
-	nu   float64
-	note string
+	data  estimator.Data
+	fit   *request.Problem
+	built *request.Built
 	// n is the number of observations.
 	n int
 	// names are the predictors', responses the responses' (target the
-	// first), constant the constant predictors, excluded those left out of
-	// the penalty (--exclude, --penalty-factor 0).
-	names, responses, constant, excluded []string
-	target                               string
-	dropped                              int
+	// first), constant the constant predictors.
+	names, responses, constant []string
+	target                     string
+	dropped                    int
 	// foldID holds --foldid's folds (0-based) of rows in memory, or nil.
 	foldID []int
 	// x and y are the rows in memory (nil otherwise): --lambda theory's.
@@ -48,8 +45,6 @@ type problem struct {
 	// design says which predictors are factors' dummy columns (nil
 	// without factors).
 	design *factor.Design
-	// numeric is the numeric predictors' penalty beside factors.
-	numeric string
 	// family says the output is a family fit's (deviances, the measure
 	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool
