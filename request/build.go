@@ -95,7 +95,7 @@ func (r *Request) namedPenalty(names []string, read InputsFunc) (*Built, error) 
 func (r *Request) NamedPenalty(p int, read InputsFunc) (penalty.Penalty, float64, string, error) {
 	kind, ok := penalty.Lookup(r.Penalty)
 	if !ok {
-		return nil, 0, "", refuse("unknown %s %q (%s)", r.Dialect.o("penalty"), r.Penalty, OrList(penalty.Names(nil)))
+		return nil, 0, "", refuse("unknown %s %q (%s)", r.Dialect.o("penalty"), r.Penalty, strings.Join(penalty.Names(nil), ", "))
 	}
 	in := penalty.Inputs{P: p}
 	if r.Nu != nil {

@@ -61,7 +61,7 @@ func (r *Request) checkPenalty() error {
 	d := r.Dialect
 	kind, ok := r.Kind()
 	if !ok {
-		return fmt.Errorf("unknown %s %q (%s)", d.o("penalty"), r.Penalty, OrList(penalty.Names(nil)))
+		return fmt.Errorf("unknown %s %q (%s)", d.o("penalty"), r.Penalty, strings.Join(penalty.Names(nil), ", "))
 	}
 	if kind.Needs == penalty.NeedsGroups && !r.Given["groups"] {
 		return fmt.Errorf("%s grouped needs %s with one label per predictor", d.o("penalty"), d.o("groups"))

@@ -38,7 +38,7 @@ func TestBuildPenaltyDefaults(t *testing.T) {
 		}
 	}
 	_, _, _, err := buildPenalty(penaltySpec{penalty: "slope"}, 3)
-	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge or general)`)
+	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge, general)`)
 }
 
 // The lists of names in messages come from the table.
