@@ -58,9 +58,11 @@ func (r *Request) explain(p *Problem, err error, generated bool) error {
 	return p.Explain(err, generated)
 }
 
-// PathOptions are the path's options of the request: its grid.
-func (r *Request) PathOptions(opts estimator.Options) *estimator.PathOptions {
-	return &estimator.PathOptions{Options: opts, Lambdas: r.Lambda.List, NLambda: r.NLambda, MinRatio: r.MinRatio}
+// PathOptions are the path's options of the request on problem p: its
+// grid.
+func (r *Request) PathOptions(p *Problem) *estimator.PathOptions {
+	_, list := r.Lambda.At(p.N)
+	return &estimator.PathOptions{Options: p.Opts, Lambdas: list, NLambda: r.NLambda, MinRatio: r.MinRatio}
 }
 
 // Choose fits the model fit's λ rule asks for: at the given λ, at
@@ -81,7 +83,8 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 	case AIC, BIC:
 		return r.criterion(p, res)
 	case Fixed:
-		m, err := estimator.Fit(p.Data, p.Pen, r.Lambda.Value, &p.Opts)
+		lambda, _ := r.Lambda.At(p.N)
+		m, err := estimator.Fit(p.Data, p.Pen, lambda, &p.Opts)
 		return m, r.explain(p, err, false)
 	}
 	return nil, errors.New("request: lambda " + r.Lambda.Text + " is the caller's to fit")
@@ -89,7 +92,7 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 
 // Path fits the request's grid.
 func (r *Request) Path(p *Problem) (*estimator.Path, error) {
-	po := r.PathOptions(p.Opts)
+	po := r.PathOptions(p)
 	po.Progress = p.Progress
 	path, err := estimator.FitPath(p.Data, p.Pen, po)
 	if err == nil {
@@ -107,7 +110,7 @@ func (r *Request) CrossValidate(p *Problem, cmd Command) (*estimator.CV, error) 
 			return nil, r.explain(p, err, false)
 		}
 	}
-	co := &estimator.CVOptions{PathOptions: *r.PathOptions(p.Opts), Folds: r.Folds, Seed: r.Seed, FoldID: p.FoldID, Measure: r.TypeMeasure}
+	co := &estimator.CVOptions{PathOptions: *r.PathOptions(p), Folds: r.Folds, Seed: r.Seed, FoldID: p.FoldID, Measure: r.TypeMeasure}
 	co.Progress = p.Progress
 	cv, err := estimator.CrossValidate(p.Data, p.Pen, co)
 	return cv, r.explain(p, err, r.Lambda.List == nil)
@@ -150,7 +153,7 @@ func (r *Request) Chosen(cv *estimator.CV, rule string, family bool, res *report
 // or BIC, noting the choice in res.
 func (r *Request) criterion(p *Problem, res *report.Fit) (*estimator.Model, error) {
 	which := r.Lambda.Criterion()
-	path, err := estimator.FitPath(p.Data, p.Pen, r.PathOptions(p.Opts))
+	path, err := estimator.FitPath(p.Data, p.Pen, r.PathOptions(p))
 	if err != nil {
 		return nil, r.explain(p, err, true)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
 )
 
 // LambdaKind is the λ rule a request asks for.
@@ -45,8 +46,32 @@ type Lambda struct {
 	// List is the grid of path and cv, decreasing; nil for the generated
 	// grid. Set by Parse.
 	List []float64
+	// Glmnet reports values on glmnet's scale, λ/(2n) (the option
+	// lambda-glmnet): At converts them.
+	Glmnet bool
 	// word reports a JSON string (a rule's name), list a JSON list.
 	word, list bool
+}
+
+// At returns Value and List on the objective's scale for n observations
+// (datafit.FromGlmnet when Glmnet).
+func (l *Lambda) At(n int) (float64, []float64) {
+	if !l.Glmnet {
+		return l.Value, l.List
+	}
+	var list []float64
+	for _, v := range l.List {
+		list = append(list, datafit.FromGlmnet(v, n))
+	}
+	return datafit.FromGlmnet(l.Value, n), list
+}
+
+// name is the option's name.
+func (l *Lambda) name() string {
+	if l.Glmnet {
+		return "lambda-glmnet"
+	}
+	return "lambda"
 }
 
 // UnmarshalJSON keeps a number, a string or a list of numbers as Text.
@@ -92,7 +117,7 @@ func (l *Lambda) Parse(cmd Command, given bool, d Dialect) error {
 			return nil
 		}
 		if l.word {
-			return fmt.Errorf("%s must be a list of numbers > 0, got %q", d.o("lambda"), l.Text)
+			return fmt.Errorf("%s must be a list of numbers > 0, got %q", d.o(l.name()), l.Text)
 		}
 		return l.parseGrid(cmd, d)
 	}
@@ -110,10 +135,10 @@ func (l *Lambda) Parse(cmd Command, given bool, d Dialect) error {
 	}
 	v, err := strconv.ParseFloat(l.Text, 64)
 	if l.list || err != nil || !(v >= 0) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s must be a finite non-negative number, %s, got %q", d.o("lambda"), forms, l.Text)
+		return fmt.Errorf("%s must be a finite non-negative number, %s, got %q", d.o(l.name()), forms, l.Text)
 	}
 	if data.Underflows(l.Text, v) {
-		return fmt.Errorf("%s %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give %s 0 for that", d.o("lambda"), l.Text, d.o("lambda"))
+		return fmt.Errorf("%s %s is below the smallest float64 (about 5e-324) and would be 0, the unpenalised fit; give %s 0 for that", d.o(l.name()), l.Text, d.o(l.name()))
 	}
 	l.Kind, l.Value = Fixed, v
 	return nil
@@ -128,22 +153,43 @@ func (l *Lambda) parseGrid(cmd Command, d Dialect) error {
 	for i, p := range parts {
 		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err == nil && data.Underflows(p, v) {
-			return fmt.Errorf("%s: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", d.o("lambda"), i+1, data.ShortText(p))
+			return fmt.Errorf("%s: value %d, %s, is below the smallest float64 (about 5e-324) and would be 0", d.o(l.name()), i+1, data.ShortText(p))
 		}
 		if err != nil || !(v > 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("%s: value %d, %s, is not a finite number > 0 (%s takes lambda values on the paper scale, comma separated; leave %s out for the generated grid)",
-				d.o("lambda"), i+1, data.ShortText(p), cmd, d.o("lambda"))
+				d.o(l.name()), i+1, data.ShortText(p), cmd, d.o(l.name()))
 		}
 		if k := slices.Index(grid, v); k >= 0 {
-			return fmt.Errorf("%s: values %d and %d are the same lambda, %v", d.o("lambda"), k+1, i+1, v)
+			return fmt.Errorf("%s: values %d and %d are the same lambda, %v", d.o(l.name()), k+1, i+1, v)
 		}
 		grid = append(grid, v)
 	}
 	if cmd == "cv" && len(grid) < 2 {
-		return fmt.Errorf("%s: cv needs at least two lambda values (as cv.glmnet); for one lambda use %s %s %s", d.o("lambda"), d.c("fit"), d.o("lambda"), l.Text)
+		return fmt.Errorf("%s: cv needs at least two lambda values (as cv.glmnet); for one lambda use %s %s %s", d.o(l.name()), d.c("fit"), d.o(l.name()), l.Text)
 	}
 	slices.Sort(grid)
 	slices.Reverse(grid)
 	l.List = grid
+	return nil
+}
+
+// ParseLambda reads lambda, or lambda-glmnet (a number, or for path and
+// cv a list, on glmnet's scale λ/(2n)), into Lambda for command cmd.
+func (r *Request) ParseLambda(cmd Command) error {
+	if !r.Given["lambda-glmnet"] {
+		return r.Lambda.Parse(cmd, r.Given["lambda"], r.Dialect)
+	}
+	d, l := r.Dialect, r.LambdaGlmnet
+	if r.Given["lambda"] {
+		return fmt.Errorf("%s does not combine with %s: give lambda on one scale", d.o("lambda-glmnet"), d.o("lambda"))
+	}
+	l.Glmnet = true
+	if err := l.Parse(cmd, true, d); err != nil {
+		return err
+	}
+	if l.Kind != Fixed && l.Kind != Grid {
+		return fmt.Errorf("%s must be a number on glmnet's scale (lambda/(2n)), got %q", d.o("lambda-glmnet"), l.Text)
+	}
+	r.Lambda = l
 	return nil
 }

@@ -69,3 +69,31 @@ func TestLambdaGrid(t *testing.T) {
 	require.NoError(t, l.Parse("path", true, CommandLine))
 	require.Equal(t, []float64{5}, l.List)
 }
+
+// TestLambdaGlmnet: lambda-glmnet is λ/(2n), a number or a list, given
+// instead of lambda, converted by At.
+func TestLambdaGlmnet(t *testing.T) {
+	r, err := Decode([]byte(`{"lambda-glmnet": 0.25}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Validate("fit"))
+	v, _ := r.Lambda.At(10)
+	require.Equal(t, Fixed, r.Lambda.Kind)
+	require.Equal(t, 5.0, v)
+	r, err = Decode([]byte(`{"lambda-glmnet": [0.1, 0.2]}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Validate("cv"))
+	_, list := r.Lambda.At(5)
+	require.Equal(t, []float64{2, 1}, list)
+	for raw, want := range map[string]string{
+		`{"lambda-glmnet": 1, "lambda": 2}`: "lambda-glmnet does not combine with lambda",
+		`{"lambda-glmnet": "cv"}`:           `lambda-glmnet must be a number on glmnet's scale (lambda/(2n)), got "cv"`,
+		`{"lambda-glmnet": -1}`:             `lambda-glmnet must be a finite non-negative number`,
+	} {
+		r, err := Decode([]byte(raw))
+		require.NoError(t, err)
+		require.ErrorContains(t, r.Validate("fit"), want, raw)
+	}
+	r, err = Decode([]byte(`{"lambda-glmnet": 1, "folds": 5}`))
+	require.NoError(t, err)
+	require.EqualError(t, r.Validate("fit"), "folds applies to cross-validation only (cv, or fit lambda cv), not to a fit at one lambda (lambda-glmnet 1)")
+}

@@ -48,25 +48,28 @@ type Request struct {
 	// Factors describe the factor columns, in the order of the codes.
 	Factors []FactorInfo `json:"factors"`
 
-	Family      string      `json:"family"`
-	Penalty     string      `json:"penalty"`
-	Nu          *float64    `json:"nu"`
-	Lambda      Lambda      `json:"lambda"`
-	Rule        string      `json:"rule"`
-	Folds       int         `json:"folds"`
-	Seed        uint64      `json:"seed"`
-	FoldID      []int       `json:"foldid"`
-	TypeMeasure string      `json:"type-measure"`
-	NLambda     int         `json:"nlambda"`
-	MinRatio    float64     `json:"min-ratio"`
-	Tol         float64     `json:"tol"`
-	MaxIter     int         `json:"max-iter"`
-	NoIntercept bool        `json:"no-intercept"`
-	Standardize bool        `json:"standardize"`
-	Relax       bool        `json:"relax"`
-	Exclude     []string    `json:"exclude"`
-	Groups      Labels      `json:"groups"`
-	G           [][]float64 `json:"G"`
+	Family  string   `json:"family"`
+	Penalty string   `json:"penalty"`
+	Nu      *float64 `json:"nu"`
+	Lambda  Lambda   `json:"lambda"`
+	// LambdaGlmnet is λ on glmnet's scale, λ/(2n), instead of lambda
+	// (ParseLambda).
+	LambdaGlmnet Lambda      `json:"lambda-glmnet"`
+	Rule         string      `json:"rule"`
+	Folds        int         `json:"folds"`
+	Seed         uint64      `json:"seed"`
+	FoldID       []int       `json:"foldid"`
+	TypeMeasure  string      `json:"type-measure"`
+	NLambda      int         `json:"nlambda"`
+	MinRatio     float64     `json:"min-ratio"`
+	Tol          float64     `json:"tol"`
+	MaxIter      int         `json:"max-iter"`
+	NoIntercept  bool        `json:"no-intercept"`
+	Standardize  bool        `json:"standardize"`
+	Relax        bool        `json:"relax"`
+	Exclude      []string    `json:"exclude"`
+	Groups       Labels      `json:"groups"`
+	G            [][]float64 `json:"G"`
 
 	PenaltyFactor []float64 `json:"penalty-factor"`
 
@@ -198,7 +201,7 @@ func Decode(raw []byte) (*Request, error) {
 // (Check, CheckEffect), before any data are read. Offset, Weighted,
 // Route and Progress must be set.
 func (r *Request) Validate(cmd Command) error {
-	if err := r.Lambda.Parse(cmd, r.Given["lambda"], r.Dialect); err != nil {
+	if err := r.ParseLambda(cmd); err != nil {
 		return Error{err}
 	}
 	if err := r.Check(cmd); err != nil {

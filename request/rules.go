@@ -65,7 +65,7 @@ func (r *Request) route() Route {
 func (r *Request) cvMode(cmd Command) (bool, string) {
 	d := r.Dialect
 	cv := cmd == "cv" || cmd == "fit" && r.Lambda.OnGrid()
-	mode := map[string]string{"fit": "a fit at one lambda (" + d.o("lambda") + " " + r.Lambda.Text + ")", "path": d.c("path"), "cv": d.c("cv")}[cmd]
+	mode := map[string]string{"fit": "a fit at one lambda (" + d.o(r.Lambda.name()) + " " + r.Lambda.Text + ")", "path": d.c("path"), "cv": d.c("cv")}[cmd]
 	return cv, mode
 }
 

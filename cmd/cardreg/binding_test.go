@@ -224,3 +224,27 @@ func TestOneRefusal(t *testing.T) {
 		require.Equal(t, cli, strings.TrimPrefix(err.Error(), "options: "), "%s %v / %s", c.cmd, c.args, c.opts)
 	}
 }
+
+// TestLambdaGlmnetScale: --lambda-glmnet g fits at λ = 2n·g, as --lambda
+// 2n·g, on the command line and through the bindings (n = 400 rows).
+func TestLambdaGlmnetScale(t *testing.T) {
+	path := "../../examples/cardinality.csv"
+	fit := func(args ...string) map[string]any {
+		res := cardreg(t, append(append([]string{"fit", "--format", "json"}, args...), path)...)
+		require.Equal(t, 0, res.code, res.stderr)
+		var d map[string]any
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &d))
+		return d
+	}
+	byGlmnet, byLambda := fit("--lambda-glmnet", "0.0125"), fit("--lambda", "10")
+	require.Equal(t, 10.0, byGlmnet["lambda"])
+	require.Equal(t, byLambda["coefficients"], byGlmnet["coefficients"])
+	in, opts, _ := csvInput(t, path, "y")
+	opts["lambda-glmnet"] = 0.0125
+	raw, _ := json.Marshal(opts)
+	r, err := binding.Fit(in, raw)
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(r.JSON(), &got))
+	require.Equal(t, byLambda["coefficients"], got["coefficients"])
+}

@@ -50,6 +50,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	f.NLambda = solver.DefaultNLambda // fit's cv, aic and bic grid (path and cv: --nlambda)
 	fs.StringVar(&f.Penalty, "penalty", "cardinality", request.OrList(penalty.Names(nil))+" (general with --G); with factor predictors (text columns, --factor, --ordinal), each factor gets its own block and --penalty names the numeric predictors': "+request.OrList(factor.NumericPenalties))
 	fs.StringVar(&f.Lambda.Text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, aic or bic (the smallest information criterion along the generated path: deviance + 2 df or log(n) df, gaussian n log(RSS/n) + ...; df the distinct non-zero coefficient values, per factor its distinct non-zero level effects, plus the unpenalised predictors), or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
+	fs.StringVar(&f.LambdaGlmnet.Text, "lambda-glmnet", "", "instead of --lambda, lambda on glmnet's scale, lambda / (2n): a number (path and cv: a list, comma separated)")
 	fs.Float64Var(&f.Sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.T, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.Rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
@@ -262,7 +263,7 @@ func (f *fitFlags) validate() error {
 	if f.nu.set {
 		f.Nu = &f.nu.v
 	}
-	if err := f.Lambda.Parse(f.cmd, f.Given["lambda"], f.Dialect); err != nil {
+	if err := f.ParseLambda(f.cmd); err != nil {
 		return usageError{err}
 	}
 	for _, check := range []func() error{f.validateResponses, func() error { return asUsage(f.Check(f.cmd)) }, f.validateFormat, f.validateFactors} {

@@ -184,7 +184,7 @@ func TestDBRefusesFactorFlags(t *testing.T) {
 // refuses it there: a flag added later fails this test until it is
 // placed.
 func TestEveryFlagHasARoute(t *testing.T) {
-	everywhere := "penalty lambda sigma t rule nu target responses groups drop predictors G folds seed tol max-iter " +
+	everywhere := "penalty lambda lambda-glmnet sigma t rule nu target responses groups drop predictors G folds seed tol max-iter " +
 		"standardize format weights foldid memory progress out save-model family offset type-measure " +
 		"nlambda min-ratio plot relax no-intercept db stream"
 	honoured := map[request.Route]string{
