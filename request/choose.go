@@ -8,6 +8,7 @@ import (
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Problem is what a λ rule fits on: the data, the penalty and the
@@ -38,6 +39,10 @@ type Problem struct {
 	Read      InputsFunc
 	// MultiResponse reports several responses (no diagnosis of λ_max).
 	MultiResponse bool
+	// X and Y are the rows in memory (Theorem 2's λ), nil otherwise; Nu
+	// is the penalty's ν (Built.Nu).
+	X, Y *mat.Dense
+	Nu   float64
 }
 
 // explain words err, the error of a fit (generated: on the generated
@@ -66,9 +71,9 @@ func (r *Request) PathOptions(p *Problem) *estimator.PathOptions {
 }
 
 // Choose fits the model fit's λ rule asks for: at the given λ, at
-// λ_min or λ_1se (Rule) of cross-validation, or at the smallest AIC or
-// BIC along the generated path; res notes the choice. Theorem 2's λ is
-// the caller's (it needs the rows and σ).
+// λ_min or λ_1se (Rule) of cross-validation, at the smallest AIC or BIC
+// along the generated path, or at Theorem 2's λ (the rows p.X, p.Y in
+// memory); res notes the choice.
 func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) {
 	switch r.Lambda.Kind {
 	case CV:
@@ -82,12 +87,14 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 		return r.Chosen(cv, r.Rule, p.Family, res), nil
 	case AIC, BIC:
 		return r.criterion(p, res)
+	case Theory:
+		return r.theory(p, res)
 	case Fixed:
 		lambda, _ := r.Lambda.At(p.N)
 		m, err := estimator.Fit(p.Data, p.Pen, lambda, &p.Opts)
 		return m, r.explain(p, err, false)
 	}
-	return nil, errors.New("request: lambda " + r.Lambda.Text + " is the caller's to fit")
+	return nil, errors.New("request: lambda " + r.Lambda.Text + " has no rule")
 }
 
 // Path fits the request's grid.
@@ -201,6 +208,6 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 		return nil, nil, err
 	}
 	opts.Unpenalized = b.Unpenalized
-	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read,
+	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read, Nu: b.Nu,
 		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }}, b, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +17,6 @@ import (
 	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/sqlstats"
-	"github.com/cardsparse/cardreg/tensorreg"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -327,20 +325,15 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 		return nil, err
 	}
 	res := pr.result(f)
-	var model *estimator.Model
-	if f.Lambda.Kind == request.Theory {
-		model, err = pr.theoryModel(path, f, res)
-	} else {
-		var progress func(done, total int)
-		erase := func() {}
-		if f.Lambda.Kind == request.CV {
-			var stage func(string)
-			progress, stage, erase = stagedProgress(f.stderr, f.Progress, "cross-validating")
-			stage(preparing)
-		}
-		model, err = f.Choose(pr.request(path, f, progress), res)
-		erase()
+	var progress func(done, total int)
+	erase := func() {}
+	if f.Lambda.Kind == request.CV {
+		var stage func(string)
+		progress, stage, erase = stagedProgress(f.stderr, f.Progress, "cross-validating")
+		stage(preparing)
 	}
+	model, err := f.Choose(pr.request(path, f, progress), res)
+	erase()
 	if err != nil {
 		return nil, err
 	}
@@ -357,7 +350,7 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 // its errors worded for the file path, its folds drawn by progress.
 func (pr *problem) request(path string, f *fitFlags, progress func(done, total int)) *request.Problem {
 	rp := *pr.fit
-	rp.FoldID, rp.Progress, rp.MultiResponse = pr.foldID, progress, len(pr.responses) != 1
+	rp.FoldID, rp.Progress, rp.MultiResponse, rp.X, rp.Y = pr.foldID, progress, len(pr.responses) != 1, pr.x, pr.y
 	rp.Explain = func(err error, _ bool) error { return pr.inFile(path, foldHint(err, f)) }
 	rp.Warn = func(err error) {
 		fmt.Fprintf(f.stderr, "cardreg %s: warning: %v; the fit is right, its λ (and the cv λ values) cannot be printed\n", f.cmd, err)
@@ -381,20 +374,6 @@ func (pr *problem) passes() int {
 		return 0
 	}
 	return pr.src.Passes()
-}
-
-// theoryModel fits at Theorem 2's λ (gaussian rows in memory).
-func (pr *problem) theoryModel(path string, f *fitFlags, res *report.Fit) (*estimator.Model, error) {
-	th, err := theoryLambda(pr.x, pr.y, pr.fit.Pen, pr.built.Nu, f)
-	if err == nil {
-		err = theoryOverflow(th, len(pr.names), len(pr.responses))
-	}
-	if err != nil {
-		return nil, data.InFile(path, err)
-	}
-	res.LambdaRule, res.Theory = "theory (Theorem 2)", th
-	m, err := estimator.Fit(pr.data, pr.fit.Pen, th.Lambda, &pr.fit.Opts)
-	return m, pr.inFile(path, err)
 }
 
 // readMatrix reads a headerless numeric CSV with p columns: the G of the
@@ -428,21 +407,4 @@ func parseGroups(s string, p int) ([]int, error) {
 		return nil, usagef("--groups%s has %d labels for %d predictors", from, len(parts), p)
 	}
 	return data.GroupIDs(parts), nil
-}
-
-// theoryLambda is tensorreg.TheoryLambda with the flags' σ and t.
-func theoryLambda(x, y *mat.Dense, pen penalty.Penalty, nu float64, f *fitFlags) (*report.Theory, error) {
-	th, err := tensorreg.TheoryLambda(x, y, pen, nu, f.Sigma, f.T, f.NoIntercept)
-	if errors.Is(err, tensorreg.ErrNoSigma) {
-		return nil, usagef("--lambda theory: %s; give --sigma", strings.TrimPrefix(err.Error(), "tensorreg: "))
-	}
-	if err != nil {
-		return nil, err
-	}
-	from := th.SigmaFrom
-	if from == "given" {
-		from = "--sigma"
-	}
-	return &report.Theory{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence, MG: th.MG,
-		Sigma: th.Sigma, SigmaFrom: from, T: th.T}, nil
 }

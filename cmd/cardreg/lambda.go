@@ -189,7 +189,7 @@ func regressionLambda(f *lambdaFlags) (*report.Lambda, error) {
 		return nil, usagef("%v", err)
 	}
 	th := &report.Theory{Lambda: rc.Lambda, LambdaT: rc.LambdaT, S: rc.S, Equivalence: rc.Equivalence, Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
-	if err := theoryOverflow(th, p, q); err != nil {
+	if err := request.TheoryOverflow(th, p, q, request.CommandLine); err != nil {
 		return nil, err
 	}
 	r := report.RegressionLambda(rc, report.RegressionInputs{MG: mg, Nu: nu, Sigma: f.sigma, T: f.t, N: x.RawMatrix().Rows, P: p, Penalty: f.penalty})
@@ -255,26 +255,6 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 		return nil, 0, data.NoPredictors(path, "")
 	}
 	return t.DenseExcept(ti), 1, nil
-}
-
-// theoryOverflow explains a Theorem 2 λ that overflows float64 by the
-// ingredient bounds blames, or returns nil when th.Lambda is finite.
-func theoryOverflow(th *report.Theory, p, q int) error {
-	rc := bounds.RegressionConstants{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence}
-	factor, over := rc.Overflowing(th.Sigma, th.T, p, q)
-	if !over {
-		return nil
-	}
-	const msg = "the theory lambda (Theorem 2) overflows float64 because of "
-	switch factor {
-	case bounds.Confidence:
-		return usagef(msg+"--t %g: log(p q / t) overflows; give a larger --t", th.T)
-	case bounds.Equivalence:
-		return usagef(msg+"nu: max(M_G, 1/nu) = %.3g; give a larger --nu", th.Equivalence)
-	case bounds.Noise:
-		return fmt.Errorf(msg+"sigma = %.3g (%s): rescale the response, or give a smaller --sigma", th.Sigma, th.SigmaFrom)
-	}
-	return fmt.Errorf(msg+"the predictors' scale: s = 2 max_j ||x_j||^2 / N = %.3g; rescale the predictors", th.S)
 }
 
 // networkOverflow explains a Theorem 1 λ (or a corollary's) that
