@@ -3,6 +3,7 @@ package datafit
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/kernel"
@@ -77,26 +78,83 @@ func unit(f Family, y, c, eta float64) (dev, d1, d2 float64) {
 	return f.Deviance(y, eta), d1, d2
 }
 
+// Kind is an entry of the family table: a family's name and, for a
+// family with a parameter, how ByName builds it from "name:value".
+type Kind struct {
+	// Name is the family's name without parameter ("tweedie").
+	Name string
+	// Param names the parameter ("P"), empty for a family without one.
+	Param string
+	// Help says what the parameter is and its range, for errors and
+	// usage.
+	Help string
+	// fixed is the family of a Kind without parameter.
+	fixed Family
+	// build returns the family of parameter value v, or why not.
+	build func(v float64) (Family, error)
+}
+
+// Spelling returns how a name is written: "tweedie:P", or the bare name.
+func (k Kind) Spelling() string {
+	if k.Param == "" {
+		return k.Name
+	}
+	return k.Name + ":" + k.Param
+}
+
 // registered lists the families ByName knows, in the order Names gives
 // them: adding a family is one entry here.
-var registered = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}
+var registered = []Kind{
+	{Name: "gaussian", fixed: Gaussian{}},
+	{Name: "binomial", fixed: Binomial{}},
+	{Name: "poisson", fixed: Poisson{}},
+	{Name: "gamma", fixed: Gamma{}},
+	{Name: "tweedie", Param: "P", Help: "the variance power, 1 < P < 2 (e.g. tweedie:1.5)",
+		build: func(v float64) (Family, error) { return NewTweedie(v) }},
+	{Name: "negbin", Param: "THETA", Help: "the shape θ > 0, variance μ + μ²/θ (e.g. negbin:2)",
+		build: func(v float64) (Family, error) { return NewNegBin(v) }},
+}
 
-// Names returns the names of the families ByName knows.
+// Kinds returns the family table: every family ByName knows, with its
+// parameter.
+func Kinds() []Kind { return append([]Kind(nil), registered...) }
+
+// Names returns the names of the families ByName knows, a family with a
+// parameter as "name:PARAM" ("tweedie:P").
 func Names() []string {
 	names := make([]string, len(registered))
-	for i, f := range registered {
-		names[i] = f.Name()
+	for i, k := range registered {
+		names[i] = k.Spelling()
 	}
 	return names
 }
 
-// ByName returns the family called name (case-insensitive), one of Names.
+// ByName returns the family called name (case-insensitive), one of
+// Names, a family with a parameter written "name:value" ("tweedie:1.5",
+// "negbin:2"). The family's Name reads back to the same family.
 func ByName(name string) (Family, error) {
-	lower := strings.ToLower(name)
-	for _, f := range registered {
-		if f.Name() == lower {
-			return f, nil
+	base, arg, hasArg := strings.Cut(strings.ToLower(strings.TrimSpace(name)), ":")
+	for _, k := range registered {
+		if k.Name != base {
+			continue
 		}
+		switch {
+		case k.Param == "" && hasArg:
+			return nil, fmt.Errorf("datafit: the %s family takes no parameter (%q)", k.Name, name)
+		case k.Param == "":
+			return k.fixed, nil
+		case !hasArg || arg == "":
+			return nil, fmt.Errorf("datafit: the %s family needs its parameter: write %s with %s %s", k.Name, k.Spelling(), k.Param, k.Help)
+		}
+		v, err := strconv.ParseFloat(arg, 64)
+		if err != nil {
+			return nil, fmt.Errorf("datafit: family %q: %s is not a number (write %s with %s %s)", name, arg, k.Spelling(), k.Param, k.Help)
+		}
+		f, err := k.build(v)
+		if err != nil {
+			return nil, fmt.Errorf("datafit: family %q: %w", name, err)
+		}
+		return f, nil
 	}
 	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(Names(), ", "))
 }
@@ -320,3 +378,59 @@ func (Poisson) Conjugate(y, v float64) float64 {
 
 // Curvature returns +Inf: e^η is unbounded.
 func (Poisson) Curvature() float64 { return math.Inf(1) }
+
+// Aggregation says how observations sharing a design row (so a linear
+// predictor η up to their offsets oᵢ) combine into one row (ȳ, o_g) of
+// weight W = Σwᵢ whose deviance W·d(ȳ, o_g + η) is Σwᵢd(yᵢ, oᵢ + η) up to a
+// constant in η (estimator's compression of identical rows, and a
+// database's GROUP BY). The formulas are in package estimator
+// (compress.go); a family only names its kind.
+type Aggregation struct {
+	// Kind is how the rows combine.
+	Kind AggregationKind
+	// Power is a of AggregatePower.
+	Power float64
+}
+
+// AggregationKind is a kind of Aggregation.
+type AggregationKind int
+
+const (
+	// AggregateIdentical: only identical observations (design row,
+	// response and offset) combine, their weights summed (binomial: a
+	// response must stay 0 or 1). The default of a family that is not an
+	// Aggregator.
+	AggregateIdentical AggregationKind = iota
+	// AggregatePower: the deviance's η-terms are multiples of y·μ^(a−1)
+	// and μ^a with μ = e^η (log link: Poisson a = 1, Tweedie a = 2 − P,
+	// gamma a = 0, as the limit): o_g = log(Σwᵢe^(a·oᵢ)/W)/a (Σwᵢoᵢ/W for
+	// a = 0) and ȳ = Σwᵢyᵢe^((a−1)(oᵢ−o_g))/W.
+	AggregatePower
+	// AggregateSameOffset: the deviance's η-terms are linear in y and w at
+	// a fixed μ (negbin): rows with equal offsets combine, ȳ = Σwᵢyᵢ/W.
+	AggregateSameOffset
+	// AggregateShift: d depends on y − η alone (gaussian): ȳ =
+	// Σwᵢ(yᵢ − oᵢ)/W, no offset.
+	AggregateShift
+)
+
+// Aggregator is implemented by the families whose identical design rows
+// combine beyond identical observations (see Aggregation).
+type Aggregator interface {
+	Aggregation() Aggregation
+}
+
+// AggregationOf returns family f's Aggregation (AggregateIdentical for a
+// family that is not an Aggregator).
+func AggregationOf(f Family) Aggregation {
+	if a, ok := f.(Aggregator); ok {
+		return a.Aggregation()
+	}
+	return Aggregation{}
+}
+
+// Aggregation returns AggregateShift.
+func (Gaussian) Aggregation() Aggregation { return Aggregation{Kind: AggregateShift} }
+
+// Aggregation returns AggregatePower with a = 1.
+func (Poisson) Aggregation() Aggregation { return Aggregation{Kind: AggregatePower, Power: 1} }
