@@ -251,7 +251,7 @@ func (o *Options) defaults() {
 // check refuses values no flag takes, before any work.
 func (o *Options) check(cmd string) error {
 	if _, err := datafit.ByName(o.Family); err != nil {
-		return fmt.Errorf("unknown family %q (%s)", o.Family, strings.Join(datafit.Names(), ", "))
+		return errors.New(strings.TrimPrefix(err.Error(), "datafit: "))
 	}
 	if o.Nu != nil && (!(*o.Nu > 0) || math.IsInf(*o.Nu, 0)) {
 		return fmt.Errorf("nu must be a finite number > 0, got %v", *o.Nu)
