@@ -180,3 +180,35 @@ func TestTweedieName(t *testing.T) {
 		}
 	}
 }
+
+// TestTweedieConjugateBound checks the bound ConjugateSQL writes (in its Go
+// twin): never below the conjugate, equal to it (to rounding) at
+// v = ∂d/∂η(y, e), and its excess of the fourth order nearby (shrinking
+// about 10⁴ times from v − ∂d/∂η = 10⁻² to 10⁻³, relative).
+func TestTweedieConjugateBound(t *testing.T) {
+	for _, f := range tweedies[:3] {
+		for _, y := range []float64{0, 1e-3, 0.5, 3, 40} {
+			for _, e := range []float64{-3, -0.4, 0.7, 2.5} {
+				d1, _ := f.Derivs(y, e)
+				excess := map[float64]float64{}
+				for _, dv := range []float64{0, 1e-3, 1e-2, -1e-2, 0.1, -0.5, 2} {
+					v := d1 + dv*(1+math.Abs(d1))
+					exact, bound := f.Conjugate(y, v), f.tweedieConjugateBound(y, v, e)
+					if math.IsInf(exact, 1) {
+						continue
+					}
+					if bound < exact-1e-9*(1+math.Abs(exact)) {
+						t.Errorf("%s y=%v e=%v v=%v: bound %v below the conjugate %v", f.Name(), y, e, v, bound, exact)
+					}
+					if dv == 0 && math.Abs(bound-exact) > 1e-10*(1+math.Abs(exact)) {
+						t.Errorf("%s y=%v e=%v: bound %v, conjugate %v at v = ∂d/∂η", f.Name(), y, e, bound, exact)
+					}
+					excess[dv] = bound - exact
+				}
+				if a, b := excess[1e-2], excess[1e-3]; b > 1e-12 && a/b < 1e3 {
+					t.Errorf("%s y=%v e=%v: excess %v at 1e-2, %v at 1e-3: not of the fourth order", f.Name(), y, e, a, b)
+				}
+			}
+		}
+	}
+}

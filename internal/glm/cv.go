@@ -189,8 +189,8 @@ func checkFoldResponses(fam datafit.Family, y, w []float64, folds []int, f, k in
 }
 
 // foldResponses accumulates, row by row, what checkFoldResponses needs:
-// whether the training rows' responses are all one value (for Poisson,
-// zero) and how many rows hold another.
+// whether the training rows' responses are all one value (with poisson,
+// zero: the log-link families) and how many rows hold another.
 type foldResponses struct {
 	poisson     bool
 	ref         float64   // the first training response
@@ -199,13 +199,16 @@ type foldResponses struct {
 	rest, n     int
 }
 
-// newFoldResponses returns an accumulator for the binomial and Poisson
-// families, nil for the others.
+// newFoldResponses returns an accumulator for the families some of whose
+// responses put the intercept-only fit at infinity
+// (datafit.InterceptAtInfinity): one value alone (binomial's single
+// class), or zeros alone (the log-link counts and amounts), nil for the
+// others.
 func newFoldResponses(fam datafit.Family) *foldResponses {
-	switch fam.(type) {
-	case datafit.Binomial:
+	switch {
+	case datafit.InterceptAtInfinity(fam, 1, 1) != nil:
 		return &foldResponses{}
-	case datafit.Poisson:
+	case datafit.InterceptAtInfinity(fam, 0, 0) != nil:
 		return &foldResponses{poisson: true}
 	}
 	return nil
@@ -245,7 +248,7 @@ func (a *foldResponses) err(f, k int) error {
 	}
 	only := fmt.Sprintf("only y = %v", a.ref)
 	if a.poisson {
-		only = "only zero counts"
+		only = "only zero responses"
 	}
 	return &FoldError{Fold: f + 1, Folds: k, Only: only, Rest: a.rest, N: a.n}
 }

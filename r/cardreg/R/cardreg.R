@@ -189,6 +189,17 @@ check_choice <- function(v, choices, what) {
   v
 }
 
+# check_family returns the family's name: the first of the default
+# vector, else the one string given, which the library checks and parses
+# (a family with a parameter: "tweedie:1.5", "negbin:2").
+check_family <- function(v) {
+  if (length(v) > 1L && identical(v, families)) return(v[1L])
+  if (!is.character(v) || length(v) != 1L || is.na(v))
+    stopf("family must be one string: %s, or with a parameter tweedie:P, negbin:THETA",
+          paste0("\"", families, "\"", collapse = ", "))
+  v
+}
+
 cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma"),
                     penalty = c("cardinality", "lasso", "grouped", "ridge"),
                     lambda = NULL, nlambda = 100, lambda.min.ratio = NULL,
@@ -197,7 +208,7 @@ cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma")
                     intercept = TRUE, standardize = FALSE, relax = FALSE,
                     thresh = 1e-7, maxit = NULL, ...) {
   this.call <- match.call()
-  family <- check_choice(family, families, "family")
+  family <- check_family(family)
   penalty <- check_choice(penalty, penalties, "penalty")
   d <- prepare_x(x)
   n <- nrow(d$x)
@@ -236,7 +247,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     stopf("cv.cardreg's further arguments must be named")
   get <- function(name) if (name %in% names(cargs)) cargs[[name]] else formals(cardreg)[[name]]
   val <- function(name) eval(get(name))
-  family <- check_choice(val("family"), families, "family")
+  family <- check_family(val("family"))
   penalty <- check_choice(val("penalty"), penalties, "penalty")
   type.measure <- check_choice(type.measure,
                                c("default", "mse", "deviance", "class", "auc", "mae"),
