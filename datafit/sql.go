@@ -143,7 +143,7 @@ func (t Tweedie) d2SQL(e string) string {
 // above, there being no closed form. For y > 0, d is strongly convex:
 // ∂²d/∂η² ≥ m(y) = 2(P−1)y·μ*^(1−P)/(2−P) at μ* = ((P−1)/(2−P))²·y, its
 // minimum over η; so for any η₁, sup h ≤ h(η₁) + h'(η₁)²/(2m). η₁ is one
-// Newton step for h from e (h' = v − ∂d/∂η, h'' = −∂²d/∂η²), so that the
+// Newton step for h from e (h' = v − ∂d/∂η, h” = −∂²d/∂η²), so that the
 // bound is exact where v = ∂d/∂η(y, e) and its excess is of the fourth
 // order in v − ∂d/∂η(y, e) near there. For y = 0, Conjugate's closed form.
 func (t Tweedie) ConjugateSQL(v, e string) string {
