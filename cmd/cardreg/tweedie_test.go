@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/internal/rtest"
+	"github.com/cardsparse/cardreg/sqlstats"
 	"github.com/stretchr/testify/require"
 )
 
@@ -132,4 +133,32 @@ func TestTweedieCLI(t *testing.T) {
 		require.NoError(t, err)
 		require.InDelta(t, v, got[j], 1e-7, "coefficient %d", j)
 	}
+}
+
+// TestClickHouseTweedieCV: --family tweedie:1.5 with an offset, from a
+// Distributed table over two shards (--db), is fitted in rounds of scans
+// and gives the in-memory cv of the same rows and folds: the same λ, curve
+// (to 1e-4) and λ_min and λ_1se marks.
+func TestClickHouseTweedieCV(t *testing.T) {
+	u := os.Getenv("CARDREG_CLICKHOUSE_URL")
+	if u == "" {
+		t.Skip("no ClickHouse cluster: run scripts/clickhouse/ci.sh, or start.sh and set CARDREG_CLICKHOUSE_URL")
+	}
+	shards := []sqlstats.HTTP{{URL: u}, {URL: strings.Replace(u, os.Getenv("CARDREG_CLICKHOUSE_PORT1"), os.Getenv("CARDREG_CLICKHOUSE_PORT2"), 1)}}
+	path := loadTable(t, shards, tweedieCSV(t, t.TempDir(), 2000, false), "tweedie", 5)
+	args := []string{"cv", "--nlambda", "30", "--foldid", "fold", "--target", "y", "--family", "tweedie:1.5", "--weights", "w", "--offset", "off"}
+	db := cardreg(t, append(args, "--db", u, "--table", "tweedie")...)
+	require.Zero(t, db.code, db.stderr)
+	mem := cardreg(t, append(args, path)...)
+	require.Zero(t, mem.code, mem.stderr)
+	got, want := cvCurve(t, db.stdout), cvCurve(t, mem.stdout)
+	require.Len(t, got, len(want))
+	for l := range want {
+		require.Equal(t, want[l][0], got[l][0], "λ %d", l)
+		gv, _ := strconv.ParseFloat(got[l][1], 64)
+		wv, _ := strconv.ParseFloat(want[l][1], 64)
+		require.InEpsilon(t, wv, gv, 1e-4, "λ %d", l)
+		require.Equal(t, want[l][2], got[l][2], "λ %d", l)
+	}
+	t.Log(db.stderr)
 }
