@@ -264,7 +264,7 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if !ok {
 		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
 	}
-	if _, bin := m.Family.(datafit.Binomial); typ == "class" && !bin {
+	if typ == "class" && !datafit.Classes(m.Family) {
 		return nil, fmt.Errorf("type class is for binomial models; this one is %s", m.Family.Name())
 	}
 	if err := r.checkPredictInput(in); err != nil {

@@ -49,3 +49,17 @@ func Predict(fam Family, eta float64, p Prediction) float64 {
 	}
 	return fam.Mean(eta)
 }
+
+// classifier is implemented by the families whose response is one of two
+// classes (binomial): they predict Class, and cross-validation scores
+// them by cv.glmnet's class measures.
+type classifier interface{ classes() }
+
+func (Binomial) classes() {}
+
+// Classes reports whether family fam's response is a class (binomial):
+// whether it predicts Class and is scored by misclassification and AUC.
+func Classes(fam Family) bool {
+	_, ok := fam.(classifier)
+	return ok
+}

@@ -158,7 +158,7 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, f *predictFl
 	if err != nil {
 		return err
 	}
-	if _, ok := fam.(datafit.Binomial); typ == "class" && !ok {
+	if typ == "class" && !datafit.Classes(fam) {
 		return usagef("--type class is for binomial models; this one is %s", m.Family)
 	}
 	pred, _ := datafit.PredictionByName(typ) // checked by runPredict

@@ -61,7 +61,7 @@ type CV struct {
 
 // Measures lists the valid type.measure names of a family.
 func Measures(fam datafit.Family) []string {
-	if _, ok := fam.(datafit.Binomial); ok {
+	if datafit.Classes(fam) {
 		return []string{"deviance", "mse", "mae", "class", "auc"}
 	}
 	if _, ok := fam.(datafit.Gaussian); ok {
@@ -495,7 +495,7 @@ func score(measure string, fam datafit.Family, y, eta, w []float64, extra float6
 	if measure == "auc" {
 		return auc(y, eta, w)
 	}
-	_, binomial := fam.(datafit.Binomial)
+	binomial := datafit.Classes(fam) // cv.glmnet's binomial measures
 	s, sw := extra, 0.0
 	for i, e := range eta {
 		mu := fam.Mean(e)

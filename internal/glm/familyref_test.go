@@ -165,3 +165,28 @@ func factorPenalty(t *testing.T, p int) penalty.Penalty {
 	require.NoError(t, err)
 	return pen
 }
+
+// pathMatchesGlmnet fits family fam's generated lasso path on tb and
+// checks it against glmnet's own path with the family object (its grid
+// and its stopping rule for a family object: glmnet.path stops when the
+// deviance ratio moves by less than fdev absolutely, the rule stopRule
+// gives every family but gaussian and Poisson): the same number of λ, the
+// same λ (to 1e-9) and deviance ratios within 1e-7.
+func pathMatchesGlmnet(t *testing.T, fam datafit.Family, tb *table) {
+	t.Helper()
+	n, _ := tb.x.Dims()
+	p, err := FitPath(tb.x, tb.y, penalty.L1{}, &PathOptions{Options: Options{Family: fam, Settings: solver.Settings{Tol: 1e-10}}})
+	require.NoError(t, err)
+	for k, m := range p.Models {
+		require.True(t, m.Converged, "λ %d: %v", k, m.Status)
+	}
+	path := filepath.Join(t.TempDir(), "path.csv")
+	tb.write(t, path)
+	ref := rscriptRows(t, "../../bench/glmfamily.R", "path", path, fam.Name())
+	require.Equal(t, len(ref), len(p.Models), "path length (ours: %s)", p.Note)
+	for k, m := range p.Models {
+		require.InEpsilon(t, ref[k][0], datafit.GlmnetLambda(p.Lambdas[k], n), 1e-9, "λ %d", k)
+		require.InDelta(t, ref[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+	}
+	t.Logf("%s: %d λ, last deviance ratio %.4f (%s)", fam.Name(), len(p.Models), p.Models[len(p.Models)-1].DevRatio, p.Note)
+}

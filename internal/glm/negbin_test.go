@@ -33,3 +33,11 @@ func TestNegBinCertified(t *testing.T) {
 	certified(t, fam, tb, penalty.Cardinality{Nu: 1})
 	certified(t, fam, tb, factorPenalty(t, 9))
 }
+
+// TestNegBinPath: the generated negbin (θ = 2) lasso path is glmnet's with
+// MASS's negative.binomial (pathMatchesGlmnet).
+func TestNegBinPath(t *testing.T) {
+	skipUnlessRPackage(t, "MASS")
+	fam := datafit.NegBin{Theta: 2}
+	pathMatchesGlmnet(t, fam, own(fam, 300, 10, 3))
+}

@@ -34,3 +34,11 @@ func TestTweedieCertified(t *testing.T) {
 		certified(t, fam, tb, factorPenalty(t, 9))
 	}
 }
+
+// TestTweediePath: the generated Tweedie (p = 1.5) lasso path is glmnet's
+// with statmod's tweedie (pathMatchesGlmnet).
+func TestTweediePath(t *testing.T) {
+	skipUnlessRPackage(t, "statmod")
+	fam := datafit.Tweedie{P: 1.5}
+	pathMatchesGlmnet(t, fam, own(fam, 300, 10, 3))
+}
