@@ -266,7 +266,7 @@ func (r *rounds) nullModel(s *trainSet, t *glmscan.Totals) error {
 	power := datafit.AggregationOf(r.fam).Kind == datafit.AggregatePower
 	switch {
 	case t.Offset && !power:
-		return unfit(fmt.Errorf("%s data with offsets", famName(r.fam)))
+		return unfit(fmt.Errorf("%s data with offsets (the family's intercept-only fit with offsets has no closed form in the totals of a scan)", famName(r.fam)))
 	case !(wy > 0):
 		return unfit(fmt.Errorf("every %s response is zero", famName(r.fam)))
 	}
