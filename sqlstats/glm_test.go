@@ -277,3 +277,18 @@ func FuzzArrays(f *testing.F) {
 		}
 	})
 }
+
+// noSQL is a family without SQL formulas (its methods are Family's only).
+type noSQL struct{ datafit.Family }
+
+// TestGLMScannerRefusesFamilyWithoutSQL: a family that writes no SQL
+// (datafit.SQLWriter) is refused by name before any query.
+func TestGLMScannerRefusesFamilyWithoutSQL(t *testing.T) {
+	src := Source{Table: "t", Columns: []string{"x", "y"}, Folds: 1}
+	_, err := NewGLMScanner(context.Background(), nil, src, "", noSQL{datafit.Tweedie{P: 1.5}})
+	require.ErrorContains(t, err, "the tweedie:1.5 family has no SQL formulas")
+	for _, fam := range sqlFamilies {
+		_, err := NewGLMScanner(context.Background(), nil, src, "", fam)
+		require.NoError(t, err, fam.Name())
+	}
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"flag"
-	"github.com/cardsparse/cardreg/datafit"
 	"slices"
 
 	"github.com/cardsparse/cardreg/factor"
@@ -149,8 +148,9 @@ func (f *fitFlags) streamRules(cmd string) []flagRule {
 }
 
 // dbRules refuse what --db cannot do: it aggregates numeric columns by
-// SQL (gaussian), or scans them in rounds (the families with SQL
-// formulas).
+// SQL (gaussian), or scans them in rounds (the other families: each
+// writes its formulas in SQL, datafit.SQLWriter; sqlstats refuses by name
+// a family that does not, before any query).
 func (f *fitFlags) dbRules(cmd string) []flagRule {
 	cv, mode := f.cvMode(cmd)
 	family := f.fam.family
@@ -159,7 +159,6 @@ func (f *fitFlags) dbRules(cmd string) []flagRule {
 		{flag: "sep", on: onDB, off: true, why: "is for data files, not --db"},
 		{flag: "drop-missing", on: onDB, off: true, why: "is for data files: --db refuses rows with NULL, NaN or infinite values"},
 		{flag: "lambda", on: onDB, off: f.lambda.theory(), why: "theory needs the rows: not available with --db"},
-		{flag: "family", on: onDB, off: family != "gaussian" && !sqlFamily(family), why: family + ": --db fits the gaussian family and the families that write their formulas in SQL (datafit.SQLWriter); this one does not: fit the rows from a file"},
 		{flag: "offset", on: onDB, off: family == "gaussian", why: "is for a --family other than gaussian with --db: a gaussian fit from --db is made from sums of squares, which take no offset (subtract it from the response in --query)"},
 		{flag: "penalty-factor", on: onDB, off: family == "gaussian", why: "is for a --family other than gaussian with --db (a gaussian fit from --db takes none yet): fit the rows from a file"},
 		{flag: "type-measure", on: onDB, off: family == "gaussian" && f.fam.typeMeasure != "mse", why: f.fam.typeMeasure + " is not scored for a gaussian fit from --db: it scores mse (the sums of squares give no other)"},
@@ -232,15 +231,4 @@ func (f *fitFlags) weightedStats() bool { return f.weights != "" && !f.familyFit
 // needing names the penalties that need the input in ("grouped").
 func needing(in penalty.Input) string {
 	return orList(penalty.Names(func(k penalty.Kind) bool { return k.Needs == in }))
-}
-
-// sqlFamily reports whether the family named name (valid or not: checked
-// elsewhere) writes its formulas in SQL, which --db's scans evaluate.
-func sqlFamily(name string) bool {
-	fam, err := datafit.ByName(name)
-	if err != nil {
-		return true // refused as unknown, not here
-	}
-	_, ok := fam.(datafit.SQLWriter)
-	return ok
 }
