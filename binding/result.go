@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
@@ -260,12 +259,9 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pred, ok := datafit.PredictionByName(typ)
-	if !ok {
-		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
-	}
-	if typ == "class" && !datafit.Classes(m.Family) {
-		return nil, fmt.Errorf("type class is for binomial models; this one is %s", m.Family.Name())
+	pred, err := predictionOf(m.Family, typ)
+	if err != nil {
+		return nil, err
 	}
 	if err := r.checkPredictInput(in); err != nil {
 		return nil, err

@@ -3,6 +3,7 @@ package datafit
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -79,52 +80,74 @@ func unit(f Family, y, c, eta float64) (dev, d1, d2 float64) {
 }
 
 // Kind is an entry of the family table: a family's name and, for a
-// family with a parameter, how ByName builds it from "name:value".
+// family with a parameter (a Parameterized family), how ByName builds it
+// from "name:value".
 type Kind struct {
 	// Name is the family's name without parameter ("tweedie").
 	Name string
-	// Param names the parameter ("P"), empty for a family without one.
-	Param string
-	// Help says what the parameter is and its range, for errors and
-	// usage.
-	Help string
-	// fixed is the family of a Kind without parameter.
-	fixed Family
-	// build returns the family of parameter value v, or why not.
+	// family is the family, or for one with a parameter its registry
+	// value (Families, the description's links and measures).
+	family Family
+	// build returns the family of parameter value v, or why not (nil for
+	// a family without parameter).
 	build func(v float64) (Family, error)
+}
+
+// Parameter returns the kind's parameter (ok false for a family without
+// one), as its family describes it.
+func (k Kind) Parameter() (par Parameter, ok bool) {
+	p, ok := k.family.(Parameterized)
+	if !ok || k.build == nil {
+		return Parameter{}, false
+	}
+	return p.Parameter(), true
 }
 
 // Spelling returns how a name is written: "tweedie:P", or the bare name.
 func (k Kind) Spelling() string {
-	if k.Param == "" {
-		return k.Name
+	if par, ok := k.Parameter(); ok {
+		return k.Name + ":" + par.Name
 	}
-	return k.Name + ":" + k.Param
+	return k.Name
+}
+
+// howTo says how to write the kind's name with its parameter.
+func (k Kind) howTo() string {
+	par, _ := k.Parameter()
+	return fmt.Sprintf("write %s with %s (e.g. %s)", k.Spelling(), par.Range, k.family.Name())
 }
 
 // registered lists the families ByName knows, in the order Names gives
 // them: adding a family is one entry here.
 var registered = []Kind{
-	{Name: "gaussian", fixed: Gaussian{}},
-	{Name: "binomial", fixed: Binomial{}},
-	{Name: "poisson", fixed: Poisson{}},
-	{Name: "gamma", fixed: Gamma{}},
-	{Name: "tweedie", Param: "P", Help: "the variance power, 1 < P < 2 (e.g. tweedie:1.5)",
-		build: func(v float64) (Family, error) { return NewTweedie(v) }},
-	{Name: "negbin", Param: "THETA", Help: "the shape θ > 0, variance μ + μ²/θ (e.g. negbin:2)",
-		build: func(v float64) (Family, error) { return NewNegBin(v) }},
+	{Name: "gaussian", family: Gaussian{}},
+	{Name: "binomial", family: Binomial{}},
+	{Name: "poisson", family: Poisson{}},
+	{Name: "gamma", family: Gamma{}},
+	{Name: "tweedie", family: Tweedie{P: 1.5}, build: func(v float64) (Family, error) { return NewTweedie(v) }},
+	{Name: "negbin", family: NegBin{Theta: 2}, build: func(v float64) (Family, error) { return NewNegBin(v) }},
 }
 
 // Kinds returns the family table: every family ByName knows, with its
 // parameter.
-func Kinds() []Kind { return append([]Kind(nil), registered...) }
+func Kinds() []Kind { return slices.Clone(registered) }
 
-// Names returns the names of the families ByName knows, a family with a
-// parameter as "name:PARAM" ("tweedie:P").
+// Families returns the families ByName knows, in the order of Names
+// (each as registered: a family with a parameter at its registry value).
+func Families() []Family {
+	out := make([]Family, len(registered))
+	for i, k := range registered {
+		out[i] = k.family
+	}
+	return out
+}
+
+// Names returns the names of the families ByName knows, without their
+// parameters ("tweedie"; Kind.Spelling writes "tweedie:P").
 func Names() []string {
 	names := make([]string, len(registered))
 	for i, k := range registered {
-		names[i] = k.Spelling()
+		names[i] = k.Name
 	}
 	return names
 }
@@ -139,16 +162,16 @@ func ByName(name string) (Family, error) {
 			continue
 		}
 		switch {
-		case k.Param == "" && hasArg:
+		case k.build == nil && hasArg:
 			return nil, fmt.Errorf("datafit: the %s family takes no parameter (%q)", k.Name, name)
-		case k.Param == "":
-			return k.fixed, nil
+		case k.build == nil:
+			return k.family, nil
 		case !hasArg || arg == "":
-			return nil, fmt.Errorf("datafit: the %s family needs its parameter: write %s with %s %s", k.Name, k.Spelling(), k.Param, k.Help)
+			return nil, fmt.Errorf("datafit: the %s family needs its parameter: %s", k.Name, k.howTo())
 		}
 		v, err := strconv.ParseFloat(arg, 64)
 		if err != nil {
-			return nil, fmt.Errorf("datafit: family %q: %s is not a number (write %s with %s %s)", name, arg, k.Spelling(), k.Param, k.Help)
+			return nil, fmt.Errorf("datafit: family %q: %s is not a number (%s)", name, arg, k.howTo())
 		}
 		f, err := k.build(v)
 		if err != nil {
@@ -156,7 +179,11 @@ func ByName(name string) (Family, error) {
 		}
 		return f, nil
 	}
-	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(Names(), ", "))
+	spelt := make([]string, len(registered))
+	for i, k := range registered {
+		spelt[i] = k.Spelling()
+	}
+	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(spelt, ", "))
 }
 
 // xlogx returns x·log x, with 0·log 0 = 0.

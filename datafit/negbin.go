@@ -120,3 +120,8 @@ func (NegBin) Aggregation() Aggregation { return Aggregation{Kind: AggregateSame
 
 // InterceptAtInfinity refuses counts all 0.
 func (f NegBin) InterceptAtInfinity(_, hi float64) error { return allZero(f, "count", hi) }
+
+// Parameter describes the shape θ.
+func (NegBin) Parameter() Parameter {
+	return Parameter{Name: "THETA", Range: "the shape θ > 0 (variance μ + μ²/θ)"}
+}

@@ -179,3 +179,8 @@ func (t Tweedie) Aggregation() Aggregation { return Aggregation{Kind: AggregateP
 
 // InterceptAtInfinity refuses responses all 0.
 func (t Tweedie) InterceptAtInfinity(_, hi float64) error { return allZero(t, "response", hi) }
+
+// Parameter describes the power P.
+func (Tweedie) Parameter() Parameter {
+	return Parameter{Name: "P", Range: "the variance power, 1 < P < 2"}
+}

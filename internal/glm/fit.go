@@ -263,8 +263,8 @@ func (pb *problem) fit(pen penalty.Penalty, lambda float64, init *mat.Dense) (*M
 	if pen == nil {
 		return nil, errors.New("glm: nil penalty")
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("glm: %w", err)
 	}
 	var start mat.Matrix
 	if init != nil {

@@ -145,9 +145,10 @@ func UnitScore(measure string, fam datafit.Family) func(y, eta float64) float64 
 	}
 }
 
+// famName names family f, nil meaning the gaussian.
 func famName(f datafit.Family) string {
 	if f == nil {
-		return "gaussian"
+		return datafit.Gaussian{}.Name()
 	}
 	return f.Name()
 }

@@ -40,8 +40,8 @@ type StreamResult struct {
 // Tolerances below about 1e-8 may not be reached: the Newton steps can
 // stall at a relative gap near 1e-9 (reported as not converged).
 func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*StreamResult, error) {
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("glm: %w", err)
 	}
 	s, null, err := newStream(src, p, pen, opts)
 	if err != nil {

@@ -289,8 +289,8 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err != nil {
 		return nil, err
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("lsfit: %w", err)
 	}
 	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
 	if err != nil {
@@ -311,8 +311,8 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("lsfit: %w", err)
 	}
 	_, isRidge := pen.(penalty.Ridge)
 	if isRidge || lambda == 0 {

@@ -44,5 +44,5 @@ test_that("a bad family parameter is the library's error", {
   expect_error(cardreg(d$x, d$y$poisson, family = "tweedie:2.5"), "1 < p < 2")
   expect_error(cardreg(d$x, d$y$poisson, family = "negbin:0"), "θ = 0 is not a finite number > 0|theta")
   expect_error(cardreg(d$x, d$y$poisson, family = "tweedie"), "tweedie:P")
-  expect_error(cardreg(d$x, d$y$poisson, family = c("poisson", "gamma")), "one string")
+  expect_error(cardreg(d$x, d$y$poisson, family = c("poisson", "gamma")), "one name")
 })
