@@ -179,11 +179,9 @@ func ByName(name string) (Family, error) {
 		}
 		return f, nil
 	}
-	spelt := make([]string, len(registered))
-	for i, k := range registered {
-		spelt[i] = k.Spelling()
-	}
-	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(spelt, ", "))
+	// The names as the bindings' describe call lists them; a name given
+	// without its parameter says how to write it (above).
+	return nil, fmt.Errorf("datafit: unknown family %q (%s)", name, strings.Join(Names(), ", "))
 }
 
 // xlogx returns x·log x, with 0·log 0 = 0.

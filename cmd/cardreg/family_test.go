@@ -128,7 +128,7 @@ func TestFamilyBadInput(t *testing.T) {
 		{[]string{"--family", "binomial", "--drop", "w,off,f"}, 1, []string{data + ":4: column \"y\"", "not 0 or 1"}},
 		{[]string{"--family", "poisson", "--weights", "w", "--drop", "off,f"}, 1, []string{":5: column \"w\"", "-1"}},
 		{[]string{"--family", "gamma", "--drop", "w,off,f"}, 1, []string{data + ":2: column \"y\"", "not a finite number > 0"}},
-		{[]string{"--family", "weibull"}, 2, []string{"--family: unknown family \"weibull\"", "tweedie:P"}},
+		{[]string{"--family", "weibull"}, 2, []string{"--family: unknown family \"weibull\"", "tweedie, negbin"}},
 		{[]string{"--family", "tweedie"}, 2, []string{"--family: the tweedie family needs its parameter", "tweedie:1.5"}},
 		{[]string{"--family", "tweedie:2.5"}, 2, []string{"1 < p < 2"}},
 		{[]string{"--family", "negbin:0"}, 2, []string{"θ = 0 is not a finite number > 0"}},
