@@ -1,13 +1,11 @@
-package binding
+package request
 
 import (
-	"fmt"
 	"strings"
 
-	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
-	"github.com/cardsparse/cardreg/internal/jsonx"
+	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 )
 
@@ -59,11 +57,11 @@ var inputOptions = map[penalty.Input]string{penalty.NeedsGroups: "groups", penal
 var measureTitles = map[string]string{"mse": "Mean-Squared Error", "mae": "Mean Absolute Error",
 	"class": "Misclassification Error", "auc": "AUC"}
 
-// Describe returns, as JSON, the families (name, link, parameter, the
-// cross-validation measures), the penalties (name, inputs) and the option
-// names each command accepts: what the C library's cardreg_describe
-// returns to the bindings.
-func Describe() ([]byte, error) {
+// Describe returns the description of the families (name, link,
+// parameter, the cross-validation measures), the penalties (name, inputs)
+// and the option names each command accepts, to be marshalled to JSON:
+// what the C library's cardreg_describe returns to the bindings.
+func Describe() any {
 	d := description{Options: map[string][]string{}}
 	names := datafit.Names()
 	for i, fam := range datafit.Families() {
@@ -80,7 +78,7 @@ func Describe() ([]byte, error) {
 	for _, cmd := range []string{"fit", "path", "cv"} {
 		d.Options[cmd] = commandOptions(cmd)
 	}
-	return jsonx.MarshalFinite(d)
+	return d
 }
 
 // describeFamily is the entry of the family called name (without its
@@ -104,56 +102,21 @@ func describeFamily(name string, fam datafit.Family) familyDoc {
 }
 
 // commandOptions returns the options command cmd accepts: those the
-// options' table (checkEffect) does not refuse in cmd when given alone,
-// with factors in the data and, for fit, λ cross-validated (the setting
-// in which fit honours most options).
-func commandOptions(cmd string) []string {
+// options' table (Rules) does not refuse in cmd when given alone, for
+// some penalty (groups is grouped's), with factors in the data and, for
+// fit, λ cross-validated (the setting in which fit honours most
+// options).
+func commandOptions(cmd Command) []string {
 	var out []string
-	for _, name := range optionNames() {
-		o := &Options{given: map[string]bool{name: true}, Factors: []FactorInfo{{}}}
-		if cmd == "fit" {
-			o.lambda.rule = "cv"
-		}
-		if o.checkEffect(cmd) == nil {
-			out = append(out, name)
+	for _, name := range OptionNames() {
+		for _, pen := range append(penalty.Names(nil), factor.NumericNone) {
+			r := &Request{Given: map[string]bool{name: true}, Factors: []FactorInfo{{}}, Penalty: pen, Dialect: JSON}
+			r.Defaults()
+			if r.Lambda.Parse(cmd, false, JSON) == nil && r.CheckEffect(cmd) == nil {
+				out = append(out, name)
+				break
+			}
 		}
 	}
 	return out
-}
-
-// Response returns the predictions typ ("link", "response" or "class")
-// of family (a name of datafit's registry, with its parameter) at the
-// linear predictors eta: the inverse link, in one home, for the bindings'
-// predictions from coefficients they hold (an interpolated λ, a model
-// saved and loaded again, a scikit-learn estimator).
-func Response(family string, eta []float64, typ string) ([]float64, error) {
-	fam, err := datafit.ByName(family)
-	if err != nil {
-		return nil, err
-	}
-	pred, err := predictionOf(fam, typ)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]float64, len(eta))
-	for i, v := range eta {
-		if v-v != 0 {
-			return nil, fmt.Errorf("data: row %d: the linear predictor %v is not a finite number", i+1, v)
-		}
-		out[i] = datafit.Predict(fam, v, pred)
-	}
-	return out, nil
-}
-
-// predictionOf reads typ, a prediction of glmnet's predict, for family
-// fam.
-func predictionOf(fam datafit.Family, typ string) (datafit.Prediction, error) {
-	pred, ok := datafit.PredictionByName(typ)
-	if !ok {
-		return 0, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
-	}
-	if typ == "class" && !datafit.Classes(fam) {
-		return 0, fmt.Errorf("type class is for binomial models; this one is %s", fam.Name())
-	}
-	return pred, nil
 }
