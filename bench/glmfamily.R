@@ -17,8 +17,10 @@
 #       given, and prints one line per lambda it kept: lambda, then
 #       dev.ratio.
 #
-# FAMILY is a glmnet family name, or gamma for Gamma(link = "log") (fitted
-# by glmnet's IRLS with epsnr = 1e-15 and thresh = 1e-16).
+# FAMILY is a glmnet family name, or gamma for Gamma(link = "log"),
+# tweedie:P for statmod::tweedie(var.power = P, link.power = 0), negbin:THETA
+# for MASS::negative.binomial(THETA) (family objects: fitted by glmnet's IRLS
+# with epsnr = 1e-15 and thresh = 1e-16).
 #
 # Scales: glmnet minimises dev/(2n) + lambda_glmnet * P(b) with the weights
 # rescaled to sum to n; cardreg minimises dev + lambda * h(b), so
@@ -39,12 +41,20 @@ if (args[1] == "export") {
 d <- read.csv(args[2])
 family <- args[3]
 thresh <- 1e-14
-if (family == "gamma") {
+family_object <- function(name) {
+  parts <- strsplit(name, ":", fixed = TRUE)[[1]]
+  switch(parts[1],
+         gamma = Gamma(link = "log"),
+         tweedie = statmod::tweedie(var.power = as.numeric(parts[2]), link.power = 0),
+         negbin = MASS::negative.binomial(as.numeric(parts[2])),
+         NULL)
+}
+if (!is.null(family_object(family))) {
   # glmnet fits a family object by IRLS, which stops once its objective
   # moves by less than epsnr (relative; default 1e-6), and wants thresh
   # below it: both tightened for the reference (fit_glmnet restores the
   # defaults: one R process runs every script of a test binary).
-  family <- Gamma(link = "log")
+  family <- family_object(family)
   glmnet.control(epsnr = 1e-15, mxitnr = 1000)
   thresh <- 1e-16
 }

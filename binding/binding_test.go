@@ -33,7 +33,7 @@ func rows(n, p int, fam string, seed uint64) (xr, xc, y []float64) {
 			if rng.Float64() < 1/(1+math.Exp(-eta)) {
 				y[i] = 1
 			}
-		case "poisson":
+		case "poisson", "tweedie:1.5", "negbin:2":
 			y[i] = float64(int(math.Exp(eta/2) + rng.Float64()*2))
 		default:
 			y[i] = eta + rng.NormFloat64()
@@ -55,7 +55,7 @@ func mustJSON(v any) []byte {
 // result does not change).
 func TestFitEqualsEstimator(t *testing.T) {
 	const n, p = 80, 6
-	for _, fam := range []string{"gaussian", "binomial", "poisson"} {
+	for _, fam := range []string{"gaussian", "binomial", "poisson", "tweedie:1.5", "negbin:2"} {
 		xr, xc, y := rows(n, p, fam, 3)
 		kind, _ := penalty.Lookup("cardinality")
 		pen, _, err := bounds.Build(kind, penalty.Inputs{P: p}, false)
@@ -257,7 +257,9 @@ func TestBadInput(t *testing.T) {
 		{good(), `{"lambda": 1, "lambda": 2}`, "options:"},
 		{good(), `{"lambda": "best"}`, "lambda must be a finite non-negative number, cv, aic or bic"},
 		{good(), `{"lambda": -1}`, `got "-1"`},
-		{good(), `{"family": "tweedie"}`, `unknown family "tweedie"`},
+		{good(), `{"family": "weibull"}`, `unknown family "weibull"`},
+		{good(), `{"family": "tweedie"}`, `the tweedie family needs its parameter: write tweedie:P`},
+		{good(), `{"family": "negbin:-2"}`, `θ = -2 is not a finite number > 0`},
 		{good(), `{"penalty": "elastic"}`, `unknown penalty "elastic"`},
 		{good(), `{"nu": 0}`, "nu must be a finite number > 0"},
 		{good(), `{"folds": 2}`, "folds must be at least 3"},

@@ -185,7 +185,9 @@ func CheckRow(fam Family, i int, x []float64, y, w, o float64) error {
 	if math.IsNaN(o) || math.IsInf(o, 0) {
 		return &RowError{Row: i, What: "offset", Err: fmt.Errorf("%v is not finite", o)}
 	}
-	if _, gauss := fam.(Gaussian); !gauss && math.Abs(o) > MaxOffset {
+	// Any link but the identity exponentiates η somewhere (the mean, or
+	// the deviance's terms).
+	if fam.Link() != "identity" && math.Abs(o) > MaxOffset {
 		return &RowError{Row: i, What: "offset", Err: fmt.Errorf("%v is beyond ±%d: e^η of the %s link leaves float64's range there, whatever the coefficients", o, MaxOffset, fam.Link())}
 	}
 	for j, v := range x {
@@ -212,18 +214,40 @@ func (d *Data) checkFittable(fam Family) error {
 
 // InterceptAtInfinity returns an error when responses between lo and hi
 // (the smallest and largest with weight) put family fam's intercept-only
-// fit at infinity, whatever the offsets: one binomial class, or Poisson
-// counts all 0.
+// fit at infinity, whatever the offsets: one binomial class, or counts
+// all 0 under a log link (an InterceptChecker says).
 func InterceptAtInfinity(fam Family, lo, hi float64) error {
-	switch fam.(type) {
-	case Binomial:
-		if lo == hi {
-			return fmt.Errorf("datafit: every binomial response is %v: a logistic model needs both classes", lo)
-		}
-	case Poisson:
-		if hi == 0 {
-			return errors.New("datafit: every poisson count is 0: the log-linear model's intercept is −∞")
-		}
+	if c, ok := fam.(InterceptChecker); ok {
+		return c.InterceptAtInfinity(lo, hi)
+	}
+	return nil
+}
+
+// InterceptChecker is implemented by the families some of whose
+// responses put the intercept-only fit at infinity.
+type InterceptChecker interface {
+	// InterceptAtInfinity returns an error, beginning "datafit: ", when
+	// responses between lo and hi (the smallest and largest with weight)
+	// do.
+	InterceptAtInfinity(lo, hi float64) error
+}
+
+// InterceptAtInfinity refuses a single class.
+func (Binomial) InterceptAtInfinity(lo, hi float64) error {
+	if lo == hi {
+		return fmt.Errorf("datafit: every binomial response is %v: a logistic model needs both classes", lo)
+	}
+	return nil
+}
+
+// InterceptAtInfinity refuses counts all 0.
+func (f Poisson) InterceptAtInfinity(_, hi float64) error { return allZero(f, "count", hi) }
+
+// allZero is the error of a log-link family whose responses (what), at
+// most hi, are all 0: the intercept-only fit is at −∞.
+func allZero(fam Family, what string, hi float64) error {
+	if hi == 0 {
+		return fmt.Errorf("datafit: every %s %s is 0: the log-linear model's intercept is −∞", fam.Name(), what)
 	}
 	return nil
 }

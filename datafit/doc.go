@@ -1,6 +1,7 @@
 // Package datafit holds the data fits of a penalised generalised linear
-// model: the response families (gaussian, binomial, poisson, gamma) and
-// the loss the solvers minimise for them.
+// model: the response families (gaussian, binomial, poisson, gamma,
+// tweedie:P, negbin:θ; a family with a parameter carries it in its name,
+// which ByName parses) and the loss the solvers minimise for them.
 //
 // # Objective
 //

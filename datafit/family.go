@@ -3,6 +3,8 @@ package datafit
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/internal/kernel"
@@ -77,28 +79,109 @@ func unit(f Family, y, c, eta float64) (dev, d1, d2 float64) {
 	return f.Deviance(y, eta), d1, d2
 }
 
+// Kind is an entry of the family table: a family's name and, for a
+// family with a parameter (a Parameterized family), how ByName builds it
+// from "name:value".
+type Kind struct {
+	// Name is the family's name without parameter ("tweedie").
+	Name string
+	// family is the family, or for one with a parameter its registry
+	// value (Families, the description's links and measures).
+	family Family
+	// build returns the family of parameter value v, or why not (nil for
+	// a family without parameter).
+	build func(v float64) (Family, error)
+}
+
+// Parameter returns the kind's parameter (ok false for a family without
+// one), as its family describes it.
+func (k Kind) Parameter() (par Parameter, ok bool) {
+	p, ok := k.family.(Parameterized)
+	if !ok || k.build == nil {
+		return Parameter{}, false
+	}
+	return p.Parameter(), true
+}
+
+// Spelling returns how a name is written: "tweedie:P", or the bare name.
+func (k Kind) Spelling() string {
+	if par, ok := k.Parameter(); ok {
+		return k.Name + ":" + par.Name
+	}
+	return k.Name
+}
+
+// howTo says how to write the kind's name with its parameter.
+func (k Kind) howTo() string {
+	par, _ := k.Parameter()
+	return fmt.Sprintf("write %s with %s (e.g. %s)", k.Spelling(), par.Range, k.family.Name())
+}
+
 // registered lists the families ByName knows, in the order Names gives
 // them: adding a family is one entry here.
-var registered = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}
+var registered = []Kind{
+	{Name: "gaussian", family: Gaussian{}},
+	{Name: "binomial", family: Binomial{}},
+	{Name: "poisson", family: Poisson{}},
+	{Name: "gamma", family: Gamma{}},
+	{Name: "tweedie", family: Tweedie{P: 1.5}, build: func(v float64) (Family, error) { return NewTweedie(v) }},
+	{Name: "negbin", family: NegBin{Theta: 2}, build: func(v float64) (Family, error) { return NewNegBin(v) }},
+}
 
-// Names returns the names of the families ByName knows.
+// Kinds returns the family table: every family ByName knows, with its
+// parameter.
+func Kinds() []Kind { return slices.Clone(registered) }
+
+// Families returns the families ByName knows, in the order of Names
+// (each as registered: a family with a parameter at its registry value).
+func Families() []Family {
+	out := make([]Family, len(registered))
+	for i, k := range registered {
+		out[i] = k.family
+	}
+	return out
+}
+
+// Names returns the names of the families ByName knows, without their
+// parameters ("tweedie"; Kind.Spelling writes "tweedie:P").
 func Names() []string {
 	names := make([]string, len(registered))
-	for i, f := range registered {
-		names[i] = f.Name()
+	for i, k := range registered {
+		names[i] = k.Name
 	}
 	return names
 }
 
-// ByName returns the family called name (case-insensitive), one of Names.
+// ByName returns the family called name (case-insensitive), one of
+// Names, a family with a parameter written "name:value" ("tweedie:1.5",
+// "negbin:2"). The family's Name reads back to the same family.
 func ByName(name string) (Family, error) {
-	lower := strings.ToLower(name)
-	for _, f := range registered {
-		if f.Name() == lower {
-			return f, nil
+	base, arg, hasArg := strings.Cut(strings.ToLower(strings.TrimSpace(name)), ":")
+	for _, k := range registered {
+		if k.Name != base {
+			continue
 		}
+		switch {
+		case k.build == nil && hasArg:
+			return nil, fmt.Errorf("datafit: the %s family takes no parameter (%q)", k.Name, name)
+		case k.build == nil:
+			return k.family, nil
+		case !hasArg || arg == "":
+			return nil, fmt.Errorf("datafit: the %s family needs its parameter: %s", k.Name, k.howTo())
+		}
+		v, err := strconv.ParseFloat(arg, 64)
+		if err != nil {
+			return nil, fmt.Errorf("datafit: family %q: %s is not a number (%s)", name, arg, k.howTo())
+		}
+		f, err := k.build(v)
+		if err != nil {
+			return nil, fmt.Errorf("datafit: family %q: %w", name, err)
+		}
+		return f, nil
 	}
-	return nil, fmt.Errorf("datafit: unknown family %q (want one of %s)", name, strings.Join(Names(), ", "))
+	// The names as the bindings' describe call lists them; a name given
+	// without its parameter says how to write it (above).
+	return nil, fmt.Errorf("datafit: unknown family %q (%s)", name, strings.Join(Names(), ", "))
 }
 
 // xlogx returns x·log x, with 0·log 0 = 0.
@@ -320,3 +403,59 @@ func (Poisson) Conjugate(y, v float64) float64 {
 
 // Curvature returns +Inf: e^η is unbounded.
 func (Poisson) Curvature() float64 { return math.Inf(1) }
+
+// Aggregation says how observations sharing a design row (so a linear
+// predictor η up to their offsets oᵢ) combine into one row (ȳ, o_g) of
+// weight W = Σwᵢ whose deviance W·d(ȳ, o_g + η) is Σwᵢd(yᵢ, oᵢ + η) up to a
+// constant in η (estimator's compression of identical rows, and a
+// database's GROUP BY). The formulas are in package estimator
+// (compress.go); a family only names its kind.
+type Aggregation struct {
+	// Kind is how the rows combine.
+	Kind AggregationKind
+	// Power is a of AggregatePower.
+	Power float64
+}
+
+// AggregationKind is a kind of Aggregation.
+type AggregationKind int
+
+const (
+	// AggregateIdentical: only identical observations (design row,
+	// response and offset) combine, their weights summed (binomial: a
+	// response must stay 0 or 1). The default of a family that is not an
+	// Aggregator.
+	AggregateIdentical AggregationKind = iota
+	// AggregatePower: the deviance's η-terms are multiples of y·μ^(a−1)
+	// and μ^a with μ = e^η (log link: Poisson a = 1, Tweedie a = 2 − P,
+	// gamma a = 0, as the limit): o_g = log(Σwᵢe^(a·oᵢ)/W)/a (Σwᵢoᵢ/W for
+	// a = 0) and ȳ = Σwᵢyᵢe^((a−1)(oᵢ−o_g))/W.
+	AggregatePower
+	// AggregateSameOffset: the deviance's η-terms are linear in y and w at
+	// a fixed μ (negbin): rows with equal offsets combine, ȳ = Σwᵢyᵢ/W.
+	AggregateSameOffset
+	// AggregateShift: d depends on y − η alone (gaussian): ȳ =
+	// Σwᵢ(yᵢ − oᵢ)/W, no offset.
+	AggregateShift
+)
+
+// Aggregator is implemented by the families whose identical design rows
+// combine beyond identical observations (see Aggregation).
+type Aggregator interface {
+	Aggregation() Aggregation
+}
+
+// AggregationOf returns family f's Aggregation (AggregateIdentical for a
+// family that is not an Aggregator).
+func AggregationOf(f Family) Aggregation {
+	if a, ok := f.(Aggregator); ok {
+		return a.Aggregation()
+	}
+	return Aggregation{}
+}
+
+// Aggregation returns AggregateShift.
+func (Gaussian) Aggregation() Aggregation { return Aggregation{Kind: AggregateShift} }
+
+// Aggregation returns AggregatePower with a = 1.
+func (Poisson) Aggregation() Aggregation { return Aggregation{Kind: AggregatePower, Power: 1} }

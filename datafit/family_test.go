@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-var families = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}}
+var families = []Family{Gaussian{}, Binomial{}, Poisson{}, Gamma{}, Tweedie{1.5}, NegBin{2}}
 
 func responses(f Family) []float64 {
 	switch f.(type) {
@@ -16,6 +16,8 @@ func responses(f Family) []float64 {
 		return []float64{0, 0.5, 3, 40}
 	case Gamma:
 		return []float64{0.01, 0.5, 3, 40}
+	case Tweedie, NegBin:
+		return []float64{0, 0.5, 3, 40}
 	}
 	return []float64{-2, 0, 1.5}
 }

@@ -72,3 +72,7 @@ func (Gamma) DualScale(y float64) float64 { return 5 + 4*math.Abs(math.Log(y)) }
 
 // Curvature returns +Inf: 2y e^−η is unbounded as η → −∞.
 func (Gamma) Curvature() float64 { return math.Inf(1) }
+
+// Aggregation returns AggregatePower with a = 0: the terms of d in η are
+// y·e^−η and η.
+func (Gamma) Aggregation() Aggregation { return Aggregation{Kind: AggregatePower, Power: 0} }

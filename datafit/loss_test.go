@@ -39,6 +39,12 @@ func sample(f Family, n int, beta []float64, seed uint64) *Data {
 			y[i] = float64(poisson(r, f.Mean(eta)))
 		case Gamma:
 			y[i] = gammaDraw(r, f.Mean(eta))
+		case Tweedie: // zero or a gamma amount: a compound Poisson–gamma stand-in
+			if r.Float64() < 0.6 {
+				y[i] = gammaDraw(r, f.Mean(eta)/0.6)
+			}
+		case NegBin: // Poisson of a gamma mean of shape θ
+			y[i] = float64(poisson(r, f.Mean(eta)*r.ExpFloat64()))
 		default:
 			y[i] = eta + r.NormFloat64()
 		}

@@ -1,14 +1,12 @@
 package datafit
 
-import "slices"
-
 // Parameter describes a family's parameter, written after the family's
 // name and a colon ("tweedie:1.5", "negbin:2").
 type Parameter struct {
-	// Name is the parameter's name as the family's documentation writes
-	// it ("p", "theta").
+	// Name is the parameter's name as a family's name spells it after the
+	// colon ("P" in tweedie:P, "THETA" in negbin:THETA).
 	Name string `json:"name"`
-	// Range says in words which values the family accepts ("1 < p < 2").
+	// Range says which values the family accepts ("1 < P < 2").
 	Range string `json:"range"`
 }
 
@@ -20,7 +18,3 @@ type Parameterized interface {
 	// Parameter describes the family's parameter.
 	Parameter() Parameter
 }
-
-// Families returns the families ByName knows, in the order of Names
-// (each as registered: a family with a parameter at its registry value).
-func Families() []Family { return slices.Clone(registered) }

@@ -52,6 +52,20 @@ func Predict(fam Family, eta float64, p Prediction) float64 {
 	return fam.Mean(eta)
 }
 
+// classifier is implemented by the families whose response is one of two
+// classes (binomial): they predict Class, and cross-validation scores
+// them by cv.glmnet's class measures.
+type classifier interface{ classes() }
+
+func (Binomial) classes() {}
+
+// Classes reports whether family fam's response is a class (binomial):
+// whether it predicts Class and is scored by misclassification and AUC.
+func Classes(fam Family) bool {
+	_, ok := fam.(classifier)
+	return ok
+}
+
 // PredictionFor returns the prediction glmnet calls typ for a model of
 // family fam: an error for a name other than link, response or class,
 // and for class of a family that is not binomial. The errors begin with
@@ -61,7 +75,7 @@ func PredictionFor(fam Family, typ string) (Prediction, error) {
 	if !ok {
 		return 0, fmt.Errorf("must be link, response or class, got %q", typ)
 	}
-	if _, bin := fam.(Binomial); p == Class && !bin {
+	if p == Class && !Classes(fam) {
 		return 0, fmt.Errorf("class is for binomial models; this one is %s", fam.Name())
 	}
 	return p, nil

@@ -35,20 +35,27 @@ import (
 //
 //   - gaussian, d = (y − η)²: with zᵢ = yᵢ − oᵢ, ȳ = Σwᵢzᵢ/W and o_g = 0;
 //     Σwᵢ(zᵢ − η)² = W(ȳ − η)² + Σwᵢ(zᵢ − ȳ)².
-//   - poisson, d = 2[y log y − y − yη + e^η]: ȳ = Σwᵢyᵢ/W and
-//     o_g = log(Σwᵢe^{oᵢ}/W); the terms in η, −2ηΣwᵢyᵢ and 2e^ηΣwᵢe^{oᵢ},
-//     are W's −2ηWȳ and 2e^η·We^{o_g}.
-//   - gamma, d = 2[y e^{−η} + η − log y − 1]: o_g = Σwᵢoᵢ/W and
-//     ȳ = Σwᵢyᵢe^{o_g−oᵢ}/W; the terms in η, 2e^{−η}Σwᵢyᵢe^{−oᵢ} and 2Wη,
-//     are W's 2e^{−η}Wȳe^{−o_g} and 2Wη.
-//   - binomial, and every family when a measure needs the rows' own
-//     values: the response and the offset join the key, so the group's
-//     rows are the same observation repeated, and W·d(y, o + η) is their
-//     sum exactly (c_g = 0). Binomial responses must stay 0 or 1.
+//   - a log-link family whose deviance's terms in η are multiples of
+//     y·μ^(a−1) and μ^a, μ = e^η (datafit.AggregatePower: poisson a = 1,
+//     Tweedie a = 2 − p, gamma a = 0): o_g = log(Σwᵢe^{a·oᵢ}/W)/a and
+//     ȳ = Σwᵢyᵢe^{(a−1)(oᵢ−o_g)}/W, for then Σwᵢyᵢe^{(a−1)(oᵢ+η)} =
+//     Wȳe^{(a−1)(o_g+η)} and Σwᵢe^{a(oᵢ+η)} = We^{a(o_g+η)}. At a = 0
+//     (gamma, d = 2[y e^{−η} + η − log y − 1], whose terms in η are
+//     y·e^{−η} and η) o_g is the limit Σwᵢoᵢ/W. Poisson: ȳ = Σwᵢyᵢ/W and
+//     o_g = log(Σwᵢe^{oᵢ}/W).
+//   - negbin (datafit.AggregateSameOffset), d = 2[c(y) − yη +
+//     (y + θ)log(e^η + θ)]: linear in y and w at a fixed μ, but
+//     log(e^{o+η} + θ) does not factor over offsets, so the offset joins
+//     the key and ȳ = Σwᵢyᵢ/W.
+//   - binomial (a family that is not a datafit.Aggregator), and every
+//     family when a measure needs the rows' own values: the response and
+//     the offset join the key, so the group's rows are the same
+//     observation repeated, and W·d(y, o + η) is their sum exactly
+//     (c_g = 0). Binomial responses must stay 0 or 1.
 //
 // The constant is c_g = Σwᵢd(yᵢ, oᵢ + η*) at η* = g(ȳ) − o_g, where the
 // group's own deviance is 0: a sum of deviances, so c_g ≥ 0 and it is
-// computed without cancellation (0 when ȳ = 0 for poisson, the infimum).
+// computed without cancellation (0 when ȳ = 0 for a log link, the infimum).
 // The engine adds Σc_g (datafit.Data.Constant) to the deviance and to its
 // dual: Deviance, NullDeviance, DevRatio (and so the path's stopping rules)
 // and Objective are the observations'; the absolute duality gap is the
@@ -63,7 +70,7 @@ import (
 //
 // Cross-validation measures. The held-out deviance is the groups' plus
 // their constants (glm's score adds them), and the gaussian's mse is its
-// deviance: both aggregate. mae, and mse for poisson and gamma, need each
+// deviance: both aggregate. mae, and mse for the other families, need each
 // observation's value: for them the response and offset join the key
 // (identical rows only). The binomial's measures (deviance, mse, mae,
 // class, auc) are computed on identical rows, which count as their sum of
@@ -88,17 +95,18 @@ type compressed struct {
 // most 1/compressWhen of the observations.
 const compressWhen = 2
 
-// identicalOnly reports whether the groups of family fam under CV measure
-// (empty: no cross-validation) must be identical observations: the
-// response and the offset join the key.
-func identicalOnly(fam datafit.Family, measure string) bool {
-	switch fam.(type) {
-	case datafit.Gaussian:
-		return measure == "mae"
-	case datafit.Poisson, datafit.Gamma:
-		return measure == "mae" || measure == "mse"
+// keyOf returns what joins the design row in the key of the groups of
+// family fam under CV measure (empty: no cross-validation): the response
+// and the offset (identical observations), the offset alone, or neither.
+func keyOf(fam datafit.Family, measure string) (response, offset bool) {
+	kind := datafit.AggregationOf(fam).Kind
+	switch {
+	case kind == datafit.AggregateIdentical || measure == "mae" || measure == "mse" && kind != datafit.AggregateShift:
+		return true, true
+	case kind == datafit.AggregateSameOffset:
+		return false, true
 	}
-	return true
+	return false, false
 }
 
 // compress returns the groups of rows r for family fam (fold: each row's
@@ -114,12 +122,12 @@ func compress(r *Rows, fam datafit.Family, fold []int, measure string) *compress
 	if !checkable(r.Weights, y, r.Offset) {
 		return nil // the rows as they are: the engine says what is wrong
 	}
-	same := identicalOnly(fam, measure)
-	gid, first := group(x, y, r.Offset, fold, same, n/compressWhen)
+	keyY, keyO := keyOf(fam, measure)
+	gid, first := group(x, y, r.Offset, fold, rowKey{y: keyY, off: keyO}, n/compressWhen)
 	if gid == nil {
 		return nil
 	}
-	return aggregate(x, y, r.Weights, r.Offset, fold, fam, same, gid, first)
+	return aggregate(x, y, r.Weights, r.Offset, fold, fam, keyY, gid, first)
 }
 
 // fnv are FNV-1a's 64-bit offset basis and prime.
@@ -130,12 +138,12 @@ const (
 
 // group returns each row's group and each group's first row, or nil when
 // the groups would exceed limit. Rows are in one group when their design
-// rows, folds (fold not nil) and, with same, responses and offsets are
-// bitwise equal. A row is compared with its group's first row in place:
-// no key is stored.
-func group(x *mat.Dense, y, off []float64, fold []int, same bool, limit int) ([]int32, []int) {
+// rows, folds (fold not nil) and, as key's y and off say, responses and
+// offsets are bitwise equal. A row is compared with its group's first row
+// in place: no key is stored.
+func group(x *mat.Dense, y, off []float64, fold []int, key rowKey, limit int) ([]int32, []int) {
 	n, _ := x.Dims()
-	k := rowKey{x: x, y: y, off: off, fold: fold, same: same}
+	k := keyOver{x: x, y: y, off: off, fold: fold, key: key}
 	buckets := make(map[uint64][]int32)
 	gid := make([]int32, n)
 	var first []int
@@ -161,17 +169,21 @@ func group(x *mat.Dense, y, off []float64, fold []int, same bool, limit int) ([]
 	return gid, first
 }
 
-// rowKey is what makes two rows one group: the design row, the fold, and
-// with same the response and the offset.
-type rowKey struct {
+// rowKey says what joins the design row and the fold in a group's key:
+// the response (y), the offset (off).
+type rowKey struct{ y, off bool }
+
+// keyOver is the key of rows x (responses y, offsets off: nil for none,
+// folds fold: nil for none).
+type keyOver struct {
 	x      *mat.Dense
 	y, off []float64
 	fold   []int
-	same   bool
+	key    rowKey
 }
 
 // hash is FNV-1a over the bits of row i's key.
-func (k *rowKey) hash(i int) uint64 {
+func (k *keyOver) hash(i int) uint64 {
 	h := uint64(fnvBasis)
 	add := func(v uint64) { h = (h ^ v) * fnvPrime }
 	for _, v := range k.x.RawRowView(i) {
@@ -180,17 +192,17 @@ func (k *rowKey) hash(i int) uint64 {
 	if k.fold != nil {
 		add(uint64(k.fold[i]))
 	}
-	if k.same {
+	if k.key.y {
 		add(math.Float64bits(k.y[i]))
-		if k.off != nil {
-			add(math.Float64bits(k.off[i]))
-		}
+	}
+	if k.key.off && k.off != nil {
+		add(math.Float64bits(k.off[i]))
 	}
 	return h
 }
 
 // equal reports whether rows a and b have bitwise equal keys.
-func (k *rowKey) equal(a, b int) bool {
+func (k *keyOver) equal(a, b int) bool {
 	ra, rb := k.x.RawRowView(a), k.x.RawRowView(b)
 	for j := range ra {
 		if math.Float64bits(ra[j]) != math.Float64bits(rb[j]) {
@@ -200,11 +212,10 @@ func (k *rowKey) equal(a, b int) bool {
 	if k.fold != nil && k.fold[a] != k.fold[b] {
 		return false
 	}
-	if !k.same {
-		return true
+	if k.key.y && math.Float64bits(k.y[a]) != math.Float64bits(k.y[b]) {
+		return false
 	}
-	return math.Float64bits(k.y[a]) == math.Float64bits(k.y[b]) &&
-		(k.off == nil || math.Float64bits(k.off[a]) == math.Float64bits(k.off[b]))
+	return !k.key.off || k.off == nil || math.Float64bits(k.off[a]) == math.Float64bits(k.off[b])
 }
 
 // aggregate returns the groups gid (first: each group's first row) as
@@ -242,13 +253,13 @@ func aggregate(x *mat.Dense, y, w, off []float64, fold []int, fam datafit.Family
 		return c
 	}
 	g := groups{y: y, off: off, w: wt, gid: gid, wg: wg, yg: yg, og: og}
-	switch fam.(type) {
-	case datafit.Gaussian:
-		g.gaussian()
-	case datafit.Poisson:
-		g.poisson()
-	case datafit.Gamma:
-		g.gamma()
+	switch a := datafit.AggregationOf(fam); a.Kind {
+	case datafit.AggregateShift:
+		g.shift()
+	case datafit.AggregatePower:
+		g.power(a.Power)
+	case datafit.AggregateSameOffset:
+		g.sameOffset()
 	}
 	c.rows.Y, c.rows.Offset = mat.NewDense(m, 1, g.yg), g.og
 	c.constant = g.constants(fam)
@@ -291,8 +302,8 @@ func (g *groups) offset(i int) float64 {
 	return g.off[i]
 }
 
-// gaussian: ȳ = Σwᵢ(yᵢ − oᵢ)/W and no offset.
-func (g *groups) gaussian() {
+// shift: ȳ = Σwᵢ(yᵢ − oᵢ)/W and no offset (gaussian).
+func (g *groups) shift() {
 	sy := make([]float64, len(g.yg))
 	for i, k := range g.gid {
 		sy[k] += g.w[i] * (g.y[i] - g.offset(i))
@@ -301,63 +312,83 @@ func (g *groups) gaussian() {
 	g.og = nil
 }
 
-// poisson: ȳ = Σwᵢyᵢ/W and o_g = log(Σwᵢe^{oᵢ}/W), the largest offset
-// factored out.
-func (g *groups) poisson() {
+// sameOffset: ȳ = Σwᵢyᵢ/W, the group's offsets being equal (negbin).
+func (g *groups) sameOffset() {
+	sy := make([]float64, len(g.yg))
+	for i, k := range g.gid {
+		sy[k] += g.w[i] * g.y[i]
+	}
+	setMeans(g.yg, sy, g.wg)
+}
+
+// power: o_g = log(Σwᵢe^{a·oᵢ}/W)/a, the largest offset factored out
+// (Σwᵢoᵢ/W at a = 0), and ȳ = Σwᵢyᵢe^{(a−1)(oᵢ−o_g)}/W (Σwᵢyᵢ/W at
+// a = 1).
+func (g *groups) power(a float64) {
+	if g.og != nil {
+		if a == 0 {
+			g.meanOffset()
+		} else {
+			g.powerOffset(a)
+		}
+	}
+	sy := make([]float64, len(g.yg))
+	for i, k := range g.gid {
+		if !(g.w[i] > 0) {
+			continue
+		}
+		if a == 1 || g.og == nil {
+			sy[k] += g.w[i] * g.y[i]
+			continue
+		}
+		sy[k] += g.w[i] * g.y[i] * math.Exp((a-1)*(g.offset(i)-g.og[k]))
+	}
+	setMeans(g.yg, sy, g.wg)
+}
+
+// meanOffset sets o_g = Σwᵢoᵢ/W.
+func (g *groups) meanOffset() {
+	so := make([]float64, len(g.yg))
+	for i, k := range g.gid {
+		so[k] += g.w[i] * g.offset(i)
+	}
+	setMeans(g.og, so, g.wg)
+}
+
+// powerOffset sets o_g = log(Σwᵢe^{a·oᵢ}/W)/a, the largest a·oᵢ factored
+// out.
+func (g *groups) powerOffset(a float64) {
 	m := len(g.yg)
-	sy, so, top := make([]float64, m), make([]float64, m), make([]float64, m)
+	so, top := make([]float64, m), make([]float64, m)
 	for k := range top {
 		top[k] = math.Inf(-1)
 	}
 	for i, k := range g.gid {
 		if g.w[i] > 0 {
-			sy[k] += g.w[i] * g.y[i]
-			top[k] = math.Max(top[k], g.offset(i))
+			top[k] = math.Max(top[k], a*g.offset(i))
 		}
 	}
 	for i, k := range g.gid {
 		if g.w[i] > 0 {
-			so[k] += g.w[i] * math.Exp(g.offset(i)-top[k])
+			so[k] += g.w[i] * math.Exp(a*g.offset(i)-top[k])
 		}
 	}
-	setMeans(g.yg, sy, g.wg)
 	for k := range g.og {
 		if g.wg[k] > 0 {
-			g.og[k] = top[k] + math.Log(so[k]/g.wg[k])
+			g.og[k] = (top[k] + math.Log(so[k]/g.wg[k])) / a
 		}
 	}
-}
-
-// gamma: o_g = Σwᵢoᵢ/W and ȳ = Σwᵢyᵢe^{o_g−oᵢ}/W.
-func (g *groups) gamma() {
-	m := len(g.yg)
-	sy, so := make([]float64, m), make([]float64, m)
-	for i, k := range g.gid {
-		so[k] += g.w[i] * g.offset(i)
-	}
-	setMeans(g.og, so, g.wg)
-	for i, k := range g.gid {
-		if g.w[i] > 0 {
-			o := 0.0
-			if g.og != nil {
-				o = g.og[k]
-			}
-			sy[k] += g.w[i] * g.y[i] * math.Exp(o-g.offset(i))
-		}
-	}
-	setMeans(g.yg, sy, g.wg)
 }
 
 // constants are c_g = Σwᵢd(yᵢ, oᵢ + η*), η* = g(ȳ) − o_g: the group's own
 // deviance is 0 there.
 func (g *groups) constants(fam datafit.Family) []float64 {
 	c := make([]float64, len(g.yg))
-	_, poisson := fam.(datafit.Poisson)
 	for i, k := range g.gid {
-		if !(g.w[i] > 0) || poisson && g.yg[k] == 0 {
-			continue // poisson ȳ = 0: every weighted yᵢ is 0, c_g = 0
-		}
 		star := fam.Eta(g.yg[k])
+		if !(g.w[i] > 0) || math.IsInf(star, -1) {
+			continue // ȳ = 0 under a log link: every weighted yᵢ is 0, c_g = 0
+		}
 		if g.og != nil {
 			star -= g.og[k]
 		}
@@ -394,18 +425,18 @@ func (c *compressed) glmRows() *glm.Rows {
 
 // merger returns glm's Rows.Merge for family fam under CV measure: a
 // fold's training rows, groups kept apart by their folds, regrouped by
-// design row (and, when identicalOnly, response and offset). Aggregation
+// design row (and what keyOf adds: response, offset). Aggregation
 // is associative: merging groups (ȳ_g, W_g, o_g) by the family's rule
 // treats each as W_g observations of ȳ_g at o_g, which is exact up to
 // Σ W_g·d(ȳ_g, o_g + η*) (the new constant), and the groups' own
 // constants and counts add. The fold's fit then runs on the distinct rows
 // of its training data, not on their union over folds.
 func merger(fam datafit.Family, measure string) func(o *glm.Rows) *glm.Rows {
-	same := identicalOnly(fam, measure)
+	keyY, keyO := keyOf(fam, measure)
 	return func(o *glm.Rows) *glm.Rows {
 		x, y := o.X, o.Y
 		n, _ := x.Dims()
-		gid, first := group(x, y, o.Offset, nil, same, n)
+		gid, first := group(x, y, o.Offset, nil, rowKey{y: keyY, off: keyO}, n)
 		if len(first) == n || o.Counts == nil {
 			return o
 		}
@@ -416,7 +447,7 @@ func merger(fam datafit.Family, measure string) func(o *glm.Rows) *glm.Rows {
 				w[i] = 1
 			}
 		}
-		c := aggregate(x, y, w, o.Offset, nil, fam, same, gid, first)
+		c := aggregate(x, y, w, o.Offset, nil, fam, keyY, gid, first)
 		top := slices.Max(w) // aggregate's weights are over the largest
 		counts, constant := make([]int, len(first)), c.constant
 		if constant == nil {

@@ -60,6 +60,14 @@ func factorRows(fam datafit.Family, n, offLevels int, seed uint64) *Rows {
 			}
 		case datafit.Gamma:
 			y[i] = mu * rng.ExpFloat64() * (0.5 + rng.Float64())
+		case datafit.Tweedie: // zeros and a continuous part
+			if rng.Float64() < 0.6 {
+				y[i] = mu * rng.ExpFloat64() / 0.6
+			}
+		case datafit.NegBin:
+			for t := rng.ExpFloat64(); t < mu*rng.ExpFloat64(); t += rng.ExpFloat64() {
+				y[i]++
+			}
 		}
 	}
 	r := NewRows(x, y)
@@ -117,6 +125,10 @@ func compressCases() []compressCase {
 		{name: "poisson mse", fam: datafit.Poisson{}, offLevels: 2, measure: "mse", pen: card, cvTol: 1e-6},
 		{name: "gamma cardinality", fam: datafit.Gamma{}, pen: card, cvTol: 1e-6},
 		{name: "gamma lasso", fam: datafit.Gamma{}, unpen: []int{2}, pen: l1},
+		{name: "tweedie cardinality", fam: datafit.Tweedie{P: 1.5}, pen: card, cvTol: 1e-6},
+		{name: "tweedie lasso", fam: datafit.Tweedie{P: 1.2}, unpen: []int{2}, pen: l1},
+		{name: "negbin cardinality", fam: datafit.NegBin{Theta: 2}, offLevels: 3, pen: card, cvTol: 1e-6},
+		{name: "negbin lasso", fam: datafit.NegBin{Theta: 0.7}, offLevels: 2, pen: l1},
 	}
 }
 
@@ -262,11 +274,23 @@ func TestCompressConstant(t *testing.T) {
 		c := compress(r, tc.fam, nil, tc.measure)
 		require.NotNil(t, c, tc.name)
 		x, y := denseOf(r.X), colOf(r)
-		// The groups again, by their design rows.
+		// The groups again, by their design rows (and offsets when they
+		// join the key).
+		_, keyO := keyOf(tc.fam, tc.measure)
+		key := func(row []float64, o float64) string {
+			if keyO {
+				return fmt.Sprint(row, o)
+			}
+			return fmt.Sprint(row)
+		}
 		gid := map[string]int{}
 		m, _ := denseOf(c.rows.X).Dims()
 		for g := range m {
-			gid[fmt.Sprint(denseOf(c.rows.X).RawRowView(g))] = g
+			o := 0.0
+			if c.rows.Offset != nil {
+				o = c.rows.Offset[g]
+			}
+			gid[key(denseOf(c.rows.X).RawRowView(g), o)] = g
 		}
 		top := 0.0
 		for _, v := range r.Weights {
@@ -276,13 +300,13 @@ func TestCompressConstant(t *testing.T) {
 		for _, eta := range []float64{-1.3, -0.2, 0, 0.7, 2} {
 			full := make([]float64, m)
 			for i := range y {
-				g := gid[fmt.Sprint(x.RawRowView(i))]
-				if identicalOnly(tc.fam, tc.measure) {
+				g := gid[key(x.RawRowView(i), r.Offset[i])]
+				if keyY, _ := keyOf(tc.fam, tc.measure); keyY {
 					continue
 				}
 				full[g] += r.Weights[i] / top * tc.fam.Deviance(y[i], r.Offset[i]+eta)
 			}
-			if identicalOnly(tc.fam, tc.measure) {
+			if keyY, _ := keyOf(tc.fam, tc.measure); keyY {
 				require.Nil(t, c.constant, tc.name)
 				continue
 			}
@@ -330,7 +354,7 @@ func TestCompressDistinct(t *testing.T) {
 
 // quickCompressCases are TestCompressAgrees' cases run without
 // CARDREG_SLOW: one per family, under a second each.
-var quickCompressCases = []string{"gaussian cardinality", "gaussian lasso mse", "binomial lasso auc", "poisson lasso", "gamma lasso"}
+var quickCompressCases = []string{"gaussian cardinality", "gaussian lasso mse", "binomial lasso auc", "poisson lasso", "gamma lasso", "tweedie lasso", "negbin lasso"}
 
 // foldVariants is how many fold assignments TestCompressAgrees
 // cross-validates: the user's fold ids, and with CARDREG_SLOW the seeded

@@ -21,11 +21,20 @@ const RoundsSampleSize = glm.DefaultSampleSize
 // Poisson paths with an intercept, without relax, unpenalised predictors
 // or auc.
 func inRounds(o *Options, measure string) bool {
+	// Streams of the other families keep the passes they were tested on;
+	// data known by scans (a database) have no other route (roundsFit).
 	switch fit.FamilyOf(o).(type) {
 	case datafit.Binomial, datafit.Poisson:
 	default:
 		return false
 	}
+	return roundsFit(o, measure)
+}
+
+// roundsFit reports whether glm.FitRounds fits o's options and measure:
+// a path with an intercept, without relax, unpenalised predictors or auc
+// (every family; glm's rounds say which data they cannot start from).
+func roundsFit(o *Options, measure string) bool {
 	return !o.Relax && !o.NoIntercept && len(o.Unpenalized) == 0 && measure != "auc"
 }
 

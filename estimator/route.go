@@ -48,8 +48,8 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 	_, q := d.dims()
 	switch v := d.(type) {
 	case *Scans:
-		if !inRounds(o, measure) {
-			return 0, errors.New("estimator: data known by scans fit binomial and Poisson models with an intercept, without relax or unpenalised predictors, and score every measure but auc")
+		if !roundsFit(o, measure) {
+			return 0, errors.New("estimator: data known by scans fit models with an intercept, without relax or unpenalised predictors, and score every measure but auc")
 		}
 		return famScans, nil
 	case *Stats:

@@ -13,6 +13,8 @@ package glmscan
 import (
 	"errors"
 	"fmt"
+
+	"github.com/cardsparse/cardreg/datafit"
 )
 
 // Point is one model a scan evaluates: η = B0 + xᵀBeta + offset, on the
@@ -61,21 +63,34 @@ type Sums struct {
 }
 
 // Totals are the first scan's sums, fold by fold (fold k at index k), with
-// x taken about Shift.
+// x taken about Shift. The offsets enter with the family's power a
+// (OffsetPower: 1 but for gamma and Tweedie): then the intercept-only fit
+// and its gradient follow from the totals exactly (glm's rounds).
 type Totals struct {
 	Shift []float64
 	N     []int
 	W     []float64   // Σ w
-	WY    []float64   // Σ w y
-	WE    []float64   // Σ w e^o
-	WXY   [][]float64 // Σ w (x − shift) y
-	WXE   [][]float64 // Σ w (x − shift) e^o
+	WY    []float64   // Σ w y e^((a−1)o)
+	WE    []float64   // Σ w e^(a·o)
+	WXY   [][]float64 // Σ w (x − shift) y e^((a−1)o)
+	WXE   [][]float64 // Σ w (x − shift) e^(a·o)
 	// XX is Σ w z zᵀ with z = (1, x − shift), (p+1)×(p+1) row-major (its
 	// upper triangle at least): Σ w (x − shift) is its first row, Σ w
 	// (x − shift)² its diagonal (Sum, Square).
 	XX [][]float64
 	// Offset says whether some row has a nonzero offset.
 	Offset bool
+}
+
+// OffsetPower returns the power a of family fam's totals: the a of its
+// datafit.AggregatePower (the log-link families whose deviance's terms
+// in η are multiples of y·μ^(a−1) and μ^a: Poisson 1, gamma 0, Tweedie
+// 2 − P), else 1 (Σ w y and Σ w e^o).
+func OffsetPower(fam datafit.Family) float64 {
+	if a := datafit.AggregationOf(fam); a.Kind == datafit.AggregatePower {
+		return a.Power
+	}
+	return 1
 }
 
 // Sample is a uniform sample of rows, with each row's fold.

@@ -74,7 +74,7 @@ func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 		if s.shift == nil {
 			s.shift = append([]float64(nil), x...)
 		}
-		t.add(f, s.shift, x, y, w, o)
+		t.add(f, s.shift, x, y, w, o, OffsetPower(s.fam))
 		h := mix(i ^ s.seed*0x9e3779b97f4a7c15)
 		if smp.Len() < m {
 			heap.Push(smp, sampled{h, i, f, append([]float64(nil), x...), y, w, o})
@@ -97,9 +97,12 @@ func (s *RowScanner) First(m int) (*Totals, *Sample, error) {
 	return t, smp.sample(), nil
 }
 
-// add adds one row to fold f's totals.
-func (t *Totals) add(f int, shift, x []float64, y, w, o float64) {
-	e := math.Exp(o)
+// add adds one row to fold f's totals, a being OffsetPower.
+func (t *Totals) add(f int, shift, x []float64, y, w, o, a float64) {
+	e := math.Exp(a * o)
+	if a != 1 {
+		y *= math.Exp((a - 1) * o)
+	}
 	t.N[f]++
 	t.W[f] += w
 	t.WY[f] += w * y

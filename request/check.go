@@ -122,7 +122,9 @@ func (r *Request) checkFamily() error {
 	d := r.Dialect
 	fam, err := datafit.ByName(r.Family)
 	if err != nil {
-		return fmt.Errorf("unknown %s %q (%s)", d.o("family"), r.Family, strings.Join(datafit.Names(), ", "))
+		// datafit's words: an unknown name (listing the names), or a
+		// family's parameter missing or out of its range.
+		return fmt.Errorf("%s: %s", d.o("family"), strings.TrimPrefix(err.Error(), "datafit: "))
 	}
 	if m := r.TypeMeasure; m != "" && !slices.Contains(estimator.Measures(fam), m) {
 		return fmt.Errorf("%s %s is not one of %s for %s %s", d.o("type-measure"), m, strings.Join(estimator.Measures(fam), ", "), d.o("family"), fam.Name())

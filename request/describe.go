@@ -63,8 +63,9 @@ var measureTitles = map[string]string{"mse": "Mean-Squared Error", "mae": "Mean 
 // what the C library's cardreg_describe returns to the bindings.
 func Describe() any {
 	d := description{Options: map[string][]string{}}
-	for _, fam := range datafit.Families() {
-		d.Families = append(d.Families, describeFamily(fam))
+	names := datafit.Names()
+	for i, fam := range datafit.Families() {
+		d.Families = append(d.Families, describeFamily(names[i], fam))
 	}
 	for _, name := range penalty.Names(nil) {
 		k, _ := penalty.Lookup(name)
@@ -80,19 +81,20 @@ func Describe() any {
 	return d
 }
 
-// describeFamily is fam's entry of the description.
-func describeFamily(fam datafit.Family) familyDoc {
-	fd := familyDoc{Name: fam.Name(), Link: fam.Link()}
+// describeFamily is the entry of the family called name (without its
+// parameter), fam at its registry value.
+func describeFamily(name string, fam datafit.Family) familyDoc {
+	fd := familyDoc{Name: name, Link: fam.Link()}
 	if p, ok := fam.(datafit.Parameterized); ok {
 		par := p.Parameter()
 		fd.Parameter = &par
 	}
 	for _, m := range estimator.Measures(fam) {
 		title := measureTitles[m]
-		if fam.Name() == "gaussian" && m == "deviance" {
+		if name == "gaussian" && m == "deviance" {
 			title = measureTitles["mse"] // cv.glmnet's name: the same values
 		} else if m == "deviance" {
-			title = strings.ToUpper(fam.Name()[:1]) + fam.Name()[1:] + " Deviance"
+			title = strings.ToUpper(name[:1]) + name[1:] + " Deviance"
 		}
 		fd.Measures = append(fd.Measures, measureDoc{Name: m, Title: title})
 	}

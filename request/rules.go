@@ -155,9 +155,11 @@ func (r *Request) dbRules(cmd Command) []Rule {
 		{Option: "sep", On: OnDB, Off: true, Why: "is for data files, not " + d.o("db")},
 		{Option: "drop-missing", On: OnDB, Off: true, Why: "is for data files: " + d.o("db") + " refuses rows with NULL, NaN or infinite values"},
 		{Option: "lambda", On: OnDB, Off: r.Lambda.Kind == Theory, Why: "theory needs the rows: not available with " + d.o("db")},
-		{Option: "family", On: OnDB, Off: family != "gaussian" && family != "binomial" && family != "poisson", Why: family + ": " + d.o("db") + " fits gaussian, binomial and poisson models"},
-		{Option: "offset", On: OnDB, Off: family == "gaussian", Why: "is for " + d.o("family") + " binomial or poisson with " + d.o("db") + ": a gaussian fit from " + d.o("db") + " is made from sums of squares, which take no offset (subtract it from the response in " + d.o("query") + ")"},
-		{Option: "penalty-factor", On: OnDB, Off: family == "gaussian", Why: "is for " + d.o("family") + " binomial or poisson with " + d.o("db") + " (a gaussian fit from " + d.o("db") + " takes none yet)" + fileRows},
+		// Every family but gaussian writes its formulas in SQL
+		// (datafit.SQLWriter) for the scans; sqlstats refuses one that
+		// does not by name, before any query.
+		{Option: "offset", On: OnDB, Off: family == "gaussian", Why: "is for a " + d.o("family") + " other than gaussian with " + d.o("db") + ": a gaussian fit from " + d.o("db") + " is made from sums of squares, which take no offset (subtract it from the response in " + d.o("query") + ")"},
+		{Option: "penalty-factor", On: OnDB, Off: family == "gaussian", Why: "is for a " + d.o("family") + " other than gaussian with " + d.o("db") + " (a gaussian fit from " + d.o("db") + " takes none yet)" + fileRows},
 		{Option: "type-measure", On: OnDB, Off: family == "gaussian" && r.TypeMeasure != "mse", Why: r.TypeMeasure + " is not scored for a gaussian fit from " + d.o("db") + ": it scores mse (the sums of squares give no other)"},
 		{Option: "type-measure", On: OnDB, Off: r.TypeMeasure == "auc", Why: "auc needs every held-out prediction at once: not with " + d.o("db")},
 		{Option: "exclude", On: OnDB, Off: true, Why: "is not supported with " + d.o("db") + " yet" + fileRows},

@@ -32,16 +32,15 @@ type GLMScanner struct {
 	n      float64 // the rows counted, or −1 before
 }
 
-// NewGLMScanner returns a scanner of src's rows for family fam (binomial
-// or Poisson) with the offset column offset ("" for none).
+// NewGLMScanner returns a scanner of src's rows for family fam, which
+// writes its formulas in SQL (datafit.SQLWriter), with the offset column
+// offset ("" for none).
 func NewGLMScanner(ctx context.Context, q Querier, src Source, offset string, fam datafit.Family) (*GLMScanner, error) {
 	if err := src.check(); err != nil {
 		return nil, err
 	}
-	switch fam.(type) {
-	case datafit.Binomial, datafit.Poisson:
-	default:
-		return nil, fmt.Errorf("sqlstats: a scan fits the binomial and Poisson families, not %s", fam.Name())
+	if _, ok := fam.(datafit.SQLWriter); !ok {
+		return nil, fmt.Errorf("sqlstats: the %s family has no SQL formulas (datafit.SQLWriter): a database cannot fit it", fam.Name())
 	}
 	return &GLMScanner{ctx: ctx, q: q, b: builder{d: ClickHouse, s: src}, fam: fam, offset: offset, p: len(src.Columns) - 1, n: -1}, nil
 }
@@ -170,8 +169,14 @@ func (g *GLMScanner) First(m int) (*glmscan.Totals, *glmscan.Sample, error) {
 		keys[i] = g.b.d.Quote(c)
 	}
 	hash := fmt.Sprintf("cityHash64(%d, %s) %% 4294967296 AS hs", g.b.s.Seed+sampleSeed, strings.Join(keys, ", "))
-	sel := []string{"k", "count()", "sum(bad)", "sum(w)", "sum(w * y)", "sum(w * exp(o))",
-		"sumForEach(arrayMap(x -> w * x * y, xd))", "sumForEach(arrayMap(x -> w * x * exp(o), xd))",
+	// The offsets with the family's power a (glmscan.Totals).
+	a := glmscan.OffsetPower(g.fam)
+	wy, we := "w * y", "w * exp(o)"
+	if a != 1 {
+		wy, we = "w * y * exp("+literal(a-1)+" * o)", "w * exp("+literal(a)+" * o)"
+	}
+	sel := []string{"k", "count()", "sum(bad)", "sum(w)", "sum(" + wy + ")", "sum(" + we + ")",
+		"sumForEach(arrayMap(x -> " + wy + " * x, xd))", "sumForEach(arrayMap(x -> " + we + " * x, xd))",
 		"sumForEachForEach(arrayMap(u -> arrayMap(v -> w * u * v, z), z))",
 		fmt.Sprintf("groupArrayIf(arrayConcat(xd, [y, w, o]), hs < %d)", thr),
 		"min(y)", "max(y)", "min(w)", "sum(o != 0)", "max(length(z) + length(xd))"}
@@ -308,16 +313,16 @@ func nested(field string, n int) ([][]float64, error) {
 	return out, nil
 }
 
-// checkRange refuses responses outside the family's range and negative
-// weights, naming the column.
+// checkRange refuses responses outside the family's range (its Check of
+// the smallest and the largest) and negative weights, naming the column.
 func (g *GLMScanner) checkRange(yMin, yMax, wMin float64) error {
 	y := g.b.s.Columns[g.p]
-	switch _, binomial := g.fam.(datafit.Binomial); {
-	case binomial && (yMin < 0 || yMax > 1):
-		return fmt.Errorf("sqlstats: column %s holds values outside 0…1 (from %v to %v): a binomial response is 0/1 or a proportion", y, yMin, yMax)
-	case yMin < 0:
-		return fmt.Errorf("sqlstats: column %s holds negative values (down to %v): a Poisson response is a count ≥ 0", y, yMin)
-	case wMin < 0:
+	for _, v := range []float64{yMin, yMax} {
+		if err := g.fam.Check(v); err != nil {
+			return fmt.Errorf("sqlstats: column %s holds values from %v to %v: %v", y, yMin, yMax, err)
+		}
+	}
+	if wMin < 0 {
 		return fmt.Errorf("sqlstats: column %s holds negative weights (down to %v)", g.b.s.Weight, wMin)
 	}
 	return nil
@@ -347,61 +352,29 @@ func array(field string, n int) ([]float64, error) {
 	return out, nil
 }
 
-// familySQL holds a family's expressions of the linear predictor e, the
-// response y and a dual value v, as SQL.
-type familySQL struct {
-	mean, d1, dev func(e string) string
-	conj          func(v string) string
-	binomial      bool
+// sqlScorer is implemented by the families whose held-out measures are
+// their own (datafit.Binomial: cv.glmnet's).
+type sqlScorer interface {
+	ScoreSQL(measure, e string) (string, bool)
 }
 
-func xlogx(t string) string { return "if(" + t + " > 0, " + t + " * log(" + t + "), 0)" }
-
-func sqlFamily(fam datafit.Family) familySQL {
-	if _, ok := fam.(datafit.Binomial); ok {
-		mean := func(e string) string { return "(1 / (1 + exp(-(" + e + "))))" }
-		return familySQL{binomial: true, mean: mean,
-			d1: func(e string) string { return "2 * (" + mean(e) + " - y)" },
-			dev: func(e string) string {
-				return "2 * (greatest(" + e + ", 0) + log(1 + exp(-abs(" + e + "))) - y * (" + e + "))"
-			},
-			conj: func(v string) string {
-				a := "(y + (" + v + ") / 2)"
-				return "if(" + a + " < 0 OR " + a + " > 1, 1 / 0, 2 * (" + xlogx(a) + " + " + xlogx("(1 - "+a+")") + "))"
-			}}
+// score is the held-out measure of a row at e (glm's score for one row):
+// the family's own, else (y − μ)², |y − μ| or the deviance.
+func score(f datafit.SQLWriter, measure, e string) (string, error) {
+	if s, ok := f.(sqlScorer); ok {
+		if sql, ok := s.ScoreSQL(measure, e); ok {
+			return sql, nil
+		}
+		return "", fmt.Errorf("sqlstats: no SQL for the measure %q", measure)
 	}
-	mean := func(e string) string { return "exp(" + e + ")" }
-	return familySQL{mean: mean,
-		d1:  func(e string) string { return "2 * (" + mean(e) + " - y)" },
-		dev: func(e string) string { return "2 * (" + xlogx("y") + " - y - y * (" + e + ") + exp(" + e + "))" },
-		conj: func(v string) string {
-			b := "(y + (" + v + ") / 2)"
-			return "if(" + b + " < 0, 1 / 0, 2 * (" + xlogx(b) + " - " + b + ") - 2 * (" + xlogx("y") + " - y))"
-		}}
-}
-
-// score is the held-out measure of a row at e (glm's score for one row).
-func (f familySQL) score(measure, e string) (string, error) {
-	mu := f.mean(e)
-	two := ""
-	if f.binomial {
-		two = "2 * "
-	}
+	mu := f.MeanSQL(e)
 	switch measure {
 	case "mse":
-		return two + "pow(y - " + mu + ", 2)", nil
+		return "pow(y - " + mu + ", 2)", nil
 	case "mae":
-		return two + "abs(y - " + mu + ")", nil
-	case "class":
-		if f.binomial {
-			return "if((y = 0 AND " + mu + " >= 0.5) OR (y = 1 AND " + mu + " <= 0.5), 1, 0)", nil
-		}
+		return "abs(y - " + mu + ")", nil
 	case "deviance":
-		if f.binomial {
-			m := "greatest(least(" + mu + ", 0.99999), 0.00001)"
-			return "-2 * (y * log(" + m + ") + (1 - y) * log(1 - " + m + "))", nil
-		}
-		return f.dev(e), nil
+		return f.DevianceSQL(e), nil
 	}
 	return "", fmt.Errorf("sqlstats: no SQL for the measure %q", measure)
 }
@@ -470,8 +443,8 @@ func pick(pts []glmscan.Point, idx []int) []glmscan.Point {
 // predictors E (gradient points) and ED (dual points), level 3 the
 // weighted derivatives R and the dual values VD, level 4 the sums.
 func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, error) {
-	f := sqlFamily(g.fam)
-	score, err := f.score(req.Measure, "e")
+	f := g.fam.(datafit.SQLWriter) // checked by NewGLMScanner
+	score, err := score(f, req.Measure, "e")
 	if err != nil {
 		return "", err
 	}
@@ -480,9 +453,9 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 	if len(grad) > 0 {
 		b, h := g.coefs(pick(req.Points, grad), false)
 		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS E")
-		lv3 = append(lv3, "E", "arrayMap((e, h) -> if(h = k, 0, w * "+f.d1("e")+"), E, "+h+") AS R")
+		lv3 = append(lv3, "E", "arrayMap((e, h) -> if(h = k, 0, w * "+f.D1SQL("e")+"), E, "+h+") AS R")
 		agg = append(agg, "sumForEachForEach(arrayMap(r -> arrayMap(x -> r * x, z), R))",
-			"sumForEach(arrayMap((e, h) -> if(h = k, 0, w * "+f.dev("e")+"), E, "+h+"))",
+			"sumForEach(arrayMap((e, h) -> if(h = k, 0, w * "+f.DevianceSQL("e")+"), E, "+h+"))",
 			"sumForEach(arrayMap((e, h) -> if(h = k, w * "+score+", 0), E, "+h+"))")
 	}
 	if len(dual) > 0 {
@@ -490,8 +463,8 @@ func (g *GLMScanner) scanSQL(req *glmscan.Request, grad, dual []int) (string, er
 		b, h := g.coefs(pts, false)
 		a, _ := g.coefs(pts, true)
 		lv2 = append(lv2, "arrayMap(b -> "+dot+" + o, "+b+") AS ED")
-		lv3 = append(lv3, "arrayMap((e, b) -> "+f.d1("e")+" - "+dot+", ED, "+a+") AS VD")
-		agg = append(agg, "sumForEach(arrayMap((v, h) -> if(h = k OR w = 0, 0, w * (o * v - "+f.conj("v")+")), VD, "+h+"))")
+		lv3 = append(lv3, "ED", "arrayMap((e, b) -> "+f.D1SQL("e")+" - "+dot+", ED, "+a+") AS VD")
+		agg = append(agg, "sumForEach(arrayMap((v, e, h) -> if(h = k OR w = 0, 0, w * (o * v - "+f.ConjugateSQL("v", "e")+")), VD, ED, "+h+"))")
 	}
 	from := "(SELECT " + strings.Join(lv2, ", ") + " FROM " + g.base(false, "") + ")"
 	from = "(SELECT " + strings.Join(lv3, ", ") + " FROM " + from + ")"

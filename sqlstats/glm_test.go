@@ -36,7 +36,7 @@ func (r *glmRows) Pass(row func(x []float64, y, w, o float64) error) error {
 }
 
 // newGLMRows draws n rows of p predictors (one far from zero) for family
-// fam, with weights, offsets (Poisson) and k folds.
+// fam, with weights, offsets (but binomial and negbin) and k folds.
 func newGLMRows(fam datafit.Family, n, p, k int) *glmRows {
 	rng := rand.New(rand.NewPCG(5, 6))
 	r := &glmRows{}
@@ -49,16 +49,28 @@ func newGLMRows(fam datafit.Family, n, p, k int) *glmRows {
 		}
 		x[0] += 1000
 		o := 0.0
-		if _, ok := fam.(datafit.Poisson); ok {
+		switch fam.(type) {
+		case datafit.Binomial, datafit.NegBin: // no offsets: rounds start without
+		default:
 			o = 0.2 * rng.NormFloat64()
 		}
 		mu := fam.Mean(eta + o)
 		y := 0.0
-		if _, ok := fam.(datafit.Binomial); ok {
+		switch fam.(type) {
+		case datafit.Binomial:
 			if rng.Float64() < mu {
 				y = 1
 			}
-		} else {
+		case datafit.Gamma:
+			y = mu * (rng.ExpFloat64() + rng.ExpFloat64()) / 2
+		case datafit.Tweedie: // zero or an amount
+			if rng.Float64() < 0.6 {
+				y = mu / 0.6 * rng.ExpFloat64()
+			}
+		default: // Poisson, and negbin's Poisson of a gamma mean
+			if _, ok := fam.(datafit.NegBin); ok {
+				mu *= (rng.ExpFloat64() + rng.ExpFloat64()) / 2
+			}
 			for q := rng.Float64(); q > math.Exp(-mu); q *= rng.Float64() {
 				y++
 			}
@@ -119,9 +131,9 @@ func clusterShards(t *testing.T) []HTTP {
 func TestIntegrationClickHouseGLMScan(t *testing.T) {
 	shards := clusterShards(t)
 	const n, p, k = 3000, 4, 4
-	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+	for _, fam := range sqlFamilies {
 		rows := newGLMRows(fam, n, p, k)
-		table := "glmscan_" + fam.Name()
+		table := "glmscan_" + tableName(fam)
 		rows.load(t, shards, table)
 		src := Source{Table: table, Columns: []string{"x1", "x2", "x3", "x4", "y"}, Weight: "w", Folds: k, FoldColumn: "fold"}
 		sq, err := NewGLMScanner(context.Background(), shards[0], src, "o", fam)
@@ -172,7 +184,10 @@ func TestIntegrationClickHouseGLMScan(t *testing.T) {
 			require.NoError(t, err)
 			for i, pt := range req.Points {
 				if pt.Dual != nil {
+					// Tweedie's SQL bounds its conjugate from above (a
+					// dual no larger), within 1e-9 at these points.
 					require.InEpsilon(t, want.Dual[i], got.Dual[i], 1e-9, "%s dual %d", fam.Name(), i)
+					require.LessOrEqual(t, got.Dual[i], want.Dual[i]+1e-12*math.Abs(want.Dual[i]), "%s dual %d", fam.Name(), i)
 					continue
 				}
 				require.InEpsilon(t, want.Dev[i], got.Dev[i], 1e-10, "%s dev %d", fam.Name(), i)
@@ -186,6 +201,14 @@ func TestIntegrationClickHouseGLMScan(t *testing.T) {
 	}
 }
 
+// sqlFamilies are the families whose SQL the integration tests check.
+var sqlFamilies = []datafit.Family{datafit.Binomial{}, datafit.Poisson{}, datafit.Gamma{}, datafit.Tweedie{P: 1.5}, datafit.NegBin{Theta: 2}}
+
+// tableName is fam's name as a table name's part (no ':' or '.').
+func tableName(fam datafit.Family) string {
+	return strings.NewReplacer(":", "_", ".", "_").Replace(fam.Name())
+}
+
 func boolInt(b bool) int {
 	if b {
 		return 1
@@ -193,16 +216,16 @@ func boolInt(b bool) int {
 	return 0
 }
 
-// TestIntegrationClickHouseFitRounds: a binomial and a Poisson (offset)
-// path with 4-fold cross-validation fitted in rounds from the cluster is
+// TestIntegrationClickHouseFitRounds: a path of each family with SQL
+// (offsets but for binomial and negbin) with 4-fold cross-validation fitted in rounds from the cluster is
 // the in-memory CrossValidate on the same rows and folds: the same grid,
 // λ_min and λ_1se, objectives within the certificate, in at most 6 scans.
 func TestIntegrationClickHouseFitRounds(t *testing.T) {
 	shards := clusterShards(t)
 	const n, p, k = 6000, 4, 4
-	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+	for _, fam := range sqlFamilies {
 		rows := newGLMRows(fam, n, p, k)
-		table := "rounds_" + fam.Name()
+		table := "rounds_" + tableName(fam)
 		rows.load(t, shards, table)
 		src := Source{Table: table, Columns: []string{"x1", "x2", "x3", "x4", "y"}, Weight: "w", Folds: k, FoldColumn: "fold"}
 		sq, err := NewGLMScanner(context.Background(), shards[0], src, "o", fam)
@@ -254,4 +277,19 @@ func FuzzArrays(f *testing.F) {
 			}
 		}
 	})
+}
+
+// noSQL is a family without SQL formulas (its methods are Family's only).
+type noSQL struct{ datafit.Family }
+
+// TestGLMScannerRefusesFamilyWithoutSQL: a family that writes no SQL
+// (datafit.SQLWriter) is refused by name before any query.
+func TestGLMScannerRefusesFamilyWithoutSQL(t *testing.T) {
+	src := Source{Table: "t", Columns: []string{"x", "y"}, Folds: 1}
+	_, err := NewGLMScanner(context.Background(), nil, src, "", noSQL{datafit.Tweedie{P: 1.5}})
+	require.ErrorContains(t, err, "the tweedie:1.5 family has no SQL formulas")
+	for _, fam := range sqlFamilies {
+		_, err := NewGLMScanner(context.Background(), nil, src, "", fam)
+		require.NoError(t, err, fam.Name())
+	}
 }

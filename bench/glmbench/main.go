@@ -252,7 +252,7 @@ func generate(path string, fam datafit.Family, n, p int, seed uint64) {
 		}
 		mu := fam.Mean(eta)
 		var yv float64
-		if _, ok := fam.(datafit.Binomial); ok {
+		if datafit.Classes(fam) {
 			if r.Float64() < mu {
 				yv = 1
 			}

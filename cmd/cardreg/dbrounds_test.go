@@ -25,8 +25,14 @@ import (
 // shards, with a fold column (1…k, row i in fold i mod k + 1), and writes
 // the same rows with their folds to a CSV file, whose path it returns.
 func loadExample(t *testing.T, shards []sqlstats.HTTP, example, table string, k int) string {
+	return loadTable(t, shards, filepath.Join("../../examples", example), table, k)
+}
+
+// loadTable is loadExample of the numeric CSV file at path.
+func loadTable(t *testing.T, shards []sqlstats.HTTP, path, table string, k int) string {
 	ctx := context.Background()
-	tab, err := data.Read(filepath.Join("../../examples", example), data.Options{})
+	example := filepath.Base(path)
+	tab, err := data.Read(path, data.Options{})
 	require.NoError(t, err)
 	var cols []string
 	for _, n := range tab.Names() {
@@ -52,9 +58,9 @@ func loadExample(t *testing.T, shards []sqlstats.HTTP, example, table string, k 
 		require.NoError(t, sh.Exec(ctx, "CREATE TABLE "+table+" AS "+table+"_local ENGINE = Distributed(cardreg, default, "+table+"_local, rand())"))
 		require.NoError(t, sh.Exec(ctx, "INSERT INTO "+table+"_local FORMAT TabSeparated\n"+rows[s].String()))
 	}
-	path := filepath.Join(t.TempDir(), example)
-	require.NoError(t, os.WriteFile(path, []byte(csv.String()), 0o644))
-	return path
+	out := filepath.Join(t.TempDir(), example)
+	require.NoError(t, os.WriteFile(out, []byte(csv.String()), 0o644))
+	return out
 }
 
 // cvCurve returns a cv table's λ, mean and mark columns by row.
@@ -113,7 +119,7 @@ func TestClickHouseFamilyCV(t *testing.T) {
 	require.Zero(t, fit.code, fit.stderr)
 	require.Regexp(t, `"scans": [1-9]`, fit.stdout)
 	oneLine(t, cardreg(t, append([]string{"cv", "--target", "nope"}, db...)...), 2, "nope")
-	oneLine(t, cardreg(t, append([]string{"cv", "--target", "late_payments"}, db...)...), 1, "late_payments", "outside 0…1")
+	oneLine(t, cardreg(t, append([]string{"cv", "--target", "late_payments"}, db...)...), 1, "late_payments", "not 0 or 1")
 	ctx := context.Background()
 	require.NoError(t, shards[0].Exec(ctx, "DROP TABLE IF EXISTS texty"))
 	require.NoError(t, shards[0].Exec(ctx, "CREATE TABLE texty (name String, x Float64, y Float64) ENGINE = MergeTree ORDER BY tuple()"))

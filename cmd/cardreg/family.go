@@ -22,7 +22,7 @@ type familyFlags struct {
 }
 
 func (g *familyFlags) register(fs *flag.FlagSet, r *request.Request) {
-	fs.StringVar(&r.Family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1), poisson (log-linear; counts) or gamma (log link; positive amounts)")
+	fs.StringVar(&r.Family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1), poisson (log-linear; counts), gamma (log link; positive amounts), tweedie:P (log link, variance power 1 < P < 2; amounts >= 0 with exact zeros, e.g. pure premiums) or negbin:THETA (log link, variance mu + mu^2/THETA; overdispersed counts)")
 	fs.StringVar(&g.offset, "offset", "", "column of offsets added to the linear predictor (glmnet's offset; e.g. log exposure for poisson)")
 	fs.StringVar(&g.penaltyFactor, "penalty-factor", "", "lasso: one factor >= 0 per predictor (inline, comma separated, or a file with one per line); rescaled to sum to p as glmnet does; 0 leaves a predictor unpenalised")
 	fs.Func("exclude", "predictors left out of the penalty (fitted unpenalised, outside the fusion), comma separated", func(s string) error {

@@ -104,7 +104,6 @@ func TestFlagRulesTable(t *testing.T) {
 		onDB("cv", "--sep", ";"),
 		onDB("path", "--drop-missing"),
 		onDB("fit", "--lambda", "theory"),
-		onDB("fit", "--family", "gamma", "--lambda", "1"),
 		onDB("cv", "--offset", "o"),
 		onDB("fit", "--penalty", "lasso", "--penalty-factor", "1,1", "--lambda", "1"),
 		onDB("cv", "--type-measure", "mae"),

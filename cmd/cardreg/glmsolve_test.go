@@ -31,7 +31,7 @@ func rareCSV(n int, rare []int, hi int) string {
 }
 
 // TestCVOneClassFold: a fold whose training rows hold one class only (or
-// only zero counts) is named with the cause and what to do; before, the
+// only zero responses) is named with the cause and what to do; before, the
 // message was "glm: fold 2: datafit: every binomial response is 0: …"
 // (streamed: "glm: fold 5: glm: the intercept-only model did not
 // converge (separable data?)").
@@ -49,7 +49,7 @@ func TestCVOneClassFold(t *testing.T) {
 		"fold 1 of 3 has only y = 0", "all 2 of the 90 rows with another response are in fold 1", "stratified", "--foldid")
 	counts := writeFile(t, dir, "counts.csv", rareCSV(90, []int{4, 40, 41}, 3))
 	oneLine(t, cardreg(t, "cv", "--family", "poisson", "--foldid", "fold", counts), 1,
-		"fold 1 of 3 has only zero counts", "all 3 of the 90 rows", "--foldid")
+		"fold 1 of 3 has only zero responses", "all 3 of the 90 rows", "--foldid")
 	// The same data with the rare rows spread: no error.
 	spread := strings.Replace(rareCSV(90, []int{4, 40}, 1), "1,1\n", "2,1\n", 1)
 	res := cardreg(t, "cv", "--family", "binomial", "--foldid", "fold", writeFile(t, dir, "spread.csv", spread))

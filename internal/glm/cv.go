@@ -18,7 +18,7 @@ import (
 
 // Measures lists the valid type.measure names of a family.
 func Measures(fam datafit.Family) []string {
-	if _, ok := fam.(datafit.Binomial); ok {
+	if datafit.Classes(fam) {
 		return []string{"deviance", "mse", "mae", "class", "auc"}
 	}
 	if _, ok := fam.(datafit.Gaussian); ok {
@@ -146,8 +146,8 @@ func checkFoldResponses(fam datafit.Family, y, w []float64, folds []int, f, k in
 }
 
 // foldResponses accumulates, row by row, what checkFoldResponses needs:
-// whether the training rows' responses are all one value (for Poisson,
-// zero) and how many rows hold another.
+// whether the training rows' responses are all one value (with poisson,
+// zero: the log-link families) and how many rows hold another.
 type foldResponses struct {
 	poisson     bool
 	ref         float64   // the first training response
@@ -156,13 +156,16 @@ type foldResponses struct {
 	rest, n     int
 }
 
-// newFoldResponses returns an accumulator for the binomial and Poisson
-// families, nil for the others.
+// newFoldResponses returns an accumulator for the families some of whose
+// responses put the intercept-only fit at infinity
+// (datafit.InterceptAtInfinity): one value alone (binomial's single
+// class), or zeros alone (the log-link counts and amounts), nil for the
+// others.
 func newFoldResponses(fam datafit.Family) *foldResponses {
-	switch fam.(type) {
-	case datafit.Binomial:
+	switch {
+	case datafit.InterceptAtInfinity(fam, 1, 1) != nil:
 		return &foldResponses{}
-	case datafit.Poisson:
+	case datafit.InterceptAtInfinity(fam, 0, 0) != nil:
 		return &foldResponses{poisson: true}
 	}
 	return nil
@@ -202,7 +205,7 @@ func (a *foldResponses) err(f, k int) error {
 	}
 	only := fmt.Sprintf("only y = %v", a.ref)
 	if a.poisson {
-		only = "only zero counts"
+		only = "only zero responses"
 	}
 	return &FoldError{Fold: f + 1, Folds: k, Only: only, Rest: a.rest, N: a.n}
 }
@@ -424,7 +427,7 @@ func score(measure string, fam datafit.Family, y, eta, w []float64, extra float6
 	if measure == "auc" {
 		return auc(y, eta, w)
 	}
-	_, binomial := fam.(datafit.Binomial)
+	binomial := datafit.Classes(fam) // cv.glmnet's binomial measures
 	s, sw := extra, 0.0
 	for i, e := range eta {
 		mu := fam.Mean(e)

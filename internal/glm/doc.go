@@ -1,7 +1,7 @@
 // Package glm is the family engine behind package estimator (callers use
 // estimator, which chooses this engine or the least-squares one,
 // internal/lsfit, in one place). It fits penalised generalised linear
-// models: least squares, logistic, Poisson and gamma regression with observation weights, offsets and
+// models: least squares, logistic, Poisson, gamma, Tweedie and negative binomial regression with observation weights, offsets and
 // predictors left out of the penalty, under any penalty of package penalty
 // (cardinality, grouped, lasso with penalty factors).
 //

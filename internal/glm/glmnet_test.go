@@ -111,6 +111,8 @@ func own(f datafit.Family, n, p int, seed uint64) *table {
 			tb.y[i] = float64(k)
 		case datafit.Gamma: // shape 2: half the sum of two exponentials
 			tb.y[i] = mu / 2 * (r.ExpFloat64() + r.ExpFloat64())
+		case datafit.Tweedie, datafit.NegBin:
+			tb.y[i] = compound(r, f, mu)
 		}
 	}
 	return tb

@@ -178,9 +178,15 @@ func (pb *problem) diverges(f func([]float64) float64, v0, v, eta0 []float64, ex
 
 // atBoundary returns R's warning when, at the cluster values expanded to
 // theta, a row with positive weight has a fitted probability within
-// boundary of 0 or 1 (binomial) or a zero count a fitted rate below it
-// (Poisson), else "".
+// boundary of 0 or 1 (binomial) or a zero response a fitted mean below it
+// (the log-link families of counts and amounts: Poisson, Tweedie, negbin),
+// else "".
 func (pb *problem) atBoundary(theta *mat.Dense) string {
+	// The families whose intercept-only fit is at infinity for one class
+	// (binomial) or for zeros alone (log-link counts and amounts) have
+	// refits at infinity when a cluster separates those rows.
+	classes := datafit.Classes(pb.fam)
+	zeros := !classes && datafit.InterceptAtInfinity(pb.fam, 0, 0) != nil
 	pb.loss.Eval(nil, theta)
 	y, w := pb.loss.Response(), pb.rows.Weights
 	for i, e := range pb.loss.Eta() {
@@ -188,14 +194,14 @@ func (pb *problem) atBoundary(theta *mat.Dense) string {
 			continue
 		}
 		mu := pb.fam.Mean(e)
-		switch pb.fam.(type) {
-		case datafit.Binomial:
+		switch {
+		case classes:
 			if mu < boundary || mu > 1-boundary {
 				return "fitted probabilities numerically 0 or 1 occurred: the unpenalised refit does not exist (separation); the coefficients are the penalised fit's"
 			}
-		case datafit.Poisson:
+		case zeros:
 			if y[i] == 0 && mu < boundary {
-				return "fitted rates numerically 0 occurred: the unpenalised refit does not exist (zero counts that a cluster separates); the coefficients are the penalised fit's"
+				return "fitted rates numerically 0 occurred: the unpenalised refit does not exist (zero responses that a cluster separates); the coefficients are the penalised fit's"
 			}
 		}
 	}

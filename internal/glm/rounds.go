@@ -116,10 +116,8 @@ type rounds struct {
 
 func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions) (*rounds, error) {
 	fam := o.Family
-	switch fam.(type) {
-	case datafit.Binomial, datafit.Poisson:
-	default:
-		return nil, fmt.Errorf("glm: a fit in rounds is for the binomial and Poisson families, not %v", famName(fam))
+	if fam == nil {
+		return nil, errors.New("glm: a fit in rounds needs a family")
 	}
 	if len(o.Unpenalized) > 0 || o.Relax || o.NoIntercept {
 		return nil, errors.New("glm: a fit in rounds supports neither unpenalised predictors, relax nor a model without intercept")
@@ -255,40 +253,46 @@ func (r *rounds) addSet(train []int, hold int) error {
 	return nil
 }
 
-// nullModel sets the intercept-only model of s from its totals t, exactly:
-// the intercept of the mean response (Poisson with offsets: log Σwy/Σwe^o)
-// and the gradient there.
+// nullModel sets the intercept-only model of s from its totals t, exactly,
+// and the gradient there. Without offsets the intercept is the link of
+// the mean response (every family's score Σw·∂d/∂η vanishes where μ = ȳ)
+// and, ∂d/∂η being affine in y at a fixed η (A + B·y), the gradient is
+// A·Σw(x − shift) + B·Σw(x − shift)y. With offsets, the families of
+// glmscan.OffsetPower's power a, whose deviance's terms are y·μ^(a−1)
+// and μ^a (Poisson, gamma, Tweedie: datafit.AggregatePower): with
+// m = e^b₀ = Σw·y·e^((a−1)o) / Σw·e^(a·o) the gradient is
+// 2m^(a−1)(m·WXE − WXY) (glmscan.Totals); for the others an offset has
+// no closed form here (unfit).
 func (r *rounds) nullModel(s *trainSet, t *glmscan.Totals) error {
 	wy, w := t.WY[0], t.W[0]
-	var b0, mu float64 // mu: the fitted mean without the offset's factor
-	switch r.fam.(type) {
-	case datafit.Binomial:
-		if t.Offset {
-			return unfit(errors.New("binomial data with offsets"))
-		}
-		mu = wy / w
-		if !(mu > 0 && mu < 1) {
-			return unfit(errors.New("the binomial response holds one class only"))
-		}
-		b0 = r.fam.Eta(mu)
-	default:
-		if !(wy > 0) {
-			return unfit(errors.New("every Poisson count is zero"))
-		}
+	power := datafit.AggregationOf(r.fam).Kind == datafit.AggregatePower
+	switch {
+	case t.Offset && !power:
+		return unfit(fmt.Errorf("%s data with offsets (the family's intercept-only fit with offsets has no closed form in the totals of a scan)", famName(r.fam)))
+	case !(wy > 0):
+		return unfit(fmt.Errorf("every %s response is zero", famName(r.fam)))
+	}
+	s.grad0 = make([]float64, r.p)
+	var b0 float64
+	if t.Offset {
+		a := glmscan.OffsetPower(r.fam)
 		b0 = math.Log(wy / t.WE[0])
-		mu = math.Exp(b0)
+		m := math.Exp(b0)
+		for j := range r.p {
+			s.grad0[j] = s.a * 2 * math.Pow(m, a-1) * (m*t.WXE[0][j] - t.WXY[0][j]) / s.sd[j]
+		}
+	} else {
+		b0 = r.fam.Eta(wy / w)
+		if math.IsInf(b0, 0) || math.IsNaN(b0) { // binomial: one class
+			return unfit(fmt.Errorf("the %s response holds one value only", famName(r.fam)))
+		}
+		d0, _ := r.fam.Derivs(0, b0)
+		d1, _ := r.fam.Derivs(1, b0)
+		for j := range r.p {
+			s.grad0[j] = s.a * (d0*t.Sum(0, j) + (d1-d0)*t.WXY[0][j]) / s.sd[j]
+		}
 	}
 	s.null = glmscan.Point{B0: b0, Beta: make([]float64, r.p), Holdout: s.hold}
-	s.grad0 = make([]float64, r.p)
-	for j := range r.p {
-		var g float64
-		if t.Offset {
-			g = 2 * (mu*t.WXE[0][j] - t.WXY[0][j])
-		} else {
-			g = 2 * (mu*t.Sum(0, j) - t.WXY[0][j])
-		}
-		s.grad0[j] = s.a * g / s.sd[j]
-	}
 	return nil
 }
 

@@ -32,6 +32,8 @@ func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 	cases := []roundsCase{
 		{fam: datafit.Binomial{}, pen: penalty.L1{}, std: true, sample: 3000},
 		{fam: datafit.Poisson{}, pen: penalty.L1{}, offsets: true, sample: 3000},
+		{fam: datafit.Tweedie{P: 1.5}, pen: penalty.L1{}, offsets: true, sample: 3000},
+		{fam: datafit.NegBin{Theta: 2}, pen: penalty.L1{}, sample: 3000},
 	}
 	if testenv.Slow() {
 		cases = append(cases,
@@ -111,8 +113,14 @@ func TestFitRoundsRefuses(t *testing.T) {
 	sc := glmscan.NewRowScanner(&tableSource{tb: tb}, datafit.Binomial{}, 3, 1, nil, 1)
 	_, err := FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}}}}})
 	require.ErrorIs(t, err, ErrRoundsUnfit)
-	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Gaussian{}}}}})
-	require.ErrorContains(t, err, "binomial and Poisson")
+	// Offsets: a closed-form start from the totals for the power
+	// families (Poisson, gamma, Tweedie) only.
+	for _, fam := range []datafit.Family{datafit.Gaussian{}, datafit.NegBin{Theta: 2}} {
+		sc := glmscan.NewRowScanner(&tableSource{tb: tb}, fam, 3, 1, nil, 1)
+		_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: fam}}}})
+		require.ErrorIs(t, err, ErrRoundsUnfit)
+		require.ErrorContains(t, err, fam.Name()+" data with offsets")
+	}
 	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}, Relax: true}}}})
 	require.ErrorContains(t, err, "relax")
 	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Poisson{}}}, Measure: "auc"}})

@@ -74,7 +74,9 @@ class _Base(BaseEstimator):
 
     # -- parameters -----------------------------------------------------
     def _options(self):
-        o = dict(family=self._family, penalty=self.penalty, nu=self.nu,
+        # The log-link regressors take a family (the library parses it).
+        o = dict(family=getattr(self, "family", self._family),
+                 penalty=self.penalty, nu=self.nu,
                  groups=self.groups, standardize=self.standardize or None,
                  relax=self.relax or None, tol=self.tol,
                  max_iter=self.max_iter, penalty_factor=self.penalty_factor,
@@ -252,7 +254,7 @@ class _Base(BaseEstimator):
         """The library's predictions kind of the estimator's family at the
         linear predictors eta (the inverse link: one home, in the
         library)."""
-        return _lib.response(self._family, eta, kind)
+        return _lib.response(getattr(self, "family", self._family), eta, kind)
 
     def _check_offset_given(self, offset):
         """An offset at prediction exactly when the model was fitted with
@@ -466,20 +468,23 @@ class _CVInit:
         self.pair_weights = pair_weights
 
 class _PoissonInit(_PlainInit):
-    def __init__(self, lam=None, *, offset_column=None, penalty="cardinality",
-                 nu=None, groups=None, fit_intercept=True, standardize=False,
-                 relax=False, tol=None, max_iter=None, penalty_factor=None,
-                 unpenalized=None, pair_weights=None):
+    def __init__(self, lam=None, *, family="poisson", offset_column=None,
+                 penalty="cardinality", nu=None, groups=None,
+                 fit_intercept=True, standardize=False, relax=False, tol=None,
+                 max_iter=None, penalty_factor=None, unpenalized=None,
+                 pair_weights=None):
         super().__init__(lam, penalty=penalty, nu=nu, groups=groups,
                          fit_intercept=fit_intercept, standardize=standardize,
                          relax=relax, tol=tol, max_iter=max_iter,
                          penalty_factor=penalty_factor,
                          unpenalized=unpenalized, pair_weights=pair_weights)
+        self.family = family
         self.offset_column = offset_column
 
 
 class _PoissonCVInit(_CVInit):
-    def __init__(self, *, offset_column=None, rule="min", n_folds=10,
+    def __init__(self, *, family="poisson", offset_column=None, rule="min",
+                 n_folds=10,
                  seed=None, n_lambda=None, lambda_min_ratio=None,
                  lambdas=None, type_measure=None, penalty="cardinality",
                  nu=None, groups=None, fit_intercept=True, standardize=False,
@@ -493,10 +498,16 @@ class _PoissonCVInit(_CVInit):
                          relax=relax, tol=tol, max_iter=max_iter,
                          penalty_factor=penalty_factor,
                          unpenalized=unpenalized, pair_weights=pair_weights)
+        self.family = family
         self.offset_column = offset_column
 
 
 _OFFSET_DOC = """
+    family : str, default="poisson"
+        A log-link family, as the library names it: ``"poisson"``,
+        ``"gamma"``, ``"tweedie:P"`` (1 < P < 2, e.g. ``"tweedie:1.5"``) or
+        ``"negbin:THETA"`` (θ > 0, e.g. ``"negbin:2"``); the library checks
+        it. ``predict`` is exp(η) for each of them.
     offset_column : str or int, optional
         X's column holding the offset (log exposure): a DataFrame's column
         name or an array's column index. It is taken out of X by fit,
