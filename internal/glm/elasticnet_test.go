@@ -1,0 +1,273 @@
+package glm
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
+	"github.com/stretchr/testify/require"
+)
+
+// enetCase is one elastic-net comparison with glmnet: data, α and what
+// the fit carries (weights, an offset, penalty factors, standardisation).
+type enetCase struct {
+	name    string
+	fam     datafit.Family
+	tb      table
+	alpha   float64
+	factors []float64 // glmnet's penalty.factor, nil for none
+	std     bool
+}
+
+// enetCases returns the cases: α = 0.2, 0.5, 0.8 on glmnet's own examples
+// and our gaussian data, plain, with weights and an offset, with penalty
+// factors (one 0), and standardised.
+func enetCases(t *testing.T) (string, []enetCase) {
+	dir, sets := glmnetSets(t, 300, 10)
+	sets = append(sets, glmnetSet{"own gaussian", datafit.Gaussian{}, own(datafit.Gaussian{}, 300, 10, 3)})
+	var out []enetCase
+	for _, set := range sets {
+		if strings.HasPrefix(set.name, "own") && set.name != "own gaussian" {
+			continue // glmnet's examples carry binomial and Poisson
+		}
+		n, p := set.tb.x.Dims()
+		for _, alpha := range []float64{0.2, 0.5, 0.8} {
+			for _, v := range []string{"plain", "weights+offset", "factors", "standardized"} {
+				c := enetCase{name: fmt.Sprintf("%s α=%v %s", set.name, alpha, v), fam: set.fam, tb: *set.tb, alpha: alpha}
+				r := rand.New(rand.NewPCG(uint64(alpha*10), 7))
+				switch v {
+				case "weights+offset":
+					c.tb.w, c.tb.o = make([]float64, n), make([]float64, n)
+					for i := range n {
+						c.tb.w[i], c.tb.o[i] = 0.2+2*r.Float64(), 0.3*r.NormFloat64()
+					}
+				case "factors":
+					c.factors = make([]float64, p)
+					for j := range c.factors {
+						c.factors[j] = 0.5 + float64(j%4)/2
+					}
+					c.factors[1] = 0
+				case "standardized":
+					c.std = true
+				}
+				if _, ok := c.fam.(datafit.Gaussian); ok {
+					c.tb.unitResponse()
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	return dir, out
+}
+
+// penalty returns the case's elastic net (its factors rescaled as glmnet
+// rescales them) and options.
+func (c *enetCase) penalty(t *testing.T) (penalty.Penalty, *Options) {
+	opts := &Options{Family: c.fam, Weights: c.tb.w, Offset: c.tb.o, Standardize: c.std,
+		Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
+	pen := penalty.ElasticNet{Alpha: c.alpha}
+	if c.factors != nil {
+		wl, free, err := PenaltyFactors(c.factors)
+		require.NoError(t, err)
+		pen.Factors, opts.Unpenalized = wl.Factors, free
+	}
+	return pen, opts
+}
+
+// rArgs returns bench/glmnet_enet.R's arguments for mode on the data at
+// path, then extra.
+func (c *enetCase) rArgs(mode, path string, extra ...string) []string {
+	args := []string{"../../bench/glmnet_enet.R", mode, path, c.fam.Name(), strconv.FormatFloat(c.alpha, 'g', -1, 64),
+		strings.ToUpper(strconv.FormatBool(c.std)), "-", "-", "-"}
+	if c.tb.w != nil {
+		args[6] = "w"
+	}
+	if c.tb.o != nil {
+		args[7] = "off"
+	}
+	if c.factors != nil {
+		var fs []string
+		for _, f := range c.factors {
+			fs = append(fs, strconv.FormatFloat(f, 'g', -1, 64))
+		}
+		args[8] = strings.Join(fs, ",")
+	}
+	return append(args, extra...)
+}
+
+// TestElasticNetMatchesGlmnet fits the elastic net (α = 0.2, 0.5, 0.8) to
+// glmnet's BinomialExample and PoissonExample and to gaussian data of our
+// own, plain, with weights and an offset, with penalty factors (one 0) and
+// standardised, and checks it against R glmnet (thresh = 1e-14) at three λ
+// (λ_glmnet = λ/(2n)): every coefficient and the intercept to 1e-6 of the
+// largest, and the fit certified (relative gap ≤ 1e-10). Skipped without
+// R's glmnet.
+func TestElasticNetMatchesGlmnet(t *testing.T) {
+	dir, cases := enetCases(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pen, opts := c.penalty(t)
+			n, _ := c.tb.x.Dims()
+			lmax, ok, err := LambdaMax(c.tb.x, c.tb.y, pen, opts)
+			require.NoError(t, err)
+			require.True(t, ok)
+			var lambdas, gl []string
+			for _, f := range []float64{0.5, 0.1, 0.02} {
+				lambdas = append(lambdas, strconv.FormatFloat(f*lmax, 'g', -1, 64))
+				gl = append(gl, strconv.FormatFloat(f*lmax/(2*float64(n)), 'g', -1, 64))
+			}
+			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
+			c.tb.write(t, path)
+			ref := rscriptRows(t, c.rArgs("fit", path, strings.Join(gl, ","))...)
+			require.Len(t, ref, len(lambdas))
+			for k, ls := range lambdas {
+				lambda, _ := strconv.ParseFloat(ls, 64)
+				m, err := Fit(c.tb.x, c.tb.y, pen, lambda, opts)
+				require.NoError(t, err)
+				require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
+				require.LessOrEqual(t, m.Gap, 1e-10, "λ %d: certified gap", k)
+				scale := math.Abs(ref[k][0])
+				for _, v := range ref[k][1:] {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				require.InDelta(t, ref[k][0], m.Intercept, 1e-6*scale, "intercept at λ %d", k)
+				for j, v := range ref[k][1:] {
+					require.InDelta(t, v, m.Coef[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
+				}
+			}
+		})
+	}
+}
+
+// TestElasticNetPathMatchesGlmnet fits glmnet's default path of the
+// elastic net (its grid from λ_max = max|∇ⱼ|/(αfⱼ) and its stopping rules)
+// and ours: the same length, the same λ to 1e-9 and the same deviance
+// ratios to 1e-7.
+func TestElasticNetPathMatchesGlmnet(t *testing.T) {
+	dir, cases := enetCases(t)
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pen, opts := c.penalty(t)
+			opts.Settings.Tol = 1e-12
+			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
+			c.tb.write(t, path)
+			ref := rscriptRows(t, c.rArgs("path", path)...)
+			ours, err := FitPath(c.tb.x, c.tb.y, pen, &PathOptions{Options: *opts})
+			require.NoError(t, err)
+			n, _ := c.tb.x.Dims()
+			require.Equal(t, len(ref), len(ours.Models), "path length (ours: %s)", ours.Note)
+			// With a predictor left unpenalised, λ_max is the gradient at
+			// the null model that fits it, which glmnet iterates to its own
+			// tolerance (1.8e-9 relative on BinomialExample).
+			tol := 1e-9
+			if c.factors != nil {
+				tol = 1e-8
+			}
+			for k, m := range ours.Models {
+				require.InEpsilon(t, ref[k][0], ours.Lambdas[k]/(2*float64(n)), tol, "λ %d", k)
+				require.InDelta(t, ref[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+			}
+		})
+	}
+}
+
+// TestElasticNetCVMatchesGlmnet cross-validates the elastic net on
+// glmnet's default grid with the same folds as cv.glmnet (foldid, and
+// lambda = glmnet's default path): the same grid length, λ_min and λ_1se,
+// binomial and Poisson, plain and with weights and an offset. Not
+// gaussian: glmnet standardises each fold's response, which divides the
+// ridge part of the fold's fit by the standard deviation of its training
+// rows' response (see unitResponse), a different problem per fold.
+func TestElasticNetCVMatchesGlmnet(t *testing.T) {
+	dir, cases := enetCases(t)
+	for _, c := range cases {
+		if _, gaussian := c.fam.(datafit.Gaussian); gaussian || c.std || c.factors != nil {
+			continue // 12 cases
+		}
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			pen, opts := c.penalty(t)
+			opts.Settings.Tol = 1e-12
+			n, _ := c.tb.x.Dims()
+			folds := make([]int, n)
+			fc := make([]float64, n)
+			for i := range folds {
+				folds[i] = (i * 7) % 5
+				fc[i] = float64(folds[i] + 1)
+			}
+			tb := c.tb
+			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
+			withFold(t, &tb, fc, path)
+			ref := rscriptRows(t, c.rArgs("cv", path, "fold")...)
+			cv, err := CrossValidate(c.tb.x, c.tb.y, pen, &CVOptions{PathOptions: PathOptions{Options: *opts}, FoldID: folds})
+			require.NoError(t, err)
+			require.Len(t, ref, 3)
+			require.Equal(t, int(ref[2][0]), len(cv.Lambdas), "grid length (ours: %s)", cv.Path.Note)
+			scale := 2 * float64(n)
+			require.InEpsilon(t, ref[0][0], cv.LambdaMin/scale, 1e-8, "λ_min")
+			require.InEpsilon(t, ref[1][0], cv.LambdaSE/scale, 1e-8, "λ_1se")
+		})
+	}
+}
+
+// withFold writes tb with a last column "fold" to path.
+func withFold(t *testing.T, tb *table, fold []float64, path string) {
+	tb.write(t, path)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+	lines[0] += ",fold"
+	for i := range fold {
+		lines[i+1] += "," + strconv.FormatFloat(fold[i], 'g', -1, 64)
+	}
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o644))
+}
+
+// unitResponse divides y and the offset by the weighted population
+// standard deviation of y − offset (weights summing to 1), as glmnet's
+// documentation advises for comparisons: its gaussian fits standardise y
+// internally, which divides the ridge part of the elastic net by that
+// standard deviation (the lasso is unaffected). cardreg minimises the
+// documented objective, as scikit-learn's ElasticNet.
+func (tb *table) unitResponse() {
+	n := len(tb.y)
+	var sw, m float64
+	for i := range n {
+		sw += weight(tb.w, i)
+	}
+	r := make([]float64, n)
+	for i := range n {
+		r[i] = tb.y[i]
+		if tb.o != nil {
+			r[i] -= tb.o[i]
+		}
+		m += weight(tb.w, i) / sw * r[i]
+	}
+	var v float64
+	for i := range n {
+		v += weight(tb.w, i) / sw * (r[i] - m) * (r[i] - m)
+	}
+	sd := math.Sqrt(v)
+	y := make([]float64, n)
+	for i := range n {
+		y[i] = tb.y[i] / sd
+	}
+	tb.y = y
+	if tb.o != nil {
+		o := make([]float64, n)
+		for i := range n {
+			o[i] = tb.o[i] / sd
+		}
+		tb.o = o
+	}
+}
