@@ -30,7 +30,10 @@ type enetCase struct {
 // enetCases returns the cases: α = 0.2, 0.5, 0.8 on glmnet's own examples
 // and our gaussian data, plain, with weights and an offset, with penalty
 // factors (one 0), and standardised.
-func enetCases(t *testing.T) (string, []enetCase) {
+func enetCases(t *testing.T, alphas ...float64) (string, []enetCase) {
+	if alphas == nil {
+		alphas = []float64{0.2, 0.5, 0.8}
+	}
 	dir, sets := glmnetSets(t, 300, 10)
 	sets = append(sets, glmnetSet{"own gaussian", datafit.Gaussian{}, own(datafit.Gaussian{}, 300, 10, 3)})
 	var out []enetCase
@@ -39,7 +42,7 @@ func enetCases(t *testing.T) (string, []enetCase) {
 			continue // glmnet's examples carry binomial and Poisson
 		}
 		n, p := set.tb.x.Dims()
-		for _, alpha := range []float64{0.2, 0.5, 0.8} {
+		for _, alpha := range alphas {
 			for _, v := range []string{"plain", "weights+offset", "factors", "standardized"} {
 				c := enetCase{name: fmt.Sprintf("%s α=%v %s", set.name, alpha, v), fam: set.fam, tb: *set.tb, alpha: alpha}
 				r := rand.New(rand.NewPCG(uint64(alpha*10), 7))
@@ -151,10 +154,18 @@ func TestElasticNetMatchesGlmnet(t *testing.T) {
 // TestElasticNetPathMatchesGlmnet fits glmnet's default path of the
 // elastic net (its grid from λ_max = max|∇ⱼ|/(αfⱼ) and its stopping rules)
 // and ours: the same length, the same λ to 1e-9 and the same deviance
-// ratios to 1e-7.
+// ratios to 1e-7. α = 0 is ridge, whose grid glmnet tops with α = 0.001.
 func TestElasticNetPathMatchesGlmnet(t *testing.T) {
-	dir, cases := enetCases(t)
+	dir, cases := enetCases(t, 0, 0.2, 0.5, 0.8)
 	for _, c := range cases {
+		if c.alpha == 0 && c.factors != nil {
+			// glmnet tops a ridge grid with the gradient of the model with
+			// the intercept alone, the unpenalised predictors left out
+			// (its strong set holds every predictor at α = 0, so their
+			// gradients are not updated after its first fit), not at the
+			// null model that fits them, as for α > 0 and here.
+			continue
+		}
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			pen, opts := c.penalty(t)
@@ -175,7 +186,11 @@ func TestElasticNetPathMatchesGlmnet(t *testing.T) {
 			}
 			for k, m := range ours.Models {
 				require.InEpsilon(t, ref[k][0], ours.Lambdas[k]/(2*float64(n)), tol, "λ %d", k)
-				require.InDelta(t, ref[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+				// glmnet reports the null model at the first λ of a ridge
+				// path (its λ = ∞); ours is ridge's solution there.
+				if c.alpha > 0 || k > 0 {
+					require.InDelta(t, ref[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+				}
 			}
 		})
 	}
