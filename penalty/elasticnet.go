@@ -168,3 +168,23 @@ func (e ElasticNet) ratio(g mat.Matrix, a float64) float64 {
 	}
 	return m
 }
+
+// Factored is implemented by penalties that take glmnet's penalty.factor:
+// the same penalty with one weight per predictor.
+type Factored interface {
+	// WithFactors returns the penalty with factors f (rescaled as glmnet
+	// rescales them, see ElasticNet.Factors).
+	WithFactors(f []float64) Penalty
+}
+
+// WithFactors returns p with factors f when p is Factored, else the
+// weighted lasso of f (the factors' meaning since --penalty-factor began).
+func WithFactors(p Penalty, f []float64) Penalty {
+	if fp, ok := p.(Factored); ok {
+		return fp.WithFactors(f)
+	}
+	return WeightedL1{Factors: f}
+}
+
+// WithFactors returns the elastic net of the same α with factors f.
+func (e ElasticNet) WithFactors(f []float64) Penalty { return ElasticNet{Alpha: e.Alpha, Factors: f} }

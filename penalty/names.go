@@ -81,6 +81,9 @@ type Kind struct {
 	// Alpha reports that it takes α (Inputs.Alpha; --alpha, "alpha");
 	// every other penalty refuses one.
 	Alpha bool
+	// Factors reports that it takes glmnet's penalty.factor, one weight
+	// per predictor (WithFactors; --penalty-factor).
+	Factors bool
 	// New builds the penalty.
 	New func(Inputs) (Penalty, error)
 }
@@ -94,11 +97,11 @@ var kinds = []Kind{
 		New: func(in Inputs) (Penalty, error) { return Cardinality{Nu: in.Nu}, nil }},
 	{Name: "grouped", Nu: NuKernel, Needs: NeedsGroups, Grid: true, Theory: true, GLM: true, NetworkLambda: true,
 		New: func(in Inputs) (Penalty, error) { return NewGrouped(in.Groups, in.Nu), nil }},
-	{Name: "lasso", Nu: NuOne, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true,
+	{Name: "lasso", Nu: NuOne, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true, Factors: true,
 		New: func(in Inputs) (Penalty, error) { return L1{Nu: in.Nu}, nil }},
 	{Name: "ridge", Nu: NoNu, Grid: true, Networks: true,
 		New: func(Inputs) (Penalty, error) { return Ridge{}, nil }},
-	{Name: "elasticnet", Nu: NoNu, Grid: true, GLM: true, Alpha: true,
+	{Name: "elasticnet", Nu: NoNu, Grid: true, GLM: true, Alpha: true, Factors: true,
 		New: func(in Inputs) (Penalty, error) {
 			e := ElasticNet{Alpha: in.Alpha}
 			return e, e.Validate()

@@ -123,7 +123,7 @@ func (pr *problem) build(f *fitFlags) error {
 		return err
 	}
 	if f.fam.penaltyFactor != "" {
-		if pr.pen, free, err = penaltyFactors(f.fam.penaltyFactor, p, free); err != nil {
+		if pr.pen, free, err = penaltyFactors(pr.pen, f.fam.penaltyFactor, p, free); err != nil {
 			return err
 		}
 		pr.nu = 0
@@ -146,8 +146,9 @@ func excludedColumns(exclude string, names []string) ([]int, error) {
 }
 
 // penaltyFactors reads --penalty-factor (inline or a file) for p
-// predictors; predictors also in --exclude get factor 0.
-func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, error) {
+// predictors, predictors also in --exclude getting factor 0, and returns
+// pen with them (penalty.WithFactors).
+func penaltyFactors(pen penalty.Penalty, s string, p int, exclude []int) (penalty.Penalty, []int, error) {
 	list, from, err := data.ReadList(s)
 	if err != nil {
 		return nil, nil, err
@@ -169,11 +170,11 @@ func penaltyFactors(s string, p int, exclude []int) (penalty.Penalty, []int, err
 	}
 	// estimator.PenaltyFactors rescales them (without overflow) and names them
 	// as typed in its messages.
-	pen, free, err := estimator.PenaltyFactors(fs)
+	w, free, err := estimator.PenaltyFactors(fs)
 	if err != nil {
 		return nil, nil, usagef("--penalty-factor: %v", strings.TrimPrefix(err.Error(), "glm: "))
 	}
-	return pen, free, nil
+	return penalty.WithFactors(pen, w.Factors), free, nil
 }
 
 // foldHint adds the flags to a fold that cannot be fitted (estimator.FoldError,

@@ -28,7 +28,7 @@ type fitFlags struct {
 	memory                                                                       int64
 	tol, sigma, t                                                                float64
 	lambda                                                                       lambdaSpec
-	nu                                                                           optFloat
+	nu, alpha                                                                    optFloat
 	folds, maxIter                                                               int
 	seed                                                                         uint64
 	noIntercept, standardize, relax, progress, dropMissing, stream               bool
@@ -45,12 +45,13 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	f := &fitFlags{stderr: stderr}
-	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge or general (with --G); with factor predictors (text columns, --factor, --ordinal), each factor gets its own block and --penalty names the numeric predictors': cardinality, lasso or none")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped, lasso, ridge, elasticnet (with --alpha) or general (with --G); with factor predictors (text columns, --factor, --ordinal), each factor gets its own block and --penalty names the numeric predictors': cardinality, lasso or none")
 	fs.StringVar(&f.lambda.text, "lambda", "cv", "a number (paper scale), cv for K-fold cross-validation, aic or bic (the smallest information criterion along the generated path: deviance + 2 df or log(n) df, gaussian n log(RSS/n) + ...; df the distinct non-zero coefficient values, per factor its distinct non-zero level effects, plus the unpenalised predictors), or theory (Theorem 2 of the source paper, see --sigma, --t: conservative, it over-shrinks)")
 	fs.Float64Var(&f.sigma, "sigma", 0, "--lambda theory: noise standard deviation (default: estimated from the least-squares residuals, n > p + 1)")
 	fs.Float64Var(&f.t, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
 	fs.Var(&f.nu, "nu", "weight of the kernel term, > 0 (default 1 for lasso, 1/(1 - M_G) for cardinality and grouped)")
+	fs.Var(&f.alpha, "alpha", "elasticnet: the mix alpha in [0, 1] of lambda[(1 - alpha)/2 ||b||^2 + alpha ||b||_1] (glmnet's alpha; default 1, the lasso; 0 is ridge)")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
 	fs.StringVar(&f.responses, "responses", "", "several response columns, comma separated: a multi-response fit (the penalty acts per response)")
 	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated, or a file with one label per line")

@@ -105,10 +105,11 @@ func (f *fitFlags) modeRules(cmd string) []flagRule {
 		{flag: "groups", on: anyRoute, off: kind.Needs != penalty.NeedsGroups, why: "applies to --penalty " + needing(penalty.NeedsGroups) + " only, not " + f.penalty},
 		{flag: "G", on: anyRoute, off: kind.Needs != penalty.NeedsG, why: "applies to --penalty " + needing(penalty.NeedsG) + " only, not " + f.penalty},
 		{flag: "nu", on: anyRoute, off: kind.Nu == penalty.NoNu, why: "has no role in the " + f.penalty + " penalty"},
+		{flag: "alpha", on: anyRoute, off: !kind.Alpha, why: "applies to --penalty " + orList(penalty.Names(func(k penalty.Kind) bool { return k.Alpha })) + " only, not " + f.penalty},
 		{flag: "nu", on: anyRoute, off: f.fam.penaltyFactor != "", why: "does not combine with --penalty-factor, whose factors weigh each predictor's lasso penalty instead"},
-		{flag: "penalty-factor", on: inMemory, off: f.penalty != "lasso", why: "is for the lasso; for " + f.penalty + " use --exclude to leave predictors unpenalised"},
+		{flag: "penalty-factor", on: inMemory, off: !kind.Factors, why: "is for the " + orList(penalty.Names(func(k penalty.Kind) bool { return k.Factors })) + "; for " + f.penalty + " use --exclude to leave predictors unpenalised"},
 		// --exclude is refused on the other routes (dbRules, streamRules).
-		{flag: "penalty-factor", on: onStream | onDB, off: f.penalty != "lasso", why: "is for the lasso; for " + f.penalty + ", --exclude leaves predictors unpenalised, in memory only (not with --stream or --db)"},
+		{flag: "penalty-factor", on: onStream | onDB, off: !kind.Factors, why: "is for the " + orList(penalty.Names(func(k penalty.Kind) bool { return k.Factors })) + "; for " + f.penalty + ", --exclude leaves predictors unpenalised, in memory only (not with --stream or --db)"},
 		{flag: "lambda", on: anyRoute, off: f.lambda.theory() && f.weights != "", why: "theory needs the unweighted rows in memory: leave out --weights"},
 	}
 }

@@ -11,12 +11,12 @@ import (
 // fit, path, cv and lambda build penalties through it.
 type penaltySpec struct {
 	penalty       string // a name of penalty.Lookup's table
-	nu            optFloat
+	nu, alpha     optFloat
 	groups, gFile string // --groups (grouped) and --G (general)
 }
 
 func (f *fitFlags) penaltySpec() penaltySpec {
-	return penaltySpec{penalty: f.penalty, nu: f.nu, groups: f.groups, gFile: f.gFile}
+	return penaltySpec{penalty: f.penalty, nu: f.nu, alpha: f.alpha, groups: f.groups, gFile: f.gFile}
 }
 
 // lookupPenalty returns the penalty named name, or the usage error naming
@@ -58,8 +58,14 @@ func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error
 	if err != nil {
 		return nil, 0, "", err
 	}
-	in.Nu = f.nu.v
+	in.Nu, in.Alpha = f.nu.v, penalty.DefaultAlpha
+	if f.alpha.set {
+		in.Alpha = f.alpha.v
+	}
 	pen, nu, err := bounds.Build(kind, in, f.nu.set)
+	if err != nil && kind.Alpha {
+		return nil, 0, "", usagef("--alpha: %v", strings.TrimPrefix(err.Error(), "penalty: "))
+	}
 	if err != nil {
 		return nil, 0, "", err
 	}
