@@ -32,6 +32,7 @@ type Options struct {
 	Family      string          `json:"family"`
 	Penalty     string          `json:"penalty"`
 	Nu          *float64        `json:"nu"`
+	Alpha       *float64        `json:"alpha"`
 	Lambda      json.RawMessage `json:"lambda"`
 	Rule        string          `json:"rule"`
 	Folds       int             `json:"folds"`

@@ -169,15 +169,19 @@ func (pr *problem) namedPenalty() error {
 	if pr.o.Penalty == factor.NumericNone {
 		return errors.New("options: penalty none names the numeric predictors' penalty beside factors, and the data hold no factor")
 	}
-	if o.PenaltyFactor != nil && o.Penalty != "lasso" {
-		return fmt.Errorf("options: penalty-factor is for the lasso; for %s use exclude to leave predictors unpenalised", o.Penalty)
-	}
 	kind, ok := penalty.Lookup(o.Penalty)
 	if !ok {
 		return fmt.Errorf("options: unknown penalty %q (%s)", o.Penalty, strings.Join(penalty.Names(nil), ", "))
 	}
+	if o.PenaltyFactor != nil && !kind.Factors {
+		return fmt.Errorf("options: penalty-factor is for the %s penalties; for %s use exclude to leave predictors unpenalised",
+			strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.Factors }), " and "), o.Penalty)
+	}
 	if kind.Nu == penalty.NoNu && o.Nu != nil {
 		return fmt.Errorf("options: nu has no role in the %s penalty", o.Penalty)
+	}
+	if !kind.Alpha && o.Alpha != nil {
+		return fmt.Errorf("options: alpha applies to the %s penalty only, not %s", strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.Alpha }), ", "), o.Penalty)
 	}
 	if pr.family && !kind.GLM {
 		return fmt.Errorf("options: family %s (or an offset, penalty factors, exclude): penalty %s is not supported (%s)", o.Family, o.Penalty,
@@ -191,6 +195,9 @@ func (pr *problem) namedPenalty() error {
 	if in.Nu = 0; o.Nu != nil {
 		in.Nu = *o.Nu
 	}
+	if in.Alpha = penalty.DefaultAlpha; o.Alpha != nil {
+		in.Alpha = *o.Alpha
+	}
 	if in.Groups, in.G, err = pr.penaltyInputs(kind, in.P, len(free)); err != nil {
 		return err
 	}
@@ -200,7 +207,7 @@ func (pr *problem) namedPenalty() error {
 	}
 	pr.pen, pr.nu, pr.nuNote = pen, nu.Value, nu.Note()
 	if o.PenaltyFactor != nil {
-		if pr.pen, free, err = penaltyFactors(o.PenaltyFactor, free); err != nil {
+		if pr.pen, free, err = penaltyFactors(pr.pen, o.PenaltyFactor, free); err != nil {
 			return err
 		}
 		pr.nu = 0
@@ -245,20 +252,20 @@ func (pr *problem) penaltyInputs(kind penalty.Kind, p, nfree int) ([]int, *mat.D
 	return nil, nil, nil
 }
 
-// penaltyFactors is the weighted lasso of glmnet's penalty.factor f, the
-// excluded predictors' factors 0.
-func penaltyFactors(f []float64, free []int) (penalty.Penalty, []int, error) {
+// penaltyFactors is pen with glmnet's penalty.factor f (penalty.WithFactors),
+// the excluded predictors' factors 0.
+func penaltyFactors(pen penalty.Penalty, f []float64, free []int) (penalty.Penalty, []int, error) {
 	fs := slices.Clone(f)
 	for _, j := range free {
 		if j < len(fs) {
 			fs[j] = 0
 		}
 	}
-	pen, free, err := estimator.PenaltyFactors(fs)
+	w, free, err := estimator.PenaltyFactors(fs)
 	if err != nil {
 		return nil, nil, fmt.Errorf("options: penalty-factor: %v", strings.TrimPrefix(err.Error(), "glm: "))
 	}
-	return pen, free, nil
+	return penalty.WithFactors(pen, w.Factors), free, nil
 }
 
 // factorPenalty builds the penalty of a design with factors: each factor
@@ -268,6 +275,8 @@ func (pr *problem) factorPenalty() error {
 	switch {
 	case !slices.Contains(factor.NumericPenalties, o.Penalty):
 		return fmt.Errorf("options: penalty %s: with factors, penalty names the numeric predictors' penalty: %s (each factor gets its own)", o.Penalty, strings.Join(factor.NumericPenalties, ", "))
+	case o.Alpha != nil:
+		return errors.New("options: alpha is the elastic net's, which does not combine with factors")
 	case o.Exclude != nil || o.PenaltyFactor != nil:
 		return errors.New("options: exclude and penalty-factor do not combine with factors: use penalty none to leave the numeric predictors unpenalised")
 	case o.Standardize:
