@@ -24,6 +24,7 @@ _ESTIMATORS = (
     "CardinalityRegressor", "CardinalityClassifier",
     "CardinalityPoissonRegressor", "CardinalityRegressorCV",
     "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+    "ElasticNet",
 )
 
 __all__ = ["fit", "path", "cv", "plot_path", "plot_cv", "FitResult",

@@ -375,7 +375,9 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
         library's).
     **options
         Any option of the library by the command line's flag name, in
-        Python spelling: ``nu``, ``rule``, ``folds``, ``seed``,
+        Python spelling: ``nu``, ``alpha`` (penalty ``"elasticnet"``:
+        glmnet's alpha, the ℓ₁ share; scikit-learn's l1_ratio), ``rule``,
+        ``folds``, ``seed``,
         ``foldid``, ``type_measure``, ``tol``, ``max_iter``,
         ``fit_intercept``/``no_intercept``, ``standardize``, ``relax``,
         ``penalty_factor``, ``exclude``, ``groups``, ``ref``,

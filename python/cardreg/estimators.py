@@ -26,6 +26,7 @@ __all__ = [
     "CardinalityRegressor", "CardinalityClassifier",
     "CardinalityPoissonRegressor", "CardinalityRegressorCV",
     "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+    "ElasticNet",
 ]
 
 # (the reason given to check_estimator for the one check it skips)
@@ -614,3 +615,64 @@ class CardinalityClassifierCV(_ClassifierMixin, _CVInit, _Base):
     chosen by cross-validation as cv.glmnet does.
 """ + _CV_DOC
     _family = "binomial"
+
+
+class ElasticNet(_RegressorMixin, _Base):
+    """scikit-learn's ``ElasticNet`` on libcardreg: the gaussian elastic
+    net, in scikit-learn's parameters, minimising
+
+        1/(2n)·‖y − Xw − b‖² + alpha·l1_ratio·‖w‖₁
+            + ½·alpha·(1 − l1_ratio)·‖w‖²,
+
+    the weights rescaled to sum to n. It is the library's penalty
+    ``"elasticnet"`` with its ``alpha`` (glmnet's) = ``l1_ratio`` and
+    ``lam`` = 2n·``alpha``, certified by the conjugate's duality gap.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        scikit-learn's alpha (glmnet's lambda), ≥ 0.
+    l1_ratio : float, default=0.5
+        The ℓ₁ share, in [0, 1] (glmnet's alpha; 0 is ridge).
+    fit_intercept : bool, default=True
+    tol : float, optional
+        Relative duality-gap tolerance (library default 1e-7).
+    max_iter : int, optional
+        Iteration cap (library default).
+    penalty_factor : array, optional
+        Per-column factors, rescaled to sum to p as glmnet's (0:
+        unpenalised).
+
+    Attributes
+    ----------
+    coef_, intercept_, lambda_, lambda_glmnet_, duality_gap_, converged_,
+    n_iter_, dev_ratio_, result_ : as :class:`CardinalityRegressor`.
+    """
+
+    def __init__(self, alpha=1.0, *, l1_ratio=0.5, fit_intercept=True,
+                 tol=None, max_iter=None, penalty_factor=None):
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.penalty_factor = penalty_factor
+
+    def _options(self):
+        if not (isinstance(self.alpha, numbers.Real) and self.alpha >= 0):
+            raise ValueError("alpha must be a number >= 0; got %r"
+                             % (self.alpha,))
+        o = dict(family="gaussian", penalty="elasticnet",
+                 alpha=self.l1_ratio, lam=2 * self._n * self.alpha,
+                 tol=self.tol, max_iter=self.max_iter,
+                 penalty_factor=self.penalty_factor)
+        if not self.fit_intercept:
+            o["no_intercept"] = True
+        return o
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit to X (n × p) and y, with optional sample weights
+        (rescaled to sum to n, as scikit-learn's)."""
+        X, y, w, _ = self._fit_arrays(X, y, sample_weight, None)
+        self._n = X.shape[0]
+        return self._run(X, y, w, None)
