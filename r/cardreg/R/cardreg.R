@@ -5,7 +5,7 @@
 # 1/(2n) and the weights rescaled to sum to n, so glmnet's λ is λ/(2n).
 
 families <- c("gaussian", "binomial", "poisson", "gamma")
-penalties <- c("cardinality", "lasso", "grouped", "ridge")
+penalties <- c("cardinality", "lasso", "grouped", "ridge", "elasticnet")
 
 # Calls the library; its errors become R errors with its message.
 native <- function(routine, ...) {
@@ -16,9 +16,14 @@ native <- function(routine, ...) {
 # The options JSON object shared by cardreg() and cv.cardreg().
 fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
                         nu, penalty.factor, unpenalized, groups, intercept,
-                        standardize, relax, thresh, maxit, extra) {
+                        standardize, relax, thresh, maxit, extra, alpha = NULL) {
   p <- length(d$names)
   opts <- c(list(family = family, penalty = penalty), data_options(d))
+  if (!is.null(alpha)) {
+    if (!is.numeric(alpha) || length(alpha) != 1L || !is.finite(alpha))
+      stopf("alpha must be one finite number in [0, 1]")
+    opts$alpha <- alpha # the library refuses it outside [0, 1] or with another penalty
+  }
   if (!is.null(nu)) {
     if (!is.numeric(nu) || length(nu) != 1L || !is.finite(nu) || nu <= 0)
       stopf("nu must be one finite number > 0")
@@ -190,9 +195,9 @@ check_choice <- function(v, choices, what) {
 }
 
 cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma"),
-                    penalty = c("cardinality", "lasso", "grouped", "ridge"),
+                    penalty = c("cardinality", "lasso", "grouped", "ridge", "elasticnet"),
                     lambda = NULL, nlambda = 100, lambda.min.ratio = NULL,
-                    nu = NULL, weights = NULL, offset = NULL,
+                    nu = NULL, alpha = NULL, weights = NULL, offset = NULL,
                     penalty.factor = NULL, unpenalized = NULL, groups = NULL,
                     intercept = TRUE, standardize = FALSE, relax = FALSE,
                     thresh = 1e-7, maxit = NULL, ...) {
@@ -206,7 +211,7 @@ cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma")
   offset <- prepare_rowvec(offset, n, "offset")
   opts <- fit_options(d, family, penalty, lambda, nlambda, lambda.min.ratio, nu,
                       penalty.factor, unpenalized, groups, intercept, standardize,
-                      relax, thresh, maxit, list(...))
+                      relax, thresh, maxit, list(...), alpha)
   res <- run_native(1L, d, yy$y, weights, offset, opts)
   js <- from_json(res$json)
   path_object(res, js, d, n, family, penalty, yy$classnames, !is.null(offset),
@@ -250,7 +255,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
                       val("lambda.min.ratio"), val("nu"), val("penalty.factor"),
                       val("unpenalized"), val("groups"), val("intercept"),
                       val("standardize"), val("relax"), val("thresh"),
-                      val("maxit"), extra)
+                      val("maxit"), extra, val("alpha"))
   if (!is.null(foldid)) {
     if (!is.numeric(foldid) || length(foldid) != n || anyNA(foldid) ||
         any(foldid != round(foldid)) || any(foldid < 1))
