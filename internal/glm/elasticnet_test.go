@@ -324,3 +324,38 @@ func TestElasticNetCertificateBoundsGLM(t *testing.T) {
 		}
 	}
 }
+
+// TestElasticNetRelax: a relaxed elastic-net fit of a family is the
+// unpenalised fit on the penalised fit's support (glmnet's relax = TRUE,
+// γ = 0): zeros kept, the deviance's gradient zero on the support, and a
+// deviance no larger than the penalised fit's.
+func TestElasticNetRelax(t *testing.T) {
+	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
+		tb := own(fam, 300, 8, 21)
+		pen := penalty.ElasticNet{Alpha: 0.5}
+		opts := &Options{Family: fam}
+		lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+		require.NoError(t, err)
+		plain, err := Fit(tb.x, tb.y, pen, 0.6*lmax, opts)
+		require.NoError(t, err)
+		opts.Relax = true
+		m, err := Fit(tb.x, tb.y, pen, 0.6*lmax, opts)
+		require.NoError(t, err)
+		require.True(t, m.Relaxed, "%s: %s", fam.Name(), m.RelaxNote)
+		pb, err := newProblem(tb.x, tb.y, opts)
+		require.NoError(t, err)
+		grad := mat.NewDense(8, 1, nil)
+		pb.loss.Eval(grad, mat.NewDense(8, 1, m.Coef))
+		zeros := 0
+		for j, b := range plain.Coef {
+			if b == 0 {
+				zeros++
+				require.Zero(t, m.Coef[j], "%s: coefficient %d stays at zero", fam.Name(), j)
+				continue
+			}
+			require.InDelta(t, 0, grad.At(j, 0), 1e-6*m.NullDeviance, "%s: gradient %d on the support", fam.Name(), j)
+		}
+		require.Positive(t, zeros, "%s: a support to refit", fam.Name())
+		require.LessOrEqual(t, m.Deviance, plain.Deviance)
+	}
+}
