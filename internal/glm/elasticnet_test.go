@@ -359,3 +359,11 @@ func TestElasticNetRelax(t *testing.T) {
 		require.LessOrEqual(t, m.Deviance, plain.Deviance)
 	}
 }
+
+// TestElasticNetRefusedInRounds: a fit in rounds (data known by scans)
+// scales its dual points into a norm's ball; the elastic net is refused
+// there with an error, not fitted with a wrong certificate.
+func TestElasticNetRefusedInRounds(t *testing.T) {
+	_, err := newRounds(nil, 3, penalty.ElasticNet{Alpha: 0.5}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}}}}})
+	require.ErrorContains(t, err, "for penalties that are norms")
+}
