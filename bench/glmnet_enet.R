@@ -7,7 +7,8 @@
 # DATA.csv has columns x1..xp, y and optionally the weight, offset and fold
 # columns named; the x columns are every column but those. STD is TRUE or
 # FALSE (standardize), FACTORS comma-separated penalty.factor values. Always
-# thresh = 1e-14, maxit = 1e7.
+# thresh = 1e-14 (gamma, fitted as Gamma(link = "log"): 1e-16 and epsnr = 1e-15),
+# maxit = 1e7.
 #   fit:  at the comma-separated glmnet-scale LAMBDAS, one line per lambda:
 #         the intercept, then the coefficients.
 #   path: glmnet's own grid: one line per lambda it kept: lambda, dev.ratio.
@@ -32,24 +33,34 @@ w <- if (is.null(wcol)) rep(1, nrow(x)) else d[[wcol]]
 off <- if (is.null(ocol)) NULL else d[[ocol]]
 if (is.null(pf)) pf <- rep(1, ncol(x))
 g <- function(v) cat(formatC(v, digits = 17, format = "g"), "\n")
+thresh <- 1e-14
+if (family == "gamma") {
+  # glmnet fits a family object by IRLS (epsnr, default 1e-6): tightened
+  # for the reference, restored after (one R process runs every script).
+  family <- Gamma(link = "log")
+  glmnet.control(epsnr = 1e-15, mxitnr = 1000)
+  thresh <- 1e-16
+}
+# run evaluates a glmnet call and restores glmnet.control's defaults after.
+run <- function(expr) tryCatch(expr, finally = if (!is.character(family)) glmnet.control(factory = TRUE))
 if (mode == "fit") {
   lambdas <- as.numeric(strsplit(a[9], ",")[[1]])
-  fit <- glmnet(x, d$y, family = family, weights = w, offset = off, lambda = lambdas, alpha = alpha,
-                standardize = std, thresh = 1e-14, maxit = 1e7, penalty.factor = pf)
+  fit <- run(glmnet(x, d$y, family = family, weights = w, offset = off, lambda = lambdas, alpha = alpha,
+                standardize = std, thresh = thresh, maxit = 1e7, penalty.factor = pf))
   b <- as.matrix(coef(fit))
   for (k in seq_along(lambdas)) g(b[, k])
 } else if (mode == "path") {
-  fit <- glmnet(x, d$y, family = family, weights = w, offset = off, alpha = alpha,
-                standardize = std, thresh = 1e-14, maxit = 1e7, penalty.factor = pf)
+  fit <- run(glmnet(x, d$y, family = family, weights = w, offset = off, alpha = alpha,
+                    standardize = std, thresh = thresh, maxit = 1e7, penalty.factor = pf))
   for (k in seq_along(fit$lambda)) g(c(fit$lambda[k], fit$dev.ratio[k]))
 } else if (mode == "cv") {
   # On the full data's default path: without lambda, cv.glmnet fits each
   # fold on its own grid and interpolates its coefficients to the full
   # grid's lambda, which cardreg does not do (nor for the lasso).
   full <- glmnet(x, d$y, family = family, weights = w, offset = off, alpha = alpha,
-                 standardize = std, thresh = 1e-14, maxit = 1e7, penalty.factor = pf)
+                 standardize = std, thresh = thresh, maxit = 1e7, penalty.factor = pf)
   cv <- cv.glmnet(x, d$y, family = family, weights = w, offset = off, alpha = alpha,
-                  standardize = std, thresh = 1e-14, maxit = 1e7, penalty.factor = pf,
+                  standardize = std, thresh = thresh, maxit = 1e7, penalty.factor = pf,
                   foldid = d[[fcol]], grouped = TRUE, lambda = full$lambda)
   cat(sprintf("%.17g\n%.17g\n%d\n", cv$lambda.min, cv$lambda.1se, length(cv$lambda)))
 }

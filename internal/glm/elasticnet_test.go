@@ -367,3 +367,57 @@ func TestElasticNetRefusedInRounds(t *testing.T) {
 	_, err := newRounds(nil, 3, penalty.ElasticNet{Alpha: 0.5}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}}}}})
 	require.ErrorContains(t, err, "for penalties that are norms")
 }
+
+// TestElasticNetGammaMatchesGlmnet: the gamma family (log link) with the
+// elastic net (α = 0.5), plain and with weights and an offset, against
+// glmnet's Gamma(link = "log") at three λ (coefficients to 1e-6 of the
+// largest) and on its default path (length, λ, deviance ratios).
+func TestElasticNetGammaMatchesGlmnet(t *testing.T) {
+	dir, _ := glmnetSets(t, 10, 3)
+	base := own(datafit.Gamma{}, 300, 8, 14)
+	n, _ := base.x.Dims()
+	r := rand.New(rand.NewPCG(15, 16))
+	wo := *base
+	wo.w, wo.o = make([]float64, n), make([]float64, n)
+	for i := range n {
+		wo.w[i], wo.o[i] = 0.2+2*r.Float64(), 0.3*r.NormFloat64()
+	}
+	for name, tb := range map[string]table{"plain": *base, "weights+offset": wo} {
+		t.Run(name, func(t *testing.T) {
+			c := enetCase{fam: datafit.Gamma{}, tb: tb, alpha: 0.5}
+			pen, opts := c.penalty(t)
+			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+			require.NoError(t, err)
+			var gl []string
+			fr := []float64{0.5, 0.1, 0.02}
+			for _, f := range fr {
+				gl = append(gl, strconv.FormatFloat(f*lmax/(2*float64(n)), 'g', -1, 64))
+			}
+			path := filepath.Join(dir, "gamma_"+strings.ReplaceAll(name, "+", "_")+".csv")
+			tb.write(t, path)
+			ref := rscriptRows(t, c.rArgs("fit", path, strings.Join(gl, ","))...)
+			for k, f := range fr {
+				m, err := Fit(tb.x, tb.y, pen, f*lmax, opts)
+				require.NoError(t, err)
+				require.True(t, m.Converged)
+				scale := math.Abs(ref[k][0])
+				for _, v := range ref[k][1:] {
+					scale = math.Max(scale, math.Abs(v))
+				}
+				require.InDelta(t, ref[k][0], m.Intercept, 1e-6*scale, "intercept at λ %d", k)
+				for j, v := range ref[k][1:] {
+					require.InDelta(t, v, m.Coef[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
+				}
+			}
+			rp := rscriptRows(t, c.rArgs("path", path)...)
+			opts.Settings.Tol = 1e-12
+			ours, err := FitPath(tb.x, tb.y, pen, &PathOptions{Options: *opts})
+			require.NoError(t, err)
+			require.Equal(t, len(rp), len(ours.Models), "path length (ours: %s)", ours.Note)
+			for k, m := range ours.Models {
+				require.InEpsilon(t, rp[k][0], ours.Lambdas[k]/(2*float64(n)), 1e-9, "λ %d", k)
+				require.InDelta(t, rp[k][1], m.DevRatio, 1e-7, "dev ratio %d", k)
+			}
+		})
+	}
+}
