@@ -3,12 +3,12 @@
 // data given as buffers (a float64 matrix, factor level codes) with their
 // options as one JSON object whose names are the command line's flags.
 //
-// It holds no mathematics of its own: the penalty comes from the penalty
-// table (bounds.Build) or a factor design, the fits from package
-// estimator, and a fit's JSON is report.Fit's, the document
-// `cardreg fit --format json` prints. Defaults are the library's
-// (estimator.DefaultFolds, solver.DefaultTol, ...): an option left out
-// means what the flag left out means.
+// It holds buffers ↔ request ↔ result only: the options decode into the
+// command line's request (package request: its checks, its table of the
+// options each command honours, its penalty builder and λ rules), the fits
+// come from package estimator, and a fit's JSON is report.Fit's, the
+// document `cardreg fit --format json` prints. An option left out means
+// what the flag left out means.
 //
 // Buffers are read during the call and not kept: a Result holds its own
 // memory. A row-major matrix without factors is read in place.

@@ -3,11 +3,10 @@ package binding
 import (
 	"fmt"
 	"math"
-	"slices"
-	"strconv"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/factor"
+	"github.com/cardsparse/cardreg/request"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -73,119 +72,26 @@ func (in *Input) checkFinite(names []string) error {
 	return nil
 }
 
-// numericNames returns o's names of the p numeric columns, x1… when none
-// are given, checked.
-func numericNames(o *Options, p int) ([]string, error) {
-	if o.Names == nil {
-		names := make([]string, p)
-		for j := range names {
-			names[j] = "x" + strconv.Itoa(j+1)
-		}
-		return names, nil
-	}
-	if len(o.Names) != p {
-		return nil, fmt.Errorf("options: names has %d names for p = %d numeric columns", len(o.Names), p)
-	}
-	return o.Names, nil
-}
-
-// layout is how a design is built from buffers: the numeric columns, then
-// each factor's dummy columns. A Result keeps it to predict.
-type layout struct {
-	p       int
-	factors []*data.Factor
-	names   []string // the design's columns
-	design  *factor.Design
-}
-
 // newLayout reads the factors of in (their codes, o's levels) and names
 // the design's columns.
-func newLayout(in *Input, o *Options) (*layout, error) {
-	numeric, err := numericNames(o, in.P)
+func newLayout(in *Input, o *request.Request) (*factor.Coded, error) {
+	numeric, err := o.NumericNames(in.P)
+	if err != nil {
+		return nil, optionsError(err)
+	}
+	spec := &data.FactorSpec{Ref: o.Ref, MinCount: o.MinCount, MaxLevels: o.MaxLevels}
+	lay, err := factor.NewCoded(numeric, o.Factors, in.Codes, in.N, spec)
 	if err != nil {
 		return nil, err
 	}
-	l := &layout{p: in.P, names: slices.Clone(numeric)}
-	spec := &data.FactorSpec{Ref: o.Ref, MinCount: o.MinCount, MaxLevels: o.MaxLevels}
-	var cols [][]int
-	for f, info := range o.Factors {
-		fac, err := data.FactorFromCodes(info.Name, info.Levels, in.Codes[f*in.N:(f+1)*in.N], info.Ordinal, spec)
-		if err != nil {
-			return nil, err
-		}
-		cols = append(cols, seq(len(l.names), fac.Width()))
-		l.factors = append(l.factors, fac)
-		l.names = append(l.names, fac.DummyNames()...)
-	}
-	if err := checkRefs(o); err != nil {
-		return nil, err
-	}
-	if len(l.factors) > 0 {
-		if l.design, err = factor.NewDesign(l.names, l.factors, cols); err != nil {
-			return nil, err
-		}
-	}
-	return l, checkUnique(l.names)
+	return lay, optionsError(request.CheckUnique(lay.Names))
 }
 
-// checkRefs refuses a reference named for a column that is not a factor.
-func checkRefs(o *Options) error {
-	for name := range o.Ref {
-		if !slices.ContainsFunc(o.Factors, func(f FactorInfo) bool { return f.Name == name }) {
-			return fmt.Errorf("options: ref names %s, which is not a factor", data.ShortText(name))
-		}
-	}
-	return nil
-}
-
-// checkUnique refuses a column name given twice.
-func checkUnique(names []string) error {
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
-		if seen[n] {
-			return fmt.Errorf("options: the column name %s appears twice", data.ShortText(n))
-		}
-		seen[n] = true
-	}
-	return nil
-}
-
-func seq(from, n int) []int {
-	s := make([]int, n)
-	for k := range s {
-		s[k] = from + k
-	}
-	return s
-}
-
-// matrix returns the design of in's rows: in.X itself when it is
-// row-major without factors (not copied), else a new matrix. A code of
-// -1 or out of range is an error naming the row.
-func (l *layout) matrix(in *Input) (*mat.Dense, error) {
-	if len(l.factors) == 0 && !in.ColMajor {
+// matrix returns the design of in's rows laid out as lay: in.X itself
+// when it is row-major without factors (not copied), else a new matrix.
+func matrix(lay *factor.Coded, in *Input) (*mat.Dense, error) {
+	if len(lay.Factors) == 0 && !in.ColMajor {
 		return mat.NewDense(in.N, in.P, in.X), nil
 	}
-	x := mat.NewDense(in.N, len(l.names), nil)
-	raw := x.RawMatrix()
-	for i := range in.N {
-		row := raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols]
-		for j := range in.P {
-			row[j] = in.at(i, j)
-		}
-	}
-	col := in.P
-	for f, fac := range l.factors {
-		codes := in.Codes[f*in.N : (f+1)*in.N]
-		for i, c := range codes {
-			if c < 0 || int(c) >= len(fac.Levels) {
-				return nil, fmt.Errorf("data: row %d: column %s: level code %d is not one of 0 to %d (a missing value, or a level the model does not have)",
-					i+1, data.ShortText(fac.Name), c, len(fac.Levels)-1)
-			}
-			if d := fac.Dummy(c); d >= 0 {
-				raw.Data[i*raw.Stride+col+d] = 1
-			}
-		}
-		col += fac.Width()
-	}
-	return x, nil
+	return lay.Matrix(in.N, in.at, in.Codes)
 }

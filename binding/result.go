@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Result is what a call returns: its models (one for Fit, one per λ for
 // Path and CV) and their JSON document, holding no caller memory.
 type Result struct {
 	models    []*estimator.Model
-	lay       *layout
+	lay       *factor.Coded
 	hasOffset bool
 	doc       []byte
 }
@@ -30,18 +31,10 @@ func Fit(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := pr.report()
-	var m *estimator.Model
-	switch pr.o.lambda.rule {
-	case "cv":
-		m, err = pr.cvModel(res)
-	case "aic", "bic":
-		m, err = pr.criterionModel(res)
-	default:
-		m, err = estimator.Fit(pr.rows, pr.pen, pr.o.lambda.value, &pr.est)
-	}
+	res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names, "y")
+	m, err := pr.req.Choose(&pr.fit, res)
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	return pr.result([]*estimator.Model{m}, pr.fitDoc(res, m))
 }
@@ -49,9 +42,9 @@ func Fit(in *Input, options []byte) (*Result, error) {
 // fitDoc fills res from model m and returns fit's document of it: the
 // clusters of the numeric predictors and each factor's level groups.
 func (pr *problem) fitDoc(res *report.Fit, m *estimator.Model) any {
-	res.FillAll(m, []string{"y"}, pr.o.Standardize)
-	if pr.lay.design != nil {
-		res.FillModelFactors(pr.lay.design, m, pr.rows.Weights, pr.o.PairWeights)
+	res.FillAll(m, []string{"y"}, pr.req.Standardize)
+	if pr.lay.Design != nil {
+		res.FillModelFactors(pr.lay.Design, m, pr.rows.Weights, pr.req.PairWeights)
 	}
 	return res.JSONValue()
 }
@@ -63,9 +56,9 @@ func Path(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
+	p, err := pr.req.Path(&pr.fit)
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	return pr.result(p.Models, pr.pathDoc(p, nil))
 }
@@ -78,9 +71,9 @@ func CV(in *Input, options []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	cv, err := pr.crossValidate(pr.pathOptions())
+	cv, err := pr.req.CrossValidate(&pr.fit, "cv")
 	if err != nil {
-		return nil, pr.explain(err)
+		return nil, err
 	}
 	d := pr.pathDoc(cv.Path, cv)
 	// The models at λ_min and λ_1se as fit with lambda cv reports them,
@@ -88,19 +81,14 @@ func CV(in *Input, options []byte) (*Result, error) {
 	// document (the path's models have no factor groups).
 	d.Fits = map[string]any{}
 	for _, rule := range []string{"min", "1se"} {
-		res := pr.report()
-		d.Fits[rule] = pr.fitDoc(res, pr.chosen(cv, rule, res))
+		res := pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names, "y")
+		d.Fits[rule] = pr.fitDoc(res, pr.req.Chosen(cv, rule, pr.fit.Family, res))
 	}
 	return pr.result(cv.Path.Models, d)
 }
 
-// prepare reads the options and builds the problem of command cmd.
-func prepare(in *Input, options []byte, cmd string) (*problem, error) {
-	o, err := parseOptions(options, cmd)
-	if err != nil {
-		return nil, err
-	}
-	return newProblem(in, o)
+func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *report.PathDoc {
+	return report.NewPathDoc(p, cv, pr.fit.Opts.Family.Name(), pr.req.Penalty, pr.in.N, pr.lay.Names, pr.fit.DF)
 }
 
 // result keeps models and their document, dropping what refers to rows.
@@ -115,111 +103,11 @@ func (pr *problem) result(models []*estimator.Model, doc any) (*Result, error) {
 	return &Result{models: models, lay: pr.lay, hasOffset: pr.rows.Offset != nil, doc: b}, nil
 }
 
-func (pr *problem) pathOptions() *estimator.PathOptions {
-	return &estimator.PathOptions{Options: pr.est, Lambdas: pr.o.lambda.list, NLambda: pr.o.NLambda, MinRatio: pr.o.MinRatio}
-}
-
-// crossValidate runs the cross-validation of the options' folds.
-func (pr *problem) crossValidate(po *estimator.PathOptions) (*estimator.CV, error) {
-	o := pr.o
-	co := &estimator.CVOptions{PathOptions: *po, Folds: o.Folds, Seed: *o.Seed, Measure: o.TypeMeasure}
-	n, _ := pr.rows.X.Dims()
-	if o.FoldID != nil {
-		ids, err := foldIDs(o.FoldID, n)
-		if err != nil {
-			return nil, err
-		}
-		co.FoldID = ids
-	} else if n < o.Folds {
-		return nil, fmt.Errorf("options: %d folds for %d observations: %s", o.Folds, n, fewerFolds(n))
-	}
-	return estimator.CrossValidate(pr.rows, pr.pen, co)
-}
-
-// foldIDs reads glmnet's foldid (1…K, one per row) as 0…K−1.
-func foldIDs(ids []int, n int) ([]int, error) {
-	if len(ids) != n {
-		return nil, fmt.Errorf("options: foldid has %d values for n = %d rows", len(ids), n)
-	}
-	out := make([]int, n)
-	used := map[int]bool{}
-	for i, f := range ids {
-		if f < 1 {
-			return nil, fmt.Errorf("options: foldid: row %d has fold %d; folds are numbered from 1", i+1, f)
-		}
-		out[i], used[f] = f-1, true
-	}
-	for f := 1; f <= len(used); f++ {
-		if !used[f] {
-			return nil, fmt.Errorf("options: foldid: fold %d has no rows (the folds must be 1…K, each used)", f)
-		}
-	}
-	return out, nil
-}
-
-// cvModel cross-validates and returns the fit at λ_min or λ_1se.
-func (pr *problem) cvModel(res *report.Fit) (*estimator.Model, error) {
-	cv, err := pr.crossValidate(pr.pathOptions())
-	if err != nil {
-		return nil, err
-	}
-	return pr.chosen(cv, pr.o.Rule, res), nil
-}
-
-// chosen returns cv's model at λ_min or λ_1se (rule "min" or "1se") and
-// notes in res how λ was chosen.
-func (pr *problem) chosen(cv *estimator.CV, rule string, res *report.Fit) *estimator.Model {
-	k := cv.IndexMin
-	if rule == "1se" {
-		k = cv.IndexSE
-	}
-	res.LambdaRule = "cv, lambda_" + rule
-	if pr.family {
-		res.LambdaRule = "cv (" + cv.Measure + "), lambda_" + rule
-	}
-	res.CV = report.NewCVSummary(cv, pr.o.Folds)
-	return cv.Path.Models[k]
-}
-
-// criterionModel fits the generated path and returns its fit of smallest
-// AIC or BIC.
-func (pr *problem) criterionModel(res *report.Fit) (*estimator.Model, error) {
-	which := pr.o.lambda.rule
-	if pr.o.Penalty == "ridge" {
-		return nil, fmt.Errorf("options: lambda %s counts the distinct non-zero coefficients, which ridge does not make: use cv or a number", which)
-	}
-	p, err := estimator.FitPath(pr.rows, pr.pen, pr.pathOptions())
-	if err != nil {
-		return nil, err
-	}
-	df := func(m *estimator.Model) int { return factor.ModelDF(pr.lay.design, m, pr.o.Penalty) }
-	best, ic, err := p.Smallest(which, df)
-	if err != nil {
-		return nil, err
-	}
-	m := p.Models[best]
-	res.LambdaRule = fmt.Sprintf("%s = %.8g (df %d), the smallest along %d lambda", which, ic, df(m), len(p.Models))
-	return m, nil
-}
-
-// report is the part of fit's document known before fitting.
-func (pr *problem) report() *report.Fit {
-	fam := pr.est.Family
-	n, _ := pr.rows.X.Dims()
-	res := &report.Fit{Family: fam.Name(), Link: fam.Link(), Penalty: pr.o.Penalty, NuNote: pr.nuNote, N: n,
-		P: len(pr.lay.names), Names: pr.lay.names, Target: "y", Unpenalized: pr.excluded}
-	if pr.nu > 0 {
-		nu := pr.nu
-		res.Nu = &nu
-	}
-	return res
-}
-
 // Models is the number of models.
 func (r *Result) Models() int { return len(r.models) }
 
 // Columns is the number of the design's columns (coefficients per model).
-func (r *Result) Columns() int { return len(r.lay.names) }
+func (r *Result) Columns() int { return len(r.lay.Names) }
 
 // JSON is the result's document.
 func (r *Result) JSON() []byte { return r.doc }
@@ -260,34 +148,22 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err != nil {
 		return nil, err
 	}
-	pred, ok := datafit.PredictionByName(typ)
-	if !ok {
-		return nil, fmt.Errorf("type must be link, response or class, got %s", data.ShortText(typ))
-	}
-	if _, bin := m.Family.(datafit.Binomial); typ == "class" && !bin {
-		return nil, fmt.Errorf("type class is for binomial models; this one is %s", m.Family.Name())
-	}
 	if err := r.checkPredictInput(in); err != nil {
 		return nil, err
 	}
-	x, err := r.lay.matrix(in)
+	x, err := matrix(r.lay, in)
 	if err != nil {
 		return nil, err
 	}
-	eta := m.Link(x, in.Offset)
-	out := make([]float64, in.N)
-	for i := range out {
-		out[i] = datafit.Predict(m.Family, eta.At(i, 0), pred)
-	}
-	return out, nil
+	return datafit.Predictions(m.Family, mat.Col(nil, 0, m.Link(x, in.Offset)), typ)
 }
 
 // checkPredictInput checks new rows against the fit's layout.
 func (r *Result) checkPredictInput(in *Input) error {
-	if in.P != r.lay.p {
-		return fmt.Errorf("data: %d numeric columns; the model was fitted on %d", in.P, r.lay.p)
+	if in.P != r.lay.P {
+		return fmt.Errorf("data: %d numeric columns; the model was fitted on %d", in.P, r.lay.P)
 	}
-	if err := in.checkShape(len(r.lay.factors), false); err != nil {
+	if err := in.checkShape(len(r.lay.Factors), false); err != nil {
 		return err
 	}
 	switch {
@@ -301,20 +177,22 @@ func (r *Result) checkPredictInput(in *Input) error {
 			return fmt.Errorf("data: row %d: offset %v is not a finite number", i+1, v)
 		}
 	}
-	return in.checkFinite(r.lay.names)
+	return in.checkFinite(r.lay.Names)
 }
 
-// factorDF is model m's degrees of freedom (factor.ModelDF).
-func factorDF(pr *problem, m *estimator.Model) int {
-	return factor.ModelDF(pr.lay.design, m, pr.o.Penalty)
-}
+// Describe returns, as JSON, request.Describe: the families, the
+// penalties and the option names each command accepts.
+func Describe() ([]byte, error) { return jsonx.MarshalFinite(request.Describe()) }
 
-// fewerFolds says what to do when n observations are fewer than the
-// folds asked: fewer folds, down to estimator.MinFolds, or, below that,
-// that the observations are too few to cross-validate.
-func fewerFolds(n int) string {
-	if k := estimator.MaxFolds(n); k > 0 {
-		return fmt.Sprintf("use folds %d or fewer", k)
+// Response returns the predictions typ ("link", "response" or "class")
+// of family (a name of datafit's registry, with its parameter) at the
+// linear predictors eta: the inverse link, in one home, for the bindings'
+// predictions from coefficients they hold (an interpolated λ, a model
+// saved and loaded again, a scikit-learn estimator).
+func Response(family string, eta []float64, typ string) ([]float64, error) {
+	fam, err := datafit.ByName(family)
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf("too few to cross-validate (%d observations at least, one per fold); fit at a given lambda instead", estimator.MinFolds)
+	return datafit.Predictions(fam, eta, typ)
 }

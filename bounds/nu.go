@@ -58,19 +58,33 @@ func defaultKernel(k penalty.Kind, in penalty.Inputs) (Kernel, error) {
 	return KernelOf(in.G)
 }
 
-// layerPenalties maps the names of penalty.Lookup's table that Theorem 1
-// has constants for (Kind.NetworkLambda) to their network penalty.
-var layerPenalties = map[string]LayerPenalty{"lasso": Lasso, "cardinality": Cardinality, "grouped": GroupedCardinality}
-
 // LayerPenaltyOf returns the network penalty of the penalty of kind k,
 // with the paper's √P_l weight on the all-pairs matrix when weighted, and
-// false when Theorem 1 has no constants for it.
+// false when Theorem 1 has no constants for it (Kind.NetworkLambda). The
+// network penalty puts on the rows of each weight matrix the G that k's
+// penalty puts on the predictors, which its type says (the types whose M_G
+// PenaltyKernel gives in closed form): no list of names besides the table.
 func LayerPenaltyOf(k penalty.Kind, weighted bool) (LayerPenalty, bool) {
-	lp, ok := layerPenalties[k.Name]
-	if lp == Cardinality && weighted {
-		lp = CardinalityWeighted
+	if !k.NetworkLambda {
+		return 0, false
 	}
-	return lp, ok && k.NetworkLambda
+	// A one-predictor sample of k's penalty shows its type.
+	pen, err := k.NewFor(penalty.Inputs{P: 1, Nu: 1, Groups: []int{0}})
+	if err != nil {
+		return 0, false
+	}
+	switch pen.(type) {
+	case penalty.L1:
+		return Lasso, true
+	case penalty.Cardinality:
+		if weighted {
+			return CardinalityWeighted, true
+		}
+		return Cardinality, true
+	case *penalty.Grouped:
+		return GroupedCardinality, true
+	}
+	return 0, false
 }
 
 // Build builds the penalty of kind k from in with ν = in.Nu when nuGiven,

@@ -60,6 +60,13 @@ func TestLayerPenaltyOfAgreesWithTheTable(t *testing.T) {
 	if lp, _ := LayerPenaltyOf(lasso, true); lp != Lasso {
 		t.Errorf("weighted lasso: got %v", lp)
 	}
+	if lp, _ := LayerPenaltyOf(card, false); lp != Cardinality {
+		t.Errorf("cardinality: got %v", lp)
+	}
+	grouped, _ := penalty.Lookup("grouped")
+	if lp, _ := LayerPenaltyOf(grouped, true); lp != GroupedCardinality {
+		t.Errorf("grouped: got %v", lp)
+	}
 }
 
 // Build uses the ν given, else the default, and reports 0 for ridge.

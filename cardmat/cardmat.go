@@ -217,13 +217,3 @@ func (m *Matrix) SelectRows(rows []int) solver.Design {
 	out.nonzeros = out.countNonzeros()
 	return out
 }
-
-func sizeDst(dst *mat.Dense, r, c int) {
-	if dst.IsEmpty() {
-		dst.ReuseAs(r, c)
-		return
-	}
-	if rr, cc := dst.Dims(); rr != r || cc != c {
-		panic(mat.ErrShape)
-	}
-}

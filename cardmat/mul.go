@@ -1,6 +1,7 @@
 package cardmat
 
 import (
+	"github.com/cardsparse/cardreg/internal/densemat"
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -21,8 +22,8 @@ func (m *Matrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	if br != m.cols {
 		panic(mat.ErrShape)
 	}
-	sizeDst(dst, m.rows, n)
-	bd := denseOf(b)
+	densemat.Size(dst, m.rows, n)
+	bd := densemat.Of(b)
 	plan, codes := m.blocks()
 	var scratch arena
 	defer scratch.release()
@@ -197,14 +198,6 @@ func (m *Matrix) valueTable(scratch *arena, j int, row []float64) []float64 {
 		}
 	}
 	return table
-}
-
-// denseOf returns b as a *mat.Dense, copying only when it is not one.
-func denseOf(b mat.Matrix) *mat.Dense {
-	if d, ok := b.(*mat.Dense); ok {
-		return d
-	}
-	return mat.DenseCopyOf(b)
 }
 
 // sumRows writes the elementwise sum of rows into out; every row has

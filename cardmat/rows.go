@@ -3,6 +3,7 @@ package cardmat
 import (
 	"errors"
 
+	"github.com/cardsparse/cardreg/internal/densemat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -63,8 +64,8 @@ func (r *RowMatrix) MulOps(dst *mat.Dense, b mat.Matrix) Ops {
 	if br != p {
 		panic(mat.ErrShape)
 	}
-	sizeDst(dst, m, n)
-	bd := unaliased(dst, b)
+	densemat.Size(dst, m, n)
+	bd := densemat.Unaliased(dst, b)
 	var ops Ops
 	for _, vals := range r.t.values {
 		ops.Additions += p*n + (len(vals)-1)*n
@@ -92,7 +93,7 @@ func MulCompressed(dst *mat.Dense, w *Matrix, v *RowMatrix) Ops {
 	if vr != w.cols {
 		panic(mat.ErrShape)
 	}
-	sizeDst(dst, w.rows, n)
+	densemat.Size(dst, w.rows, n)
 	plan, codes := w.blocks()
 	var ops Ops
 	var scratch arena

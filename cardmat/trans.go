@@ -1,8 +1,7 @@
 package cardmat
 
 import (
-	"unsafe"
-
+	"github.com/cardsparse/cardreg/internal/densemat"
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"gonum.org/v1/gonum/mat"
 )
@@ -20,8 +19,8 @@ func (m *Matrix) MulTransOps(dst *mat.Dense, r mat.Matrix) Ops {
 	if rr != m.rows {
 		panic(mat.ErrShape)
 	}
-	sizeDst(dst, m.cols, n)
-	rd := unaliased(dst, r)
+	densemat.Size(dst, m.cols, n)
+	rd := densemat.Unaliased(dst, r)
 	var ops Ops
 	for _, vals := range m.values {
 		ops.Additions += m.rows*n + (len(vals)-1)*n
@@ -94,30 +93,9 @@ func (m *Matrix) LeftMulOps(dst *mat.Dense, d mat.Matrix) Ops {
 	if dc != m.rows {
 		panic(mat.ErrShape)
 	}
-	sizeDst(dst, dr, m.cols)
+	densemat.Size(dst, dr, m.cols)
 	var t mat.Dense
 	ops := m.MulTransOps(&t, d.T())
 	dst.Copy(t.T())
 	return ops
-}
-
-// unaliased returns r as a *mat.Dense that does not share memory with dst:
-// r itself, or a copy when r is dst or a view of the same data.
-func unaliased(dst *mat.Dense, r mat.Matrix) *mat.Dense {
-	rd := denseOf(r)
-	if rd == dst || overlaps(rd.RawMatrix().Data, dst.RawMatrix().Data) {
-		return mat.DenseCopyOf(rd)
-	}
-	return rd
-}
-
-// overlaps reports whether two slices share backing memory, judged by
-// their addresses within the common array.
-func overlaps(a, b []float64) bool {
-	if len(a) == 0 || len(b) == 0 {
-		return false
-	}
-	a0, a1 := &a[0], &a[len(a)-1]
-	b0, b1 := &b[0], &b[len(b)-1]
-	return uintptr(unsafe.Pointer(a0)) <= uintptr(unsafe.Pointer(b1)) && uintptr(unsafe.Pointer(b0)) <= uintptr(unsafe.Pointer(a1))
 }

@@ -36,7 +36,7 @@
  *     "foldid", "type-measure", "nlambda", "min-ratio", "tol", "max-iter",
  *     "no-intercept", "standardize", "relax", "penalty-factor", "exclude",
  *     "groups", "G", "memory", "ref", "pair-weights", "min-count",
- *     "max-levels").
+ *     "max-levels"; cardreg_describe lists those each call accepts).
  *     An unknown name is an error, and so is an option that would have no
  *     effect (folds without cross-validation, say), as the command line
  *     refuses such a flag. NULL or "" is {}. See clib/README.md.
@@ -115,6 +115,24 @@ int cardreg_predict(cardreg_handle h, int64_t k,
                     const double *x, int64_t n, int64_t p, int32_t layout,
                     const int32_t *codes, int64_t nfactors,
                     const double *offset, const char *type, double *out);
+
+/* What the library offers, as JSON (*out freed with cardreg_string_free):
+ *   {"families": [{"name", "link", "parameter": null or {"name", "range"},
+ *                  "measures": [{"name", "title"}]}],
+ *    "penalties": [{"name", "nu", "inputs": [option names], "glm", "grid"}],
+ *    "options": {"fit": [...], "path": [...], "cv": [...]}}
+ * read from the library's registries: the families (a parameter is written
+ * after the name and a colon, "tweedie:1.5"), their cross-validation
+ * measures (the default first, with cv.glmnet's title), the penalties with
+ * the options they need, and the option names each call accepts. */
+int cardreg_describe(char **out);
+
+/* The predictions of family (a name of cardreg_describe's families, with
+ * its parameter) at n linear predictors eta: type "link" (eta itself),
+ * "response" (the inverse link) or "class" (binomial), written to out (n
+ * values). For predictions from coefficients the caller holds. */
+int cardreg_response(const char *family, const double *eta, int64_t n,
+                     const char *type, double *out);
 
 /* Frees a result; 0 or an unknown handle is an error. */
 int cardreg_free(cardreg_handle h);

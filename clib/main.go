@@ -278,6 +278,45 @@ func cardreg_predict(h C.int64_t, k C.int64_t, x *C.double, n, p C.int64_t, layo
 	})
 }
 
+//export cardreg_describe
+func cardreg_describe(out **C.char) C.int {
+	var err error
+	func() {
+		defer guard(&err)
+		if err = nonNil("cardreg_describe", unsafe.Pointer(out)); err != nil {
+			return
+		}
+		var doc []byte
+		if doc, err = binding.Describe(); err == nil {
+			*out = C.CString(string(doc))
+		}
+	}()
+	return status(err)
+}
+
+//export cardreg_response
+func cardreg_response(family *C.char, eta *C.double, n C.int64_t, typ *C.char, out *C.double) C.int {
+	var err error
+	func() {
+		defer guard(&err)
+		if err = nonNil("cardreg_response", unsafe.Pointer(family), unsafe.Pointer(typ), unsafe.Pointer(out)); err != nil {
+			return
+		}
+		if n < 0 || int64(n) > math.MaxInt32*int64(math.MaxInt32) {
+			err = fmt.Errorf("data: n = %d values", int64(n))
+			return
+		}
+		var e, pred []float64
+		if e, err = floats(eta, int64(n), "eta", false); err != nil {
+			return
+		}
+		if pred, err = binding.Response(C.GoString(family), e, C.GoString(typ)); err == nil {
+			copy(unsafe.Slice((*float64)(unsafe.Pointer(out)), len(pred)), pred)
+		}
+	}()
+	return status(err)
+}
+
 //export cardreg_free
 func cardreg_free(h C.int64_t) C.int {
 	var err error

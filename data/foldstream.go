@@ -1,6 +1,6 @@
 package data
 
-import "github.com/cardsparse/cardreg/datafit"
+import "github.com/cardsparse/cardreg/internal/dataerr"
 
 // StreamFoldIDs reads the fold id column spec.FoldID of the file at path
 // in one pass over the rows a FileSource of spec reads (in their order)
@@ -14,7 +14,7 @@ func StreamFoldIDs(path string, spec Spec) ([]int, error) {
 	var col []float64
 	err := NewFileSource(path, spec).Pass(func(_ []float64, _, _, o float64) error {
 		if _, err := FoldOf(o); err != nil {
-			return &datafit.RowError{Row: len(col), What: "offset", Err: err}
+			return &dataerr.RowError{Row: len(col), What: "offset", Err: err}
 		}
 		col = append(col, o)
 		return nil

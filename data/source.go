@@ -6,7 +6,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/dataerr"
 )
 
 // RowSource gives a data set's rows, one pass at a time, in the same order
@@ -72,7 +72,7 @@ type sourceColumns struct {
 }
 
 // Pass reads the file once, calling row for every data row. A
-// *datafit.RowError of row is reported with its column (Spec.RowErrorText),
+// *dataerr.RowError of row is reported with its column (Spec.RowErrorText),
 // and every error with the file and line.
 func (s *FileSource) Pass(row func(x []float64, y, w, o float64) error) error {
 	s.passes++
@@ -136,7 +136,7 @@ func (c *sourceColumns) row(v []float64, fn func(x []float64, y, w, o float64) e
 		o = v[c.o]
 	}
 	err := fn(c.xv, v[c.y], w, o)
-	var re *datafit.RowError
+	var re *dataerr.RowError
 	if errors.As(err, &re) {
 		return errors.New(c.spec.RowErrorText(re, target))
 	}
@@ -145,18 +145,18 @@ func (c *sourceColumns) row(v []float64, fn func(x []float64, y, w, o float64) e
 
 // Explain prefixes an error of a fit from the source with the file's name,
 // unless it names it already (a row's error, "FILE:LINE: …", read back
-// through the source), and names the column of a *datafit.RowError found
+// through the source), and names the column of a *dataerr.RowError found
 // after a pass (a weight outweighing the rest) or of a
-// *datafit.ColumnError.
+// *dataerr.ColumnError.
 func (s *FileSource) Explain(err error) error {
 	if InFile(s.path, err) == err {
 		return err
 	}
-	var re *datafit.RowError
+	var re *dataerr.RowError
 	if errors.As(err, &re) {
 		return fmt.Errorf("%s: data row %d, %s", s.path, re.Row+1, s.spec.RowErrorText(re, s.target))
 	}
-	var ce *datafit.ColumnError
+	var ce *dataerr.ColumnError
 	if errors.As(err, &ce) && ce.Col < len(s.names) {
 		return fmt.Errorf("%s: column %s: %v", s.path, ShortText(s.names[ce.Col]), ce.Err)
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/dataerr"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,10 +32,10 @@ func TestFileSource(t *testing.T) {
 	require.Equal(t, []int{2, 2}, sizes)
 
 	err := src.Pass(func([]float64, float64, float64, float64) error {
-		return &datafit.RowError{What: "weight", Err: errors.New("negative")}
+		return &dataerr.RowError{What: "weight", Err: errors.New("negative")}
 	})
 	require.EqualError(t, err, path+`:2: column "w": negative (--weights)`)
-	require.EqualError(t, src.Explain(&datafit.ColumnError{Col: 1, Err: errors.New("constant")}), path+`: column "b": constant`)
+	require.EqualError(t, src.Explain(&dataerr.ColumnError{Col: 1, Err: errors.New("constant")}), path+`: column "b": constant`)
 	require.EqualError(t, src.Explain(errors.New("boom")), path+": boom")
 
 	// Without responses named, the last column read is the response.

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/dataerr"
 )
 
 // Spec says how a fit reads a data file: the separator, the rows left out,
@@ -186,7 +186,7 @@ func columnError(name string, err error, flag string) error {
 // RowErrorText is the column and cause of a row's error in the response
 // (named target), the weights or the offset, as `column "NAME": WHY
 // (FLAG)`; a predictor's error names its column itself.
-func (s *Spec) RowErrorText(re *datafit.RowError, target string) string {
+func (s *Spec) RowErrorText(re *dataerr.RowError, target string) string {
 	switch re.What {
 	case "weight":
 		return columnError(s.Weights, re.Err, s.Flags.Weights).Error()

@@ -87,7 +87,7 @@ func (c *curvatureCheck) err() error {
 		// Newton's working response, about its gradient over its
 		// curvature, overflows: the fits ended with a NaN or +Inf loss.
 		lo, spread, hi := c.lo, c.hi-c.lo, c.hi
-		return &RowError{int(c.loRow), "response", &OtherRow{Row: int(c.hiRow), say: func(other string) string {
+		return &RowError{Row: int(c.loRow), What: "response", Err: &OtherRow{Row: int(c.hiRow), say: func(other string) string {
 			return fmt.Sprintf("y·e^−o is e^%.4g, e^%.4g below %s's (e^%.4g): gamma rows may span at most e^%d (the largest float64 is e^709.8), beyond which this row's curvature at the others' fit underflows and the fit's working response overflows", lo, spread, other, hi, MaxOffset)
 		}}}
 	}
@@ -98,7 +98,7 @@ func (c *curvatureCheck) err() error {
 	if _, ok := c.fam.(Gamma); ok {
 		term = "w·y·e^−o"
 	}
-	return &RowError{int(c.s.MaxRow), c.what, fmt.Errorf("its %s curvature at the intercept-only fit (%s = e^%.4g) outweighs all the other rows' together: they sum to %.3g of it, below its rounding (2⁻⁵²), so a fit would see this one row only; the %s family needs the others to sum to at least 2⁻⁵² of the largest", c.fam.Name(), term, c.s.LogMax, c.s.Ratio(), c.fam.Name())}
+	return &RowError{Row: int(c.s.MaxRow), What: c.what, Err: fmt.Errorf("its %s curvature at the intercept-only fit (%s = e^%.4g) outweighs all the other rows' together: they sum to %.3g of it, below its rounding (2⁻⁵²), so a fit would see this one row only; the %s family needs the others to sum to at least 2⁻⁵² of the largest", c.fam.Name(), term, c.s.LogMax, c.s.Ratio(), c.fam.Name())}
 }
 
 // OtherRow is the cause of a *RowError that names a second observation,

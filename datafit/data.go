@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/internal/dataerr"
 	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
 )
@@ -44,21 +45,11 @@ type Data struct {
 	Constant []float64
 }
 
-// RowError is a problem with one observation.
-type RowError struct {
-	// Row is the observation's index, from 0.
-	Row int
-	// What names the field: "response", "weight" or "offset".
-	What string
-	// Err says why.
-	Err error
-}
-
-func (e *RowError) Error() string {
-	return fmt.Sprintf("observation %d: %s: %v", e.Row+1, e.What, e.Err)
-}
-
-func (e *RowError) Unwrap() error { return e.Err }
+// RowError is a problem with one observation, What naming the field
+// ("response", "weight", "offset", "constant" or "predictor"). Its home is
+// internal/dataerr, below the readers of package data that name the
+// file's column and line behind it.
+type RowError = dataerr.RowError
 
 // Check validates the data for family fam: shapes, finite values, valid
 // responses, weights and offsets, and a response that a model with an
@@ -106,7 +97,7 @@ func (d *Data) checkShape() error {
 func (d *Data) checkValues(fam Family, withX bool) error {
 	for i, c := range d.Constant {
 		if !(c >= 0) || math.IsInf(c, 0) {
-			return &RowError{i, "constant", fmt.Errorf("%v is not a finite number ≥ 0", c)}
+			return &RowError{Row: i, What: "constant", Err: fmt.Errorf("%v is not a finite number ≥ 0", c)}
 		}
 	}
 	if err := d.checkRows(fam, withX); err != nil {
@@ -146,7 +137,7 @@ func (d *Data) checkRows(fam Family, withX bool) error {
 		return errors.New("datafit: the weights sum to 0")
 	}
 	if err := ws.Check(); err != nil {
-		return &RowError{int(ws.MaxRow), "weight", err}
+		return &RowError{Row: int(ws.MaxRow), What: "weight", Err: err}
 	}
 	return curv.err()
 }
@@ -186,20 +177,20 @@ func NewtonCurvature(d1, d2 float64) float64 {
 // *RowError naming the field and the cause.
 func CheckRow(fam Family, i int, x []float64, y, w, o float64) error {
 	if err := fam.Check(y); err != nil {
-		return &RowError{i, "response", err}
+		return &RowError{Row: i, What: "response", Err: err}
 	}
 	if !(w >= 0) || math.IsInf(w, 0) {
-		return &RowError{i, "weight", fmt.Errorf("%v is not a finite number ≥ 0", w)}
+		return &RowError{Row: i, What: "weight", Err: fmt.Errorf("%v is not a finite number ≥ 0", w)}
 	}
 	if math.IsNaN(o) || math.IsInf(o, 0) {
-		return &RowError{i, "offset", fmt.Errorf("%v is not finite", o)}
+		return &RowError{Row: i, What: "offset", Err: fmt.Errorf("%v is not finite", o)}
 	}
 	if _, gauss := fam.(Gaussian); !gauss && math.Abs(o) > MaxOffset {
-		return &RowError{i, "offset", fmt.Errorf("%v is beyond ±%d: e^η of the %s link leaves float64's range there, whatever the coefficients", o, MaxOffset, fam.Link())}
+		return &RowError{Row: i, What: "offset", Err: fmt.Errorf("%v is beyond ±%d: e^η of the %s link leaves float64's range there, whatever the coefficients", o, MaxOffset, fam.Link())}
 	}
 	for j, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return &RowError{i, "predictor", fmt.Errorf("column %d is %v", j+1, v)}
+			return &RowError{Row: i, What: "predictor", Err: fmt.Errorf("column %d is %v", j+1, v)}
 		}
 	}
 	return nil
@@ -290,19 +281,9 @@ func sum(v []float64) float64 {
 // underflows (no curvature: Newton steps that never end).
 const MaxPredictorExp = 400
 
-// ColumnError is a problem with one predictor column.
-type ColumnError struct {
-	// Col is the column's index, from 0.
-	Col int
-	// Err says why.
-	Err error
-}
-
-func (e *ColumnError) Error() string {
-	return fmt.Sprintf("predictor column %d: %v", e.Col+1, e.Err)
-}
-
-func (e *ColumnError) Unwrap() error { return e.Err }
+// ColumnError is a problem with one predictor column. Its home is
+// internal/dataerr, as RowError's.
+type ColumnError = dataerr.ColumnError
 
 // CheckColumnScale returns a *ColumnError when column j's largest
 // magnitude m is non-zero and outside 2^±MaxPredictorExp.
@@ -310,7 +291,7 @@ func CheckColumnScale(j int, m float64) error {
 	if _, e := math.Frexp(m); m == 0 || (e-1 >= -MaxPredictorExp && e-1 <= MaxPredictorExp) {
 		return nil
 	}
-	return &ColumnError{j, fmt.Errorf("largest magnitude %.3g is outside [%.3g, %.3g], where the fit's products stay within float64: multiply or divide the column by a power of ten (or standardise it)", m, math.Ldexp(1, -MaxPredictorExp), math.Ldexp(1, MaxPredictorExp))}
+	return &ColumnError{Col: j, Err: fmt.Errorf("largest magnitude %.3g is outside [%.3g, %.3g], where the fit's products stay within float64: multiply or divide the column by a power of ten (or standardise it)", m, math.Ldexp(1, -MaxPredictorExp), math.Ldexp(1, MaxPredictorExp))}
 }
 
 // CheckScale applies CheckColumnScale to every predictor column (fits

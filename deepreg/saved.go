@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/internal/names"
+	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -161,8 +162,11 @@ func (s *Saved) Check() error {
 	if err := names.Unique(s.Names, "input"); err != nil {
 		return err
 	}
-	if !(s.Lambda >= 0) || s.Nu < 0 {
-		return fmt.Errorf("lambda %v and nu %v must be >= 0", s.Lambda, s.Nu)
+	if err := solver.CheckLambda(s.Lambda); err != nil {
+		return fmt.Errorf("lambda: %w", err)
+	}
+	if s.Nu < 0 {
+		return fmt.Errorf("nu %v must be >= 0", s.Nu)
 	}
 	return nil
 }

@@ -61,7 +61,7 @@ func TestSavedRefusesEdits(t *testing.T) {
 		{"loss", func(s *Saved) { s.Loss = "hinge" }, `unknown loss "hinge"`},
 		{"squared", func(s *Saved) { s.Loss = "squared" }, "one output and no classes"},
 		{"input names", func(s *Saved) { s.Names = []string{"a", "a"} }, `input name "a" is empty or repeated`},
-		{"lambda", func(s *Saved) { s.Lambda = -1 }, "lambda -1"},
+		{"lambda", func(s *Saved) { s.Lambda = -1 }, "lambda: λ must be finite and ≥ 0, got -1"},
 		// One bias too many indexed past the architecture (a panic).
 		{"biases", func(s *Saved) { s.Biases = append(s.Biases, []float64{0}) }, "inconsistent biases"},
 		// Huge widths with the weights the file holds: refused before the

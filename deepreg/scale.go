@@ -3,7 +3,6 @@ package deepreg
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -51,8 +50,8 @@ func FitScale(start *Network, x solver.Design, y *mat.Dense, h penalty.Penalty, 
 	if _, ok := h.(penalty.Ridge); ok || h == nil {
 		return nil, errors.New("deepreg: the scale estimator needs a norm (cardinality, grouped or lasso), not ridge or none")
 	}
-	if lambda < 0 || math.IsNaN(lambda) {
-		return nil, fmt.Errorf("deepreg: lambda %v must be ≥ 0", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("deepreg: %w", err)
 	}
 	o := ScaleOptions{LearningRate: 0.1, Iterations: 1000}
 	if opts != nil {

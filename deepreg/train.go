@@ -403,11 +403,11 @@ func (o *Options) withDefaults() (Options, error) {
 	if out.Epochs == 0 {
 		out.Epochs = 100
 	}
-	switch {
+	switch lambdaErr := solver.CheckLambda(out.Lambda); {
 	case !(out.LearningRate > 0) || math.IsInf(out.LearningRate, 0):
 		return out, fmt.Errorf("deepreg: learning rate %v must be positive", out.LearningRate)
-	case out.Lambda < 0 || math.IsNaN(out.Lambda):
-		return out, fmt.Errorf("deepreg: lambda %v must be ≥ 0", out.Lambda)
+	case lambdaErr != nil:
+		return out, fmt.Errorf("deepreg: %w", lambdaErr)
 	case out.Epochs < 0 || out.BatchSize < 0 || out.ProjectK < 0 || out.Patience < 0 || out.ReportEvery < 0:
 		return out, errors.New("deepreg: epochs, batch size, projection k, patience and report interval must be ≥ 0")
 	case out.Validation < 0 || out.Validation >= 1:

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -28,7 +29,7 @@ import (
 // Aggregation. Within a group every observation has the same linear
 // predictor η = b₀ + xᵀβ, up to its offset oᵢ. With the weights wᵢ (on
 // any common scale: the engine rescales them to sum to n, the number of
-// observations, through glm.Options.Counts) and W = Σwᵢ, the group becomes
+// observations, through glm.Rows.Counts) and W = Σwᵢ, the group becomes
 // one row (ȳ, o_g, W) whose deviance W·d(ȳ, o_g + η) differs from
 // Σwᵢd(yᵢ, oᵢ + η) by a constant c_g independent of η:
 //
@@ -374,28 +375,24 @@ func setMeans(v, s, w []float64) {
 	}
 }
 
-// compressOf is compress for the options of a fit: nil when o asks for
+// compressOf is compress for the options of a fit: nil when r asks for
 // the rows as they are.
 func compressOf(r *Rows, o *Options, fold []int, measure string) *compressed {
-	if o.noCompress {
+	if r.noCompress {
 		return nil
 	}
-	return compress(r, o.family(), fold, measure)
+	return compress(r, fit.FamilyOf(o), fold, measure)
 }
 
-// pathOptions are g with the groups' counts and constants.
-func (c *compressed) pathOptions(g *glm.PathOptions) *glm.PathOptions {
-	c.options(&g.Options)
-	return g
-}
-
-// options are g with the groups' counts and constants.
-func (c *compressed) options(g *glm.Options) *glm.Options {
+// glmRows are the groups' rows, with their counts and constants, as the
+// family engine holds them.
+func (c *compressed) glmRows() *glm.Rows {
+	g := glmRows(c.rows)
 	g.Counts, g.Constant = c.counts, c.constant
 	return g
 }
 
-// merger returns glm's CVOptions.Merge for family fam under CV measure: a
+// merger returns glm's Rows.Merge for family fam under CV measure: a
 // fold's training rows, groups kept apart by their folds, regrouped by
 // design row (and, when identicalOnly, response and offset). Aggregation
 // is associative: merging groups (ȳ_g, W_g, o_g) by the family's rule
@@ -403,13 +400,14 @@ func (c *compressed) options(g *glm.Options) *glm.Options {
 // Σ W_g·d(ȳ_g, o_g + η*) (the new constant), and the groups' own
 // constants and counts add. The fold's fit then runs on the distinct rows
 // of its training data, not on their union over folds.
-func merger(fam datafit.Family, measure string) func(x *mat.Dense, y []float64, o *glm.Options) (*mat.Dense, []float64) {
+func merger(fam datafit.Family, measure string) func(o *glm.Rows) *glm.Rows {
 	same := identicalOnly(fam, measure)
-	return func(x *mat.Dense, y []float64, o *glm.Options) (*mat.Dense, []float64) {
+	return func(o *glm.Rows) *glm.Rows {
+		x, y := o.X, o.Y
 		n, _ := x.Dims()
 		gid, first := group(x, y, o.Offset, nil, same, n)
 		if len(first) == n || o.Counts == nil {
-			return x, y
+			return o
 		}
 		w := o.Weights
 		if w == nil {
@@ -430,8 +428,8 @@ func merger(fam datafit.Family, measure string) func(x *mat.Dense, y []float64, 
 				constant[g] += o.Constant[i] / top
 			}
 		}
-		o.Weights, o.Offset, o.Counts, o.Constant = c.rows.Weights, c.rows.Offset, counts, constant
-		return denseOf(c.rows.X), colOf(c.rows)
+		return &glm.Rows{X: denseOf(c.rows.X), Y: colOf(c.rows), Weights: c.rows.Weights,
+			Offset: c.rows.Offset, Counts: counts, Constant: constant}
 	}
 }
 

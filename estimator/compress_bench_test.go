@@ -71,11 +71,12 @@ func TestCompressTiming(t *testing.T) {
 		}
 		t.Logf("%T: compressed, path of 50 λ in %v", pen, time.Since(start))
 		off := *po
-		off.noCompress = true
+		rOff := *r
+		rOff.noCompress = true
 		for _, at := range []int{10, 30} {
 			off.Lambdas = grid[at : at+5]
 			start = time.Now()
-			if _, err := FitPath(r, pen, &off); err != nil {
+			if _, err := FitPath(&rOff, pen, &off); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("%T: rows as they are, λ %d…%d (5, the first cold) in %v", pen, at, at+4, time.Since(start))

@@ -195,8 +195,8 @@ func TestCompressAgrees(t *testing.T) {
 			pen := tc.pen(t)
 			base := Options{Family: tc.fam, Unpenalized: tc.unpen, Relax: tc.relax,
 				Settings: solver.Settings{Tol: 1e-12}}
-			off := base
-			off.noCompress = true
+			rOff := *r
+			rOff.noCompress = true
 
 			// The case compresses, its groups within the limit.
 			c := compress(r, tc.fam, Folds(n, 5, 3), tc.measure)
@@ -204,9 +204,7 @@ func TestCompressAgrees(t *testing.T) {
 			require.LessOrEqual(t, len(c.counts), n/compressWhen)
 
 			po := PathOptions{Options: base, NLambda: 20}
-			pOff := po
-			pOff.Options = off
-			want, err := FitPath(r, pen, &pOff)
+			want, err := FitPath(&rOff, pen, &po)
 			require.NoError(t, err)
 			got, err := FitPath(r, pen, &po)
 			require.NoError(t, err)
@@ -217,7 +215,7 @@ func TestCompressAgrees(t *testing.T) {
 			}
 
 			lambda := want.Lambdas[len(want.Lambdas)/2]
-			mw, err := Fit(r, pen, lambda, &off)
+			mw, err := Fit(&rOff, pen, lambda, &base)
 			require.NoError(t, err)
 			mg, err := Fit(r, pen, lambda, &base)
 			require.NoError(t, err)
@@ -234,9 +232,7 @@ func TestCompressAgrees(t *testing.T) {
 				id   []int
 			}{{"fold ids", 0, ids}, {"seeded", 3, nil}}[:foldVariants()] {
 				co := CVOptions{PathOptions: po, Folds: 5, Seed: folds.seed, FoldID: folds.id, Measure: tc.measure}
-				coOff := co
-				coOff.Options = off
-				cw, err := CrossValidate(r, pen, &coOff)
+				cw, err := CrossValidate(&rOff, pen, &co)
 				require.NoError(t, err)
 				cg, err := CrossValidate(r, pen, &co)
 				require.NoError(t, err)

@@ -2,6 +2,7 @@ package estimator
 
 import (
 	"fmt"
+
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
 
@@ -29,6 +30,10 @@ type Rows struct {
 	// Weights (≥ 0, any scale; nil: all 1) and Offset (nil: 0) have one
 	// value per row.
 	Weights, Offset []float64
+
+	// noCompress fits the family route's rows as they are, without
+	// grouping identical ones (compress.go): the tests' reference.
+	noCompress bool
 }
 
 // NewRows returns the rows of a dense design x (n×p) and one response y,

@@ -1,9 +1,8 @@
 package estimator
 
 import (
-	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
-	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/internal/fit"
 )
 
 // DefaultFolds is K when CVOptions.Folds is 0: cv.glmnet's 10, for every
@@ -21,80 +20,23 @@ func MaxFolds(n int) int { return cvcurve.MaxFolds(n) }
 // Options configure a fit. The zero value fits a gaussian model with an
 // intercept, every predictor penalised, not standardised, stopping at a
 // relative duality gap of solver.DefaultTol or solver.DefaultMaxIter
-// iterations.
-type Options struct {
-	// Family is the response distribution. If nil, datafit.Gaussian.
-	Family datafit.Family
-	// Unpenalized lists predictors left out of the penalty (glmnet's
-	// penalty.factor 0), fitted exactly like the intercept.
-	Unpenalized []int
-	// NoIntercept drops the intercept.
-	NoIntercept bool
-	// Standardize scales each predictor to unit weighted population
-	// standard deviation before fitting (glmnet's default; off here, since
-	// on the raw scale equal coefficients mean equal per-unit effects) and
-	// maps the coefficients back.
-	Standardize bool
-	// Relax refits each penalised solution without the penalty on its
-	// clusters (glmnet's relax = TRUE, γ = 0); cross-validation then
-	// scores the refits.
-	Relax bool
-	// Settings say when the solver stops.
-	Settings solver.Settings
-	// Method is the solver. If nil, the one solver.DefaultMethod rule
-	// chooses (see the package documentation of the routes).
-	Method solver.Method
-	// Progress, when set, is called after each fit of a path or
-	// cross-validation with the fits done and their total (gaussian).
-	Progress func(done, total int)
+// iterations. Its fields (Family, Unpenalized, NoIntercept, Standardize,
+// Relax, Settings, Method, Progress) are documented where both engines
+// read them, in package internal/fit: one set of options for every route.
+type Options = fit.Options
 
-	// noCompress fits the family route's rows as they are, without
-	// grouping identical ones (compress.go): the tests' reference.
-	noCompress bool
-}
+// PathOptions configure a path of fits along a decreasing λ grid: Options
+// with the grid (Lambdas, else NLambda values from the top of the grid,
+// λ_max or for the cardinality penalty of a gaussian fit λ_fuse, down to
+// MinRatio times it).
+type PathOptions = fit.PathOptions
 
-// PathOptions configure a path of fits along a decreasing λ grid.
-type PathOptions struct {
-	Options
-	// Lambdas is the grid, used as given (sorted decreasing). If nil,
-	// NLambda values from the top of the grid down to MinRatio times it,
-	// evenly spaced in log scale (solver.Grid, the one grid): the top is λ_max, or for the cardinality
-	// penalty of a gaussian fit λ_fuse, the smallest λ at which the fit is
-	// fully fused (DESIGN §3).
-	Lambdas []float64
-	// NLambda is the grid's length. If zero, solver.DefaultNLambda (100).
-	NLambda int
-	// MinRatio is the smallest λ over the top. If zero, solver.MinRatio:
-	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
-	MinRatio float64
-}
+// CVOptions configure K-fold cross-validation: PathOptions with the folds
+// (Folds, else DefaultFolds; Seed; FoldID) and the Measure.
+type CVOptions = fit.CVOptions
 
-// CVOptions configure K-fold cross-validation.
-type CVOptions struct {
-	PathOptions
-	// Folds is K. If zero, DefaultFolds.
-	Folds int
-	// Seed fixes the assignment of rows to folds (Folds): the same seed
-	// gives the same folds on every form of the same rows.
-	Seed uint64
-	// FoldID, when not nil, gives each row's fold (0…K−1; cv.glmnet's
-	// foldid less one); Folds and Seed are then not used. Stats carry
-	// their folds and Stream rows are dealt by Folds.
-	FoldID []int
-	// Measure is cv.glmnet's type.measure: "deviance" (the default; "mse" for gaussian, the same values), "mse",
-	// "mae", "class" or "auc" (the last two binomial only; "mae" needs the
-	// rows).
-	Measure string
-}
-
-func (o *Options) family() datafit.Family {
-	if o.Family == nil {
-		return datafit.Gaussian{}
-	}
-	return o.Family
-}
-
-func (co *CVOptions) folds() int {
+// foldsOf returns K: co.Folds, or DefaultFolds.
+func foldsOf(co *CVOptions) int {
 	if co.Folds == 0 {
 		return DefaultFolds
 	}

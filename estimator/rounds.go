@@ -5,6 +5,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -20,7 +21,7 @@ const RoundsSampleSize = glm.DefaultSampleSize
 // Poisson paths with an intercept, without relax, unpenalised predictors
 // or auc.
 func inRounds(o *Options, measure string) bool {
-	switch o.family().(type) {
+	switch fit.FamilyOf(o).(type) {
 	case datafit.Binomial, datafit.Poisson:
 	default:
 		return false
@@ -32,7 +33,7 @@ func inRounds(o *Options, measure string) bool {
 // k folds (fold ids, else suffstat's dealing under seed), in rounds. It
 // returns ok false when the data turn out to need the other route
 // (glm.ErrRoundsUnfit), which the first pass finds out.
-func streamRounds(v *Stream, pen penalty.Penalty, co *glm.CVOptions, cv bool, fold []int, k int, seed uint64) (*glm.Rounds, bool, error) {
+func streamRounds(v *Stream, pen penalty.Penalty, co *CVOptions, cv bool, fold []int, k int, seed uint64) (*glm.Rounds, bool, error) {
 	var deal func(i uint64) int
 	if cv {
 		if fold != nil {
@@ -55,16 +56,18 @@ func streamRounds(v *Stream, pen penalty.Penalty, co *glm.CVOptions, cv bool, fo
 
 // scansRounds fits a path (its options co), and with cv its
 // cross-validation, from scans, in rounds.
-func scansRounds(v *Scans, pen penalty.Penalty, co *glm.CVOptions, cv bool) (*glm.Rounds, error) {
+func scansRounds(v *Scans, pen penalty.Penalty, co *CVOptions, cv bool) (*glm.Rounds, error) {
 	return glm.FitRounds(v.Scanner, v.P, pen, &glm.RoundsOptions{CVOptions: *co, CV: cv})
 }
 
 // scansFit is a fit at one λ from scans: a path of that λ, in rounds.
 func scansFit(v *Scans, pen penalty.Penalty, lambda float64, o *Options) (*Model, error) {
 	po := PathOptions{Options: *o, Lambdas: []float64{lambda}}
-	r, err := scansRounds(v, pen, &glm.CVOptions{PathOptions: *famPathOptions(&po, nil)}, false)
+	r, err := scansRounds(v, pen, &CVOptions{PathOptions: po}, false)
 	if err != nil {
 		return nil, err
 	}
-	return fromGLM(r.Path.Models[0], r.Scans), nil
+	m := r.Path.Models[0]
+	m.Passes = r.Scans
+	return m, nil
 }

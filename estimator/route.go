@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 )
@@ -40,7 +41,7 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 	if err := checkForm(d); err != nil {
 		return 0, err
 	}
-	_, gaussian := o.family().(datafit.Gaussian)
+	_, gaussian := fit.FamilyOf(o).(datafit.Gaussian)
 	_, factors := pen.(penalty.WeightedL1)
 	moments := gaussian && len(o.Unpenalized) == 0 && measure != "mae" // what statistics can fit
 	plain := moments && !factors
@@ -69,7 +70,7 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 			return lsRows, nil
 		}
 		if denseOf(v.X) == nil {
-			return 0, fmt.Errorf("estimator: the %s family needs a dense design (*mat.Dense)", o.family().Name())
+			return 0, fmt.Errorf("estimator: the %s family needs a dense design (*mat.Dense)", fit.FamilyOf(o).Name())
 		}
 	}
 	if q != 1 {

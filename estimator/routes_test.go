@@ -152,7 +152,7 @@ func TestGaussianEnginesAgree(t *testing.T) {
 // TestDefaults pins the one set of defaults.
 func TestDefaults(t *testing.T) {
 	require.Equal(t, 10, DefaultFolds)
-	require.Equal(t, 10, (&CVOptions{}).folds())
+	require.Equal(t, 10, foldsOf(&CVOptions{}))
 	require.InDelta(t, 0.5, LambdaGlmnet(100, 100), 0)
 	require.InDelta(t, 100, FromGlmnet(0.5, 100), 0)
 }

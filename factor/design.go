@@ -95,12 +95,17 @@ func (w PairWeights) String() string {
 	return pairWeightNames[w]
 }
 
-// Numeric penalties: what Options.Numeric may name.
-const (
-	NumericCardinality = "cardinality"
-	NumericLasso       = "lasso"
-	NumericNone        = "none"
+// Numeric penalties: what Options.Numeric may name. The first two are the
+// penalty table's names of the norms whose block (penalty.BlockType) the
+// numeric predictors get (TestNumericPenaltiesAreTableNames checks that
+// the table knows them): one list of names, the table's.
+var (
+	NumericCardinality = penalty.CardinalityBlock.String()
+	NumericLasso       = penalty.LassoBlock.String()
 )
+
+// NumericNone leaves the numeric predictors out of the penalty.
+const NumericNone = "none"
 
 // NumericPenalties lists what Options.Numeric may name, in the order
 // messages list them.

@@ -152,3 +152,17 @@ func TestWeightedLevelLimit(t *testing.T) {
 		}
 	}
 }
+
+// The numeric predictors' penalties are named as the penalty table names
+// them, so that --penalty lasso builds the lasso whether or not the
+// predictors include factors.
+func TestNumericPenaltiesAreTableNames(t *testing.T) {
+	for _, name := range []string{NumericCardinality, NumericLasso} {
+		if _, ok := penalty.Lookup(name); !ok {
+			t.Errorf("numeric penalty %q is not in the penalty table (%v)", name, penalty.Names(nil))
+		}
+	}
+	if _, ok := penalty.Lookup(NumericNone); ok {
+		t.Errorf("%q names a penalty of the table", NumericNone)
+	}
+}

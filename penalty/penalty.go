@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/cardsparse/cardreg/internal/densemat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -97,16 +98,10 @@ func dualCols(c columnDual, g mat.Matrix) float64 {
 	return m
 }
 
-// sizeLike sizes an empty dst to r×c and panics on a size mismatch.
-func sizeLike(dst *mat.Dense, r, c int) {
-	if dst.IsEmpty() {
-		dst.ReuseAs(r, c)
-		return
-	}
-	if rr, cc := dst.Dims(); rr != r || cc != c {
-		panic(mat.ErrShape)
-	}
-}
+// sizeLike sizes an empty dst to r×c and panics on a size mismatch: the
+// designs' products' rule (densemat.Size), under the name the penalties'
+// Prox and ProjectKernel call.
+func sizeLike(dst *mat.Dense, r, c int) { densemat.Size(dst, r, c) }
 
 // SoftThreshold returns sign(x)·max(|x| − a, 0), the prox of a|·| at x.
 func SoftThreshold(x, a float64) float64 {

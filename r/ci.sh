@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # CI for the R package r/cardreg on a fresh Debian machine: installs R and
-# the packages the tests use (Debian's r-base-dev, r-cran-testthat,
-# r-cran-glmnet) when missing, copies the Go module into the package
+# the packages the package and its tests use (Debian's r-base-dev,
+# r-cran-testthat, r-cran-glmnet, r-cran-jsonlite) when missing, copies the Go module into the package
 # (bootstrap.sh), builds the source package, runs R CMD check on it and
 # fails on an ERROR or a WARNING. Go (>= 1.24) is expected at
 # /usr/local/go/bin or on the PATH. CARDREG_GO_SRC may name the Go module
@@ -13,7 +13,7 @@ export PATH="$PATH:/usr/local/go/bin"
 start=$(date +%s)
 
 need=()
-for p in r-base-dev r-cran-testthat r-cran-glmnet; do
+for p in r-base-dev r-cran-testthat r-cran-glmnet r-cran-jsonlite; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
     need+=("$p")
 done

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/internal/modelfile"
@@ -336,7 +337,7 @@ func penalizedFit(m *estimator.Model, obj, gap *float64) *PenalizedFit {
 		if null := m.NullDeviance; null > 0 {
 			ratio := 1 - dev/null
 			pf.DevRatio = &ratio
-			if m.Family.Name() == "gaussian" {
+			if m.Family.Name() == gaussianName {
 				pf.R2 = &ratio
 			}
 		}
@@ -344,5 +345,8 @@ func penalizedFit(m *estimator.Model, obj, gap *float64) *PenalizedFit {
 	return pf
 }
 
+// gaussianName is the gaussian family's name, as a Fit's Family holds it.
+var gaussianName = datafit.Gaussian{}.Name()
+
 // IsFamily reports a fit of a family other than the gaussian.
-func (r *Fit) IsFamily() bool { return r.Family != "" && r.Family != "gaussian" }
+func (r *Fit) IsFamily() bool { return r.Family != "" && r.Family != gaussianName }

@@ -201,7 +201,7 @@ func (r *Fit) textFit(tw io.Writer) {
 
 // measureName names the measure textData prints: the deviance, or R².
 func (r *Fit) measureName() string {
-	if r.Deviance != nil && r.Family != "gaussian" {
+	if r.Deviance != nil && r.Family != gaussianName {
 		return "deviance"
 	}
 	return "R²"
@@ -233,7 +233,7 @@ func (r *Fit) textData(tw io.Writer) {
 		refit = " (relaxed refit)"
 	}
 	switch {
-	case r.Deviance != nil && r.Family != "gaussian":
+	case r.Deviance != nil && r.Family != gaussianName:
 		fmt.Fprintf(tw, "deviance\t%.10g (null %.10g; deviance ratio %.6f)%s\n", *r.Deviance, *r.NullDeviance, *r.DevRatio, refit)
 	case r.R2 != nil:
 		fmt.Fprintf(tw, "R²\t%.6f%s\n", *r.R2, refit)

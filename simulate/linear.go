@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/cardsparse/cardreg/estimator"
@@ -82,7 +83,12 @@ type linearPlan struct {
 // linearFactors orders the factors as the figure's columns.
 var linearFactors = []string{"n", "p", "sigma", "k", "rho"}
 
-// linearMethods orders the methods as the figure's lines.
+// relaxedSuffix marks a method that cross-validates the relaxed refits of
+// the penalty its name begins with ("cardinality-relaxed").
+const relaxedSuffix = "-relaxed"
+
+// linearMethods orders the methods as the figure's lines: names of the
+// penalty table (built by it, with ν = 1), one with relaxedSuffix.
 var linearMethods = []string{"cardinality", "cardinality-relaxed", "lasso", "ridge"}
 
 func linearPlanFor(quick bool) linearPlan {
@@ -235,20 +241,17 @@ type fitMetrics struct {
 // the model) and the wall time.
 func cvFit(x solver.Design, y *mat.Dense, method string, folds, nlambda int, seed uint64) (*estimator.Model, int, float64, error) {
 	opts := &estimator.CVOptions{Folds: folds, Seed: seed, PathOptions: estimator.PathOptions{NLambda: nlambda}}
-	var pen penalty.Penalty
-	switch method {
-	case "cardinality":
-		pen = penalty.Cardinality{}
-	case "cardinality-relaxed":
-		pen = penalty.Cardinality{}
-		opts.Relax = true
-	case "lasso":
-		pen = penalty.L1{}
-	case "ridge":
-		pen = penalty.Ridge{}
-	default:
+	name, relax := strings.CutSuffix(method, relaxedSuffix)
+	kind, ok := penalty.Lookup(name)
+	if !ok {
 		return nil, 0, 0, fmt.Errorf("unknown method %q", method)
 	}
+	_, p := x.Dims()
+	pen, err := kind.NewFor(penalty.Inputs{P: p, Nu: 1})
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("%s: %w", method, err)
+	}
+	opts.Relax = relax
 	start := time.Now()
 	cv, err := estimator.CrossValidate(&estimator.Rows{X: x, Y: y}, pen, opts)
 	if err != nil {

@@ -40,8 +40,8 @@ func Grid(top float64, nlambda int, minRatio float64, n, p int) ([]float64, erro
 // when a value is negative or not finite.
 func UserGrid(lambdas []float64) ([]float64, error) {
 	for _, l := range lambdas {
-		if !(l >= 0) || math.IsInf(l, 0) {
-			return nil, fmt.Errorf("invalid λ %v in the grid: it must be finite and ≥ 0", l)
+		if err := CheckLambda(l); err != nil {
+			return nil, fmt.Errorf("in the grid: %w", err)
 		}
 	}
 	grid := slices.Clone(lambdas)

@@ -199,8 +199,8 @@ func Minimize(p Problem, init mat.Matrix, s *Settings, m Method) (*Result, error
 	if err := penalty.Validate(p.Penalty); err != nil {
 		return nil, err
 	}
-	if p.Lambda < 0 || math.IsNaN(p.Lambda) || math.IsInf(p.Lambda, 0) {
-		return nil, fmt.Errorf("solver: λ must be finite and non-negative, got %v", p.Lambda)
+	if err := CheckLambda(p.Lambda); err != nil {
+		return nil, fmt.Errorf("solver: %w", err)
 	}
 	if init != nil {
 		r, c := init.Dims()

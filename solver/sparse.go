@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"github.com/cardsparse/cardreg/internal/densemat"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -72,8 +73,8 @@ func (s *SparseDesign) Mul(dst *mat.Dense, b mat.Matrix) {
 	if r != s.p {
 		panic(mat.ErrShape)
 	}
-	bd := denseView(b, dst)
-	sizeDst(dst, s.n, q)
+	bd := densemat.Unaliased(dst, b)
+	densemat.Size(dst, s.n, q)
 	raw := bd.RawMatrix()
 	for i := 0; i < s.n; i++ {
 		out := dst.RawRowView(i)
@@ -94,8 +95,8 @@ func (s *SparseDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 	if n != s.n {
 		panic(mat.ErrShape)
 	}
-	rd := denseView(r, dst)
-	sizeDst(dst, s.p, q)
+	rd := densemat.Unaliased(dst, r)
+	densemat.Size(dst, s.p, q)
 	dst.Zero()
 	for i := 0; i < s.n; i++ {
 		in := rd.RawRowView(i)
@@ -117,26 +118,4 @@ func (s *SparseDesign) SelectRows(rows []int) Design {
 		out.start[t+1] = len(out.col)
 	}
 	return out
-}
-
-// denseView returns m itself when it is a *mat.Dense other than dst (the
-// solvers' own iterates and residuals), else a dense copy: the products
-// run every iteration, and a copy of their operand costs as much as they
-// do.
-func denseView(m mat.Matrix, dst *mat.Dense) *mat.Dense {
-	if d, ok := m.(*mat.Dense); ok && d != dst {
-		return d
-	}
-	return mat.DenseCopyOf(m)
-}
-
-// sizeDst sizes an empty dst r×c, and panics if a non-empty one is not.
-func sizeDst(dst *mat.Dense, r, c int) {
-	if dst.IsEmpty() {
-		dst.ReuseAs(r, c)
-		return
-	}
-	if rr, cc := dst.Dims(); rr != r || cc != c {
-		panic(mat.ErrShape)
-	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -206,15 +207,15 @@ func TestIntegrationClickHouseFitRounds(t *testing.T) {
 		src := Source{Table: table, Columns: []string{"x1", "x2", "x3", "x4", "y"}, Weight: "w", Folds: k, FoldColumn: "fold"}
 		sq, err := NewGLMScanner(context.Background(), shards[0], src, "o", fam)
 		require.NoError(t, err)
-		po := glm.PathOptions{Options: glm.Options{Family: fam, Standardize: true, Settings: solver.Settings{Tol: 1e-6}}, NLambda: 12}
-		got, err := glm.FitRounds(sq, p, penalty.L1{}, &glm.RoundsOptions{CVOptions: glm.CVOptions{PathOptions: po}, CV: true, SampleSize: 2000})
+		po := fit.PathOptions{Options: fit.Options{Family: fam, Standardize: true, Settings: solver.Settings{Tol: 1e-6}}, NLambda: 12}
+		got, err := glm.FitRounds(sq, p, penalty.L1{}, &glm.RoundsOptions{CVOptions: fit.CVOptions{PathOptions: po}, CV: true, SampleSize: 2000})
 		require.NoError(t, err)
 		x := mat.NewDense(n, p, nil)
 		for i := range n {
 			x.SetRow(i, rows.x[i])
 		}
-		po.Weights, po.Offset, po.Settings.Tol = rows.w, rows.o, 1e-9
-		want, err := glm.CrossValidate(x, rows.y, penalty.L1{}, &glm.CVOptions{PathOptions: po, FoldID: rows.fold})
+		po.Settings.Tol = 1e-9
+		want, err := glm.CrossValidate(&glm.Rows{X: x, Y: rows.y, Weights: rows.w, Offset: rows.o}, penalty.L1{}, &fit.CVOptions{PathOptions: po, FoldID: rows.fold})
 		require.NoError(t, err)
 		t.Logf("%s: %d scans, sample %d", fam.Name(), got.Scans, got.SampleRows)
 		require.LessOrEqual(t, got.Scans, 6)

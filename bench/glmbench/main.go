@@ -46,7 +46,7 @@ func main() {
 	out := flag.String("out", "", "output CSV (-gen)")
 	data := flag.String("data", "", "data CSV: x1..xp, y")
 	family := flag.String("family", "binomial", "binomial or poisson")
-	pen := flag.String("penalty", "lasso", "lasso or cardinality")
+	pen := flag.String("penalty", "lasso", "a penalty of the table that fits every family and needs no input: "+strings.Join(penalty.Names(benchable), ", ")+" (ν = 1)")
 	lambda := flag.Float64("lambda", 0, "λ on glmnet's scale")
 	frac := flag.Float64("frac", 0, "λ as this fraction of λ_max instead of -lambda")
 	path := flag.Int("path", 0, "fit a path of this many λ instead")
@@ -75,10 +75,7 @@ func main() {
 	}
 	x, y := read(*data)
 	nrows, _ := x.Dims()
-	var h penalty.Penalty = penalty.L1{}
-	if *pen == "cardinality" {
-		h = penalty.Cardinality{Nu: 1}
-	}
+	h := benchPenalty(*pen, x)
 	rows := estimator.NewRows(x, y)
 	opts := estimator.Options{Family: fam, Settings: solver.Settings{Tol: *tol, MaxIter: 100000}}
 	switch *method {
@@ -165,6 +162,25 @@ func crossValidate(rows *estimator.Rows, h penalty.Penalty, opts estimator.Optio
 	fmt.Printf("cardreg_index_min %d\ncardreg_index_1se %d\n", cv.IndexMin+1, cv.IndexSE+1)
 	fmt.Printf("cardreg_lambda_max %.17g\ncardreg_cv_len %d\ncardreg_cv_unconverged %d\n",
 		g(cv.Lambdas[0]), len(cv.Lambdas), cv.Unconverged)
+}
+
+// benchable reports a penalty this benchmark builds: one the family engine
+// fits, from p and ν alone.
+func benchable(k penalty.Kind) bool { return k.GLM && k.Needs == penalty.NeedsNothing }
+
+// benchPenalty builds the penalty of the table named name with ν = 1 for
+// the predictors x.
+func benchPenalty(name string, x *mat.Dense) penalty.Penalty {
+	kind, ok := penalty.Lookup(name)
+	if !ok || !benchable(kind) {
+		log.Fatalf("glmbench: -penalty %q: %s", name, strings.Join(penalty.Names(benchable), ", "))
+	}
+	_, p := x.Dims()
+	h, err := kind.NewFor(penalty.Inputs{P: p, Nu: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	return h
 }
 
 // benchFamily returns the family named: binomial or poisson, the two this

@@ -143,6 +143,23 @@ int main(void) {
 		CHECK(gaps[k] >= 0 && gaps[k] < 1e-7, "thread %d: gap %g", k, gaps[k]);
 	}
 
+	/* The description, and the inverse link from it. */
+	char *desc = NULL;
+	CHECK(cardreg_describe(&desc) == 0 && desc && strstr(desc, "\"families\"") && strstr(desc, "\"binomial\"") &&
+	          strstr(desc, "\"penalties\"") && strstr(desc, "\"cardinality\"") && strstr(desc, "\"path\""),
+	      "describe: %s", desc ? desc : cardreg_last_error());
+	cardreg_string_free(desc);
+	bad(cardreg_describe(NULL), "NULL", "describe NULL");
+	double eta[3] = {-1, 0, 2}, mu[3];
+	CHECK(cardreg_response("poisson", eta, 3, "response", mu) == 0 && fabs(mu[2] - exp(2.0)) < 1e-15 * exp(2.0) && mu[1] == 1,
+	      "poisson response %g %g", mu[1], mu[2]);
+	CHECK(cardreg_response("binomial", eta, 3, "response", mu) == 0 && fabs(mu[0] - 1 / (1 + exp(1.0))) < 1e-16,
+	      "binomial response %g", mu[0]);
+	bad(cardreg_response("weibull", eta, 3, "response", mu), "unknown family", "response of an unknown family");
+	bad(cardreg_response("poisson", eta, 3, "class", mu), "binomial", "class of poisson");
+	bad(cardreg_response("poisson", NULL, 3, "link", mu), "eta is NULL", "NULL eta");
+	bad(cardreg_response("poisson", eta, -1, "link", mu), "n = -1", "negative n");
+
 	CHECK(cardreg_free(a) == 0 && cardreg_free(b) == 0 && cardreg_free(pa) == 0 && cardreg_free(cv) == 0 && cardreg_free(fh) == 0, "free");
 	bad(cardreg_free(a), "is not a result", "double free");
 	if (failures) {

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/binding"
+	"github.com/cardsparse/cardreg/request"
+	"github.com/stretchr/testify/require"
 )
 
 // csvInput reads a bundled example with encoding/csv, not the data
@@ -31,7 +33,7 @@ func csvInput(t *testing.T, path, target string, drop ...string) (*binding.Input
 	head, rows := recs[0], recs[1:]
 	in := &binding.Input{N: len(rows)}
 	var names []string
-	var factors []binding.FactorInfo
+	var factors []request.FactorInfo
 	cols := map[string][]float64{}
 	for j, name := range head {
 		if _, err := strconv.ParseFloat(rows[0][j], 64); err != nil {
@@ -50,7 +52,7 @@ func csvInput(t *testing.T, path, target string, drop ...string) (*binding.Input
 			for _, r := range rows {
 				in.Codes = append(in.Codes, levels[r[j]])
 			}
-			factors = append(factors, binding.FactorInfo{Name: name, Levels: list})
+			factors = append(factors, request.FactorInfo{Name: name, Levels: list})
 			continue
 		}
 		for _, r := range rows {
@@ -177,4 +179,72 @@ func compareFits(t *testing.T, want, got map[string]any) {
 			close("effect", a["effect"].(float64), b["effect"].(float64))
 		}
 	}
+}
+
+// TestOneRefusal: the command line and the bindings refuse an option
+// without effect by the same rule of one table (request.Request.Rules),
+// with the same message, the options spelt as each caller names them
+// (--folds and cardreg cv on the command line, folds and cv in JSON).
+func TestOneRefusal(t *testing.T) {
+	xs := make([]float64, 40)
+	y := make([]float64, 20)
+	for i := range xs {
+		xs[i] = float64(i*7%11) - 5
+	}
+	for i := range y {
+		y[i] = float64(i % 5)
+	}
+	in := &binding.Input{X: xs, N: 20, P: 2, Y: y}
+	for _, c := range []struct {
+		cmd  string
+		args []string
+		opts string
+	}{
+		{"fit", []string{"--lambda", "1", "--folds", "5"}, `{"lambda": 1, "folds": 5}`},
+		{"fit", []string{"--lambda", "1", "--rule", "1se"}, `{"lambda": 1, "rule": "1se"}`},
+		{"cv", []string{"--rule", "1se"}, `{"rule": "1se"}`},
+		{"path", []string{"--type-measure", "mse"}, `{"type-measure": "mse"}`},
+		{"cv", []string{"--foldid", "k", "--seed", "3"}, `{"foldid": [1, 2], "seed": 3}`},
+		{"path", []string{"--lambda", "1,2", "--nlambda", "5"}, `{"lambda": [1, 2], "nlambda": 5}`},
+		{"fit", []string{"--lambda", "1", "--penalty", "ridge", "--nu", "2"}, `{"lambda": 1, "penalty": "ridge", "nu": 2}`},
+		{"fit", []string{"--lambda", "1", "--penalty-factor", "1,1"}, `{"lambda": 1, "penalty-factor": [1, 1]}`},
+		{"fit", []string{"--lambda", "1", "--penalty", "lasso", "--penalty-factor", "1,1", "--nu", "2"}, `{"lambda": 1, "penalty": "lasso", "penalty-factor": [1, 1], "nu": 2}`},
+		{"fit", []string{"--lambda", "1", "--groups", "a,b"}, `{"lambda": 1, "groups": ["a", "b"]}`},
+		{"cv", []string{"--lambda", "5"}, `{"lambda": 5}`},
+		{"fit", []string{"--rule", "2se"}, `{"rule": "2se"}`},
+		{"cv", []string{"--folds", "2"}, `{"folds": 2}`},
+	} {
+		res := cardreg(t, append(append([]string{c.cmd}, c.args...), "no-such-file.csv")...)
+		require.Equal(t, 2, res.code, "%s %v: %s", c.cmd, c.args, res.stderr)
+		cli := strings.TrimSuffix(strings.TrimPrefix(res.stderr, "cardreg "+c.cmd+": "), "\n")
+		cli = strings.ReplaceAll(strings.ReplaceAll(cli, "cardreg ", ""), "--", "")
+		call := map[string]func(*binding.Input, []byte) (*binding.Result, error){"fit": binding.Fit, "path": binding.Path, "cv": binding.CV}[c.cmd]
+		_, err := call(in, []byte(c.opts))
+		require.Error(t, err, c.opts)
+		require.Equal(t, cli, strings.TrimPrefix(err.Error(), "options: "), "%s %v / %s", c.cmd, c.args, c.opts)
+	}
+}
+
+// TestLambdaGlmnetScale: --lambda-glmnet g fits at λ = 2n·g, as --lambda
+// 2n·g, on the command line and through the bindings (n = 400 rows).
+func TestLambdaGlmnetScale(t *testing.T) {
+	path := "../../examples/cardinality.csv"
+	fit := func(args ...string) map[string]any {
+		res := cardreg(t, append(append([]string{"fit", "--format", "json"}, args...), path)...)
+		require.Equal(t, 0, res.code, res.stderr)
+		var d map[string]any
+		require.NoError(t, json.Unmarshal([]byte(res.stdout), &d))
+		return d
+	}
+	byGlmnet, byLambda := fit("--lambda-glmnet", "0.0125"), fit("--lambda", "10")
+	require.Equal(t, 10.0, byGlmnet["lambda"])
+	require.Equal(t, byLambda["coefficients"], byGlmnet["coefficients"])
+	in, opts, _ := csvInput(t, path, "y")
+	opts["lambda-glmnet"] = 0.0125
+	raw, _ := json.Marshal(opts)
+	r, err := binding.Fit(in, raw)
+	require.NoError(t, err)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal(r.JSON(), &got))
+	require.Equal(t, byLambda["coefficients"], got["coefficients"])
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/internal/outfile"
+	"github.com/cardsparse/cardreg/request"
 )
 
 // This file is the plumbing every command shares: parsing its flags,
@@ -23,10 +24,16 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 
 // asUsage marks err (if any) as a usage error.
 func asUsage(err error) error {
-	if err == nil || errors.As(err, new(usageError)) {
+	if err == nil || isUsage(err) {
 		return err
 	}
 	return usageError{err}
+}
+
+// isUsage reports a usage error: one of the command line, or a request
+// refused for its options (request.Error).
+func isUsage(err error) bool {
+	return errors.As(err, new(usageError)) || errors.As(err, new(request.Error))
 }
 
 // parseInterleaved parses flags that may come before or after the
@@ -107,7 +114,7 @@ func exitStatus(stderr io.Writer, cmd string, err error) int {
 		msg = data.StdinName + ": " + rest
 	}
 	fmt.Fprintf(stderr, "cardreg %s: %s\n", cmd, msg)
-	if errors.As(err, new(usageError)) {
+	if isUsage(err) {
 		return 2
 	}
 	return 1

@@ -30,9 +30,9 @@ func (f *fitFlags) dataFile(name string) string {
 func loadDB(name string, f *fitFlags) (*problem, error) {
 	ctx := context.Background()
 	q := sqlstats.HTTP{URL: f.db, Timeouts: f.dbTimeout.Timeouts}
-	src := sqlstats.Source{Table: f.table, Query: f.query, Folds: 1, Seed: f.seed}
-	if f.lambda.onGrid() {
-		src.Folds = f.folds
+	src := sqlstats.Source{Table: f.table, Query: f.query, Folds: 1, Seed: f.Seed}
+	if f.Lambda.OnGrid() {
+		src.Folds = f.Folds
 	}
 	schema, err := q.Schema(ctx, sqlstats.ClickHouse, src)
 	if err != nil {
@@ -50,7 +50,7 @@ func loadDB(name string, f *fitFlags) (*problem, error) {
 			return nil, dbError(name, f.db, err)
 		}
 	}
-	if f.familyFit() {
+	if f.FamilyFit() {
 		if err := sqlstats.CheckTypes(schema, sqlstats.Source{Columns: []string{f.fam.offset}}); f.fam.offset != "" && err != nil {
 			return nil, dbError(name, f.db, err)
 		}
@@ -108,7 +108,7 @@ func loadDBScans(ctx context.Context, name string, f *fitFlags, q sqlstats.HTTP,
 	if err := checkRounds(len(pr.names), src.Folds, f); err != nil {
 		return fmt.Errorf("%s: %v", name, err)
 	}
-	fam, _ := datafit.ByName(f.fam.family) // checked by validateFamily
+	fam, _ := datafit.ByName(f.Family) // checked by validateFamily
 	sc, err := sqlstats.NewGLMScanner(ctx, q, src, f.fam.offset, fam)
 	if err != nil {
 		return dbError(name, f.db, err)

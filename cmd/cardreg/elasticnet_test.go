@@ -22,7 +22,7 @@ import (
 func TestElasticNetMatchesGlmnet(t *testing.T) {
 	res := cardreg(t, "fit", "--penalty", "lasso", "--alpha", "0.5", "--lambda", "1", "nonexistent.csv")
 	require.Equal(t, 2, res.code)
-	require.Contains(t, res.stderr, "--alpha applies to --penalty elasticnet only")
+	require.Contains(t, res.stderr, "--alpha applies to the elasticnet penalty only")
 	rtest.SkipUnlessAvailable(t)
 	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(12, 13))

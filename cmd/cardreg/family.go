@@ -5,82 +5,42 @@ import (
 	"flag"
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
-	"github.com/cardsparse/cardreg/penalty"
-	"github.com/cardsparse/cardreg/solver"
+	"github.com/cardsparse/cardreg/request"
 )
 
 // familyFlags are the flags of generalised linear models, shared by fit,
-// path and cv.
+// path and cv, that name columns or files: the others decode into the
+// request.
 type familyFlags struct {
-	family, offset, penaltyFactor, exclude, typeMeasure string
+	offset, penaltyFactor string
 }
 
-func (g *familyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&g.family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1), poisson (log-linear; counts) or gamma (log link; positive amounts)")
+func (g *familyFlags) register(fs *flag.FlagSet, r *request.Request) {
+	fs.StringVar(&r.Family, "family", "gaussian", "response distribution: gaussian (least squares), binomial (logistic; response 0/1), poisson (log-linear; counts) or gamma (log link; positive amounts)")
 	fs.StringVar(&g.offset, "offset", "", "column of offsets added to the linear predictor (glmnet's offset; e.g. log exposure for poisson)")
 	fs.StringVar(&g.penaltyFactor, "penalty-factor", "", "lasso: one factor >= 0 per predictor (inline, comma separated, or a file with one per line); rescaled to sum to p as glmnet does; 0 leaves a predictor unpenalised")
-	fs.StringVar(&g.exclude, "exclude", "", "predictors left out of the penalty (fitted unpenalised, outside the fusion), comma separated")
-	fs.StringVar(&g.typeMeasure, "type-measure", "", "cross-validation measure (cv.glmnet's type.measure): deviance, mse, mae, and for binomial class, auc (default: mse for gaussian, deviance otherwise)")
-}
-
-// familyFit reports whether the flags ask for a family fit: a
-// non-gaussian family, an offset, penalty factors, excluded predictors or
-// a measure other than the gaussian MSE. Its rows are read (in memory or
-// by passes, never into statistics), checked for the family, and its
-// output shows the deviances and the CV measure; estimator chooses the
-// route that fits it.
-func (f *fitFlags) familyFit() bool {
-	g := f.fam
-	return g.family != "gaussian" || g.offset != "" || g.penaltyFactor != "" || g.exclude != "" ||
-		g.typeMeasure != "" && g.typeMeasure != "mse"
-}
-
-// validateFamily checks the family flags and what they combine with.
-func (f *fitFlags) validateFamily() error {
-	fam, err := datafit.ByName(f.fam.family)
-	if err != nil {
-		return usagef("unknown --family %q (%s)", f.fam.family, strings.Join(datafit.Names(), ", "))
-	}
-	if m := f.fam.typeMeasure; m != "" && !slices.Contains(estimator.Measures(fam), m) {
-		return usagef("--type-measure %s is not one of %s for --family %s", m, strings.Join(estimator.Measures(fam), ", "), fam.Name())
-	}
-	if !f.familyFit() {
+	fs.Func("exclude", "predictors left out of the penalty (fitted unpenalised, outside the fusion), comma separated", func(s string) error {
+		r.Exclude = splitList(s)
 		return nil
-	}
-	what := "--family " + fam.Name()
-	if fam.Name() == "gaussian" {
-		what = "--offset, --penalty-factor, --exclude and --type-measure"
-	}
-	kind := f.penaltyKind() // known: checked by validatePenalty
-	switch {
-	case !kind.GLM:
-		return usagef("%s: --penalty %s is not supported yet (%s)", what, f.penalty, strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "))
-	case kind.Needs == penalty.NeedsGroups && f.fam.exclude != "":
-		return usagef("--exclude does not combine with --penalty grouped yet: leave the predictors out of --groups' data instead")
-	case f.lambda.theory():
-		return usagef("%s: --lambda theory is least-squares theory; use cv or a number", what)
-	case f.responses != "":
-		return usagef("%s: one response at a time (--target)", what)
-	}
-	return nil
+	})
+	fs.StringVar(&r.TypeMeasure, "type-measure", "", "cross-validation measure (cv.glmnet's type.measure): deviance, mse, mae, and for binomial class, auc (default: mse for gaussian, deviance otherwise)")
 }
 
 // checkFamily validates the response, weights and offsets of the rows in
 // memory for the family row by row, naming the file, the data row and the
 // column.
 func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) error {
-	fam, _ := datafit.ByName(f.fam.family)
+	fam, _ := datafit.ByName(f.Family)
 	r := pr.data.(*estimator.Rows)
-	d := &datafit.Data{X: pr.x, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.noIntercept}
+	d := &datafit.Data{X: pr.x, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.NoIntercept}
 	err := d.Check(fam)
-	if err == nil && !f.standardize {
+	if err == nil && !f.Standardize {
 		err = d.CheckScale()
 	}
 	var ce *datafit.ColumnError
@@ -102,79 +62,43 @@ func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) err
 	return nil
 }
 
-// build sets the penalty, the predictors left out of it (--exclude,
-// --penalty-factor 0) and the estimator's options.
+// build sets the estimator's options and the penalty (request.Request.Build),
+// with the predictors left out of it (--exclude, --penalty-factor 0).
 func (pr *problem) build(f *fitFlags) error {
-	fam, _ := datafit.ByName(f.fam.family)
-	pr.opts = estimator.Options{Family: fam, NoIntercept: f.noIntercept,
-		Standardize: f.standardize, Relax: f.relax, Settings: solver.Settings{Tol: f.tol, MaxIter: f.maxIter}}
-	if pr.design != nil {
-		return pr.buildFactorPenalty(f)
+	if pr.design != nil && f.responses != "" {
+		return usagef("--responses does not combine with factor predictors yet: fit one response at a time (--target)")
 	}
-	if err := f.noFactorFlags(); err != nil {
-		return err
-	}
-	p := len(pr.names)
-	free, err := excludedColumns(f.fam.exclude, pr.names)
-	if err != nil {
-		return err
-	}
-	if pr.pen, pr.nu, pr.note, err = buildPenalty(f.penaltySpec(), p-len(free)); err != nil {
-		return err
-	}
-	if f.fam.penaltyFactor != "" {
-		if pr.pen, free, err = penaltyFactors(pr.pen, f.fam.penaltyFactor, p, free); err != nil {
+	if f.fam.penaltyFactor != "" && pr.design == nil {
+		var err error
+		if f.PenaltyFactor, err = penaltyFactors(f.fam.penaltyFactor, len(pr.names)); err != nil {
 			return err
 		}
-		pr.nu = 0
 	}
-	for _, j := range free {
-		pr.excluded = append(pr.excluded, pr.names[j])
-	}
-	pr.opts.Unpenalized = free
-	return nil
-}
-
-// excludedColumns returns the indices of the predictors --exclude names,
-// sorted (estimator.UnpenalizedColumns).
-func excludedColumns(exclude string, names []string) ([]int, error) {
-	free, err := estimator.UnpenalizedColumns(names, splitList(exclude))
-	if err != nil {
-		return nil, usagef("--exclude: %v", err)
-	}
-	return free, nil
+	var err error
+	pr.fit, pr.built, err = f.Setup(pr.data, pr.n, pr.names, pr.design, f.penaltySpec().read)
+	return err
 }
 
 // penaltyFactors reads --penalty-factor (inline or a file) for p
-// predictors, predictors also in --exclude getting factor 0, and returns
-// pen with them (penalty.WithFactors).
-func penaltyFactors(pen penalty.Penalty, s string, p int, exclude []int) (penalty.Penalty, []int, error) {
+// predictors.
+func penaltyFactors(s string, p int) ([]float64, error) {
 	list, from, err := data.ReadList(s)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(list) != p {
 		if _, numErr := strconv.ParseFloat(strings.TrimSpace(s), 64); from == "" && len(list) == 1 && numErr != nil {
-			return nil, nil, asUsage(data.NotAFile("--penalty-factor", s, p))
+			return nil, asUsage(data.NotAFile("--penalty-factor", s, p))
 		}
-		return nil, nil, usagef("--penalty-factor%s has %d values for %d predictors", from, len(list), p)
+		return nil, usagef("--penalty-factor%s has %d values for %d predictors", from, len(list), p)
 	}
 	fs := make([]float64, p)
 	for j, v := range list {
 		if fs[j], err = strconv.ParseFloat(strings.TrimSpace(v), 64); err != nil || !(fs[j] >= 0) || math.IsInf(fs[j], 0) {
-			return nil, nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText(v))
+			return nil, usagef("--penalty-factor%s: value %d, %s, is not a finite number >= 0", from, j+1, data.ShortText(v))
 		}
 	}
-	for _, j := range exclude {
-		fs[j] = 0
-	}
-	// estimator.PenaltyFactors rescales them (without overflow) and names them
-	// as typed in its messages.
-	w, free, err := estimator.PenaltyFactors(fs)
-	if err != nil {
-		return nil, nil, usagef("--penalty-factor: %v", strings.TrimPrefix(err.Error(), "glm: "))
-	}
-	return penalty.WithFactors(pen, w.Factors), free, nil
+	return fs, nil
 }
 
 // foldHint adds the flags to a fold that cannot be fitted (estimator.FoldError,

@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/cardsparse/cardreg/request"
 	"github.com/stretchr/testify/require"
 )
 
@@ -30,11 +31,10 @@ func parsedFlags(t *testing.T, cmd string, args []string) (*fitFlags, *flag.Flag
 	}
 	pos, err := parseInterleaved(fs, args)
 	require.NoError(t, err, args)
-	f.given = givenFlags(fs)
+	f.Given = givenFlags(fs)
 	_, err = f.dataArgs(pos)
 	require.NoError(t, err, args)
 	if pf != nil {
-		require.NoError(t, pf.lambda.parseGrid(cmd, f.given["lambda"]), args)
 		require.NoError(t, pf.validateCSV(), args)
 	} else {
 		require.NoError(t, f.validate(), args)
@@ -71,6 +71,8 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("cv", "--foldid", "k", "--folds", "4"),
 		onFile("cv", "--foldid", "k", "--seed", "3"),
 		onFile("cv", "--rule", "1se"),
+		onFile("path", "--lambda", "1,2", "--nlambda", "5"),
+		onFile("cv", "--lambda", "1,2", "--min-ratio", "0.1"),
 		onFile("fit", "--lambda", "1", "--rule", "1se"),
 		onFile("fit", "--lambda", "1", "--sigma", "1"),
 		onFile("path", "--t", "0.1"),
@@ -131,25 +133,25 @@ func TestFlagRulesTable(t *testing.T) {
 	var n int
 	for _, k := range cases {
 		f, _ := parsedFlags(t, k.cmd, k.args)
-		rules := f.flagRules(k.cmd)
+		rules := f.Rules(k.cmd)
 		n = len(rules)
-		i := f.refusal(rules, f.route())
+		i := f.Refusal(rules, f.route())
 		require.GreaterOrEqual(t, i, 0, "%s %v: no rule refuses it", k.cmd, k.args)
 		hit[i] = true
 		res := cardreg(t, append([]string{k.cmd}, k.args...)...)
 		oneLine(t, res, 2)
-		require.Equal(t, fmt.Sprintf("cardreg %s: --%s %s\n", k.cmd, rules[i].flag, rules[i].why), res.stderr, k.args)
-		if strings.Contains(rules[i].why, "add --stream") {
+		require.Equal(t, fmt.Sprintf("cardreg %s: --%s %s\n", k.cmd, rules[i].Option, rules[i].Why), res.stderr, k.args)
+		if strings.Contains(rules[i].Why, "add --stream") {
 			// The way out said is one the table then takes.
 			g, _ := parsedFlags(t, k.cmd, append([]string{"--stream"}, k.args...))
-			require.Negative(t, g.refusal(g.flagRules(k.cmd), onStream), "%s %v: --stream suggested, then refused", k.cmd, k.args)
+			require.Negative(t, g.Refusal(g.Rules(k.cmd), request.OnStream), "%s %v: --stream suggested, then refused", k.cmd, k.args)
 		}
 	}
 	require.Zero(t, requests.Load(), "a refused --db command line reached the server")
 	for i := range n {
 		f, _ := parsedFlags(t, "cv", []string{file})
-		r := f.flagRules("cv")[i]
-		require.True(t, hit[i], "rule %d (--%s on routes %03b) has no command line in this test", i, r.flag, r.on)
+		r := f.Rules("cv")[i]
+		require.True(t, hit[i], "rule %d (--%s on routes %03b) has no command line in this test", i, r.Option, r.On)
 	}
 }
 
@@ -183,25 +185,25 @@ func TestDBRefusesFactorFlags(t *testing.T) {
 // refuses it there: a flag added later fails this test until it is
 // placed.
 func TestEveryFlagHasARoute(t *testing.T) {
-	everywhere := "penalty lambda sigma t rule nu target responses groups drop predictors G folds seed tol max-iter " +
+	everywhere := "penalty lambda lambda-glmnet sigma t rule nu target responses groups drop predictors G folds seed tol max-iter " +
 		"standardize format weights foldid memory progress out save-model family offset type-measure " +
 		"nlambda min-ratio plot relax no-intercept db stream"
-	honoured := map[route]string{
-		inMemory: everywhere + " sep drop-missing penalty-factor exclude merges " + strings.Join(factorFlagNames(), " "),
-		onStream: everywhere + " sep drop-missing",
-		onDB:     everywhere + " table query db-timeout penalty-factor",
+	honoured := map[request.Route]string{
+		request.InMemory: everywhere + " sep drop-missing penalty-factor exclude merges " + strings.Join(factorFlagNames(), " "),
+		request.OnStream: everywhere + " sep drop-missing",
+		request.OnDB:     everywhere + " table query db-timeout penalty-factor",
 	}
 	for _, cmd := range []string{"fit", "path", "cv"} {
 		f, fs := parsedFlags(t, cmd, []string{"data.csv"})
-		rules := f.flagRules(cmd)
-		for _, rt := range []route{inMemory, onStream, onDB} {
+		rules := f.Rules(cmd)
+		for _, rt := range []request.Route{request.InMemory, request.OnStream, request.OnDB} {
 			ok := map[string]bool{}
 			for _, name := range strings.Fields(honoured[rt]) {
 				ok[name] = true
 			}
 			for _, r := range rules {
-				if r.on&rt != 0 {
-					ok[r.flag] = true
+				if r.On&rt != 0 {
+					ok[r.Option] = true
 				}
 			}
 			fs.VisitAll(func(fl *flag.Flag) {
@@ -218,9 +220,10 @@ func TestEveryFlagHasARoute(t *testing.T) {
 // factors, "leave out --stream" for --lambda theory where --weights chose
 // the statistics.
 func TestAdviceTakesEffect(t *testing.T) {
-	f := &fitFlags{folds: 3}
+	f := &fitFlags{}
+	f.Folds = 3
 	require.NotContains(t, streamAdvice(f, 3), "folds")
-	f.folds = 10
+	f.Folds = 10
 	require.Contains(t, streamAdvice(f, 10), "use fewer --folds (3 at least)")
 	f.foldid = "k"
 	require.Contains(t, streamAdvice(f, 10), "number fewer folds in the --foldid column (3 at least)")

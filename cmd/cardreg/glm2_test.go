@@ -3,13 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cardsparse/cardreg/internal/testfiles"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/cardsparse/cardreg/internal/testfiles"
 
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/stretchr/testify/require"

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -45,7 +45,7 @@ func newLambdaFlags() (*flag.FlagSet, *lambdaFlags) {
 	fs.SetOutput(io.Discard)
 	f := &lambdaFlags{}
 	fs.StringVar(&f.arch, "arch", "", "network widths p0,...,p_{L+1} (W^l is p_{l+1} x p_l; L hidden layers)")
-	fs.StringVar(&f.penalty, "penalty", "cardinality", "cardinality, grouped or lasso")
+	fs.StringVar(&f.penalty, "penalty", "cardinality", request.OrList(penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda })))
 	fs.StringVar(&f.groups, "groups", "", "grouped: row labels of each weight matrix, layers separated by ';' (e.g. 0,0,1;0,1;0)")
 	fs.BoolVar(&f.unweighted, "unweighted", false, "grouped: drop the sqrt(P_k) weights")
 	fs.BoolVar(&f.weighted, "weighted", false, "use sqrt(P_l)*A^l instead of A^l")
@@ -121,7 +121,7 @@ func (f *lambdaFlags) validate() error {
 	}
 	if f.regression && kind.Needs != penalty.NeedsNothing {
 		names := penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda && k.Theory && k.Needs == penalty.NeedsNothing })
-		return errors.New("--regression supports " + joinNames(names, "and"))
+		return errors.New("--regression supports " + request.JoinNames(names, "and"))
 	}
 	return nil
 }
@@ -189,7 +189,7 @@ func regressionLambda(f *lambdaFlags) (*report.Lambda, error) {
 		return nil, usagef("%v", err)
 	}
 	th := &report.Theory{Lambda: rc.Lambda, LambdaT: rc.LambdaT, S: rc.S, Equivalence: rc.Equivalence, Sigma: f.sigma, SigmaFrom: "--sigma", T: f.t}
-	if err := theoryOverflow(th, p, q); err != nil {
+	if err := request.TheoryOverflow(th, p, q, request.CommandLine); err != nil {
 		return nil, err
 	}
 	r := report.RegressionLambda(rc, report.RegressionInputs{MG: mg, Nu: nu, Sigma: f.sigma, T: f.t, N: x.RawMatrix().Rows, P: p, Penalty: f.penalty})
@@ -257,61 +257,6 @@ func loadDesign(path, target string) (*mat.Dense, int, error) {
 	return t.DenseExcept(ti), 1, nil
 }
 
-// gridOverflow explains the failure of a fit whose λ the command computed
-// (λ_max, the top of the generated grid): when λ_max, as lmax computes it
-// for a penalty, overflows float64 it returns an error naming the input
-// that made it overflow (penalty.DiagnoseLambdaMax), else nil (the fit's
-// own error stands). pen is the penalty fitted, on p penalised predictors.
-func gridOverflow(lmax func(penalty.Penalty) float64, pen penalty.Penalty, p int, f *fitFlags) error {
-	const msg = "the automatic lambda overflows float64 (lambda_max, the dual norm of the gradient at the null model, is infinite)"
-	switch penalty.DiagnoseLambdaMax(lmax, pen, func() penalty.Penalty { return f.defaultNuPenalty(p) }) {
-	case penalty.Finite:
-		return nil
-	case penalty.Factors:
-		w := pen.(penalty.WeightedL1)
-		return usagef("%s because of --penalty-factor: lambda_max divides each predictor's gradient by its factor, and the smallest positive factor is %.3g times the largest; give factors of comparable size (0 leaves a predictor unpenalised), or --lambda", msg, slices.Min(w.Factors)/slices.Max(w.Factors))
-	case penalty.SmallNu:
-		return usagef("%s because of --nu %v: lambda_max grows like 1/nu; give a larger --nu, or --lambda", msg, f.nu.v)
-	}
-	return fmt.Errorf("%s because of the data's scale: rescale the predictors or the response, or give --lambda", msg)
-}
-
-// defaultNuPenalty is the fitted penalty with its default ν, on p
-// predictors, when --nu was given (nil otherwise, or when it cannot be
-// built).
-func (f *fitFlags) defaultNuPenalty(p int) penalty.Penalty {
-	if !f.nu.set {
-		return nil
-	}
-	spec := f.penaltySpec()
-	spec.nu = optFloat{}
-	def, _, _, err := buildPenalty(spec, p)
-	if err != nil {
-		return nil
-	}
-	return def
-}
-
-// theoryOverflow explains a Theorem 2 λ that overflows float64 by the
-// ingredient bounds blames, or returns nil when th.Lambda is finite.
-func theoryOverflow(th *report.Theory, p, q int) error {
-	rc := bounds.RegressionConstants{Lambda: th.Lambda, LambdaT: th.LambdaT, S: th.S, Equivalence: th.Equivalence}
-	factor, over := rc.Overflowing(th.Sigma, th.T, p, q)
-	if !over {
-		return nil
-	}
-	const msg = "the theory lambda (Theorem 2) overflows float64 because of "
-	switch factor {
-	case bounds.Confidence:
-		return usagef(msg+"--t %g: log(p q / t) overflows; give a larger --t", th.T)
-	case bounds.Equivalence:
-		return usagef(msg+"nu: max(M_G, 1/nu) = %.3g; give a larger --nu", th.Equivalence)
-	case bounds.Noise:
-		return fmt.Errorf(msg+"sigma = %.3g (%s): rescale the response, or give a smaller --sigma", th.Sigma, th.SigmaFrom)
-	}
-	return fmt.Errorf(msg+"the predictors' scale: s = 2 max_j ||x_j||^2 / N = %.3g; rescale the predictors", th.S)
-}
-
 // networkOverflow explains a Theorem 1 λ (or a corollary's) that
 // overflows float64 by the ingredient bounds blames, or returns nil when
 // all three are finite.
@@ -327,17 +272,4 @@ func networkOverflow(nc bounds.NetworkConstants, aLip, xnorm float64) error {
 		bounds.KernelTerm:    fmt.Sprintf("M_G + 1 = %.3g", nc.MG+1),
 	}[factor]
 	return usagef("the theoretical lambda (Theorem 1) overflows float64, mostly because of %s", what)
-}
-
-// nuOverflow explains the failure err of a streamed fit on the generated
-// grid, whose λ_max cmd cannot compute without the rows: when the grid's
-// top alone fails with the user's penalty pen and fits with the default ν
-// (top says whether it fits for a penalty; penalty.DiagnoseGridTop) the
-// user's --nu is named, λ_max growing like 1/ν. Otherwise, or without
-// --nu, it returns nil (err stands: it has another cause).
-func nuOverflow(top func(penalty.Penalty) bool, pen penalty.Penalty, p int, f *fitFlags, err error) error {
-	if !f.nu.set || penalty.DiagnoseGridTop(top, pen, func() penalty.Penalty { return f.defaultNuPenalty(p) }) != penalty.SmallNu {
-		return nil
-	}
-	return usagef("the automatic lambda fails with --nu %v and not with the default nu: lambda_max grows like 1/nu (%v); give a larger --nu, or --lambda", f.nu.v, err)
 }

@@ -3,9 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/cardsparse/cardreg/internal/testfiles"
 	"strings"
 	"testing"
+
+	"github.com/cardsparse/cardreg/internal/testfiles"
 
 	"github.com/cardsparse/cardreg/cardmat"
 	"github.com/stretchr/testify/require"

@@ -158,10 +158,10 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, f *predictFl
 	if err != nil {
 		return err
 	}
-	if _, ok := fam.(datafit.Binomial); typ == "class" && !ok {
-		return usagef("--type class is for binomial models; this one is %s", m.Family)
+	pred, err := datafit.PredictionFor(fam, typ)
+	if err != nil {
+		return usagef("--type %v", err)
 	}
-	pred, _ := datafit.PredictionByName(typ) // checked by runPredict
 	o := data.Options{Sep: sep, Progress: readProgress("reading " + dataPath)}
 	return predict.Linear(w, m, dataPath, o, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) }, unseen)
 }

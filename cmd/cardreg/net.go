@@ -18,6 +18,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/outfile"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -39,7 +40,7 @@ func newNetFlags() (*flag.FlagSet, *netFlags) {
 	f := &netFlags{}
 	fs.StringVar(&f.arch, "arch", "", "layer widths p0,p1,...,p(L+1): p0 = number of predictors, last = classes (xent) or 1 (squared); required")
 	fs.StringVar(&f.activation, "activation", "relu", "hidden activation: relu, leaky-relu[:slope], identity, isru, arctan, tanh; or one per hidden layer, comma separated")
-	fs.StringVar(&f.penalty, "penalty", "none", "penalty on the columns of every weight matrix: cardinality, lasso, ridge or none")
+	fs.StringVar(&f.penalty, "penalty", "none", "penalty on the columns of every weight matrix: "+request.OrList(netPenalties()))
 	fs.Float64Var(&f.lambda, "lambda", 0, "penalty weight: the objective is loss + lambda * sum_l h(W^l)")
 	fs.Var(&f.nu, "nu", "cardinality: weight of the kernel term, > 0 (default 1/(1 - 2/p) for the smallest layer width p >= 3, else 1)")
 	fs.IntVar(&f.projectK, "project-k", 0, "after every step, project each weight column onto at most k distinct values (0: off)")
@@ -244,8 +245,7 @@ func (f *netFlags) buildPenalty(arch []int) (penalty.Penalty, float64, error) {
 		return nil, 0, fmt.Errorf("--penalty %s: row groups differ per layer; not available for networks from the command line (use the deepreg package)", f.penalty)
 	}
 	if !ok || !kind.Networks {
-		names := append(penalty.Names(func(k penalty.Kind) bool { return k.Networks }), "none")
-		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, orList(names))
+		return nil, 0, fmt.Errorf("--penalty %q: want %s", f.penalty, request.OrList(netPenalties()))
 	}
 	pen, nu, err := bounds.Build(kind, penalty.Inputs{P: slices.Min(arch[1:]), Nu: f.nu.v}, f.nu.set)
 	return pen, nu.Value, err
@@ -376,4 +376,9 @@ func prepareNet(m *deepreg.Saved, t *data.Table, ti int, cfg *netConfig, standar
 		return nil, nil, usagef("--arch ends with %d outputs but the target %q has %d classes", out, t.Names()[ti], m.NumClasses())
 	}
 	return x, deepreg.OneHot(labels, m.NumClasses()), nil
+}
+
+// netPenalties names the penalties of networks: the table's, and none.
+func netPenalties() []string {
+	return append(penalty.Names(func(k penalty.Kind) bool { return k.Networks }), "none")
 }

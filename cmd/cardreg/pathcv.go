@@ -6,22 +6,19 @@ import (
 	"io"
 	"strings"
 
-	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/outfile"
-	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/plotting"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 )
 
 // pathFlags are fit's flags plus the grid.
 type pathFlags struct {
 	*fitFlags
-	nlambda  int
-	minRatio float64
-	plot     string
-	merges   string
+	plot   string
+	merges string
 }
 
 // runPathCV runs the path or cv command; both print CSV.
@@ -31,7 +28,7 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 	if helped(fs, err, stdout) {
 		return 0
 	}
-	f.given = givenFlags(fs)
+	f.Given = givenFlags(fs)
 	if err == nil {
 		pos, err = f.check(cmd, pos)
 	}
@@ -53,8 +50,9 @@ func runPathCV(cmd string, args []string, stdout, stderr io.Writer) int {
 func newPathFlags(cmd string, stderr io.Writer) (*flag.FlagSet, *pathFlags) {
 	fs, ff := newFitFlags(stderr)
 	f := &pathFlags{fitFlags: ff}
-	fs.IntVar(&f.nlambda, "nlambda", 100, "number of lambda values")
-	fs.Float64Var(&f.minRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
+	ff.cmd = cmd
+	fs.IntVar(&f.NLambda, "nlambda", 100, "number of lambda values")
+	fs.Float64Var(&f.MinRatio, "min-ratio", 0, "smallest/largest lambda (default 1e-4 when n ≥ p, else 1e-2, as glmnet)")
 	fs.StringVar(&f.plot, "plot", "", "also draw it to FILE.png or FILE.svg")
 	if cmd == "path" {
 		fs.Lookup("plot").Usage = "also draw the coefficients along lambda to FILE.png or FILE.svg; with factor predictors also each factor's level effects along lambda, coloured by the level groups at the path's middle lambda, to FILE-factors.png or FILE-factors.svg"
@@ -79,10 +77,8 @@ func (f *pathFlags) check(cmd string, pos []string) ([]string, error) {
 		return nil, err
 	}
 	checks := []func() error{
-		func() error { return f.lambda.parseGrid(cmd, f.given["lambda"]) },
 		f.validateCSV,
-		func() error { return f.checkEffect(cmd) },
-		f.checkGridFlags,
+		func() error { return f.CheckEffect(cmd) },
 		func() error { return f.checkTable(cmd) },
 		func() error {
 			var factorPlot string // path's factor plot, written when the data hold factors
@@ -110,17 +106,11 @@ func (f *pathFlags) validateCSV() error {
 	return err
 }
 
-// checkTable checks what a table along a grid needs: a grid of at least
-// two λ, one response, a penalty with a grid, a --plot format and CSV.
+// checkTable checks what a table along a grid needs: one response, a
+// --plot format and CSV (the grid is the request's).
 func (f *pathFlags) checkTable(cmd string) error {
-	kind := f.penaltyKind() // known: checked by validatePenalty
-	switch {
-	case f.nlambda < 2 || f.minRatio < 0 || f.minRatio >= 1:
-		return usagef("--nlambda must be at least 2 and --min-ratio in [0, 1)")
-	case f.responses != "":
+	if f.responses != "" {
 		return usagef("%s is single-response for now: use --target (cardreg fit takes --responses)", cmd)
-	case !kind.Grid:
-		return usagef("%s needs a lambda grid, which --penalty %s (no closed-form dual norm) cannot give", cmd, f.penalty)
 	}
 	if f.plot != "" {
 		if _, err := plotFormat(f.plot); err != nil {
@@ -136,7 +126,7 @@ func (f *pathFlags) checkTable(cmd string) error {
 // pathOrCV runs path or cv (cmd) on the data file and returns its table
 // and a warning.
 func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
-	progress, stage, erase := stagedProgress(f.stderr, f.progress, "fitting the "+cmd)
+	progress, stage, erase := stagedProgress(f.stderr, f.Progress, "fitting the "+cmd)
 	defer erase()
 	if !isTerminal(f.stderr) {
 		// On a terminal the read draws its own bar (after a second).
@@ -147,66 +137,11 @@ func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
 		return "", "", err
 	}
 	stage(preparing)
-	po := &estimator.PathOptions{Options: pr.opts, NLambda: f.nlambda, MinRatio: f.minRatio, Lambdas: f.lambda.list}
+	rp := pr.request(file, f.fitFlags, progress)
 	if cmd == "path" {
-		po.Progress = progress
-		return pr.pathCSV(file, po, f)
+		return pr.pathCSV(file, rp, f)
 	}
-	return pr.cvCSV(file, po, f, progress)
-}
-
-// crossValidate runs cv.glmnet's cross-validation of the command cmd (fit
-// or cv) with the folds of --foldid, or of --folds and --seed, drawing it
-// with progress.
-func (pr *problem) crossValidate(path, cmd string, f *fitFlags, po *estimator.PathOptions, progress func(done, total int)) (*estimator.CV, error) {
-	if f.foldid == "" { // else the folds are the column's, on every route
-		if err := checkFolds(path, cmd, pr.n, f.folds); err != nil {
-			return nil, err
-		}
-	}
-	co := &estimator.CVOptions{PathOptions: *po, Folds: f.folds, Seed: f.seed, FoldID: pr.foldID, Measure: f.fam.typeMeasure}
-	co.Progress = progress
-	cv, err := estimator.CrossValidate(pr.data, pr.pen, co)
-	if err != nil {
-		return nil, pr.explain(path, foldHint(err, f), f, po.Lambdas == nil)
-	}
-	return cv, nil
-}
-
-// explain names the file in the error of a fit, and when the grid was
-// generated, the input that made it fail: the one whose λ_max overflows
-// (gridOverflow, from rows in memory), or --nu (nuOverflow, which fits the
-// grid's top alone).
-func (pr *problem) explain(path string, err error, f *fitFlags, generated bool) error {
-	err = pr.named(err)
-	if generated {
-		if e := pr.gridError(err, f); e != nil {
-			return data.InFile(path, e)
-		}
-	}
-	return pr.inFile(path, err)
-}
-
-// gridError is the input that made the generated grid fail, or nil.
-func (pr *problem) gridError(err error, f *fitFlags) error {
-	if r, ok := pr.data.(*estimator.Rows); ok {
-		if len(pr.responses) != 1 {
-			return nil
-		}
-		lmax := func(pen penalty.Penalty) float64 {
-			v, _, err := estimator.LambdaMax(r, pen, &pr.opts)
-			if err != nil {
-				return 0
-			}
-			return v
-		}
-		return gridOverflow(lmax, pr.pen, len(pr.names)-len(pr.excluded), f)
-	}
-	top := func(pen penalty.Penalty) bool {
-		_, err := estimator.FitPath(pr.data, pen, &estimator.PathOptions{Options: pr.opts, NLambda: 1})
-		return err == nil
-	}
-	return nuOverflow(top, pr.pen, len(pr.names), f, err)
+	return pr.cvCSV(file, rp, f)
 }
 
 var pathUsage = map[string]string{
@@ -248,16 +183,13 @@ Example:
 // pathCSV fits the path and prints it: one row per λ with the objective,
 // the number of distinct values, convergence (and for a family fit the
 // deviance ratio), then each coefficient.
-func (pr *problem) pathCSV(file string, po *estimator.PathOptions, f *pathFlags) (string, string, error) {
+func (pr *problem) pathCSV(file string, rp *request.Problem, f *pathFlags) (string, string, error) {
 	if f.merges != "" && pr.design == nil {
 		return "", "", usagef("--merges lists the merges of factor levels, and the data hold no factor (a text column, --factor or --ordinal)")
 	}
-	path, err := estimator.FitPath(pr.data, pr.pen, po)
-	if err == nil {
-		err = path.OutOfRange // the grid cannot be printed
-	}
+	path, err := f.Path(rp)
 	if err != nil {
-		return "", "", pr.explain(file, err, f.fitFlags, po.Lambdas == nil)
+		return "", "", err
 	}
 	if f.plot != "" {
 		if err := plotPath(plotting.FromPath(path), pr.names, f.plot); err != nil {
@@ -325,16 +257,16 @@ func pathWarning(p *estimator.Path, folds int, noFactors bool) string {
 // held-out measure and its standard error, the number of distinct
 // coefficient values of the full-data fit at that λ, and the marks of
 // λ_min and λ_1se.
-func (pr *problem) cvCSV(file string, po *estimator.PathOptions, f *pathFlags, progress func(done, total int)) (string, string, error) {
-	cv, err := pr.crossValidate(file, "cv", f.fitFlags, po, progress)
+func (pr *problem) cvCSV(file string, rp *request.Problem, f *pathFlags) (string, string, error) {
+	cv, err := f.CrossValidate(rp, "cv")
 	if err == nil && cv.OutOfRange != nil { // the curve cannot be printed
-		err = pr.explain(file, cv.OutOfRange, f.fitFlags, po.Lambdas == nil)
+		err = pr.inFile(file, cv.OutOfRange)
 	}
 	if err != nil {
 		return "", "", err
 	}
 	if f.plot != "" {
-		if err := plotCV(plotting.FromCV(cv, pr.opts.Family.Name()), f.plot); err != nil {
+		if err := plotCV(plotting.FromCV(cv, pr.fit.Opts.Family.Name()), f.plot); err != nil {
 			return "", "", err
 		}
 	}

@@ -1,22 +1,21 @@
 package main
 
 import (
-	"strings"
-
-	"github.com/cardsparse/cardreg/bounds"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/request"
+	"gonum.org/v1/gonum/mat"
 )
 
 // penaltySpec is what the penalty factory needs from a command line:
 // fit, path, cv and lambda build penalties through it.
 type penaltySpec struct {
 	penalty       string // a name of penalty.Lookup's table
-	nu, alpha     optFloat
+	nu            optFloat
 	groups, gFile string // --groups (grouped) and --G (general)
 }
 
 func (f *fitFlags) penaltySpec() penaltySpec {
-	return penaltySpec{penalty: f.penalty, nu: f.nu, alpha: f.alpha, groups: f.groups, gFile: f.gFile}
+	return penaltySpec{penalty: f.Penalty, nu: f.nu, groups: f.groups, gFile: f.gFile}
 }
 
 // lookupPenalty returns the penalty named name, or the usage error naming
@@ -24,50 +23,29 @@ func (f *fitFlags) penaltySpec() penaltySpec {
 func lookupPenalty(name, what string, keep func(penalty.Kind) bool) (penalty.Kind, error) {
 	k, ok := penalty.Lookup(name)
 	if !ok || keep != nil && !keep(k) {
-		return penalty.Kind{}, usagef("%s %q (%s)", what, name, orList(penalty.Names(keep)))
+		return penalty.Kind{}, usagef("%s %q (%s)", what, name, request.OrList(penalty.Names(keep)))
 	}
 	return k, nil
 }
 
-// orList writes names as "a, b or c".
-func orList(names []string) string { return joinNames(names, "or") }
-
-// joinNames writes names as "a, b conj c".
-func joinNames(names []string, conj string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
+// read reads the penalty's input from the flags: --groups, or the file
+// --G names, for p penalised predictors (request.InputsFunc).
+func (s penaltySpec) read(kind penalty.Kind, p int) ([]int, *mat.Dense, error) {
+	if kind.Needs == penalty.NeedsGroups {
+		g, err := parseGroups(s.groups, p)
+		return g, nil, err
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " " + conj + " " + names[len(names)-1]
+	g, err := readMatrix(s.gFile, p)
+	return nil, g, err
 }
 
 // buildPenalty returns the penalty of the spec on p predictors and the ν
 // used (0 for ridge), with a note when the default ν had to fall back or
-// rests on an upper bound of M_G.
-func buildPenalty(f penaltySpec, p int) (penalty.Penalty, float64, string, error) {
-	kind, err := lookupPenalty(f.penalty, "unknown --penalty", nil)
-	if err != nil {
-		return nil, 0, "", err
+// rests on an upper bound of M_G (request.Request.NamedPenalty).
+func buildPenalty(s penaltySpec, p int) (penalty.Penalty, float64, string, error) {
+	r := request.Request{Penalty: s.penalty, Dialect: request.CommandLine}
+	if s.nu.set {
+		r.Nu = &s.nu.v
 	}
-	in := penalty.Inputs{P: p}
-	switch kind.Needs {
-	case penalty.NeedsGroups:
-		in.Groups, err = parseGroups(f.groups, p)
-	case penalty.NeedsG:
-		in.G, err = readMatrix(f.gFile, p)
-	}
-	if err != nil {
-		return nil, 0, "", err
-	}
-	in.Nu, in.Alpha = f.nu.v, penalty.DefaultAlpha
-	if f.alpha.set {
-		in.Alpha = f.alpha.v
-	}
-	pen, nu, err := bounds.Build(kind, in, f.nu.set)
-	if err != nil && kind.Alpha {
-		return nil, 0, "", usagef("--alpha: %v", strings.TrimPrefix(err.Error(), "penalty: "))
-	}
-	if err != nil {
-		return nil, 0, "", err
-	}
-	return pen, nu.Value, nu.Note(), nil
+	return r.NamedPenalty(p, s.read)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/request"
 	"github.com/stretchr/testify/require"
 )
 
@@ -37,14 +38,14 @@ func TestBuildPenaltyDefaults(t *testing.T) {
 		}
 	}
 	_, _, _, err := buildPenalty(penaltySpec{penalty: "slope"}, 3)
-	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge, elasticnet or general)`)
+	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge, elasticnet, general)`)
 }
 
 // The lists of names in messages come from the table.
 func TestPenaltyNameLists(t *testing.T) {
-	require.Equal(t, "cardinality, grouped or lasso", orList(penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda })))
-	require.Equal(t, "a and b", joinNames([]string{"a", "b"}, "and"))
-	require.Equal(t, "a", orList([]string{"a"}))
+	require.Equal(t, "cardinality, grouped or lasso", request.OrList(penalty.Names(func(k penalty.Kind) bool { return k.NetworkLambda })))
+	require.Equal(t, "a and b", request.JoinNames([]string{"a", "b"}, "and"))
+	require.Equal(t, "a", request.OrList([]string{"a"}))
 	_, err := lookupPenalty("ridge", "unknown --penalty", func(k penalty.Kind) bool { return k.Theory })
 	require.EqualError(t, err, `unknown --penalty "ridge" (cardinality, grouped or lasso)`)
 }

@@ -118,7 +118,7 @@ func parseSep(s string) (rune, error) {
 // label, on f.stderr: when --progress asks (drawn at once), or when stderr
 // is a terminal (after a second); nil otherwise.
 func streamProgress(f *fitFlags, label string) *data.Progress {
-	return progressBar(f.stderr, f.progress, label)
+	return progressBar(f.stderr, f.Progress, label)
 }
 
 // spec is how the flags read a data file for a fit. Its column choice
@@ -138,7 +138,7 @@ func (f *fitFlags) spec() data.Spec {
 		s.Responses = []string{f.target}
 	}
 	s.Factors, _ = f.factors.spec() // checked by validateFactors
-	if b := membudget.Of(f.memory); b.Bytes > 0 {
+	if b := membudget.Of(int64(f.Memory)); b.Bytes > 0 {
 		// A record that cannot be read within the budget is refused as it
 		// is read, not once it is held.
 		s.Limits = data.Limits{Record: b.Bytes / data.RecordFactor, Budget: b.String()}

@@ -12,7 +12,7 @@ import (
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/glmscan"
 	"github.com/cardsparse/cardreg/internal/membudget"
-	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/request"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
@@ -20,22 +20,20 @@ import (
 
 // problem is what fit, path and cv fit: one estimator.Data (the rows in
 // memory, their sufficient statistics per fold, or a file read once per
-// pass) with the penalty and the options of every fit, the names and the
-// notes the outputs print. loadProblem builds it from the flags.
+// pass) with the penalty and the options of every fit (fit, built: the
+// request's), the names and the notes the outputs print. loadProblem
+// builds it from the flags.
 type problem struct {
-	data estimator.Data
-	pen  penalty.Penalty
-	opts estimator.Options
-	nu   float64
-	note string
+	data  estimator.Data
+	fit   *request.Problem
+	built *request.Built
 	// n is the number of observations.
 	n int
 	// names are the predictors', responses the responses' (target the
-	// first), constant the constant predictors, excluded those left out of
-	// the penalty (--exclude, --penalty-factor 0).
-	names, responses, constant, excluded []string
-	target                               string
-	dropped                              int
+	// first), constant the constant predictors.
+	names, responses, constant []string
+	target                     string
+	dropped                    int
 	// foldID holds --foldid's folds (0-based) of rows in memory, or nil.
 	foldID []int
 	// x and y are the rows in memory (nil otherwise): --lambda theory's.
@@ -47,8 +45,6 @@ type problem struct {
 	// design says which predictors are factors' dummy columns (nil
 	// without factors).
 	design *factor.Design
-	// numeric is the numeric predictors' penalty beside factors.
-	numeric string
 	// family says the output is a family fit's (deviances, the measure
 	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool
@@ -68,18 +64,18 @@ const (
 // with --db; a gaussian fit with weights, or one streamed (shouldStream),
 // into sufficient statistics; a family fit streamed when asked (--stream)
 // or, when the flags table refuses none of its flags on the stream route
-// (flagRules), above the memory budget.
+// (request.Request.Rules), above the memory budget.
 func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
 		return inDB
-	case !f.familyFit():
+	case !f.FamilyFit():
 		if f.weights != "" || shouldStream(path, f) {
 			return inStats
 		}
 	case f.stream:
 		return inPasses
-	case f.fam.family != "gaussian" && f.refusal(f.flagRules(cmd), onStream) < 0 && shouldStream(path, f):
+	case f.Family != "gaussian" && f.Refusal(f.Rules(cmd), request.OnStream) < 0 && shouldStream(path, f):
 		return inPasses
 	}
 	return inRows
@@ -108,7 +104,7 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	pr.family = f.familyFit()
+	pr.family = f.FamilyFit()
 	return pr, pr.build(f)
 }
 
@@ -116,13 +112,7 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 // fit's responses are not constant, the families' responses, weights and
 // offsets are valid (checkFamily).
 func loadRows(path string, f *fitFlags) (*problem, error) {
-	check := func(n, p int) error {
-		err := membudget.CheckRows(n, p, membudget.Of(f.memory), "drop columns (--predictors, --drop), or factors with many levels")
-		if err == nil && !f.familyFit() {
-			err = checkGram(n, p, f)
-		}
-		return err
-	}
+	check := func(n, p int) error { return f.CheckMemory(n, p, true, "drop columns (--predictors, --drop)") }
 	r, err := readRows(path, f, check)
 	if err != nil {
 		return nil, err
@@ -134,11 +124,11 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 	}
 	pr := &problem{design: design, data: &estimator.Rows{X: solver.DenseDesign{X: r.X}, Y: r.Y, Weights: r.Weights, Offset: r.Offset},
 		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID,
-		constant: constantColumns(r.X, r.Names, f.noIntercept), x: r.X, y: r.Y}
+		constant: constantColumns(r.X, r.Names, f.NoIntercept), x: r.X, y: r.Y}
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}
-	if f.familyFit() {
+	if f.FamilyFit() {
 		return pr, pr.checkFamily(path, f, r.Places)
 	}
 	for k, name := range r.Responses {
@@ -153,17 +143,17 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 // (predictors, responses) on the folds of cross-validation
 // (data.ReadStats): the rows are never held.
 func loadStats(path string, f *fitFlags) (*problem, error) {
-	if f.lambda.theory() {
+	if f.Lambda.Kind == request.Theory {
 		// --stream and --weights are refused by the flags table; here the
 		// file's size chose the statistics.
 		return nil, usagef("--lambda theory needs the unweighted rows in memory: raise --memory (the file is streamed for its size)")
 	}
 	k := 1
-	if f.lambda.onGrid() {
-		k = f.folds
+	if f.Lambda.OnGrid() {
+		k = f.Folds
 	}
 	check := func(d, k int) error { return checkStreamed(d, k, f) }
-	st, err := data.ReadStats(path, f.spec(), data.StatsOptions{Folds: k, Seed: f.seed, Check: check})
+	st, err := data.ReadStats(path, f.spec(), data.StatsOptions{Folds: k, Seed: f.Seed, Check: check})
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +164,7 @@ func loadStats(path string, f *fitFlags) (*problem, error) {
 // loadStream opens the file for a fit by passes (estimator.Stream), after
 // a first pass that learns the predictors and counts the rows.
 func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
-	if err := rereadable(path, f.fam.family); err != nil {
+	if err := rereadable(path, f.Family); err != nil {
 		return nil, err
 	}
 	src := data.NewFileSource(path, f.spec())
@@ -189,12 +179,12 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 			return checkRounds(p, k, f)
 		}
 	}
-	if f.fam.family == "gaussian" {
+	if f.Family == "gaussian" {
 		// estimator fits a gaussian stream (here: one with an offset)
 		// from its statistics, one set per fold, gathered in one pass.
 		k := 1
-		if cmd == "cv" || f.lambda.onGrid() {
-			k = f.folds
+		if cmd == "cv" || f.Lambda.OnGrid() {
+			k = f.Folds
 		}
 		src.Check = func(p int) error { return checkStreamed(p+1, k, f) }
 	}
@@ -218,10 +208,10 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 // (1) or cv (--folds) of command cmd, which may run in rounds, else 0.
 func roundsFolds(f *fitFlags, cmd string) int {
 	switch {
-	case f.fam.family != "binomial" && f.fam.family != "poisson":
+	case f.Family != "binomial" && f.Family != "poisson":
 		return 0
 	case cmd == "cv":
-		return f.folds
+		return f.Folds
 	case cmd == "path":
 		return 1
 	}
@@ -281,7 +271,7 @@ func shouldStream(path string, f *fitFlags) bool {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	b := membudget.Of(f.memory)
+	b := membudget.Of(int64(f.Memory))
 	if b.Bytes <= 0 || fi.Size()*membudget.InMemoryFactor <= b.Bytes {
 		return false
 	}
@@ -327,30 +317,20 @@ func checkStats(kind string, d, k int, f *fitFlags) error {
 	if k == 1 {
 		what = fmt.Sprintf("%s of %d variables", kind, d)
 	}
-	return membudget.CheckSquares(what, membudget.StreamMatrices(k), d, membudget.Of(f.memory), streamAdvice(f, k))
+	return membudget.CheckSquares(what, membudget.StreamMatrices(k), d, membudget.Of(int64(f.Memory)), streamAdvice(f, k))
 }
 
 // checkNewton refuses a streamed generalised linear fit of p predictors
 // whose Newton statistics would not fit in the budget.
 func checkNewton(p int, f *fitFlags) error {
 	what := fmt.Sprintf("the streamed Newton statistics of %d predictors", p)
-	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(f.memory), streamAdvice(f, 1))
+	return membudget.CheckSquares(what, membudget.NewtonMatrices, p+1, membudget.Of(int64(f.Memory)), streamAdvice(f, 1))
 }
 
 // checkRounds refuses a binomial or Poisson fit in rounds of p predictors
 // on k folds whose matrices and sample would not fit in the budget.
 func checkRounds(p, k int, f *fitFlags) error {
-	return membudget.CheckRounds(p, k, estimator.RoundsSampleSize, membudget.Of(f.memory), streamAdvice(f, k))
-}
-
-// checkGram refuses an in-memory fit of n rows and p predictors whose Gram
-// matrices would not fit in the budget (they are formed only when n ≥ p).
-func checkGram(n, p int, f *fitFlags) error {
-	if n < p {
-		return nil
-	}
-	what := fmt.Sprintf("the Gram matrices of %d predictors", p)
-	return membudget.CheckSquares(what, membudget.GramMatrices, p, membudget.Of(f.memory), "drop columns (--predictors, --drop)")
+	return membudget.CheckRounds(p, k, estimator.RoundsSampleSize, membudget.Of(int64(f.Memory)), streamAdvice(f, k))
 }
 
 // finishStreamed checks the statistics st as loadRows checks the rows
@@ -376,7 +356,7 @@ func (pr *problem) finishStreamed(path string, f *fitFlags, st *suffstat.Folds) 
 	}
 	p := len(pr.names)
 	for j, name := range pr.names {
-		if estimator.ConstantVariable(all, j) && !f.noIntercept {
+		if estimator.ConstantVariable(all, j) && !f.NoIntercept {
 			pr.constant = append(pr.constant, name)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/testenv"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -47,10 +48,10 @@ func TestLassoNearCollinearConverges(t *testing.T) {
 		lambdas = append(lambdas, 0.1) // the hard case: 7 s with its 1e-10 reference
 	}
 	for _, lambda := range lambdas {
-		m, err := Fit(x, y, penalty.L1{}, lambda, &Options{Family: datafit.Binomial{}})
+		m, err := Fit(&Rows{X: x, Y: y}, penalty.L1{}, lambda, &fit.Options{Family: datafit.Binomial{}})
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %g: %v after %d iterations, gap %g", lambda, m.Status, m.Iterations, m.Gap)
-		ref, err := Fit(x, y, penalty.L1{}, lambda, &Options{Family: datafit.Binomial{},
+		ref, err := Fit(&Rows{X: x, Y: y}, penalty.L1{}, lambda, &fit.Options{Family: datafit.Binomial{},
 			Settings: solver.Settings{Tol: 1e-10, MaxIter: 1000000}})
 		require.NoError(t, err)
 		require.True(t, ref.Converged, "λ %g: the reference: %v", lambda, ref.Status)

@@ -6,58 +6,15 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
-
-// CVOptions configure K-fold cross-validation.
-type CVOptions struct {
-	PathOptions
-	// Folds is K. If zero, cvcurve.DefaultFolds (cv.glmnet's 10).
-	Folds int
-	// Seed fixes the random assignment of rows to folds.
-	Seed uint64
-	// FoldID, when not nil, gives each row's fold (0…K−1; cv.glmnet's
-	// foldid less one); Folds and Seed are then not used.
-	FoldID []int
-	// Measure is cv.glmnet's type.measure: "deviance" (the default; "mse" for gaussian, the same values), "mse",
-	// "mae", "class" or "auc" (the last two binomial only).
-	Measure string
-	// Merge, when not nil, regroups a fold's training rows (x, y and o's
-	// Weights, Offset, Counts and Constant) before they are fitted: rows
-	// that aggregate observations (Options.Counts) and were kept apart by
-	// their folds merge once their folds are out of the way. It returns
-	// the rows to fit and sets o's fields to theirs.
-	Merge func(x *mat.Dense, y []float64, o *Options) (*mat.Dense, []float64)
-}
-
-// CV is a cross-validation curve along the full-data grid.
-type CV struct {
-	// Measure is what Mean holds.
-	Measure string
-	// Lambdas is the grid, shared by the folds.
-	Lambdas []float64
-	// Mean and SE are the curve and its standard errors, as cv.glmnet's
-	// cvm and cvsd.
-	Mean, SE []float64
-	// IndexMin and IndexSE are the indices of λ_min and λ_1se.
-	IndexMin, IndexSE int
-	// LambdaMin and LambdaSE are their λ.
-	LambdaMin, LambdaSE float64
-	// Path is the full-data path along Lambdas.
-	Path *Path
-	// Folds holds each row's fold.
-	Folds []int
-	// Unconverged counts fold fits that did not converge (iteration cap or
-	// a stall).
-	Unconverged int
-}
 
 // Measures lists the valid type.measure names of a family.
 func Measures(fam datafit.Family) []string {
@@ -75,11 +32,11 @@ func Measures(fam datafit.Family) []string {
 // same λ_glmnet = λ/(2n) as the full fit, since weights are rescaled to
 // sum to each fit's row count), the held-out measure averaged per fold
 // with the observation weights, and the curve weighted by the folds'
-// total weights (cvcurve). With Options.Counts, n and n_train count the
+// total weights (cvcurve). With Rows.Counts, n and n_train count the
 // observations the rows stand for, and the held-out deviance (the
 // gaussian's mse) adds the held-out rows' Constant.
-func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
-	var co CVOptions
+func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -93,7 +50,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
-	full, err := newProblem(x, y, &co.Options)
+	full, err := newProblem(r, &co.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -101,7 +58,7 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 	if err != nil {
 		return nil, err
 	}
-	n, _ := x.Dims()
+	n, _ := r.X.Dims()
 	folds, k, err := foldsOf(&co, n)
 	if err != nil {
 		return nil, err
@@ -111,16 +68,16 @@ func CrossValidate(x *mat.Dense, y []float64, pen penalty.Penalty, opts *CVOptio
 		return nil, err
 	}
 	grid = path.Lambdas
-	cv := &CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
+	cv := &fit.CV{Measure: co.Measure, Lambdas: grid, Path: path, Folds: folds}
 	for f := range k {
-		if err := checkFoldResponses(fam, y, co.Weights, folds, f, k); err != nil {
+		if err := checkFoldResponses(fam, r.Y, r.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
-		if err := checkFoldWeights(co.Weights, folds, f, k); err != nil {
+		if err := checkFoldWeights(r.Weights, folds, f, k); err != nil {
 			return nil, err
 		}
 	}
-	errs, weights, err := cv.folds(x, y, pen, &co, k)
+	errs, weights, err := foldFits(cv, r, pen, &co, k)
 	if err != nil {
 		return nil, err
 	}
@@ -310,7 +267,7 @@ func checkFoldWeights(w []float64, folds []int, f, k int) error {
 	return a.err(f, k)
 }
 
-func foldsOf(co *CVOptions, n int) ([]int, int, error) {
+func foldsOf(co *fit.CVOptions, n int) ([]int, int, error) {
 	if co.FoldID != nil {
 		k, err := cvcurve.CheckIDs(co.FoldID, n)
 		if err != nil {
@@ -326,7 +283,7 @@ func foldsOf(co *CVOptions, n int) ([]int, int, error) {
 }
 
 // foldCount is K: co.Folds, or cv.glmnet's 10.
-func foldCount(co *CVOptions) int {
+func foldCount(co *fit.CVOptions) int {
 	if co.Folds == 0 {
 		return cvcurve.DefaultFolds
 	}
@@ -344,22 +301,16 @@ func checkFoldCount(k, n int) error {
 	return nil
 }
 
-// foldGrid is the grid of a fold's training rows: the full-data grid
-// scaled by their share of the observations (the same λ_glmnet).
+// foldGrid is fit.FoldGrid for train of n observations.
 func foldGrid(grid []float64, train, n int) []float64 {
-	share := float64(train) / float64(n)
-	scaled := make([]float64, len(grid))
-	for i, l := range grid {
-		scaled[i] = l * share
-	}
-	return scaled
+	return fit.FoldGrid(grid, float64(train)/float64(n))
 }
 
 // unconverged counts the λ of the grid (nl values) whose fold fit did not
 // converge, the last fit standing in where the path stopped short. A fit
 // whose only failure is a relaxed refit without a minimum (RelaxNote)
 // converged: it is scored with its penalised coefficients.
-func unconverged(p *Path, nl int) int {
+func unconverged(p *fit.Path, nl int) int {
 	k := 0
 	for l := range nl {
 		if m := p.Models[min(l, len(p.Models)-1)]; !m.Converged && m.RelaxNote == "" {
@@ -369,33 +320,17 @@ func unconverged(p *Path, nl int) int {
 	return k
 }
 
-// folds fits the k folds, two at a time (the default methods keep no
-// state; a caller's Method may, so then one at a time), and returns each
+// foldFits fits the k folds (fit.RunFolds: two at a time, or one at a
+// time with a caller's Method), and returns each
 // fold's held-out measure per λ and total weight; it adds the folds'
 // unconverged fits to cv.Unconverged.
-func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, k int) ([][]float64, []float64, error) {
-	errs, weights := make([][]float64, k), make([]float64, k)
-	unconv, fail := make([]int, k), make([]error, k)
-	workers := 2
-	if co.Method != nil {
-		workers = 1
-	}
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for f := range k {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[f], weights[f], unconv[f], fail[f] = cv.fold(x, y, pen, co, f)
-		}()
-	}
-	wg.Wait()
-	for f, err := range fail {
-		if err != nil {
-			return nil, nil, foldErr(f, err)
-		}
+func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int) ([][]float64, []float64, error) {
+	errs, weights, unconv := make([][]float64, k), make([]float64, k), make([]int, k)
+	if f, err := fit.RunFolds(k, co.Method, func(f int) (err error) {
+		errs[f], weights[f], unconv[f], err = foldFit(cv, r, pen, co, f)
+		return err
+	}); err != nil {
+		return nil, nil, foldErr(f, err)
 	}
 	for _, u := range unconv {
 		cv.Unconverged += u
@@ -403,10 +338,10 @@ func (cv *CV) folds(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOption
 	return errs, weights, nil
 }
 
-// fold fits the training rows of fold f along the scaled grid and returns
+// foldFit fits the training rows of fold f along the scaled grid and returns
 // the held-out measure per λ, the fold's total weight and how many of its
 // fits did not converge. It only reads cv.
-func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions, f int) ([]float64, float64, int, error) {
+func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int) ([]float64, float64, int, error) {
 	var train, test []int
 	for i, g := range cv.Folds {
 		if g == f {
@@ -416,17 +351,14 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 		}
 	}
 	n, nTrain := len(cv.Folds), len(train)
-	o := co.Options
-	o.Weights, o.Offset = pick(co.Weights, train), pick(co.Offset, train)
-	o.Counts, o.Constant = pick(co.Counts, train), pick(co.Constant, train)
-	if co.Counts != nil {
-		n, nTrain = observations(co.Counts), observations(o.Counts)
+	rt := r.pick(train)
+	if r.Counts != nil {
+		n, nTrain = observations(r.Counts), observations(rt.Counts)
 	}
-	xTrain, yTrain := rows(x, train), pick(y, train)
-	if co.Merge != nil {
-		xTrain, yTrain = co.Merge(xTrain, yTrain, &o)
+	if r.Merge != nil {
+		rt = r.Merge(rt)
 	}
-	pb, err := newProblem(xTrain, yTrain, &o)
+	pb, err := newProblem(rt, &co.Options)
 	if err != nil {
 		return nil, 0, 0, err
 	}
@@ -435,7 +367,7 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	xt, yt, wt, ot := rows(x, test), pick(y, test), pick(co.Weights, test), pick(co.Offset, test)
+	xt, yt, wt, ot := rows(r.X, test), pick(r.Y, test), pick(r.Weights, test), pick(r.Offset, test)
 	if wt == nil {
 		wt = make([]float64, len(test))
 		for i := range wt {
@@ -446,12 +378,12 @@ func (cv *CV) fold(x *mat.Dense, y []float64, pen penalty.Penalty, co *CVOptions
 	// leaves them out of the observations'.
 	var extra float64
 	if _, gaussian := pb.fam.(datafit.Gaussian); co.Measure == "deviance" || gaussian && co.Measure == "mse" {
-		extra = floats.Sum(pick(co.Constant, test))
+		extra = floats.Sum(pick(r.Constant, test))
 	}
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
 		m := path.Models[min(l, len(path.Models)-1)]
-		out[l] = score(co.Measure, pb.fam, yt, m.Link(xt, ot), wt, extra)
+		out[l] = score(co.Measure, pb.fam, yt, link(m, xt, ot), wt, extra)
 	}
 	var wsum float64
 	for _, v := range wt {

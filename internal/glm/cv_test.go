@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -50,10 +51,10 @@ func cvMatch(t *testing.T, fam datafit.Family, measure string) {
 		folds[i] = (i * 7) % 5
 		w[i] = 0.5 + float64(i%4)/3
 	}
-	opts := &CVOptions{PathOptions: PathOptions{Options: Options{Family: fam, Weights: w,
+	opts := &fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: fam,
 		Settings: solver.Settings{Tol: 1e-13, MaxIter: 100000}}, NLambda: 20, MinRatio: 0.02},
 		FoldID: folds, Measure: measure}
-	cv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, opts)
+	cv, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: w}, penalty.L1{}, opts)
 	require.NoError(t, err)
 	require.Empty(t, cv.Path.Note)
 	// The same data, folds and grid (glmnet scale) for cv.glmnet.
@@ -133,11 +134,10 @@ func TestFoldWeightNamesDataRow(t *testing.T) {
 			tb.w[i], placed = 1e20, placed+1
 		}
 	}
-	opts := CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Poisson{}, Weights: tb.w}, NLambda: 5}, Folds: k, Seed: seed}
+	opts := fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Poisson{}}, NLambda: 5}, Folds: k, Seed: seed}
 	mem := opts
 	mem.FoldID = folds
-	_, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &mem)
-	opts.Weights = nil // the source's
+	_, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: tb.w}, penalty.L1{}, &mem)
 	_, serr := CrossValidateSource(&tableSource{tb: tb}, 4, penalty.L1{}, &opts)
 	for _, e := range []error{err, serr} {
 		var fe *FoldWeightError

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -74,8 +75,8 @@ func enetCases(t *testing.T, alphas ...float64) (string, []enetCase) {
 
 // penalty returns the case's elastic net (its factors rescaled as glmnet
 // rescales them) and options.
-func (c *enetCase) penalty(t *testing.T) (penalty.Penalty, *Options) {
-	opts := &Options{Family: c.fam, Weights: c.tb.w, Offset: c.tb.o, Standardize: c.std,
+func (c *enetCase) penalty(t *testing.T) (penalty.Penalty, *fit.Options) {
+	opts := &fit.Options{Family: c.fam, Standardize: c.std,
 		Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
 	pen := penalty.ElasticNet{Alpha: c.alpha}
 	if c.factors != nil {
@@ -84,6 +85,11 @@ func (c *enetCase) penalty(t *testing.T) (penalty.Penalty, *Options) {
 		pen.Factors, opts.Unpenalized = wl.Factors, free
 	}
 	return pen, opts
+}
+
+// rows are the case's data, weights and offset.
+func (c *enetCase) rows() *Rows {
+	return &Rows{X: c.tb.x, Y: c.tb.y, Weights: c.tb.w, Offset: c.tb.o}
 }
 
 // rArgs returns bench/glmnet_enet.R's arguments for mode on the data at
@@ -121,7 +127,7 @@ func TestElasticNetMatchesGlmnet(t *testing.T) {
 			t.Parallel()
 			pen, opts := c.penalty(t)
 			n, _ := c.tb.x.Dims()
-			lmax, ok, err := LambdaMax(c.tb.x, c.tb.y, pen, opts)
+			lmax, ok, err := LambdaMax(c.rows(), pen, opts)
 			require.NoError(t, err)
 			require.True(t, ok)
 			var lambdas, gl []string
@@ -135,7 +141,7 @@ func TestElasticNetMatchesGlmnet(t *testing.T) {
 			require.Len(t, ref, len(lambdas))
 			for k, ls := range lambdas {
 				lambda, _ := strconv.ParseFloat(ls, 64)
-				m, err := Fit(c.tb.x, c.tb.y, pen, lambda, opts)
+				m, err := Fit(c.rows(), pen, lambda, opts)
 				require.NoError(t, err)
 				require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
 				require.LessOrEqual(t, m.Gap, 1e-10, "λ %d: certified gap", k)
@@ -143,15 +149,15 @@ func TestElasticNetMatchesGlmnet(t *testing.T) {
 				for _, v := range ref[k][1:] {
 					scale = math.Max(scale, math.Abs(v))
 				}
-				require.InDelta(t, ref[k][0], m.Intercept, 1e-6*scale, "intercept at λ %d", k)
-				worst := math.Abs(ref[k][0]-m.Intercept) / scale
+				require.InDelta(t, ref[k][0], m.Intercept[0], 1e-6*scale, "intercept at λ %d", k)
+				worst := math.Abs(ref[k][0]-m.Intercept[0]) / scale
 				for j, v := range ref[k][1:] {
-					require.InDelta(t, v, m.Coef[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
-					worst = math.Max(worst, math.Abs(v-m.Coef[j])/scale)
+					require.InDelta(t, v, coef(m)[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
+					worst = math.Max(worst, math.Abs(v-coef(m)[j])/scale)
 				}
 				t.Logf("λ %d: largest difference %.2g of the largest coefficient, gap %.2g", k, worst, m.Gap)
 				if !c.std { // glmnet's point is no better than ours
-					ours := objective(c.fam, &c.tb, m.Intercept, m.Coef, lambda, pen, opts.Unpenalized)
+					ours := objective(c.fam, &c.tb, m.Intercept[0], coef(m), lambda, pen, opts.Unpenalized)
 					theirs := objective(c.fam, &c.tb, ref[k][0], ref[k][1:], lambda, pen, opts.Unpenalized)
 					require.LessOrEqual(t, ours, theirs*(1+1e-12), "glmnet's objective below ours at λ %d", k)
 				}
@@ -182,7 +188,7 @@ func TestElasticNetPathMatchesGlmnet(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			c.tb.write(t, path)
 			ref := rscriptRows(t, c.rArgs("path", path)...)
-			ours, err := FitPath(c.tb.x, c.tb.y, pen, &PathOptions{Options: *opts})
+			ours, err := FitPath(c.rows(), pen, &fit.PathOptions{Options: *opts})
 			require.NoError(t, err)
 			n, _ := c.tb.x.Dims()
 			require.Equal(t, len(ref), len(ours.Models), "path length (ours: %s)", ours.Note)
@@ -233,7 +239,7 @@ func TestElasticNetCVMatchesGlmnet(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			withFold(t, &tb, fc, path)
 			ref := rscriptRows(t, c.rArgs("cv", path, "fold")...)
-			cv, err := CrossValidate(c.tb.x, c.tb.y, pen, &CVOptions{PathOptions: PathOptions{Options: *opts}, FoldID: folds})
+			cv, err := CrossValidate(c.rows(), pen, &fit.CVOptions{PathOptions: fit.PathOptions{Options: *opts}, FoldID: folds})
 			require.NoError(t, err)
 			require.Len(t, ref, 3)
 			require.Equal(t, int(ref[2][0]), len(cv.Lambdas), "grid length (ours: %s)", cv.Path.Note)
@@ -307,20 +313,20 @@ func TestElasticNetCertificateBoundsGLM(t *testing.T) {
 		tb := own(fam, 200, 8, 11)
 		for _, alpha := range []float64{0, 0.5, 0.9} {
 			pen := penalty.ElasticNet{Alpha: alpha}
-			opts := &Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
-			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+			opts := &fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
+			lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 			require.NoError(t, err)
 			lambda := 0.05 * lmax
-			m, err := Fit(tb.x, tb.y, pen, lambda, opts)
+			m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, lambda, opts)
 			require.NoError(t, err)
 			require.True(t, m.Converged, "%s α %v: %v gap %v", fam.Name(), alpha, m.Status, m.Gap)
-			pb, err := newProblem(tb.x, tb.y, opts)
+			pb, err := newProblem(&Rows{X: tb.x, Y: tb.y}, opts)
 			require.NoError(t, err)
 			prob := solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}
-			require.InDelta(t, m.Gap, solver.Certificate(prob, m.solution), 1e-12)
-			opt := prob.Objective(m.solution)
+			require.InDelta(t, m.Gap, solver.Certificate(prob, fit.EngineOf(m).Solution), 1e-12)
+			opt := prob.Objective(fit.EngineOf(m).Solution)
 			for _, scale := range []float64{1e-3, 1e-2, 0.1} {
-				pt := mat.DenseCopyOf(m.solution)
+				pt := mat.DenseCopyOf(fit.EngineOf(m).Solution)
 				for i := range 8 {
 					pt.Set(i, 0, pt.At(i, 0)+scale*r.NormFloat64())
 				}
@@ -341,24 +347,24 @@ func TestElasticNetRelax(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
 		tb := own(fam, 300, 8, 21)
 		pen := penalty.ElasticNet{Alpha: 0.5}
-		opts := &Options{Family: fam}
-		lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+		opts := &fit.Options{Family: fam}
+		lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 		require.NoError(t, err)
-		plain, err := Fit(tb.x, tb.y, pen, 0.6*lmax, opts)
+		plain, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 0.6*lmax, opts)
 		require.NoError(t, err)
 		opts.Relax = true
-		m, err := Fit(tb.x, tb.y, pen, 0.6*lmax, opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 0.6*lmax, opts)
 		require.NoError(t, err)
 		require.True(t, m.Relaxed, "%s: %s", fam.Name(), m.RelaxNote)
-		pb, err := newProblem(tb.x, tb.y, opts)
+		pb, err := newProblem(&Rows{X: tb.x, Y: tb.y}, opts)
 		require.NoError(t, err)
 		grad := mat.NewDense(8, 1, nil)
-		pb.loss.Eval(grad, mat.NewDense(8, 1, m.Coef))
+		pb.loss.Eval(grad, m.Coef)
 		zeros := 0
-		for j, b := range plain.Coef {
+		for j, b := range coef(plain) {
 			if b == 0 {
 				zeros++
-				require.Zero(t, m.Coef[j], "%s: coefficient %d stays at zero", fam.Name(), j)
+				require.Zero(t, m.Coef.At(j, 0), "%s: coefficient %d stays at zero", fam.Name(), j)
 				continue
 			}
 			require.InDelta(t, 0, grad.At(j, 0), 1e-6*m.NullDeviance, "%s: gradient %d on the support", fam.Name(), j)
@@ -372,7 +378,7 @@ func TestElasticNetRelax(t *testing.T) {
 // scales its dual points into a norm's ball; the elastic net is refused
 // there with an error, not fitted with a wrong certificate.
 func TestElasticNetRefusedInRounds(t *testing.T) {
-	_, err := newRounds(nil, 3, penalty.ElasticNet{Alpha: 0.5}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}}}}})
+	_, err := newRounds(nil, 3, penalty.ElasticNet{Alpha: 0.5}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}}}}})
 	require.ErrorContains(t, err, "for penalties that are norms")
 }
 
@@ -394,7 +400,7 @@ func TestElasticNetGammaMatchesGlmnet(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			c := enetCase{fam: datafit.Gamma{}, tb: tb, alpha: 0.5}
 			pen, opts := c.penalty(t)
-			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+			lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 			require.NoError(t, err)
 			var gl []string
 			fr := []float64{0.5, 0.1, 0.02}
@@ -405,21 +411,21 @@ func TestElasticNetGammaMatchesGlmnet(t *testing.T) {
 			tb.write(t, path)
 			ref := rscriptRows(t, c.rArgs("fit", path, strings.Join(gl, ","))...)
 			for k, f := range fr {
-				m, err := Fit(tb.x, tb.y, pen, f*lmax, opts)
+				m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, f*lmax, opts)
 				require.NoError(t, err)
 				require.True(t, m.Converged)
 				scale := math.Abs(ref[k][0])
 				for _, v := range ref[k][1:] {
 					scale = math.Max(scale, math.Abs(v))
 				}
-				require.InDelta(t, ref[k][0], m.Intercept, 1e-6*scale, "intercept at λ %d", k)
+				require.InDelta(t, ref[k][0], m.Intercept[0], 1e-6*scale, "intercept at λ %d", k)
 				for j, v := range ref[k][1:] {
-					require.InDelta(t, v, m.Coef[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
+					require.InDelta(t, v, coef(m)[j], 1e-6*scale, "coefficient %d at λ %d", j+1, k)
 				}
 			}
 			rp := rscriptRows(t, c.rArgs("path", path)...)
 			opts.Settings.Tol = 1e-12
-			ours, err := FitPath(tb.x, tb.y, pen, &PathOptions{Options: *opts})
+			ours, err := FitPath(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, &fit.PathOptions{Options: *opts})
 			require.NoError(t, err)
 			require.Equal(t, len(rp), len(ours.Models), "path length (ours: %s)", ours.Note)
 			for k, m := range ours.Models {

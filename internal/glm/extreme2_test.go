@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/stretchr/testify/require"
 )
@@ -47,17 +48,17 @@ func TestStreamedExtremeScales(t *testing.T) {
 				}
 			}
 			what := fmt.Sprintf("%s weighted %v", c.name, weighted)
-			o := Options{Family: c.fam, Weights: tb.w, Offset: tb.o}
-			lmax, _, err := LambdaMax(tb.x, tb.y, penalty.L1{}, &o)
+			o := fit.Options{Family: c.fam}
+			lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, &o)
 			require.NoError(t, err, what)
-			mem, err := Fit(tb.x, tb.y, penalty.L1{}, 0.2*lmax, &o)
+			mem, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, 0.2*lmax, &o)
 			require.NoError(t, err, what)
 			require.True(t, mem.Converged, what)
-			got, err := FitSource(&tableSource{tb: tb}, 4, penalty.L1{}, 0.2*lmax, &Options{Family: c.fam})
+			got, err := FitSource(&tableSource{tb: tb}, 4, penalty.L1{}, 0.2*lmax, &fit.Options{Family: c.fam})
 			require.NoError(t, err, what)
 			require.True(t, got.Converged, "%s: %v", what, got.Status)
-			require.InDelta(t, mem.Intercept, got.Intercept, 1e-5*math.Max(1, math.Abs(mem.Intercept)), what)
-			require.InDeltaSlice(t, mem.Coef, got.Coef, 1e-5, what)
+			require.InDelta(t, mem.Intercept[0], got.Intercept[0], 1e-5*math.Max(1, math.Abs(mem.Intercept[0])), what)
+			require.InDeltaSlice(t, coef(mem), coef(got), 1e-5, what)
 		}
 	}
 }
@@ -74,8 +75,8 @@ func TestStreamedOutlierLineSearch(t *testing.T) {
 			tb := own(datafit.Gamma{}, 200, 3, 5)
 			tb.y[7] = big
 			what := fmt.Sprintf("y %g %v", big, pen)
-			o := Options{Family: datafit.Gamma{}}
-			mem, err := Fit(tb.x, tb.y, pen, 1, &o)
+			o := fit.Options{Family: datafit.Gamma{}}
+			mem, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 1, &o)
 			require.NoError(t, err, what)
 			require.True(t, mem.Converged, what)
 			got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &o)
@@ -112,14 +113,14 @@ func TestDominantCurvatureRefused(t *testing.T) {
 		n := len(tb.y)
 		tb.w, tb.o = slices.Repeat([]float64{1}, n), make([]float64, n)
 		c.edit(tb)
-		o := Options{Family: c.fam, Weights: tb.w, Offset: tb.o}
-		_, err := Fit(tb.x, tb.y, penalty.L1{}, 1, &o)
+		o := fit.Options{Family: c.fam}
+		_, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, 1, &o)
 		var re *datafit.RowError
 		require.True(t, errors.As(err, &re), "%s: %v", c.name, err)
 		require.Equal(t, 3, re.Row, c.name)
 		require.Equal(t, c.what, re.What, c.name)
 		require.Regexp(t, "outweighs all the other rows' together|gamma rows may span at most e\\^709", err.Error(), c.name)
-		_, err = FitSource(&tableSource{tb: tb}, 3, penalty.L1{}, 1, &Options{Family: c.fam})
+		_, err = FitSource(&tableSource{tb: tb}, 3, penalty.L1{}, 1, &fit.Options{Family: c.fam})
 		require.True(t, errors.As(err, &re), "%s streamed: %v", c.name, err)
 		require.Equal(t, 3, re.Row, c.name)
 	}
@@ -129,17 +130,17 @@ func TestDominantCurvatureRefused(t *testing.T) {
 	tb := own(datafit.Gamma{}, 120, 3, 4)
 	tb.y[3], tb.y[5] = 1e-300, 1e7
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}} {
-		m, err := Fit(tb.x, tb.y, pen, 1, &Options{Family: datafit.Gamma{}})
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 1, &fit.Options{Family: datafit.Gamma{}})
 		require.NoError(t, err)
 		require.True(t, m.Converged)
-		s, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &Options{Family: datafit.Gamma{}})
+		s, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &fit.Options{Family: datafit.Gamma{}})
 		require.NoError(t, err)
 		require.True(t, s.Converged)
 		require.InEpsilon(t, m.Deviance, s.Deviance, 1e-6)
 	}
 	tb.y[3], tb.w = 1e20, slices.Repeat([]float64{1e6}, 120)
 	tb.w[3] = 1
-	m, err := Fit(tb.x, tb.y, penalty.L1{}, 1, &Options{Family: datafit.Gamma{}, Weights: tb.w})
+	m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w}, penalty.L1{}, 1, &fit.Options{Family: datafit.Gamma{}})
 	require.NoError(t, err)
 	require.True(t, m.Converged)
 }
@@ -164,14 +165,14 @@ func TestStreamedNullFitBracketed(t *testing.T) {
 		}
 		tb.y[i] = float64(i % 3 % 2)
 	}
-	o := Options{Family: datafit.Binomial{}, Offset: tb.o}
-	mem, err := Fit(tb.x, tb.y, penalty.L1{}, 1e6, &o)
+	o := fit.Options{Family: datafit.Binomial{}}
+	mem, err := Fit(&Rows{X: tb.x, Y: tb.y, Offset: tb.o}, penalty.L1{}, 1e6, &o)
 	require.NoError(t, err)
-	got, err := FitSource(&tableSource{tb: tb}, 2, penalty.L1{}, 1e6, &Options{Family: datafit.Binomial{}})
+	got, err := FitSource(&tableSource{tb: tb}, 2, penalty.L1{}, 1e6, &fit.Options{Family: datafit.Binomial{}})
 	require.NoError(t, err)
-	require.Equal(t, []float64{0, 0}, got.Coef)
-	require.InDelta(t, mem.Intercept, got.Intercept, 1e-6*math.Abs(mem.Intercept))
+	require.Equal(t, []float64{0, 0}, coef(got))
+	require.InDelta(t, mem.Intercept[0], got.Intercept[0], 1e-6*math.Abs(mem.Intercept[0]))
 	require.InEpsilon(t, mem.NullDeviance, got.NullDeviance, 1e-9)
-	require.Less(t, mem.Intercept, -690.0, "the minimum, not the start")
-	t.Logf("b₀ %v in %d passes", got.Intercept, got.Passes)
+	require.Less(t, mem.Intercept[0], -690.0, "the minimum, not the start")
+	t.Logf("b₀ %v in %d passes", got.Intercept[0], got.Passes)
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -58,25 +59,25 @@ func poissonData() (*mat.Dense, []float64) {
 func TestPredictorScale(t *testing.T) {
 	x, y := poissonData()
 	pen := penalty.L1{}
-	want, err := Fit(x, y, pen, 2, &Options{Family: datafit.Poisson{}, Standardize: true})
+	want, err := Fit(&Rows{X: x, Y: y}, pen, 2, &fit.Options{Family: datafit.Poisson{}, Standardize: true})
 	require.NoError(t, err)
 	for _, c := range []float64{1e-300, 1e300} {
 		xs := mat.DenseCopyOf(x)
 		for i := range 150 {
 			xs.Set(i, 1, x.At(i, 1)*c)
 		}
-		_, err := Fit(xs, y, pen, 2, &Options{Family: datafit.Poisson{}})
+		_, err := Fit(&Rows{X: xs, Y: y}, pen, 2, &fit.Options{Family: datafit.Poisson{}})
 		var ce *datafit.ColumnError
 		require.ErrorAs(t, err, &ce, "column at %v", c)
 		require.Equal(t, 1, ce.Col)
-		got, err := Fit(xs, y, pen, 2, &Options{Family: datafit.Poisson{}, Standardize: true})
+		got, err := Fit(&Rows{X: xs, Y: y}, pen, 2, &fit.Options{Family: datafit.Poisson{}, Standardize: true})
 		require.NoError(t, err, "column at %v, standardised", c)
 		for j := range 3 {
-			w := want.Coef[j]
+			w := coef(want)[j]
 			if j == 1 {
 				w /= c
 			}
-			require.InDelta(t, w, got.Coef[j], 1e-6*math.Abs(w)+1e-9, "column at %v, coefficient %d", c, j)
+			require.InDelta(t, w, coef(got)[j], 1e-6*math.Abs(w)+1e-9, "column at %v, coefficient %d", c, j)
 		}
 	}
 }

@@ -19,7 +19,7 @@ const MaxFactorRatio = 1e30
 // predictor) into what a fit takes: the factors rescaled to sum to the
 // number of predictors, as glmnet rescales them, the lasso penalty of the
 // positive ones, and the predictors with factor 0, which are left out of
-// the penalty (Options.Unpenalized). Factors whose ratio passes
+// the penalty (fit.Options.Unpenalized). Factors whose ratio passes
 // MaxFactorRatio are refused.
 func PenaltyFactors(f []float64) (penalty.WeightedL1, []int, error) {
 	top, low := -1, -1

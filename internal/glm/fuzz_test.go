@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )
@@ -40,21 +41,22 @@ func FuzzFit(f *testing.F) {
 		}
 		// Few iterations: the target looks for panics and non-finite
 		// results; convergence on degenerate scales is another matter.
-		opts := &Options{Family: fam, Weights: w, Offset: o}
+		opts := &fit.Options{Family: fam}
 		opts.Settings.MaxIter = 200
+		rows := &Rows{X: x, Y: y, Weights: w, Offset: o}
 		if kind&4 != 0 {
-			opts.Offset = nil
+			rows.Offset = nil
 		}
 		if kind&8 != 0 {
-			opts.Weights = nil
+			rows.Weights = nil
 		}
-		m, err := Fit(x, y, penalty.Cardinality{Nu: 1}, math.Abs(val(5*n)), opts)
+		m, err := Fit(rows, penalty.Cardinality{Nu: 1}, math.Abs(val(5*n)), opts)
 		if err != nil {
 			return
 		}
-		for _, c := range append(m.Coef, m.Intercept, m.Objective) {
+		for _, c := range append(coef(m), m.Intercept[0], m.Objective) {
 			if math.IsNaN(c) || math.IsInf(c, 0) {
-				t.Fatalf("non-finite result %v from an accepted fit", m.Coef)
+				t.Fatalf("non-finite result %v from an accepted fit", coef(m))
 			}
 		}
 	})

@@ -8,11 +8,13 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/mat"
 )
 
 // gammaTable is the gamma data set of these tests: own's cardinality-
@@ -50,8 +52,8 @@ func TestGammaMatchesGlmnet(t *testing.T) {
 		t.Run(variant, func(t *testing.T) {
 			tb := gammaTable(400, 12, 5, strings.Contains(variant, "weights"), strings.Contains(variant, "offset"))
 			n, _ := tb.x.Dims()
-			opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
-			lmax, ok, err := LambdaMax(tb.x, tb.y, penalty.L1{}, opts)
+			opts := &fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
+			lmax, ok, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, opts)
 			require.NoError(t, err)
 			require.True(t, ok)
 			var lambdas, glmnetLambdas []float64
@@ -63,10 +65,10 @@ func TestGammaMatchesGlmnet(t *testing.T) {
 			tb.write(t, path)
 			ref := glmnetFit(t, path, "gamma", glmnetLambdas, tb.w != nil, tb.o != nil, nil)
 			for k, lambda := range lambdas {
-				m, err := Fit(tb.x, tb.y, penalty.L1{}, lambda, opts)
+				m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, lambda, opts)
 				require.NoError(t, err)
 				require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
-				ours := objective(fam, tb, m.Intercept, m.Coef, lambda, penalty.L1{}, nil)
+				ours := objective(fam, tb, m.Intercept[0], coef(m), lambda, penalty.L1{}, nil)
 				theirs := objective(fam, tb, ref[k][0], ref[k][1:], lambda, penalty.L1{}, nil)
 				require.InEpsilon(t, theirs, ours, 1e-12, "objective at λ %d", k)
 				require.LessOrEqual(t, ours, theirs*(1+1e-13), "glmnet's objective below ours at λ %d", k)
@@ -74,12 +76,12 @@ func TestGammaMatchesGlmnet(t *testing.T) {
 				for _, v := range ref[k][1:] {
 					scale = math.Max(scale, math.Abs(v))
 				}
-				worst := math.Abs(ref[k][0] - m.Intercept)
+				worst := math.Abs(ref[k][0] - m.Intercept[0])
 				for j, v := range ref[k][1:] {
-					worst = math.Max(worst, math.Abs(v-m.Coef[j]))
+					worst = math.Max(worst, math.Abs(v-coef(m)[j]))
 				}
 				require.LessOrEqual(t, worst, 1e-6*scale, "λ %d: coefficients differ by %v (scale %v)", k, worst, scale)
-				t.Logf("λ %d: %d nonzero, largest coefficient difference %.1e of %.2g, objective %.1e relative", k, nonzero(m.Coef), worst, scale, (theirs-ours)/ours)
+				t.Logf("λ %d: %d nonzero, largest coefficient difference %.1e of %.2g, objective %.1e relative", k, nonzero(coef(m)), worst, scale, (theirs-ours)/ours)
 			}
 		})
 	}
@@ -103,30 +105,30 @@ func nonzero(v []float64) int {
 func TestGammaCardinalityCertified(t *testing.T) {
 	tb := gammaTable(300, 9, 6, true, true)
 	pen := penalty.Cardinality{Nu: 1}
-	var fits []*Model
+	var fits []*fit.Model
 	for _, method := range []solver.Method{nil, &solver.FISTA{}} {
-		opts := &Options{Family: datafit.Gamma{}, Weights: tb.w, Offset: tb.o, Method: method,
+		opts := &fit.Options{Family: datafit.Gamma{}, Method: method,
 			Settings: solver.Settings{Tol: 1e-9, MaxIter: 200000}}
-		lmax, ok, err := LambdaMax(tb.x, tb.y, pen, opts)
+		lmax, ok, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 		require.NoError(t, err)
 		require.True(t, ok)
-		m, err := Fit(tb.x, tb.y, pen, 0.1*lmax, opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, 0.1*lmax, opts)
 		require.NoError(t, err)
 		require.True(t, m.Converged, "%T: %v gap %v", method, m.Status, m.Gap)
 		require.LessOrEqual(t, m.Gap, 1e-7)
-		gap, err := Certify(tb.x, tb.y, pen, 0.1*lmax, m.Coef, opts)
+		gap, err := Certify(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, 0.1*lmax, coef(m), opts)
 		require.NoError(t, err)
 		require.LessOrEqual(t, gap, 1e-7, "%T: certificate of the coefficients", method)
-		off := append([]float64(nil), m.Coef...)
+		off := coef(m)
 		off[0] += 0.05
-		gap, err = Certify(tb.x, tb.y, pen, 0.1*lmax, off, opts)
+		gap, err = Certify(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, 0.1*lmax, off, opts)
 		require.NoError(t, err)
 		require.Greater(t, gap, 1e-7, "%T: certificate of coefficients off the solution", method)
-		t.Logf("%T: %d distinct values, gap %.1e, %d iterations", method, len(m.DistinctValues()), m.Gap, m.Iterations)
+		t.Logf("%T: %d distinct values, gap %.1e, %d iterations", method, len(m.DistinctValues(0)), m.Gap, m.Iterations)
 		fits = append(fits, m)
 	}
 	require.InEpsilon(t, fits[0].Objective, fits[1].Objective, 1e-7)
-	require.InDeltaSlice(t, fits[0].Coef, fits[1].Coef, 1e-3)
+	require.InDeltaSlice(t, coef(fits[0]), coef(fits[1]), 1e-3)
 }
 
 // TestGammaCV cross-validates the gamma lasso with weights under each of
@@ -147,7 +149,7 @@ func TestGammaCV(t *testing.T) {
 		folds[i] = (i * 7) % 4
 	}
 	set := solver.Settings{Tol: 1e-12, MaxIter: 100000}
-	po := PathOptions{Options: Options{Family: fam, Weights: tb.w, Settings: set}, NLambda: 12, MinRatio: 0.02}
+	po := fit.PathOptions{Options: fit.Options{Family: fam, Settings: set}, NLambda: 12, MinRatio: 0.02}
 	measures := map[string]func(y, mu float64) float64{
 		"deviance": func(y, mu float64) float64 { return -2 * (math.Log(y/mu) - (y-mu)/mu) },
 		"mse":      func(y, mu float64) float64 { return (y - mu) * (y - mu) },
@@ -157,7 +159,7 @@ func TestGammaCV(t *testing.T) {
 	sums := map[string][]float64{}
 	var sw float64
 	for _, measure := range Measures(fam) {
-		cv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &CVOptions{PathOptions: po, FoldID: folds, Measure: measure})
+		cv, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: tb.w}, penalty.L1{}, &fit.CVOptions{PathOptions: po, FoldID: folds, Measure: measure})
 		require.NoError(t, err)
 		require.Empty(t, cv.Path.Note)
 		if grid == nil {
@@ -176,7 +178,7 @@ func TestGammaCV(t *testing.T) {
 // heldOutSums fits each fold's training rows (cold, at each λ of grid
 // scaled by n_train/n) and returns, per measure and λ, the sum over all
 // held-out rows of weight × measure, and the sum of their weights.
-func heldOutSums(t *testing.T, tb *table, folds []int, k int, grid []float64, opts *Options, measures map[string]func(y, mu float64) float64) (map[string][]float64, float64) {
+func heldOutSums(t *testing.T, tb *table, folds []int, k int, grid []float64, opts *fit.Options, measures map[string]func(y, mu float64) float64) (map[string][]float64, float64) {
 	n, _ := tb.x.Dims()
 	sums := map[string][]float64{}
 	for name := range measures {
@@ -193,12 +195,11 @@ func heldOutSums(t *testing.T, tb *table, folds []int, k int, grid []float64, op
 			}
 		}
 		o := *opts
-		o.Weights = pick(tb.w, train)
 		for l, lambda := range grid {
-			m, err := Fit(rows(tb.x, train), pick(tb.y, train), penalty.L1{}, lambda*float64(len(train))/float64(n), &o)
+			m, err := Fit(&Rows{X: rows(tb.x, train), Y: pick(tb.y, train), Weights: pick(tb.w, train)}, penalty.L1{}, lambda*float64(len(train))/float64(n), &o)
 			require.NoError(t, err)
 			require.True(t, m.Converged)
-			mu := m.Response(rows(tb.x, test), nil)
+			mu := mat.Col(nil, 0, m.Response(rows(tb.x, test), nil))
 			for a, i := range test {
 				for name, v := range measures {
 					sums[name][l] += tb.w[i] * v(tb.y[i], mu[a])
@@ -223,8 +224,8 @@ func heldOutSums(t *testing.T, tb *table, folds []int, k int, grid []float64, op
 func TestGammaPath(t *testing.T) {
 	tb := own(datafit.Gamma{}, 300, 10, 3)
 	n, _ := tb.x.Dims()
-	opts := Options{Family: datafit.Gamma{}, Settings: solver.Settings{Tol: 1e-10}}
-	p, err := FitPath(tb.x, tb.y, penalty.L1{}, &PathOptions{Options: opts})
+	opts := fit.Options{Family: datafit.Gamma{}, Settings: solver.Settings{Tol: 1e-10}}
+	p, err := FitPath(&Rows{X: tb.x, Y: tb.y}, penalty.L1{}, &fit.PathOptions{Options: opts})
 	require.NoError(t, err)
 	require.InDelta(t, 0, p.Models[0].DevRatio, 1e-12)
 	for k, m := range p.Models {
@@ -234,10 +235,10 @@ func TestGammaPath(t *testing.T) {
 		}
 	}
 	for _, k := range []int{len(p.Models) / 3, len(p.Models) - 1} {
-		cold, err := Fit(tb.x, tb.y, penalty.L1{}, p.Lambdas[k], &opts)
+		cold, err := Fit(&Rows{X: tb.x, Y: tb.y}, penalty.L1{}, p.Lambdas[k], &opts)
 		require.NoError(t, err)
 		require.InEpsilon(t, cold.Objective, p.Models[k].Objective, 1e-9, "λ %d", k)
-		require.InDeltaSlice(t, cold.Coef, p.Models[k].Coef, 1e-5, "λ %d", k)
+		require.InDeltaSlice(t, coef(cold), coef(p.Models[k]), 1e-5, "λ %d", k)
 	}
 	t.Logf("%d λ, last deviance ratio %.4f (%s)", len(p.Models), p.Models[len(p.Models)-1].DevRatio, p.Note)
 	if !rtest.Available() {
@@ -263,31 +264,30 @@ func TestGammaStreamMatchesMemory(t *testing.T) {
 	tb := withWeightsOffsets(own(fam, 400, 8, 34))
 	set := solver.Settings{Tol: 1e-10}
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
-		opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: set}
-		lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+		opts := &fit.Options{Family: fam, Settings: set}
+		lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 		require.NoError(t, err)
-		want, err := Fit(tb.x, tb.y, pen, 0.1*lmax, opts)
+		want, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, 0.1*lmax, opts)
 		require.NoError(t, err)
-		got, err := FitSource(&tableSource{tb: tb}, 8, pen, 0.1*lmax, &Options{Family: fam, Settings: set})
+		got, err := FitSource(&tableSource{tb: tb}, 8, pen, 0.1*lmax, &fit.Options{Family: fam, Settings: set})
 		require.NoError(t, err)
 		require.True(t, got.Converged, "%T: %v gap %v", pen, got.Status, got.Gap)
 		require.InEpsilon(t, want.Objective, got.Objective, 1e-9)
-		require.InDelta(t, want.Intercept, got.Intercept, 1e-5)
-		require.InDeltaSlice(t, want.Coef, got.Coef, 1e-5)
+		require.InDelta(t, want.Intercept[0], got.Intercept[0], 1e-5)
+		require.InDeltaSlice(t, coef(want), coef(got), 1e-5)
 		require.InEpsilon(t, want.NullDeviance, got.NullDeviance, 1e-10)
 		t.Logf("%T: %d passes, gap %.1e", pen, got.Passes, got.Gap)
 	}
-	po := PathOptions{Options: Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: set}, NLambda: 15}
-	want, err := FitPath(tb.x, tb.y, penalty.L1{}, &po)
+	po := fit.PathOptions{Options: fit.Options{Family: fam, Settings: set}, NLambda: 15}
+	want, err := FitPath(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, &po)
 	require.NoError(t, err)
 	spo := po
-	spo.Weights, spo.Offset = nil, nil
 	got, err := FitPathSource(&tableSource{tb: tb}, 8, penalty.L1{}, &spo)
 	require.NoError(t, err)
 	require.Equal(t, len(want.Lambdas), len(got.Lambdas))
 	for k := range want.Models {
 		require.InEpsilon(t, want.Lambdas[k], got.Lambdas[k], 1e-9)
-		require.InDeltaSlice(t, want.Models[k].Coef, got.Models[k].Coef, 1e-5, "λ %d", k)
+		require.InDeltaSlice(t, coef(want.Models[k]), coef(got.Models[k]), 1e-5, "λ %d", k)
 	}
 	ids := make([]int, len(tb.y))
 	rf := suffstat.NewRowFolder(9, 4)
@@ -295,9 +295,9 @@ func TestGammaStreamMatchesMemory(t *testing.T) {
 		ids[i] = rf.Fold(uint64(i))
 	}
 	for _, measure := range Measures(fam) {
-		mcv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &CVOptions{PathOptions: po, FoldID: ids, Measure: measure})
+		mcv, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, &fit.CVOptions{PathOptions: po, FoldID: ids, Measure: measure})
 		require.NoError(t, err)
-		scv, err := CrossValidateSource(&tableSource{tb: tb}, 8, penalty.L1{}, &CVOptions{PathOptions: spo, Folds: 4, Seed: 9, Measure: measure})
+		scv, err := CrossValidateSource(&tableSource{tb: tb}, 8, penalty.L1{}, &fit.CVOptions{PathOptions: spo, Folds: 4, Seed: 9, Measure: measure})
 		require.NoError(t, err)
 		require.Equal(t, len(mcv.Lambdas), len(scv.Lambdas), measure)
 		for l := range mcv.Lambdas {
@@ -321,17 +321,17 @@ func TestGammaUnitInvariance(t *testing.T) {
 		big.y[i] = v * 1e12
 	}
 	pen := penalty.Cardinality{Nu: 1}
-	var fits []*Model
+	var fits []*fit.Model
 	for _, d := range []*table{tb, &big} {
-		opts := &Options{Family: datafit.Gamma{}, Weights: d.w, Offset: d.o, Settings: solver.Settings{Tol: 1e-12}}
-		lmax, _, err := LambdaMax(d.x, d.y, pen, opts)
+		opts := &fit.Options{Family: datafit.Gamma{}, Settings: solver.Settings{Tol: 1e-12}}
+		lmax, _, err := LambdaMax(&Rows{X: d.x, Y: d.y, Weights: d.w, Offset: d.o}, pen, opts)
 		require.NoError(t, err)
-		m, err := Fit(d.x, d.y, pen, 0.05*lmax, opts)
+		m, err := Fit(&Rows{X: d.x, Y: d.y, Weights: d.w, Offset: d.o}, pen, 0.05*lmax, opts)
 		require.NoError(t, err)
 		require.Equal(t, solver.GapConverged, m.Status, "gap %v", m.Gap)
 		fits = append(fits, m)
 	}
-	require.InDelta(t, fits[0].Intercept+math.Log(1e12), fits[1].Intercept, 1e-8)
-	require.InDeltaSlice(t, fits[0].Coef, fits[1].Coef, 1e-8)
+	require.InDelta(t, fits[0].Intercept[0]+math.Log(1e12), fits[1].Intercept[0], 1e-8)
+	require.InDeltaSlice(t, coef(fits[0]), coef(fits[1]), 1e-8)
 	require.InEpsilon(t, fits[0].Deviance, fits[1].Deviance, 1e-10)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -262,7 +263,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 	}
 	var factors []float64
 	var pen penalty.Penalty = penalty.L1{}
-	opts := &Options{Family: fam, Weights: tb.w, Offset: tb.o, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
+	opts := &fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
 	if variant == "factors" {
 		factors = make([]float64, p)
 		for j := range factors {
@@ -273,7 +274,7 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		require.NoError(t, err)
 		pen, opts.Unpenalized = wl, free
 	}
-	lmax, ok, err := LambdaMax(tb.x, tb.y, pen, opts)
+	lmax, ok, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, opts)
 	require.NoError(t, err)
 	require.True(t, ok)
 	fracs := []float64{0.5, 0.15, 0.04}
@@ -286,10 +287,10 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 	tb.write(t, path)
 	ref := glmnetFit(t, path, fam.Name(), glmnetLambdas, tb.w != nil, tb.o != nil, factors)
 	for k, lambda := range lambdas {
-		m, err := Fit(tb.x, tb.y, pen, lambda, opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, lambda, opts)
 		require.NoError(t, err)
 		require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
-		ours := objective(fam, &tb, m.Intercept, m.Coef, lambda, pen, opts.Unpenalized)
+		ours := objective(fam, &tb, m.Intercept[0], coef(m), lambda, pen, opts.Unpenalized)
 		theirs := objective(fam, &tb, ref[k][0], ref[k][1:], lambda, pen, opts.Unpenalized)
 		require.InEpsilon(t, theirs, ours, 1e-6, "objective at λ %d", k)
 		require.LessOrEqual(t, ours, theirs*(1+1e-12), "glmnet's objective below ours at λ %d", k)
@@ -297,9 +298,9 @@ func matchGlmnet(t *testing.T, dir string, fam datafit.Family, base *table, vari
 		for _, v := range ref[k][1:] {
 			scale = math.Max(scale, math.Abs(v))
 		}
-		require.InDelta(t, ref[k][0], m.Intercept, 1e-5*scale, "intercept at λ %d", k)
+		require.InDelta(t, ref[k][0], m.Intercept[0], 1e-5*scale, "intercept at λ %d", k)
 		for j, v := range ref[k][1:] {
-			require.InDelta(t, v, m.Coef[j], 1e-5*scale, "coefficient %d at λ %d", j+1, k)
+			require.InDelta(t, v, coef(m)[j], 1e-5*scale, "coefficient %d at λ %d", j+1, k)
 		}
 		if math.Abs(ours-m.Objective) > 1e-9*ours {
 			t.Errorf("reported objective %v, recomputed %v", m.Objective, ours)
@@ -319,8 +320,8 @@ func TestPathMatchesGlmnet(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
 			set.tb.write(t, path)
 			ref := rscriptRows(t, "../../bench/glmfamily.R", "path", path, set.fam.Name())
-			opts := Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
-			ours, err := FitPath(set.tb.x, set.tb.y, penalty.L1{}, &PathOptions{Options: opts})
+			opts := fit.Options{Family: set.fam, Settings: solver.Settings{Tol: 1e-10}}
+			ours, err := FitPath(&Rows{X: set.tb.x, Y: set.tb.y}, penalty.L1{}, &fit.PathOptions{Options: opts})
 			require.NoError(t, err)
 			n, _ := set.tb.x.Dims()
 			require.Equal(t, len(ref), len(ours.Models), "path length (ours: %s)", ours.Note)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -40,7 +41,7 @@ func TestSolversStopWhenStalled(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			for _, lambda := range []float64{1e-300, 1e-306} {
 				start := time.Now()
-				m, err := Fit(tb.x, tb.y, pen, lambda, &Options{Family: datafit.Poisson{}, Method: c.method})
+				m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, lambda, &fit.Options{Family: datafit.Poisson{}, Method: c.method})
 				require.NoError(t, err)
 				require.False(t, m.Converged)
 				// The stall is explained: λ is below the gradient's rounding.
@@ -68,7 +69,7 @@ func TestCoordinateDescentStopsWhenStalled(t *testing.T) {
 	require.Less(t, res.Iterations, 2000) // old: 20000
 	pois := own(datafit.Poisson{}, 160, 5, 3)
 	start := time.Now()
-	m, err := Fit(pois.x, pois.y, penalty.L1{}, 1e-300, &Options{Family: datafit.Poisson{}})
+	m, err := Fit(&Rows{X: pois.x, Y: pois.y}, penalty.L1{}, 1e-300, &fit.Options{Family: datafit.Poisson{}})
 	require.NoError(t, err)
 	require.False(t, m.Converged)
 	require.Less(t, time.Since(start), 20*time.Second)
@@ -85,10 +86,10 @@ func TestCVWithHugeWeightReturns(t *testing.T) {
 		w[i] = 1
 	}
 	w[17] = 1e308
-	co := &CVOptions{Folds: 5, Seed: 1}
-	co.Family, co.Weights = datafit.Poisson{}, w
+	co := &fit.CVOptions{Folds: 5, Seed: 1}
+	co.Family = datafit.Poisson{}
 	start := time.Now()
-	cv, err := CrossValidate(tb.x, tb.y, penalty.Cardinality{Nu: 5.0 / 3}, co)
+	cv, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: w}, penalty.Cardinality{Nu: 5.0 / 3}, co)
 	if err != nil {
 		t.Logf("refused: %v", err)
 	} else {
@@ -167,28 +168,28 @@ func glmCases(t testing.TB) []glmCase {
 func TestFirstLambdaExactZeros(t *testing.T) {
 	for _, c := range glmCases(t) {
 		for k, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}, penalty.L1{}} {
-			opts := PathOptions{Options: Options{Family: c.fam, Offset: c.off, Standardize: k == 2}, NLambda: 8}
-			p, err := FitPath(c.x, c.y, pen, &opts)
+			opts := fit.PathOptions{Options: fit.Options{Family: c.fam, Standardize: k == 2}, NLambda: 8}
+			p, err := FitPath(&Rows{X: c.x, Y: c.y, Offset: c.off}, pen, &opts)
 			require.NoError(t, err)
 			requireZero(t, c.name+" path", p.Models[0])
-			co := &CVOptions{PathOptions: opts, Folds: 3, Seed: 2}
-			cv, err := CrossValidate(c.x, c.y, pen, co)
+			co := &fit.CVOptions{PathOptions: opts, Folds: 3, Seed: 2}
+			cv, err := CrossValidate(&Rows{X: c.x, Y: c.y, Offset: c.off}, pen, co)
 			require.NoError(t, err)
 			requireZero(t, c.name+" cv", cv.Path.Models[0])
 			// Any λ above λ_max too.
-			m, err := Fit(c.x, c.y, pen, 2*p.Lambdas[0], &opts.Options)
+			m, err := Fit(&Rows{X: c.x, Y: c.y, Offset: c.off}, pen, 2*p.Lambdas[0], &opts.Options)
 			require.NoError(t, err)
 			requireZero(t, c.name+" 2λmax", m)
 		}
 	}
 }
 
-func requireZero(t *testing.T, what string, m *Model) {
+func requireZero(t *testing.T, what string, m *fit.Model) {
 	t.Helper()
-	for j, b := range m.Coef {
+	for j, b := range coef(m) {
 		require.Zero(t, b, "%s %v: coefficient %d", what, m.Penalty, j)
 	}
-	require.Len(t, m.DistinctValues(), 1, what)
+	require.Len(t, m.DistinctValues(0), 1, what)
 	require.True(t, m.Converged, what)
 }
 
@@ -228,30 +229,30 @@ func TestRelaxWithoutMLE(t *testing.T) {
 			note string
 		}{{datafit.Binomial{}, y1, "fitted probabilities numerically 0 or 1 occurred"}, {datafit.Poisson{}, y2, "fitted rates numerically 0 occurred"}} {
 			for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}} {
-				lmax, _, err := LambdaMax(x, c.y, pen, &Options{Family: c.fam})
+				lmax, _, err := LambdaMax(&Rows{X: x, Y: c.y}, pen, &fit.Options{Family: c.fam})
 				require.NoError(t, err)
 				for _, f := range []float64{0.1, 0.01} {
-					o := Options{Family: c.fam}
-					plain, err := Fit(x, c.y, pen, f*lmax, &o)
+					o := fit.Options{Family: c.fam}
+					plain, err := Fit(&Rows{X: x, Y: c.y}, pen, f*lmax, &o)
 					require.NoError(t, err)
 					o.Relax = true
-					m, err := Fit(x, c.y, pen, f*lmax, &o)
+					m, err := Fit(&Rows{X: x, Y: c.y}, pen, f*lmax, &o)
 					require.NoError(t, err)
 					what := fmt.Sprintf("seed %d %s %v λ=%g·λmax", seed, c.fam.Name(), pen, f)
 					require.False(t, m.Converged, what)
 					require.False(t, m.Relaxed, what)
 					require.Contains(t, m.RelaxNote, c.note, what)
 					require.Contains(t, m.RelaxNote, "does not exist", what)
-					require.Equal(t, plain.Coef, m.Coef, what)
-					require.InDelta(t, plain.Intercept, m.Intercept, 1e-12, what)
+					require.Equal(t, coef(plain), coef(m), what)
+					require.InDelta(t, plain.Intercept[0], m.Intercept[0], 1e-12, what)
 				}
 			}
 		}
 	}
 	for _, c := range glmCases(t) {
-		lmax, _, err := LambdaMax(c.x, c.y, penalty.Cardinality{Nu: 1.5}, &Options{Family: c.fam, Offset: c.off})
+		lmax, _, err := LambdaMax(&Rows{X: c.x, Y: c.y, Offset: c.off}, penalty.Cardinality{Nu: 1.5}, &fit.Options{Family: c.fam})
 		require.NoError(t, err)
-		m, err := Fit(c.x, c.y, penalty.Cardinality{Nu: 1.5}, 0.05*lmax, &Options{Family: c.fam, Offset: c.off, Relax: true})
+		m, err := Fit(&Rows{X: c.x, Y: c.y, Offset: c.off}, penalty.Cardinality{Nu: 1.5}, 0.05*lmax, &fit.Options{Family: c.fam, Relax: true})
 		require.NoError(t, err)
 		require.True(t, m.Relaxed, c.name)
 		require.True(t, m.Converged, c.name)
@@ -269,10 +270,10 @@ func TestCardinalityCoefficientsAccurate(t *testing.T) {
 	for _, c := range glmCases(t) {
 		for _, std := range []bool{false, true} {
 			pen := penalty.Cardinality{Nu: 1.5}
-			o := &Options{Family: c.fam, Offset: c.off, Standardize: std}
-			p, err := FitPath(c.x, c.y, pen, &PathOptions{Options: *o, NLambda: 25})
+			o := &fit.Options{Family: c.fam, Standardize: std}
+			p, err := FitPath(&Rows{X: c.x, Y: c.y, Offset: c.off}, pen, &fit.PathOptions{Options: *o, NLambda: 25})
 			require.NoError(t, err)
-			pb, err := newProblem(c.x, c.y, o)
+			pb, err := newProblem(&Rows{X: c.x, Y: c.y, Offset: c.off}, o)
 			require.NoError(t, err)
 			for l, m := range p.Models {
 				ref, err := solver.Minimize(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: m.Lambda}, nil,
@@ -280,7 +281,7 @@ func TestCardinalityCoefficientsAccurate(t *testing.T) {
 				require.NoError(t, err)
 				var diff, top float64
 				for a := range pb.loss.Penalized() {
-					diff = math.Max(diff, math.Abs(m.fitted.At(a, 0)-ref.Theta.At(a, 0)))
+					diff = math.Max(diff, math.Abs(fit.EngineOf(m).Fitted.At(a, 0)-ref.Theta.At(a, 0)))
 					top = math.Max(top, math.Abs(ref.Theta.At(a, 0)))
 				}
 				if top > 0 {
@@ -298,7 +299,7 @@ func BenchmarkCardinalityPath(b *testing.B) {
 	cases := glmCases(b)[:2]
 	for b.Loop() {
 		for _, c := range cases {
-			if _, err := FitPath(c.x, c.y, penalty.Cardinality{Nu: 1.5}, &PathOptions{Options: Options{Family: c.fam, Offset: c.off}}); err != nil {
+			if _, err := FitPath(&Rows{X: c.x, Y: c.y, Offset: c.off}, penalty.Cardinality{Nu: 1.5}, &fit.PathOptions{Options: fit.Options{Family: c.fam}}); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -314,7 +315,7 @@ func TestStreamedFitStopsWhenStalled(t *testing.T) {
 	tb := own(datafit.Poisson{}, 160, 5, 3)
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}} {
 		src := &tableSource{tb: tb}
-		m, err := FitSource(src, 5, pen, 1e-300, &Options{Family: datafit.Poisson{}})
+		m, err := FitSource(src, 5, pen, 1e-300, &fit.Options{Family: datafit.Poisson{}})
 		require.NoError(t, err)
 		require.False(t, m.Converged, "%v", pen)
 		require.Equal(t, solver.Uncertifiable, m.Status, "%v", pen)
@@ -323,3 +324,6 @@ func TestStreamedFitStopsWhenStalled(t *testing.T) {
 		t.Logf("%v: %v after %d steps, %d passes", pen, m.Status, m.Iterations, m.Passes)
 	}
 }
+
+// coef returns a one-response model's coefficients as a slice.
+func coef(m *fit.Model) []float64 { return mat.Col(nil, 0, m.Coef) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -35,8 +36,8 @@ func hugeCount() *table {
 func TestHugeCountRounding(t *testing.T) {
 	tb := hugeCount()
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 2}} {
-		o := Options{Family: datafit.Poisson{}}
-		mem, err := Fit(tb.x, tb.y, pen, 1, &o)
+		o := fit.Options{Family: datafit.Poisson{}}
+		mem, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 1, &o)
 		require.NoError(t, err)
 		require.Equal(t, solver.Uncertifiable, mem.Status, "%v: %v", pen, mem.Status)
 		got, err := FitSource(&tableSource{tb: tb}, 4, pen, 1, &o)
@@ -45,7 +46,7 @@ func TestHugeCountRounding(t *testing.T) {
 		require.Greater(t, mem.RoundingLambda, 10.0, "%v", pen)
 		require.InEpsilon(t, mem.RoundingLambda, got.RoundingLambda, 0.05, "%v", pen)
 		for _, lambda := range []float64{100, 1000} {
-			m, err := Fit(tb.x, tb.y, pen, lambda, &o)
+			m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, lambda, &o)
 			require.NoError(t, err)
 			require.True(t, m.Converged, "%v λ %v: %v", pen, lambda, m.Status)
 			s, err := FitSource(&tableSource{tb: tb}, 4, pen, lambda, &o)

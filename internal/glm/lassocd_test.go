@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -45,43 +46,43 @@ func TestLassoOffCentreColumns(t *testing.T) {
 	x, y := offCentre(2000, 1)
 	for _, std := range []bool{false, true} {
 		for _, lambda := range []float64{10, 1} {
-			opts := &Options{Family: datafit.Binomial{}, Standardize: std}
+			opts := &fit.Options{Family: datafit.Binomial{}, Standardize: std}
 			start := time.Now()
-			m := fitWithin(t, 20*time.Second, func() (*Model, error) { return Fit(x, y, penalty.L1{}, lambda, opts) })
+			m := fitWithin(t, 20*time.Second, func() (*fit.Model, error) { return Fit(&Rows{X: x, Y: y}, penalty.L1{}, lambda, opts) })
 			require.True(t, m.Converged, "standardize %v λ %v: status %v", std, lambda, m.Status)
 			require.Less(t, time.Since(start), 5*time.Second)
 			ref := *opts
 			ref.Method, ref.Settings = &solver.ProxNewton{}, solver.Settings{Tol: 1e-12}
-			r, err := Fit(x, y, penalty.L1{}, lambda, &ref)
+			r, err := Fit(&Rows{X: x, Y: y}, penalty.L1{}, lambda, &ref)
 			require.NoError(t, err)
-			require.InDelta(t, r.Intercept, m.Intercept, 1e-4*math.Max(1, math.Abs(r.Intercept)))
-			for j := range r.Coef {
-				require.InDelta(t, r.Coef[j], m.Coef[j], 1e-4*math.Max(1, math.Abs(r.Coef[j])), "coefficient %d", j)
+			require.InDelta(t, r.Intercept[0], m.Intercept[0], 1e-4*math.Max(1, math.Abs(r.Intercept[0])))
+			for j := range coef(r) {
+				require.InDelta(t, coef(r)[j], coef(m)[j], 1e-4*math.Max(1, math.Abs(coef(r)[j])), "coefficient %d", j)
 			}
 		}
 	}
 	// MaxIter bounds the sweeps, not only the reweightings (each of which
 	// could run a million sweeps): the fit stops, said unconverged, with
 	// a certified gap.
-	opts := &Options{Family: datafit.Binomial{}, Settings: solver.Settings{MaxIter: 5}}
+	opts := &fit.Options{Family: datafit.Binomial{}, Settings: solver.Settings{MaxIter: 5}}
 	start := time.Now()
-	m := fitWithin(t, 20*time.Second, func() (*Model, error) { return Fit(x, y, penalty.L1{}, 1, opts) })
+	m := fitWithin(t, 20*time.Second, func() (*fit.Model, error) { return Fit(&Rows{X: x, Y: y}, penalty.L1{}, 1, opts) })
 	require.Less(t, time.Since(start), time.Second)
 	require.False(t, m.Converged)
 	require.Equal(t, solver.IterationLimit, m.Status)
 	require.Greater(t, m.Gap, 0.0)
 }
 
-// fitWithin runs fit and fails the test when it has not returned after d.
-func fitWithin(t *testing.T, d time.Duration, fit func() (*Model, error)) *Model {
+// fitWithin runs fitFn and fails the test when it has not returned after d.
+func fitWithin(t *testing.T, d time.Duration, fitFn func() (*fit.Model, error)) *fit.Model {
 	t.Helper()
 	type out struct {
-		m   *Model
+		m   *fit.Model
 		err error
 	}
 	done := make(chan out, 1)
 	go func() {
-		m, err := fit()
+		m, err := fitFn()
 		done <- out{m, err}
 	}()
 	select {
@@ -125,10 +126,10 @@ func TestLassoCopyStaysZero(t *testing.T) {
 				std  bool
 			}{{1, false}, {1, true}, {-1, false}, {3, true}, {-0.1, true}} {
 				x, std := withCopy(tb.x, c.sign), c.std
-				path, err := FitPath(x, tb.y, penalty.L1{}, &PathOptions{Options: Options{Family: fam, Standardize: std}, NLambda: 40})
+				path, err := FitPath(&Rows{X: x, Y: tb.y}, penalty.L1{}, &fit.PathOptions{Options: fit.Options{Family: fam, Standardize: std}, NLambda: 40})
 				require.NoError(t, err)
 				for i, m := range path.Models {
-					require.True(t, m.Coef[0] == 0 || m.Coef[p] == 0, "%s p %d std %v λ %d: original %v, copy %v", fam.Name(), p, std, i, m.Coef[0], m.Coef[p])
+					require.True(t, coef(m)[0] == 0 || coef(m)[p] == 0, "%s p %d std %v λ %d: original %v, copy %v", fam.Name(), p, std, i, coef(m)[0], coef(m)[p])
 					require.True(t, m.Converged)
 				}
 			}
@@ -176,18 +177,18 @@ func TestLassoMixedCentring(t *testing.T) {
 			shifted.Set(i, j, v-m)
 		}
 	}
-	opts := &Options{Family: datafit.Binomial{}, Settings: solver.Settings{Tol: 1e-10}}
+	opts := &fit.Options{Family: datafit.Binomial{}, Settings: solver.Settings{Tol: 1e-10}}
 	for _, lambda := range []float64{200, 40, 8} {
 		start := time.Now()
-		got, err := Fit(x, y, penalty.L1{}, lambda, opts)
+		got, err := Fit(&Rows{X: x, Y: y}, penalty.L1{}, lambda, opts)
 		require.NoError(t, err, "λ %v", lambda)
 		require.True(t, got.Converged, "λ %v: %v", lambda, got.Status)
 		require.Less(t, time.Since(start), 5*time.Second, "λ %v", lambda)
-		want, err := Fit(shifted, y, penalty.L1{}, lambda, opts)
+		want, err := Fit(&Rows{X: shifted, Y: y}, penalty.L1{}, lambda, opts)
 		require.NoError(t, err)
 		require.InEpsilon(t, want.Objective, got.Objective, 1e-8, "λ %v", lambda)
 		for j := range p {
-			require.InDelta(t, want.Coef[j], got.Coef[j], 1e-4, "λ %v, coefficient %d", lambda, j)
+			require.InDelta(t, coef(want)[j], coef(got)[j], 1e-4, "λ %v, coefficient %d", lambda, j)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -45,15 +46,15 @@ func TestBinomialOffsets700(t *testing.T) {
 		for _, weighted := range []bool{false, true} {
 			what := fmt.Sprintf("most %v weighted %v", most, weighted)
 			tb := offsets700(200, most, weighted)
-			o := Options{Family: datafit.Binomial{}, Weights: tb.w, Offset: tb.o}
-			mem, err := Fit(tb.x, tb.y, pen, 1, &o)
+			o := fit.Options{Family: datafit.Binomial{}}
+			mem, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, 1, &o)
 			require.NoError(t, err, what)
 			require.True(t, mem.Converged, "%s: %v", what, mem.Status)
-			got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &Options{Family: datafit.Binomial{}})
+			got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &fit.Options{Family: datafit.Binomial{}})
 			require.NoError(t, err, what)
 			require.True(t, got.Converged, "%s streamed: %v", what, got.Status)
 			require.InEpsilon(t, mem.Objective, got.Objective, 1e-6, what)
-			_, err = CrossValidate(tb.x, tb.y, pen, &CVOptions{PathOptions: PathOptions{Options: o, NLambda: 20}, Folds: 5, Seed: 1})
+			_, err = CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, pen, &fit.CVOptions{PathOptions: fit.PathOptions{Options: o, NLambda: 20}, Folds: 5, Seed: 1})
 			require.NoError(t, err, what)
 		}
 	}
@@ -75,10 +76,10 @@ func TestOffsetsDecideEveryRow(t *testing.T) {
 		}
 	}
 	pen := penalty.Cardinality{Nu: 2}
-	mem, err := Fit(tb.x, tb.y, pen, 1, &Options{Family: datafit.Binomial{}, Offset: tb.o})
+	mem, err := Fit(&Rows{X: tb.x, Y: tb.y, Offset: tb.o}, pen, 1, &fit.Options{Family: datafit.Binomial{}})
 	require.NoError(t, err)
 	require.True(t, mem.Converged, "%v", mem.Status)
-	got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &Options{Family: datafit.Binomial{}})
+	got, err := FitSource(&tableSource{tb: tb}, 3, pen, 1, &fit.Options{Family: datafit.Binomial{}})
 	require.NoError(t, err)
 	require.True(t, got.Converged, "%v", got.Status)
 	require.Contains(t, []solver.Status{solver.GapFloor, solver.GapConverged}, got.Status)

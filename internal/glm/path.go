@@ -3,37 +3,16 @@ package glm
 import (
 	"errors"
 	"fmt"
+	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
-
-// PathOptions configure a path of fits along a decreasing λ grid.
-type PathOptions struct {
-	Options
-	// Lambdas is the grid, used as given (sorted decreasing). If nil, NLambda
-	// values from λ_max down to MinRatio·λ_max, evenly spaced in log scale.
-	Lambdas []float64
-	// NLambda is the grid's length. If zero, 100.
-	NLambda int
-	// MinRatio is the smallest λ over λ_max. If zero, solver.MinRatio:
-	// 1e-4 when n ≥ p and 1e-2 otherwise (glmnet's lambda.min.ratio).
-	MinRatio float64
-}
-
-// Path is a sequence of fits with warm starts.
-type Path struct {
-	// Lambdas holds the λ of each model (the grid, possibly cut short).
-	Lambdas []float64
-	// Models holds one fit per λ.
-	Models []*Model
-	// Note says why the path stopped before the end of the grid ("" when
-	// it did not).
-	Note string
-}
 
 // devMax is glmnet's devmax (pathstop.DevMax), which also tells a fit that
 // failed on (nearly) separable data.
@@ -60,12 +39,12 @@ func stopRule(fam datafit.Family) pathstop.Rule {
 // the deviance ratio passes 0.999 or stops moving (glmnet's rules, as
 // glmnet applies them per family: see pathstop and stopRule); on any grid it stops when a
 // fit fails to converge with coefficients growing without bound.
-func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
-	var po PathOptions
+func FitPath(r *Rows, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
-	pb, err := newProblem(x, y, &po.Options)
+	pb, err := newProblem(r, &po.Options)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +56,7 @@ func FitPath(x *mat.Dense, y []float64, pen penalty.Penalty, opts *PathOptions) 
 }
 
 // grid returns the user's grid or a generated one.
-func (pb *problem) grid(pen penalty.Penalty, po *PathOptions) ([]float64, bool, error) {
+func (pb *problem) grid(pen penalty.Penalty, po *fit.PathOptions) ([]float64, bool, error) {
 	if po.Lambdas != nil {
 		return checkGrid(po.Lambdas)
 	}
@@ -99,7 +78,7 @@ func checkGrid(lambdas []float64) ([]float64, bool, error) {
 
 // logGrid returns po's generated grid below lmax for n observations of p
 // predictors (solver.Grid).
-func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
+func logGrid(lmax float64, n, p int, po *fit.PathOptions) ([]float64, bool, error) {
 	grid, err := solver.Grid(lmax, po.NLambda, po.MinRatio, n, p)
 	if err != nil {
 		return nil, false, fmt.Errorf("glm: %w", err)
@@ -107,44 +86,36 @@ func logGrid(lmax float64, n, p int, po *PathOptions) ([]float64, bool, error) {
 	return grid, true, nil
 }
 
-func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*Path, error) {
+func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*fit.Path, error) {
 	var warm *mat.Dense
-	return runPath(pb.fam, grid, generated, func(l float64) (*Model, error) {
+	return runPath(pb.fam, grid, generated, func(l float64) (*fit.Model, error) {
 		m, err := pb.fit(pen, l, warm)
 		if err == nil {
-			warm = m.solution
+			warm = fit.EngineOf(m).Solution
 		}
 		return m, err
 	})
 }
 
-// runPath fits along grid with fit (which warm-starts itself) and applies
-// the stopping rules of a path of family fam to the penalised fits (not
-// to their relaxed refits, whose deviance is flat between changes of the
-// support: glmnet's relax = TRUE also refits along the penalised path).
-func runPath(fam datafit.Family, grid []float64, generated bool, fit func(lambda float64) (*Model, error)) (*Path, error) {
-	out := &Path{}
-	var devs []float64
-	for i, l := range grid {
-		m, err := fit(l)
-		if err != nil {
-			return nil, err
+// runPath fits along grid with fitAt (which warm-starts itself) by the one
+// path driver, fit.RunPath, with the stopping rule of family fam's paths,
+// and ends it where a fit diverges: not converged, its deviance ratio above
+// glmnet's devmax (separable data).
+func runPath(fam datafit.Family, grid []float64, generated bool, fitAt func(lambda float64) (*fit.Model, error)) (*fit.Path, error) {
+	diverged := func(i int, m *fit.Model) string {
+		if dev := fit.EngineOf(m).PathRatio; !m.Converged && dev > devMax {
+			return fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", grid[i], i+1, len(grid), dev)
 		}
-		out.Lambdas = append(out.Lambdas, l)
-		out.Models = append(out.Models, m)
-		dev := m.pathDevRatio()
-		devs = append(devs, dev)
-		if i == len(grid)-1 {
-			break
-		}
-		if stop, why := pathstop.Stop(stopRule(fam), devs); generated && stop {
-			out.Note = pathstop.Note(l, i+1, len(grid), why)
-			break
-		}
-		if !m.Converged && dev > devMax {
-			out.Note = fmt.Sprintf("stopped after λ = %.6g (%d of %d): the fit did not converge and its deviance ratio is %.4f: the data are (nearly) separable and smaller λ diverge", l, i+1, len(grid), dev)
-			break
-		}
+		return ""
+	}
+	models, why, note, err := fit.RunPath(grid, generated, stopRule(fam), fitAt, diverged)
+	if err != nil {
+		return nil, err
+	}
+	n := len(models)
+	out := &fit.Path{Lambdas: slices.Clone(grid[:n]), Models: models, Note: note, LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
+	if why != "" {
+		out.Note = pathstop.Note(grid[n-1], n, len(grid), why)
 	}
 	return out, nil
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -27,14 +28,14 @@ func TestSeparablePathStops(t *testing.T) {
 			y[i] = 1
 		}
 	}
-	p, err := FitPath(x, y, penalty.L1{}, &PathOptions{Options: Options{Family: datafit.Binomial{}}, MinRatio: 1e-7})
+	p, err := FitPath(&Rows{X: x, Y: y}, penalty.L1{}, &fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}}, MinRatio: 1e-7})
 	require.NoError(t, err)
 	require.NotEmpty(t, p.Note)
 	require.Less(t, len(p.Models), 100)
 	last := p.Models[len(p.Models)-1]
 	require.Greater(t, last.DevRatio, devMax)
 	for _, m := range p.Models {
-		for _, c := range m.Coef {
+		for _, c := range coef(m) {
 			require.False(t, math.IsNaN(c) || math.IsInf(c, 0))
 		}
 	}
@@ -45,13 +46,13 @@ func TestSeparablePathStops(t *testing.T) {
 // the same λ (warm starts change nothing but speed).
 func TestPathWarmStartsAgree(t *testing.T) {
 	tb := own(datafit.Poisson{}, 200, 9, 3)
-	opts := Options{Family: datafit.Poisson{}}
+	opts := fit.Options{Family: datafit.Poisson{}}
 	opts.Settings.Tol = 1e-11
-	p, err := FitPath(tb.x, tb.y, penalty.Cardinality{Nu: 1}, &PathOptions{Options: opts, NLambda: 8})
+	p, err := FitPath(&Rows{X: tb.x, Y: tb.y}, penalty.Cardinality{Nu: 1}, &fit.PathOptions{Options: opts, NLambda: 8})
 	require.NoError(t, err)
 	require.Greater(t, len(p.Models), 4)
 	for i, l := range p.Lambdas {
-		m, err := Fit(tb.x, tb.y, penalty.Cardinality{Nu: 1}, l, &opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y}, penalty.Cardinality{Nu: 1}, l, &opts)
 		require.NoError(t, err)
 		require.InEpsilon(t, m.Objective, p.Models[i].Objective, 1e-9)
 	}
@@ -73,20 +74,20 @@ func TestLassoMethodsAgree(t *testing.T) {
 			factors[2] = 0
 			pen, free, err := PenaltyFactors(factors)
 			require.NoError(t, err)
-			opts := Options{Family: fam, Unpenalized: free}
+			opts := fit.Options{Family: fam, Unpenalized: free}
 			opts.Settings.Tol = 1e-10
-			lmax, _, err := LambdaMax(tb.x, tb.y, pen, &opts)
+			lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y}, pen, &opts)
 			require.NoError(t, err)
 			for _, frac := range []float64{0.5, 0.05} {
-				a, err := Fit(tb.x, tb.y, pen, frac*lmax, &opts)
+				a, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, frac*lmax, &opts)
 				require.NoError(t, err)
 				o := opts
 				o.Method = &solver.ProxNewton{Inner: &solver.FISTA{}}
-				b, err := Fit(tb.x, tb.y, pen, frac*lmax, &o)
+				b, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, frac*lmax, &o)
 				require.NoError(t, err)
 				require.True(t, a.Converged && b.Converged, "%s p=%d λ=%g: %v gap %v; %v gap %v", fam.Name(), p, frac, a.Status, a.Gap, b.Status, b.Gap)
 				require.InEpsilon(t, b.Objective, a.Objective, 1e-9, "%s p=%d", fam.Name(), p)
-				require.InDeltaSlice(t, b.Coef, a.Coef, 1e-4)
+				require.InDeltaSlice(t, coef(b), coef(a), 1e-4)
 			}
 		}
 	}
@@ -101,16 +102,16 @@ func TestLassoMethodsAgree(t *testing.T) {
 func TestRelaxedPathLength(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}, datafit.Gaussian{}} {
 		tb := own(fam, 200, 30, 5)
-		opts := PathOptions{Options: Options{Family: fam}}
-		plain, err := FitPath(tb.x, tb.y, penalty.L1{}, &opts)
+		opts := fit.PathOptions{Options: fit.Options{Family: fam}}
+		plain, err := FitPath(&Rows{X: tb.x, Y: tb.y}, penalty.L1{}, &opts)
 		require.NoError(t, err)
 		opts.Relax = true
-		relaxed, err := FitPath(tb.x, tb.y, penalty.L1{}, &opts)
+		relaxed, err := FitPath(&Rows{X: tb.x, Y: tb.y}, penalty.L1{}, &opts)
 		require.NoError(t, err)
 		require.Greater(t, len(plain.Lambdas), minPath, fam.Name())
 		require.Equal(t, len(plain.Lambdas), len(relaxed.Lambdas), "%s: %s", fam.Name(), relaxed.Note)
 		require.Equal(t, plain.Note, relaxed.Note)
-		cv, err := CrossValidate(tb.x, tb.y, penalty.L1{}, &CVOptions{PathOptions: opts, Folds: 5, Seed: 1})
+		cv, err := CrossValidate(&Rows{X: tb.x, Y: tb.y}, penalty.L1{}, &fit.CVOptions{PathOptions: opts, Folds: 5, Seed: 1})
 		require.NoError(t, err)
 		require.Equal(t, len(plain.Lambdas), len(cv.Lambdas), fam.Name())
 	}

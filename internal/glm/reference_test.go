@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/reference"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -35,11 +36,11 @@ func TestCardinalityMatchesReference(t *testing.T) {
 		}
 		pen := penalty.Cardinality{Nu: 1.5}
 		for _, method := range []solver.Method{&solver.ProxNewton{}, &solver.FISTA{}} {
-			opts := &Options{Family: fam, Weights: w, Method: method, Settings: solver.Settings{Tol: 1e-9, MaxIter: 200000}}
-			lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+			opts := &fit.Options{Family: fam, Method: method, Settings: solver.Settings{Tol: 1e-9, MaxIter: 200000}}
+			lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: w}, pen, opts)
 			require.NoError(t, err)
 			for _, frac := range []float64{0.3, 0.05} {
-				m, err := Fit(tb.x, tb.y, pen, frac*lmax, opts)
+				m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: w}, pen, frac*lmax, opts)
 				require.NoError(t, err)
 				require.True(t, m.Converged, "%s: %v", fam.Name(), m.Status)
 				require.LessOrEqual(t, m.Gap, 1e-7)
@@ -47,11 +48,11 @@ func TestCardinalityMatchesReference(t *testing.T) {
 				require.NoError(t, err)
 				require.InEpsilon(t, obj, m.Objective, 1e-7, "%s λ = %g λmax", fam.Name(), frac)
 				require.LessOrEqual(t, m.Objective, obj*(1+1e-9))
-				require.InDelta(t, b0, m.Intercept, 1e-3)
+				require.InDelta(t, b0, m.Intercept[0], 1e-3)
 				for j := range p {
-					require.InDelta(t, beta[j], m.Coef[j], 1e-3, "%s coefficient %d", fam.Name(), j)
+					require.InDelta(t, beta[j], coef(m)[j], 1e-3, "%s coefficient %d", fam.Name(), j)
 				}
-				t.Logf("%s %T λ=%.2gλmax: objective %.12g (reference %.12g), gap %.1e, distinct %v", fam.Name(), method, frac, m.Objective, obj, m.Gap, distinct(m.Coef))
+				t.Logf("%s %T λ=%.2gλmax: objective %.12g (reference %.12g), gap %.1e, distinct %v", fam.Name(), method, frac, m.Objective, obj, m.Gap, distinct(coef(m)))
 				if math.IsNaN(m.Gap) {
 					t.Fatal("no certificate")
 				}
@@ -76,23 +77,23 @@ func TestRelax(t *testing.T) {
 	for _, fam := range []datafit.Family{datafit.Binomial{}, datafit.Poisson{}} {
 		tb := own(fam, 300, 9, 21)
 		pen := penalty.Cardinality{Nu: 1}
-		opts := &Options{Family: fam}
-		lmax, _, err := LambdaMax(tb.x, tb.y, pen, opts)
+		opts := &fit.Options{Family: fam}
+		lmax, _, err := LambdaMax(&Rows{X: tb.x, Y: tb.y}, pen, opts)
 		require.NoError(t, err)
-		plain, err := Fit(tb.x, tb.y, pen, 0.2*lmax, opts)
+		plain, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 0.2*lmax, opts)
 		require.NoError(t, err)
 		opts.Relax = true
-		m, err := Fit(tb.x, tb.y, pen, 0.2*lmax, opts)
+		m, err := Fit(&Rows{X: tb.x, Y: tb.y}, pen, 0.2*lmax, opts)
 		require.NoError(t, err)
 		require.True(t, m.Relaxed)
 		require.Less(t, m.Deviance, plain.Deviance)
-		require.Equal(t, plain.Clusters(), m.Clusters(), "the same clusters (of the penalised solution)")
-		require.Equal(t, len(plain.DistinctValues()), distinct(m.Coef))
-		pb, err := newProblem(tb.x, tb.y, opts)
+		require.Equal(t, plain.Clusters(0), m.Clusters(0), "the same clusters (of the penalised solution)")
+		require.Equal(t, len(plain.DistinctValues(0)), distinct(coef(m)))
+		pb, err := newProblem(&Rows{X: tb.x, Y: tb.y}, opts)
 		require.NoError(t, err)
 		var g mat.Dense
-		pb.loss.Eval(&g, mat.NewDense(9, 1, m.Coef))
-		for _, cl := range m.Clusters() {
+		pb.loss.Eval(&g, mat.NewDense(9, 1, coef(m)))
+		for _, cl := range m.Clusters(0) {
 			var s float64
 			for _, j := range cl {
 				s += g.At(j, 0)

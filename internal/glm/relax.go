@@ -181,7 +181,7 @@ func (pb *problem) diverges(f func([]float64) float64, v0, v, eta0 []float64, ex
 // (Poisson), else "".
 func (pb *problem) atBoundary(theta *mat.Dense) string {
 	pb.loss.Eval(nil, theta)
-	y, w := pb.loss.Response(), pb.opts.Weights
+	y, w := pb.loss.Response(), pb.rows.Weights
 	for i, e := range pb.loss.Eta() {
 		if w != nil && !(w[i] > 0) {
 			continue

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -41,11 +42,11 @@ func separable(fam datafit.Family, n, p int, seed uint64) (*mat.Dense, []float64
 
 // separates reports whether m's refit would have the separating column 0
 // alone in a nonzero cluster: a refit on such clusters has no minimum.
-func separates(m *Model) bool {
-	if m.Coef[0] == 0 {
+func separates(m *fit.Model) bool {
+	if coef(m)[0] == 0 {
 		return false
 	}
-	for _, cl := range m.Clusters() {
+	for _, cl := range m.Clusters(0) {
 		if slices.Contains(cl, 0) {
 			return len(cl) == 1
 		}
@@ -68,31 +69,31 @@ func separates(m *Model) bool {
 func TestRelaxSeparableEveryRoute(t *testing.T) {
 	type route struct {
 		name string
-		fit  func(x *mat.Dense, y []float64, pen penalty.Penalty, o Options) ([]*Model, error)
+		fit  func(r *Rows, pen penalty.Penalty, o fit.Options) ([]*fit.Model, error)
 	}
 	routes := []route{
-		{"path", func(x *mat.Dense, y []float64, pen penalty.Penalty, o Options) ([]*Model, error) {
-			p, err := FitPath(x, y, pen, &PathOptions{Options: o, NLambda: 30})
+		{"path", func(r *Rows, pen penalty.Penalty, o fit.Options) ([]*fit.Model, error) {
+			p, err := FitPath(r, pen, &fit.PathOptions{Options: o, NLambda: 30})
 			if err != nil {
 				return nil, err
 			}
 			return p.Models, nil
 		}},
-		{"cv", func(x *mat.Dense, y []float64, pen penalty.Penalty, o Options) ([]*Model, error) {
-			cv, err := CrossValidate(x, y, pen, &CVOptions{PathOptions: PathOptions{Options: o, NLambda: 20}, Folds: 3, Seed: 3})
+		{"cv", func(r *Rows, pen penalty.Penalty, o fit.Options) ([]*fit.Model, error) {
+			cv, err := CrossValidate(r, pen, &fit.CVOptions{PathOptions: fit.PathOptions{Options: o, NLambda: 20}, Folds: 3, Seed: 3})
 			if err != nil {
 				return nil, err
 			}
-			return []*Model{cv.Path.Models[cv.IndexMin], cv.Path.Models[cv.IndexSE]}, nil
+			return []*fit.Model{cv.Path.Models[cv.IndexMin], cv.Path.Models[cv.IndexSE]}, nil
 		}},
-		{"fit", func(x *mat.Dense, y []float64, pen penalty.Penalty, o Options) ([]*Model, error) {
-			lmax, _, err := LambdaMax(x, y, pen, &o)
+		{"fit", func(r *Rows, pen penalty.Penalty, o fit.Options) ([]*fit.Model, error) {
+			lmax, _, err := LambdaMax(r, pen, &o)
 			if err != nil {
 				return nil, err
 			}
-			var out []*Model
+			var out []*fit.Model
 			for _, f := range []float64{0.3, 0.03, 0.003} {
-				m, err := Fit(x, y, pen, f*lmax, &o)
+				m, err := Fit(r, pen, f*lmax, &o)
 				if err != nil {
 					return nil, err
 				}
@@ -116,18 +117,22 @@ func TestRelaxSeparableEveryRoute(t *testing.T) {
 			for _, fc := range fams {
 				x, y := separable(fc.fam, n, p, seed)
 				for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1.5}} {
-					for _, o := range []Options{{}, {Weights: w}, {Standardize: true}} {
+					for _, v := range []struct {
+						o fit.Options
+						w []float64
+					}{{}, {w: w}, {o: fit.Options{Standardize: true}}} {
+						o := v.o
 						o.Family, o.Relax = fc.fam, true
 						for _, r := range routes {
-							ms, err := r.fit(x, y, pen, o)
-							what := fmt.Sprintf("seed %d p %d %s %v weights %v std %v %s", seed, p, fc.fam.Name(), pen, o.Weights != nil, o.Standardize, r.name)
+							ms, err := r.fit(&Rows{X: x, Y: y, Weights: v.w}, pen, o)
+							what := fmt.Sprintf("seed %d p %d %s %v weights %v std %v %s", seed, p, fc.fam.Name(), pen, v.w != nil, o.Standardize, r.name)
 							require.NoError(t, err, what)
 							for _, m := range ms {
 								if !separates(m) {
 									continue
 								}
 								checked++
-								at := fmt.Sprintf("%s λ %.4g: b0 %.4g coef %.4g", what, m.Lambda, m.Intercept, m.Coef)
+								at := fmt.Sprintf("%s λ %.4g: b0 %.4g coef %.4g", what, m.Lambda, m.Intercept[0], coef(m))
 								require.False(t, m.Relaxed, at)
 								require.False(t, m.Converged, at)
 								if p == 1 {

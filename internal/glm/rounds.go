@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -33,9 +34,9 @@ func unfit(err error) error { return fmt.Errorf("%w: %w", ErrRoundsUnfit, err) }
 type RoundsOptions struct {
 	// CVOptions give the family, standardisation, tolerance, grid and
 	// measure. Folds, Seed and FoldID are not read: the scanner deals the
-	// rows to its folds. Weights, Offset, Unpenalized, Relax, Counts and
-	// Merge are not supported.
-	CVOptions
+	// rows to its folds (and gives their weights and offsets).
+	// Unpenalized, Relax and NoIntercept are not supported.
+	fit.CVOptions
 	// CV asks for the cross-validation over the scanner's folds.
 	CV bool
 	// SampleSize is the sample's size (0: DefaultSampleSize).
@@ -48,8 +49,8 @@ type RoundsOptions struct {
 // Rounds is a path, and with RoundsOptions.CV a cross-validation, fitted
 // in rounds.
 type Rounds struct {
-	Path *Path
-	CV   *CV
+	Path *fit.Path
+	CV   *fit.CV
 	// Scans counts the scans over the full data; SampleRows is the size of
 	// the sample fitted in memory.
 	Scans, SampleRows int
@@ -120,8 +121,8 @@ func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions)
 	default:
 		return nil, fmt.Errorf("glm: a fit in rounds is for the binomial and Poisson families, not %v", famName(fam))
 	}
-	if len(o.Unpenalized) > 0 || o.Weights != nil || o.Offset != nil || o.Relax || o.Counts != nil || o.NoIntercept {
-		return nil, errors.New("glm: a fit in rounds takes weights and offsets from its data and supports neither unpenalised predictors, relax nor a model without intercept")
+	if len(o.Unpenalized) > 0 || o.Relax || o.NoIntercept {
+		return nil, errors.New("glm: a fit in rounds supports neither unpenalised predictors, relax nor a model without intercept")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
@@ -151,9 +152,10 @@ func UnitScore(measure string, fam datafit.Family) func(y, eta float64) float64 
 	}
 }
 
+// famName names family f, nil meaning the gaussian.
 func famName(f datafit.Family) string {
 	if f == nil {
-		return "gaussian"
+		return datafit.Gaussian{}.Name()
 	}
 	return f.Name()
 }

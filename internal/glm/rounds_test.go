@@ -5,6 +5,7 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/testenv"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -52,14 +53,13 @@ func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 			ids[i] = rf.Fold(uint64(i))
 		}
 		set := solver.Settings{Tol: 1e-9}
-		po := PathOptions{Options: Options{Family: c.fam, Weights: tb.w, Offset: tb.o, Settings: set, Standardize: c.std}, NLambda: 15}
-		want, err := CrossValidate(tb.x, tb.y, c.pen, &CVOptions{PathOptions: po, FoldID: ids})
+		po := fit.PathOptions{Options: fit.Options{Family: c.fam, Settings: set, Standardize: c.std}, NLambda: 15}
+		want, err := CrossValidate(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, c.pen, &fit.CVOptions{PathOptions: po, FoldID: ids})
 		require.NoError(t, err)
 		src := &tableSource{tb: tb}
 		sc := glmscan.NewRowScanner(src, c.fam, 8, k, func(i uint64) int { return ids[i] }, 1)
-		po.Weights, po.Offset = nil, nil
 		po.Settings.Tol = 1e-6 // the certificate
-		got, err := FitRounds(sc, 8, c.pen, &RoundsOptions{CVOptions: CVOptions{PathOptions: po}, CV: true, SampleSize: c.sample})
+		got, err := FitRounds(sc, 8, c.pen, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: po}, CV: true, SampleSize: c.sample})
 		require.NoError(t, err)
 		name := c.fam.Name()
 		t.Logf("%s %v: %d scans, sample %d, %d λ, unconverged folds %d", name, c.pen, got.Scans, got.SampleRows, len(got.CV.Lambdas), got.CV.Unconverged)
@@ -89,8 +89,8 @@ func TestFitRoundsUncertified(t *testing.T) {
 	fam := datafit.Binomial{}
 	tb := own(fam, 3000, 6, 5)
 	sc := glmscan.NewRowScanner(&tableSource{tb: tb}, fam, 6, 3, func(i uint64) int { return int(i % 3) }, 1)
-	po := PathOptions{Options: Options{Family: fam, Settings: solver.Settings{Tol: 1e-12}}, NLambda: 8}
-	got, err := FitRounds(sc, 6, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: po}, CV: true, SampleSize: 200, MaxScans: 3})
+	po := fit.PathOptions{Options: fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-12}}, NLambda: 8}
+	got, err := FitRounds(sc, 6, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: po}, CV: true, SampleSize: 200, MaxScans: 3})
 	require.NoError(t, err)
 	require.Equal(t, 3, got.Scans)
 	bad := 0
@@ -109,12 +109,12 @@ func TestFitRoundsUncertified(t *testing.T) {
 func TestFitRoundsRefuses(t *testing.T) {
 	tb := withWeightsOffsets(own(datafit.Binomial{}, 200, 3, 5))
 	sc := glmscan.NewRowScanner(&tableSource{tb: tb}, datafit.Binomial{}, 3, 1, nil, 1)
-	_, err := FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}}}}})
+	_, err := FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}}}}})
 	require.ErrorIs(t, err, ErrRoundsUnfit)
-	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Gaussian{}}}}})
+	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Gaussian{}}}}})
 	require.ErrorContains(t, err, "binomial and Poisson")
-	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Binomial{}, Relax: true}}}})
+	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}, Relax: true}}}})
 	require.ErrorContains(t, err, "relax")
-	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: CVOptions{PathOptions: PathOptions{Options: Options{Family: datafit.Poisson{}}}, Measure: "auc"}})
+	_, err = FitRounds(sc, 3, penalty.L1{}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Poisson{}}}, Measure: "auc"}})
 	require.ErrorContains(t, err, "auc")
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/cardsparse/cardreg/glmscan"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -173,17 +174,17 @@ func (r *rounds) dualCorrection(md *roundModel, g, gs []float64) []float64 {
 func (r *rounds) result() (*Rounds, error) {
 	out := &Rounds{Scans: r.sc.Scans(), SampleRows: len(r.smp.Y)}
 	full := r.sets[0]
-	pth, err := runPath(r.fam, r.grid, r.gen, func(l float64) (*Model, error) {
+	pth, err := runPath(r.fam, r.grid, r.gen, func(l float64) (*fit.Model, error) {
 		return r.model(full.models[slices.IndexFunc(full.models, func(m *roundModel) bool { return m.lambda == l })]), nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	out.Path = pth
+	out.Path, pth.Passes = pth, out.Scans
 	if !r.o.CV {
 		return out, nil
 	}
-	cv := &CV{Measure: r.o.Measure, Lambdas: pth.Lambdas, Path: pth}
+	cv := &fit.CV{Measure: r.o.Measure, Lambdas: pth.Lambdas, Path: pth, Passes: out.Scans}
 	k := len(r.sets) - 1
 	errs := make([][]float64, k)
 	weights := make([]float64, k)
@@ -209,23 +210,27 @@ func (r *rounds) result() (*Rounds, error) {
 }
 
 // model is md's reported fit: its certified iterate, else its best.
-func (r *rounds) model(md *roundModel) *Model {
+func (r *rounds) model(md *roundModel) *fit.Model {
 	it, s := md.best, md.set
 	theta := mat.NewDense(r.p, 1, slices.Clone(it.beta))
-	m := &Model{Family: r.fam, Penalty: r.pen, Lambda: md.lambda, Coef: make([]float64, r.p),
-		Intercept: it.b0, PenalizedDeviance: math.NaN(), Penalized: make([]int, r.p), Deviance: it.dev, NullDeviance: s.nullDev,
+	coef := make([]float64, r.p)
+	m := &fit.Model{Family: r.fam, Penalty: r.pen, Lambda: md.lambda,
+		Intercept: []float64{it.b0}, PenalizedDeviance: math.NaN(), Penalized: fit.AllOf(r.p), Deviance: it.dev, NullDeviance: s.nullDev,
 		Objective: it.obj, Gap: it.gap, Iterations: md.steps, Converged: md.done,
-		Status: solver.IterationLimit, N: s.n, solution: theta, fitted: theta}
+		Status: solver.IterationLimit, N: s.n}
+	eng := fit.EngineOf(m)
+	eng.Solution, eng.Fitted = theta, theta
 	if md.done {
 		m.Status = solver.GapConverged
 	}
-	for j := range m.Coef {
-		m.Penalized[j] = j
-		m.Coef[j] = it.beta[j] / s.sd[j]
+	for j := range coef {
+		coef[j] = it.beta[j] / s.sd[j]
 	}
+	m.Coef = mat.NewDense(r.p, 1, coef)
 	if s.nullDev > 0 {
 		m.DevRatio = 1 - it.dev/s.nullDev
-		m.penDevRatio = m.DevRatio
+		eng.PathRatio = m.DevRatio
 	}
+	gaussianR2(m)
 	return m
 }

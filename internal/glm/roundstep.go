@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/cardsparse/cardreg/glmscan"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -117,7 +118,7 @@ func (r *rounds) startOnSample(s *trainSet, grid []float64, x *mat.Dense, y, w, 
 	}
 	set := r.o.Settings
 	set.Tol = r.tol / 10
-	pb, err := newProblem(x, y, &Options{Family: r.fam, Weights: w, Offset: o, Settings: set})
+	pb, err := newProblem(&Rows{X: x, Y: y, Weights: w, Offset: o}, &fit.Options{Family: r.fam, Settings: set})
 	if err != nil {
 		return
 	}
@@ -127,8 +128,8 @@ func (r *rounds) startOnSample(s *trainSet, grid []float64, x *mat.Dense, y, w, 
 		return
 	}
 	for k, md := range s.models {
-		fit := pth.Models[min(k, len(pth.Models)-1)]
-		md.b0, md.beta = fit.Intercept, slices.Clone(fit.Coef)
+		m := pth.Models[min(k, len(pth.Models)-1)]
+		md.b0, md.beta = m.Intercept[0], mat.Col(nil, 0, m.Coef)
 	}
 }
 

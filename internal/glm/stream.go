@@ -8,6 +8,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -17,14 +18,6 @@ import (
 // RowSource gives a data set's rows, one pass at a time (see
 // data.RowSource).
 type RowSource = data.RowSource
-
-// StreamResult is a fit from a RowSource with the number of passes it
-// took.
-type StreamResult struct {
-	*Model
-	// Passes counts the passes over the rows.
-	Passes int
-}
 
 // FitSource fits the model at one λ from a RowSource of p predictors in
 // O(p²) memory, by proximal Newton with two passes per outer iteration:
@@ -39,9 +32,9 @@ type StreamResult struct {
 // column scales); Unpenalized is not (an error).
 // Tolerances below about 1e-8 may not be reached: the Newton steps can
 // stall at a relative gap near 1e-9 (reported as not converged).
-func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *Options) (*StreamResult, error) {
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("glm: λ must be finite and ≥ 0, got %v", lambda)
+func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("glm: %w", err)
 	}
 	s, null, err := newStream(src, p, pen, opts)
 	if err != nil {
@@ -56,15 +49,8 @@ func FitSource(src RowSource, p int, pen penalty.Penalty, lambda float64, opts *
 	if err != nil {
 		return nil, err
 	}
-	return &StreamResult{Model: m, Passes: s.passes}, nil
-}
-
-// StreamPath is a path fitted from a RowSource with the number of passes
-// it took.
-type StreamPath struct {
-	*Path
-	// Passes counts the passes over the rows.
-	Passes int
+	m.Passes = s.passes
+	return m, nil
 }
 
 // FitPathSource fits a path like FitPath from a RowSource of p predictors
@@ -73,8 +59,8 @@ type StreamPath struct {
 // rows, a few for the intercept-only model, one for λ_max when the grid is
 // generated, then per λ two per Newton step (typically 2–5 steps from a
 // warm start) and one for the deviance of the fit.
-func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions) (*StreamPath, error) {
-	var po PathOptions
+func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
@@ -87,7 +73,7 @@ func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions)
 		return nil, err
 	}
 	warm := null
-	pth, err := runPath(s.fam, grid, generated, func(lambda float64) (*Model, error) {
+	pth, err := runPath(s.fam, grid, generated, func(lambda float64) (*fit.Model, error) {
 		s.lambda = lambda
 		pt, res, err := s.solve(warm)
 		if err != nil {
@@ -99,21 +85,22 @@ func FitPathSource(src RowSource, p int, pen penalty.Penalty, opts *PathOptions)
 	if err != nil {
 		return nil, err
 	}
-	return &StreamPath{Path: pth, Passes: s.passes}, nil
+	pth.Passes = s.passes
+	return pth, nil
 }
 
 // newStream validates the options, checks the rows and fits the
 // intercept-only model, which it returns.
-func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*streamFit, point, error) {
-	var o Options
+func newStream(src RowSource, p int, pen penalty.Penalty, opts *fit.Options) (*streamFit, point, error) {
+	var o fit.Options
 	if opts != nil {
 		o = *opts
 	}
 	if o.Family == nil {
 		o.Family = datafit.Gaussian{}
 	}
-	if len(o.Unpenalized) > 0 || o.Weights != nil || o.Offset != nil {
-		return nil, point{}, errors.New("glm: a streamed fit takes weights and offsets from its source and does not support unpenalised predictors")
+	if len(o.Unpenalized) > 0 {
+		return nil, point{}, errors.New("glm: a streamed fit does not support unpenalised predictors")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, point{}, err
@@ -139,7 +126,7 @@ func newStream(src RowSource, p int, pen penalty.Penalty, opts *Options) (*strea
 
 // grid returns the user's grid, or FitPath's generated one from λ_max, the
 // dual norm of the gradient at the intercept-only model (one pass).
-func (s *streamFit) grid(null point, po *PathOptions) ([]float64, bool, error) {
+func (s *streamFit) grid(null point, po *fit.PathOptions) ([]float64, bool, error) {
 	if po.Lambdas != nil {
 		return checkGrid(po.Lambdas)
 	}
@@ -533,7 +520,7 @@ func (s *streamFit) Step(t float64) { s.b0 += t * (s.nextB0 - s.b0) }
 func (s *streamFit) FreeOptimal() bool { return s.st.interceptOK(s.intercept) }
 
 // model is the fitted model at pt, certified by res.
-func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
+func (s *streamFit) model(pt point, res *solver.Result) (*fit.Model, error) {
 	dev, _, _, err := s.interceptPass(pt)
 	if err != nil {
 		return nil, err
@@ -544,15 +531,16 @@ func (s *streamFit) model(pt point, res *solver.Result) (*Model, error) {
 	for j, sd := range s.sd {
 		coef[j] /= sd
 	}
-	m := &Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: coef, Intercept: pt.b0 - s.oShift, PenalizedDeviance: math.NaN(),
+	m := &fit.Model{Family: s.fam, Penalty: s.pen, Lambda: s.lambda, Coef: mat.NewDense(s.p, 1, coef), Intercept: []float64{pt.b0 - s.oShift}, PenalizedDeviance: math.NaN(),
 		Deviance: dev, NullDeviance: s.null, Objective: dev + s.lambda*s.pen.Value(beta), Gap: res.Gap,
 		Iterations: res.Iterations, Converged: res.Converged, Status: res.Status, RoundingLambda: res.RoundingLambda, N: s.n,
-		solution: beta, fitted: beta}
-	for j := range s.p {
-		m.Penalized = append(m.Penalized, j)
-	}
+		Penalized: fit.AllOf(s.p)}
+	eng := fit.EngineOf(m)
+	eng.Solution, eng.Fitted = beta, beta
 	if s.null > 0 {
 		m.DevRatio = 1 - dev/s.null
+		eng.PathRatio = m.DevRatio
 	}
+	gaussianR2(m)
 	return m, nil
 }

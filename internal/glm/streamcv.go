@@ -7,17 +7,10 @@ import (
 
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/suffstat"
 )
-
-// StreamCV is a cross-validation fitted from a RowSource with the number
-// of passes it took.
-type StreamCV struct {
-	*CV
-	// Passes counts the passes over the rows.
-	Passes int
-}
 
 // CrossValidateSource runs CrossValidate's K-fold cross-validation from a
 // RowSource of p predictors in O(p²) memory: the full path from the
@@ -29,8 +22,8 @@ type StreamCV struct {
 // and estimator.Folds deal them. The measures are CrossValidate's but "auc", which needs the
 // held-out predictions together. Passes: about K + 1 streamed paths and
 // one.
-func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOptions) (*StreamCV, error) {
-	var co CVOptions
+func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -61,9 +54,9 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	if err := deal.check(n); err != nil {
 		return nil, err
 	}
-	cv := &CV{Measure: co.Measure, Lambdas: full.Lambdas, Path: full.Path}
+	cv := &fit.CV{Measure: co.Measure, Lambdas: full.Lambdas, Path: full}
 	sizes := deal.sizes(n)
-	paths := make([]*Path, k)
+	paths := make([]*fit.Path, k)
 	for f := range k {
 		train := &foldSource{src: counted, folds: deal, skip: f}
 		po := co.PathOptions
@@ -72,8 +65,8 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 		if err != nil {
 			return nil, foldFailure(counted, fam, deal, f, err)
 		}
-		cv.Unconverged += unconverged(sp.Path, len(cv.Lambdas))
-		paths[f] = sp.Path
+		cv.Unconverged += unconverged(sp, len(cv.Lambdas))
+		paths[f] = sp
 	}
 	errs, weights, err := scoreSource(counted, paths, len(cv.Lambdas), deal, co.Measure)
 	if err != nil {
@@ -82,7 +75,8 @@ func CrossValidateSource(src RowSource, p int, pen penalty.Penalty, opts *CVOpti
 	c := cvcurve.Summarise(errs, weights, false)
 	cv.Mean, cv.SE, cv.IndexMin, cv.IndexSE = c.Mean, c.SE, c.IndexMin, c.IndexSE
 	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[c.IndexMin], cv.Lambdas[c.IndexSE]
-	return &StreamCV{CV: cv, Passes: counted.passes}, nil
+	cv.Passes = counted.passes
+	return cv, nil
 }
 
 // foldFailure returns the error of fold f (0-based, of k) whose fit
@@ -131,7 +125,7 @@ type dealer struct {
 }
 
 // newDealer returns the dealer of co's folds.
-func newDealer(co *CVOptions) (*dealer, error) {
+func newDealer(co *fit.CVOptions) (*dealer, error) {
 	if co.FoldID != nil {
 		k, err := cvcurve.CheckIDs(co.FoldID, len(co.FoldID))
 		if err != nil {
@@ -186,7 +180,7 @@ func (d *dealer) sizes(n int) []int {
 // scoreSource is the scoring pass: every row's measure under each of the
 // nl λ's fit of its own fold (the last fit where a fold's path stopped
 // short, as CrossValidate scores it), summed per fold with the weights.
-func scoreSource(src RowSource, paths []*Path, nl int, rf *dealer, measure string) ([][]float64, []float64, error) {
+func scoreSource(src RowSource, paths []*fit.Path, nl int, rf *dealer, measure string) ([][]float64, []float64, error) {
 	k := len(paths)
 	sums := make([][]float64, k)
 	weights := make([]float64, k)
@@ -205,9 +199,10 @@ func scoreSource(src RowSource, paths []*Path, nl int, rf *dealer, measure strin
 		y1[0], w1[0] = y, w
 		for l := range sums[f] {
 			m := paths[f].Models[min(l, len(paths[f].Models)-1)]
-			eta1[0] = o + m.Intercept
+			eta1[0] = o + m.Intercept[0]
+			coef := m.Coef.RawMatrix().Data // one column: stride 1
 			for j, v := range x {
-				eta1[0] += m.Coef[j] * v
+				eta1[0] += coef[j] * v
 			}
 			sums[f][l] += w * score(measure, m.Family, y1, eta1, w1, 0)
 		}

@@ -3,6 +3,7 @@ package lsfit
 import (
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -37,7 +38,7 @@ func BenchmarkFitCardinalityOneLambda(b *testing.B) {
 	card := penalty.Cardinality{Nu: 1}
 	lmax, _ := solver.LambdaMax(pr.loss, card)
 	lam := 0.05 * pr.fusionLambda(card, lmax)
-	opts := &Options{Settings: solver.Settings{Tol: 1e-6}}
+	opts := &fit.Options{Settings: solver.Settings{Tol: 1e-6}}
 	b.StartTimer()
 	for i := 0; i < b.N; i++ {
 		m, err := Fit(d, y, card, lam, opts)
@@ -71,7 +72,7 @@ func BenchmarkCardinalityWidePath(b *testing.B) {
 	x, y, _ := simulate(2, 200, 4000, 1, 1)
 	d := solver.DenseDesign{X: x}
 	labels := cyclic(4000, 4)
-	opts := &PathOptions{NLambda: 20, Options: Options{Settings: solver.Settings{Tol: 1e-6}}}
+	opts := &fit.PathOptions{NLambda: 20, Options: fit.Options{Settings: solver.Settings{Tol: 1e-6}}}
 	for _, c := range []struct {
 		name string
 		pen  penalty.Penalty

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -22,12 +23,12 @@ func TestCVSummariseRules(t *testing.T) {
 		{10, 5.3, 6.0, 4, 7},
 		{10, 5.8, 5.0, 5, 7},
 	}
-	cv := &CV{Lambdas: []float64{5, 4, 3, 2, 1}}
-	cv.summarise(errs, []float64{1, 1, 1, 1})
-	require.InDeltaSlice(t, []float64{10, 5.8, 5.5, 5, 7}, cv.MeanError, 1e-12)
+	cv := &fit.CV{Lambdas: []float64{5, 4, 3, 2, 1}}
+	curve(cv, errs, []float64{1, 1, 1, 1})
+	require.InDeltaSlice(t, []float64{10, 5.8, 5.5, 5, 7}, cv.Mean, 1e-12)
 	// Index 3: deviations 0, 1, −1, 0 → sample sd √(2/3), SE √(2/3)/2.
 	se3 := math.Sqrt(2.0/3) / 2
-	require.InDelta(t, se3, cv.StdError[3], 1e-12)
+	require.InDelta(t, se3, cv.SE[3], 1e-12)
 	require.Equal(t, 3, cv.IndexMin)
 	require.Equal(t, 2.0, cv.LambdaMin)
 	// bound = 5 + 0.408 = 5.408: index 2 (5.5) is outside, index 1 (5.8) too,
@@ -38,32 +39,32 @@ func TestCVSummariseRules(t *testing.T) {
 	// the largest λ (index 1) must be chosen, index 0 (10) is outside even
 	// without the 1/√K.
 	errs[0][3], errs[2][3], errs[3][3] = 3, 7, 4 // mean 5, deviations −2, 1, 2, −1
-	cv.summarise(errs, []float64{1, 1, 1, 1})
+	curve(cv, errs, []float64{1, 1, 1, 1})
 	var ss float64
 	for _, d := range []float64{-2, 1, 2, -1} {
 		ss += d * d
 	}
 	se := math.Sqrt(ss/3) / 2
-	require.InDelta(t, se, cv.StdError[3], 1e-12)
-	require.Less(t, cv.MeanError[1], 5+se)
+	require.InDelta(t, se, cv.SE[3], 1e-12)
+	require.Less(t, cv.Mean[1], 5+se)
 	require.Equal(t, 1, cv.IndexSE, "λ_1se is the largest λ within one SE")
 	require.Equal(t, 4.0, cv.LambdaSE)
 
 	// Ties at the minimum go to the larger λ (glmnet: max λ with cvm ≤ min).
 	cv.Lambdas = cv.Lambdas[:3]
-	cv.summarise([][]float64{{3, 2, 2}, {3, 2, 2}}, []float64{1, 1})
+	curve(cv, [][]float64{{3, 2, 2}, {3, 2, 2}}, []float64{1, 1})
 	require.Equal(t, 1, cv.IndexMin)
 }
 
 // Folds of unequal size weigh by their size, as in cv.glmnet: cvm is the
 // weighted mean, cvsd = √(weighted mean of squared deviations / (K − 1)).
 func TestCVSummariseWeighted(t *testing.T) {
-	cv := &CV{Lambdas: []float64{1}}
-	cv.summarise([][]float64{{1}, {4}, {7}}, []float64{1, 2, 3})
+	cv := &fit.CV{Lambdas: []float64{1}}
+	curve(cv, [][]float64{{1}, {4}, {7}}, []float64{1, 2, 3})
 	mean := (1*1 + 2*4 + 3*7) / 6.0
-	require.InDelta(t, mean, cv.MeanError[0], 1e-12)
+	require.InDelta(t, mean, cv.Mean[0], 1e-12)
 	v := (1*(1-mean)*(1-mean) + 2*(4-mean)*(4-mean) + 3*(7-mean)*(7-mean)) / 6
-	require.InDelta(t, math.Sqrt(v/2), cv.StdError[0], 1e-12)
+	require.InDelta(t, math.Sqrt(v/2), cv.SE[0], 1e-12)
 }
 
 func TestFoldsDependOnSeedAndAreBalanced(t *testing.T) {
@@ -89,12 +90,12 @@ func TestCVErrorAveragedOverResponses(t *testing.T) {
 	yy := mat.NewDense(60, 2, nil)
 	yy.SetCol(0, mat.Col(nil, 0, y))
 	yy.SetCol(1, mat.Col(nil, 0, y))
-	opts := &CVOptions{PathOptions: PathOptions{NLambda: 4, Options: Options{Settings: solver.Settings{Tol: 1e-12}}}, Folds: 3, Seed: 1}
+	opts := &fit.CVOptions{PathOptions: fit.PathOptions{NLambda: 4, Options: fit.Options{Settings: solver.Settings{Tol: 1e-12}}}, Folds: 3, Seed: 1}
 	one, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.L1{}, opts)
 	require.NoError(t, err)
 	two, err := CrossValidate(solver.DenseDesign{X: x}, yy, penalty.L1{}, opts)
 	require.NoError(t, err)
-	require.InDeltaSlice(t, one.MeanError, two.MeanError, 1e-8)
+	require.InDeltaSlice(t, one.Mean, two.Mean, 1e-8)
 }
 
 // With Standardize and an intercept, the intercept is ȳ − x̄ᵀβ on the data
@@ -106,10 +107,10 @@ func TestStandardizeIntercept(t *testing.T) {
 			x.Set(i, j, 5+x.At(i, j)*float64(j+1)*3)
 		}
 	}
-	m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 20, &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}})
+	m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 20, &fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}})
 	require.NoError(t, err)
 	require.InDelta(t, 0, mat.Sum(m.Residuals)/80, 1e-9)
-	pred := m.Predict(solver.DenseDesign{X: x})
+	pred := predict(m, solver.DenseDesign{X: x})
 	pred.Add(pred, m.Residuals)
 	require.True(t, mat.EqualApprox(pred, y, 1e-9))
 }
@@ -144,7 +145,7 @@ func TestRidgeCertificateBoundsSuboptimality(t *testing.T) {
 		for _, lam := range []float64{7.5, 1e4} { // λ ≫ λ_max(XᵀX) makes B = 0 nearly optimal
 			m, ok := pr.ridge(lam)
 			require.True(t, ok)
-			optObj, _ := pr.ridgeCertificate(m.fitted, lam)
+			optObj, _ := pr.ridgeCertificate(fit.EngineOf(m).Fitted, lam)
 			obj0, gap0 := pr.ridgeCertificate(mat.NewDense(dims[1], 1, nil), lam)
 			require.GreaterOrEqual(t, gap0*obj0, obj0-optObj-1e-9*obj0, "n,p=%v λ=%v", dims, lam)
 		}
@@ -167,7 +168,7 @@ func TestStructuredDesignStandardizeMatchesDense(t *testing.T) {
 			x.Set(i, j, 4+x.At(i, j)*float64(j+1))
 		}
 	}
-	opts := &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}}
+	opts := &fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}}
 	dense, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 40, opts)
 	require.NoError(t, err)
 	other, err := Fit(gramOnly{solver.DenseDesign{X: x}}, y, penalty.L1{}, 40, opts)
@@ -229,7 +230,7 @@ func TestCVWithStatefulMethod(t *testing.T) {
 	gen, err := penalty.NewGeneral(penalty.AllPairs(4), 4, 1)
 	require.NoError(t, err)
 	grid := []float64{40, 10, 2}
-	base := CVOptions{PathOptions: PathOptions{Lambdas: grid}, Folds: 3, Seed: 2}
+	base := fit.CVOptions{PathOptions: fit.PathOptions{Lambdas: grid}, Folds: 3, Seed: 2}
 	admm := base
 	admm.Method = &solver.ADMM{}
 	admm.Settings = solver.Settings{Tol: 1e-10, MaxIter: 200000}
@@ -239,20 +240,20 @@ func TestCVWithStatefulMethod(t *testing.T) {
 	fista.Settings = solver.Settings{Tol: 1e-12}
 	b, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1}, &fista)
 	require.NoError(t, err)
-	require.InDeltaSlice(t, b.MeanError, a.MeanError, 1e-6)
+	require.InDeltaSlice(t, b.Mean, a.Mean, 1e-6)
 }
 
 // TestCVCountsUnconvergedFolds: fold fits that hit the iteration cap are
 // counted, not hidden.
 func TestCVCountsUnconvergedFolds(t *testing.T) {
 	x, y, _ := simulate(48, 80, 30, 1, 1)
-	opts := &CVOptions{PathOptions: PathOptions{NLambda: 4, Options: Options{
+	opts := &fit.CVOptions{PathOptions: fit.PathOptions{NLambda: 4, Options: fit.Options{
 		Method: &solver.FISTA{NoPolish: true}, Settings: solver.Settings{MaxIter: 2, Tol: 1e-14}}}, Folds: 3, Seed: 1}
 	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
 	require.NoError(t, err)
 	require.Positive(t, cv.Unconverged)
 	require.LessOrEqual(t, cv.Unconverged, 3*4)
-	ok, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 4}, Folds: 3, Seed: 1})
+	ok, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &fit.CVOptions{PathOptions: fit.PathOptions{NLambda: 4}, Folds: 3, Seed: 1})
 	require.NoError(t, err)
 	require.Zero(t, ok.Unconverged)
 }
@@ -270,7 +271,7 @@ func TestProgressCounts(t *testing.T) {
 		calls++
 		last, total = done, tot
 	}
-	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{Lambdas: []float64{7, 6, 5, 4, 3, 2, 1}, Progress: report})
+	_, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &fit.PathOptions{Lambdas: []float64{7, 6, 5, 4, 3, 2, 1}, Options: fit.Options{Progress: report}})
 	require.NoError(t, err)
 	require.Equal(t, 1+7, calls)
 	require.Equal(t, 0, first)
@@ -278,7 +279,7 @@ func TestProgressCounts(t *testing.T) {
 	require.Equal(t, 7, total)
 	// A generated path that glmnet's rules end early reports its end.
 	calls = 0
-	p, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &PathOptions{NLambda: 50, Progress: report})
+	p, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{}, &fit.PathOptions{NLambda: 50, Options: fit.Options{Progress: report}})
 	require.NoError(t, err)
 	m := len(p.Lambdas)
 	require.Less(t, m, 50, p.Note)
@@ -287,7 +288,7 @@ func TestProgressCounts(t *testing.T) {
 	require.Equal(t, m, last)
 	require.Equal(t, m, total)
 	calls = 0
-	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &CVOptions{PathOptions: PathOptions{NLambda: 6, Progress: report}, Folds: 3, Seed: 1})
+	cv, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, &fit.CVOptions{PathOptions: fit.PathOptions{NLambda: 6, Options: fit.Options{Progress: report}}, Folds: 3, Seed: 1})
 	require.NoError(t, err)
 	m = len(cv.Lambdas)
 	require.Equal(t, 1+4*m, calls)

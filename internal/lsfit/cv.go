@@ -3,9 +3,9 @@ package lsfit
 import (
 	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -15,57 +15,14 @@ import (
 // a subset of its rows (cross-validation needs it).
 type RowSelector = solver.RowSelector
 
-// CVOptions configure K-fold cross-validation.
-type CVOptions struct {
-	PathOptions
-	// Folds is K. If zero, cvcurve.DefaultFolds.
-	Folds int
-	// Seed fixes the random assignment of rows to folds. The same seed gives
-	// the same folds and the same result.
-	Seed uint64
-	// FoldID, when not nil, gives each row's fold (0…K−1, every fold
-	// non-empty; glmnet's foldid less one), and Folds and Seed are not
-	// used.
-	FoldID []int
-}
-
-// CV is the result of K-fold cross-validation along a λ grid.
-type CV struct {
-	// Lambdas is the grid, computed on the full data and shared by the
-	// folds.
-	Lambdas []float64
-	// MeanError is the mean over folds of the held-out mean squared error
-	// (averaged over responses), and StdError its standard error
-	// sd/√K.
-	MeanError, StdError []float64
-	// IndexMin is the grid index of the smallest mean error, IndexSE of the
-	// largest λ whose mean error is within one standard error of it
-	// (glmnet's λ_1se rule).
-	IndexMin, IndexSE int
-	// LambdaMin and LambdaSE are the λ values at IndexMin and IndexSE.
-	LambdaMin, LambdaSE float64
-	// Path is the fit on all data along the grid.
-	Path *Path
-	// Folds holds each row's fold number (0…K−1).
-	Folds []int
-	// Unconverged counts the fold fits (fold × λ) that stopped at the
-	// iteration cap; their errors are still in the curve. The full-data
-	// path reports its own fits' convergence in Path.Models.
-	Unconverged int
-	// OutOfRange is non-nil when λ (Path.OutOfRange) or the mean errors
-	// are beyond float64 on the data's scale; the selection of IndexMin
-	// and IndexSE, made on rescaled data, is right.
-	OutOfRange error
-}
-
 // CrossValidate runs K-fold cross-validation of the penalised fit along a λ
 // grid (computed once on all data, as glmnet does: the full-data path's,
 // ended early by glmnet's rules on a generated grid), fitting the folds
 // concurrently (one at a time when Options.Method is set, since a method
 // may keep state), and returns the error curve with λ_min and λ_1se
 // together with the full-data path.
-func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
-	var co CVOptions
+func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -116,31 +73,13 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	progress.resize((k + 1) * len(grid))
 	errs := make([][]float64, k)
 	unconv := make([]int, k)
-	fail := make([]error, k)
-	var wg sync.WaitGroup
-	// The default methods keep no state; a caller's Method may (ADMM caches
-	// its factor), so folds share it only one at a time.
-	workers := 2
-	if co.Method != nil {
-		workers = 1
+	if _, err := fit.RunFolds(k, co.Method, func(f int) (err error) {
+		errs[f], unconv[f], err = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
+		return err
+	}); err != nil {
+		return nil, err
 	}
-	sem := make(chan struct{}, workers)
-	for f := 0; f < k; f++ {
-		wg.Add(1)
-		go func(f int) {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			errs[f], unconv[f], fail[f] = foldErrors(x, full.y, pen, &co.Options, grid, folds, f, progress)
-		}(f)
-	}
-	wg.Wait()
-	for _, e := range fail {
-		if e != nil {
-			return nil, e
-		}
-	}
-	cv := &CV{Lambdas: grid, Folds: folds, Path: path}
+	cv := &fit.CV{Measure: co.Measure, Lambdas: grid, Folds: folds, Path: path.Path}
 	for _, u := range unconv {
 		cv.Unconverged += u
 	}
@@ -148,8 +87,8 @@ func CrossValidate(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *CVO
 	for _, f := range folds {
 		sizes[f]++
 	}
-	cv.summarise(errs, sizes)
-	if err := sc.cv(cv); err != nil {
+	curve(cv, errs, sizes)
+	if err := sc.cv(cv, path); err != nil {
 		return nil, err
 	}
 	return cv, nil
@@ -166,23 +105,9 @@ func checkFoldID(id []int, n int) (int, error) {
 
 func assignFolds(n, k int, seed uint64) []int { return cvcurve.Assign(n, k, seed) }
 
-// foldGrid is the grid a fold's training rows are fitted on: λ·share, the
-// share of the weight (rows) they hold. The objective sums over rows, so
-// the same λ on fewer rows would penalise each row harder than the final
-// fit does (1.25× for 5 folds); scaled, every fold solves the problem
-// glmnet's fold does at the same λ_glmnet = λ/(2n), and cardreg's curve,
-// λ_min and λ_1se are cv.glmnet's.
-func foldGrid(grid []float64, share float64) []float64 {
-	out := make([]float64, len(grid))
-	for i, l := range grid {
-		out[i] = l * share
-	}
-	return out
-}
-
-// foldErrors fits the path without fold f (at foldGrid) and returns the
+// foldErrors fits the path without fold f (at fit.FoldGrid) and returns the
 // held-out MSE at each λ and the number of fits that did not converge.
-func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Options, grid []float64, folds []int, f int, progress *counter) ([]float64, int, error) {
+func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *fit.Options, grid []float64, folds []int, f int, progress *counter) ([]float64, int, error) {
 	var train, test []int
 	for i, g := range folds {
 		if g == f {
@@ -201,7 +126,7 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Option
 		return nil, 0, err
 	}
 	pr.progress = progress
-	path, err := pr.runPath(pen, &Path{Lambdas: foldGrid(grid, float64(len(train))/float64(len(folds)))})
+	path, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: fit.FoldGrid(grid, float64(len(train))/float64(len(folds)))}})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -213,7 +138,7 @@ func foldErrors(x solver.Design, y *mat.Dense, pen penalty.Penalty, opts *Option
 			unconverged++
 		}
 		var d mat.Dense
-		d.Sub(yTest, m.Predict(xTest))
+		d.Sub(yTest, predict(m, xTest))
 		r, c := d.Dims()
 		out[k] = sq(&d) / float64(r*c)
 	}
@@ -239,12 +164,12 @@ func rowsOf(m *mat.Dense, rows []int) *mat.Dense {
 	return out
 }
 
-// summarise computes the curve as cv.glmnet does (package cvcurve): the
+// curve computes the curve as cv.glmnet does (package cvcurve): the
 // mean of the folds' errors weighted by their weights w (rows, or Σw), its
 // standard error, λ_min and λ_1se.
-func (cv *CV) summarise(errs [][]float64, w []float64) {
+func curve(cv *fit.CV, errs [][]float64, w []float64) {
 	c := cvcurve.Summarise(errs, w, false)
-	cv.MeanError, cv.StdError = c.Mean, c.SE
+	cv.Mean, cv.SE = c.Mean, c.SE
 	cv.IndexMin, cv.LambdaMin = c.IndexMin, cv.Lambdas[c.IndexMin]
 	cv.IndexSE, cv.LambdaSE = c.IndexSE, cv.Lambdas[c.IndexSE]
 }

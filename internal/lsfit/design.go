@@ -160,12 +160,12 @@ const constancyRatio = 1e-12
 // NegligibleSpread reports whether a column with standard deviation sd and
 // magnitude size (its largest absolute value, or root mean square) is
 // constant as far as float64 can tell: sd at most 1e-12 of size. It is the
-// one rule of constancy (IsConstant, Options.Standardize, and statistics
+// one rule of constancy (IsConstant, fit.Options.Standardize, and statistics
 // that no longer have the rows).
 func NegligibleSpread(sd, size float64) bool { return !(sd > constancyRatio*size) }
 
 // IsConstant reports whether a column is constant relative to its own
-// scale (the rule Options.Standardize uses: a spread below 1e-12 of its
+// scale (the rule fit.Options.Standardize uses: a spread below 1e-12 of its
 // magnitude): a column × 1e-12 is not constant, a column of one value is,
 // whatever its magnitude.
 func IsConstant(col []float64) bool {

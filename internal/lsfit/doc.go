@@ -35,7 +35,7 @@
 // error is within one standard error of the minimum). A Model gives the
 // coefficients, intercept, clusters and distinct values per response, the
 // effective number of parameters, R², residuals, and the solver's
-// iterations, gap and convergence. Options.Relax refits every solution by
+// iterations, gap and convergence. fit.Options.Relax refits every solution by
 // least squares on its clusters (glmnet's relax = TRUE, γ = 0), which
 // removes the shrinkage of the common values; on simulated data with four
 // true values it lowers ‖β̂ − β*‖ by about 30 % (TestRecovery).
@@ -51,7 +51,7 @@
 // statistics alone (package suffstat: Σw, the weighted means and centred
 // co-moments of X and Y, per fold), with observation weights, in O((p+q)²)
 // memory whatever the number of rows; they give the fits on the rows
-// (Model.Residuals is then nil).
+// (fit.Model.Residuals is then nil).
 //
 // Data far from unit scale are fitted at unit scale: X and Y are multiplied
 // by exact powers of two and the results mapped back, so that products

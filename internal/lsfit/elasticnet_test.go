@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/glm"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -24,11 +25,11 @@ func TestElasticNetPathEqualsFamilyRoute(t *testing.T) {
 	for _, alpha := range []float64{0, 0.3, 0.8} {
 		pen := penalty.ElasticNet{Alpha: alpha}
 		set := solver.Settings{Tol: 1e-12}
-		ls, err := FitPath(solver.DenseDesign{X: x}, y, pen, &PathOptions{Options: Options{Settings: set}})
+		ls, err := FitPath(solver.DenseDesign{X: x}, y, pen, &fit.PathOptions{Options: fit.Options{Settings: set}})
 		require.NoError(t, err)
-		st, err := FitPathStats(momentsOf(x, y, allRows(200)), 1, pen, &PathOptions{Options: Options{Settings: set}})
+		st, err := FitPathStats(momentsOf(x, y, allRows(200)), 1, pen, &fit.PathOptions{Options: fit.Options{Settings: set}})
 		require.NoError(t, err)
-		fam, err := glm.FitPath(x, yv, pen, &glm.PathOptions{Options: glm.Options{Family: datafit.Gaussian{}, Settings: set}})
+		fam, err := glm.FitPath(&glm.Rows{X: x, Y: yv}, pen, &fit.PathOptions{Options: fit.Options{Family: datafit.Gaussian{}, Settings: set}})
 		require.NoError(t, err)
 		require.Len(t, ls.Lambdas, len(fam.Lambdas), "α %v: %s / %s", alpha, ls.Note, fam.Note)
 		require.Len(t, st.Lambdas, len(fam.Lambdas), "α %v statistics", alpha)
@@ -36,20 +37,20 @@ func TestElasticNetPathEqualsFamilyRoute(t *testing.T) {
 			require.InEpsilon(t, fam.Lambdas[k], ls.Lambdas[k], 1e-12)
 			require.True(t, m.Converged, "α %v λ %d: %v", alpha, k, m.Status)
 			ref := fam.Models[k]
-			scale := math.Abs(ref.Intercept)
-			for _, v := range ref.Coef {
+			scale := math.Abs(ref.Intercept[0])
+			for _, v := range ref.Coef.RawMatrix().Data {
 				scale = math.Max(scale, math.Abs(v))
 			}
-			for j, v := range ref.Coef {
+			for j, v := range mat.Col(nil, 0, ref.Coef) {
 				require.InDelta(t, v, m.Coef.At(j, 0), 1e-7*scale, "α %v λ %d coefficient %d", alpha, k, j)
 				require.InDelta(t, v, st.Models[k].Coef.At(j, 0), 1e-7*scale, "α %v λ %d statistics", alpha, k)
 			}
-			require.InDelta(t, ref.Intercept, m.Intercept[0], 1e-7*scale)
+			require.InDelta(t, ref.Intercept[0], m.Intercept[0], 1e-7*scale)
 		}
 	}
 	pen := penalty.ElasticNet{Alpha: 0.5}
 	lmax, _ := solver.LambdaMax(solver.NewLeastSquares(solver.DenseDesign{X: x}, y), pen)
-	m, err := Fit(solver.DenseDesign{X: x}, y, pen, 0.7*lmax, &Options{Relax: true})
+	m, err := Fit(solver.DenseDesign{X: x}, y, pen, 0.7*lmax, &fit.Options{Relax: true})
 	require.NoError(t, err)
 	require.True(t, m.Relaxed)
 	var support []int

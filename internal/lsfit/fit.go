@@ -6,109 +6,13 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 )
-
-// Options configure a fit. The zero value fits an unpenalised intercept,
-// does not standardise, and runs FISTA with the solver's default settings
-// (relative duality gap 1e-7).
-type Options struct {
-	// NoIntercept drops the intercept; otherwise X and Y are centred and the
-	// intercept is recovered from the means, unpenalised. A constant
-	// predictor is then zero after centring: the data say nothing about its
-	// coefficient, which the penalty alone sets (to the lasso's 0, or to
-	// where the pairwise terms pull it for the cardinality penalty).
-	NoIntercept bool
-	// Standardize scales each predictor to unit population standard
-	// deviation before fitting (glmnet's convention) and maps the
-	// coefficients back. It needs a dense design or a solver.Gramer. It is off by default because cardinality sparsity
-	// is about equal coefficients: on the raw scale equal coefficients mean
-	// equal per-unit effects, after scaling they mean equal per-sd effects.
-	Standardize bool
-	// Relax refits each penalised solution by unpenalised least squares on
-	// its structure: one free value per cluster of equal coefficients (per
-	// response), zeros of the lasso kept at zero. This is glmnet's
-	// relax = TRUE with γ = 0: the penalty chooses the clusters, least
-	// squares chooses their values, which removes the penalty's shrinkage
-	// of the common values. Cross-validation then scores the relaxed fits.
-	// It needs a piecewise-linear penalty (cardinality, grouped, lasso).
-	Relax bool
-	// Settings say when the solver stops.
-	Settings solver.Settings
-	// Method is the solver. If nil, solver.DefaultMethod's choice: the
-	// lasso uses coordinate descent, on the rows of a dense design for one
-	// λ, on XᵀX (formed once, shared by all λ) for paths and
-	// cross-validation and for fits from sufficient statistics; the
-	// cardinality and grouped penalties use FISTA with polishing in Gram
-	// form (n ≥ p and p ≤ 5000), else cluster coordinate descent
-	// (solver.ClusterCD) on the rows; other penalties use FISTA.
-	Method solver.Method
-}
-
-// Model is a fitted model Y ≈ X·Coef + 1·Interceptᵀ.
-type Model struct {
-	// Penalty and Lambda are what was fitted, on the objective
-	// ‖Y − XB − 1b₀ᵀ‖²_F + λ·h(B) (no 1/(2n); λ_glmnet = λ/(2n)).
-	Penalty penalty.Penalty
-	Lambda  float64
-	// Coef is the p×q coefficient matrix on the scale of the data.
-	Coef *mat.Dense
-	// Intercept holds one intercept per response (zeros without one).
-	Intercept []float64
-	// Objective is the objective at the solution, on the solver's scale
-	// (standardised predictors when Standardize is set). For a relaxed
-	// model, Objective, Gap and the convergence fields describe the
-	// penalised fit that chose the clusters.
-	Objective float64
-	// Gap is the relative duality gap certified at the solution (NaN when
-	// the penalty has no dual norm; ridge reports its closed form's gap).
-	Gap float64
-	// Iterations is the solver's iteration count (0 for closed forms).
-	Iterations int
-	// Converged reports whether the stopping criterion was met; Status
-	// says which, or that the iteration cap was reached.
-	Converged bool
-	Status    solver.Status
-	// N is the number of observations.
-	N int
-	// R2 holds the coefficient of determination of each response, and
-	// TSS its total sum of squares (about its mean with an intercept), on
-	// the data's scale: the null deviance of a gaussian fit, R² = 1 −
-	// RSS/TSS.
-	R2, TSS []float64
-	// Residuals is Y − fitted, n×q (nil for a fit from sufficient
-	// statistics, which has no rows, and for the models of a path or
-	// cross-validation fitted in Gram form, n ≥ p: one n×q matrix per λ
-	// would cost a pass over X and n·q values each; Predict gives them).
-	Residuals *mat.Dense
-	// Relaxed reports whether Coef is the least-squares refit on the
-	// penalised solution's clusters (Options.Relax); false also when the
-	// refit was asked for but its reduced system was singular, which
-	// RelaxNote then says (Converged is then false: the fit asked for has
-	// no unique answer; Coef holds the penalised fit's).
-	Relaxed   bool
-	RelaxNote string
-	// PenalizedRSS is, when Relaxed, the residual sum of squares ‖Y −
-	// XB − 1b₀ᵀ‖²_F of the penalised fit that chose the clusters (R2 and
-	// Residuals are the refit's); NaN otherwise.
-	PenalizedRSS float64
-
-	fitted   *mat.Dense // coefficients on the scale the penalty acts on
-	solution *mat.Dense // the penalised solver solution: the next warm start
-	mean, sd []float64
-	// pathR2 is the penalised fit's R² over all responses, 1 − ΣRSS/ΣTSS
-	// (Coef's unless relaxed): what a path's stopping rule reads, as
-	// glmnet's rules read the penalised path when it relaxes.
-	pathR2 float64
-}
-
-// Solution returns the penalised fit's coefficients (p×q) on the scale the
-// penalty acts on (standardised with Options.Standardize): Coef's before a
-// relaxed refit. The caller must not modify it.
-func (m *Model) Solution() *mat.Dense { return m.solution }
 
 // prepared holds the data of one fit in the form the solver sees.
 type prepared struct {
@@ -118,7 +22,7 @@ type prepared struct {
 	design   solver.Design // centred and scaled
 	mean, sd []float64     // of X (nil when not used)
 	ymean    []float64
-	opts     Options
+	opts     fit.Options
 	progress *counter // nil unless a path reports progress
 	nobs     int      // n, the number of observations
 	// tss holds each response's total sum of squares about its mean
@@ -160,7 +64,7 @@ func checkShapes(x solver.Design, y mat.Matrix) error {
 	return nil
 }
 
-func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
+func prepare(x solver.Design, y mat.Matrix, opts *fit.Options) (*prepared, error) {
 	return prepareLayout(x, y, opts, false)
 }
 
@@ -168,7 +72,7 @@ func prepare(x solver.Design, y mat.Matrix, opts *Options) (*prepared, error) {
 // straight into a solver.ColumnDesign (its columns as rows), the layout
 // coordinate descent sweeps, instead of a centred copy that the solver
 // would transpose again.
-func prepareLayout(x solver.Design, y mat.Matrix, opts *Options, columns bool) (*prepared, error) {
+func prepareLayout(x solver.Design, y mat.Matrix, opts *fit.Options, columns bool) (*prepared, error) {
 	// Fit, FitPath and CrossValidate checked the entries (checkInputs)
 	// before rescaling; the bound below checks them again, once.
 	if err := checkShapes(x, y); err != nil {
@@ -272,7 +176,7 @@ func finiteRow(row []float64, most float64) bool {
 // over B (p×q) and the intercept b₀, with h = pen acting on the columns of
 // B. Ridge is solved in closed form; every other penalty by the solver,
 // certified by its duality gap where the dual norm is known.
-func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
 	if err := checkInputs(x, y); err != nil {
 		return nil, err
 	}
@@ -289,8 +193,8 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 	if err != nil {
 		return nil, err
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("lsfit: %w", err)
 	}
 	m, err := pr.fit(pen, sc.lambda(lambda), nil, pr.method(pen, sc.lambda(lambda)))
 	if err != nil {
@@ -304,15 +208,15 @@ func Fit(x solver.Design, y mat.Matrix, pen penalty.Penalty, lambda float64, opt
 }
 
 // fit solves at λ from the warm start init (penalised scale, may be nil).
-func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, method solver.Method) (*Model, error) {
+func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, method solver.Method) (*fit.Model, error) {
 	if pen == nil {
 		return nil, errors.New("lsfit: nil penalty")
 	}
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
 	}
-	if lambda < 0 || math.IsNaN(lambda) || math.IsInf(lambda, 0) {
-		return nil, fmt.Errorf("lsfit: λ must be finite and non-negative, got %v", lambda)
+	if err := solver.CheckLambda(lambda); err != nil {
+		return nil, fmt.Errorf("lsfit: %w", err)
 	}
 	_, isRidge := pen.(penalty.Ridge)
 	if isRidge || lambda == 0 {
@@ -348,13 +252,18 @@ func (pr *prepared) fit(pen penalty.Penalty, lambda float64, init mat.Matrix, me
 		}
 	}
 	m := pr.model(pen, lambda, theta)
-	m.solution, m.Relaxed = res.Theta, relaxed
+	eng := fit.EngineOf(m)
+	eng.Solution, m.Relaxed = res.Theta, relaxed
 	m.Objective, m.Gap, m.Iterations = res.Objective, res.Gap, res.Iterations
 	m.Converged, m.Status = res.Converged, res.Status
 	switch {
 	case relaxed:
-		m.PenalizedRSS = pr.penalizedRSS(res.Theta)
-		m.pathR2 = 1 - m.PenalizedRSS/floats.Sum(pr.tss)
+		rss := pr.penalizedRSS(res.Theta)
+		m.Penalised = mat.DenseCopyOf(res.Theta)
+		if _, q := m.Coef.Dims(); q == 1 {
+			m.PenalizedDeviance = rss
+		}
+		eng.PathRatio = 1 - rss/floats.Sum(pr.tss)
 	case pr.opts.Relax && m.Converged:
 		m.Converged, m.RelaxNote = false, singularRefit
 	}
@@ -385,7 +294,7 @@ const singularRefit = "the least-squares refit on the clusters has no unique sol
 // zeroAbove returns the zero solution, certified, when λ ≥ λ_max =
 // h*(2XᵀY): B = 0 is then optimal (DESIGN §3), and the answer needs neither
 // XᵀX nor an iteration.
-func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*Model, bool) {
+func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*fit.Model, bool) {
 	var g mat.Dense
 	g.Scale(2, pr.loss.Cross())
 	lmax, ok := penalty.ZeroLambda(pen, &g)
@@ -452,7 +361,7 @@ func (pr *prepared) gramForm() bool { return pr.loss.Gram() != nil }
 
 // model maps solver coefficients back to the data's scale and fills the
 // summaries.
-func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense) *Model {
+func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense) *fit.Model {
 	n := pr.nobs
 	p, q := theta.Dims()
 	coef := mat.DenseCopyOf(theta)
@@ -473,10 +382,11 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 			icpt[j] = s
 		}
 	}
-	m := &Model{Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt, N: n, PenalizedRSS: math.NaN(),
-		fitted: theta, solution: theta, mean: pr.mean, sd: pr.sd}
-	m.TSS = slices.Clone(pr.tss)
-	defer m.poolR2()
+	m := &fit.Model{Family: datafit.Gaussian{}, Penalty: pen, Lambda: lambda, Coef: coef, Intercept: icpt,
+		Penalized: fit.AllOf(p), N: n, PenalizedDeviance: math.NaN()}
+	eng := fit.EngineOf(m)
+	eng.Fitted, eng.Solution, eng.TSS = theta, theta, slices.Clone(pr.tss)
+	defer summarise(m)
 	if pr.x == nil || pr.noResiduals {
 		m.R2 = pr.statsR2(theta)
 		return m
@@ -499,19 +409,35 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 	return m
 }
 
-// poolR2 sets pathR2 from R2 and TSS: 1 − Σ_j (1 − R²_j)·TSS_j / Σ_j TSS_j.
-func (m *Model) poolR2() {
+// summarise sets, once R2 is known, the penalised fit's pooled R² that a
+// path's stopping rules read, 1 − Σ_j (1 − R²_j)·TSS_j / Σ_j TSS_j, and
+// the deviances.
+func summarise(m *fit.Model) {
+	eng := fit.EngineOf(m)
 	var rss, tss float64
 	for j, r2 := range m.R2 {
-		rss += (1 - r2) * m.TSS[j]
-		tss += m.TSS[j]
+		rss += (1 - r2) * eng.TSS[j]
+		tss += eng.TSS[j]
 	}
-	m.pathR2 = 1 - rss/tss
+	eng.PathRatio = 1 - rss/tss
+	deviances(m)
 }
 
-// Predict returns X·Coef + 1·Interceptᵀ for a design with the model's p
+// deviances sets the deviances of a model of one response: the residual
+// and total sums of squares, whose ratio is R² (NaN for several responses,
+// whose R2 holds each's).
+func deviances(m *fit.Model) {
+	eng := fit.EngineOf(m)
+	m.Deviance, m.NullDeviance, m.DevRatio = math.NaN(), math.NaN(), math.NaN()
+	if len(m.R2) == 1 {
+		m.DevRatio = m.R2[0]
+		m.NullDeviance, m.Deviance = eng.TSS[0], (1-m.R2[0])*eng.TSS[0]
+	}
+}
+
+// predict returns X·Coef + 1·Interceptᵀ for a design with the model's p
 // columns. It panics if the column count differs.
-func (m *Model) Predict(x solver.Design) *mat.Dense {
+func predict(m *fit.Model, x solver.Design) *mat.Dense {
 	n, p := x.Dims()
 	if pp, _ := m.Coef.Dims(); pp != p {
 		panic(mat.ErrShape)
@@ -525,59 +451,4 @@ func (m *Model) Predict(x solver.Design) *mat.Dense {
 		}
 	}
 	return out
-}
-
-// Clusters returns, for response j, the groups of predictors that share one
-// coefficient value, ordered by decreasing value; each group lists predictor
-// indices in increasing order. With Standardize the values compared are the
-// standardised coefficients, the ones the penalty fuses.
-func (m *Model) Clusters(j int) [][]int {
-	p, _ := m.fitted.Dims()
-	idx := make([]int, p)
-	for i := range idx {
-		idx[i] = i
-	}
-	col := mat.Col(nil, j, m.fitted)
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case col[a] > col[b]:
-			return -1
-		case col[a] < col[b]:
-			return 1
-		}
-		return a - b
-	})
-	var out [][]int
-	for k := 0; k < p; {
-		e := k + 1
-		for e < p && col[idx[e]] == col[idx[k]] {
-			e++
-		}
-		out = append(out, slices.Clone(idx[k:e]))
-		k = e
-	}
-	return out
-}
-
-// DistinctValues returns the sorted (increasing) distinct coefficient
-// values of response j, on the scale the penalty acts on.
-func (m *Model) DistinctValues(j int) []float64 {
-	col := mat.Col(nil, j, m.fitted)
-	slices.Sort(col)
-	return slices.Compact(col)
-}
-
-// EffectiveParams returns the number of distinct nonzero coefficient values,
-// summed over responses: the number of free parameters the fit uses.
-func (m *Model) EffectiveParams() int {
-	_, q := m.Coef.Dims()
-	k := 0
-	for j := 0; j < q; j++ {
-		for _, v := range m.DistinctValues(j) {
-			if v != 0 {
-				k++
-			}
-		}
-	}
-	return k
 }

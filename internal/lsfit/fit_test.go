@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/reference"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -57,14 +58,14 @@ func centred(m *mat.Dense) *mat.Dense {
 func TestLassoWithInterceptMatchesCD(t *testing.T) {
 	x, y, _ := simulate(1, 120, 30, 1, 1)
 	for _, lam := range []float64{10, 100, 600} {
-		m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, lam, &Options{Settings: solver.Settings{Tol: 1e-12}})
+		m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, lam, &fit.Options{Settings: solver.Settings{Tol: 1e-12}})
 		require.NoError(t, err)
 		require.True(t, m.Converged)
 		want := reference.LassoCD(centred(x), mat.Col(nil, 0, centred(y)), lam, 1e-14)
 		require.InDeltaSlice(t, want, mat.Col(nil, 0, m.Coef), 1e-6)
 		// Intercept: ȳ − x̄ᵀβ, so the residuals have mean zero.
 		require.InDelta(t, 0, mat.Sum(m.Residuals)/120, 1e-9)
-		pred := m.Predict(solver.DenseDesign{X: x})
+		pred := predict(m, solver.DenseDesign{X: x})
 		pred.Add(pred, m.Residuals)
 		require.True(t, mat.EqualApprox(pred, y, 1e-9))
 	}
@@ -75,12 +76,12 @@ func TestCardinalityCertifiedAndMatchesADMM(t *testing.T) {
 	card := penalty.Cardinality{Nu: 0.8}
 	gen, err := penalty.NewGeneral(penalty.AllPairs(10), 10, 0.8)
 	require.NoError(t, err)
-	path, err := FitPath(solver.DenseDesign{X: x}, y, card, &PathOptions{NLambda: 5,
-		Options: Options{Settings: solver.Settings{Tol: 1e-10}}})
+	path, err := FitPath(solver.DenseDesign{X: x}, y, card, &fit.PathOptions{NLambda: 5,
+		Options: fit.Options{Settings: solver.Settings{Tol: 1e-10}}})
 	require.NoError(t, err)
 	for _, fast := range path.Models {
 		require.LessOrEqual(t, fast.Gap, 1e-8, "λ=%v", fast.Lambda)
-		slow, err := Fit(solver.DenseDesign{X: x}, y, gen, fast.Lambda, &Options{
+		slow, err := Fit(solver.DenseDesign{X: x}, y, gen, fast.Lambda, &fit.Options{
 			Method: &solver.ADMM{}, Settings: solver.Settings{Tol: 1e-11, MaxIter: 300000}})
 		require.NoError(t, err)
 		require.True(t, slow.Converged)
@@ -112,7 +113,7 @@ func TestRidgeClosedForm(t *testing.T) {
 func TestMultiResponseEqualsSingleFits(t *testing.T) {
 	x, y, _ := simulate(5, 70, 9, 3, 1)
 	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 1.2}, penalty.L1{}} {
-		opts := &Options{Settings: solver.Settings{Tol: 1e-12}}
+		opts := &fit.Options{Settings: solver.Settings{Tol: 1e-12}}
 		all, err := Fit(solver.DenseDesign{X: x}, y, pen, 40, opts)
 		require.NoError(t, err)
 		for j := 0; j < 3; j++ {
@@ -127,7 +128,7 @@ func TestMultiResponseEqualsSingleFits(t *testing.T) {
 func TestPathGridAndFusion(t *testing.T) {
 	x, y, _ := simulate(7, 200, 20, 1, 1)
 	d := solver.DenseDesign{X: x}
-	lasso, err := FitPath(d, y, penalty.L1{}, &PathOptions{NLambda: 20})
+	lasso, err := FitPath(d, y, penalty.L1{}, &fit.PathOptions{NLambda: 20})
 	require.NoError(t, err)
 	require.Len(t, lasso.Models, len(lasso.Lambdas))
 	require.Contains(t, lasso.Note, "of 20)", "the R² settles before the grid's end (glmnet's rule)")
@@ -140,12 +141,12 @@ func TestPathGridAndFusion(t *testing.T) {
 	}
 
 	card := penalty.Cardinality{Nu: 1}
-	cp, err := FitPath(d, y, card, &PathOptions{NLambda: 10})
+	cp, err := FitPath(d, y, card, &fit.PathOptions{NLambda: 10})
 	require.NoError(t, err)
 	require.Less(t, cp.LambdaFuse, cp.LambdaMax)
 	require.Equal(t, cp.LambdaFuse, cp.Lambdas[0])
 	require.Len(t, cp.Models[0].DistinctValues(0), 1, "fully fused at λ_fuse")
-	below, err := Fit(d, y, card, 0.98*cp.LambdaFuse, &Options{Settings: solver.Settings{Tol: 1e-10}})
+	below, err := Fit(d, y, card, 0.98*cp.LambdaFuse, &fit.Options{Settings: solver.Settings{Tol: 1e-10}})
 	require.NoError(t, err)
 	require.Greater(t, len(below.DistinctValues(0)), 1, "no longer fused just below λ_fuse")
 	for _, m := range cp.Models {
@@ -155,20 +156,20 @@ func TestPathGridAndFusion(t *testing.T) {
 
 func TestCVDeterministicAndRules(t *testing.T) {
 	x, y, _ := simulate(8, 150, 12, 1, 2)
-	opts := &CVOptions{PathOptions: PathOptions{NLambda: 15}, Folds: 4, Seed: 3}
+	opts := &fit.CVOptions{PathOptions: fit.PathOptions{NLambda: 15}, Folds: 4, Seed: 3}
 	a, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
 	require.NoError(t, err)
 	b, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{}, opts)
 	require.NoError(t, err)
-	require.Equal(t, a.MeanError, b.MeanError)
+	require.Equal(t, a.Mean, b.Mean)
 	require.GreaterOrEqual(t, a.LambdaSE, a.LambdaMin)
-	require.LessOrEqual(t, a.MeanError[a.IndexSE], a.MeanError[a.IndexMin]+a.StdError[a.IndexMin])
-	for l, e := range a.MeanError {
-		require.GreaterOrEqual(t, e, a.MeanError[a.IndexMin], "λ_min is the minimum (index %d)", l)
+	require.LessOrEqual(t, a.Mean[a.IndexSE], a.Mean[a.IndexMin]+a.SE[a.IndexMin])
+	for l, e := range a.Mean {
+		require.GreaterOrEqual(t, e, a.Mean[a.IndexMin], "λ_min is the minimum (index %d)", l)
 	}
 	require.Len(t, a.Path.Models, len(a.Lambdas))
-	require.Len(t, a.MeanError, len(a.Lambdas), "the folds' grid is the full path's")
-	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.L1{}, &CVOptions{Folds: 1})
+	require.Len(t, a.Mean, len(a.Lambdas), "the folds' grid is the full path's")
+	_, err = CrossValidate(solver.DenseDesign{X: x}, y, penalty.L1{}, &fit.CVOptions{Folds: 1})
 	require.Error(t, err)
 }
 
@@ -179,7 +180,7 @@ func TestStandardizeMapsBack(t *testing.T) {
 			x.Set(i, j, x.At(i, j)*math.Pow(10, float64(j-3)))
 		}
 	}
-	m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 50, &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}})
+	m, err := Fit(solver.DenseDesign{X: x}, y, penalty.L1{}, 50, &fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-12}})
 	require.NoError(t, err)
 	xs := centred(x)
 	sd := make([]float64, 6)
@@ -231,7 +232,7 @@ func TestLambdaZeroIsLeastSquares(t *testing.T) {
 		require.True(t, mat.EqualApprox(&want, m.Coef, 1e-9), "%T", pen)
 	}
 	wide, yw, _ := simulate(12, 10, 30, 1, 1)
-	m, err := Fit(solver.DenseDesign{X: wide}, yw, penalty.L1{}, 0, &Options{NoIntercept: true})
+	m, err := Fit(solver.DenseDesign{X: wide}, yw, penalty.L1{}, 0, &fit.Options{NoIntercept: true})
 	require.NoError(t, err)
 	require.True(t, m.Converged, "p > n: %v after %d", m.Status, m.Iterations)
 	require.Less(t, sq(m.Residuals), 1e-6*sq(yw), "p > n interpolates")
@@ -245,9 +246,9 @@ func TestRelaxedIsLeastSquaresOnClusters(t *testing.T) {
 	d := solver.DenseDesign{X: x}
 	for _, pen := range []penalty.Penalty{penalty.Cardinality{}, penalty.L1{}} {
 		lmax, _ := solver.LambdaMax(solver.NewLeastSquares(solver.DenseDesign{X: centred(x)}, centred(y)), pen)
-		plain, err := Fit(d, y, pen, 0.03*lmax, &Options{Settings: solver.Settings{Tol: 1e-10}})
+		plain, err := Fit(d, y, pen, 0.03*lmax, &fit.Options{Settings: solver.Settings{Tol: 1e-10}})
 		require.NoError(t, err)
-		rel, err := Fit(d, y, pen, 0.03*lmax, &Options{Relax: true, Settings: solver.Settings{Tol: 1e-10}})
+		rel, err := Fit(d, y, pen, 0.03*lmax, &fit.Options{Relax: true, Settings: solver.Settings{Tol: 1e-10}})
 		require.NoError(t, err)
 		require.True(t, rel.Relaxed, "%T", pen)
 		require.False(t, plain.Relaxed)
@@ -280,11 +281,11 @@ func TestRelaxedIsLeastSquaresOnClusters(t *testing.T) {
 			}
 		}
 	}
-	_, err := Fit(d, y, penalty.Ridge{}, 1, &Options{Relax: true})
+	_, err := Fit(d, y, penalty.Ridge{}, 1, &fit.Options{Relax: true})
 	require.NoError(t, err, "ridge in closed form ignores Relax")
 	gen, err := penalty.NewGeneral(penalty.AllPairs(8), 8, 1)
 	require.NoError(t, err)
-	_, err = Fit(d, y, gen, 1, &Options{Relax: true})
+	_, err = Fit(d, y, gen, 1, &fit.Options{Relax: true})
 	require.ErrorContains(t, err, "piecewise-linear")
 }
 
@@ -292,7 +293,7 @@ func TestZeroAboveLambdaMax(t *testing.T) {
 	x, y, _ := simulate(14, 50, 6, 2, 1)
 	d := solver.DenseDesign{X: x}
 	for _, pen := range []penalty.Penalty{penalty.Cardinality{Nu: 2}, penalty.L1{}} {
-		path, err := FitPath(d, y, pen, &PathOptions{NLambda: 2})
+		path, err := FitPath(d, y, pen, &fit.PathOptions{NLambda: 2})
 		require.NoError(t, err)
 		m, err := Fit(d, y, pen, path.LambdaMax, nil)
 		require.NoError(t, err)
@@ -323,14 +324,14 @@ func TestReviewRegressions(t *testing.T) {
 	// One predictor, or identical predictors: fused at every λ, so the
 	// cardinality grid starts at λ_max, not at 1e-12·λ_max.
 	one := mat.NewDense(40, 1, mat.Col(nil, 0, x))
-	path, err := FitPath(solver.DenseDesign{X: one}, y, penalty.Cardinality{}, &PathOptions{NLambda: 5})
+	path, err := FitPath(solver.DenseDesign{X: one}, y, penalty.Cardinality{}, &fit.PathOptions{NLambda: 5})
 	require.NoError(t, err)
 	require.Zero(t, path.LambdaFuse)
 	require.Equal(t, path.LambdaMax, path.Lambdas[0])
 	dup := mat.NewDense(40, 2, nil)
 	dup.SetCol(0, mat.Col(nil, 0, x))
 	dup.SetCol(1, mat.Col(nil, 0, x))
-	path, err = FitPath(solver.DenseDesign{X: dup}, y, penalty.Cardinality{}, &PathOptions{NLambda: 5})
+	path, err = FitPath(solver.DenseDesign{X: dup}, y, penalty.Cardinality{}, &fit.PathOptions{NLambda: 5})
 	require.NoError(t, err)
 	require.Equal(t, path.LambdaMax, path.Lambdas[0])
 
@@ -339,21 +340,21 @@ func TestReviewRegressions(t *testing.T) {
 	require.NoError(t, err)
 	_, err = FitPath(d, y, gen, nil)
 	require.ErrorContains(t, err, "PathOptions.Lambdas")
-	withGrid, err := FitPath(d, y, gen, &PathOptions{Lambdas: []float64{5, 1}})
+	withGrid, err := FitPath(d, y, gen, &fit.PathOptions{Lambdas: []float64{5, 1}})
 	require.NoError(t, err)
 	require.Len(t, withGrid.Models, 2)
 
 	// Above λ_max, Relax still refits: one common value for cardinality.
-	lp, err := FitPath(d, y, penalty.Cardinality{}, &PathOptions{NLambda: 2})
+	lp, err := FitPath(d, y, penalty.Cardinality{}, &fit.PathOptions{NLambda: 2})
 	require.NoError(t, err)
-	rel, err := Fit(d, y, penalty.Cardinality{}, 2*lp.LambdaMax, &Options{Relax: true})
+	rel, err := Fit(d, y, penalty.Cardinality{}, 2*lp.LambdaMax, &fit.Options{Relax: true})
 	require.NoError(t, err)
 	require.True(t, rel.Relaxed)
 	require.Len(t, rel.DistinctValues(0), 1)
 	require.NotZero(t, rel.Coef.At(0, 0))
 
 	// Standardize on a design it cannot standardise is an error, not a panic.
-	_, err = Fit(onlyMul{d}, y, penalty.L1{}, 1, &Options{Standardize: true})
+	_, err = Fit(onlyMul{d}, y, penalty.L1{}, 1, &fit.Options{Standardize: true})
 	require.ErrorContains(t, err, "Standardize")
 }
 
@@ -390,11 +391,11 @@ func TestPathR2FromStatistics(t *testing.T) {
 	for _, dims := range [][3]int{{200, 30, 1}, {120, 10, 2}, {40, 80, 1}} {
 		x, y, _ := simulate(5, dims[0], dims[1], dims[2], 1)
 		for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{}} {
-			path, err := FitPath(solver.DenseDesign{X: x}, y, pen, &PathOptions{NLambda: 12})
+			path, err := FitPath(solver.DenseDesign{X: x}, y, pen, &fit.PathOptions{NLambda: 12})
 			require.NoError(t, err)
 			for _, m := range path.Models {
 				require.Equal(t, dims[0] < dims[1], m.Residuals != nil, "%v %T", dims, pen)
-				pred := m.Predict(solver.DenseDesign{X: x})
+				pred := predict(m, solver.DenseDesign{X: x})
 				for j := range dims[2] {
 					var rss, tss, mean float64
 					for i := range dims[0] {
@@ -422,7 +423,7 @@ func TestLassoColumnLayout(t *testing.T) {
 		factors[k] = 1 + float64(k%4)/3
 	}
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.WeightedL1{Factors: factors}} {
-		for _, o := range []Options{{}, {Standardize: true}, {NoIntercept: true}} {
+		for _, o := range []fit.Options{{}, {Standardize: true}, {NoIntercept: true}} {
 			auto, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &o)
 			require.NoError(t, err)
 			o.Method = solver.CoordinateDescent{}
@@ -452,10 +453,10 @@ func TestWideFusedFitsMatchFISTA(t *testing.T) {
 		require.NoError(t, err)
 		require.IsType(t, solver.ClusterCD{}, pr.pathMethod(pen))
 		require.IsType(t, solver.ClusterCD{}, pr.method(pen, 1))
-		path, err := FitPath(d, y, pen, &PathOptions{NLambda: 8, Options: Options{Settings: set}})
+		path, err := FitPath(d, y, pen, &fit.PathOptions{NLambda: 8, Options: fit.Options{Settings: set}})
 		require.NoError(t, err)
 		for k, lam := range path.Lambdas {
-			want, err := Fit(d, y, pen, lam, &Options{Settings: set, Method: &solver.FISTA{}})
+			want, err := Fit(d, y, pen, lam, &fit.Options{Settings: set, Method: &solver.FISTA{}})
 			require.NoError(t, err)
 			got := path.Models[k]
 			require.True(t, got.Converged && want.Converged, "%T λ %d", pen, k)

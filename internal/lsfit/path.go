@@ -6,52 +6,17 @@ import (
 	"math"
 	"sync"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
-// PathOptions configure a λ path.
-type PathOptions struct {
-	Options
-	// NLambda is the number of λ values. If zero, 100 is used.
-	NLambda int
-	// MinRatio is the ratio of the smallest to the largest λ of the grid. If
-	// zero, solver.MinRatio: 1e-4 when n ≥ p, 1e-2 otherwise (glmnet's defaults).
-	MinRatio float64
-	// Lambdas, when set, is the grid itself (sorted decreasingly on use).
-	Lambdas []float64
-	// Progress, when set, is called after every fit with the number of fits
-	// done and the total (for CrossValidate, all folds' fits and the
-	// full-data path). It may be called from several goroutines, never at
-	// once.
-	Progress func(done, total int)
-}
-
-// Path is a sequence of fits along a decreasing λ grid, each warm-started
-// from the previous one.
-type Path struct {
-	// Lambdas is the decreasing λ grid.
-	Lambdas []float64
-	// Models holds the fit at each λ of the grid (without Residuals when
-	// fitted in Gram form, n ≥ p: see Model.Residuals).
-	Models []*Model
-	// LambdaMax is h*(2XᵀY) on centred data, the smallest λ with B̂ = 0
-	// (NaN for ridge).
-	LambdaMax float64
-	// LambdaFuse is, for the cardinality penalty, the smallest λ at which
-	// every column of B̂ is fully fused (one common value); NaN otherwise.
-	LambdaFuse float64
-	// OutOfRange is non-nil when data far from unit scale put λ beyond
-	// float64 on their own scale (+Inf, or 0 and subnormals that lost
-	// their digits): the fits, fitted on rescaled data, are right, but
-	// those λ values cannot be said.
-	OutOfRange error
-	// Note says why a generated path stopped before the end of its grid
-	// (glmnet's rules, package pathstop), "" when it did not.
-	Note string
-
+// pathRun is a path under way: the result, and what its Note needs once its
+// λ are on the data's scale.
+type pathRun struct {
+	*fit.Path
 	generated bool   // the grid was generated, not the caller's
 	gridLen   int    // the generated grid's length
 	stopWhy   string // why the path stopped early ("": it did not)
@@ -65,8 +30,8 @@ type Path struct {
 // shrinks to zero at λ_max, so a grid from λ_max would spend its points
 // where nothing fuses (DESIGN §3). For ridge the grid runs from 10³ to 10⁻³
 // times the largest eigenvalue of XᵀX unless MinRatio says otherwise.
-func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
-	var po PathOptions
+func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
@@ -90,7 +55,7 @@ func FitPath(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *PathOptio
 	if err := sc.path(path); err != nil {
 		return nil, err
 	}
-	return path, nil
+	return path.Path, nil
 }
 
 // counter serialises progress reports from concurrent fits.
@@ -145,7 +110,7 @@ func (c *counter) step() {
 }
 
 // gridPath computes the grid of po and fits along it, reporting progress.
-func (pr *prepared) gridPath(pen penalty.Penalty, po *PathOptions) (*Path, error) {
+func (pr *prepared) gridPath(pen penalty.Penalty, po *fit.PathOptions) (*pathRun, error) {
 	path, err := pr.grid(pen, po)
 	if err != nil {
 		return nil, err
@@ -160,7 +125,7 @@ func (pr *prepared) gridPath(pen penalty.Penalty, po *PathOptions) (*Path, error
 	return path, nil
 }
 
-func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
+func (pr *prepared) runPath(pen penalty.Penalty, path *pathRun) (*pathRun, error) {
 	var warm mat.Matrix
 	if h, ok := pen.(penalty.Cardinality); ok && len(path.Lambdas) > 0 {
 		// Start from the fused point, which is the exact solution at and
@@ -172,38 +137,35 @@ func (pr *prepared) runPath(pen penalty.Penalty, path *Path) (*Path, error) {
 	}
 	method := pr.pathMethod(pen)
 	pr.noResiduals = pr.gramForm()
-	var devs []float64
-	for i, lam := range path.Lambdas {
+	models, why, _, err := fit.RunPath(path.Lambdas, path.generated, pathstop.Relative, func(lam float64) (*fit.Model, error) {
 		m, err := pr.fit(pen, lam, warm, method)
-		if err != nil {
-			return nil, err
+		if err == nil {
+			warm = fit.EngineOf(m).Solution
+			pr.progress.step()
 		}
-		path.Models = append(path.Models, m)
-		warm = m.solution
-		pr.progress.step()
-		devs = append(devs, m.pathR2)
-		if !path.generated || i == len(path.Lambdas)-1 {
-			continue
-		}
-		if stop, why := pathstop.Stop(pathstop.Relative, devs); stop {
-			path.Lambdas, path.stopWhy = path.Lambdas[:i+1], why
-			break
-		}
+		return m, err
+	}, nil)
+	if err != nil {
+		return nil, err
+	}
+	path.Models = models
+	if why != "" {
+		path.Lambdas, path.stopWhy = path.Lambdas[:len(models)], why
 	}
 	return path, nil
 }
 
 // writeNote writes the Note of a path that stopped early, once its λ are
 // on the data's scale.
-func (p *Path) writeNote() {
+func (p *pathRun) writeNote() {
 	if p.stopWhy != "" {
 		p.Note = pathstop.Note(p.Lambdas[len(p.Lambdas)-1], len(p.Lambdas), p.gridLen, p.stopWhy)
 	}
 }
 
 // grid computes the λ grid of a path.
-func (pr *prepared) grid(pen penalty.Penalty, po *PathOptions) (*Path, error) {
-	path := &Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}
+func (pr *prepared) grid(pen penalty.Penalty, po *fit.PathOptions) (*pathRun, error) {
+	path := &pathRun{Path: &fit.Path{LambdaMax: math.NaN(), LambdaFuse: math.NaN()}}
 	if pen == nil {
 		return nil, errors.New("lsfit: nil penalty")
 	}

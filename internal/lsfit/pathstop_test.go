@@ -3,6 +3,7 @@ package lsfit
 import (
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/pathstop"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
@@ -10,11 +11,11 @@ import (
 )
 
 // pooledR2 is 1 − ΣRSS/ΣTSS over a model's responses, from its R2 and TSS.
-func pooledR2(m *Model) float64 {
+func pooledR2(m *fit.Model) float64 {
 	var rss, tss float64
 	for j, r2 := range m.R2 {
-		rss += (1 - r2) * m.TSS[j]
-		tss += m.TSS[j]
+		rss += (1 - r2) * fit.EngineOf(m).TSS[j]
+		tss += fit.EngineOf(m).TSS[j]
 	}
 	return 1 - rss/tss
 }
@@ -22,7 +23,7 @@ func pooledR2(m *Model) float64 {
 // checkStopsAtRule checks that a generated gaussian path stopped where
 // glmnet's rule for gaussian first holds (the R² moved by less than 1e-5
 // of itself, from the fifth λ on, or passed 0.999), and said so.
-func checkStopsAtRule(t *testing.T, p *Path, nlambda int) {
+func checkStopsAtRule(t *testing.T, p *fit.Path, nlambda int) {
 	t.Helper()
 	m := len(p.Models)
 	require.Less(t, m, nlambda, "the path stops before the grid's end")
@@ -46,31 +47,31 @@ func TestGaussianPathStopsByGlmnetRule(t *testing.T) {
 	x, y, _ := simulate(11, 200, 8, 1, 0.5)
 	d := solver.DenseDesign{X: x}
 	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
-		p, err := FitPath(d, y, pen, &PathOptions{})
+		p, err := FitPath(d, y, pen, &fit.PathOptions{})
 		require.NoError(t, err)
 		checkStopsAtRule(t, p, 100)
-		st, err := FitPathStats(momentsOf(x, y, allRows(200)), 1, pen, &PathOptions{})
+		st, err := FitPathStats(momentsOf(x, y, allRows(200)), 1, pen, &fit.PathOptions{})
 		require.NoError(t, err)
 		require.Len(t, st.Lambdas, len(p.Lambdas), "%T: the statistics' path stops at the same λ", pen)
 		require.InDeltaSlice(t, p.Lambdas, st.Lambdas, 1e-12*p.Lambdas[0])
-		full, err := FitPath(d, y, pen, &PathOptions{Lambdas: append(p.Lambdas, p.Lambdas[len(p.Lambdas)-1]/2)})
+		full, err := FitPath(d, y, pen, &fit.PathOptions{Lambdas: append(p.Lambdas, p.Lambdas[len(p.Lambdas)-1]/2)})
 		require.NoError(t, err)
 		require.Len(t, full.Models, len(p.Lambdas)+1, "a given grid is fitted to its end")
 		require.Empty(t, full.Note)
 	}
-	relaxed, err := FitPath(d, y, penalty.L1{}, &PathOptions{Options: Options{Relax: true}})
+	relaxed, err := FitPath(d, y, penalty.L1{}, &fit.PathOptions{Options: fit.Options{Relax: true}})
 	require.NoError(t, err)
-	plain, err := FitPath(d, y, penalty.L1{}, &PathOptions{})
+	plain, err := FitPath(d, y, penalty.L1{}, &fit.PathOptions{})
 	require.NoError(t, err)
 	require.Equal(t, plain.Lambdas, relaxed.Lambdas, "the rule reads the penalised fits")
 
 	x3, y3, _ := simulate(12, 150, 6, 3, 0.3)
-	multi, err := FitPath(solver.DenseDesign{X: x3}, y3, penalty.L1{}, &PathOptions{})
+	multi, err := FitPath(solver.DenseDesign{X: x3}, y3, penalty.L1{}, &fit.PathOptions{})
 	require.NoError(t, err)
 	checkStopsAtRule(t, multi, 100)
 
-	cv, err := CrossValidate(d, y, penalty.L1{}, &CVOptions{Folds: 4, Seed: 1})
+	cv, err := CrossValidate(d, y, penalty.L1{}, &fit.CVOptions{Folds: 4, Seed: 1})
 	require.NoError(t, err)
 	require.Equal(t, plain.Lambdas, cv.Lambdas, "cross-validation runs the folds on the full path's λ, as cv.glmnet")
-	require.Len(t, cv.MeanError, len(plain.Lambdas))
+	require.Len(t, cv.Mean, len(plain.Lambdas))
 }

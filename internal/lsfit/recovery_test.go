@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/internal/reference"
 	"github.com/cardsparse/cardreg/internal/testenv"
 	"github.com/cardsparse/cardreg/penalty"
@@ -46,7 +47,7 @@ func checkRecovery(t *testing.T, seeds, n, p int) {
 	for s := uint64(1); s <= uint64(seeds); s++ {
 		x, y, beta := simulate(100+s, n, p, 1, 1)
 		d := solver.DenseDesign{X: x}
-		opts := &CVOptions{Seed: s, PathOptions: PathOptions{NLambda: 50}}
+		opts := &fit.CVOptions{Seed: s, PathOptions: fit.PathOptions{NLambda: 50}}
 		truth := labelsOf(mat.Col(nil, 0, beta))
 		card, err := CrossValidate(d, y, penalty.Cardinality{}, opts)
 		require.NoError(t, err)
@@ -98,7 +99,7 @@ func labelsOf(v []float64) []int {
 	return out
 }
 
-func clusterLabels(m *Model, p int) []int {
+func clusterLabels(m *fit.Model, p int) []int {
 	out := make([]int, p)
 	for c, cl := range m.Clusters(0) {
 		for _, i := range cl {

@@ -3,6 +3,7 @@ package lsfit
 import (
 	"math"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -12,7 +13,7 @@ import (
 // from the Gram matrix when n ≥ p, else B = Xᵀ(XXᵀ + λI)⁻¹Y for a dense
 // design. It reports false when neither applies (the caller then runs the
 // solver) or the system is singular (λ = 0 with a rank-deficient X).
-func (pr *prepared) ridge(lambda float64) (*Model, bool) {
+func (pr *prepared) ridge(lambda float64) (*fit.Model, bool) {
 	p, q := pr.loss.Dims()
 	theta := mat.NewDense(p, q, nil)
 	if h := pr.loss.Gram(); h != nil {

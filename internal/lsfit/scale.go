@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -105,7 +106,7 @@ func maxAbs(m mat.Matrix) float64 {
 // other than dense ones are left as they are. It refuses predictors whose
 // scales differ so much that no common scale keeps their squares in
 // float64's range (say one column near 1e200, another near 1).
-func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *Options) (scaling, solver.Design, mat.Matrix, error) {
+func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.Options) (scaling, solver.Design, mat.Matrix, error) {
 	_, ridge := pen.(penalty.Ridge)
 	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize, ridge: ridge}
 	if dd, ok := x.(solver.DenseDesign); ok && sc.std {
@@ -260,7 +261,7 @@ func (sc scaling) unlambda(l float64) float64 {
 }
 
 // model maps a model of the scaled problem back to the data's scale.
-func (sc scaling) model(m *Model) error {
+func (sc scaling) model(m *fit.Model) error {
 	if sc.identity() {
 		return nil
 	}
@@ -280,27 +281,42 @@ func (sc scaling) model(m *Model) error {
 		m.Intercept[j] /= sc.sy
 	}
 	m.Objective = m.Objective / sc.sy / sc.sy // sy² itself may overflow
-	for j := range m.TSS {
-		m.TSS[j] = m.TSS[j] / sc.sy / sc.sy
+	tss := fit.EngineOf(m).TSS
+	for j := range tss {
+		tss[j] = tss[j] / sc.sy / sc.sy
 	}
+	deviances(m)
 	if m.Residuals != nil {
 		m.Residuals.Scale(1/sc.sy, m.Residuals)
 	}
-	// The values the penalty fused: coefficients (scaled as Coef) or, when
-	// standardised, coefficient × standard deviation (scaled by 1/sy).
-	fitted := mat.DenseCopyOf(m.fitted)
-	fitted.Apply(func(_, _ int, v float64) float64 {
+	if m.Relaxed { // the penalised fit's deviance; NaN otherwise
+		m.PenalizedDeviance = m.PenalizedDeviance / sc.sy / sc.sy
+	}
+	// The values the penalty fused (and, relaxed, the penalised fit's):
+	// coefficients (scaled as Coef) or, when standardised, coefficient ×
+	// standard deviation (scaled by 1/sy).
+	fit.EngineOf(m).Fitted = sc.penaltyScale(fit.EngineOf(m).Fitted)
+	if m.Penalised != nil {
+		m.Penalised = sc.penaltyScale(m.Penalised)
+	}
+	return nil
+}
+
+// penaltyScale maps values on the scale the penalty acts on back to the
+// data's (a copy).
+func (sc scaling) penaltyScale(v *mat.Dense) *mat.Dense {
+	out := mat.DenseCopyOf(v)
+	out.Apply(func(_, _ int, v float64) float64 {
 		if sc.std {
 			return v / sc.sy
 		}
 		return v * sc.sx / sc.sy
-	}, fitted)
-	m.fitted = fitted
-	return nil
+	}, out)
+	return out
 }
 
 // path maps a path of the scaled problem back.
-func (sc scaling) path(p *Path) error {
+func (sc scaling) path(p *pathRun) error {
 	defer p.writeNote()
 	if sc.identity() {
 		return nil
@@ -332,27 +348,27 @@ func (sc scaling) scaledLambdas(ls []float64) []float64 {
 
 // cv maps a cross-validation of the scaled problem back: λ as in path, the
 // mean squared errors by 1/sy².
-func (sc scaling) cv(cv *CV) error {
+func (sc scaling) cv(cv *fit.CV, p *pathRun) error {
 	if sc.identity() {
-		cv.Path.writeNote()
+		p.writeNote()
 		return nil
 	}
 	// cv.Lambdas is the full path's grid: mapped once, with the path.
-	if err := sc.path(cv.Path); err != nil {
+	if err := sc.path(p); err != nil {
 		return err
 	}
 	if &cv.Lambdas[0] != &cv.Path.Lambdas[0] {
 		sc.lambdas(cv.Lambdas)
 	}
-	scaled := slices.Clone(cv.MeanError)
-	for l := range cv.MeanError {
+	scaled := slices.Clone(cv.Mean)
+	for l := range cv.Mean {
 		// divided twice: sy² itself may overflow
-		cv.MeanError[l] = cv.MeanError[l] / sc.sy / sc.sy
-		cv.StdError[l] = cv.StdError[l] / sc.sy / sc.sy
+		cv.Mean[l] = cv.Mean[l] / sc.sy / sc.sy
+		cv.SE[l] = cv.SE[l] / sc.sy / sc.sy
 	}
 	cv.OutOfRange = cv.Path.OutOfRange
 	if cv.OutOfRange == nil {
-		cv.OutOfRange = sc.inRange("the cross-validated mean squared errors", scaled, cv.MeanError)
+		cv.OutOfRange = sc.inRange("the cross-validated mean squared errors", scaled, cv.Mean)
 	}
 	cv.LambdaMin, cv.LambdaSE = cv.Lambdas[cv.IndexMin], cv.Lambdas[cv.IndexSE]
 	return nil

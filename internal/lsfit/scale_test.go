@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -17,11 +18,11 @@ import (
 // was 0 with "converged" and R² 0.
 func TestScaleEquivariance(t *testing.T) {
 	x, y := statsData(9, 80, 5, 1)
-	opts := &Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}, Method: &solver.FISTA{}}
+	opts := &fit.Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}, Method: &solver.FISTA{}}
 	pen := penalty.Cardinality{Nu: 1.5}
 	want, err := Fit(solver.DenseDesign{X: x}, y, pen, 300, opts)
 	require.NoError(t, err)
-	wantCV, err := CrossValidate(solver.DenseDesign{X: x}, y, pen, &CVOptions{Folds: 4, PathOptions: PathOptions{NLambda: 8, Options: *opts}})
+	wantCV, err := CrossValidate(solver.DenseDesign{X: x}, y, pen, &fit.CVOptions{Folds: 4, PathOptions: fit.PathOptions{NLambda: 8, Options: *opts}})
 	require.NoError(t, err)
 	for _, s := range []struct{ sx, sy float64 }{{1e-160, 1e-100}, {1e-300, 1}, {1, 1e-300}, {1e200, 1e100}, {1e150, 1}, {1e-100, 1e150}} {
 		xs, ys := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
@@ -42,10 +43,10 @@ func TestScaleEquivariance(t *testing.T) {
 			require.InEpsilon(t, obj, got.Objective, 1e-8)
 		}
 
-		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &CVOptions{Folds: 4, PathOptions: PathOptions{NLambda: 8, Options: *opts}})
+		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &fit.CVOptions{Folds: 4, PathOptions: fit.PathOptions{NLambda: 8, Options: *opts}})
 		require.NoError(t, err, "scale %v", s)
 		require.Equal(t, wantCV.IndexMin, cv.IndexMin)
-		if floats.Min(wantCV.MeanError)*s.sy*s.sy < 0x1p-1022 {
+		if floats.Min(wantCV.Mean)*s.sy*s.sy < 0x1p-1022 {
 			// errors that underflow on the data's scale (a response
 			// near 1e-300) are said, not left as silent zeros
 			require.ErrorContains(t, cv.OutOfRange, "mean squared errors would hold 0", "scale %v", s)
@@ -54,8 +55,8 @@ func TestScaleEquivariance(t *testing.T) {
 		require.NoError(t, cv.OutOfRange, "scale %v", s)
 		for l := range cv.Lambdas {
 			require.InEpsilon(t, wantCV.Lambdas[l]*s.sx*s.sy, cv.Lambdas[l], 1e-9)
-			require.InEpsilon(t, wantCV.MeanError[l]*s.sy*s.sy, cv.MeanError[l], 1e-6)
-			require.InEpsilon(t, wantCV.StdError[l]*s.sy*s.sy, cv.StdError[l], 1e-6)
+			require.InEpsilon(t, wantCV.Mean[l]*s.sy*s.sy, cv.Mean[l], 1e-6)
+			require.InEpsilon(t, wantCV.SE[l]*s.sy*s.sy, cv.SE[l], 1e-6)
 			require.InEpsilon(t, wantCV.Lambdas[l]*s.sx*s.sy, cv.Path.Models[l].Lambda, 1e-9)
 		}
 	}
@@ -73,7 +74,7 @@ func TestScaleOverflowingCoefficients(t *testing.T) {
 // A path's grid and standardised fits are mapped back too.
 func TestScalePathStandardized(t *testing.T) {
 	x, y := statsData(10, 60, 4, 1)
-	po := &PathOptions{NLambda: 6, Options: Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}
+	po := &fit.PathOptions{NLambda: 6, Options: fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}
 	want, err := FitPath(solver.DenseDesign{X: x}, y, penalty.L1{Nu: 1}, po)
 	require.NoError(t, err)
 	xs, ys := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
@@ -120,7 +121,7 @@ func TestIsConstant(t *testing.T) {
 // constant (a fixed absolute threshold used to do that).
 func TestStandardizeTinyColumn(t *testing.T) {
 	x, y := statsData(11, 70, 4, 1)
-	opts := &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	opts := &fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
 	want, err := Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, 50, opts)
 	require.NoError(t, err)
 	tiny := mat.DenseCopyOf(x)
@@ -138,7 +139,7 @@ func TestStandardizeTinyColumn(t *testing.T) {
 func TestScaleRidge(t *testing.T) {
 	x, y := statsData(12, 60, 4, 1)
 	for _, std := range []bool{false, true} {
-		opts := &Options{Standardize: std}
+		opts := &fit.Options{Standardize: std}
 		want, err := Fit(solver.DenseDesign{X: x}, y, penalty.Ridge{}, 40, opts)
 		require.NoError(t, err)
 		for _, s := range []struct{ sx, sy float64 }{{1e-130, 1e-100}, {1e150, 1}, {1, 1e-200}} { // λ·sx² stays a normal float
@@ -172,11 +173,11 @@ func TestScaleBeyondFloat64(t *testing.T) {
 		xs, ys := mat.DenseCopyOf(x), mat.DenseCopyOf(y)
 		xs.Scale(s, xs)
 		ys.Scale(s, ys)
-		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &CVOptions{Folds: 4, PathOptions: PathOptions{NLambda: 8}})
+		cv, err := CrossValidate(solver.DenseDesign{X: xs}, ys, pen, &fit.CVOptions{Folds: 4, PathOptions: fit.PathOptions{NLambda: 8}})
 		require.NoError(t, err)
 		require.ErrorContains(t, cv.OutOfRange, "beyond float64", "scale %v", s)
 		require.ErrorContains(t, cv.OutOfRange, "the λ grid", "scale %v", s)
-		p, err := FitPath(solver.DenseDesign{X: xs}, ys, pen, &PathOptions{NLambda: 8})
+		p, err := FitPath(solver.DenseDesign{X: xs}, ys, pen, &fit.PathOptions{NLambda: 8})
 		require.NoError(t, err)
 		require.ErrorContains(t, p.OutOfRange, "beyond float64", "scale %v", s)
 	}
@@ -188,7 +189,7 @@ func TestScaleBeyondFloat64(t *testing.T) {
 // the unscaled column, its coefficient scaled by 1e50, at the same λ.
 func TestStandardizeColumnScales(t *testing.T) {
 	x, y := statsData(9, 80, 5, 1)
-	opts := &Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	opts := &fit.Options{Standardize: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
 	pen := penalty.Cardinality{Nu: 1.5}
 	want, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, opts)
 	require.NoError(t, err)
@@ -208,7 +209,7 @@ func TestStandardizeColumnScales(t *testing.T) {
 			require.InDelta(t, w, got.Coef.At(j, 0), 1e-7*math.Abs(w)+1e-12*f, "column scaled by %v, coefficient %d", c, j)
 		}
 		require.InDelta(t, want.Intercept[0], got.Intercept[0], 1e-7)
-		_, err = Fit(solver.DenseDesign{X: xs}, y, pen, 30, &Options{})
+		_, err = Fit(solver.DenseDesign{X: xs}, y, pen, 30, &fit.Options{})
 		var se *ScaleError
 		require.ErrorAs(t, err, &se, "column scaled by %v, not standardised", c)
 		require.Equal(t, 2, map[bool]int{true: se.Small, false: se.Big}[c < 1])
@@ -229,14 +230,14 @@ func TestConstantColumnNotAScaleError(t *testing.T) {
 		}
 		x.Set(j, 3, 1) // constant: 2^-665 once scaled
 	}
-	_, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{})
+	_, err := Fit(solver.DenseDesign{X: x}, y, pen, 30, &fit.Options{})
 	require.NoError(t, err, "a constant tiny column beside a huge one, with an intercept")
-	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{NoIntercept: true})
+	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &fit.Options{NoIntercept: true})
 	var se *ScaleError
 	require.ErrorAs(t, err, &se, "without an intercept the constant column counts")
 	require.Equal(t, 3, se.Small)
 	x.Set(5, 3, 2) // no longer constant
-	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &Options{})
+	_, err = Fit(solver.DenseDesign{X: x}, y, pen, 30, &fit.Options{})
 	require.ErrorAs(t, err, &se, "a varying tiny column beside a huge one")
 	require.Equal(t, 3, se.Small)
 }
@@ -252,9 +253,35 @@ func TestTinyColumnUnderflowIsAScaleError(t *testing.T) {
 		x.Set(j, 2, x.At(j, 2)*1e-200)
 		x.Set(j, 1, x.At(j, 1)*1e150)
 	}
-	_, err := Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, 30, &Options{})
+	_, err := Fit(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, 30, &fit.Options{})
 	var se *ScaleError
 	require.ErrorAs(t, err, &se)
 	require.Equal(t, 2, se.Small)
 	require.Equal(t, 0, se.Big)
+}
+
+// A relaxed fit's deviances, refit's and penalised fit's, are on the
+// data's scale when the data are far from unit scale: sy² times those of
+// the data at unit scale.
+func TestScaleRelaxedDeviances(t *testing.T) {
+	x, y := statsData(9, 80, 5, 1)
+	opts := &fit.Options{Relax: true, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	pen := penalty.L1{}
+	want, err := Fit(solver.DenseDesign{X: x}, y, pen, 300, opts)
+	require.NoError(t, err)
+	require.True(t, want.Relaxed)
+	for _, sy := range []float64{1e100, 1e-100} {
+		ys := mat.DenseCopyOf(y)
+		ys.Scale(sy, ys)
+		got, err := Fit(solver.DenseDesign{X: x}, ys, pen, 300*sy, opts)
+		require.NoError(t, err)
+		require.True(t, got.Relaxed)
+		require.InEpsilon(t, want.Deviance*sy*sy, got.Deviance, 1e-8, "refit's deviance, scale %g", sy)
+		require.InEpsilon(t, want.NullDeviance*sy*sy, got.NullDeviance, 1e-8, "scale %g", sy)
+		require.InEpsilon(t, want.PenalizedDeviance*sy*sy, got.PenalizedDeviance, 1e-8, "penalised fit's deviance, scale %g", sy)
+		for i := range 5 {
+			w := want.Penalised.At(i, 0) * sy
+			require.InDelta(t, w, got.Penalised.At(i, 0), 1e-8*math.Abs(w), "penalised fit's coefficient %d, scale %g", i, sy)
+		}
+	}
 }

@@ -1,6 +1,7 @@
 package lsfit
 
 import (
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 )
@@ -14,7 +15,7 @@ import (
 // levels, a gradient costs n operations per factor instead of 10⁴·n.
 // Standardised fits keep the dense design (their scales need it), as does
 // every other design.
-func factorLayout(x solver.Design, pen penalty.Penalty, opts *Options) solver.Design {
+func factorLayout(x solver.Design, pen penalty.Penalty, opts *fit.Options) solver.Design {
 	dd, ok := x.(solver.DenseDesign)
 	if !ok || !hasFactorBlocks(pen) || opts != nil && opts.Standardize {
 		return x

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
@@ -48,7 +49,7 @@ func TestFactorFitSparseLayout(t *testing.T) {
 		x, y, pen := factorData(5, 1500, 300, typ)
 		_, isSparse := factorLayout(solver.DenseDesign{X: x}, pen, nil).(*solver.SparseDesign)
 		require.True(t, isSparse, "%v: a one-hot factor design must be held sparsely", typ)
-		opts := &Options{Settings: solver.Settings{Tol: 1e-10, MaxIter: 200000}}
+		opts := &fit.Options{Settings: solver.Settings{Tol: 1e-10, MaxIter: 200000}}
 		lam := 20.0
 		sparse, err := Fit(solver.DenseDesign{X: x}, y, pen, lam, opts)
 		require.NoError(t, err)

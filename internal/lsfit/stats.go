@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -21,10 +22,10 @@ import (
 // available (Model.Residuals is nil); R² comes from the statistics.
 
 // FitStats fits the model at one λ from the statistics m of the rows
-// (x, y) with q responses (the last q variables of m). Options.Standardize
+// (x, y) with q responses (the last q variables of m). fit.Options.Standardize
 // scales by the weighted population standard deviations, and NoIntercept
 // refits about zero (from the raw moments W·z̄z̄ᵀ + C).
-func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *Options) (*Model, error) {
+func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, opts *fit.Options) (*fit.Model, error) {
 	sc, err := statsScaling(m, q, pen, opts)
 	if err != nil {
 		return nil, err
@@ -41,8 +42,8 @@ func FitStats(m *suffstat.Moments, q int, pen penalty.Penalty, lambda float64, o
 }
 
 // FitPathStats is FitPath from the statistics m (see FitStats).
-func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOptions) (*Path, error) {
-	var po PathOptions
+func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *fit.PathOptions) (*fit.Path, error) {
+	var po fit.PathOptions
 	if opts != nil {
 		po = *opts
 	}
@@ -59,7 +60,7 @@ func FitPathStats(m *suffstat.Moments, q int, pen penalty.Penalty, opts *PathOpt
 	if err != nil {
 		return nil, err
 	}
-	return path, sc.path(path)
+	return path.Path, sc.path(path)
 }
 
 // EmptyFoldError reports a fold of the statistics with no weight: no
@@ -81,8 +82,8 @@ func (e *EmptyFoldError) Error() string {
 // weighted mean squared error Σ w‖y − ŷ‖² / (W_k·q), which for unit
 // weights is CrossValidate's held-out error. Options.Folds and Seed are
 // not used: the folds are those of f.
-func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVOptions) (*CV, error) {
-	var co CVOptions
+func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
 	}
@@ -125,7 +126,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	grid := path.Lambdas
 	progress.resize((k + 1) * len(grid))
 	errs := make([][]float64, k)
-	cv := &CV{Lambdas: grid}
+	cv := &fit.CV{Measure: co.Measure, Lambdas: grid}
 	for fold := range k {
 		train := f.Train(fold)
 		pr, err := prepareStats(train, q, &co.Options)
@@ -133,7 +134,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 			return nil, err
 		}
 		pr.progress = progress
-		fp, err := pr.runPath(pen, &Path{Lambdas: foldGrid(grid, train.W/(train.W+f.Fold[fold].W))})
+		fp, err := pr.runPath(pen, &pathRun{Path: &fit.Path{Lambdas: fit.FoldGrid(grid, train.W/(train.W+f.Fold[fold].W))}})
 		if err != nil {
 			return nil, err
 		}
@@ -149,9 +150,9 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 	for i, m := range f.Fold {
 		sizes[i] = m.W
 	}
-	cv.summarise(errs, sizes)
-	cv.Path = path
-	return cv, sc.cv(cv)
+	curve(cv, errs, sizes)
+	cv.Path = path.Path
+	return cv, sc.cv(cv, path)
 }
 
 // statsScaling is rescale's choice for statistics: powers of two bringing
@@ -159,7 +160,7 @@ func CrossValidateStats(f *suffstat.Folds, q int, pen penalty.Penalty, opts *CVO
 // magnitudes) near 1, per column when standardised. Statistics already
 // beyond float64 cannot be saved (suffstat.Moments.Check says so); within
 // it, λ and the Gram products are computed at unit scale, as in memory.
-func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *Options) (scaling, error) {
+func statsScaling(m *suffstat.Moments, q int, pen penalty.Penalty, opts *fit.Options) (scaling, error) {
 	_, ridge := pen.(penalty.Ridge)
 	sc := scaling{sx: 1, sy: 1, std: opts != nil && opts.Standardize, ridge: ridge}
 	if m == nil || q < 1 || m.Dim()-q < 1 || !(m.W > 0) {
@@ -243,7 +244,7 @@ func (sc scaling) moments(m *suffstat.Moments, q int) *suffstat.Moments {
 // heldOut is the weighted mean squared error of model m on the rows
 // summarised by s: with r = y − b₀ − Bᵀx, Σw r² = Cyy − 2βᵀCxy + βᵀCxxβ +
 // W·r̄² per response, r̄ the weighted mean residual.
-func heldOut(s *suffstat.Moments, q int, m *Model) float64 {
+func heldOut(s *suffstat.Moments, q int, m *fit.Model) float64 {
 	d := s.Dim()
 	p := d - q
 	var total float64
@@ -273,7 +274,7 @@ func comoment(s *suffstat.Moments, a, b int) float64 {
 }
 
 // prepareStats builds the problem the solver sees from statistics.
-func prepareStats(m *suffstat.Moments, q int, opts *Options) (*prepared, error) {
+func prepareStats(m *suffstat.Moments, q int, opts *fit.Options) (*prepared, error) {
 	p, err := checkStats(m, q)
 	if err != nil {
 		return nil, err

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/cardsparse/cardreg/suffstat"
@@ -60,7 +61,7 @@ func allRows(n int) []int {
 	return r
 }
 
-func requireSameModel(t *testing.T, want, got *Model, tol float64) {
+func requireSameModel(t *testing.T, want, got *fit.Model, tol float64) {
 	t.Helper()
 	scale := mat.Norm(want.Coef, math.Inf(1)) + 1
 	require.True(t, mat.EqualApprox(want.Coef, got.Coef, tol*scale), "coefficients\n%v\n%v", mat.Formatted(want.Coef.T()), mat.Formatted(got.Coef.T()))
@@ -80,16 +81,16 @@ func TestFitStatsMatchesRows(t *testing.T) {
 		name   string
 		pen    penalty.Penalty
 		lambda float64
-		opts   Options
+		opts   fit.Options
 	}{
-		{"cardinality", penalty.Cardinality{Nu: 1.4}, 200, Options{}},
-		{"cardinality standardised", penalty.Cardinality{Nu: 1.4}, 200, Options{Standardize: true}},
-		{"cardinality relaxed", penalty.Cardinality{Nu: 1.4}, 2000, Options{Relax: true}},
-		{"lasso", penalty.L1{Nu: 1}, 300, Options{}},
-		{"lasso no intercept", penalty.L1{Nu: 1}, 300, Options{NoIntercept: true}},
-		{"grouped", penalty.NewGrouped([]int{0, 0, 0, 1, 1, 1, 1}, 1.2), 200, Options{}},
-		{"ridge", penalty.Ridge{}, 50, Options{}},
-		{"least squares", penalty.Cardinality{Nu: 1}, 0, Options{}},
+		{"cardinality", penalty.Cardinality{Nu: 1.4}, 200, fit.Options{}},
+		{"cardinality standardised", penalty.Cardinality{Nu: 1.4}, 200, fit.Options{Standardize: true}},
+		{"cardinality relaxed", penalty.Cardinality{Nu: 1.4}, 2000, fit.Options{Relax: true}},
+		{"lasso", penalty.L1{Nu: 1}, 300, fit.Options{}},
+		{"lasso no intercept", penalty.L1{Nu: 1}, 300, fit.Options{NoIntercept: true}},
+		{"grouped", penalty.NewGrouped([]int{0, 0, 0, 1, 1, 1, 1}, 1.2), 200, fit.Options{}},
+		{"ridge", penalty.Ridge{}, 50, fit.Options{}},
+		{"least squares", penalty.Cardinality{Nu: 1}, 0, fit.Options{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := tc.opts
@@ -107,7 +108,7 @@ func TestFitStatsMatchesRows(t *testing.T) {
 
 func TestFitPathStatsMatchesRows(t *testing.T) {
 	x, y := statsData(2, 120, 6, 2)
-	po := &PathOptions{NLambda: 8, Options: Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}
+	po := &fit.PathOptions{NLambda: 8, Options: fit.Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}
 	want, err := FitPath(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.5}, po)
 	require.NoError(t, err)
 	got, err := FitPathStats(momentsOf(x, y, allRows(120)), 2, penalty.Cardinality{Nu: 1.5}, po)
@@ -132,15 +133,15 @@ func TestCrossValidateStatsMatchesRows(t *testing.T) {
 		z[5] = y.At(i, 0)
 		f.Fold[foldID[i]].Add(z, 1)
 	}
-	co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 10, Options: Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}}
+	co := &fit.CVOptions{FoldID: foldID, PathOptions: fit.PathOptions{NLambda: 10, Options: fit.Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}}}
 	want, err := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.3}, co)
 	require.NoError(t, err)
 	got, err := CrossValidateStats(f, 1, penalty.Cardinality{Nu: 1.3}, co)
 	require.NoError(t, err)
 	require.InDeltaSlice(t, want.Lambdas, got.Lambdas, 1e-9*want.Lambdas[0])
 	for l := range want.Lambdas {
-		require.InEpsilon(t, want.MeanError[l], got.MeanError[l], 1e-6, "λ %d", l)
-		require.InDelta(t, want.StdError[l], got.StdError[l], 1e-6*want.MeanError[l], "λ %d", l)
+		require.InEpsilon(t, want.Mean[l], got.Mean[l], 1e-6, "λ %d", l)
+		require.InDelta(t, want.SE[l], got.SE[l], 1e-6*want.Mean[l], "λ %d", l)
 	}
 	require.Equal(t, want.IndexMin, got.IndexMin)
 	require.Equal(t, want.IndexSE, got.IndexSE)
@@ -160,7 +161,7 @@ func TestFitStatsWeights(t *testing.T) {
 			rows = append(rows, i)
 		}
 	}
-	opts := &Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+	opts := &fit.Options{Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
 	want, err := FitStats(momentsOf(x, y, rows), 1, penalty.Cardinality{Nu: 1.5}, 100, opts)
 	require.NoError(t, err)
 	got, err := FitStats(weighted, 1, penalty.Cardinality{Nu: 1.5}, 100, opts)
@@ -196,8 +197,8 @@ func TestStatsScaleMatchesRows(t *testing.T) {
 			z[5] = y.At(i, 0)
 			f.Fold[foldID[i]].Add(z, 1)
 		}
-		opts := Options{Standardize: tc.std, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
-		co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 8, Options: opts}}
+		opts := fit.Options{Standardize: tc.std, Settings: solver.Settings{Tol: 1e-11, MaxIter: 100000}}
+		co := &fit.CVOptions{FoldID: foldID, PathOptions: fit.PathOptions{NLambda: 8, Options: opts}}
 		want, err := CrossValidate(solver.DenseDesign{X: x}, y, pen, co)
 		require.NoError(t, err, "%+v", tc)
 		got, err := CrossValidateStats(f, 1, pen, co)
@@ -206,7 +207,7 @@ func TestStatsScaleMatchesRows(t *testing.T) {
 		require.Equal(t, want.IndexMin, got.IndexMin, "%+v", tc)
 		for l := range want.Lambdas {
 			require.InEpsilon(t, want.Lambdas[l], got.Lambdas[l], 1e-9, "%+v λ %d", tc, l)
-			require.InEpsilon(t, want.MeanError[l], got.MeanError[l], 1e-6, "%+v λ %d", tc, l)
+			require.InEpsilon(t, want.Mean[l], got.Mean[l], 1e-6, "%+v λ %d", tc, l)
 		}
 		lam := want.Lambdas[3]
 		wm, err := Fit(solver.DenseDesign{X: x}, y, pen, lam, &opts)
@@ -214,7 +215,7 @@ func TestStatsScaleMatchesRows(t *testing.T) {
 		gm, err := FitStats(f.All(), 1, pen, lam, &opts)
 		require.NoError(t, err, "%+v", tc)
 		requireSameModel(t, wm, gm, 1e-6)
-		gp, err := FitPathStats(f.All(), 1, pen, &PathOptions{NLambda: 8, Options: opts})
+		gp, err := FitPathStats(f.All(), 1, pen, &fit.PathOptions{NLambda: 8, Options: opts})
 		require.NoError(t, err, "%+v", tc)
 		require.InEpsilon(t, want.Lambdas[0], gp.Lambdas[0], 1e-9, "%+v", tc)
 	}
@@ -236,7 +237,7 @@ func TestCrossValidateStatsFoldCount(t *testing.T) {
 			z[5] = y.At(i, 0)
 			f.Fold[foldID[i]].Add(z, 1)
 		}
-		co := &CVOptions{FoldID: foldID, PathOptions: PathOptions{NLambda: 5}}
+		co := &fit.CVOptions{FoldID: foldID, PathOptions: fit.PathOptions{NLambda: 5}}
 		_, rowsErr := CrossValidate(solver.DenseDesign{X: x}, y, penalty.Cardinality{Nu: 1.3}, co)
 		require.ErrorContains(t, rowsErr, "needs at least 3", "k %d", k)
 		_, err := CrossValidateStats(f, 1, penalty.Cardinality{Nu: 1.3}, co)
@@ -251,7 +252,7 @@ func TestCrossValidateStatsFoldCount(t *testing.T) {
 // column a coefficient near -4e-301 where the rows' route refused).
 func TestStatsScalingChecksFirst(t *testing.T) {
 	pen := penalty.Cardinality{Nu: 1}
-	std := &Options{Standardize: true}
+	std := &fit.Options{Standardize: true}
 	_, err := FitStats(nil, 1, pen, 1, nil)
 	require.Error(t, err)
 	m := suffstat.New(3)
@@ -259,7 +260,7 @@ func TestStatsScalingChecksFirst(t *testing.T) {
 	m.Add([]float64{2, 1, 5}, 1)
 	_, err = FitStats(m, 4, pen, 1, std)
 	require.Error(t, err)
-	_, err = FitPathStats(m, 4, pen, &PathOptions{Options: *std})
+	_, err = FitPathStats(m, 4, pen, &fit.PathOptions{Options: *std})
 	require.Error(t, err)
 
 	const n = 60

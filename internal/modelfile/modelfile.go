@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/cardsparse/cardreg/internal/jsonx"
 	"github.com/cardsparse/cardreg/internal/names"
 	"github.com/cardsparse/cardreg/penalty"
+	"github.com/cardsparse/cardreg/solver"
 )
 
 // Format names the saved-model format; Version changes when fields
@@ -167,7 +167,7 @@ func Parse(b []byte) (*Linear, error) {
 		return nil, fmt.Errorf("corrupted cardreg model: %v", err)
 	}
 	if head.Version < 3 {
-		m.Family, m.Link = "gaussian", "identity"
+		m.Family, m.Link = datafit.Gaussian{}.Name(), datafit.Gaussian{}.Link()
 	}
 	if head.Version < 4 && (m.Factors != nil || m.NumericPenalty != "") {
 		return nil, fmt.Errorf("corrupted cardreg model: factors and numeric_penalty are fields of version 4, the file says version %d", head.Version)
@@ -281,7 +281,7 @@ func (m *Linear) checkFit() error {
 		return errors.New("numeric_penalty without factors")
 	case m.Penalty != FactorPenalty && !knownPenalty(m.Penalty):
 		return fmt.Errorf("unknown penalty %s", names.Short(m.Penalty))
-	case !(m.Lambda >= 0) || math.IsInf(m.Lambda, 0):
+	case solver.CheckLambda(m.Lambda) != nil:
 		return fmt.Errorf("lambda %v is not a finite number >= 0", m.Lambda)
 	case m.Nu != nil && !(*m.Nu > 0):
 		return fmt.Errorf("nu %v is not > 0", *m.Nu)

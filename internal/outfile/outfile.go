@@ -32,19 +32,16 @@ func Write(flagName, path string, stdout io.Writer, fn func(io.Writer) error) er
 	if path == "" || path == "-" {
 		return Checked(stdout, fn)
 	}
-	target, err := resolveLinks(path)
+	target, inPlace, err := targetOf(flagName, path)
 	if err != nil {
-		return fmt.Errorf("%s %s: %v", flagName, path, err)
+		return err
 	}
-	if fi, err := os.Stat(target); err == nil && !fi.Mode().IsRegular() {
-		if fi.IsDir() {
-			return fmt.Errorf("%s %s: is a directory", flagName, path)
-		}
+	if inPlace {
 		return writeThrough(flagName, path, fn)
 	}
-	out, err := atomicfile.Create(target)
+	out, err := create(flagName, path, target)
 	if err != nil {
-		return fmt.Errorf("%s %s: %v", flagName, path, createError(target, err))
+		return err
 	}
 	defer out.Discard()
 	if err := Checked(out, fn); err != nil {
@@ -68,16 +65,12 @@ func Write(flagName, path string, stdout io.Writer, fn func(io.Writer) error) er
 func WriteSet(flagName string, paths []string, contents [][]byte) error {
 	targets := make([]string, len(paths))
 	for i, p := range paths {
-		t, err := resolveLinks(p)
-		if err != nil {
-			return fmt.Errorf("%s %s: %v", flagName, p, err)
+		t, inPlace, err := targetOf(flagName, p)
+		if err == nil && inPlace {
+			err = fmt.Errorf("%s %s: is not a regular file", flagName, p)
 		}
-		if fi, err := os.Stat(t); err == nil && !fi.Mode().IsRegular() {
-			what := "is not a regular file"
-			if fi.IsDir() {
-				what = "is a directory"
-			}
-			return fmt.Errorf("%s %s: %s; none of the %d files was written", flagName, p, what, len(paths))
+		if err != nil {
+			return fmt.Errorf("%w; none of the %d files was written", err, len(paths))
 		}
 		targets[i] = t
 	}
@@ -88,9 +81,9 @@ func WriteSet(flagName string, paths []string, contents [][]byte) error {
 		}
 	}()
 	for i, t := range targets {
-		o, err := atomicfile.Create(t)
+		o, err := create(flagName, paths[i], t)
 		if err != nil {
-			return fmt.Errorf("%s %s: %v", flagName, paths[i], createError(t, err))
+			return err
 		}
 		outs = append(outs, o)
 		if _, err := o.Write(contents[i]); err != nil {
@@ -106,6 +99,36 @@ func WriteSet(flagName string, paths []string, contents [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// targetOf follows path's symbolic links to the file to write, which may
+// not exist yet, and reports inPlace when it exists and is neither a
+// regular file nor a directory (a device such as /dev/stdout, a FIFO):
+// such a file is written in place, never replaced. A directory is an
+// error. Errors name the flag and the path.
+func targetOf(flagName, path string) (target string, inPlace bool, err error) {
+	target, err = resolveLinks(path)
+	if err != nil {
+		return "", false, fmt.Errorf("%s %s: %v", flagName, path, err)
+	}
+	fi, err := os.Stat(target)
+	switch {
+	case err != nil || fi.Mode().IsRegular():
+		return target, false, nil
+	case fi.IsDir():
+		return "", false, fmt.Errorf("%s %s: is a directory", flagName, path)
+	}
+	return target, true, nil
+}
+
+// create starts the file that replaces target (given as path, with the
+// flag) once committed; its error names target, not a temporary file.
+func create(flagName, path, target string) (*atomicfile.File, error) {
+	out, err := atomicfile.Create(target)
+	if err != nil {
+		return nil, fmt.Errorf("%s %s: %v", flagName, path, createError(target, err))
+	}
+	return out, nil
 }
 
 // createError says why target could not be created, naming it rather

@@ -116,3 +116,19 @@ func TestWriteSet(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, "new b", string(got))
 }
+
+// A device is written in place by Write and refused by WriteSet, which
+// could not replace it with the other files; a link to it counts as it.
+func TestDeviceInPlace(t *testing.T) {
+	const dev = "/dev/null"
+	if fi, err := os.Stat(dev); err != nil || fi.Mode().IsRegular() {
+		t.Skipf("no device %s", dev)
+	}
+	link := filepath.Join(t.TempDir(), "null")
+	require.NoError(t, os.Symlink(dev, link))
+	for _, p := range []string{dev, link} {
+		require.NoError(t, Write("--out", p, nil, func(w io.Writer) error { _, err := io.WriteString(w, "x"); return err }))
+		err := WriteSet("--out", []string{filepath.Join(t.TempDir(), "a"), p}, [][]byte{[]byte("a"), []byte("b")})
+		require.EqualError(t, err, "--out "+p+": is not a regular file; none of the 2 files was written")
+	}
+}

@@ -7,7 +7,8 @@ the weights rescaled to sum to n; glmnet's and scikit-learn's λ (alpha)
 is λ/(2n).
 
 Functions: :func:`fit`, :func:`path`, :func:`cv`, :func:`plot_path`,
-:func:`plot_cv`. scikit-learn estimators: :class:`CardinalityRegressor`,
+:func:`plot_cv`; :func:`describe` lists the library's families, penalties,
+measures and options, which the package offers as they are. scikit-learn estimators: :class:`CardinalityRegressor`,
 :class:`CardinalityClassifier`, :class:`CardinalityPoissonRegressor` and
 their ``...CV`` versions (imported on first use, so that the functions
 work without scikit-learn).
@@ -16,7 +17,8 @@ work without scikit-learn).
 import sys as _sys
 
 from ._core import CVResult, FitResult, PathResult, cv, fit, path
-from ._lib import CardregError, CardregValueError, library_path, version
+from ._lib import (CardregError, CardregValueError, describe, library_path,
+                   version)
 
 __version__ = "0.1.0"
 
@@ -29,7 +31,7 @@ _ESTIMATORS = (
 
 __all__ = ["fit", "path", "cv", "plot_path", "plot_cv", "FitResult",
            "PathResult", "CVResult", "CardregError", "CardregValueError",
-           "version", "library_path"] + list(_ESTIMATORS)
+           "version", "library_path", "describe"] + list(_ESTIMATORS)
 
 
 def plot_path(result, ax=None, **kw):

@@ -309,7 +309,7 @@ class CVResult(PathResult):
     Attributes
     ----------
     measure : str
-        The measure (``mse``, ``deviance``, ``mae``, ``class``, ``auc``).
+        The measure (one of the family's in ``cardreg.describe()``).
     cvm, cvsd : ndarray
         The cross-validated mean and its standard error, per λ.
     index_min, index_1se : int
@@ -362,10 +362,14 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
         Predictors; a DataFrame's ``category`` columns are factors.
         A float64 array in C or Fortran order is read in place.
     y : array (n,)
-    family : ``"gaussian"`` (default), ``"binomial"``, ``"poisson"``,
-        ``"gamma"``.
-    penalty : ``"cardinality"`` (default), ``"lasso"``, ``"grouped"``,
-        ``"ridge"``, ...
+    family : str
+        A family of the library (default ``"gaussian"``):
+        ``cardreg.describe()["families"]`` lists them with their links and
+        parameters (written after a colon, ``"tweedie:1.5"``).
+    penalty : str
+        A penalty of the library (default ``"cardinality"``):
+        ``cardreg.describe()["penalties"]`` lists them with the options
+        they need (``groups`` for ``"grouped"``).
     lam : float or ``"cv"``, ``"aic"``, ``"bic"``
         λ on cardreg's scale (glmnet's λ is lam/(2n)); None: the library's
         default (10-fold cross-validation, rule ``"min"``).
@@ -375,14 +379,13 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
         library's).
     **options
         Any option of the library by the command line's flag name, in
-        Python spelling: ``nu``, ``alpha`` (penalty ``"elasticnet"``:
-        glmnet's alpha, the ℓ₁ share; scikit-learn's l1_ratio), ``rule``,
-        ``folds``, ``seed``,
-        ``foldid``, ``type_measure``, ``tol``, ``max_iter``,
-        ``fit_intercept``/``no_intercept``, ``standardize``, ``relax``,
-        ``penalty_factor``, ``exclude``, ``groups``, ``ref``,
-        ``pair_weights``, ``min_count``, ``max_levels``. Unknown names
-        raise ValueError.
+        Python spelling (``_`` for ``-``: ``max_iter``, ``type_measure``;
+        ``fit_intercept=False`` for ``no_intercept``):
+        ``cardreg.describe()["options"]["fit"]`` lists those a fit
+        accepts (``["path"]``, ``["cv"]`` for the others). The library
+        refuses an unknown name, or one with no effect in the call, with a
+        ValueError naming them. ``alpha`` is the elasticnet penalty's mix
+        (glmnet's alpha, the ℓ₁ share; scikit-learn's l1_ratio).
 
     Returns
     -------

@@ -12,7 +12,8 @@ import os
 import threading
 import weakref
 
-__all__ = ["CardregError", "library", "library_path", "version", "Handle"]
+__all__ = ["CardregError", "library", "library_path", "version", "Handle",
+           "describe", "response"]
 
 
 class CardregError(RuntimeError):
@@ -59,6 +60,9 @@ _SIGNATURES = {
     "cardreg_json": (_int, [_i64, ctypes.POINTER(ctypes.c_void_p)]),
     "cardreg_predict": (_int, [_i64, _i64, _p, _i64, _i64, _i32, _p, _i64,
                                _p, ctypes.c_char_p, _p]),
+    "cardreg_describe": (_int, [ctypes.POINTER(ctypes.c_void_p)]),
+    "cardreg_response": (_int, [ctypes.c_char_p, _p, _i64, ctypes.c_char_p,
+                                _p]),
     "cardreg_free": (_int, [_i64]),
     "cardreg_string_free": (None, [ctypes.c_void_p]),
 }
@@ -103,6 +107,48 @@ def library():
 def version():
     """The library's version string, e.g. ``cardreg 0.9.0 (abc1234)``."""
     return library().cardreg_version().decode("utf-8", "replace")
+
+
+def _take_string(lib, s):
+    """The UTF-8 text the library returned at s, freed."""
+    try:
+        return ctypes.string_at(s.value).decode("utf-8")
+    finally:
+        lib.cardreg_string_free(s)
+
+
+_described = None
+
+
+def describe():
+    """What the library offers, read from its registries (a dict, parsed
+    once): ``families`` (each ``name``, ``link``, ``parameter`` (None or
+    its ``name`` and ``range``: written after the name and a colon, as
+    ``"tweedie:1.5"``) and ``measures`` (``name``, cv.glmnet's ``title``;
+    the default first)), ``penalties`` (``name``, ``nu``, ``inputs``: the
+    options it needs, ``glm``, ``grid``) and ``options``: per call
+    (``fit``, ``path``, ``cv``) the option names it accepts, as the
+    command line's flags. The package keeps no list of its own."""
+    global _described
+    if _described is None:
+        lib = library()
+        s = ctypes.c_void_p()
+        check(lib.cardreg_describe(ctypes.byref(s)), "cardreg_describe")
+        _described = json.loads(_take_string(lib, s))
+    return _described
+
+
+def response(family, eta, kind="response"):
+    """The library's predictions ``kind`` ("response": the family's
+    inverse link; "link"; "class" for binomial) of family at the linear
+    predictors eta (a float64 array, C order); a new array."""
+    import numpy as np
+    eta = np.ascontiguousarray(eta, dtype=np.float64)
+    out = np.empty_like(eta)
+    check(library().cardreg_response(family.encode("utf-8"), eta.ctypes.data,
+                                      eta.size, kind.encode("ascii"),
+                                      out.ctypes.data), "cardreg_response")
+    return out
 
 
 def last_error():
@@ -184,11 +230,7 @@ class Handle:
         lib = library()
         s = ctypes.c_void_p()
         check(lib.cardreg_json(self.value, ctypes.byref(s)), "cardreg_json")
-        try:
-            raw = ctypes.string_at(s.value)
-        finally:
-            lib.cardreg_string_free(s)
-        return json.loads(raw.decode("utf-8"))
+        return json.loads(_take_string(lib, s))
 
 
 def call_fit(kind, x, n, p, layout, y, w, off, codes, nfactors, options):

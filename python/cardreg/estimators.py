@@ -20,7 +20,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted
 
-from . import _core, _data
+from . import _core, _data, _lib
 
 __all__ = [
     "CardinalityRegressor", "CardinalityClassifier",
@@ -38,8 +38,9 @@ _ZERO_WEIGHTS = (
 
 _SHARED_DOC = """
     penalty : str, default="cardinality"
-        ``"cardinality"`` (Σ_{i<j}|βᵢ−βⱼ| + ν|Σβᵢ|), ``"lasso"``,
-        ``"grouped"`` (with ``groups``) or ``"ridge"``.
+        A penalty of the library: ``"cardinality"`` (Σ_{i<j}|βᵢ−βⱼ| +
+        ν|Σβᵢ|) or another of ``cardreg.describe()["penalties"]``, with
+        the options it needs (``groups`` for ``"grouped"``).
     nu : float, optional
         ν; the library's default is 1/(1 − 2/p) for the cardinality
         penalty, 1 for the lasso.
@@ -248,6 +249,12 @@ class _Base(BaseEstimator):
             eta = eta + off
         return eta
 
+    def _response(self, eta, kind="response"):
+        """The library's predictions kind of the estimator's family at the
+        linear predictors eta (the inverse link: one home, in the
+        library)."""
+        return _lib.response(self._family, eta, kind)
+
     def _check_offset_given(self, offset):
         """An offset at prediction exactly when the model was fitted with
         one, as the library's predict (and glmnet's) requires: without it
@@ -291,7 +298,7 @@ class _RegressorMixin(RegressorMixin):
 
     def predict(self, X):
         """The fitted mean for the rows of X."""
-        return self._link(X)
+        return self._response(self._link(X))
 
 class _PoissonMixin(RegressorMixin):
     def fit(self, X, y, sample_weight=None, offset=None):
@@ -313,7 +320,7 @@ class _PoissonMixin(RegressorMixin):
         exposure 1), one fitted without takes none, as glmnet's predict
         and the library's."""
         X, offset = self._offset_of(X, offset)
-        return np.exp(self._link(X, offset))
+        return self._response(self._link(X, offset))
 
     def score(self, X, y, sample_weight=None, offset=None):
         """D², the fraction of Poisson deviance explained (as
@@ -326,8 +333,8 @@ class _PoissonMixin(RegressorMixin):
         (``offset_column``)."""
         X, offset = self._offset_of(X, offset)
         from sklearn.metrics import d2_tweedie_score
-        return d2_tweedie_score(y, np.exp(self._link(X, offset)), power=1,
-                                sample_weight=sample_weight)
+        return d2_tweedie_score(y, self._response(self._link(X, offset)),
+                                power=1, sample_weight=sample_weight)
 
     def _offset_of(self, X, offset):
         """X without its offset column, and the offset (``offset_column``
@@ -393,26 +400,20 @@ class _ClassifierMixin(ClassifierMixin):
 
     def predict_proba(self, X):
         """Probabilities of ``classes_[0]`` and ``classes_[1]`` (n × 2)."""
-        eta = self._link(X)
-        p1 = np.empty_like(eta)
-        pos = eta >= 0
-        p1[pos] = 1.0 / (1.0 + np.exp(-eta[pos]))
-        e = np.exp(eta[~pos])
-        p1[~pos] = e / (1.0 + e)
+        p1 = self._response(self._link(X))
         return np.column_stack([1.0 - p1, p1])
 
     def predict_log_proba(self, X):
-        """The log of predict_proba."""
-        eta = self._link(X)
-        l1 = -np.logaddexp(0.0, -eta)
-        l0 = -np.logaddexp(0.0, eta)
-        return np.column_stack([l0, l1])
+        """The log of predict_proba (as scikit-learn's
+        LogisticRegression)."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
 
     def predict(self, X):
         """The class of the larger probability (``classes_[1]`` when the
         log-odds are > 0)."""
-        eta = self._link(X)
-        return self.classes_[(eta > 0).astype(int)]
+        cls = self._response(self._link(X), "class")
+        return self.classes_[cls.astype(int)]
 
     def _more_tags(self):
         return {"binary_only": True}
@@ -554,7 +555,8 @@ _CV_DOC = """
     lambdas : array, optional
         The grid (cardreg's scale), instead of a generated one.
     type_measure : str, optional
-        cv.glmnet's type.measure: "mse", "deviance", "mae", "class", "auc".
+        cv.glmnet's type.measure: one of the family's measures in
+        ``cardreg.describe()["families"]`` (default its first).
     """ + _SHARED_DOC + """
     Attributes
     ----------

@@ -51,16 +51,13 @@ def plot_cv(result, ax=None, glmnet_scale=False):
     """
     _pyplot()
     ax = _axes(ax)
-    scale = 1.0
-    lam = result.lambdas
-    if glmnet_scale:
-        scale = 1.0 / (2.0 * result.n)
-        lam = lam * scale
+    # glmnet's λ as the library gives it (lambda_glmnet), not computed here.
+    lam = result.lambda_glmnet if glmnet_scale else result.lambdas
     ax.errorbar(lam, result.cvm, yerr=result.cvsd, fmt="o", color="red",
                 ecolor="grey", markersize=3, capsize=2)
-    for v in (result.lambda_min, result.lambda_1se):
-        if np.isfinite(v):
-            ax.axvline(v * scale, linestyle=":", color="black")
+    for k in (result.index_min, result.index_1se):
+        if np.isfinite(lam[k]):
+            ax.axvline(lam[k], linestyle=":", color="black")
     ax.set_xscale("log")
     ax.set_xlabel("λ/(2n) (glmnet's scale)" if glmnet_scale
                   else "λ (cardreg's scale)")

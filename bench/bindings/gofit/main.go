@@ -59,7 +59,7 @@ func main() {
 	}
 	for r := 1; r <= *reps; r++ {
 		if *via == "binding" {
-			opts := fmt.Appendf(nil, `{"lambda": %v, "penalty": "cardinality"}`, *lambda)
+			opts := fmt.Appendf(nil, `{"lambda": %v, "penalty": %q}`, *lambda, kind.Name)
 			c0, w0 := cpu(), time.Now()
 			res, err := binding.Fit(&binding.Input{X: x, N: *n, P: *p, Y: y}, opts)
 			w1, c1 := time.Now(), cpu()

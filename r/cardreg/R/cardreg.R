@@ -4,8 +4,24 @@
 # λ is on cardreg's scale: the objective is sum_i w_i d_i + λ h(β), with no
 # 1/(2n) and the weights rescaled to sum to n, so glmnet's λ is λ/(2n).
 
-families <- c("gaussian", "binomial", "poisson", "gamma")
-penalties <- c("cardinality", "lasso", "grouped", "ridge", "elasticnet")
+# What the library offers (cardreg_describe): its families with their
+# links, parameters and cross-validation measures, its penalties with the
+# options they need, and the option names each call accepts. The package
+# keeps no list of its own: a name is passed to the library, which refuses
+# an unknown one naming those it knows.
+cardreg_describe <- function() {
+  if (is.null(described$value)) described$value <- from_json(.Call(cr_describe))
+  described$value
+}
+described <- new.env(parent = emptyenv())
+
+# The family's entry of cardreg_describe() (its name before any ":parameter").
+family_info <- function(family) {
+  fams <- cardreg_describe()$families
+  base <- sub(":.*$", "", family)
+  for (f in fams) if (identical(f$name, base)) return(f)
+  NULL
+}
 
 # Calls the library; its errors become R errors with its message.
 native <- function(routine, ...) {
@@ -19,33 +35,18 @@ fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
                         standardize, relax, thresh, maxit, extra, alpha = NULL) {
   p <- length(d$names)
   opts <- c(list(family = family, penalty = penalty), data_options(d))
-  if (!is.null(alpha)) {
-    if (!is.numeric(alpha) || length(alpha) != 1L || !is.finite(alpha))
-      stopf("alpha must be one finite number in [0, 1]")
-    opts$alpha <- alpha # the library refuses it outside [0, 1] or with another penalty
-  }
-  if (!is.null(nu)) {
-    if (!is.numeric(nu) || length(nu) != 1L || !is.finite(nu) || nu <= 0)
-      stopf("nu must be one finite number > 0")
-    opts$nu <- nu
-  }
+  # Values are the library's to check (nu > 0, lambda > 0, nlambda >= 2,
+  # ...): its messages name the option.
+  opts$nu <- nu
+  opts$alpha <- alpha # the elastic net's (glmnet's alpha)
   if (!is.null(lambda)) {
-    if (!is.numeric(lambda) || length(lambda) < 1L || any(!is.finite(lambda)) ||
-        any(lambda <= 0))
-      stopf("lambda must be finite numbers > 0 (on cardreg's scale, 2n times glmnet's)")
-    opts$lambda <- json_array(sort(as.double(lambda), decreasing = TRUE))
+    if (!is.numeric(lambda) || length(lambda) < 1L)
+      stopf("lambda must be numbers (on cardreg's scale, 2n times glmnet's)")
+    # glmnet's order; a NA stays for the writer to refuse.
+    opts$lambda <- json_array(sort(as.double(lambda), decreasing = TRUE, na.last = TRUE))
   } else {
-    if (!is.numeric(nlambda) || length(nlambda) != 1L || !is.finite(nlambda) ||
-        nlambda < 1 || nlambda != round(nlambda))
-      stopf("nlambda must be one whole number >= 1")
-    opts$nlambda <- as.integer(nlambda)
-    if (!is.null(lambda.min.ratio)) {
-      if (!is.numeric(lambda.min.ratio) || length(lambda.min.ratio) != 1L ||
-          !is.finite(lambda.min.ratio) || lambda.min.ratio <= 0 ||
-          lambda.min.ratio >= 1)
-        stopf("lambda.min.ratio must be one number in (0, 1)")
-      opts$`min-ratio` <- lambda.min.ratio
-    }
+    opts$nlambda <- nlambda
+    opts$`min-ratio` <- lambda.min.ratio
   }
   if (!is.null(penalty.factor)) {
     if (!is.numeric(penalty.factor) || length(penalty.factor) != p ||
@@ -146,7 +147,8 @@ path_object <- function(res, js, d, n, family, penalty, classnames, has_offset,
   per <- function(key) vapply(models, function(mm) num_or_na(mm[[key]]), 0)
   lambda.glmnet <- js$lambda_glmnet
   if (!is.numeric(lambda.glmnet) || length(lambda.glmnet) != m)
-    lambda.glmnet <- res$lambda / (2 * n)
+    stopf("internal: the library returned %d values of lambda_glmnet for %d lambdas",
+          length(lambda.glmnet), m)
   df <- as.integer(per("df"))
   iterations <- as.integer(per("iterations"))
   fit <- list(
@@ -184,6 +186,13 @@ path_object <- function(res, js, d, n, family, penalty, classnames, has_offset,
   fit
 }
 
+# A family or penalty name: one string, passed to the library as it is.
+check_name <- function(v, what) {
+  if (!is.character(v) || length(v) != 1L || is.na(v) || !nzchar(v))
+    stopf("%s must be one name (cardreg_describe() lists them)", what)
+  v
+}
+
 check_choice <- function(v, choices, what) {
   if (!is.character(v) || length(v) < 1L || is.na(v[1L]))
     stopf("%s must be one of %s", what, paste0("\"", choices, "\"", collapse = ", "))
@@ -194,16 +203,15 @@ check_choice <- function(v, choices, what) {
   v
 }
 
-cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma"),
-                    penalty = c("cardinality", "lasso", "grouped", "ridge", "elasticnet"),
+cardreg <- function(x, y, family = "gaussian", penalty = "cardinality",
                     lambda = NULL, nlambda = 100, lambda.min.ratio = NULL,
                     nu = NULL, alpha = NULL, weights = NULL, offset = NULL,
                     penalty.factor = NULL, unpenalized = NULL, groups = NULL,
                     intercept = TRUE, standardize = FALSE, relax = FALSE,
                     thresh = 1e-7, maxit = NULL, ...) {
   this.call <- match.call()
-  family <- check_choice(family, families, "family")
-  penalty <- check_choice(penalty, penalties, "penalty")
+  family <- check_name(family, "family")
+  penalty <- check_name(penalty, "penalty")
   d <- prepare_x(x)
   n <- nrow(d$x)
   yy <- prepare_y(y, n, family)
@@ -218,13 +226,8 @@ cardreg <- function(x, y, family = c("gaussian", "binomial", "poisson", "gamma")
               this.call)
 }
 
-measure_names <- c(mse = "Mean-Squared Error", mae = "Mean Absolute Error",
-                   class = "Misclassification Error", auc = "AUC")
-
 cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
-                       type.measure = c("default", "mse", "deviance", "class",
-                                        "auc", "mae"),
-                       seed = 1) {
+                       type.measure = "default", seed = 1) {
   this.call <- match.call()
   args <- list(...)
   formals_cardreg <- setdiff(names(formals(cardreg)), c("x", "y", "..."))
@@ -241,11 +244,9 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     stopf("cv.cardreg's further arguments must be named")
   get <- function(name) if (name %in% names(cargs)) cargs[[name]] else formals(cardreg)[[name]]
   val <- function(name) eval(get(name))
-  family <- check_choice(val("family"), families, "family")
-  penalty <- check_choice(val("penalty"), penalties, "penalty")
-  type.measure <- check_choice(type.measure,
-                               c("default", "mse", "deviance", "class", "auc", "mae"),
-                               "type.measure")
+  family <- check_name(val("family"), "family")
+  penalty <- check_name(val("penalty"), "penalty")
+  type.measure <- check_name(type.measure, "type.measure")
   d <- prepare_x(x)
   n <- nrow(d$x)
   yy <- prepare_y(y, n, family)
@@ -282,8 +283,8 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
   cv <- js$cv
   if (!is.list(cv)) stopf("internal: the library's cross-validation returned no curve")
   m <- length(fit$lambda)
-  cvm <- as.double(unlist(lapply(cv$cvm, function(v) if (is.null(v)) NA else v)))
-  cvsd <- as.double(unlist(lapply(cv$cvsd, function(v) if (is.null(v)) NA else v)))
+  cvm <- as.double(cv$cvm)
+  cvsd <- as.double(cv$cvsd)
   if (length(cvm) != m || length(cvsd) != m)
     stopf("internal: the curve has %d values for %d lambdas", length(cvm), m)
   lambda.min <- num_or_na(cv$lambda_min)
@@ -295,10 +296,11 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
     as.integer(i) + 1L
   }
   measure <- if (is.character(cv$measure)) cv$measure else type.measure
-  # glmnet's names; a gaussian deviance is the mean squared error.
-  name <- if (measure %in% names(measure_names)) measure_names[measure] else
-    if (family == "gaussian") c(deviance = "Mean-Squared Error") else
-      structure(paste(tools_title(family), "Deviance"), names = measure)
+  # cv.glmnet's title of the measure, from the library's description.
+  titles <- family_info(family)$measures
+  title <- NULL
+  for (mm in titles) if (identical(mm$name, measure)) title <- mm$title
+  name <- structure(if (is.null(title)) measure else title, names = measure)
   out <- list(
     lambda = fit$lambda,
     lambda.glmnet = fit$lambda.glmnet,
@@ -324,7 +326,5 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
                     as.integer(out$unconverged.fold.fits)), call. = FALSE)
   out
 }
-
-tools_title <- function(s) paste0(toupper(substring(s, 1, 1)), substring(s, 2))
 
 cardreg_version <- function() .Call(cr_version)

@@ -1,5 +1,6 @@
-# JSON in and out, without a JSON package: a small writer for the options
-# the library takes, and the C reader (src/json.c) for what it returns.
+# JSON in and out: a small writer for the options the library takes (17
+# significant digits, so that every double reaches the library exactly:
+# jsonlite's writer keeps 15), and jsonlite's reader for what it returns.
 
 # Marks a vector to be written as a JSON array even when it has length 1.
 json_array <- function(x) structure(x, class = "cardreg_json_array")
@@ -72,5 +73,9 @@ to_json <- function(x, what = "options") {
   json_scalars(x, what)
 }
 
-# Reads JSON text (see src/json.c for the mapping to R).
-from_json <- function(text) .Call(cr_parse_json, text)
+# Reads JSON text: an object is a named list; an array of numbers (null
+# read as NA), strings or booleans a vector; an array of objects or arrays,
+# or an empty one, a list; null NULL. Whole numbers may come as integers.
+from_json <- function(text)
+  jsonlite::fromJSON(text, simplifyVector = TRUE, simplifyDataFrame = FALSE,
+                     simplifyMatrix = FALSE)

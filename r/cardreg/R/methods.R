@@ -72,8 +72,6 @@ predict.cardreg <- function(object, newx, s = NULL,
   }
   if (!isFALSE(exact))
     stopf("exact = TRUE is not supported: refit with cardreg(..., lambda = s)")
-  if (type == "class" && object$family != "binomial")
-    stopf("type = \"class\" is for the binomial family only")
   if (missing(newx)) stopf("you need to supply a value for 'newx'")
   nd <- prepare_newx(object$xinfo, newx)
   n <- nrow(nd$x)
@@ -97,17 +95,13 @@ predict.cardreg <- function(object, newx, s = NULL,
              ntype), numeric(n))
     out <- matrix(out, n, length(cf$k))
   } else {
+    # Coefficients between grid values, or a fit without its native result:
+    # η in R, the prediction (the family's inverse link) by the library.
     X <- design_matrix(object, nd)
     eta <- X %*% cf$beta + rep(cf$a0, each = n)
     if (!is.null(off)) eta <- eta + off
-    out <- switch(type,
-      link = eta,
-      response = switch(object$family,
-        gaussian = eta,
-        binomial = 1 / (1 + exp(-eta)),
-        exp(eta)),
-      class = (eta > 0) * 1)
-    out <- matrix(as.double(out), n, ncol(cf$beta))
+    out <- native(cr_response, object$family, matrix(as.double(eta), n, ncol(cf$beta)),
+                  type)
   }
   if (type == "class") {
     cls <- object$classnames

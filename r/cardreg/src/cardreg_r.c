@@ -299,6 +299,39 @@ SEXP cr_predict(SEXP ptr, SEXP k, SEXP x, SEXP codes, SEXP offset, SEXP type)
     return out;
 }
 
+/* The library's description (cardreg_describe) as JSON text. */
+SEXP cr_describe(void)
+{
+    char *js = NULL;
+    CHECK(cardreg_describe(&js), "cardreg_describe");
+    SEXP out = PROTECT(Rf_allocVector(STRSXP, 1));
+    SEXP ch = Rf_mkCharCE(js == NULL ? "{}" : js, CE_UTF8);
+    cardreg_string_free(js);
+    SET_STRING_ELT(out, 0, ch);
+    UNPROTECT(1);
+    return out;
+}
+
+/* The predictions type of family at the linear predictors eta (a double
+ * vector or matrix, whose dimensions the result keeps): the library's
+ * inverse link (cardreg_response). */
+SEXP cr_response(SEXP family, SEXP eta, SEXP type)
+{
+    const char *f = string_arg(family, "family");
+    const char *t = string_arg(type, "type");
+    if (TYPEOF(eta) != REALSXP)
+        Rf_error("cardreg: eta must be a double vector");
+    R_xlen_t n = XLENGTH(eta);
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, n));
+    CHECK(cardreg_response(f, n == 0 ? &empty_double : REAL(eta), (int64_t) n, t,
+                           n == 0 ? &empty_double : REAL(out)),
+          "cardreg_response");
+    Rf_copyMostAttrib(eta, out);
+    Rf_setAttrib(out, R_DimSymbol, Rf_getAttrib(eta, R_DimSymbol));
+    UNPROTECT(1);
+    return out;
+}
+
 SEXP cr_version(void)
 {
     const char *v = cardreg_version();

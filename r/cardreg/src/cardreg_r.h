@@ -12,6 +12,7 @@ SEXP cr_free(SEXP ptr);
 SEXP cr_handle_valid(SEXP ptr);
 SEXP cr_handle_id(SEXP ptr);
 SEXP cr_id_held(SEXP id);
-SEXP cr_parse_json(SEXP text);
+SEXP cr_describe(void);
+SEXP cr_response(SEXP family, SEXP eta, SEXP type);
 
 #endif

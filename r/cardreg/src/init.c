@@ -14,7 +14,8 @@ static const R_CallMethodDef call_methods[] = {
     {"cr_handle_valid", (DL_FUNC) &cr_handle_valid, 1},
     {"cr_handle_id", (DL_FUNC) &cr_handle_id, 1},
     {"cr_id_held", (DL_FUNC) &cr_id_held, 1},
-    {"cr_parse_json", (DL_FUNC) &cr_parse_json, 1},
+    {"cr_describe", (DL_FUNC) &cr_describe, 0},
+    {"cr_response", (DL_FUNC) &cr_response, 3},
     {NULL, NULL, 0}
 };
 

@@ -1,11 +1,12 @@
-package binding
+package report
 
 import (
 	"github.com/cardsparse/cardreg/estimator"
 )
 
-// pathDoc is the JSON document of a path or a cross-validation.
-type pathDoc struct {
+// PathDoc is the JSON document of a path or a cross-validation, as the
+// bindings return it.
+type PathDoc struct {
 	Family       string     `json:"family"`
 	Penalty      string     `json:"penalty"`
 	N            int        `json:"n"`
@@ -14,15 +15,15 @@ type pathDoc struct {
 	LambdaGlmnet []float64  `json:"lambda_glmnet"`
 	LambdaMax    float64    `json:"lambda_max"`
 	Note         string     `json:"note,omitempty"`
-	Models       []modelDoc `json:"models"`
-	CV           *cvDoc     `json:"cv,omitempty"`
+	Models       []ModelDoc `json:"models"`
+	CV           *CVDoc     `json:"cv,omitempty"`
 	// Fits holds, for a cross-validation, fit's document of the model at
 	// λ_min ("min") and at λ_1se ("1se").
 	Fits map[string]any `json:"fits,omitempty"`
 }
 
-// modelDoc is one model of a path.
-type modelDoc struct {
+// ModelDoc is one model of a path.
+type ModelDoc struct {
 	Lambda         float64    `json:"lambda"`
 	LambdaGlmnet   float64    `json:"lambda_glmnet"`
 	Intercept      float64    `json:"intercept"`
@@ -38,8 +39,8 @@ type modelDoc struct {
 	Clusters       [][]string `json:"clusters"`
 }
 
-// cvDoc is a cross-validation curve (cv.glmnet's cvm, cvsd, ...).
-type cvDoc struct {
+// CVDoc is a cross-validation curve (cv.glmnet's cvm, cvsd, ...).
+type CVDoc struct {
 	Measure   string    `json:"measure"`
 	Folds     int       `json:"folds"`
 	Mean      []float64 `json:"cvm"`
@@ -53,17 +54,18 @@ type cvDoc struct {
 	Unconverged int   `json:"unconverged_fold_fits"`
 }
 
-func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *pathDoc {
-	n, _ := pr.rows.X.Dims()
-	d := &pathDoc{Family: pr.est.Family.Name(), Penalty: pr.o.Penalty, N: n, Names: pr.lay.names,
-		LambdaMax: p.LambdaMax, Note: p.Note}
+// NewPathDoc is the document of path p (and of cross-validation cv, when
+// not nil) of a fit of family and penalty on n rows, the design's columns
+// named names; df is a model's degrees of freedom.
+func NewPathDoc(p *estimator.Path, cv *estimator.CV, family, penalty string, n int, names []string, df func(*estimator.Model) int) *PathDoc {
+	d := &PathDoc{Family: family, Penalty: penalty, N: n, Names: names, LambdaMax: p.LambdaMax, Note: p.Note}
 	for _, m := range p.Models {
 		d.Lambda = append(d.Lambda, m.Lambda)
 		d.LambdaGlmnet = append(d.LambdaGlmnet, m.LambdaGlmnet())
-		d.Models = append(d.Models, pr.modelDoc(m))
+		d.Models = append(d.Models, modelDoc(m, names, df))
 	}
 	if cv != nil {
-		c := &cvDoc{Measure: cv.Measure, Mean: cv.Mean, SE: cv.SE, IndexMin: cv.IndexMin, IndexSE: cv.IndexSE,
+		c := &CVDoc{Measure: cv.Measure, Mean: cv.Mean, SE: cv.SE, IndexMin: cv.IndexMin, IndexSE: cv.IndexSE,
 			LambdaMin: cv.LambdaMin, LambdaSE: cv.LambdaSE, Unconverged: cv.Unconverged}
 		folds := map[int]bool{}
 		for _, f := range cv.Folds {
@@ -76,17 +78,17 @@ func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *pathDoc {
 	return d
 }
 
-func (pr *problem) modelDoc(m *estimator.Model) modelDoc {
-	md := modelDoc{Lambda: m.Lambda, LambdaGlmnet: m.LambdaGlmnet(), Intercept: m.Intercept[0],
+func modelDoc(m *estimator.Model, names []string, df func(*estimator.Model) int) ModelDoc {
+	md := ModelDoc{Lambda: m.Lambda, LambdaGlmnet: m.LambdaGlmnet(), Intercept: m.Intercept[0],
 		Coefficients: m.Coefficients(0), DualityGap: m.Gap, Converged: m.Converged, Status: m.Status.String(),
 		Iterations: m.Iterations, DevRatio: m.DevRatio, Deviance: m.Deviance,
-		DF: factorDF(pr, m), DistinctValues: m.DistinctValues(0)}
+		DF: df(m), DistinctValues: m.DistinctValues(0)}
 	for _, cl := range m.Clusters(0) {
-		names := make([]string, len(cl))
+		c := make([]string, len(cl))
 		for k, j := range cl {
-			names[k] = pr.lay.names[j]
+			c[k] = names[j]
 		}
-		md.Clusters = append(md.Clusters, names)
+		md.Clusters = append(md.Clusters, c)
 	}
 	return md
 }
