@@ -117,6 +117,19 @@ func (r *Request) NamedPenalty(p int, read InputsFunc) (penalty.Penalty, float64
 	return pen, nu.Value, nu.Note(), nil
 }
 
+// alphaUsed is the α of the request's penalty (Alpha, or its default)
+// when its kind takes one, else nil.
+func (r *Request) alphaUsed() *float64 {
+	if kind, ok := r.Kind(); !ok || !kind.Alpha {
+		return nil
+	}
+	a := penalty.DefaultAlpha
+	if r.Alpha != nil {
+		a = *r.Alpha
+	}
+	return &a
+}
+
 // inputs reads Groups (grouped) or G (general) for p penalised
 // predictors.
 func (r *Request) inputs(kind penalty.Kind, p int) ([]int, *mat.Dense, error) {
@@ -229,5 +242,6 @@ func (r *Request) Report(b *Built, fam datafit.Family, n int, names []string, ta
 		nu := b.Nu
 		res.Nu = &nu
 	}
+	res.Alpha = r.alphaUsed()
 	return res
 }

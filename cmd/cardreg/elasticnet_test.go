@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/modelfile"
 	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/stretchr/testify/require"
 )
@@ -65,5 +67,58 @@ func TestElasticNetMatchesGlmnet(t *testing.T) {
 		got, err := strconv.ParseFloat(row[2], 64)
 		require.NoError(t, err)
 		require.InDelta(t, want[k], got, 1e-6*scale, "%s", row[1])
+	}
+}
+
+// TestElasticNetSavedModel: fit reports α (text and JSON), the saved
+// model records it and predict reads it back: its predictions are the
+// intercept plus the rows times the coefficients fit reported.
+func TestElasticNetSavedModel(t *testing.T) {
+	dir := t.TempDir()
+	data := "../../examples/cardinality.csv"
+	model := filepath.Join(dir, "enet.json")
+	res := cardreg(t, "fit", "--penalty", "elasticnet", "--alpha", "0.3", "--lambda", "40", "--format", "json", "--save-model", model, data)
+	require.Equal(t, 0, res.code, res.stderr)
+	var fit struct {
+		Penalty      string
+		Alpha        *float64
+		Intercept    float64
+		Coefficients []float64
+		Converged    bool
+	}
+	require.NoError(t, json.Unmarshal([]byte(res.stdout), &fit))
+	require.Equal(t, "elasticnet", fit.Penalty)
+	require.NotNil(t, fit.Alpha)
+	require.Equal(t, 0.3, *fit.Alpha)
+	require.True(t, fit.Converged)
+	b, err := os.ReadFile(model)
+	require.NoError(t, err)
+	saved, err := modelfile.Parse(b)
+	require.NoError(t, err)
+	require.Equal(t, 0.3, *saved.Alpha)
+	require.Equal(t, fit.Coefficients, saved.Coefficients)
+
+	text := cardreg(t, "fit", "--penalty", "elasticnet", "--lambda", "40", data)
+	require.Equal(t, 0, text.code, text.stderr)
+	require.Regexp(t, `(?m)^alpha\s+1$`, text.stdout) // the default, the lasso
+
+	pred := cardreg(t, "predict", "--model", model, data)
+	require.Equal(t, 0, pred.code, pred.stderr)
+	lines := strings.Split(strings.TrimSpace(pred.stdout), "\n")
+	rows, err := os.ReadFile(data)
+	require.NoError(t, err)
+	in := strings.Split(strings.TrimSpace(string(rows)), "\n")[1:]
+	require.Len(t, lines, len(in)+1)
+	for i, line := range in {
+		cells := strings.Split(line, ",")
+		want := fit.Intercept
+		for j, c := range fit.Coefficients {
+			v, err := strconv.ParseFloat(cells[j], 64)
+			require.NoError(t, err)
+			want += c * v
+		}
+		got, err := strconv.ParseFloat(lines[i+1], 64)
+		require.NoError(t, err)
+		require.InDelta(t, want, got, 1e-12*(1+math.Abs(want)), "row %d", i+1)
 	}
 }
