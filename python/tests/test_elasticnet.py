@@ -11,6 +11,7 @@ import unittest
 
 import numpy as np
 from sklearn.linear_model import ElasticNet as SkElasticNet
+from sklearn.linear_model import ElasticNetCV as SkElasticNetCV
 
 import cardreg
 
@@ -62,6 +63,52 @@ class ElasticNetEqualsScikitLearn(unittest.TestCase):
             cardreg.ElasticNet(l1_ratio=1.5).fit(X, y)
         with self.assertRaises(ValueError):
             cardreg.fit(X, y, penalty="lasso", alpha=0.5, lam=1)
+
+
+class ElasticNetCVEqualsScikitLearn(unittest.TestCase):
+    """cardreg.ElasticNetCV chooses scikit-learn's ElasticNetCV's alpha_
+    on the same grid and folds (KFold(5), equal folds), with the same
+    mean squared errors and coefficients to 1e-8; its generated grid is
+    scikit-learn's."""
+
+    def test_same_choice(self):
+        X, y, _ = data()
+        for l1_ratio in (0.2, 0.5, 0.8):
+            with self.subTest(l1_ratio=l1_ratio):
+                sk = SkElasticNetCV(l1_ratio=l1_ratio, n_alphas=30, cv=5,
+                                    tol=1e-15, max_iter=1000000)
+                sk.fit(X, y)
+                ours = cardreg.ElasticNetCV(l1_ratio=l1_ratio,
+                                            alphas=sk.alphas_, cv=5,
+                                            tol=1e-14)
+                ours.fit(X, y)
+                np.testing.assert_allclose(ours.alphas_, sk.alphas_,
+                                           rtol=1e-12)
+                self.assertAlmostEqual(ours.alpha_, sk.alpha_, delta=0)
+                np.testing.assert_allclose(ours.cv_mean_,
+                                           sk.mse_path_.mean(axis=1),
+                                           rtol=1e-8)
+                scale = max(np.abs(sk.coef_).max(), abs(sk.intercept_))
+                np.testing.assert_allclose(ours.coef_, sk.coef_, rtol=0,
+                                           atol=1e-8 * scale)
+                self.assertAlmostEqual(ours.intercept_, sk.intercept_,
+                                       delta=1e-8 * scale)
+                np.testing.assert_array_equal(
+                    ours.foldid_, np.repeat(np.arange(1, 6), 30))
+                gen = cardreg.ElasticNetCV(l1_ratio=l1_ratio, n_alphas=30,
+                                           cv=5).fit(X, y)
+                k = len(gen.alphas_)
+                np.testing.assert_allclose(gen.alphas_, sk.alphas_[:k],
+                                           rtol=1e-10)
+
+    def test_refuses_bad_parameters(self):
+        X, y, _ = data()
+        for kw in (dict(cv=2), dict(cv=True), dict(cv=[1, 2, 3]),
+                   dict(rule="max"), dict(l1_ratio=2.0),
+                   dict(alphas=[0.1, -1.0])):
+            with self.subTest(**{k: repr(v) for k, v in kw.items()}):
+                with self.assertRaises(ValueError):
+                    cardreg.ElasticNetCV(**kw).fit(X, y)
 
 
 @unittest.skipUnless(shutil.which("Rscript"), "R is not installed")
