@@ -280,6 +280,9 @@ func TestBadInput(t *testing.T) {
 		{good(), `{"lambda": 1, "rule": "1se"}`, "rule picks lambda_min or lambda_1se"},
 		{good(), `{"lambda": 1, "nlambda": 20}`, "nlambda shapes the generated lambda grid"},
 		{good(), `{"penalty": "ridge", "nu": 2, "lambda": 1}`, "nu has no role in the ridge penalty"},
+		{good(), `{"penalty": "lasso", "alpha": 0.5, "lambda": 1}`, "alpha applies to the elasticnet penalty only, not lasso"},
+		{good(), `{"penalty": "elasticnet", "alpha": 1.5, "lambda": 1}`, "elastic net α = 1.5 must be in [0, 1]"},
+		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "penalty": "lasso", "alpha": 0.5, "lambda": 1})), "alpha applies to the elasticnet penalty only, not lasso"},
 		{good(), `{"penalty": "lasso", "penalty-factor": [1, 1, 1], "nu": 2, "lambda": 1}`, "nu does not combine with penalty-factor"},
 		{good(), `{"lambda": 1, "pair-weights": "count"}`, "pair-weights acts on factor predictors, and the data hold no factor"},
 		{good(), `{"min-count": 1}`, "min-count acts on factor predictors"},
@@ -401,5 +404,60 @@ func TestAnyLevelName(t *testing.T) {
 	pp, _ := rp.Predict(0, &binding.Input{N: n, Codes: codes}, "link")
 	if string(mustJSON(pa)) != string(mustJSON(pp)) {
 		t.Error("predictions differ with the levels' names")
+	}
+}
+
+// TestElasticNetRecordsAlpha: the documents of fit, path and cv name the
+// elastic net's α (given, or its default 1), and no other penalty's;
+// the path is the estimator's elastic net with that α.
+func TestElasticNetRecordsAlpha(t *testing.T) {
+	n, p := 60, 3
+	xr, y := make([]float64, n*p), make([]float64, n)
+	for i := range n {
+		for j := range p {
+			xr[i*p+j] = math.Sin(float64(3*i + 7*j + 1))
+		}
+		y[i] = 2*xr[i*p] - xr[i*p+1] + 0.3*math.Cos(float64(i))
+	}
+	in := &binding.Input{X: xr, N: n, P: p, Y: y}
+	alphaOf := func(r *binding.Result) *float64 {
+		var doc struct{ Alpha *float64 }
+		if err := json.Unmarshal(r.JSON(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		return doc.Alpha
+	}
+	for _, c := range []struct {
+		call func(*binding.Input, []byte) (*binding.Result, error)
+		opts string
+		want float64
+	}{
+		{binding.Fit, `{"penalty": "elasticnet", "alpha": 0.4, "lambda": 5}`, 0.4},
+		{binding.Fit, `{"penalty": "elasticnet", "lambda": 5}`, 1},
+		{binding.Path, `{"penalty": "elasticnet", "alpha": 0.4, "nlambda": 5}`, 0.4},
+		{binding.CV, `{"penalty": "elasticnet", "alpha": 0.7, "nlambda": 5, "folds": 3}`, 0.7},
+		{binding.Fit, `{"penalty": "lasso", "lambda": 5}`, -1},
+	} {
+		r, err := c.call(in, []byte(c.opts))
+		if err != nil {
+			t.Fatalf("%s: %v", c.opts, err)
+		}
+		a := alphaOf(r)
+		if c.want < 0 && a != nil || c.want >= 0 && (a == nil || *a != c.want) {
+			t.Errorf("%s: alpha %v, want %v", c.opts, a, c.want)
+		}
+	}
+	r, err := binding.Path(in, []byte(`{"penalty": "elasticnet", "alpha": 0.4, "nlambda": 5}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := estimator.FitPath(estimator.NewRows(mat.NewDense(n, p, xr), y), penalty.ElasticNet{Alpha: 0.4}, &estimator.PathOptions{NLambda: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Lambda []float64 }
+	_ = json.Unmarshal(r.JSON(), &doc)
+	if len(doc.Lambda) != len(want.Lambdas) || doc.Lambda[len(doc.Lambda)-1] != want.Lambdas[len(want.Lambdas)-1] {
+		t.Errorf("binding's grid %v, the estimator's %v", doc.Lambda, want.Lambdas)
 	}
 }

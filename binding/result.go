@@ -88,7 +88,7 @@ func CV(in *Input, options []byte) (*Result, error) {
 }
 
 func (pr *problem) pathDoc(p *estimator.Path, cv *estimator.CV) *report.PathDoc {
-	return report.NewPathDoc(p, cv, pr.fit.Opts.Family.Name(), pr.req.Penalty, pr.in.N, pr.lay.Names, pr.fit.DF)
+	return report.NewPathDoc(p, cv, pr.req.Report(pr.built, pr.fit.Opts.Family, pr.in.N, pr.lay.Names, "y"), pr.fit.DF)
 }
 
 // result keeps models and their document, dropping what refers to rows.

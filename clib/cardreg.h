@@ -32,7 +32,7 @@
  *   - options is one JSON object: the data's description ("names": the p
  *     numeric columns' names; "factors": [{"name", "levels", "ordinal"}])
  *     and the options, with the names of the command line's flags
- *     ("family", "penalty", "nu", "lambda", "rule", "folds", "seed",
+ *     ("family", "penalty", "nu", "alpha", "lambda", "rule", "folds", "seed",
  *     "foldid", "type-measure", "nlambda", "min-ratio", "tol", "max-iter",
  *     "no-intercept", "standardize", "relax", "penalty-factor", "exclude",
  *     "groups", "G", "memory", "ref", "pair-weights", "min-count",

@@ -44,7 +44,14 @@ type Inputs struct {
 	Groups []int
 	// G is the penalty's matrix, P columns (NeedsG).
 	G *mat.Dense
+	// Alpha is α of a kind with Alpha set (the elastic net's mix, glmnet's
+	// alpha); the command line and the bindings default it to DefaultAlpha.
+	Alpha float64
 }
+
+// DefaultAlpha is the elastic net's α when none is given: 1, the lasso,
+// as glmnet's default.
+const DefaultAlpha = 1.0
 
 // Kind is one penalty known by name to the command line, the saved models
 // and the bindings: how it is built, how its ν defaults, what it needs,
@@ -71,21 +78,34 @@ type Kind struct {
 	// NetworkLambda reports that Theorem 1's λ has its constants
 	// (bounds.NetworkLambda).
 	NetworkLambda bool
+	// Alpha reports that it takes α (Inputs.Alpha; --alpha, "alpha");
+	// every other penalty refuses one.
+	Alpha bool
+	// Factors reports that it takes glmnet's penalty.factor, one weight
+	// per predictor (WithFactors; --penalty-factor).
+	Factors bool
 	// New builds the penalty.
 	New func(Inputs) (Penalty, error)
 }
 
 // kinds is the table, in the order messages list the names. A new norm is
-// one file of this package and one line here.
+// one file of this package and one line here (a penalty that is not a norm
+// implements Conjugator and LambdaMaxer, and CoordinateProxer when it is
+// separable, as ElasticNet).
 var kinds = []Kind{
 	{Name: "cardinality", Nu: NuKernel, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true,
 		New: func(in Inputs) (Penalty, error) { return Cardinality{Nu: in.Nu}, nil }},
 	{Name: "grouped", Nu: NuKernel, Needs: NeedsGroups, Grid: true, Theory: true, GLM: true, NetworkLambda: true,
 		New: func(in Inputs) (Penalty, error) { return NewGrouped(in.Groups, in.Nu), nil }},
-	{Name: "lasso", Nu: NuOne, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true,
+	{Name: "lasso", Nu: NuOne, Grid: true, Theory: true, GLM: true, Networks: true, NetworkLambda: true, Factors: true,
 		New: func(in Inputs) (Penalty, error) { return L1{Nu: in.Nu}, nil }},
 	{Name: "ridge", Nu: NoNu, Grid: true, Networks: true,
 		New: func(Inputs) (Penalty, error) { return Ridge{}, nil }},
+	{Name: "elasticnet", Nu: NoNu, Grid: true, GLM: true, Alpha: true, Factors: true,
+		New: func(in Inputs) (Penalty, error) {
+			e := ElasticNet{Alpha: in.Alpha}
+			return e, e.Validate()
+		}},
 	{Name: "general", Nu: NuKernel, Needs: NeedsG, GLM: true,
 		New: func(in Inputs) (Penalty, error) { return NewGeneral(in.G, in.P, in.Nu) }},
 }

@@ -59,7 +59,7 @@ func TestNewForRefusesMissingInputs(t *testing.T) {
 }
 
 func TestNamesFiltersInTableOrder(t *testing.T) {
-	if got, want := Names(nil), []string{"cardinality", "grouped", "lasso", "ridge", "general"}; !slices.Equal(got, want) {
+	if got, want := Names(nil), []string{"cardinality", "grouped", "lasso", "ridge", "elasticnet", "general"}; !slices.Equal(got, want) {
 		t.Errorf("Names(nil) = %v, want %v", got, want)
 	}
 	if got, want := Names(func(k Kind) bool { return k.NetworkLambda }), []string{"cardinality", "grouped", "lasso"}; !slices.Equal(got, want) {

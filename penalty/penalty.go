@@ -161,3 +161,88 @@ func checkNu(name string, nu float64) error {
 	}
 	return nil
 }
+
+// Conjugator is implemented by penalties that are not norms but know
+// their convex conjugate h*(U) = sup_Θ ⟨U, Θ⟩ − h(Θ) in closed form: the
+// duality gap of f + λh then uses the dual objective
+// −f*(−θ) − λh*(Xᵀθ/λ) at any dual point θ, instead of scaling θ into a
+// dual-norm ball (solver's certificate).
+type Conjugator interface {
+	// Conjugate returns h*(U), +Inf outside its domain.
+	Conjugate(u mat.Matrix) float64
+	// ConjugateZero returns the smallest c with h*(U/c) = 0 (h* is zero on
+	// a neighbourhood of the origin): the certificate also tries the dual
+	// point scaled by 1/c, where the conjugate vanishes, as a norm's does.
+	ConjugateZero(u mat.Matrix) float64
+}
+
+// CoordinateProxer is implemented by separable penalties
+// h(Θ) = Σᵢⱼ hᵢ(Θᵢⱼ), one function per row, whose per-coordinate prox is
+// known: coordinate descent (solver.IRLSCD, solver.GramCoordinateDescent)
+// runs on any of them, the lasso being the case hᵢ = fᵢ|·|.
+type CoordinateProxer interface {
+	// Separable reports whether h is such a sum over the rows of a matrix
+	// with p rows (false on a mismatch of sizes).
+	Separable(p int) bool
+	// CoordinateProx returns prox_{step·hᵢ}(x) = argmin_b ½(b − x)² +
+	// step·hᵢ(b).
+	CoordinateProx(i int, x, step float64) float64
+	// CoordinateThreshold returns tᵢ with ∂hᵢ(0) = [−tᵢ, tᵢ]: a coordinate
+	// stays at zero when its gradient is at most λtᵢ.
+	CoordinateThreshold(i int) float64
+}
+
+// LambdaMaxer is implemented by penalties that are not norms but define
+// the top of a generated λ grid from the loss's gradient g at zero (for a
+// norm it is the dual norm of g).
+type LambdaMaxer interface {
+	// LambdaMax returns the top of the grid.
+	LambdaMax(g mat.Matrix) float64
+}
+
+// ZeroLambdaer is implemented by penalties that are not norms but know the
+// smallest λ at which zero is optimal, from the loss's gradient g there.
+type ZeroLambdaer interface {
+	// ZeroLambda returns that λ (+Inf when no λ makes zero optimal).
+	ZeroLambda(g mat.Matrix) float64
+}
+
+// ZeroLambda returns the smallest λ at which Θ = 0 minimises f + λh for a
+// loss whose gradient at zero is g (the dual norm h*(g) for a norm), and
+// false when p knows none.
+func ZeroLambda(p Penalty, g mat.Matrix) (float64, bool) {
+	if z, ok := p.(ZeroLambdaer); ok {
+		return z.ZeroLambda(g), true
+	}
+	return DualNorm(p, g)
+}
+
+// GridTop returns the top of a generated λ grid for a loss whose gradient
+// at zero is g: LambdaMax for a penalty that defines it, else the dual
+// norm; false when p knows neither.
+func GridTop(p Penalty, g mat.Matrix) (float64, bool) {
+	if l, ok := p.(LambdaMaxer); ok {
+		return l.LambdaMax(g), true
+	}
+	return DualNorm(p, g)
+}
+
+// SupportClusters returns the clusters a relaxed refit frees in column v
+// of a matrix with q columns (coordinates in none stay at zero): the
+// piece's clusters of a piecewise-linear penalty, one cluster per nonzero
+// of a separable one; false for any other penalty.
+func SupportClusters(p Penalty, v []float64, q int) ([][]int, bool) {
+	if pw, ok := p.(Piecewise); ok {
+		return pw.Piece(v, q).Clusters, true
+	}
+	if c, ok := p.(CoordinateProxer); ok && c.Separable(len(v)) {
+		var out [][]int
+		for i, x := range v {
+			if x != 0 {
+				out = append(out, []int{i})
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}

@@ -23,6 +23,9 @@ type Fit struct {
 	LambdaGlmnet float64  `json:"lambda_glmnet"`
 	Nu           *float64 `json:"nu"`
 	NuNote       string   `json:"nu_note,omitempty"`
+	// Alpha is the elastic net's α (glmnet's alpha); absent for a
+	// penalty that takes none.
+	Alpha *float64 `json:"alpha,omitempty"`
 	// Constant lists predictors that are constant: with an intercept the
 	// data say nothing about them, and their coefficients are set by the
 	// penalty alone.

@@ -9,6 +9,7 @@ import (
 type PathDoc struct {
 	Family       string     `json:"family"`
 	Penalty      string     `json:"penalty"`
+	Alpha        *float64   `json:"alpha,omitempty"`
 	N            int        `json:"n"`
 	Names        []string   `json:"names"`
 	Lambda       []float64  `json:"lambda"`
@@ -55,10 +56,12 @@ type CVDoc struct {
 }
 
 // NewPathDoc is the document of path p (and of cross-validation cv, when
-// not nil) of a fit of family and penalty on n rows, the design's columns
-// named names; df is a model's degrees of freedom.
-func NewPathDoc(p *estimator.Path, cv *estimator.CV, family, penalty string, n int, names []string, df func(*estimator.Model) int) *PathDoc {
-	d := &PathDoc{Family: family, Penalty: penalty, N: n, Names: names, LambdaMax: p.LambdaMax, Note: p.Note}
+// not nil) of the fit that head describes before fitting (its family,
+// penalty, α, n rows, the design's columns' names); df is a model's
+// degrees of freedom.
+func NewPathDoc(p *estimator.Path, cv *estimator.CV, head *Fit, df func(*estimator.Model) int) *PathDoc {
+	names := head.Names
+	d := &PathDoc{Family: head.Family, Penalty: head.Penalty, Alpha: head.Alpha, N: head.N, Names: names, LambdaMax: p.LambdaMax, Note: p.Note}
 	for _, m := range p.Models {
 		d.Lambda = append(d.Lambda, m.Lambda)
 		d.LambdaGlmnet = append(d.LambdaGlmnet, m.LambdaGlmnet())

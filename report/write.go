@@ -112,7 +112,7 @@ func (r *Fit) WriteModel(w io.Writer) error {
 		return fmt.Errorf("λ on the data's scale is %v, beyond float64 (λ grows as the predictors' magnitude times the response's): a saved model needs a finite λ; rescale the data", r.Lambda)
 	}
 	return jsonx.Write(w, modelfile.Linear{Format: modelfile.Format, Version: modelfile.Version, Penalty: r.Penalty, Lambda: r.Lambda,
-		Nu: r.Nu, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
+		Nu: r.Nu, Alpha: r.Alpha, Target: r.Target, Names: r.Names, Coefficients: r.Coefficients, Intercept: r.Intercept,
 		Relaxed: r.Relaxed, N: r.N, Converged: r.Converged, DualityGap: r.DualityGap,
 		Family: r.Family, Link: r.Link, OffsetColumn: r.OffsetColumn, Weights: weights,
 		Factors: r.SavedFactors, NumericPenalty: r.NumericPenalty})
@@ -148,6 +148,9 @@ func (r *Fit) textChoice(tw io.Writer) {
 	}
 	if r.Nu != nil {
 		fmt.Fprintf(tw, "nu\t%.6g\n", *r.Nu)
+	}
+	if r.Alpha != nil {
+		fmt.Fprintf(tw, "alpha\t%.6g\n", *r.Alpha)
 	}
 	if th := r.Theory; th != nil {
 		fmt.Fprintf(tw, "theory\tlambda = max(M_G, 1/nu) %.6g * lambda_t %.6g; sigma %.6g (%s), t %g\n", th.Equivalence, th.LambdaT, th.Sigma, th.SigmaFrom, th.T)

@@ -80,7 +80,7 @@ func (r *Request) namedPenalty(names []string, read InputsFunc) (*Built, error) 
 	}
 	b := &Built{Pen: pen, Unpenalized: free, Nu: nu, NuNote: note}
 	if r.Given["penalty-factor"] {
-		if b.Pen, b.Unpenalized, err = r.penaltyFactors(len(names), free); err != nil {
+		if b.Pen, b.Unpenalized, err = r.penaltyFactors(pen, len(names), free); err != nil {
 			return nil, err
 		}
 		b.Nu = 0
@@ -97,9 +97,12 @@ func (r *Request) NamedPenalty(p int, read InputsFunc) (penalty.Penalty, float64
 	if !ok {
 		return nil, 0, "", refuse("unknown %s %q (%s)", r.Dialect.o("penalty"), r.Penalty, strings.Join(penalty.Names(nil), ", "))
 	}
-	in := penalty.Inputs{P: p}
+	in := penalty.Inputs{P: p, Alpha: penalty.DefaultAlpha}
 	if r.Nu != nil {
 		in.Nu = *r.Nu
+	}
+	if r.Alpha != nil {
+		in.Alpha = *r.Alpha
 	}
 	var err error
 	if kind.Needs != penalty.NeedsNothing {
@@ -112,6 +115,19 @@ func (r *Request) NamedPenalty(p int, read InputsFunc) (penalty.Penalty, float64
 		return nil, 0, "", err
 	}
 	return pen, nu.Value, nu.Note(), nil
+}
+
+// alphaUsed is the α of the request's penalty (Alpha, or its default)
+// when its kind takes one, else nil.
+func (r *Request) alphaUsed() *float64 {
+	if kind, ok := r.Kind(); !ok || !kind.Alpha {
+		return nil
+	}
+	a := penalty.DefaultAlpha
+	if r.Alpha != nil {
+		a = *r.Alpha
+	}
+	return &a
 }
 
 // inputs reads Groups (grouped) or G (general) for p penalised
@@ -137,9 +153,10 @@ func (r *Request) inputs(kind penalty.Kind, p int) ([]int, *mat.Dense, error) {
 	return nil, g, nil
 }
 
-// penaltyFactors is the weighted lasso of glmnet's penalty.factor (one
-// per predictor of p), the excluded predictors' factors 0.
-func (r *Request) penaltyFactors(p int, free []int) (penalty.Penalty, []int, error) {
+// penaltyFactors is pen with glmnet's penalty.factor (one per predictor
+// of p; penalty.WithFactors: the lasso's are the weighted lasso), the
+// excluded predictors' factors 0.
+func (r *Request) penaltyFactors(pen penalty.Penalty, p int, free []int) (penalty.Penalty, []int, error) {
 	d := r.Dialect
 	if len(r.PenaltyFactor) != p {
 		return nil, nil, refuse("%s has %d values for %d predictors", d.o("penalty-factor"), len(r.PenaltyFactor), p)
@@ -150,11 +167,11 @@ func (r *Request) penaltyFactors(p int, free []int) (penalty.Penalty, []int, err
 	}
 	// estimator.PenaltyFactors rescales them (without overflow) and names
 	// them as typed in its messages.
-	pen, free, err := estimator.PenaltyFactors(fs)
+	w, free, err := estimator.PenaltyFactors(fs)
 	if err != nil {
 		return nil, nil, refuse("%s: %v", d.o("penalty-factor"), strings.TrimPrefix(err.Error(), "glm: "))
 	}
-	return pen, free, nil
+	return penalty.WithFactors(pen, w.Factors), free, nil
 }
 
 // factorPenalty builds the penalty of a design with factors: each factor
@@ -225,5 +242,6 @@ func (r *Request) Report(b *Built, fam datafit.Family, n int, names []string, ta
 		nu := b.Nu
 		res.Nu = &nu
 	}
+	res.Alpha = r.alphaUsed()
 	return res
 }

@@ -66,6 +66,9 @@ func (r *Request) checkPenalty() error {
 	if kind.Needs == penalty.NeedsGroups && !r.Given["groups"] {
 		return fmt.Errorf("%s grouped needs %s with one label per predictor", d.o("penalty"), d.o("groups"))
 	}
+	if err := r.checkAlpha(kind); err != nil {
+		return err
+	}
 	if r.Nu != nil && (!(*r.Nu > 0) || math.IsInf(*r.Nu, 0)) {
 		return fmt.Errorf("%s must be a finite number > 0 (h is a norm only for nu > 0), got %v; leave it out for the default", d.o("nu"), *r.Nu)
 	}
@@ -73,6 +76,19 @@ func (r *Request) checkPenalty() error {
 		if !(v >= 0) || math.IsInf(v, 0) {
 			return fmt.Errorf("%s: %v is not a finite number >= 0", d.o("penalty-factor"), v)
 		}
+	}
+	return nil
+}
+
+// checkAlpha checks α by building a one-predictor penalty of kind with
+// it (the penalty's Validate holds α's range). An α beside a penalty
+// that takes none is refused by the rules (CheckEffect).
+func (r *Request) checkAlpha(kind penalty.Kind) error {
+	if r.Alpha == nil || !kind.Alpha || kind.Needs != penalty.NeedsNothing {
+		return nil
+	}
+	if _, err := kind.NewFor(penalty.Inputs{P: 1, Alpha: *r.Alpha}); err != nil {
+		return fmt.Errorf("%s: %v", r.Dialect.o("alpha"), strings.TrimPrefix(err.Error(), "penalty: "))
 	}
 	return nil
 }

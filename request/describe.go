@@ -40,6 +40,9 @@ type penaltyDoc struct {
 	Name string `json:"name"`
 	// Nu reports that the penalty takes "nu".
 	Nu bool `json:"nu"`
+	// Alpha reports that the penalty takes "alpha" (the elastic net's
+	// mix, glmnet's alpha; default 1).
+	Alpha bool `json:"alpha"`
 	// Inputs are the options it needs besides the data ("groups", "G").
 	Inputs []string `json:"inputs"`
 	// GLM reports that every family fits it (else gaussian only).
@@ -69,7 +72,7 @@ func Describe() any {
 	}
 	for _, name := range penalty.Names(nil) {
 		k, _ := penalty.Lookup(name)
-		pd := penaltyDoc{Name: k.Name, Nu: k.Nu != penalty.NoNu, Inputs: []string{}, GLM: k.GLM, Grid: k.Grid}
+		pd := penaltyDoc{Name: k.Name, Nu: k.Nu != penalty.NoNu, Alpha: k.Alpha, Inputs: []string{}, GLM: k.GLM, Grid: k.Grid}
 		if opt, ok := inputOptions[k.Needs]; ok {
 			pd.Inputs = append(pd.Inputs, opt)
 		}

@@ -65,7 +65,7 @@ func TestDescribeListsTheRegistries(t *testing.T) {
 		if !ok {
 			t.Fatalf("penalty %s is not in penalty's table", p.Name)
 		}
-		if p.Nu != (k.Nu != penalty.NoNu) || p.GLM != k.GLM || p.Grid != k.Grid {
+		if p.Nu != (k.Nu != penalty.NoNu) || p.Alpha != k.Alpha || p.GLM != k.GLM || p.Grid != k.Grid {
 			t.Errorf("penalty %s: %+v, the table says %+v", p.Name, p, k)
 		}
 		if want := k.Needs != penalty.NeedsNothing; want != (len(p.Inputs) == 1) {

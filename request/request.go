@@ -51,7 +51,10 @@ type Request struct {
 	Family  string   `json:"family"`
 	Penalty string   `json:"penalty"`
 	Nu      *float64 `json:"nu"`
-	Lambda  Lambda   `json:"lambda"`
+	// Alpha is the elastic net's α (glmnet's alpha; penalty.Kind.Alpha);
+	// nil is penalty.DefaultAlpha.
+	Alpha  *float64 `json:"alpha"`
+	Lambda Lambda   `json:"lambda"`
 	// LambdaGlmnet is λ on glmnet's scale, λ/(2n), instead of lambda
 	// (ParseLambda).
 	LambdaGlmnet Lambda      `json:"lambda-glmnet"`

@@ -1,7 +1,10 @@
 package request
 
 import (
+	"slices"
 	"testing"
+
+	"github.com/cardsparse/cardreg/penalty"
 
 	"github.com/stretchr/testify/require"
 )
@@ -63,5 +66,62 @@ func TestDialects(t *testing.T) {
 		require.NoError(t, r.Lambda.Parse("fit", true, r.Dialect))
 		require.NoError(t, r.Check("fit"))
 		require.EqualError(t, r.CheckEffect("fit"), want)
+	}
+}
+
+// TestAlpha: alpha decodes into the request and reaches the penalty
+// (the elastic net, with penalty factors too); it is refused outside
+// [0, 1] and beside a penalty without α, in both dialects; describe
+// lists elasticnet as taking it.
+func TestAlpha(t *testing.T) {
+	r, err := Decode([]byte(`{"penalty": "elasticnet", "alpha": 0.3, "lambda": 1}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Validate("fit"))
+	pen, _, _, err := r.NamedPenalty(3, nil)
+	require.NoError(t, err)
+	require.Equal(t, penalty.ElasticNet{Alpha: 0.3}, pen)
+	b, err := r.namedPenalty([]string{"a", "b", "c"}, nil)
+	require.NoError(t, err)
+	require.Equal(t, penalty.ElasticNet{Alpha: 0.3}, b.Pen)
+
+	r, err = Decode([]byte(`{"penalty": "elasticnet", "alpha": 0.3, "lambda": 1, "penalty-factor": [1, 0, 2]}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Validate("fit"))
+	b, err = r.namedPenalty([]string{"a", "b", "c"}, nil)
+	require.NoError(t, err)
+	en, ok := b.Pen.(penalty.ElasticNet)
+	require.True(t, ok, "%T", b.Pen)
+	require.Equal(t, 0.3, en.Alpha)
+	require.Equal(t, []int{1}, b.Unpenalized)
+	require.Len(t, en.Factors, 2)
+
+	r, err = Decode([]byte(`{"penalty": "elasticnet", "lambda": 1}`))
+	require.NoError(t, err)
+	pen, _, _, err = r.NamedPenalty(2, nil)
+	require.NoError(t, err)
+	require.Equal(t, penalty.ElasticNet{Alpha: penalty.DefaultAlpha}, pen)
+
+	for raw, want := range map[string]string{
+		`{"penalty": "elasticnet", "alpha": 1.5, "lambda": 1}`:              "alpha: elastic net α = 1.5 must be in [0, 1]",
+		`{"penalty": "elasticnet", "alpha": -0.1, "lambda": 1}`:             "alpha: elastic net α = -0.1 must be in [0, 1]",
+		`{"penalty": "lasso", "alpha": 0.5, "lambda": 1}`:                   "alpha applies to the elasticnet penalty only, not lasso",
+		`{"penalty": "cardinality", "penalty-factor": [1, 2], "lambda": 1}`: "penalty-factor is for the lasso or elasticnet; for cardinality use exclude",
+	} {
+		r, err := Decode([]byte(raw))
+		require.NoError(t, err)
+		require.ErrorContains(t, r.Validate("fit"), want, raw)
+	}
+	r = &Request{Penalty: "cardinality", Alpha: new(float64), Given: map[string]bool{"alpha": true, "lambda": true}, Lambda: Lambda{Text: "2"}, Dialect: CommandLine}
+	r.Defaults()
+	require.EqualError(t, r.Validate("fit"), "--alpha applies to the elasticnet penalty only, not cardinality")
+
+	d := readDescription(t)
+	for _, p := range d.Penalties {
+		k, _ := penalty.Lookup(p.Name)
+		require.Equal(t, k.Alpha, p.Alpha, p.Name)
+	}
+	require.True(t, slices.ContainsFunc(d.Penalties, func(p penaltyDoc) bool { return p.Name == "elasticnet" && p.Alpha }))
+	for _, cmd := range []string{"fit", "path", "cv"} {
+		require.Contains(t, d.Options[cmd], "alpha", cmd)
 	}
 }

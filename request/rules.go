@@ -98,9 +98,10 @@ func (r *Request) modeRules(cmd Command) []Rule {
 		{Option: "G", On: AnyRoute, Off: kind.Needs != penalty.NeedsG, Why: "applies to " + d.o("penalty") + " " + needing(penalty.NeedsG) + " only, not " + r.Penalty},
 		{Option: "nu", On: AnyRoute, Off: kind.Nu == penalty.NoNu, Why: "has no role in the " + r.Penalty + " penalty"},
 		{Option: "nu", On: AnyRoute, Off: pf, Why: "does not combine with " + d.o("penalty-factor") + ", whose factors weigh each predictor's lasso penalty instead"},
-		{Option: "penalty-factor", On: InMemory, Off: r.Penalty != "lasso", Why: "is for the lasso; for " + r.Penalty + " use " + d.o("exclude") + " to leave predictors unpenalised"},
+		{Option: "alpha", On: AnyRoute, Off: !kind.Alpha, Why: "applies to the " + OrList(penalty.Names(func(k penalty.Kind) bool { return k.Alpha })) + " penalty only, not " + r.Penalty},
+		{Option: "penalty-factor", On: InMemory, Off: !kind.Factors, Why: "is for the " + factorsNames() + "; for " + r.Penalty + " use " + d.o("exclude") + " to leave predictors unpenalised"},
 		// exclude is refused on the other routes (dbRules, streamRules).
-		{Option: "penalty-factor", On: OnStream | OnDB, Off: r.Penalty != "lasso", Why: "is for the lasso; for " + r.Penalty + ", " + d.o("exclude") + " leaves predictors unpenalised, in memory only (not with " + d.o("stream") + " or " + d.o("db") + ")"},
+		{Option: "penalty-factor", On: OnStream | OnDB, Off: !kind.Factors, Why: "is for the " + factorsNames() + "; for " + r.Penalty + ", " + d.o("exclude") + " leaves predictors unpenalised, in memory only (not with " + d.o("stream") + " or " + d.o("db") + ")"},
 		{Option: "lambda", On: AnyRoute, Off: l.Kind == Theory && r.Weighted, Why: "theory needs the unweighted rows in memory: leave out " + d.o("weights")},
 	}
 }
@@ -192,4 +193,10 @@ func (r *Request) factorRules() []Rule {
 // needing names the penalties that need the input in ("grouped").
 func needing(in penalty.Input) string {
 	return OrList(penalty.Names(func(k penalty.Kind) bool { return k.Needs == in }))
+}
+
+// factorsNames names the penalties that take penalty factors (the lasso
+// and the elastic net).
+func factorsNames() string {
+	return OrList(penalty.Names(func(k penalty.Kind) bool { return k.Factors }))
 }

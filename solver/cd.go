@@ -108,6 +108,25 @@ func lassoProblem(p Problem) (*LeastSquares, []float64, error) {
 	return ls, factors, nil
 }
 
+// cdProblem is lassoProblem for the methods that also run on a separable
+// penalty with a per-coordinate prox (cdPenalty): the loss, the factors or
+// thresholds, and the prox (nil for the lasso).
+func cdProblem(p Problem) (*LeastSquares, []float64, penalty.CoordinateProxer, error) {
+	ls, ok := p.Loss.(*LeastSquares)
+	if !ok {
+		return nil, nil, nil, errors.New("solver: coordinate descent needs a least-squares loss")
+	}
+	rows, _ := ls.Dims()
+	factors, prox, ok := cdPenalty(p.Penalty, rows)
+	if !ok {
+		return nil, nil, nil, errors.New("solver: coordinate descent needs the separable L1 penalty (with or without factors) or a separable penalty with a per-coordinate prox")
+	}
+	if p.Lambda == 0 {
+		return nil, nil, nil, errors.New("solver: coordinate descent needs λ > 0: its duality gap certifies nothing at λ = 0 (use FISTA or least squares)")
+	}
+	return ls, factors, prox, nil
+}
+
 // L1Factors returns the per-coordinate weights fⱼ of a separable L1
 // penalty Σ fⱼ|θⱼ| on p coordinates: ν for penalty.L1, the factors of
 // penalty.WeightedL1; false for any other penalty.
@@ -124,6 +143,37 @@ func L1Factors(pen penalty.Penalty, p int) ([]float64, bool) {
 		return h.Factors, len(h.Factors) == p
 	}
 	return nil, false
+}
+
+// cdPenalty returns what coordinate descent needs of pen on p coordinates:
+// the lasso's factors fⱼ (prox nil), or for another separable penalty with
+// a per-coordinate prox, its thresholds tⱼ (∂hⱼ(0) = [−tⱼ, tⱼ], which
+// screen the coordinates that stay at zero) and the prox; false when
+// coordinate descent cannot run on pen.
+func cdPenalty(pen penalty.Penalty, p int) ([]float64, penalty.CoordinateProxer, bool) {
+	if f, ok := L1Factors(pen, p); ok {
+		return f, nil, true
+	}
+	c, ok := pen.(penalty.CoordinateProxer)
+	if !ok || !c.Separable(p) {
+		return nil, nil, false
+	}
+	t := make([]float64, p)
+	for j := range t {
+		t[j] = c.CoordinateThreshold(j)
+	}
+	return t, c, true
+}
+
+// CoordinateWise reports whether coordinate descent runs on pen: the
+// lasso, or a separable penalty with a per-coordinate prox
+// (penalty.CoordinateProxer).
+func CoordinateWise(pen penalty.Penalty) bool {
+	if IsSeparableL1(pen) {
+		return true
+	}
+	_, ok := pen.(penalty.CoordinateProxer)
+	return ok
 }
 
 // IsSeparableL1 reports whether coordinate descent handles pen (the lasso,

@@ -33,6 +33,9 @@ const workingSetMin = 64
 //     models FISTA solves in Gram form) for the lasso, and for the other
 //     penalties when n ≥ p and p ≤ 5000; else FISTA on the loss directly.
 //   - Least squares at λ = 0 (not on a path): FISTA.
+//   - Another separable penalty with a per-coordinate prox (the elastic
+//     net): IRLSCD on a Reweighter loss at λ > 0; on least squares
+//     GramCoordinateDescent when the loss works in Gram form.
 //   - The lasso on least squares: coordinate descent, on XᵀX
 //     (GramCoordinateDescent) when the loss works in Gram form and the fit
 //     is one of a path (the product is paid once) or there is no dense
@@ -47,8 +50,8 @@ func DefaultMethod(p Problem, h Hints) Method {
 	if ls, ok := p.Loss.(*LeastSquares); ok {
 		return leastSquaresMethod(ls, p.Penalty, lasso, zero, h.Path)
 	}
-	if _, ok := p.Loss.(Reweighter); ok && lasso && !zero {
-		if _, ok := p.Loss.(Restricter); ok && dims(p.Loss) > workingSetMin {
+	if _, ok := p.Loss.(Reweighter); ok && CoordinateWise(p.Penalty) && !zero {
+		if _, ok := p.Loss.(Restricter); ok && lasso && dims(p.Loss) > workingSetMin {
 			if h.WorkingSet != nil {
 				return h.WorkingSet
 			}
@@ -76,6 +79,8 @@ func leastSquaresMethod(ls *LeastSquares, pen penalty.Penalty, lasso, zero, path
 		return GramCoordinateDescent{}
 	case lasso && dense:
 		return CoordinateDescent{}
+	case !lasso && gram && CoordinateWise(pen):
+		return GramCoordinateDescent{}
 	case fused && dense && !gram:
 		return ClusterCD{}
 	}

@@ -34,9 +34,12 @@ type GramCoordinateDescent struct{}
 
 // Minimize implements Method. It returns an error unless the loss is a
 // LeastSquares in Gram form (n ≥ p on a design with a Gram form, or built
-// from sufficient statistics) and the penalty is the separable L1.
+// from sufficient statistics) and the penalty is the separable L1 or
+// another separable penalty with a per-coordinate prox
+// (penalty.CoordinateProxer, as the elastic net: its update is the prox of
+// the unpenalised one, its gap the conjugate's, see gapConjugate).
 func (GramCoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) {
-	ls, factors, err := lassoProblem(p)
+	ls, factors, prox, err := cdProblem(p)
 	if err != nil {
 		return nil, err
 	}
@@ -45,6 +48,7 @@ func (GramCoordinateDescent) Minimize(p Problem, init mat.Matrix, s Settings) (*
 	}
 	rows, cols := ls.Dims()
 	st := newGramCD(ls, factors, p.Lambda, init)
+	st.prox, st.pen = prox, p.Penalty
 	res := &Result{Status: IterationLimit, Residual: math.NaN()}
 	for sweeps := 0; sweeps < s.MaxIter; {
 		big := st.sweep(false)
@@ -87,6 +91,11 @@ type gramCD struct {
 	factors  []float64
 	lambda   float64
 	yy       float64
+	// prox is the penalty's per-coordinate prox when it is not the lasso
+	// (nil for the lasso, whose update stays inline); factors then hold
+	// its thresholds at zero. pen is the penalty.
+	prox penalty.CoordinateProxer
+	pen  penalty.Penalty
 }
 
 func newGramCD(ls *LeastSquares, factors []float64, lambda float64, init mat.Matrix) *gramCD {
@@ -145,6 +154,9 @@ func (st *gramCD) sweep(active bool) float64 {
 				continue // a zero column: θ_k stays 0
 			}
 			next := penalty.SoftThreshold(g[k]+hkk*t, st.lambda*st.factors[k]/2) / hkk
+			if st.prox != nil {
+				next = st.prox.CoordinateProx(k, g[k]/hkk+t, st.lambda/(2*hkk))
+			}
 			if delta := next - t; delta != 0 {
 				kernel.Axpy(-delta, st.row(k), g)
 				theta[k] = next
@@ -183,6 +195,9 @@ func (st *gramCD) certificate() (obj, gap float64) {
 // the dual point 2sR (lassoGap), one s for every column: ‖R‖² =
 // ‖Y‖² − ⟨Θ, XᵀY⟩ − ⟨Θ, g⟩ and ⟨R, Y⟩ = ‖Y‖² − ⟨Θ, XᵀY⟩.
 func (st *gramCD) gap() (obj, gap, s float64) {
+	if st.prox != nil {
+		return st.gapConjugate()
+	}
 	var dual, l1, tc, tg float64
 	for j, theta := range st.theta {
 		dual = math.Max(dual, l1DualNorm(st.g[j], st.factors))
@@ -195,4 +210,40 @@ func (st *gramCD) gap() (obj, gap, s float64) {
 	s = math.Min(1, st.lambda/dual)
 	obj, gap = lassoGap(math.Max(st.yy-tc-tg, 0), st.yy-tc, l1, st.lambda, s)
 	return obj, gap, s
+}
+
+// gapConjugate is gap for a penalty that is not the lasso: P(Θ) =
+// ‖R‖² + λh(Θ) and the dual objective at 2sR, 2s⟨R, Y⟩ − s²‖R‖² −
+// λh*(2sXᵀR/λ), the better of s = 1 and the largest s at which h*
+// vanishes (conjugateDual). Every such point is feasible, so the gap-safe
+// rule applies with the thresholds tⱼ.
+func (st *gramCD) gapConjugate() (obj, gap, s float64) {
+	c, ok := st.pen.(penalty.Conjugator)
+	theta := mat.NewDense(st.p, len(st.theta), nil)
+	u := mat.NewDense(st.p, len(st.theta), nil)
+	var tc, tg float64
+	for j, th := range st.theta {
+		theta.SetCol(j, th)
+		u.SetCol(j, st.g[j])
+		tc += kernel.Dot(th, st.c[j])
+		tg += kernel.Dot(th, st.g[j])
+	}
+	rr, ry := math.Max(st.yy-tc-tg, 0), st.yy-tc
+	obj = rr + st.lambda*st.pen.Value(theta)
+	if !ok {
+		return obj, math.Inf(1), 0
+	}
+	u.Scale(2/st.lambda, u)
+	dual := func(s float64) float64 {
+		var us mat.Dense
+		us.Scale(s, u)
+		return lsDual(ry, rr, s) - st.lambda*c.Conjugate(&us)
+	}
+	s, best := 1.0, dual(1)
+	if z := c.ConjugateZero(u); z > 1 && !math.IsInf(z, 1) {
+		if d := dual(1 / z); d > best {
+			s, best = 1/z, d
+		}
+	}
+	return obj, math.Max(obj-best, 0), s
 }

@@ -86,7 +86,10 @@ type IRLSDesign struct {
 // sweep tolerance when the columns are nearly collinear, and the next
 // reweighting goes on from the point reached. Iterations counts
 // reweightings (and proximal Newton's steps). It needs a Reweighter loss
-// and the lasso penalty (penalty.L1 or penalty.WeightedL1).
+// and the lasso penalty (penalty.L1 or penalty.WeightedL1), or any
+// separable penalty with a per-coordinate prox (penalty.CoordinateProxer,
+// as the elastic net): the lasso's soft-thresholding is that prox's
+// special case, kept inline.
 type IRLSCD struct{}
 
 // maxReweights bounds IRLSCD's reweightings before ProxNewton finishes.
@@ -99,12 +102,15 @@ func (IRLSCD) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, error) 
 		return nil, errors.New("solver: IRLSCD needs a loss with IRLS models (a Reweighter)")
 	}
 	m, _ := p.Loss.Dims()
-	factors, ok := L1Factors(p.Penalty, m)
+	factors, prox, ok := cdPenalty(p.Penalty, m)
 	if !ok {
-		return nil, errors.New("solver: IRLSCD needs the lasso penalty (with or without factors)")
+		return nil, errors.New("solver: IRLSCD needs the lasso penalty (with or without factors) or a separable penalty with a per-coordinate prox")
 	}
 	s = s.defaults()
 	cd := newIRLSState(rw, factors, p.Lambda, init)
+	if prox != nil {
+		cd.setProx(p.Penalty, prox)
+	}
 	res, done := cd.run(p, s)
 	if done {
 		return res, nil
@@ -181,7 +187,7 @@ func (cd *irlsState) run(p Problem, s Settings) (*Result, bool) {
 // 1e-5 of a solution). It costs a product per column; 0 (no forecast)
 // when a column is unpenalised.
 func (cd *irlsState) foreseenGap(obj float64) float64 {
-	if !(obj > 0) {
+	if !(obj > 0) || cd.prox != nil {
 		return 0
 	}
 	if len(cd.u) != len(cd.v) {
@@ -247,6 +253,23 @@ type irlsState struct {
 	// svrStale says that an uncentred step has moved Σ v⊙r since svr was
 	// computed (freshSVR).
 	svrStale bool
+	// prox is the penalty's per-coordinate prox when it is not the lasso
+	// (nil for the lasso, whose update stays inline), pen the penalty.
+	prox penalty.CoordinateProxer
+	pen  penalty.Penalty
+}
+
+// setProx makes the state's penalty pen, a separable penalty other than
+// the lasso: its coordinate updates are prox's and no column is a twin of
+// another (a strictly convex part splits a coefficient between equal
+// columns, which the lasso's rule of keeping copies at zero would not).
+func (cd *irlsState) setProx(pen penalty.Penalty, prox penalty.CoordinateProxer) {
+	cd.prox, cd.pen = prox, pen
+	twin := make([]int, len(cd.d.Twin))
+	for j := range twin {
+		twin[j] = -1
+	}
+	cd.d.Twin = twin
 }
 
 // newIRLSState starts IRLSCD at init (nil: zero), a copy's share of a
@@ -278,6 +301,9 @@ func newIRLSState(rw Reweighter, factors []float64, lambda float64, init mat.Mat
 // reweighting.
 func (cd *irlsState) objective() float64 {
 	f := cd.loss.Reweight(cd.eta, cd.v, cd.r)
+	if cd.prox != nil {
+		return f + cd.lambda*cd.pen.Value(mat.NewDense(len(cd.beta), 1, cd.beta))
+	}
 	for j, b := range cd.beta {
 		f += cd.lambda * cd.f[j] * math.Abs(b)
 	}
@@ -387,6 +413,10 @@ func (cd *irlsState) update(j int) float64 {
 		}
 	}
 	next := penalty.SoftThreshold(g+cd.xv[j]*cd.beta[j], thr) / cd.xv[j]
+	if cd.prox != nil {
+		// argmin xvⱼ(b − c)² + λhⱼ(b), c the unpenalised update.
+		next = cd.prox.CoordinateProx(j, g/cd.xv[j]+cd.beta[j], cd.lambda/(2*cd.xv[j]))
+	}
 	delta := next - cd.beta[j]
 	if delta == 0 {
 		return 0

@@ -240,13 +240,15 @@ func MinRatio(n, p int) float64 {
 	return 1e-4
 }
 
-// LambdaMax returns h*(∇f(0)), the smallest λ for which Θ = 0 minimises
-// f + λh, and false when the penalty has no known dual norm.
+// LambdaMax returns the top of a generated λ grid, h*(∇f(0)) for a norm
+// (the smallest λ for which Θ = 0 minimises f + λh), the penalty's own
+// LambdaMax for one that is not (penalty.GridTop), and false when the
+// penalty knows neither.
 func LambdaMax(loss Loss, pen penalty.Penalty) (float64, bool) {
 	p, q := loss.Dims()
 	var g mat.Dense
 	loss.Eval(&g, mat.NewDense(p, q, nil))
-	return penalty.DualNorm(pen, &g)
+	return penalty.GridTop(pen, &g)
 }
 
 // certificate evaluates the objective and, where possible, the relative
@@ -264,7 +266,12 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 	}
 	d, ok := penalty.DualNorm(p.Penalty, grad)
 	if !ok {
-		return obj, math.NaN(), false
+		c, ok := p.Penalty.(penalty.Conjugator)
+		if !ok {
+			return obj, math.NaN(), false
+		}
+		g := math.Max(obj-conjugateDual(p.Lambda, dl, c, theta, grad, fval), 0)
+		return obj, RelativeGap(g, obj), g <= dl.GapFloor()
 	}
 	s := 1.0
 	if d > p.Lambda {
@@ -272,6 +279,28 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 	}
 	g := math.Max(obj-dl.Dual(theta, fval, s), 0)
 	return obj, RelativeGap(g, obj), g <= dl.GapFloor()
+}
+
+// conjugateDual returns the dual objective of f + λh for a penalty that is
+// not a norm, D(s) = −F*(−sθ) − λh*(s∇f(Θ)/λ) at the loss's dual point θ
+// (∇f(Θ) = −Xᵀθ, h even), the better of s = 1 (the dual point of an
+// optimum) and the largest s at which h* vanishes (the dual-norm scaling
+// of a norm, which certifies a point far from the optimum better when h*
+// is steep, α near 1 for the elastic net). Every s is feasible where h* is
+// finite; D(s) ≤ P(Θ) by Fenchel–Young.
+func conjugateDual(lambda float64, dl DualLoss, c penalty.Conjugator, theta, grad mat.Matrix, fval float64) float64 {
+	at := func(s float64) float64 {
+		var u mat.Dense
+		u.Scale(s/lambda, grad)
+		return dl.Dual(theta, fval, s) - lambda*c.Conjugate(&u)
+	}
+	best := at(1)
+	var u mat.Dense
+	u.Scale(1/lambda, grad)
+	if z := c.ConjugateZero(&u); z > 1 && !math.IsInf(z, 1) {
+		best = math.Max(best, at(1/z))
+	}
+	return best
 }
 
 // RelativeGap returns the absolute duality gap gap relative to the

@@ -29,7 +29,7 @@ type fitFlags struct {
 	cmd                                                                             string
 	target, groups, format, out, sep, saveModel, gFile, responses, drop, predictors string
 	db, table, query, weights, foldid                                               string
-	nu                                                                              optFloat
+	nu, alpha                                                                       optFloat
 	stream, dropMissing                                                             bool
 	stderr                                                                          io.Writer
 	fam                                                                             familyFlags
@@ -53,6 +53,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.Float64Var(&f.T, "t", 0.05, "--lambda theory: the bound holds with probability 1 - t")
 	fs.StringVar(&f.Rule, "rule", "min", "with --lambda cv: min (lambda_min) or 1se (lambda_1se)")
 	fs.Var(&f.nu, "nu", "weight of the kernel term, > 0 (default 1 for lasso, 1/(1 - M_G) for cardinality and grouped)")
+	fs.Var(&f.alpha, "alpha", "the elastic net's mix alpha in [0, 1] of lambda[(1 - alpha)/2 ||b||^2 + alpha ||b||_1] (glmnet's alpha; default 1, the lasso; 0 is ridge)")
 	fs.StringVar(&f.target, "target", "", "response column (default: the last column)")
 	fs.StringVar(&f.responses, "responses", "", "several response columns, comma separated: a multi-response fit (the penalty acts per response)")
 	fs.StringVar(&f.groups, "groups", "", "grouped penalty: one group label per predictor, comma separated, or a file with one label per line")
@@ -260,6 +261,9 @@ func (f *fitFlags) validate() error {
 	f.Route, f.Weighted, f.Offset = f.route(), f.weights != "", f.fam.offset != ""
 	if f.nu.set {
 		f.Nu = &f.nu.v
+	}
+	if f.alpha.set {
+		f.Alpha = &f.alpha.v
 	}
 	if err := f.ParseLambda(f.cmd); err != nil {
 		return usageError{err}

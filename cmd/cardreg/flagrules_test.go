@@ -80,6 +80,7 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("fit", "--lambda", "1", "--groups", "a,b"),
 		onFile("fit", "--lambda", "1", "--penalty", "lasso", "--G", "g.csv"),
 		onFile("fit", "--lambda", "1", "--penalty", "ridge", "--nu", "2"),
+		onFile("fit", "--lambda", "1", "--penalty", "lasso", "--alpha", "0.5"),
 		onFile("fit", "--lambda", "1", "--penalty-factor", "1,1"),
 		onFile("fit", "--stream", "--family", "poisson", "--lambda", "1", "--penalty-factor", "1,1"),
 		onFile("fit", "--lambda", "theory", "--weights", "w"),

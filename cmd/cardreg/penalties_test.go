@@ -38,7 +38,7 @@ func TestBuildPenaltyDefaults(t *testing.T) {
 		}
 	}
 	_, _, _, err := buildPenalty(penaltySpec{penalty: "slope"}, 3)
-	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge, general)`)
+	require.EqualError(t, err, `unknown --penalty "slope" (cardinality, grouped, lasso, ridge, elasticnet, general)`)
 }
 
 // The lists of names in messages come from the table.
@@ -61,7 +61,7 @@ func TestPenaltyTableOnTheCommandLine(t *testing.T) {
 	oneLine(t, cardreg(t, "fit", "--penalty", "ridge", "--lambda", "theory", cardinalityData), 2,
 		"--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--penalty", "ridge", creditData), 2,
-		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso, general)")
+		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso, elasticnet, general)")
 	oneLine(t, cardreg(t, "fit", "--penalty", "general", "--lambda", "cv", "--G", "x", cardinalityData), 2,
 		"--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--penalty", "grouped", cardinalityData), 2,

@@ -38,7 +38,8 @@ type Model struct {
 	R2 []float64
 	// Objective is the deviance plus λh on the solver's scale
 	// (standardised predictors with Standardize); Gap its certified
-	// relative duality gap (NaN when the penalty has no dual norm).
+	// relative duality gap (NaN when the penalty has neither a dual norm
+	// nor a conjugate, penalty.Conjugator).
 	Objective, Gap float64
 	// Iterations, Converged and Status report the solver.
 	Iterations int

@@ -197,7 +197,7 @@ func (pb *problem) zeroFit(pen penalty.Penalty, lambda float64, init *mat.Dense)
 	m, q := pb.loss.Dims()
 	zero, grad := mat.NewDense(m, q, nil), mat.NewDense(m, q, nil)
 	obj, gap, floor := solver.CertificateGrad(solver.Problem{Loss: pb.loss, Penalty: pen, Lambda: lambda}, zero, grad)
-	d, ok := penalty.DualNorm(pen, grad)
+	d, ok := penalty.ZeroLambda(pen, grad)
 	if !ok || !(d <= lambda*(1+kktSlack)) {
 		return nil
 	}

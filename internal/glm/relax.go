@@ -18,12 +18,11 @@ import (
 // or the refit does not converge to a finite point, and then also a note
 // when the refit's minimum does not exist (separation: see diverges).
 func (pb *problem) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bool, string) {
-	pw, ok := pen.(penalty.Piecewise)
+	col := mat.Col(nil, 0, theta)
+	clusters, ok := penalty.SupportClusters(pen, col, 1)
 	if !ok {
 		return theta, false, ""
 	}
-	col := mat.Col(nil, 0, theta)
-	clusters := pw.Piece(col, 1).Clusters
 	if len(clusters) == 0 {
 		return theta, true, "" // every coefficient is zero: nothing to refit
 	}

@@ -125,6 +125,10 @@ func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions)
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
 	}
+	if _, ok := pen.(penalty.Conjugator); ok {
+		// Its rounds' dual points are scaled into a dual norm's ball.
+		return nil, fmt.Errorf("glm: a fit in rounds is for penalties that are norms, not %T: fit the rows", pen)
+	}
 	if o.Measure == "" {
 		o.Measure = Measures(fam)[0]
 	}

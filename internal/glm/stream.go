@@ -134,7 +134,7 @@ func (s *streamFit) grid(null point, po *fit.PathOptions) ([]float64, bool, erro
 	if err != nil {
 		return nil, false, err
 	}
-	lmax, ok := penalty.DualNorm(s.pen, mat.NewDense(s.p, 1, st.grad))
+	lmax, ok := penalty.GridTop(s.pen, mat.NewDense(s.p, 1, st.grad))
 	if !ok {
 		return nil, false, errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
 	}

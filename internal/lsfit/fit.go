@@ -297,7 +297,7 @@ const singularRefit = "the least-squares refit on the clusters has no unique sol
 func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*fit.Model, bool) {
 	var g mat.Dense
 	g.Scale(2, pr.loss.Cross())
-	lmax, ok := penalty.DualNorm(pen, &g)
+	lmax, ok := penalty.ZeroLambda(pen, &g)
 	if !ok || lambda < lmax || pr.opts.Relax {
 		return nil, false
 	}
@@ -317,17 +317,16 @@ func (pr *prepared) zeroAbove(pen penalty.Penalty, lambda float64) (*fit.Model, 
 // kink constraints. It reports false, keeping theta, when the reduced
 // system is singular (more clusters than the data can determine).
 func (pr *prepared) relax(pen penalty.Penalty, theta *mat.Dense) (*mat.Dense, bool, error) {
-	pw, ok := pen.(penalty.Piecewise)
-	if !ok {
-		return nil, false, fmt.Errorf("lsfit: relaxed fits need a piecewise-linear penalty (cardinality, grouped or lasso), not %T", pen)
-	}
 	p, q := theta.Dims()
 	pieces := make([]penalty.Piece, q)
 	col := make([]float64, p)
 	for j := range pieces {
 		mat.Col(col, j, theta)
-		pc := pw.Piece(col, q)
-		pieces[j] = penalty.Piece{Clusters: pc.Clusters, Slopes: make([]float64, len(pc.Clusters))}
+		cl, ok := penalty.SupportClusters(pen, col, q)
+		if !ok {
+			return nil, false, fmt.Errorf("lsfit: relaxed fits need a piecewise-linear or separable penalty (cardinality, grouped, lasso, elasticnet), not %T", pen)
+		}
+		pieces[j] = penalty.Piece{Clusters: cl, Slopes: make([]float64, len(cl))}
 	}
 	out := mat.NewDense(p, q, nil)
 	if !pr.loss.Polish(out, pieces, 0) {

@@ -26,7 +26,8 @@ import (
 // numeric_penalty (a model with factor predictors): a cardreg that reads
 // up to version 3 refuses the new fields as unknown, so every model is
 // now written as version 4, with or without factors; versions 1 to 3 are
-// still read (they have no factors).
+// still read (they have no factors). alpha (an elastic-net model's α)
+// came within version 4: no reader before it knew the elastic net.
 const (
 	Format  = "cardreg-model"
 	Version = 4
@@ -43,9 +44,12 @@ type Linear struct {
 	// and ν (nil for ridge); Target names the response, Names the
 	// predictors of Coefficients; Relaxed says the coefficients are
 	// --relax's refit; N counts the observations.
-	Penalty      string    `json:"penalty"`
-	Lambda       float64   `json:"lambda"`
-	Nu           *float64  `json:"nu"`
+	Penalty string   `json:"penalty"`
+	Lambda  float64  `json:"lambda"`
+	Nu      *float64 `json:"nu"`
+	// Alpha is the elastic net's α (glmnet's alpha): present exactly when
+	// the penalty takes one (penalty.Kind.Alpha).
+	Alpha        *float64  `json:"alpha,omitempty"`
 	Target       string    `json:"target"`
 	Names        []string  `json:"names"`
 	Coefficients []float64 `json:"coefficients"`
@@ -193,6 +197,9 @@ func (m *Linear) Check() error {
 	if err := m.checkFit(); err != nil {
 		return err
 	}
+	if err := m.checkAlpha(); err != nil {
+		return err
+	}
 	if err := m.checkData(); err != nil {
 		return err
 	}
@@ -289,6 +296,23 @@ func (m *Linear) checkFit() error {
 		return fmt.Errorf("duality_gap %v is negative", *m.DualityGap)
 	case !knownFamily(m.Family, m.Link):
 		return fmt.Errorf("unknown family and link %s/%s", names.Short(m.Family), names.Short(m.Link))
+	}
+	return nil
+}
+
+// checkAlpha tests α: present exactly when the penalty takes one, and
+// in its range (the penalty's own check).
+func (m *Linear) checkAlpha() error {
+	kind, _ := penalty.Lookup(m.Penalty)
+	switch {
+	case m.Alpha == nil && kind.Alpha:
+		return fmt.Errorf("penalty %s without alpha", m.Penalty)
+	case m.Alpha != nil && !kind.Alpha:
+		return fmt.Errorf("alpha beside penalty %s, which takes none", names.Short(m.Penalty))
+	case m.Alpha != nil:
+		if _, err := kind.NewFor(penalty.Inputs{P: 1, Alpha: *m.Alpha}); err != nil {
+			return fmt.Errorf("alpha: %v", strings.TrimPrefix(err.Error(), "penalty: "))
+		}
 	}
 	return nil
 }

@@ -92,3 +92,23 @@ func TestParseFactors(t *testing.T) {
 		}
 	}
 }
+
+// An elastic-net model carries its α; α is refused outside [0, 1],
+// missing for the elastic net, or beside a penalty that takes none.
+func TestParseAlpha(t *testing.T) {
+	enet := strings.Replace(strings.Replace(v3, `"lasso"`, `"elasticnet"`, 1), `"nu":1`, `"nu":null,"alpha":0.25`, 1)
+	m, err := Parse([]byte(enet))
+	if err != nil || m.Alpha == nil || *m.Alpha != 0.25 {
+		t.Fatalf("got %+v, %v", m, err)
+	}
+	for edit, want := range map[[2]string]string{
+		{`"alpha":0.25`, `"alpha":1.5`}: "alpha: elastic net α = 1.5 must be in [0, 1]",
+		{`,"alpha":0.25`, ``}:           "penalty elasticnet without alpha",
+		{`"elasticnet","lambda":1,"nu":null`, `"lasso","lambda":1,"nu":1`}: `alpha beside penalty "lasso", which takes none`,
+	} {
+		_, err := Parse([]byte(strings.Replace(enet, edit[0], edit[1], 1)))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s → %s: got %v, want %q", edit[0], edit[1], err, want)
+		}
+	}
+}

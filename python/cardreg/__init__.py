@@ -10,8 +10,9 @@ Functions: :func:`fit`, :func:`path`, :func:`cv`, :func:`plot_path`,
 :func:`plot_cv`; :func:`describe` lists the library's families, penalties,
 measures and options, which the package offers as they are. scikit-learn estimators: :class:`CardinalityRegressor`,
 :class:`CardinalityClassifier`, :class:`CardinalityPoissonRegressor` and
-their ``...CV`` versions (imported on first use, so that the functions
-work without scikit-learn).
+their ``...CV`` versions, :class:`ElasticNet` and :class:`ElasticNetCV`
+(scikit-learn's, on the library's elastic net) (imported on first use, so
+that the functions work without scikit-learn).
 """
 
 import sys as _sys
@@ -26,6 +27,7 @@ _ESTIMATORS = (
     "CardinalityRegressor", "CardinalityClassifier",
     "CardinalityPoissonRegressor", "CardinalityRegressorCV",
     "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+    "ElasticNet", "ElasticNetCV",
 )
 
 __all__ = ["fit", "path", "cv", "plot_path", "plot_cv", "FitResult",

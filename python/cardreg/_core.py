@@ -384,7 +384,8 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
         ``cardreg.describe()["options"]["fit"]`` lists those a fit
         accepts (``["path"]``, ``["cv"]`` for the others). The library
         refuses an unknown name, or one with no effect in the call, with a
-        ValueError naming them.
+        ValueError naming them. ``alpha`` is the elasticnet penalty's mix
+        (glmnet's alpha, the ℓ₁ share; scikit-learn's l1_ratio).
 
     Returns
     -------

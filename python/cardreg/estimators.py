@@ -26,6 +26,7 @@ __all__ = [
     "CardinalityRegressor", "CardinalityClassifier",
     "CardinalityPoissonRegressor", "CardinalityRegressorCV",
     "CardinalityClassifierCV", "CardinalityPoissonRegressorCV",
+    "ElasticNet",
 ]
 
 # (the reason given to check_estimator for the one check it skips)
@@ -627,3 +628,176 @@ class CardinalityClassifierCV(_ClassifierMixin, _CVInit, _Base):
     chosen by cross-validation as cv.glmnet does.
 """ + _CV_DOC
     _family = "binomial"
+
+
+class ElasticNet(_RegressorMixin, _Base):
+    """scikit-learn's ``ElasticNet`` on libcardreg: the gaussian elastic
+    net, in scikit-learn's parameters, minimising
+
+        1/(2n)·‖y − Xw − b‖² + alpha·l1_ratio·‖w‖₁
+            + ½·alpha·(1 − l1_ratio)·‖w‖²,
+
+    the weights rescaled to sum to n. It is the library's penalty
+    ``"elasticnet"`` with its ``alpha`` (glmnet's) = ``l1_ratio`` and
+    ``lam`` = 2n·``alpha``, certified by the conjugate's duality gap.
+
+    Parameters
+    ----------
+    alpha : float, default=1.0
+        scikit-learn's alpha (glmnet's lambda), ≥ 0.
+    l1_ratio : float, default=0.5
+        The ℓ₁ share, in [0, 1] (glmnet's alpha; 0 is ridge).
+    fit_intercept : bool, default=True
+    tol : float, optional
+        Relative duality-gap tolerance (library default 1e-7).
+    max_iter : int, optional
+        Iteration cap (library default).
+    penalty_factor : array, optional
+        Per-column factors, rescaled to sum to p as glmnet's (0:
+        unpenalised).
+
+    Attributes
+    ----------
+    coef_, intercept_, lambda_, lambda_glmnet_, duality_gap_, converged_,
+    n_iter_, dev_ratio_, result_ : as :class:`CardinalityRegressor`.
+    """
+
+    def __init__(self, alpha=1.0, *, l1_ratio=0.5, fit_intercept=True,
+                 tol=None, max_iter=None, penalty_factor=None):
+        self.alpha = alpha
+        self.l1_ratio = l1_ratio
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.penalty_factor = penalty_factor
+
+    def _options(self):
+        if not (isinstance(self.alpha, numbers.Real) and self.alpha >= 0):
+            raise ValueError("alpha must be a number >= 0; got %r"
+                             % (self.alpha,))
+        o = dict(family="gaussian", penalty="elasticnet",
+                 alpha=self.l1_ratio, lam=2 * self._n * self.alpha,
+                 tol=self.tol, max_iter=self.max_iter,
+                 penalty_factor=self.penalty_factor)
+        if not self.fit_intercept:
+            o["no_intercept"] = True
+        return o
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit to X (n × p) and y, with optional sample weights
+        (rescaled to sum to n, as scikit-learn's)."""
+        X, y, w, _ = self._fit_arrays(X, y, sample_weight, None)
+        self._n = X.shape[0]
+        return self._run(X, y, w, None)
+
+
+def _kfold_ids(n, cv):
+    """Each row's fold (1-based): an int cv is scikit-learn's KFold(cv)
+    without shuffling (contiguous blocks, the first n % cv one row
+    longer); else cv is the rows' fold ids 1..K."""
+    if isinstance(cv, (bool, np.bool_)):
+        raise ValueError("cv must be a number of folds or the rows' fold "
+                         "ids; got %r" % (cv,))
+    if isinstance(cv, numbers.Integral):
+        if not 3 <= cv <= n:
+            raise ValueError("cv must be between 3 (as cv.glmnet) and the "
+                             "number of rows (%d); got %d" % (n, cv))
+        sizes = np.full(cv, n // cv)
+        sizes[:n % cv] += 1
+        return np.repeat(np.arange(1, cv + 1), sizes)
+    ids = np.asarray(cv)
+    if ids.shape != (n,):
+        raise ValueError("cv: %d fold ids for %d rows" % (ids.size, n))
+    return ids  # the library checks them (1..K, K >= 3)
+
+
+class ElasticNetCV(_RegressorMixin, _Base):
+    """scikit-learn's ``ElasticNetCV`` on libcardreg: :class:`ElasticNet`
+    with ``alpha`` chosen by K-fold cross-validation of the mean squared
+    error, along a path of ``alpha`` values (λ = 2n·alpha; the library's
+    penalty ``"elasticnet"`` with its ``alpha`` = ``l1_ratio``).
+
+    The folds are scikit-learn's ``KFold(cv)`` without shuffling, and the
+    curve is cv.glmnet's (the folds' mean squared errors averaged with
+    the folds' sizes as weights, scikit-learn's plain mean when the folds
+    are equal): with the same ``alphas`` it chooses scikit-learn's
+    ``alpha_``. A generated grid starts at scikit-learn's (and glmnet's)
+    alpha_max and ends at ``eps`` times it, but stops early by glmnet's
+    rules once the fits barely change.
+
+    Parameters
+    ----------
+    l1_ratio : float, default=0.5
+        The ℓ₁ share, in [0, 1] (glmnet's alpha; 0 is ridge). One value.
+    eps : float, default=1e-3
+        The grid's smallest alpha over its largest.
+    n_alphas : int, default=100
+        Length of the generated grid.
+    alphas : array, optional
+        The grid (scikit-learn's scale), instead of a generated one.
+    cv : int or array, default=5
+        Number of folds (``KFold(cv)``, not shuffled), or each row's fold
+        (1..K).
+    rule : {"min", "1se"}, default="min"
+        The alpha of the least mean error (scikit-learn's), or the largest
+        within one standard error of it (cv.glmnet's lambda.1se).
+    fit_intercept : bool, default=True
+    tol, max_iter, penalty_factor : as :class:`ElasticNet`.
+
+    Attributes
+    ----------
+    alpha_, l1_ratio_ : float
+        The alpha chosen, and ``l1_ratio``.
+    alphas_ : ndarray
+        The grid (scikit-learn's scale), decreasing.
+    coef_, intercept_, duality_gap_, converged_, n_iter_, dev_ratio_ :
+        The full-data model at ``alpha_``.
+    lambdas_, cv_mean_, cv_se_, lambda_min_, lambda_1se_, foldid_,
+    coef_path_, intercept_path_, result_ :
+        as :class:`CardinalityRegressorCV` (λ on cardreg's scale).
+    """
+
+    _cv = True
+
+    def __init__(self, *, l1_ratio=0.5, eps=1e-3, n_alphas=100, alphas=None,
+                 cv=5, rule="min", fit_intercept=True, tol=None,
+                 max_iter=None, penalty_factor=None):
+        self.l1_ratio = l1_ratio
+        self.eps = eps
+        self.n_alphas = n_alphas
+        self.alphas = alphas
+        self.cv = cv
+        self.rule = rule
+        self.fit_intercept = fit_intercept
+        self.tol = tol
+        self.max_iter = max_iter
+        self.penalty_factor = penalty_factor
+
+    def _options(self):
+        if self.rule not in ("min", "1se"):
+            raise ValueError("rule must be 'min' or '1se'; got %r"
+                             % (self.rule,))
+        o = dict(family="gaussian", penalty="elasticnet",
+                 alpha=self.l1_ratio, foldid=self._foldid, tol=self.tol,
+                 max_iter=self.max_iter, penalty_factor=self.penalty_factor)
+        if self.alphas is not None:
+            a = np.atleast_1d(np.asarray(self.alphas, dtype=np.float64))
+            o["lambdas"] = 2 * self._n * a  # the library checks them
+        else:
+            o.update(nlambda=self.n_alphas, min_ratio=self.eps)
+        if not self.fit_intercept:
+            o["no_intercept"] = True
+        return o
+
+    def fit(self, X, y, sample_weight=None):
+        """Cross-validate, then fit at the chosen alpha, X (n × p) and y,
+        with optional sample weights (rescaled to sum to n)."""
+        X, y, w, _ = self._fit_arrays(X, y, sample_weight, None)
+        self._n = X.shape[0]
+        self._foldid = _kfold_ids(self._n, self.cv)
+        self._run(X, y, w, None)
+        scale = 2.0 * self._n
+        self.alpha_ = self.lambda_ / scale
+        self.alphas_ = np.asarray(self.lambdas_) / scale
+        self.l1_ratio_ = self.l1_ratio
+        return self

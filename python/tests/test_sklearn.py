@@ -20,6 +20,7 @@ ESTIMATORS = [
     cardreg.CardinalityRegressor, cardreg.CardinalityClassifier,
     cardreg.CardinalityPoissonRegressor, cardreg.CardinalityRegressorCV,
     cardreg.CardinalityClassifierCV, cardreg.CardinalityPoissonRegressorCV,
+    cardreg.ElasticNet, cardreg.ElasticNetCV,
 ]
 
 

@@ -32,12 +32,13 @@ native <- function(routine, ...) {
 # The options JSON object shared by cardreg() and cv.cardreg().
 fit_options <- function(d, family, penalty, lambda, nlambda, lambda.min.ratio,
                         nu, penalty.factor, unpenalized, groups, intercept,
-                        standardize, relax, thresh, maxit, extra) {
+                        standardize, relax, thresh, maxit, extra, alpha = NULL) {
   p <- length(d$names)
   opts <- c(list(family = family, penalty = penalty), data_options(d))
   # Values are the library's to check (nu > 0, lambda > 0, nlambda >= 2,
   # ...): its messages name the option.
   opts$nu <- nu
+  opts$alpha <- alpha # the elastic net's (glmnet's alpha)
   if (!is.null(lambda)) {
     if (!is.numeric(lambda) || length(lambda) < 1L)
       stopf("lambda must be numbers (on cardreg's scale, 2n times glmnet's)")
@@ -204,7 +205,7 @@ check_choice <- function(v, choices, what) {
 
 cardreg <- function(x, y, family = "gaussian", penalty = "cardinality",
                     lambda = NULL, nlambda = 100, lambda.min.ratio = NULL,
-                    nu = NULL, weights = NULL, offset = NULL,
+                    nu = NULL, alpha = NULL, weights = NULL, offset = NULL,
                     penalty.factor = NULL, unpenalized = NULL, groups = NULL,
                     intercept = TRUE, standardize = FALSE, relax = FALSE,
                     thresh = 1e-7, maxit = NULL, ...) {
@@ -218,7 +219,7 @@ cardreg <- function(x, y, family = "gaussian", penalty = "cardinality",
   offset <- prepare_rowvec(offset, n, "offset")
   opts <- fit_options(d, family, penalty, lambda, nlambda, lambda.min.ratio, nu,
                       penalty.factor, unpenalized, groups, intercept, standardize,
-                      relax, thresh, maxit, list(...))
+                      relax, thresh, maxit, list(...), alpha)
   res <- run_native(1L, d, yy$y, weights, offset, opts)
   js <- from_json(res$json)
   path_object(res, js, d, n, family, penalty, yy$classnames, !is.null(offset),
@@ -255,7 +256,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
                       val("lambda.min.ratio"), val("nu"), val("penalty.factor"),
                       val("unpenalized"), val("groups"), val("intercept"),
                       val("standardize"), val("relax"), val("thresh"),
-                      val("maxit"), extra)
+                      val("maxit"), extra, val("alpha"))
   if (!is.null(foldid)) {
     if (!is.numeric(foldid) || length(foldid) != n || anyNA(foldid) ||
         any(foldid != round(foldid)) || any(foldid < 1))

@@ -25,7 +25,8 @@ test_that("bad input is an R error, never a crash", {
   expect_error(cv.cardreg(x[1:2, ], y[1:2], nfolds = 2), "2 rows are too few to cross-validate")
   # Errors the library finds come back with its message.
   expect_error(cardreg(x, y, nlambda = 1), "nlambda")
-  expect_error(cardreg(x, y, alpha = 0.5), "unknown option")
+  expect_error(cardreg(x, y, type.logistic = "Newton"), "unknown option")
+  expect_error(cardreg(x, y, alpha = 0.5), "alpha applies to the elasticnet penalty only")
   expect_error(cardreg(x, -abs(y), family = "poisson"), "cardreg")
   expect_error(cardreg(x, y, lambda = 1, weights = rep(0, 20)), "cardreg")
   expect_error(cardreg(x, y, unpenalized = "nope"), "unpenalized")
