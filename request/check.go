@@ -155,7 +155,7 @@ func (r *Request) checkFamily() error {
 	kind, _ := r.Kind()
 	switch {
 	case !kind.GLM:
-		return fmt.Errorf("%s: %s %s is not supported yet (%s)", what, d.o("penalty"), r.Penalty, strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "))
+		return fmt.Errorf("%s: %s %s is not supported yet (%s; glmnet's ridge is elasticnet with %s 0)", what, d.o("penalty"), r.Penalty, strings.Join(penalty.Names(func(k penalty.Kind) bool { return k.GLM }), ", "), d.o("alpha"))
 	case kind.Needs == penalty.NeedsGroups && len(r.Exclude) > 0:
 		return fmt.Errorf("%s does not combine with %s grouped yet: leave the predictors out of %s' data instead", d.o("exclude"), d.o("penalty"), d.o("groups"))
 	case r.Lambda.Kind == Theory:

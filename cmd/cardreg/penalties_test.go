@@ -61,7 +61,7 @@ func TestPenaltyTableOnTheCommandLine(t *testing.T) {
 	oneLine(t, cardreg(t, "fit", "--penalty", "ridge", "--lambda", "theory", cardinalityData), 2,
 		"--lambda theory is defined for the cardinality, grouped and lasso penalties, not ridge")
 	oneLine(t, cardreg(t, "fit", "--family", "binomial", "--penalty", "ridge", creditData), 2,
-		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso, elasticnet, general)")
+		"--family binomial: --penalty ridge is not supported yet (cardinality, grouped, lasso, elasticnet, general; glmnet's ridge is elasticnet with --alpha 0)")
 	oneLine(t, cardreg(t, "fit", "--penalty", "general", "--lambda", "cv", "--G", "x", cardinalityData), 2,
 		"--penalty general has no closed-form dual norm, so no lambda grid or theory: give --lambda NUMBER")
 	oneLine(t, cardreg(t, "net", "--arch", "12,3,1", "--penalty", "grouped", cardinalityData), 2,
