@@ -3,7 +3,6 @@ package datafit
 import (
 	"fmt"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -127,10 +126,6 @@ var registered = []Kind{
 	{Name: "tweedie", family: Tweedie{P: 1.5}, build: func(v float64) (Family, error) { return NewTweedie(v) }},
 	{Name: "negbin", family: NegBin{Theta: 2}, build: func(v float64) (Family, error) { return NewNegBin(v) }},
 }
-
-// Kinds returns the family table: every family ByName knows, with its
-// parameter.
-func Kinds() []Kind { return slices.Clone(registered) }
 
 // Families returns the families ByName knows, in the order of Names
 // (each as registered: a family with a parameter at its registry value).

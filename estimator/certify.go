@@ -7,9 +7,11 @@ import (
 	"github.com/cardsparse/cardreg/penalty"
 )
 
-// LambdaMax returns the smallest λ at which every penalised coefficient of
-// a fit to rows r is zero, h*(∇F(0)) with the intercept and unpenalised
-// coefficients fitted, and false when the penalty has no known dual norm.
+// LambdaMax returns the top of a generated λ grid for a fit to rows r,
+// with the intercept and unpenalised coefficients fitted: for a norm
+// h*(∇F(0)), the smallest λ at which every penalised coefficient is zero;
+// for a penalty that is not one its own top (penalty.GridTop: glmnet's,
+// for the elastic net); false when the penalty knows neither.
 func LambdaMax(r *Rows, pen penalty.Penalty, opts *Options) (float64, bool, error) {
 	g, err := single(r)
 	if err != nil {

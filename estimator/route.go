@@ -26,7 +26,8 @@ const (
 	// famStream: the family's deviance from a Stream, passes per Newton
 	// step.
 	famStream
-	// famScans: binomial and Poisson from Scans, in rounds.
+	// famScans: every family but gaussian from Scans (a database), in
+	// rounds.
 	famScans
 )
 

@@ -108,8 +108,8 @@ func (r *Request) checkLambda(cmd Command) error {
 		return fmt.Errorf("%s theory needs %s >= 0 (0: estimate) and 0 < %s < 1", d.o("lambda"), d.o("sigma"), d.o("t"))
 	case l.Kind == Theory && !kind.Theory:
 		return fmt.Errorf("%s theory is defined for the %s penalties, not %s", d.o("lambda"), theoryNames(), r.Penalty)
-	case l.Criterion() != "" && r.Penalty == "ridge":
-		return fmt.Errorf("%s %s counts the distinct non-zero coefficients, which %s does not make: use cv or a number", d.o("lambda"), l.Text, r.Penalty)
+	case l.Criterion() != "" && r.quadraticPart(kind):
+		return fmt.Errorf("%s %s counts the distinct non-zero coefficients as degrees of freedom, which the quadratic part of %s shrinks without making: use cv or a number", d.o("lambda"), l.Text, r.Penalty)
 	case l.OnGrid() && r.Folds < estimator.MinFolds:
 		return fmt.Errorf("%s must be at least %d (as cv.glmnet), got %d", d.o("folds"), estimator.MinFolds, r.Folds)
 	case r.Rule != "min" && r.Rule != "1se":
@@ -142,6 +142,9 @@ func (r *Request) checkFamily() error {
 		// family's parameter missing or out of its range.
 		return fmt.Errorf("%s: %s", d.o("family"), strings.TrimPrefix(err.Error(), "datafit: "))
 	}
+	// The family's own spelling from here on ("Gaussian" is gaussian):
+	// the rules and the routes compare names.
+	r.Family = fam.Name()
 	if m := r.TypeMeasure; m != "" && !slices.Contains(estimator.Measures(fam), m) {
 		return fmt.Errorf("%s %s is not one of %s for %s %s", d.o("type-measure"), m, strings.Join(estimator.Measures(fam), ", "), d.o("family"), fam.Name())
 	}
@@ -226,4 +229,16 @@ func JoinNames(names []string, conj string) string {
 // theoryNames names the penalties Theorem 2's λ is defined for.
 func theoryNames() string {
 	return JoinNames(penalty.Names(func(k penalty.Kind) bool { return k.Theory }), "and")
+}
+
+// quadraticPart reports whether the penalty has a quadratic part (ridge,
+// the elastic net at α < 1): aic and bic take the distinct non-zero
+// coefficients as the degrees of freedom, which such a penalty shrinks
+// without fusing or zeroing them (at α = 0 every λ of the grid would count
+// p, and the criterion would pick the grid's end).
+func (r *Request) quadraticPart(kind penalty.Kind) bool {
+	if kind.Alpha {
+		return r.Alpha != nil && *r.Alpha < 1
+	}
+	return kind.Nu == penalty.NoNu
 }

@@ -125,3 +125,37 @@ func TestAlpha(t *testing.T) {
 		require.Contains(t, d.Options[cmd], "alpha", cmd)
 	}
 }
+
+// TestCriterionDegreesOfFreedom checks that aic and bic, which count the
+// distinct non-zero coefficients as degrees of freedom, are refused for a
+// penalty with a quadratic part (ridge, the elastic net at α < 1) and
+// accepted for the elastic net at α = 1 (the lasso).
+func TestCriterionDegreesOfFreedom(t *testing.T) {
+	for raw, refused := range map[string]bool{
+		`{"penalty": "elasticnet", "alpha": 0, "lambda": "aic"}`:   true,
+		`{"penalty": "elasticnet", "alpha": 0.5, "lambda": "bic"}`: true,
+		`{"penalty": "ridge", "lambda": "aic"}`:                    true,
+		`{"penalty": "elasticnet", "alpha": 1, "lambda": "aic"}`:   false,
+		`{"penalty": "elasticnet", "lambda": "bic"}`:               false,
+		`{"penalty": "lasso", "lambda": "aic"}`:                    false,
+	} {
+		r, err := Decode([]byte(raw))
+		require.NoError(t, err)
+		err = r.Validate("fit")
+		if refused {
+			require.ErrorContains(t, err, "counts the distinct non-zero coefficients as degrees of freedom", raw)
+		} else {
+			require.NoError(t, err, raw)
+		}
+	}
+}
+
+// TestFamilySpelling checks that a family named in another case is the
+// family's own spelling after validation: the rules and routes compare
+// names.
+func TestFamilySpelling(t *testing.T) {
+	r, err := Decode([]byte(`{"family": "Tweedie:1.5", "lambda": 1}`))
+	require.NoError(t, err)
+	require.NoError(t, r.Validate("fit"))
+	require.Equal(t, "tweedie:1.5", r.Family)
+}

@@ -91,7 +91,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
 Fits y = X b + b0 by minimising ||y - X b - b0||^2 + lambda * h(b) (no 1/(2n);
-glmnet's lambda is lambda / (2n)). With --family binomial, poisson or gamma it minimises
+glmnet's lambda is lambda / (2n)). With any other --family (binomial, poisson, gamma, tweedie:P, negbin:THETA) it minimises
 the weighted deviance sum_i w_i d_i + lambda * h(b) instead (weights rescaled to
 sum to n, as glmnet: lambda_glmnet = lambda / (2n) for every family). DATA.csv has a header row; the response is
 the last column unless --target names another, the other columns are predictors

@@ -42,7 +42,7 @@ func parsedFlags(t *testing.T, cmd string, args []string) (*fitFlags, *flag.Flag
 	return f, fs
 }
 
-// TestFlagRulesTable walks the flags table (flagRules): every rule is
+// TestFlagRulesTable walks the options table (request.Rules): every rule is
 // met by a command line of its own, which the command refuses with that
 // rule's message, exit status 2, before reading the data (the file does
 // not exist) or reaching the server (a --db server that counts its

@@ -7,8 +7,9 @@ type Path struct {
 	Lambdas []float64
 	// Models holds one fit per λ.
 	Models []*Model
-	// LambdaMax is the smallest λ at which every penalised coefficient is
-	// zero, LambdaFuse for the cardinality penalty of a gaussian fit the
+	// LambdaMax is the top of a generated grid: the smallest λ at which
+	// every penalised coefficient is zero for a norm, glmnet's top for the
+	// elastic net (max|∇ⱼ|/α, at α = 0.001 below it); LambdaFuse for the cardinality penalty of a gaussian fit the
 	// smallest at which it is fully fused (NaN when not known).
 	LambdaMax, LambdaFuse float64
 	// Note says why a generated path stopped before the end of its grid.

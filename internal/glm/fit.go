@@ -288,9 +288,10 @@ func link(m *fit.Model, x mat.Matrix, offset []float64) []float64 {
 	return eta
 }
 
-// LambdaMax returns the smallest λ at which every penalised coefficient is
-// zero, h*(∇F(0)) with the intercept and unpenalised coefficients fitted,
-// and false when the penalty has no known dual norm.
+// LambdaMax returns the top of a generated λ grid, with the intercept and
+// unpenalised coefficients fitted: for a norm h*(∇F(0)), the smallest λ
+// at which every penalised coefficient is zero; for a penalty that is not
+// one its own top (penalty.GridTop); false when the penalty knows neither.
 func LambdaMax(r *Rows, pen penalty.Penalty, opts *fit.Options) (float64, bool, error) {
 	pb, err := newProblem(r, opts)
 	if err != nil {
