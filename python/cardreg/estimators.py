@@ -336,7 +336,26 @@ class _PoissonMixin(RegressorMixin):
         X, offset = self._offset_of(X, offset)
         from sklearn.metrics import d2_tweedie_score
         return d2_tweedie_score(y, self._response(self._link(X, offset)),
-                                power=1, sample_weight=sample_weight)
+                                power=self._variance_power(),
+                                sample_weight=sample_weight)
+
+    def _variance_power(self):
+        """The Tweedie variance power of the estimator's family, which D²
+        is the deviance of (scikit-learn's PoissonRegressor 1,
+        GammaRegressor 2, TweedieRegressor its power); the negative
+        binomial is not a Tweedie family, and its D² is not scikit-learn's
+        to compute."""
+        family = getattr(self, "family", self._family)
+        name, _, value = family.partition(":")
+        powers = {"poisson": 1.0, "gamma": 2.0}
+        if name == "tweedie":
+            return float(value)
+        if name not in powers:
+            raise ValueError(
+                "score is D² of a Tweedie deviance (poisson, gamma, "
+                "tweedie:P); for family %r score the fits with "
+                "cardreg.cv's deviance or pass another scoring" % family)
+        return powers[name]
 
     def _offset_of(self, X, offset):
         """X without its offset column, and the offset (``offset_column``

@@ -42,6 +42,26 @@ class Families(unittest.TestCase):
             family="negbin:2", n_folds=4, seed=1).fit(X, np.round(y), offset=off)
         self.assertEqual(est.coef_.shape, (4,))
 
+    def test_score_is_the_familys_d2(self):
+        # D² of the family's own Tweedie deviance, as scikit-learn's
+        # PoissonRegressor, GammaRegressor and TweedieRegressor score.
+        from sklearn.metrics import d2_tweedie_score
+        X, y, off, _ = tweedie_data()
+        pos = y > 0
+        for family, power, yy, XX, oo in [
+                ("poisson", 1.0, np.round(y), X, off),
+                ("tweedie:1.5", 1.5, y, X, off),
+                ("gamma", 2.0, y[pos], X[pos], off[pos])]:
+            est = cardreg.CardinalityPoissonRegressor(
+                lam=5, family=family, penalty="lasso").fit(XX, yy, offset=oo)
+            want = d2_tweedie_score(yy, est.predict(XX, offset=oo), power=power)
+            self.assertAlmostEqual(est.score(XX, yy, offset=oo), want,
+                                   delta=1e-12, msg=family)
+        est = cardreg.CardinalityPoissonRegressor(
+            lam=5, family="negbin:2", penalty="lasso").fit(X, np.round(y))
+        with self.assertRaisesRegex(ValueError, "Tweedie deviance"):
+            est.score(X, np.round(y))
+
     def test_bad_parameters_are_the_library_errors(self):
         X, y, _, _ = tweedie_data(n=40)
         for family, says in [("tweedie:2.5", "1 < p < 2"),
