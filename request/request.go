@@ -48,32 +48,55 @@ type Request struct {
 	// Factors describe the factor columns, in the order of the codes.
 	Factors []FactorInfo `json:"factors"`
 
-	Family  string   `json:"family"`
-	Penalty string   `json:"penalty"`
-	Nu      *float64 `json:"nu"`
+	// Family is the family's name with its parameter ("tweedie:1.5";
+	// datafit.ByName); "" is gaussian.
+	Family string `json:"family"`
+	// Penalty is a name of the penalty table (penalty.Lookup); "" is
+	// cardinality.
+	Penalty string `json:"penalty"`
+	// Nu is the penalty's ν; nil is the penalty's default
+	// (penalty.EffectiveNu, bounds for the kernel penalties).
+	Nu *float64 `json:"nu"`
 	// Alpha is the elastic net's α (glmnet's alpha; penalty.Kind.Alpha);
 	// nil is penalty.DefaultAlpha.
-	Alpha  *float64 `json:"alpha"`
-	Lambda Lambda   `json:"lambda"`
+	Alpha *float64 `json:"alpha"`
+	// Lambda is the λ rule: a number, cv, aic, bic, theory or a list
+	// (ParseLambda); fit's default is cv, path's and cv's the generated
+	// grid.
+	Lambda Lambda `json:"lambda"`
 	// LambdaGlmnet is λ on glmnet's scale, λ/(2n), instead of lambda
 	// (ParseLambda).
-	LambdaGlmnet Lambda      `json:"lambda-glmnet"`
-	Rule         string      `json:"rule"`
-	Folds        int         `json:"folds"`
-	Seed         uint64      `json:"seed"`
-	FoldID       []int       `json:"foldid"`
-	TypeMeasure  string      `json:"type-measure"`
-	NLambda      int         `json:"nlambda"`
-	MinRatio     float64     `json:"min-ratio"`
-	Tol          float64     `json:"tol"`
-	MaxIter      int         `json:"max-iter"`
-	NoIntercept  bool        `json:"no-intercept"`
-	Standardize  bool        `json:"standardize"`
-	Relax        bool        `json:"relax"`
-	Exclude      []string    `json:"exclude"`
-	Groups       Labels      `json:"groups"`
-	G            [][]float64 `json:"G"`
+	LambdaGlmnet Lambda `json:"lambda-glmnet"`
+	// Rule picks lambda_min ("min", the default) or lambda_1se ("1se").
+	Rule string `json:"rule"`
+	// Folds is K (0: estimator.DefaultFolds), Seed deals the rows to them
+	// (default 1), FoldID fixes each row's fold instead (0…K−1).
+	Folds  int    `json:"folds"`
+	Seed   uint64 `json:"seed"`
+	FoldID []int  `json:"foldid"`
+	// TypeMeasure is cv.glmnet's type.measure ("": the family's deviance).
+	TypeMeasure string `json:"type-measure"`
+	// NLambda (0: solver.DefaultNLambda) and MinRatio (0: solver.MinRatio)
+	// shape a generated grid.
+	NLambda  int     `json:"nlambda"`
+	MinRatio float64 `json:"min-ratio"`
+	// Tol is the relative duality gap a fit stops at (0:
+	// solver.DefaultTol), MaxIter its iterations (0: solver.DefaultMaxIter).
+	Tol     float64 `json:"tol"`
+	MaxIter int     `json:"max-iter"`
+	// NoIntercept, Standardize and Relax are estimator.Options'.
+	NoIntercept bool `json:"no-intercept"`
+	Standardize bool `json:"standardize"`
+	Relax       bool `json:"relax"`
+	// Exclude names predictors left out of the penalty.
+	Exclude []string `json:"exclude"`
+	// Groups label each predictor's group (penalty grouped), G is the
+	// general penalty's matrix.
+	Groups Labels      `json:"groups"`
+	G      [][]float64 `json:"G"`
 
+	// PenaltyFactor is glmnet's penalty.factor, one weight per predictor
+	// (penalty.Kind.Factors).
 	PenaltyFactor []float64 `json:"penalty-factor"`
 
 	// Memory is the budget the O(n·p) and O(p²) matrices a call allocates
@@ -81,6 +104,10 @@ type Request struct {
 	// "512MiB"); 0, the default, is half the machine's memory.
 	Memory Bytes `json:"memory"`
 
+	// Ref names each factor's reference level (default its first),
+	// PairWeights weighs the nominal factors' level pairs ("equal", the
+	// default), MinCount and MaxLevels bound the levels (0:
+	// data.DefaultMinCount, data.DefaultMaxLevels).
 	Ref         map[string]string `json:"ref"`
 	PairWeights string            `json:"pair-weights"`
 	MinCount    int               `json:"min-count"`
