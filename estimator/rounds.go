@@ -21,14 +21,20 @@ const RoundsSampleSize = glm.DefaultSampleSize
 // Poisson paths with an intercept, without relax, unpenalised predictors
 // or auc.
 func inRounds(o *Options, measure string) bool {
-	// Streams of the other families keep the passes they were tested on;
-	// data known by scans (a database) have no other route (roundsFit).
-	switch fit.FamilyOf(o).(type) {
+	return StreamInRounds(fit.FamilyOf(o)) && roundsFit(o, measure)
+}
+
+// StreamInRounds reports whether a stream of family fam may be fitted in
+// rounds (its path and cross-validation, with the options roundsFit
+// accepts): binomial and Poisson. Streams of the other families keep the
+// passes they were tested on; data known by scans (a database) have no
+// other route (roundsFit).
+func StreamInRounds(fam datafit.Family) bool {
+	switch fam.(type) {
 	case datafit.Binomial, datafit.Poisson:
-	default:
-		return false
+		return true
 	}
-	return roundsFit(o, measure)
+	return false
 }
 
 // roundsFit reports whether glm.FitRounds fits o's options and measure:

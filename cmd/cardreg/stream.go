@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/glmscan"
@@ -204,11 +205,13 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 	return pr, err
 }
 
-// roundsFolds returns the folds of a streamed binomial or Poisson path
-// (1) or cv (--folds) of command cmd, which may run in rounds, else 0.
+// roundsFolds returns the folds of a streamed path (1) or cv (--folds)
+// of command cmd whose family may run in rounds
+// (estimator.StreamInRounds), else 0.
 func roundsFolds(f *fitFlags, cmd string) int {
+	fam, err := datafit.ByName(f.Family)
 	switch {
-	case f.Family != "binomial" && f.Family != "poisson":
+	case err != nil || !estimator.StreamInRounds(fam):
 		return 0
 	case cmd == "cv":
 		return f.Folds
