@@ -19,7 +19,10 @@
 // knows its dual norm (penalty.DualNormer), the solvers stop on the relative
 // duality gap (P(Θ) − D(θ))/P(Θ) ≤ Tol, with the dual point θ obtained by
 // scaling the loss's dual variable at Θ into the dual-feasible set
-// {h*(Xᵀθ) ≤ λ}; the gap is then a certificate of optimality. For
+// {h*(Xᵀθ) ≤ λ}; the gap is then a certificate of optimality. A penalty
+// that is not a norm but knows its conjugate (penalty.Conjugator) gets the
+// dual objective −F*(−θ) − λh*(Xᵀθ/λ) at the unscaled and the scaled point
+// instead (DualScales, the one home of both). For
 // near-exact fits (noiseless data, tiny λ) the objective can be a tiny
 // fraction of ‖Y‖², and the gap, a difference of terms of size ‖Y‖², cannot
 // be evaluated to Tol relative to it: the methods then stop when the

@@ -215,7 +215,7 @@ func (st *gramCD) gap() (obj, gap, s float64) {
 // gapConjugate is gap for a penalty that is not the lasso: P(Θ) =
 // ‖R‖² + λh(Θ) and the dual objective at 2sR, 2s⟨R, Y⟩ − s²‖R‖² −
 // λh*(2sXᵀR/λ), the better of s = 1 and the largest s at which h*
-// vanishes (conjugateDual). Every such point is feasible, so the gap-safe
+// vanishes (DualScales). Every such point is feasible, so the gap-safe
 // rule applies with the thresholds tⱼ.
 func (st *gramCD) gapConjugate() (obj, gap, s float64) {
 	c, ok := st.pen.(penalty.Conjugator)

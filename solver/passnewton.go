@@ -3,7 +3,6 @@ package solver
 import (
 	"math"
 
-	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -23,10 +22,12 @@ type PassNewtoner interface {
 	ModelPass(theta, grad *mat.Dense) (f float64, q *LeastSquares, err error)
 	// LinePass makes one pass that evaluates the loss at
 	// theta + t·(next − theta), the free parameters moved likewise towards
-	// the model's, for each step length t of ts, and the dual objective at
-	// theta's dual point scaled by s (as DualLoss.Dual). slope is the free
-	// parameters' share of the directional derivative along the step.
-	LinePass(theta, next *mat.Dense, ts []float64, s float64) (f []float64, dual, slope float64, err error)
+	// the model's, for each step length t of ts, and the loss's dual
+	// objective at theta's dual point scaled by each s of scales (as
+	// DualLoss.Dual; one scale for a norm, two for a penalty known by its
+	// conjugate, see DualScales). slope is the free parameters' share of
+	// the directional derivative along the step.
+	LinePass(theta, next *mat.Dense, ts, scales []float64) (f, duals []float64, slope float64, err error)
 	// Step moves the free parameters by the step length t of the last
 	// LinePass.
 	Step(t float64)
@@ -160,7 +161,7 @@ type passLineResult struct {
 // 2^−passSteps times shorter (passLineRounds), unless x is certified to
 // tol already or the step is no descent direction.
 func passLine(p Problem, pl PassNewtoner, x, next, grad *mat.Dense, f, tol float64) (*passLineResult, error) {
-	scale, ok := dualScaleOf(p, grad)
+	scales, terms, ok := DualScales(p, grad)
 	hx := p.Penalty.Value(x)
 	out := &passLineResult{x: x, obj: f + p.Lambda*hx, gap: math.NaN()}
 	var decrease float64
@@ -169,12 +170,16 @@ func passLine(p Problem, pl PassNewtoner, x, next, grad *mat.Dense, f, tol float
 		for k := range ts {
 			ts[k] = math.Pow(0.5, float64(round*passSteps+k))
 		}
-		fs, dual, slope, err := pl.LinePass(x, next, ts, scale)
+		fs, duals, slope, err := pl.LinePass(x, next, ts, scales)
 		if err != nil {
 			return nil, err
 		}
 		if round == 0 {
 			if ok { // as certificate: an objective of 0 (a deviance underflowed) has its absolute gap
+				dual := math.Inf(-1)
+				for k, d := range duals {
+					dual = math.Max(dual, d-terms[k])
+				}
 				g := math.Max(out.obj-dual, 0)
 				out.gap = RelativeGap(g, out.obj)
 				if fl, ok := pl.(interface{ GapFloor() float64 }); ok {
@@ -233,18 +238,4 @@ func stepTo(x, next *mat.Dense, t float64) *mat.Dense {
 		}
 	}
 	return out
-}
-
-// dualScaleOf returns the scaling min(1, λ/h*(∇f)) that makes the dual
-// point of gradient grad feasible, and false (with NaN) when the penalty
-// has no known dual norm.
-func dualScaleOf(p Problem, grad *mat.Dense) (float64, bool) {
-	d, ok := penalty.DualNorm(p.Penalty, grad)
-	if !ok {
-		return math.NaN(), false
-	}
-	if d > p.Lambda {
-		return p.Lambda / d, true
-	}
-	return 1, true
 }

@@ -31,7 +31,7 @@ func (p *passLoss) ModelPass(theta, grad *mat.Dense) (float64, *solver.LeastSqua
 	return f, q, err
 }
 
-func (p *passLoss) LinePass(theta, next *mat.Dense, ts []float64, s float64) ([]float64, float64, float64, error) {
+func (p *passLoss) LinePass(theta, next *mat.Dense, ts, scales []float64) ([]float64, []float64, float64, error) {
 	p.passes++
 	f := make([]float64, len(ts))
 	for k, t := range ts {
@@ -41,16 +41,22 @@ func (p *passLoss) LinePass(theta, next *mat.Dense, ts []float64, s float64) ([]
 		c.Add(theta, &c)
 		f[k] = p.l.Eval(nil, &c)
 	}
-	return f, p.l.Dual(theta, p.l.Eval(nil, theta), s), 0, nil
+	duals := make([]float64, len(scales))
+	for k, s := range scales {
+		duals[k] = p.l.Dual(theta, p.l.Eval(nil, theta), s)
+	}
+	return f, duals, 0, nil
 }
 
 // TestProxNewtonPasses: on a loss read by passes, proximal Newton takes
 // two passes per step (model; line search with the certificate) and
-// reaches the solution it finds in memory, certified.
+// reaches the solution it finds in memory, certified, for norms and for
+// the elastic net (its conjugate's certificate).
 func TestProxNewtonPasses(t *testing.T) {
 	loss, err := datafit.NewLoss(datafit.Poisson{}, poissonData(4, 300, 6))
 	require.NoError(t, err)
-	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}} {
+	// The elastic net (ridge too) is certified by its conjugate.
+	for _, pen := range []penalty.Penalty{penalty.L1{}, penalty.Cardinality{Nu: 1}, penalty.ElasticNet{Alpha: 0.5}, penalty.ElasticNet{}} {
 		lmax, ok := solver.LambdaMax(loss, pen)
 		require.True(t, ok)
 		set := &solver.Settings{Tol: 1e-9}

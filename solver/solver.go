@@ -264,43 +264,59 @@ func certificate(p Problem, theta, grad *mat.Dense) (obj, gap float64, floor boo
 		// nothing and the residual criterion takes over.
 		return obj, math.NaN(), false
 	}
-	d, ok := penalty.DualNorm(p.Penalty, grad)
+	scales, terms, ok := DualScales(p, grad)
 	if !ok {
-		c, ok := p.Penalty.(penalty.Conjugator)
-		if !ok {
-			return obj, math.NaN(), false
-		}
-		g := math.Max(obj-conjugateDual(p.Lambda, dl, c, theta, grad, fval), 0)
-		return obj, RelativeGap(g, obj), g <= dl.GapFloor()
+		return obj, math.NaN(), false
 	}
-	s := 1.0
-	if d > p.Lambda {
-		s = p.Lambda / d
+	dual := math.Inf(-1)
+	for k, s := range scales {
+		dual = math.Max(dual, dl.Dual(theta, fval, s)-terms[k])
 	}
-	g := math.Max(obj-dl.Dual(theta, fval, s), 0)
+	g := math.Max(obj-dual, 0)
 	return obj, RelativeGap(g, obj), g <= dl.GapFloor()
 }
 
-// conjugateDual returns the dual objective of f + λh for a penalty that is
-// not a norm, D(s) = −F*(−sθ) − λh*(s∇f(Θ)/λ) at the loss's dual point θ
-// (∇f(Θ) = −Xᵀθ, h even), the better of s = 1 (the dual point of an
-// optimum) and the largest s at which h* vanishes (the dual-norm scaling
-// of a norm, which certifies a point far from the optimum better when h*
-// is steep, α near 1 for the elastic net). Every s is feasible where h* is
-// finite; D(s) ≤ P(Θ) by Fenchel–Young.
-func conjugateDual(lambda float64, dl DualLoss, c penalty.Conjugator, theta, grad mat.Matrix, fval float64) float64 {
-	at := func(s float64) float64 {
-		var u mat.Dense
-		u.Scale(s/lambda, grad)
-		return dl.Dual(theta, fval, s) - lambda*c.Conjugate(&u)
+// DualScales returns the scalings s of the dual point θ of gradient grad
+// (∇f(Θ) = −Xᵀθ) at which a certificate evaluates the dual objective
+// D(s) = −F*(−sθ) − λh*(s∇f(Θ)/λ), and the penalty's share λh*(s∇f/λ) of
+// each; the certificate is the best of them. For a norm, the one s =
+// min(1, λ/h°(∇f)) that puts the point in the dual norm's ball, where h*
+// is zero. For a penalty that is not a norm but knows its conjugate
+// (penalty.Conjugator), s = 1 (the dual point of an optimum) and the
+// largest s at which h* vanishes (the norm's scaling, which certifies a
+// point far from the optimum better when h* is steep: α near 1 for the
+// elastic net); every s is feasible where h* is finite, and D(s) ≤ P(Θ)
+// by Fenchel–Young. At λ = 0, s = 0 (Xᵀθ = 0, the dual's constraint). ok
+// is false when the penalty has neither. p's Loss is not used: a loss
+// known by passes or scans evaluates its own −F*(−sθ).
+func DualScales(p Problem, grad mat.Matrix) (scales, terms []float64, ok bool) {
+	if d, ok := penalty.DualNorm(p.Penalty, grad); ok {
+		s := 1.0
+		if d > p.Lambda {
+			s = p.Lambda / d
+		}
+		return []float64{s}, []float64{0}, true
 	}
-	best := at(1)
+	c, ok := p.Penalty.(penalty.Conjugator)
+	if !ok {
+		return nil, nil, false
+	}
+	if p.Lambda == 0 {
+		return []float64{0}, []float64{0}, true
+	}
 	var u mat.Dense
-	u.Scale(1/lambda, grad)
+	u.Scale(1/p.Lambda, grad)
+	scales = []float64{1}
 	if z := c.ConjugateZero(&u); z > 1 && !math.IsInf(z, 1) {
-		best = math.Max(best, at(1/z))
+		scales = append(scales, 1/z)
 	}
-	return best
+	terms = make([]float64, len(scales))
+	for k, s := range scales {
+		var us mat.Dense
+		us.Scale(s, &u)
+		terms[k] = p.Lambda * c.Conjugate(&us)
+	}
+	return scales, terms, true
 }
 
 // RelativeGap returns the absolute duality gap gap relative to the

@@ -374,14 +374,6 @@ func TestElasticNetRelax(t *testing.T) {
 	}
 }
 
-// TestElasticNetRefusedInRounds: a fit in rounds (data known by scans)
-// scales its dual points into a norm's ball; the elastic net is refused
-// there with an error, not fitted with a wrong certificate.
-func TestElasticNetRefusedInRounds(t *testing.T) {
-	_, err := newRounds(nil, 3, penalty.ElasticNet{Alpha: 0.5}, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: fit.PathOptions{Options: fit.Options{Family: datafit.Binomial{}}}}})
-	require.ErrorContains(t, err, "for penalties that are norms")
-}
-
 // TestElasticNetGammaMatchesGlmnet: the gamma family (log link) with the
 // elastic net (α = 0.5), plain and with weights and an offset, against
 // glmnet's Gamma(link = "log") at three λ (coefficients to 1e-6 of the

@@ -125,10 +125,6 @@ func newRounds(sc glmscan.Scanner, p int, pen penalty.Penalty, o *RoundsOptions)
 	if err := penalty.Validate(pen); err != nil {
 		return nil, err
 	}
-	if _, ok := pen.(penalty.Conjugator); ok {
-		// Its rounds' dual points are scaled into a dual norm's ball.
-		return nil, fmt.Errorf("glm: a fit in rounds is for penalties that are norms, not %T: fit the rows", pen)
-	}
 	if o.Measure == "" {
 		o.Measure = Measures(fam)[0]
 	}
@@ -308,9 +304,9 @@ func (r *rounds) makeGrid() error {
 		r.grid, r.gen, err = checkGrid(r.o.Lambdas)
 		return err
 	}
-	lmax, ok := penalty.DualNorm(r.pen, mat.NewDense(r.p, 1, r.sets[0].grad0))
+	lmax, ok := penalty.GridTop(r.pen, mat.NewDense(r.p, 1, r.sets[0].grad0))
 	if !ok {
-		return errors.New("glm: the penalty has no dual norm: give the grid")
+		return errors.New("glm: the penalty has no dual norm, so λ_max is unknown: give the grid")
 	}
 	r.grid, r.gen, err = logGrid(lmax, r.sets[0].n, r.p, &r.o.PathOptions)
 	return err

@@ -1,6 +1,7 @@
 package glm
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/cardsparse/cardreg/datafit"
@@ -34,6 +35,10 @@ func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 		{fam: datafit.Poisson{}, pen: penalty.L1{}, offsets: true, sample: 3000},
 		{fam: datafit.Tweedie{P: 1.5}, pen: penalty.L1{}, offsets: true, sample: 3000},
 		{fam: datafit.NegBin{Theta: 2}, pen: penalty.L1{}, sample: 3000},
+		// A penalty that is not a norm: certified by its conjugate.
+		{fam: datafit.Binomial{}, pen: penalty.ElasticNet{Alpha: 0.5}, std: true, sample: 3000},
+		{fam: datafit.Poisson{}, pen: penalty.ElasticNet{Alpha: 0}, offsets: true, sample: 3000},
+		{fam: datafit.Poisson{}, pen: penalty.ElasticNet{Alpha: 0.9}, offsets: true, sample: 3000},
 	}
 	if testenv.Slow() {
 		cases = append(cases,
@@ -63,7 +68,7 @@ func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 		po.Settings.Tol = 1e-6 // the certificate
 		got, err := FitRounds(sc, 8, c.pen, &RoundsOptions{CVOptions: fit.CVOptions{PathOptions: po}, CV: true, SampleSize: c.sample})
 		require.NoError(t, err)
-		name := c.fam.Name()
+		name := fmt.Sprintf("%s %T%v", c.fam.Name(), c.pen, c.pen)
 		t.Logf("%s %v: %d scans, sample %d, %d λ, unconverged folds %d", name, c.pen, got.Scans, got.SampleRows, len(got.CV.Lambdas), got.CV.Unconverged)
 		require.Equal(t, src.passes, got.Scans)
 		require.LessOrEqual(t, got.Scans, 6, name)
@@ -73,8 +78,10 @@ func TestFitRoundsMatchesCrossValidate(t *testing.T) {
 			gm, wm := got.Path.Models[l], want.Path.Models[l]
 			require.True(t, gm.Converged, "%s λ %d gap %v", name, l, gm.Gap)
 			require.LessOrEqual(t, gm.Gap, 1e-6)
-			// Both within their gaps of the optimum: the objectives agree.
+			// Both within their gaps of the optimum: the objectives agree,
+			// and the gap bounds the excess over the tighter fit.
 			require.InDelta(t, wm.Objective, gm.Objective, 1e-6*wm.Objective, "%s λ %d", name, l)
+			require.LessOrEqual(t, gm.Objective-wm.Objective, gm.Gap*gm.Objective+wm.Gap*wm.Objective+1e-12*wm.Objective, "%s λ %d: gap below the excess", name, l)
 			require.InDelta(t, wm.NullDeviance, gm.NullDeviance, 1e-9*wm.NullDeviance)
 			require.InEpsilon(t, want.Mean[l], got.CV.Mean[l], 1e-3, "%s λ %d", name, l)
 		}

@@ -8,7 +8,6 @@ import (
 	"github.com/cardsparse/cardreg/glmscan"
 	"github.com/cardsparse/cardreg/internal/cvcurve"
 	"github.com/cardsparse/cardreg/internal/fit"
-	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -95,9 +94,11 @@ func (r *rounds) absorb(sums *glmscan.Sums, slots []slot) error {
 	return r.step(next)
 }
 
-// certify sets the gap of md's previous iterate from its dual objective.
+// certify sets the gap of md's previous iterate from its loss's dual
+// objective (the penalty's share, its conjugate's, taken off).
 func (r *rounds) certify(md *roundModel, dual float64) {
 	pv := md.prev
+	dual -= pv.conj
 	pv.gap = solver.RelativeGap(math.Max(pv.obj-dual, 0), pv.obj)
 	if math.IsNaN(dual) || math.IsInf(dual, 0) {
 		pv.gap = math.Inf(1)
@@ -123,7 +124,7 @@ func (r *rounds) scanned(md *roundModel, g []float64, dev, score float64) error 
 	for j := range r.p {
 		gs[j+1] = s.a * g[j+1] / s.sd[j]
 	}
-	it.alpha = r.dualCorrection(md, g, gs[1:])
+	it.alpha, it.conj = r.dualCorrection(md, g, gs[1:])
 	md.prev = it
 	if md.best == nil {
 		md.best = it
@@ -137,21 +138,26 @@ func (r *rounds) scanned(md *roundModel, g []float64, dev, score float64) error 
 
 // dualCorrection returns the correction α of md's current iterate's dual
 // point (glmscan.DualPoint), from its full gradient g (on the data's scale
-// and weights) and gs (standardised and rescaled, penalised part): the
-// dual gradient it aims at is the last model's prediction of the gradient
-// (a subgradient of the penalty at the iterate), else gs, scaled into the
-// dual norm's ball of radius λ; α solves Σ w z zᵀ α = ğ − (0, aim) in the
-// shifted coordinates z = (1, x − shift) of the set's Gram matrix and is
-// returned on the data's.
-func (r *rounds) dualCorrection(md *roundModel, g, gs []float64) []float64 {
+// and weights) and gs (standardised and rescaled, penalised part), and the
+// penalty's share of its dual objective, λh*(s·aim/λ). The dual gradient
+// it aims at is the last model's prediction of the gradient (a
+// subgradient of the penalty at the iterate), else gs, scaled by s
+// (solver.DualScales: into the dual norm's ball of radius λ, where h* is
+// zero; for a penalty known by its conjugate, 1 where h* is finite, else
+// the largest s at which it vanishes: one scan point, not two); α solves
+// Σ w z zᵀ α = ğ − (0, s·aim) in the shifted coordinates z = (1, x − shift)
+// of the set's Gram matrix and is returned on the data's.
+func (r *rounds) dualCorrection(md *roundModel, g, gs []float64) ([]float64, float64) {
 	s := md.set
 	aim := md.target
 	if aim == nil {
 		aim = gs
 	}
-	sc := 0.0
-	if d, ok := penalty.DualNorm(r.pen, mat.NewDense(r.p, 1, slices.Clone(aim))); ok && md.lambda > 0 {
-		sc = math.Min(1, md.lambda/d)
+	sc, conj := 0.0, 0.0
+	pb := solver.Problem{Penalty: r.pen, Lambda: md.lambda}
+	if scales, terms, ok := solver.DualScales(pb, mat.NewDense(r.p, 1, slices.Clone(aim))); ok && md.lambda > 0 {
+		k := max(slices.IndexFunc(terms, func(t float64) bool { return !math.IsInf(t, 1) }), 0)
+		sc, conj = scales[k], terms[k]
 	}
 	rhs := mat.NewVecDense(r.p+1, nil)
 	rhs.SetVec(0, g[0])
@@ -160,13 +166,13 @@ func (r *rounds) dualCorrection(md *roundModel, g, gs []float64) []float64 {
 	}
 	var al mat.VecDense
 	if err := s.gram.SolveVecTo(&al, rhs); err != nil {
-		return make([]float64, r.p+1)
+		return make([]float64, r.p+1), 0
 	}
 	out := mat.Col(nil, 0, &al)
 	for j := range r.p {
 		out[0] -= out[j+1] * s.shift[j]
 	}
-	return out
+	return out, conj
 }
 
 // result builds the path and the cross-validation from the models'

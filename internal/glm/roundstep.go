@@ -35,6 +35,7 @@ type iterate struct {
 	beta            []float64
 	obj, dev, score float64
 	alpha           []float64 // the dual point's correction
+	conj            float64   // the penalty's share of its dual objective
 	gap             float64
 }
 

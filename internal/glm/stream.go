@@ -444,9 +444,9 @@ func (s *streamFit) ModelPass(theta, grad *mat.Dense) (float64, *solver.LeastSqu
 
 // LinePass implements solver.PassNewtoner: one pass for the deviance at
 // the step lengths ts along the step from (b₀, theta) to the model's
-// solution (next, its intercept from the model's means) and the dual
-// objective at (b₀, theta) scaled by scale.
-func (s *streamFit) LinePass(theta, next *mat.Dense, ts []float64, scale float64) ([]float64, float64, float64, error) {
+// solution (next, its intercept from the model's means) and the loss's
+// dual objective at (b₀, theta) scaled by each of scales.
+func (s *streamFit) LinePass(theta, next *mat.Dense, ts, scales []float64) ([]float64, []float64, float64, error) {
 	cur := point{b0: s.b0, beta: mat.Col(nil, 0, theta)}
 	to := point{beta: mat.Col(nil, 0, next)}
 	if s.intercept {
@@ -464,7 +464,7 @@ func (s *streamFit) LinePass(theta, next *mat.Dense, ts []float64, scale float64
 		}
 	}
 	dev := make([]float64, len(ts))
-	var dual float64
+	duals := make([]float64, len(scales))
 	err := s.pass(func(_ int, x []float64, y, w, o float64) error {
 		w *= s.wscale
 		for k := range cand {
@@ -472,14 +472,16 @@ func (s *streamFit) LinePass(theta, next *mat.Dense, ts []float64, scale float64
 		}
 		if w > 0 {
 			d1, _ := s.fam.Derivs(y, cur.eta(x, o))
-			dual += -w*s.fam.Conjugate(y, scale*d1) + scale*w*d1*o
+			for k, sc := range scales {
+				duals[k] += -w*s.fam.Conjugate(y, sc*d1) + sc*w*d1*o
+			}
 		}
 		return nil
 	})
 	if err != nil {
-		return nil, 0, 0, err
+		return nil, nil, 0, err
 	}
-	return dev, dual, s.st.g0 * (to.b0 - cur.b0), nil
+	return dev, duals, s.st.g0 * (to.b0 - cur.b0), nil
 }
 
 // GradientRounding implements solver.GradientRounder by one pass at
