@@ -46,43 +46,11 @@ func gammaTable(n, p int, seed uint64, weights, offset bool) *table {
 // glmnet.
 func TestGammaMatchesGlmnet(t *testing.T) {
 	rtest.SkipUnlessAvailable(t)
-	dir := t.TempDir()
 	fam := datafit.Gamma{}
 	for _, variant := range []string{"plain", "weights", "offset", "weights+offset"} {
 		t.Run(variant, func(t *testing.T) {
 			tb := gammaTable(400, 12, 5, strings.Contains(variant, "weights"), strings.Contains(variant, "offset"))
-			n, _ := tb.x.Dims()
-			opts := &fit.Options{Family: fam, Settings: solver.Settings{Tol: 1e-14, MaxIter: 100000}}
-			lmax, ok, err := LambdaMax(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, opts)
-			require.NoError(t, err)
-			require.True(t, ok)
-			var lambdas, glmnetLambdas []float64
-			for _, f := range []float64{0.5, 0.15, 0.04} {
-				lambdas = append(lambdas, f*lmax)
-				glmnetLambdas = append(glmnetLambdas, f*lmax/(2*float64(n)))
-			}
-			path := filepath.Join(dir, strings.ReplaceAll(t.Name(), "/", "_")+".csv")
-			tb.write(t, path)
-			ref := glmnetFit(t, path, "gamma", glmnetLambdas, tb.w != nil, tb.o != nil, nil)
-			for k, lambda := range lambdas {
-				m, err := Fit(&Rows{X: tb.x, Y: tb.y, Weights: tb.w, Offset: tb.o}, penalty.L1{}, lambda, opts)
-				require.NoError(t, err)
-				require.True(t, m.Converged, "λ %d: %v, gap %v", k, m.Status, m.Gap)
-				ours := objective(fam, tb, m.Intercept[0], coef(m), lambda, penalty.L1{}, nil)
-				theirs := objective(fam, tb, ref[k][0], ref[k][1:], lambda, penalty.L1{}, nil)
-				require.InEpsilon(t, theirs, ours, 1e-12, "objective at λ %d", k)
-				require.LessOrEqual(t, ours, theirs*(1+1e-13), "glmnet's objective below ours at λ %d", k)
-				scale := math.Abs(ref[k][0])
-				for _, v := range ref[k][1:] {
-					scale = math.Max(scale, math.Abs(v))
-				}
-				worst := math.Abs(ref[k][0] - m.Intercept[0])
-				for j, v := range ref[k][1:] {
-					worst = math.Max(worst, math.Abs(v-coef(m)[j]))
-				}
-				require.LessOrEqual(t, worst, 1e-6*scale, "λ %d: coefficients differ by %v (scale %v)", k, worst, scale)
-				t.Logf("λ %d: %d nonzero, largest coefficient difference %.1e of %.2g, objective %.1e relative", k, nonzero(coef(m)), worst, scale, (theirs-ours)/ours)
-			}
+			matchesGlmnet(t, fam, tb)
 		})
 	}
 }
