@@ -31,17 +31,7 @@ func TestGammaCLI(t *testing.T) {
 	require.InEpsilon(t, out.Objective, streamed.Objective, 1e-9)
 	require.InDeltaSlice(t, got, append([]float64{streamed.Intercept}, streamed.Coefficients...), 1e-5)
 
-	pred := func(typ string) []float64 {
-		res := cardreg(t, "predict", "--type", typ, "--model", model, severityData)
-		require.Equal(t, 0, res.code, res.stderr)
-		rows := parseCSV(t, res.stdout)[1:]
-		v := make([]float64, len(rows))
-		for i, r := range rows {
-			v[i], _ = strconv.ParseFloat(r[0], 64)
-		}
-		return v
-	}
-	mu, eta := pred("response"), pred("link")
+	mu, eta := predictColumn(t, "response", model, severityData), predictColumn(t, "link", model, severityData)
 	require.Len(t, mu, 400)
 	for i := range mu {
 		require.InEpsilon(t, math.Exp(eta[i]), mu[i], 1e-12)
@@ -67,4 +57,18 @@ func TestGammaCLI(t *testing.T) {
 		require.NoError(t, err)
 		require.InDelta(t, v, got[j], 1e-7, "coefficient %d", j)
 	}
+}
+
+// predictColumn returns the predictions of type typ of the saved model on
+// the rows of data.
+func predictColumn(t *testing.T, typ, model, data string) []float64 {
+	t.Helper()
+	res := cardreg(t, "predict", "--type", typ, "--model", model, data)
+	require.Equal(t, 0, res.code, res.stderr)
+	rows := parseCSV(t, res.stdout)[1:]
+	v := make([]float64, len(rows))
+	for i, r := range rows {
+		v[i], _ = strconv.ParseFloat(r[0], 64)
+	}
+	return v
 }

@@ -84,17 +84,7 @@ func TestTweedieCLI(t *testing.T) {
 	require.NoError(t, err)
 	require.NoError(t, json.Unmarshal(buf, &saved))
 	require.Equal(t, "tweedie:1.5", saved.Family)
-	pred := func(typ string) []float64 {
-		res := cardreg(t, "predict", "--type", typ, "--model", model, data)
-		require.Equal(t, 0, res.code, res.stderr)
-		rows := parseCSV(t, res.stdout)[1:]
-		v := make([]float64, len(rows))
-		for i, r := range rows {
-			v[i], _ = strconv.ParseFloat(r[0], 64)
-		}
-		return v
-	}
-	mu, eta := pred("response"), pred("link")
+	mu, eta := predictColumn(t, "response", model, data), predictColumn(t, "link", model, data)
 	require.Len(t, mu, 400)
 	for i := range mu {
 		require.InEpsilon(t, math.Exp(eta[i]), mu[i], 1e-12)
