@@ -135,7 +135,7 @@ func TestNewRefuses(t *testing.T) {
 	}{
 		{Column{Dense: []float64{1}}, "1 values for 3 rows"},
 		{Column{Rows: []int32{2, 1}}, "rows not increasing"},
-		{Column{Rows: []int32{1, 1}}, "given twice"},
+		{Column{Rows: []int32{1, 1}}, "row 2 given twice"},
 		{Column{Rows: []int32{3}}, "outside 1..3"},
 		{Column{Rows: []int32{-1}}, "outside 1..3"},
 		{Column{Rows: []int32{0}, Vals: []float64{1, 2}}, "2 values for 1 rows"},
