@@ -136,8 +136,8 @@ func TestNewRefuses(t *testing.T) {
 		{Column{Dense: []float64{1}}, "1 values for 3 rows"},
 		{Column{Rows: []int32{2, 1}}, "rows not increasing"},
 		{Column{Rows: []int32{1, 1}}, "row 2 given twice"},
-		{Column{Rows: []int32{3}}, "outside 1..3"},
-		{Column{Rows: []int32{-1}}, "outside 1..3"},
+		{Column{Rows: []int32{3}}, "row index"},
+		{Column{Rows: []int32{-1}}, "row index"},
 		{Column{Rows: []int32{0}, Vals: []float64{1, 2}}, "2 values for 1 rows"},
 	} {
 		_, err := New(3, []Column{{Dense: []float64{1, 2, 3}}, c.col})
