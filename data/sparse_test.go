@@ -326,3 +326,50 @@ func TestParseBase(t *testing.T) {
 	_, err := ParseBase("2")
 	require.EqualError(t, err, "must be auto, 0 or 1, got \"2\"")
 }
+
+// TestFormatOf: the format named, else the extension's (.gz taken off).
+func TestFormatOf(t *testing.T) {
+	for _, tc := range []struct {
+		path, given string
+		want        Format
+	}{
+		{"a.csv", "", FormatTable}, {"a.svm", "", FormatSVMLight}, {"A.LIBSVM.GZ", "", FormatSVMLight},
+		{"d/a.svmlight.gz", "", FormatSVMLight}, {"a.mtx", "", FormatMatrixMarket}, {"a.mm.gz", "", FormatMatrixMarket},
+		{"rcv1_train.binary", "", FormatTable}, {"rcv1_train.binary", "libsvm", FormatSVMLight},
+		{"a.svm", "csv", FormatTable}, {"-", "MTX", FormatMatrixMarket}, {"-", "", FormatTable},
+	} {
+		f, err := FormatOf(tc.path, tc.given)
+		require.NoError(t, err)
+		require.Equal(t, tc.want, f, "%s %s", tc.path, tc.given)
+	}
+	_, err := FormatOf("a.csv", "xls")
+	require.EqualError(t, err, `unknown format "xls" (csv (or parquet), svmlight (or libsvm), mtx (Matrix Market))`)
+}
+
+// TestReadSparse: a Matrix Market design takes its response from a file,
+// an svmlight file from its labels; constant columns are found.
+func TestReadSparse(t *testing.T) {
+	dir := t.TempDir()
+	mtx := writeFile(t, dir, "x.mtx", "%%MatrixMarket matrix coordinate real general\n3 4 5\n1 1 2\n2 1 2\n3 1 2\n2 2 1\n3 3 0\n")
+	_, err := ReadSparse(mtx, FormatMatrixMarket, SparseOptions{}, "")
+	require.ErrorIs(t, err, ErrNoResponse)
+	s, err := ReadSparse(mtx, FormatMatrixMarket, SparseOptions{}, writeFile(t, dir, "y.txt", "1\n2\n3\n"))
+	require.NoError(t, err)
+	require.Equal(t, []float64{1, 2, 3}, s.Y)
+	isConstant := func(v []float64) bool {
+		for _, e := range v {
+			if e != v[0] {
+				return false
+			}
+		}
+		return true
+	}
+	// x1 is 2 everywhere, x3 stores an explicit 0 only, x4 is empty.
+	require.Equal(t, []int{0, 2, 3}, s.ConstantColumns(isConstant))
+	svm := writeFile(t, dir, "x.svm", "1 1:1\n0 2:1\n")
+	_, err = ReadSparse(svm, FormatSVMLight, SparseOptions{}, "y.txt")
+	require.EqualError(t, err, "an svmlight file holds its labels: it takes no response file")
+	s, err = ReadSparse(svm, FormatSVMLight, SparseOptions{}, "")
+	require.NoError(t, err)
+	require.Equal(t, []float64{1, 0}, s.Y)
+}

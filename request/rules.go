@@ -25,7 +25,7 @@ type Rule struct {
 // inputs) on every route, then each route's. Every option is either
 // honoured or refused there, so none is silently ignored.
 func (r *Request) Rules(cmd Command) []Rule {
-	rules := slices.Concat(r.modeRules(cmd), r.streamRules(cmd), r.dbRules(cmd), r.factorRules())
+	rules := slices.Concat(r.modeRules(cmd), r.streamRules(cmd), r.dbRules(cmd), r.factorRules(), r.sparseRules())
 	// progress in memory points to the stream route only when that route
 	// takes the other options given.
 	return append(rules, r.memoryRules(cmd, r.Refusal(rules, OnStream) < 0)...)

@@ -35,6 +35,7 @@ type fitFlags struct {
 	fam                                                                             familyFlags
 	factors                                                                         factorFlags
 	dbTimeout                                                                       dbTimeout
+	sparse                                                                          sparseFlags
 	// tooBig says the data file is streamed for its size (shouldStream).
 	tooBig bool
 }
@@ -87,6 +88,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)
 	f.fam.register(fs, &f.Request)
 	f.factors.register(fs, &f.Request)
+	f.sparse.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
@@ -184,7 +186,7 @@ func rescaleAdvice(noFactors bool) string {
 // --groups and --penalty-factor may name (an inline list names none), so
 // that no output overwrites one of them.
 func (f *fitFlags) inputs(data string) []string {
-	return []string{f.dataFile(data), f.gFile, f.groups, f.fam.penaltyFactor}
+	return []string{f.dataFile(data), f.gFile, f.groups, f.fam.penaltyFactor, f.sparse.response}
 }
 
 // warn prints one line on stderr when the fit did not converge or some of
@@ -229,7 +231,7 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 		if len(pos) != 1 {
 			return nil, usagef("expected one data file, got %d arguments", len(pos))
 		}
-		return pos, nil
+		return pos, f.resolveFormat(pos[0])
 	}
 	if len(pos) != 0 {
 		return nil, usagef("--db takes no data file, got %d arguments", len(pos))

@@ -59,6 +59,7 @@ const (
 	inStats              // sufficient statistics from one pass (estimator.Stats)
 	inPasses             // a file read once per pass (estimator.Stream)
 	inDB                 // statistics computed by SQL (estimator.Stats)
+	inSparse             // a sparse file's columns in memory (estimator.Rows)
 )
 
 // form decides, once, how the data of the command cmd are read: by SQL
@@ -70,6 +71,8 @@ func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
 		return inDB
+	case f.Input.Sparse():
+		return inSparse
 	case !f.FamilyFit():
 		if f.weights != "" || shouldStream(path, f) {
 			return inStats
@@ -99,6 +102,8 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 		}
 	case inPasses:
 		pr, err = loadStream(path, f, cmd)
+	case inSparse:
+		pr, err = loadSparse(path, f)
 	default:
 		pr, err = loadRows(path, f)
 	}
