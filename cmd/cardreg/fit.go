@@ -98,7 +98,11 @@ the weighted deviance sum_i w_i d_i + lambda * h(b) instead (weights rescaled to
 sum to n, as glmnet: lambda_glmnet = lambda / (2n) for every family). DATA.csv has a header row; the response is
 the last column unless --target names another, the other columns are predictors
 (less --drop, or only --predictors). DATA.csv may be gzip-compressed; - reads
-standard input. --lambda theory is Theorem 2's lambda: a conservative
+standard input. DATA may instead be a sparse file, read into memory as sparse
+columns x1...xp (p: the largest index, or --features): svmlight/libsvm, its
+labels the response, or Matrix Market with the response in --response FILE;
+told by the extension (.svm, .svmlight, .libsvm, .mtx, .mm, with or without
+.gz) or --input-format. --lambda theory is Theorem 2's lambda: a conservative
 guarantee that over-shrinks (cross-validation predicts better).
 
 Example:

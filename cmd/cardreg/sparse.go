@@ -90,7 +90,11 @@ func checkSparseResponse(path string, f *fitFlags, s *data.Sparse) error {
 		err := datafit.CheckRow(fam, i, nil, v, 1, 0)
 		var re *datafit.RowError
 		if errors.As(err, &re) {
-			return fmt.Errorf("%s: %v", where(i), re.Err)
+			hint := ""
+			if v == -1 && fam.Name() == "binomial" && f.Input == data.FormatSVMLight {
+				hint = " (binary svmlight labels are often -1/+1: write -1 as 0, e.g. sed 's/^-1 /0 /')"
+			}
+			return fmt.Errorf("%s: %v%s", where(i), re.Err, hint)
 		}
 	}
 	if !f.FamilyFit() && estimator.IsConstant(s.Y) {

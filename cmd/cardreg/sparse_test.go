@@ -1,0 +1,299 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// sparseData is a random sparse design with a response of a family,
+// written as an svmlight file (1- and 0-based), a Matrix Market file with
+// its response file, and a CSV file of the same numbers (columns x1…xp,
+// then y).
+type sparseData struct {
+	svm, svm0, mtx, response, csv string
+}
+
+// writeSparseData writes n rows of p columns, about a third non-zero,
+// whose response follows family (gaussian, binomial 0/1, poisson counts).
+func writeSparseData(t *testing.T, dir, family string, n, p int, seed uint64) sparseData {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 99))
+	beta := make([]float64, p)
+	for j := 0; j < p; j += 3 {
+		beta[j] = float64(j%5) - 1.5
+	}
+	var svm, svm0, mm, resp, csv strings.Builder
+	var entries []string
+	names := make([]string, p)
+	for j := range names {
+		names[j] = "x" + strconv.Itoa(j+1)
+	}
+	csv.WriteString(strings.Join(names, ",") + ",y\n")
+	for i := range n {
+		row := make([]float64, p)
+		var eta float64
+		for j := range p {
+			if rng.Float64() < 0.35 || j == p-1 && i == 0 {
+				row[j] = math.Round(rng.NormFloat64()*1e6) / 1e6
+				eta += row[j] * beta[j]
+			}
+		}
+		y := responseOf(rng, family, eta/2)
+		ys := strconv.FormatFloat(y, 'g', -1, 64)
+		svm.WriteString(ys)
+		svm0.WriteString(ys)
+		resp.WriteString(ys + "\n")
+		cells := make([]string, p)
+		for j, v := range row {
+			vs := strconv.FormatFloat(v, 'g', -1, 64)
+			cells[j] = vs
+			if v != 0 {
+				fmt.Fprintf(&svm, " %d:%s", j+1, vs)
+				fmt.Fprintf(&svm0, " %d:%s", j, vs)
+				entries = append(entries, fmt.Sprintf("%d %d %s", i+1, j+1, vs))
+			}
+		}
+		svm.WriteString("\n")
+		svm0.WriteString("\n")
+		csv.WriteString(strings.Join(cells, ",") + "," + ys + "\n")
+	}
+	fmt.Fprintf(&mm, "%%%%MatrixMarket matrix coordinate real general\n%d %d %d\n%s\n", n, p, len(entries), strings.Join(entries, "\n"))
+	return sparseData{
+		svm:      writeFile(t, dir, family+".svm", svm.String()),
+		svm0:     writeFile(t, dir, family+"0.libsvm", svm0.String()),
+		mtx:      writeFile(t, dir, family+".mtx", mm.String()),
+		response: writeFile(t, dir, family+".y", resp.String()),
+		csv:      writeFile(t, dir, family+".csv", csv.String()),
+	}
+}
+
+// responseOf draws a response of family at linear predictor eta.
+func responseOf(rng *rand.Rand, family string, eta float64) float64 {
+	switch family {
+	case "binomial":
+		if rng.Float64() < 1/(1+math.Exp(-eta)) {
+			return 1
+		}
+		return 0
+	case "poisson":
+		// Knuth's method: few events at these means.
+		l, k, prod := math.Exp(-math.Exp(eta)), 0.0, rng.Float64()
+		for prod > l {
+			k++
+			prod *= rng.Float64()
+		}
+		return k
+	}
+	return eta + rng.NormFloat64()
+}
+
+// engineMissing skips t when the fit refused the sparse design because
+// the family engine does not take a *design.Matrix yet: the lead's engine
+// (issue 37) fits it without densifying; until it is merged, the dense
+// and sparse fits cannot be compared.
+func engineMissing(t *testing.T, res cliResult) {
+	t.Helper()
+	for _, s := range []string{"needs a dense design", "cross-validation needs a dense design"} {
+		if res.code != 0 && strings.Contains(res.stderr, s) {
+			t.Skipf("the engine does not fit a sparse design (*design.Matrix) here yet: %s", strings.TrimSpace(res.stderr))
+		}
+	}
+}
+
+// TestSparseFitMatchesDense: an svmlight file (1- and 0-based) and a
+// Matrix Market file with its response file give the fit of the same
+// numbers as a dense CSV file, coefficients and intercept to 1e-12, for
+// each family, penalty and λ rule (cross-validation on the same folds).
+func TestSparseFitMatchesDense(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name, family string
+		args         []string
+	}{
+		{"gaussian-lasso", "gaussian", []string{"--penalty", "lasso", "--lambda", "20"}},
+		{"gaussian-enet-standardize", "gaussian", []string{"--penalty", "elasticnet", "--alpha", "0.5", "--lambda", "10", "--standardize"}},
+		{"gaussian-cardinality", "gaussian", []string{"--lambda", "30"}},
+		{"gaussian-cv", "gaussian", []string{"--penalty", "lasso", "--lambda", "cv", "--folds", "4"}},
+		{"binomial-lasso", "binomial", []string{"--penalty", "lasso", "--lambda", "4"}},
+		{"poisson-lasso", "poisson", []string{"--penalty", "lasso", "--lambda", "6"}},
+		{"poisson-cv", "poisson", []string{"--penalty", "lasso", "--lambda", "cv", "--folds", "4"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			d := writeSparseData(t, filepath.Join(dir), tc.family, 120, 9, 11)
+			args := append([]string{"fit", "--format", "json", "--tol", "1e-14", "--family", tc.family}, tc.args...)
+			dense := cardreg(t, append(args, d.csv)...)
+			require.Equal(t, 0, dense.code, dense.stderr)
+			want := decodeJSON(t, dense.stdout)
+			for _, in := range [][]string{{d.svm}, {"--index-base", "0", d.svm0}, {"--response", d.response, d.mtx}} {
+				res := cardreg(t, append(args, in...)...)
+				engineMissing(t, res)
+				require.Equal(t, 0, res.code, res.stderr)
+				got := decodeJSON(t, res.stdout)
+				require.Equal(t, want.Names, got.Names)
+				require.Equal(t, want.N, got.N)
+				require.Equal(t, want.Lambda, got.Lambda, "λ (cross-validation's on the same folds)")
+				scale := 1.0
+				for _, b := range want.Coefficients {
+					scale = math.Max(scale, math.Abs(b))
+				}
+				require.InDelta(t, want.Intercept, got.Intercept, 1e-12*scale, "%v intercept", in)
+				for j, b := range want.Coefficients {
+					require.InDelta(t, b, got.Coefficients[j], 1e-12*scale, "%v coefficient %s", in, want.Names[j])
+				}
+			}
+		})
+	}
+}
+
+// decodeJSON decodes fit's JSON output (any family's).
+func decodeJSON(t *testing.T, out string) fitJSON {
+	t.Helper()
+	var r fitJSON
+	require.NoError(t, json.Unmarshal([]byte(out), &r), "output is not JSON:\n%s", out)
+	return r
+}
+
+// TestSparsePathCVMatchesDense: path and cv on an svmlight file print the
+// table of the same numbers as a dense CSV file, to the printed digits
+// (ten significant: the CSV's precision).
+func TestSparsePathCVMatchesDense(t *testing.T) {
+	dir := t.TempDir()
+	for _, family := range []string{"gaussian", "binomial"} {
+		d := writeSparseData(t, dir, family, 100, 7, 5)
+		for _, cmd := range []string{"path", "cv"} {
+			t.Run(family+"-"+cmd, func(t *testing.T) {
+				args := []string{cmd, "--family", family, "--penalty", "lasso", "--nlambda", "12", "--tol", "1e-14"}
+				dense := cardreg(t, append(args, d.csv)...)
+				require.Equal(t, 0, dense.code, dense.stderr)
+				res := cardreg(t, append(args, d.svm)...)
+				engineMissing(t, res)
+				require.Equal(t, 0, res.code, res.stderr)
+				sameTable(t, dense.stdout, res.stdout, 2e-9)
+			})
+		}
+	}
+}
+
+// sameTable compares two CSV tables cell by cell: text equal, numbers to
+// the relative tolerance tol.
+func sameTable(t *testing.T, want, got string, tol float64) {
+	t.Helper()
+	wl, gl := strings.Split(strings.TrimSpace(want), "\n"), strings.Split(strings.TrimSpace(got), "\n")
+	require.Len(t, gl, len(wl), "rows")
+	for i := range wl {
+		wc, gc := strings.Split(wl[i], ","), strings.Split(gl[i], ",")
+		require.Len(t, gc, len(wc), "line %d", i+1)
+		for k := range wc {
+			a, errA := strconv.ParseFloat(wc[k], 64)
+			b, errB := strconv.ParseFloat(gc[k], 64)
+			if errA != nil || errB != nil {
+				require.Equal(t, wc[k], gc[k], "line %d cell %d", i+1, k+1)
+				continue
+			}
+			require.InDelta(t, a, b, tol*math.Max(1, math.Abs(a)), "line %d cell %d", i+1, k+1)
+		}
+	}
+}
+
+// TestSparseFeatures: --features gives the columns past a file's last
+// index (a test file's p agrees with its training file's), refuses an
+// index beyond it; x1…xp name the columns.
+func TestSparseFeatures(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "f.svm", "1 1:1 2:0.5\n2 1:2\n3 1:3.5 2:1\n5 2:3 1:4\n")
+	res := cardreg(t, "fit", "--format", "json", "--lambda", "1", "--features", "4", path)
+	require.Equal(t, 1, res.code)
+	require.Contains(t, res.stderr, path+":4:7: index 1 after 2: indices must increase along a line")
+	path = writeFile(t, dir, "f.svm", "1 1:1 2:0.5\n2 1:2\n3 1:3.5 2:1\n5 1:4 2:3\n")
+	res = cardreg(t, "fit", "--format", "json", "--penalty", "lasso", "--lambda", "1", "--features", "4", path)
+	require.Equal(t, 0, res.code, res.stderr)
+	got := decodeFit(t, res.stdout)
+	require.Equal(t, []string{"x1", "x2", "x3", "x4"}, got.Names)
+	require.Equal(t, 0.0, got.Coefficients[2])
+	res = cardreg(t, "fit", "--lambda", "1", "--features", "1", path)
+	require.Equal(t, 1, res.code)
+	require.Contains(t, res.stderr, path+":1:7: index 2 beyond the 1 features")
+}
+
+// TestSparseRefusals: the flags that name a table's columns, or need its
+// dense rows, are refused for a sparse file by the request's table, and
+// the sparse files' flags for a table; each with its reason (exit 2).
+func TestSparseRefusals(t *testing.T) {
+	dir := t.TempDir()
+	d := writeSparseData(t, dir, "gaussian", 20, 4, 3)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "y", d.svm}, "--target names a column of a table: an svmlight file's response is its labels"},
+		{[]string{"--target", "y", "--response", d.response, d.mtx}, "--target names a column of a table: a Matrix Market design's response comes from --response FILE"},
+		{[]string{"--predictors", "x1", d.svm}, "--predictors names a column of a table, and an svmlight file has none: its columns are x1…xp by index (--features sets p)"},
+		{[]string{"--drop", "x1", d.svm}, "--drop names a column of a table"},
+		{[]string{"--weights", "w", d.svm}, "--weights names a column of a table, which an svmlight file does not have"},
+		{[]string{"--family", "poisson", "--offset", "o", d.svm}, "--offset names a column of a table"},
+		{[]string{"--foldid", "f", d.svm}, "--foldid names a column of a table"},
+		{[]string{"--factor", "x1", d.svm}, "--factor is for factor columns of a table: an svmlight file holds numbers only"},
+		{[]string{"--sep", ";", d.svm}, "--sep is for CSV files, not an svmlight file"},
+		{[]string{"--drop-missing", d.svm}, "--drop-missing is for CSV and Parquet files"},
+		{[]string{"--stream", d.svm}, "--stream is for CSV and Parquet files: an svmlight file is read into memory as sparse columns"},
+		{[]string{"--lambda", "theory", d.svm}, "--lambda theory needs the dense rows: not with an svmlight file"},
+		{[]string{"--features", "3", d.csv}, "--features is for sparse files (svmlight, Matrix Market), not a CSV or Parquet file"},
+		{[]string{"--index-base", "0", "--response", d.response, d.mtx}, "--index-base is for svmlight files (a Matrix Market file is 1-based)"},
+		{[]string{"--response", d.response, d.svm}, "--response is for Matrix Market files, which hold no response, not an svmlight file (its labels are the response)"},
+		{[]string{d.mtx}, "a Matrix Market file holds the design only: its response comes from a file of one number per line: give it with --response FILE"},
+		{[]string{"--input-format", "xls", d.svm}, `--input-format: unknown format "xls"`},
+		{[]string{"--index-base", "2", d.svm}, `--index-base must be auto, 0 or 1, got "2"`},
+		{[]string{"--features", "-1", d.svm}, "--features must be >= 1"},
+	} {
+		for _, cmd := range []string{"fit", "path", "cv"} {
+			res := cardreg(t, append([]string{cmd}, tc.args...)...)
+			if cmd != "fit" && len(tc.args) > 1 && tc.args[1] == "theory" || cmd == "path" && tc.args[0] == "--foldid" {
+				continue // path and cv refuse these on their own
+			}
+			require.Equal(t, 2, res.code, "%s %v: %s", cmd, tc.args, res.stderr)
+			require.Contains(t, res.stderr, tc.want, "%s %v", cmd, tc.args)
+		}
+	}
+	// --input-format reads a file whatever its name; csv reads a .svm
+	// file as a table (which it is not).
+	renamed := writeFile(t, dir, "rcv1_train.binary", "1 1:1 2:3\n0 1:2\n1 2:1\n0 1:1 2:1\n")
+	res := cardreg(t, "fit", "--input-format", "libsvm", "--penalty", "lasso", "--lambda", "0.1", renamed)
+	require.Equal(t, 0, res.code, res.stderr)
+	res = cardreg(t, "fit", "--input-format", "csv", "--lambda", "0.1", d.svm)
+	require.NotEqual(t, 0, res.code)
+}
+
+// TestSparseBadData: a bad sparse file or response fails with the file,
+// the line (and column) and why (exit 1), never a panic.
+func TestSparseBadData(t *testing.T) {
+	dir := t.TempDir()
+	d := writeSparseData(t, dir, "gaussian", 20, 4, 3)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{writeFile(t, dir, "a.svm", "1 1:1\n2 2:1 2:3\n")}, "a.svm:2:7: index 2 repeated on the line"},
+		{[]string{"--index-base", "1", writeFile(t, dir, "b.svm", "1 1:1\n2 0:1\n")}, "b.svm:2:3: index 0 in a file read as 1-based"},
+		{[]string{writeFile(t, dir, "c.svm", "1 1:1\n2,3 1:2\n")}, "c.svm:2:1: multi-label line"},
+		{[]string{writeFile(t, dir, "d.svm", "1 1:1\n2 1:inf\n")}, "d.svm:2:3: index 1: value \"inf\" is not finite"},
+		{[]string{"--memory", "100MB", writeFile(t, dir, "e.svm", "1 1:1\n2 2000000000:1\n")}, "e.svm:2:3: index 2000000000: 2000000000 columns and 2 non-zeros need about"},
+		{[]string{"--family", "binomial", writeFile(t, dir, "f.svm", "1 1:1\n0 1:2\n-1 1:3\n")}, "f.svm:3: label: "},
+		{[]string{"--family", "poisson", "--response", writeFile(t, dir, "bad.y", strings.Repeat("1\n", 19)+"-2\n"), d.mtx}, "bad.y:20: response: "},
+		{[]string{writeFile(t, dir, "g.svm", "1 1:1\n1 1:2\n")}, "g.svm: the response is constant"},
+		{[]string{writeFile(t, dir, "h.svm", "1 1:1\n")}, "h.svm: 1 data row; at least 2 are needed"},
+		{[]string{"--response", writeFile(t, dir, "short.y", "1\n2\n"), d.mtx}, "short.y: 2 values for the design's 20 rows"},
+		{[]string{writeFile(t, dir, "s.mtx", "%%MatrixMarket matrix coordinate complex general\n"), "--response", d.response}, `s.mtx:1:34: "complex" values are refused`},
+	} {
+		res := cardreg(t, append([]string{"fit", "--lambda", "1"}, tc.args...)...)
+		require.Equal(t, 1, res.code, "%v: %s", tc.args, res.stderr)
+		require.Contains(t, res.stderr, tc.want, "%v", tc.args)
+	}
+}
