@@ -13,6 +13,19 @@
 //   - NewFileSource: a RowSource that reads the file again at every pass,
 //     for the streamed generalised linear models (package glm).
 //
+// # Sparse files
+//
+// ReadSVMLight (svmlight/libsvm) and ReadMatrixMarket (Matrix Market
+// coordinate or array files) read a sparse file into memory as the
+// columns of a design.Matrix (Sparse), never densified: svmlight's rows
+// through a compressed-sparse-row copy, Matrix Market's entries through a
+// counting sort by column. FormatOf tells the formats by extension or
+// name, ReadSparse reads one with its response (a Matrix Market file's
+// from ReadResponse). The rules (index base, p, what is refused) are in
+// ReadSVMLight's and ReadMatrixMarket's documentation; every error names
+// the file, the line and the column, and the memory the columns and
+// non-zeros take is checked against a budget before it is allocated.
+//
 // # Factors
 //
 // A factor is a categorical predictor (Factor): one level code per row and

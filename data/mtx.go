@@ -51,7 +51,7 @@ func ReadMatrixMarket(path string, o SparseOptions) (*Sparse, error) {
 	if o.Base == Base0 {
 		return nil, fmt.Errorf("%s: a Matrix Market file is 1-based by its format: it cannot be read as 0-based", in.name)
 	}
-	m := &mmReader{lr: lineReader{br: in.r, name: in.name}, o: o}
+	m := &mmReader{lr: lineReader{br: in.r, name: in.name, max: lineLimit(o.Budget)}, o: o}
 	if err := m.header(); err != nil {
 		return nil, err
 	}

@@ -119,6 +119,8 @@ type lineReader struct {
 	name string
 	line int
 	buf  []byte
+	// max is the longest line taken, in bytes (0: any).
+	max int
 }
 
 // next returns the next line without its line end (valid until the next
@@ -130,6 +132,9 @@ func (r *lineReader) next() ([]byte, error) {
 		for errors.Is(err, bufio.ErrBufferFull) {
 			b, err = r.br.ReadSlice('\n')
 			r.buf = append(r.buf, b...)
+			if r.max > 0 && len(r.buf) > r.max {
+				return nil, fmt.Errorf("%s:%d: a line longer than %d bytes, more than the memory budget allows (a line end missing?)", r.name, r.line+1, r.max)
+			}
 		}
 		b = r.buf
 	}
@@ -144,8 +149,24 @@ func (r *lineReader) next() ([]byte, error) {
 	return bytes.TrimSuffix(b, []byte{'\r'}), nil
 }
 
+// lineLimit is the longest line a budget takes: a line is held whole
+// while it is read, and up to twice its length while it grows.
+func lineLimit(b membudget.Budget) int {
+	if b.Bytes == 0 && !b.Given {
+		b = membudget.Of(0)
+	}
+	return int(min(b.Bytes/RecordFactor, math.MaxInt32))
+}
+
 // at names column col (1-based, in bytes) of the current line.
-func (r *lineReader) at(col int) string { return fmt.Sprintf("%s:%d:%d", r.name, r.line, col) }
+func (r *lineReader) at(col int) string { return r.where(place{r.line, col}) }
+
+// place is a line and a column (1-based; line 0: none), noted cheaply
+// where a message may need it later.
+type place struct{ line, col int }
+
+// where names place p of the file.
+func (r *lineReader) where(p place) string { return fmt.Sprintf("%s:%d:%d", r.name, p.line, p.col) }
 
 // fields splits a line at spaces and tabs: the fields and the column
 // (1-based byte offset) each starts at.
@@ -191,6 +212,9 @@ func number(b []byte, what string) (float64, error) {
 
 // index reads a column or row index: a whole number in [0, maxIndex].
 func index(b []byte, what string) (int, error) {
+	if v, ok := smallIndex(b); ok {
+		return v, nil
+	}
 	v, err := strconv.ParseInt(string(b), 10, 64)
 	switch {
 	case err != nil && errors.Is(err, strconv.ErrRange) && len(b) > 0 && b[0] != '-':
@@ -205,6 +229,22 @@ func index(b []byte, what string) (int, error) {
 		return 0, fmt.Errorf("%s %s is too large (at most %d)", what, ShortText(b), maxIndex)
 	}
 	return int(v), nil
+}
+
+// smallIndex reads the digits b (at most 9 of them: below maxIndex)
+// without ParseInt's copy to a string; ok false for anything else.
+func smallIndex(b []byte) (int, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	v := 0
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + int(c-'0')
+	}
+	return v, true
 }
 
 // ReadResponse reads a response file: one finite number per line (blank

@@ -373,3 +373,42 @@ func TestReadSparse(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []float64{1, 0}, s.Y)
 }
+
+// TestLongLine: a line longer than the budget allows is refused as it is
+// read.
+func TestLongLine(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "l.svm", "1"+strings.Repeat(" 1:1", 1<<20)+"\n")
+	_, err := ReadSVMLight(path, SparseOptions{Budget: membudget.Budget{Bytes: 2 << 20, Given: true}})
+	require.Error(t, err)
+	require.Contains(t, err.Error(), path+":1: a line longer than 1048576 bytes")
+}
+
+// BenchmarkReadSVMLight reads an rcv1-sized file (n = 20,242, p =
+// 47,236, 0.16 % non-zeros).
+func BenchmarkReadSVMLight(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	var s strings.Builder
+	const n, p, nnzRow = 20242, 47236, 76
+	for range n {
+		s.WriteString("1")
+		k := 0
+		for range nnzRow {
+			k += 1 + rng.IntN(2*p/nnzRow-1)
+			if k > p {
+				break
+			}
+			fmt.Fprintf(&s, " %d:%.6g", k, rng.Float64())
+		}
+		s.WriteString("\n")
+	}
+	path := filepath.Join(b.TempDir(), "r.svm")
+	require.NoError(b, os.WriteFile(path, []byte(s.String()), 0o644))
+	b.SetBytes(int64(s.Len()))
+	b.ReportAllocs()
+	for b.Loop() {
+		x, err := ReadSVMLight(path, SparseOptions{Features: p})
+		require.NoError(b, err)
+		b.ReportMetric(float64(x.X.NonZeros()), "nnz")
+	}
+}

@@ -48,7 +48,7 @@ func ReadSVMLight(path string, o SparseOptions) (*Sparse, error) {
 	if in.parquet {
 		return nil, fmt.Errorf("%s: looks like a Parquet file, expected svmlight text", in.name)
 	}
-	r := &svmReader{lr: lineReader{br: in.r, name: in.name}, o: o, start: []int{0}}
+	r := &svmReader{lr: lineReader{br: in.r, name: in.name, max: lineLimit(o.Budget)}, o: o, start: []int{0}}
 	if o.Features < 0 {
 		return nil, fmt.Errorf("%s: %d features: must be >= 1 (0: the largest index)", in.name, o.Features)
 	}
@@ -77,7 +77,7 @@ type svmReader struct {
 	// first index 0 is, atP where the first index equal to Features is
 	// ("" when none).
 	maxIdx             int
-	maxAt, zeroAt, atP string
+	maxAt, zeroAt, atP place
 	sawIndex           bool
 	fs                 []field
 }
@@ -149,30 +149,31 @@ func (r *svmReader) label(f field) (float64, error) {
 // pair reads INDEX:VALUE after index prev (−1: none) on the line and
 // returns the index.
 func (r *svmReader) pair(f field, prev int) (int, error) {
-	at := r.lr.at(f.col)
+	here := place{r.lr.line, f.col}
+	at := func() string { return r.lr.where(here) }
 	if bytes.HasPrefix(f.text, []byte("qid:")) {
-		return 0, fmt.Errorf("%s: %s: qid (a ranking group) is not read: cardreg fits no ranking model; remove the qid tokens (sed 's/ qid:[^ ]*//')", at, ShortText(f.text))
+		return 0, fmt.Errorf("%s: %s: qid (a ranking group) is not read: cardreg fits no ranking model; remove the qid tokens (sed 's/ qid:[^ ]*//')", at(), ShortText(f.text))
 	}
 	is, vs, ok := bytes.Cut(f.text, []byte{':'})
 	if !ok {
-		return 0, fmt.Errorf("%s: expected INDEX:VALUE, got %s", at, ShortText(f.text))
+		return 0, fmt.Errorf("%s: expected INDEX:VALUE, got %s", at(), ShortText(f.text))
 	}
 	k, err := index(is, "index")
 	if err != nil {
-		return 0, fmt.Errorf("%s: %v", at, err)
+		return 0, fmt.Errorf("%s: %v", at(), err)
 	}
 	switch {
 	case k == prev:
-		return 0, fmt.Errorf("%s: index %d repeated on the line", at, k)
+		return 0, fmt.Errorf("%s: index %d repeated on the line", at(), k)
 	case k < prev:
-		return 0, fmt.Errorf("%s: index %d after %d: indices must increase along a line (libsvm's rule; sort the line's pairs)", at, k, prev)
+		return 0, fmt.Errorf("%s: index %d after %d: indices must increase along a line (libsvm's rule; sort the line's pairs)", at(), k, prev)
 	}
-	if err := r.checkIndex(k, at); err != nil {
+	if err := r.checkIndex(k, here); err != nil {
 		return 0, err
 	}
 	v, err := number(vs, "value")
 	if err != nil {
-		return 0, fmt.Errorf("%s: index %d: %v", at, k, err)
+		return 0, fmt.Errorf("%s: index %d: %v", at(), k, err)
 	}
 	if v != 0 {
 		r.cols = append(r.cols, int32(k))
@@ -183,36 +184,37 @@ func (r *svmReader) pair(f field, prev int) (int, error) {
 
 // checkIndex checks index k, at at, against the base and Features, and
 // notes what detection needs.
-func (r *svmReader) checkIndex(k int, at string) error {
+func (r *svmReader) checkIndex(k int, here place) error {
 	p := r.o.Features
+	at := func() string { return r.lr.where(here) }
 	switch {
 	case k == 0 && r.o.Base == Base1:
-		return fmt.Errorf("%s: index 0 in a file read as 1-based (read it as 0-based, or auto, to take it)", at)
+		return fmt.Errorf("%s: index 0 in a file read as 1-based (read it as 0-based, or auto, to take it)", at())
 	case p > 0 && r.o.Base == Base0 && k >= p:
-		return fmt.Errorf("%s: index %d beyond the %d features of a 0-based file (indices 0…%d)", at, k, p, p-1)
+		return fmt.Errorf("%s: index %d beyond the %d features of a 0-based file (indices 0…%d)", at(), k, p, p-1)
 	case p > 0 && k > p:
-		return fmt.Errorf("%s: index %d beyond the %d features", at, k, p)
+		return fmt.Errorf("%s: index %d beyond the %d features", at(), k, p)
 	}
-	if k == 0 && r.zeroAt == "" {
-		r.zeroAt = at
+	if k == 0 && r.zeroAt.line == 0 {
+		r.zeroAt = here
 	}
-	if p > 0 && k == p && r.atP == "" {
-		r.atP = at
+	if p > 0 && k == p && r.atP.line == 0 {
+		r.atP = here
 	}
 	if !r.sawIndex || k > r.maxIdx {
-		r.maxIdx, r.maxAt, r.sawIndex = k, at, true
+		r.maxIdx, r.maxAt, r.sawIndex = k, here, true
 	}
 	return nil
 }
 
 // base decides the file's base.
 func (r *svmReader) base() (int, error) {
-	zero := r.o.Base == Base0 || r.o.Base == BaseAuto && r.zeroAt != ""
+	zero := r.o.Base == Base0 || r.o.Base == BaseAuto && r.zeroAt.line > 0
 	if !zero {
 		return 1, nil
 	}
-	if r.atP != "" { // only with BaseAuto: Base0 refused it as read
-		return 0, fmt.Errorf("%s: index %d beyond the %d features of a 0-based file (index 0 at %s makes it 0-based)", r.atP, r.o.Features, r.o.Features, r.zeroAt)
+	if r.atP.line > 0 { // only with BaseAuto: Base0 refused it as read
+		return 0, fmt.Errorf("%s: index %d beyond the %d features of a 0-based file (index 0 at %s makes it 0-based)", r.lr.where(r.atP), r.o.Features, r.o.Features, r.lr.where(r.zeroAt))
 	}
 	return 0, nil
 }
@@ -236,7 +238,7 @@ func (r *svmReader) build() (*Sparse, error) {
 		}
 		p = r.maxIdx + 1 - base
 	}
-	at := fmt.Sprintf("%s: index %d", r.maxAt, r.maxIdx)
+	at := fmt.Sprintf("%s: index %d", r.lr.where(r.maxAt), r.maxIdx)
 	if r.o.Features > 0 {
 		at = fmt.Sprintf("%s: %d features", name, p)
 	}
