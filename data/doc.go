@@ -17,9 +17,9 @@
 //
 // ReadSVMLight (svmlight/libsvm) and ReadMatrixMarket (Matrix Market
 // coordinate or array files) read a sparse file into memory as the
-// columns of a design.Matrix (Sparse), never densified: svmlight's rows
-// through a compressed-sparse-row copy, Matrix Market's entries through a
-// counting sort by column. FormatOf tells the formats by extension or
+// columns of a design.Matrix (Sparse), never densified: an svmlight
+// file in two passes (count, then fill; a pipe once, through compressed
+// rows), Matrix Market's entries through a counting sort by column. FormatOf tells the formats by extension or
 // name, ReadSparse reads one with its response (a Matrix Market file's
 // from ReadResponse). The rules (index base, p, what is refused) are in
 // ReadSVMLight's and ReadMatrixMarket's documentation; every error names

@@ -412,3 +412,51 @@ func BenchmarkReadSVMLight(b *testing.B) {
 		b.ReportMetric(float64(x.X.NonZeros()), "nnz")
 	}
 }
+
+// TestSVMLightOnePass: a file read once (standard input: a pipe, say)
+// gives the same design as the same file read in two passes, and its
+// errors the same places.
+func TestSVMLightOnePass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 9))
+	x, y := randomSparse(rng, 30, 10, 0.3)
+	x.Set(0, 9, 1)
+	dir := t.TempDir()
+	for _, text := range []string{svmText(x, y, 1, true), "1 1:1\n0 3:2 2:1\n", "1 1:1\n0 2000000000:1\n"} {
+		path := writeFile(t, dir, "o.svm", text)
+		o := SparseOptions{Budget: membudget.Budget{Bytes: 1e9, Given: true}}
+		twice, err2 := ReadSVMLight(path, o)
+		f, err := os.Open(path)
+		require.NoError(t, err)
+		old := os.Stdin
+		os.Stdin = f
+		once, err1 := ReadSVMLight("-", o)
+		os.Stdin = old
+		f.Close()
+		if err2 != nil {
+			require.Error(t, err1)
+			require.Equal(t, strings.Replace(err2.Error(), path, StdinName, -1), err1.Error())
+			continue
+		}
+		require.NoError(t, err1)
+		require.True(t, mat.Equal(twice.X.Dense(), once.X.Dense()))
+		require.True(t, mat.Equal(x, once.X.Dense()))
+		require.Equal(t, twice.Y, once.Y)
+		require.Equal(t, twice.Places.Of(7), strings.Replace(once.Places.Of(7), StdinName, path, 1))
+	}
+}
+
+// TestSVMLightChanged: a file that changes between the two passes is
+// refused, not read half old, half new.
+func TestSVMLightChanged(t *testing.T) {
+	dir := t.TempDir()
+	path := writeFile(t, dir, "c.svm", "1 1:1 2:2\n0 2:1\n")
+	r := &svmReader{start: []int{0}, twoPass: true}
+	require.NoError(t, r.readPass(path, 1))
+	require.NoError(t, r.prepare())
+	writeFile(t, dir, "c.svm", "1 1:1 2:2\n0 1:1\n")
+	err := r.readPass(path, 2)
+	if err == nil {
+		_, err = r.finish()
+	}
+	require.ErrorContains(t, err, "the file changed while it was read")
+}

@@ -4,15 +4,19 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 
 	"github.com/cardsparse/cardreg/design"
 )
 
 // ReadSVMLight reads an svmlight (libsvm) file, plain or gzip-compressed
 // (told by its magic bytes), or standard input ("-"), into memory: the
-// labels and the design as sparse columns, built from the rows through a
-// compressed-sparse-row copy (twelve bytes per non-zero) without a dense
-// matrix. The format, one row a line:
+// labels and the design as sparse columns, without a dense matrix. A
+// file is read twice (a first pass checks it and counts each column's
+// non-zeros, a second fills the columns), so that the read holds the
+// columns and O(n + p) only; standard input or a pipe is read once
+// through a compressed-sparse-row copy (twice the non-zeros' memory at
+// the peak). The format, one row a line:
 //
 //	LABEL INDEX:VALUE INDEX:VALUE … [# comment]
 //
@@ -40,46 +44,82 @@ import (
 //     model, and dropping them silently would fit another problem than
 //     the one the file poses; remove them first (sed 's/ qid:[^ ]*//').
 func ReadSVMLight(path string, o SparseOptions) (*Sparse, error) {
-	in, err := openInput(path)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	if in.parquet {
-		return nil, fmt.Errorf("%s: looks like a Parquet file, expected svmlight text", in.name)
-	}
-	r := &svmReader{lr: lineReader{br: in.r, name: in.name, max: lineLimit(o.Budget)}, o: o, start: []int{0}}
+	name := InputName(path)
 	if o.Features < 0 {
-		return nil, fmt.Errorf("%s: %d features: must be >= 1 (0: the largest index)", in.name, o.Features)
+		return nil, fmt.Errorf("%s: %d features: must be >= 1 (0: the largest index)", name, o.Features)
 	}
-	if err := checkSparseMemory(o.Features, 0, 0, o.Budget, fmt.Sprintf("%s: %d features", in.name, o.Features)); err != nil {
+	if err := checkSparseMemory(o.Features, 0, 0, o.Budget, fmt.Sprintf("%s: %d features", name, o.Features)); err != nil {
 		return nil, err
 	}
-	if err := r.read(); err != nil {
+	r := &svmReader{o: o, start: []int{0}, twoPass: OnlyOnce(path) == ""}
+	if err := r.readPass(path, 1); err != nil {
 		return nil, err
 	}
-	return r.build()
+	if !r.twoPass {
+		return r.build()
+	}
+	if err := r.prepare(); err != nil {
+		return nil, err
+	}
+	if err := r.readPass(path, 2); err != nil {
+		return nil, err
+	}
+	return r.finish()
 }
 
-// svmReader reads an svmlight file into compressed sparse rows.
+// svmReader reads an svmlight file into sparse columns. A file that can
+// be read twice is: a first pass checks it and counts each column's
+// non-zeros, a second puts them in their columns, so that the read takes
+// the columns' memory and O(n + p) only. Standard input or a pipe is read
+// once into compressed sparse rows, then put in columns (twice the
+// memory of the non-zeros at the peak).
 type svmReader struct {
 	lr lineReader
 	o  SparseOptions
-	// y are the labels; start, cols (indices as in the file) and vals
-	// the rows' non-zeros.
-	y     []float64
+	// twoPass says the file is read twice; pass is the pass (1, 2).
+	twoPass bool
+	pass    int
+	// y are the labels, places on which line each row is.
+	y      []float64
+	places []rowPlace
+	// The rows' non-zeros when read once: start, cols (indices as in the
+	// file) and vals.
 	start []int
 	cols  []int32
 	vals  []float64
-	// places says on which line each row is.
-	places []rowPlace
+	// counts are the non-zeros of each index (as in the file), nnz their
+	// sum, in the first of two passes.
+	counts []int
+	nnz    int
+	// The columns filled by the second pass: base, p, the columns' starts,
+	// the next place in each, their rows and values; row is the row read.
+	base, p, row int
+	cscStart     []int
+	next         []int
+	rows         []int32
+	cscVals      []float64
 	// maxIdx is the largest index seen and maxAt where; zeroAt where the
 	// first index 0 is, atP where the first index equal to Features is
-	// ("" when none).
+	// (line 0 when none).
 	maxIdx             int
 	maxAt, zeroAt, atP place
 	sawIndex           bool
 	fs                 []field
+}
+
+// readPass reads the file at path once, as pass k.
+func (r *svmReader) readPass(path string, k int) error {
+	in, err := openInput(path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if in.parquet {
+		return fmt.Errorf("%s: looks like a Parquet file, expected svmlight text", in.name)
+	}
+	r.lr = lineReader{br: in.r, name: in.name, max: lineLimit(r.o.Budget)}
+	r.pass, r.row = k, 0
+	return r.read()
 }
 
 // read reads every line.
@@ -119,6 +159,18 @@ func (r *svmReader) parseLine(line []byte) error {
 		}
 		prev = k
 	}
+	return r.endRow(label)
+}
+
+// endRow notes the end of a row of label.
+func (r *svmReader) endRow(label float64) error {
+	if r.pass == 2 {
+		if r.row >= len(r.y) || r.y[r.row] != label {
+			return r.changed()
+		}
+		r.row++
+		return nil
+	}
 	row := len(r.y)
 	if row >= maxIndex {
 		return fmt.Errorf("%s:%d: more than %d rows", r.lr.name, r.lr.line, maxIndex)
@@ -127,7 +179,39 @@ func (r *svmReader) parseLine(line []byte) error {
 		r.places = append(r.places, rowPlace{row, r.lr.line})
 	}
 	r.y = append(r.y, label)
-	r.start = append(r.start, len(r.cols))
+	if !r.twoPass {
+		r.start = append(r.start, len(r.cols))
+	}
+	return nil
+}
+
+// changed is the error of a file whose second pass differs from its
+// first.
+func (r *svmReader) changed() error {
+	return fmt.Errorf("%s:%d: the file changed while it was read (it is read twice: a first pass counts each column's non-zeros)", r.lr.name, r.lr.line)
+}
+
+// keep stores the non-zero v at index k of the current row: in the
+// compressed rows, the counts (first pass) or its column (second pass).
+func (r *svmReader) keep(k int, v float64) error {
+	switch {
+	case !r.twoPass:
+		r.cols = append(r.cols, int32(k))
+		r.vals = append(r.vals, v)
+	case r.pass == 1:
+		if k >= len(r.counts) {
+			r.counts = slices.Grow(r.counts, k+1-len(r.counts))[:k+1]
+		}
+		r.counts[k]++
+		r.nnz++
+	default:
+		j := k - r.base
+		if j < 0 || j >= r.p || r.next[j] >= r.cscStart[j+1] {
+			return r.changed()
+		}
+		r.rows[r.next[j]], r.cscVals[r.next[j]] = int32(r.row), v
+		r.next[j]++
+	}
 	return nil
 }
 
@@ -176,8 +260,9 @@ func (r *svmReader) pair(f field, prev int) (int, error) {
 		return 0, fmt.Errorf("%s: index %d: %v", at(), k, err)
 	}
 	if v != 0 {
-		r.cols = append(r.cols, int32(k))
-		r.vals = append(r.vals, v)
+		if err := r.keep(k, v); err != nil {
+			return 0, err
+		}
 	}
 	return k, nil
 }
@@ -201,14 +286,19 @@ func (r *svmReader) checkIndex(k int, here place) error {
 	if p > 0 && k == p && r.atP.line == 0 {
 		r.atP = here
 	}
-	if !r.sawIndex || k > r.maxIdx {
+	if r.pass == 1 && (!r.sawIndex || k > r.maxIdx) {
+		// The columns an index implies (k at least, 1-based) are checked
+		// before any is held.
+		if err := checkSparseMemory(max(k, 1), r.nnz+len(r.cols)+1, 0, r.o.Budget, fmt.Sprintf("%s: index %d", at(), k)); err != nil {
+			return err
+		}
 		r.maxIdx, r.maxAt, r.sawIndex = k, here, true
 	}
 	return nil
 }
 
-// base decides the file's base.
-func (r *svmReader) base() (int, error) {
+// baseOf decides the file's base.
+func (r *svmReader) baseOf() (int, error) {
 	zero := r.o.Base == Base0 || r.o.Base == BaseAuto && r.zeroAt.line > 0
 	if !zero {
 		return 1, nil
@@ -219,32 +309,39 @@ func (r *svmReader) base() (int, error) {
 	return 0, nil
 }
 
-// build turns the rows into sparse columns: a counting pass over the
-// indices, then each row's non-zeros put in their columns, in row order.
-func (r *svmReader) build() (*Sparse, error) {
+// dims decides the base and p once the file is read, and checks the
+// memory of p columns and nnz non-zeros.
+func (r *svmReader) dims(nnz int) error {
 	name := r.lr.name
-	n := len(r.y)
-	if n == 0 {
-		return nil, fmt.Errorf("%s: no rows (an svmlight file holds one row per line: LABEL INDEX:VALUE …)", name)
+	if len(r.y) == 0 {
+		return fmt.Errorf("%s: no rows (an svmlight file holds one row per line: LABEL INDEX:VALUE …)", name)
 	}
-	base, err := r.base()
-	if err != nil {
-		return nil, err
+	var err error
+	if r.base, err = r.baseOf(); err != nil {
+		return err
 	}
-	p := r.o.Features
-	if p == 0 {
+	r.p = r.o.Features
+	if r.p == 0 {
 		if !r.sawIndex {
-			return nil, fmt.Errorf("%s: no feature in any row (give the number of features to read it as all zero)", name)
+			return fmt.Errorf("%s: no feature in any row (give the number of features to read it as all zero)", name)
 		}
-		p = r.maxIdx + 1 - base
+		r.p = r.maxIdx + 1 - r.base
 	}
 	at := fmt.Sprintf("%s: index %d", r.lr.where(r.maxAt), r.maxIdx)
 	if r.o.Features > 0 {
-		at = fmt.Sprintf("%s: %d features", name, p)
+		at = fmt.Sprintf("%s: %d features", name, r.p)
 	}
-	if err := checkSparseMemory(p, len(r.cols), 0, r.o.Budget, at); err != nil {
+	return checkSparseMemory(r.p, nnz, 0, r.o.Budget, at)
+}
+
+// build turns the rows read once into sparse columns: a counting pass
+// over the indices, then each row's non-zeros put in their columns, in
+// row order.
+func (r *svmReader) build() (*Sparse, error) {
+	if err := r.dims(len(r.cols)); err != nil {
 		return nil, err
 	}
+	n, p, base := len(r.y), r.p, r.base
 	start := make([]int, p+1)
 	for _, k := range r.cols {
 		start[int(k)-base+1]++
@@ -263,10 +360,49 @@ func (r *svmReader) build() (*Sparse, error) {
 		}
 	}
 	r.cols, r.vals, r.start = nil, nil, nil
-	x, err := design.FromCSC(n, p, start, rows, vals)
-	if err != nil { // built increasing and finite: a bug
-		return nil, fmt.Errorf("%s: %v", name, err)
+	return r.sparse(start, rows, vals)
+}
+
+// prepare sizes the columns from the first pass's counts, for the second
+// to fill.
+func (r *svmReader) prepare() error {
+	if err := r.dims(r.nnz); err != nil {
+		return err
 	}
-	return &Sparse{X: x, Y: r.y, Names: sparseNames(p), ZeroBased: base == 0,
-		Places: Places{path: name, runs: r.places}}, nil
+	r.cscStart = make([]int, r.p+1)
+	for k, c := range r.counts {
+		r.cscStart[k-r.base+1] = c // k ≥ base: an index below it was refused
+	}
+	r.counts = nil
+	for j := range r.p {
+		r.cscStart[j+1] += r.cscStart[j]
+	}
+	r.next = append([]int(nil), r.cscStart[:r.p]...)
+	r.rows, r.cscVals = make([]int32, r.nnz), make([]float64, r.nnz)
+	return nil
+}
+
+// finish checks that the second pass filled every column and returns
+// the design.
+func (r *svmReader) finish() (*Sparse, error) {
+	if r.row != len(r.y) {
+		return nil, r.changed()
+	}
+	for j := range r.p {
+		if r.next[j] != r.cscStart[j+1] {
+			return nil, r.changed()
+		}
+	}
+	r.next = nil
+	return r.sparse(r.cscStart, r.rows, r.cscVals)
+}
+
+// sparse is the file's design of columns start, rows, vals.
+func (r *svmReader) sparse(start []int, rows []int32, vals []float64) (*Sparse, error) {
+	x, err := design.FromCSC(len(r.y), r.p, start, rows, vals)
+	if err != nil { // built increasing and finite: a bug
+		return nil, fmt.Errorf("%s: %v", r.lr.name, err)
+	}
+	return &Sparse{X: x, Y: r.y, Names: sparseNames(r.p), ZeroBased: r.base == 0,
+		Places: Places{path: r.lr.name, runs: r.places}}, nil
 }
