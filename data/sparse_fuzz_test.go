@@ -26,8 +26,9 @@ var svmSeeds = []string{
 	"1 2000000000:1\n", "0 0:1 5:2\n1 3:4\n", "1\n0\n", "\x1f\x8b",
 }
 
-// FuzzSVMLight: no file makes the reader panic; a file it reads is
-// consistent (one label per row, finite values, the base's columns) and
+// FuzzSVMLight: no file makes the reader panic; read once (a pipe) and
+// twice (a file) it gives the same design or the same error; a file it
+// reads is consistent (one label per row, finite values, the base's columns) and
 // reads back the same once written again.
 func FuzzSVMLight(f *testing.F) {
 	for _, s := range svmSeeds {
@@ -39,6 +40,15 @@ func FuzzSVMLight(f *testing.F) {
 		require.NoError(t, os.WriteFile(path, b, 0o644))
 		o := SparseOptions{Base: Base(base % 3), Features: int(features % 50), Budget: fuzzBudget}
 		s, err := ReadSVMLight(path, o)
+		once, errOnce := readSVMLight(path, o, false)
+		if err != nil {
+			require.Error(t, errOnce)
+			require.Equal(t, err.Error(), errOnce.Error(), "read once and twice")
+		} else {
+			require.NoError(t, errOnce)
+			require.Equal(t, s.X.Columns(), once.X.Columns(), "read once and twice")
+			require.Equal(t, s.Y, once.Y)
+		}
 		if err != nil {
 			require.True(t, strings.HasPrefix(err.Error(), path), "error without the file's name: %v", err)
 			return

@@ -44,6 +44,11 @@ import (
 //     model, and dropping them silently would fit another problem than
 //     the one the file poses; remove them first (sed 's/ qid:[^ ]*//').
 func ReadSVMLight(path string, o SparseOptions) (*Sparse, error) {
+	return readSVMLight(path, o, OnlyOnce(path) == "")
+}
+
+// readSVMLight is ReadSVMLight, reading the file twice or once.
+func readSVMLight(path string, o SparseOptions, twoPass bool) (*Sparse, error) {
 	name := InputName(path)
 	if o.Features < 0 {
 		return nil, fmt.Errorf("%s: %d features: must be >= 1 (0: the largest index)", name, o.Features)
@@ -51,7 +56,7 @@ func ReadSVMLight(path string, o SparseOptions) (*Sparse, error) {
 	if err := checkSparseMemory(o.Features, 0, 0, o.Budget, fmt.Sprintf("%s: %d features", name, o.Features)); err != nil {
 		return nil, err
 	}
-	r := &svmReader{o: o, start: []int{0}, twoPass: OnlyOnce(path) == ""}
+	r := &svmReader{o: o, start: []int{0}, twoPass: twoPass}
 	if err := r.readPass(path, 1); err != nil {
 		return nil, err
 	}
