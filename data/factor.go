@@ -422,8 +422,8 @@ var errTooManyLevels = errors.New("too many levels")
 
 // tooManyLevels is the error of a factor of column col with more levels
 // (count: a number, or "more than N") than FactorSpec allows.
-func (fs *FactorSpec) tooManyLevels(path, col, count string) error {
-	return fmt.Errorf("%s: %s has %s levels: probably an ID column; --drop it, or raise %s (now %d)", path, col, count, flagMaxLevels, fs.maxLevels())
+func (fs *FactorSpec) tooManyLevels(col, count string) error {
+	return fmt.Errorf("%s has %s levels: probably an ID column; --drop it, or raise %s (now %d)", col, count, flagMaxLevels, fs.maxLevels())
 }
 
 // buildFactor makes the factor of column name from its cells (the rows
@@ -452,7 +452,7 @@ func (b *factorBuild) finish(fs *FactorSpec, path string, n int, place func(int)
 	f := b.f
 	col := "column " + ShortText(f.Name)
 	if k := len(b.seen); k > fs.maxLevels() {
-		return nil, fs.tooManyLevels(path, col, strconv.Itoa(k))
+		return nil, fmt.Errorf("%s: %w", path, fs.tooManyLevels(col, strconv.Itoa(k)))
 	}
 	if k := len(b.seen); k == n && k > 2 {
 		return nil, fmt.Errorf("%s: %s has a level of its own in every row (%d levels): probably an ID column; --drop it", path, col, k)
