@@ -177,7 +177,7 @@ func (r *Request) dbRules(cmd Command) []Rule {
 // unpenalised (a stream fits every predictor penalised).
 func (r *Request) factorRules() []Rule {
 	d := r.Dialect
-	notDB := "the rows in memory (" + d.o("db") + " aggregates numeric columns by SQL, with no factors): export the rows to a file and fit it"
+	notDB := "the rows of a file (" + d.o("db") + " aggregates numeric columns by SQL, with no factors yet): export the rows to a file and fit it, in memory or with " + d.o("stream")
 	var rules []Rule
 	for _, name := range d.FactorOptions {
 		rules = append(rules, Rule{Option: name, On: OnDB, Off: true, Why: "needs " + notDB})

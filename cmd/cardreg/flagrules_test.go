@@ -171,7 +171,7 @@ func TestDBRefusesFactorFlags(t *testing.T) {
 		{"fit", "--pair-weights", "count", "--lambda", "1"},
 	} {
 		res := cardreg(t, append(args, "--db", srv.URL, "--table", "t")...)
-		oneLine(t, res, 2, "needs the rows in memory", "--db aggregates numeric columns by SQL")
+		oneLine(t, res, 2, "needs the rows of a file", "--db aggregates numeric columns by SQL", "in memory or with --stream")
 	}
 	require.Zero(t, requests.Load())
 }
