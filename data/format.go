@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -53,6 +54,21 @@ func FormatOf(path, given string) (Format, error) {
 		return f, nil
 	}
 	return FormatTable, nil
+}
+
+// Extensions says which extensions name each sparse format (FormatOf),
+// for help: ".libsvm, .svm, .svmlight: svmlight; .mm, .mtx: mtx".
+func Extensions() string {
+	by := map[Format][]string{}
+	for e, f := range formatExts {
+		by[f] = append(by[f], e)
+	}
+	var parts []string
+	for _, f := range []Format{FormatSVMLight, FormatMatrixMarket} {
+		slices.Sort(by[f])
+		parts = append(parts, strings.Join(by[f], ", ")+": "+string(f))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Sparse reports whether the format is read into sparse columns.

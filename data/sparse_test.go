@@ -342,6 +342,7 @@ func TestFormatOf(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, tc.want, f, "%s %s", tc.path, tc.given)
 	}
+	require.Equal(t, ".libsvm, .svm, .svmlight: svmlight; .mm, .mtx: mtx", Extensions())
 	_, err := FormatOf("a.csv", "xls")
 	require.EqualError(t, err, `unknown format "xls" (csv (or parquet), svmlight (or libsvm), mtx (Matrix Market))`)
 }

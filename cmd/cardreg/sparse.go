@@ -22,7 +22,7 @@ type sparseFlags struct {
 }
 
 func (s *sparseFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.format, "input-format", "", "the data file's format: "+data.FormatNames+"; default: by its extension (.svm, .svmlight, .libsvm: svmlight; .mtx, .mm: Matrix Market; a .gz taken off first), else CSV or Parquet. (--format is the output's.) A sparse file is read into memory as sparse columns named x1...xp")
+	fs.StringVar(&s.format, "input-format", "", "the data file's format: "+data.FormatNames+"; default: by its extension ("+data.Extensions()+"; a .gz taken off first), else CSV or Parquet. (--format is the output's.) A sparse file is read into memory as sparse columns named x1...xp")
 	fs.IntVar(&s.features, "features", 0, "sparse files: the number of columns p (default: the largest index, or the Matrix Market size); give the training file's p to a test file so that their columns agree")
 	fs.StringVar(&s.base, "index-base", "auto", "svmlight: the column indices' base, 1 (the convention), 0, or auto (0-based when an index 0 occurs, else 1-based: a 0-based file without index 0 would be read shifted, so say 0 for such files)")
 	fs.StringVar(&s.response, "response", "", "Matrix Market: the response, a file of one number per line (a Matrix Market file holds the design only)")
