@@ -89,6 +89,19 @@ func (f Format) Describe() string {
 // response file: the format holds the design only.
 var ErrNoResponse = errors.New("a Matrix Market file holds the design only: its response comes from a file of one number per line")
 
+// ReadDesign reads the design of a sparse file of format f (an svmlight
+// file's labels too), for prediction: a Matrix Market file needs no
+// response file here.
+func ReadDesign(path string, f Format, o SparseOptions) (*Sparse, error) {
+	switch f {
+	case FormatSVMLight:
+		return ReadSVMLight(path, o)
+	case FormatMatrixMarket:
+		return ReadMatrixMarket(path, o)
+	}
+	return nil, fmt.Errorf("%s: %s is not a sparse format", InputName(path), f)
+}
+
 // ReadSparse reads a sparse file of format f into memory with its
 // response: an svmlight file's labels, or for a Matrix Market file the
 // numbers of the file response (ReadResponse; ErrNoResponse when it is

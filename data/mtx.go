@@ -67,7 +67,7 @@ func ReadMatrixMarket(path string, o SparseOptions) (*Sparse, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Sparse{X: x, Names: sparseNames(m.p), Places: Places{path: in.name}}, nil
+	return &Sparse{X: x, Names: SparseNames(m.p), Places: Places{path: in.name}}, nil
 }
 
 // mmReader reads a Matrix Market file.

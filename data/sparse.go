@@ -103,8 +103,8 @@ func checkSparseMemory(p, nnz, extra int, b membudget.Budget, at string) error {
 // row indices are int32.
 const maxIndex = math.MaxInt32
 
-// sparseNames are the names x1, …, xp.
-func sparseNames(p int) []string {
+// SparseNames are the names of a sparse file's p columns: x1, …, xp.
+func SparseNames(p int) []string {
 	names := make([]string, p)
 	for j := range names {
 		names[j] = "x" + strconv.Itoa(j+1)

@@ -408,6 +408,6 @@ func (r *svmReader) sparse(start []int, rows []int32, vals []float64) (*Sparse, 
 	if err != nil { // built increasing and finite: a bug
 		return nil, fmt.Errorf("%s: %v", r.lr.name, err)
 	}
-	return &Sparse{X: x, Y: r.y, Names: sparseNames(r.p), ZeroBased: r.base == 0,
+	return &Sparse{X: x, Y: r.y, Names: SparseNames(r.p), ZeroBased: r.base == 0,
 		Places: Places{path: r.lr.name, runs: r.places}}, nil
 }

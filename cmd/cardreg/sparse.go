@@ -4,11 +4,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/membudget"
+	"github.com/cardsparse/cardreg/internal/modelfile"
+	"github.com/cardsparse/cardreg/internal/predict"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -101,4 +104,19 @@ func checkSparseResponse(path string, f *fitFlags, s *data.Sparse) error {
 		return fmt.Errorf("%s: the response is constant: there is nothing to fit", path)
 	}
 	return nil
+}
+
+// predictSparse writes the predictions of the linear model m (mapped by
+// out) for the rows of a sparse file of format in, read with the model's
+// p as its number of features (predict.Sparse).
+func predictSparse(w io.Writer, m *modelfile.Linear, path string, in data.Format, f *predictFlags, out func(float64) float64) error {
+	if err := predict.SparseModel(m); err != nil {
+		return fmt.Errorf("%s: %v", data.InputName(f.model), err)
+	}
+	base, _ := data.ParseBase(f.base) // checked by validate
+	s, err := data.ReadDesign(path, in, data.SparseOptions{Base: base, Features: len(m.Names)})
+	if err != nil {
+		return err
+	}
+	return data.InFile(path, predict.Sparse(w, m, s, out))
 }

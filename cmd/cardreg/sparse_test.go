@@ -293,3 +293,37 @@ func TestSparseBadData(t *testing.T) {
 		require.Contains(t, res.stderr, tc.want, "%v", tc.args)
 	}
 }
+
+// TestSparsePredict: a model fitted on a sparse file predicts the rows of
+// svmlight and Matrix Market files (columns x1…xp, p the model's: a test
+// file with a smaller largest index is padded) as it predicts the same
+// rows from CSV; a model whose predictors are not x1…xp is refused.
+func TestSparsePredict(t *testing.T) {
+	dir := t.TempDir()
+	d := writeSparseData(t, dir, "binomial", 80, 6, 4)
+	model := filepath.Join(dir, "m.json")
+	res := cardreg(t, "fit", "--family", "binomial", "--penalty", "lasso", "--lambda", "2", "--save-model", model, d.svm)
+	require.Equal(t, 0, res.code, res.stderr)
+	for _, typ := range []string{"link", "response", "class"} {
+		dense := cardreg(t, "predict", "--type", typ, "--model", model, d.csv)
+		require.Equal(t, 0, dense.code, dense.stderr)
+		for _, in := range [][]string{{d.svm}, {"--index-base", "0", d.svm0}, {d.mtx}} {
+			got := cardreg(t, append([]string{"predict", "--type", typ, "--model", model}, in...)...)
+			require.Equal(t, 0, got.code, got.stderr)
+			sameTable(t, csvCells(t, dense.stdout), csvCells(t, got.stdout), "", 1e-13)
+		}
+	}
+	short := writeFile(t, dir, "short.svm", "1 1:2 3:1\n0 2:1\n")
+	got := cardreg(t, "predict", "--type", "link", "--model", model, short)
+	require.Equal(t, 0, got.code, got.stderr)
+	shortCSV := writeFile(t, dir, "short.csv", "x1,x2,x3,x4,x5,x6\n2,0,1,0,0,0\n0,1,0,0,0,0\n")
+	dense := cardreg(t, "predict", "--type", "link", "--model", model, shortCSV)
+	sameTable(t, csvCells(t, dense.stdout), csvCells(t, got.stdout), "", 1e-13)
+
+	oneLine(t, cardreg(t, "predict", "--model", model, writeFile(t, dir, "wide.svm", "1 7:1\n")), 1, "wide.svm:1:3: index 7 beyond the 6 features")
+	named := filepath.Join(dir, "named.json")
+	csvPath := writeFile(t, dir, "named.csv", "a,b,y\n1,2,3\n2,1,5\n3,3,4\n4,1,8\n")
+	require.Equal(t, 0, cardreg(t, "fit", "--lambda", "1", "--save-model", named, csvPath).code)
+	oneLine(t, cardreg(t, "predict", "--model", named, short), 1, "named.json: the model's 2 predictors are not a sparse file's columns x1…x2 by position (first: \"a\")")
+	oneLine(t, cardreg(t, "predict", "--model", model, "--input-format", "xls", short), 2, `--input-format: unknown format "xls"`)
+}
