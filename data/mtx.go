@@ -40,6 +40,7 @@ const mmExample = "%%MatrixMarket matrix coordinate real general"
 // SparseOptions.Features, when given, is at least N (the columns past N
 // are zero).
 func ReadMatrixMarket(path string, o SparseOptions) (*Sparse, error) {
+	o = o.resolved()
 	in, err := openInput(path)
 	if err != nil {
 		return nil, err

@@ -76,6 +76,15 @@ type Sparse struct {
 	Places Places
 }
 
+// resolved returns o with its budget known: membudget.Of(0) for the
+// zero value, looked up once (it reads the system's files).
+func (o SparseOptions) resolved() SparseOptions {
+	if o.Budget.Bytes == 0 && !o.Budget.Given {
+		o.Budget = membudget.Of(0)
+	}
+	return o
+}
+
 // columnBytes is the memory one column of a design.Matrix takes beside
 // its non-zeros: its design.Column and its start in the CSC arrays.
 const columnBytes = int(unsafe.Sizeof(design.Column{})) + 8
@@ -87,11 +96,10 @@ const entryBytes = 4 + 8
 // checkSparseMemory refuses, before they are allocated, p columns and
 // nnz non-zeros (each with extra bytes more while the file is read) that
 // pass the budget, the collector's share included. at names where the
-// size comes from (a file's place and what it is).
+// size comes from (a file's place and what it is; "" leaves the message
+// starting ": " for a caller to put the place before it, built only
+// when something is refused).
 func checkSparseMemory(p, nnz, extra int, b membudget.Budget, at string) error {
-	if b.Bytes == 0 && !b.Given {
-		b = membudget.Of(0)
-	}
 	need := membudget.GCFactor * (float64(p)*float64(columnBytes) + float64(nnz)*float64(entryBytes+extra))
 	if b.Bytes <= 0 || need <= float64(b.Bytes) {
 		return nil
@@ -152,9 +160,6 @@ func (r *lineReader) next() ([]byte, error) {
 // lineLimit is the longest line a budget takes: a line is held whole
 // while it is read, and up to twice its length while it grows.
 func lineLimit(b membudget.Budget) int {
-	if b.Bytes == 0 && !b.Given {
-		b = membudget.Of(0)
-	}
 	return int(min(b.Bytes/RecordFactor, math.MaxInt32))
 }
 

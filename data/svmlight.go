@@ -49,6 +49,7 @@ func ReadSVMLight(path string, o SparseOptions) (*Sparse, error) {
 
 // readSVMLight is ReadSVMLight, reading the file twice or once.
 func readSVMLight(path string, o SparseOptions, twoPass bool) (*Sparse, error) {
+	o = o.resolved()
 	name := InputName(path)
 	if o.Features < 0 {
 		return nil, fmt.Errorf("%s: %d features: must be >= 1 (0: the largest index)", name, o.Features)
@@ -294,8 +295,8 @@ func (r *svmReader) checkIndex(k int, here place) error {
 	if r.pass == 1 && (!r.sawIndex || k > r.maxIdx) {
 		// The columns an index implies (k at least, 1-based) are checked
 		// before any is held.
-		if err := checkSparseMemory(max(k, 1), r.nnz+len(r.cols)+1, 0, r.o.Budget, fmt.Sprintf("%s: index %d", at(), k)); err != nil {
-			return err
+		if err := checkSparseMemory(max(k, 1), r.nnz+len(r.cols)+1, 0, r.o.Budget, ""); err != nil {
+			return fmt.Errorf("%s: index %d%v", at(), k, err)
 		}
 		r.maxIdx, r.maxAt, r.sawIndex = k, here, true
 	}
