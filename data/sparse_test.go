@@ -386,7 +386,7 @@ func TestLongLine(t *testing.T) {
 }
 
 // BenchmarkReadSVMLight reads an rcv1-sized file (n = 20,242, p =
-// 47,236, 0.16 % non-zeros).
+// 47,236, 0.16 % non-zeros), in two passes (a file) and in one (a pipe).
 func BenchmarkReadSVMLight(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	var s strings.Builder
@@ -405,12 +405,16 @@ func BenchmarkReadSVMLight(b *testing.B) {
 	}
 	path := filepath.Join(b.TempDir(), "r.svm")
 	require.NoError(b, os.WriteFile(path, []byte(s.String()), 0o644))
-	b.SetBytes(int64(s.Len()))
-	b.ReportAllocs()
-	for b.Loop() {
-		x, err := ReadSVMLight(path, SparseOptions{Features: p})
-		require.NoError(b, err)
-		b.ReportMetric(float64(x.X.NonZeros()), "nnz")
+	for _, twice := range []bool{true, false} {
+		b.Run(map[bool]string{true: "twice", false: "once"}[twice], func(b *testing.B) {
+			b.SetBytes(int64(s.Len()))
+			b.ReportAllocs()
+			for b.Loop() {
+				x, err := readSVMLight(path, SparseOptions{Features: p}, twice)
+				require.NoError(b, err)
+				b.ReportMetric(float64(x.X.NonZeros()), "nnz")
+			}
+		})
 	}
 }
 
