@@ -133,6 +133,49 @@ int main(void) {
 	codes[7] = -1;
 	bad(cardreg_predict(fh, 0, X, N, P, CARDREG_ROW_MAJOR, codes, 1, NULL, "link", pred), "row 8", "missing code at predict");
 
+	/* A sparse x (CSC arrays: here every value of XC stored, column after
+	 * column): the fit, the predictions and the coefficients of the dense
+	 * x; malformed arrays refused with a message. */
+	int64_t start[P + 1];
+	int32_t rowind[N * P];
+	for (int j = 0; j <= P; j++)
+		start[j] = (int64_t)j * N;
+	for (int k = 0; k < N * P; k++)
+		rowind[k] = k % N;
+	cardreg_handle sa = 0;
+	CHECK(cardreg_fit_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, opts, &sa) == 0, "fit_csc: %s", cardreg_last_error());
+	double cs[P], b0s = 0;
+	CHECK(cardreg_coef(sa, 0, cs, &b0s) == 0, "coef of fit_csc");
+	for (int j = 0; j < P; j++)
+		CHECK(fabs(cs[j] - ca[j]) <= 1e-12 * (1 + fabs(ca[j])), "sparse and dense differ at %d: %g %g", j, cs[j], ca[j]);
+	double spred[N];
+	CHECK(cardreg_predict_csc(sa, 0, N, P, start, rowind, XC, NULL, 0, NULL, "link", spred) == 0, "predict_csc: %s", cardreg_last_error());
+	CHECK(fabs(spred[0] - pred[0]) < 1e-12 * (1 + fabs(pred[0])), "predict_csc %g, dense %g", spred[0], pred[0]);
+	cardreg_handle sp = 0;
+	CHECK(cardreg_path_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{\"nlambda\": 10}", &sp) == 0, "path_csc: %s", cardreg_last_error());
+	CHECK(cardreg_free(sa) == 0 && cardreg_free(sp) == 0, "free sparse");
+	double sx[N * P];
+	memcpy(sx, XC, sizeof XC);
+	sx[2 * N + 5] = NAN;
+	bad(cardreg_fit_csc(N, P, start, rowind, sx, Y, NULL, NULL, NULL, 0, "{\"lambda\": 1}", &h), "row 6: column \"x3\": NaN", "NaN in a sparse x");
+	rowind[3] = 1;
+	bad(cardreg_fit_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "rows not increasing", "unsorted row indices");
+	rowind[3] = N;
+	bad(cardreg_fit_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "outside 1..60", "row index out of range");
+	rowind[3] = 3;
+	bad(cardreg_fit_csc(N, P, NULL, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "colstart is NULL", "NULL colstart");
+	bad(cardreg_fit_csc(N, P, start, NULL, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "rowind is NULL", "NULL rowind");
+	bad(cardreg_fit_csc((int64_t)1 << 31, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "2³¹−1", "too many rows");
+	start[2] = 3 * N;
+	start[3] = 2 * N;
+	bad(cardreg_fit_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "after its end", "decreasing column starts");
+	start[2] = 2 * N;
+	start[3] = 3 * N;
+	start[P] = -1;
+	bad(cardreg_fit_csc(N, P, start, rowind, XC, Y, NULL, NULL, NULL, 0, "{}", &h), "-1 non-zeros", "negative nnz");
+	start[P] = (int64_t)N * P;
+	bad(cardreg_predict_csc(a, 0, N, 3, start, rowind, XC, NULL, 0, NULL, "link", pred), "fitted on 4", "predict_csc with wrong p");
+
 	/* Separate handles from separate threads. */
 	pthread_t t[4];
 	double gaps[4];
