@@ -317,6 +317,10 @@ func TestSparseRefuses(t *testing.T) {
 		{"decreasing starts", func(in *binding.Input) { in.Sparse.Start = []int{0, 5, 4} }, "column 2 starts at 5, after its end 4"},
 		{"values", func(in *binding.Input) { in.Sparse.Vals = in.Sparse.Vals[:3] }, "3 values for 4 row indices"},
 		{"dense too", func(in *binding.Input) { in.X = make([]float64, 8) }, "both dense and sparse"},
+		// the rows' checks of request.CheckDesignRows, as a dense design's
+		{"scale", func(in *binding.Input) { in.Sparse.Vals[2] = 1e200 }, `column "b": largest magnitude 1e+200`},
+		{"response", func(in *binding.Input) { in.Y[1] = -1 }, "row 2: response"},
+		{"weights", func(in *binding.Input) { in.Weights = []float64{1, 1, -1, 1} }, "row 3: weight"},
 	}
 	opts := mustJSON(map[string]any{"names": []string{"a", "b"}, "lambda": 1, "penalty": "lasso", "family": "poisson"})
 	for _, c := range cases {
