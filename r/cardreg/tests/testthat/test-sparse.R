@@ -55,10 +55,10 @@ for (cs in cases) {
     X0 <- d$X
     dense <- cardreg(d$x, y, family = cs$fam, penalty = cs$pen, nlambda = 8,
                      lambda.min.ratio = 0.05, weights = w, offset = off,
-                     thresh = 1e-15)
+                     thresh = 1e-14)
     sparse <- or_skip_engine(
       cardreg(d$X, y, family = cs$fam, penalty = cs$pen, nlambda = 8,
-              lambda.min.ratio = 0.05, weights = w, offset = off, thresh = 1e-15))
+              lambda.min.ratio = 0.05, weights = w, offset = off, thresh = 1e-14))
     expect_identical(d$X, X0) # the user's matrix is left as it was
     expect_equal(rownames(sparse$beta), colnames(d$x))
     expect_lte(rel_diff(sparse$beta, dense$beta), 1e-12)
@@ -79,11 +79,11 @@ for (cs in cases) {
     }
     cvd <- cv.cardreg(d$x, y, family = cs$fam, penalty = cs$pen, nlambda = 6,
                       lambda.min.ratio = 0.05, weights = w, offset = off,
-                      thresh = 1e-15, nfolds = 3)
+                      thresh = 1e-14, nfolds = 3)
     cvs <- or_skip_engine(
       cv.cardreg(d$X, y, family = cs$fam, penalty = cs$pen, nlambda = 6,
                  lambda.min.ratio = 0.05, weights = w, offset = off,
-                 thresh = 1e-15, nfolds = 3))
+                 thresh = 1e-14, nfolds = 3))
     expect_lte(rel_diff(cvs$cvm, cvd$cvm), 1e-12)
     expect_equal(cvs$lambda.min, cvd$lambda.min)
     expect_lte(rel_diff(predict(cvs, nx, newoffset = no), predict(cvd, d$x[1:9, ], newoffset = no)),
@@ -95,22 +95,22 @@ test_that("other sparse Matrix classes are coerced to a dgCMatrix", {
   skip_if_not_installed("Matrix")
   d <- sparse_data()
   y <- d$y$gaussian
-  ref <- cardreg(d$x, y, penalty = "cardinality", lambda = 20, thresh = 1e-15)
+  ref <- cardreg(d$x, y, penalty = "cardinality", lambda = 20, thresh = 1e-14)
   for (X in list(methods::as(d$X, "TsparseMatrix"), methods::as(d$X, "RsparseMatrix"))) {
-    f <- cardreg(X, y, penalty = "cardinality", lambda = 20, thresh = 1e-15)
+    f <- cardreg(X, y, penalty = "cardinality", lambda = 20, thresh = 1e-14)
     expect_lte(rel_diff(f$beta, ref$beta), 1e-12)
   }
   # a pattern matrix (values 1), as its numeric twin
   P <- d$X != 0
-  ref1 <- cardreg((d$x != 0) * 1, y, penalty = "cardinality", lambda = 20, thresh = 1e-15)
-  f1 <- cardreg(P, y, penalty = "cardinality", lambda = 20, thresh = 1e-15)
+  ref1 <- cardreg((d$x != 0) * 1, y, penalty = "cardinality", lambda = 20, thresh = 1e-14)
+  f1 <- cardreg(P, y, penalty = "cardinality", lambda = 20, thresh = 1e-14)
   expect_lte(rel_diff(f1$beta, ref1$beta), 1e-12)
   # a symmetric one is read as the general matrix it stands for
   S <- Matrix::forceSymmetric(Matrix::crossprod(d$X[1:8, ]))
   xs <- as.matrix(S)
   ys <- drop(xs %*% c(1, -1, 0, 0, 1, 0, 0, 0)) + seq_len(8) / 10
-  expect_lte(rel_diff(cardreg(S, ys, penalty = "cardinality", lambda = 1, thresh = 1e-15)$beta,
-                      cardreg(xs, ys, penalty = "cardinality", lambda = 1, thresh = 1e-15)$beta),
+  expect_lte(rel_diff(cardreg(S, ys, penalty = "cardinality", lambda = 1, thresh = 1e-14)$beta,
+                      cardreg(xs, ys, penalty = "cardinality", lambda = 1, thresh = 1e-14)$beta),
              1e-12)
 })
 
