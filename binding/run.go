@@ -41,11 +41,8 @@ func prepare(in *Input, options []byte, cmd string) (*problem, error) {
 	if pr.lay, err = newLayout(in, req); err != nil {
 		return nil, err
 	}
-	// A dense X is read in place when row-major without factors; a
-	// sparse one is never densified (its factors are indicator columns).
-	copied := in.Sparse == nil && (len(pr.lay.Factors) > 0 || in.ColMajor)
-	if err := req.CheckMemory(in.N, len(pr.lay.Names), copied, "drop columns"); err != nil {
-		return nil, fmt.Errorf("data: %v", err)
+	if err := pr.checkMemory(); err != nil {
+		return nil, err
 	}
 	x, err := designOf(pr.lay, in)
 	if err != nil {
@@ -65,6 +62,23 @@ func prepare(in *Input, options []byte, cmd string) (*problem, error) {
 		pr.fit.FoldID, err = req.FoldIDs(in.N)
 	}
 	return pr, optionsError(err)
+}
+
+// checkMemory refuses a dense design whose copy or Gram matrices would
+// not fit the budget (request.CheckMemory). A dense X is read in place
+// when row-major without factors. A sparse one is never densified (its
+// factors are indicator columns, O(n)) and its fits form no Gram matrix
+// (the family engine, every family): neither of CheckMemory's n×p and
+// p×p budgets applies to it.
+func (pr *problem) checkMemory() error {
+	if pr.in.Sparse != nil {
+		return nil
+	}
+	copied := len(pr.lay.Factors) > 0 || pr.in.ColMajor
+	if err := pr.req.CheckMemory(pr.in.N, len(pr.lay.Names), copied, "drop columns"); err != nil {
+		return fmt.Errorf("data: %v", err)
+	}
+	return nil
 }
 
 // checkRows checks the rows against the request (request.CheckRows,

@@ -339,3 +339,17 @@ func TestSparseRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestSparseMemory: a memory budget that refuses a dense design's Gram
+// matrices does not refuse the sparse one, whose fit forms none.
+func TestSparseMemory(t *testing.T) {
+	d := newSparseData(60, 7, "gaussian", 3)
+	dense, sparse := d.inputs(false)
+	opts := mustJSON(map[string]any{"lambda": 2, "memory": 300})
+	if _, err := binding.Fit(dense, opts); err == nil || !strings.Contains(err.Error(), "Gram") {
+		t.Fatalf("dense: got %v, want the Gram matrices refused", err)
+	}
+	if _, err := binding.Fit(sparse, opts); err != nil {
+		t.Fatalf("sparse: %v", err)
+	}
+}
