@@ -81,7 +81,10 @@ func (l *Loss) columnStats(cols []int) ([]float64, []bool, []uint64) {
 	stat := func(j int) {
 		if !l.statsDone[j] {
 			l.hashes[j] = absHash(l.xp[j])
-			if l.offCentre[j] = offCentre(l.xp[j], len(l.y)); l.offCentre[j] {
+			// A sparse column is centred (lazily: solver.IRLSCD), as glmnet
+			// centres every column: uncentred, its steps and the
+			// intercept's would undo each other sweep after sweep.
+			if l.offCentre[j] = !l.xp[j].IsDense() || offCentre(l.xp[j], len(l.y)); l.offCentre[j] {
 				l.maxAbs[j] = l.top[j]
 			}
 			l.statsDone[j] = true

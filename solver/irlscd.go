@@ -50,11 +50,11 @@ type IRLSDesign struct {
 	Free *mat.Dense
 	// Intercept says whether the first free coefficient is an intercept.
 	Intercept bool
-	// OffCentre marks the penalised columns whose mean is beyond their
-	// standard deviation: nearly parallel to the intercept, they are
-	// centred by their weighted means in each weighted model (glmnet's
-	// xm); MaxAbs is max|x| of those columns (a bound on any weighted
-	// mean), 0 for the others.
+	// OffCentre marks the penalised columns centred by their weighted
+	// means in each weighted model (glmnet's xm): the dense ones whose
+	// mean is beyond their standard deviation (nearly parallel to the
+	// intercept) and every sparse one; MaxAbs is max|x| of those columns
+	// (a bound on any weighted mean), 0 for the others.
 	OffCentre []bool
 	MaxAbs    []float64
 	// Twin[j] ≥ 0 is an earlier penalised column equal to column j times
@@ -255,6 +255,11 @@ type irlsState struct {
 	// svrStale says that an uncentred step has moved Σ v⊙r since svr was
 	// computed (freshSVR).
 	svrStale bool
+	// c is the share of a sparse column's centred steps not yet written
+	// into vr: the model's v⊙r is vr + c·v. A centred step of a sparse
+	// column moves v⊙r by −δ·v⊙x + δ·m·v; the dense second term waits in
+	// c (flush) so that the step costs O(nnz).
+	c float64
 	// prox is the penalty's per-coordinate prox when it is not the lasso
 	// (nil for the lasso, whose update stays inline), pen the penalty.
 	prox penalty.CoordinateProxer
@@ -342,6 +347,7 @@ func (cd *irlsState) reweight() {
 // the coefficients' total changes at the end.
 func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 	beta0, free0 := slices.Clone(cd.beta), slices.Clone(cd.free)
+	cd.c = 0
 	for i := range cd.vr {
 		cd.vr[i] = cd.v[i] * cd.r[i]
 	}
@@ -393,7 +399,10 @@ func (cd *irlsState) update(j int) float64 {
 		return 0 // its original carries the coefficient
 	}
 	x := cd.d.Columns[j]
-	gx := x.Dot(cd.vr)
+	if x.IsDense() {
+		cd.flush()
+	}
+	gx := x.Dot(cd.vr) // less c·Σv⊙x (= c·m·Σv) for a sparse column
 	thr := cd.lambda * cd.f[j] / 2
 	// |mⱼ| ≤ max|xⱼ|: a column that stays at zero whatever its mean needs
 	// no pass over it for the mean (svr, the intercept's gradient, is
@@ -401,11 +410,14 @@ func (cd *irlsState) update(j int) float64 {
 	if cd.d.OffCentre[j] {
 		cd.freshSVR()
 	}
-	if cd.beta[j] == 0 && cd.d.OffCentre[j] && math.Abs(gx)+cd.d.MaxAbs[j]*math.Abs(cd.svr) <= thr {
+	if cd.beta[j] == 0 && cd.d.OffCentre[j] && math.Abs(gx)+cd.d.MaxAbs[j]*(math.Abs(cd.svr)+math.Abs(cd.c)*cd.sv) <= thr {
 		return 0
 	}
 	mj := cd.mean(j)
 	g := gx - mj*cd.svr
+	if !x.IsDense() {
+		g += cd.c * mj * cd.sv
+	}
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {
 		return 0 // stays at zero, whatever xvⱼ
 	}
@@ -472,7 +484,21 @@ func (cd *irlsState) stepColumn(x design.Column, mj, delta float64) {
 		return
 	}
 	x.AxpyMul(-delta, cd.v, cd.vr)
-	cd.moveCentre(mj, delta)
+	if mj != 0 {
+		cd.c += delta * mj
+		cd.free[0] -= mj * delta
+	} else if cd.d.Intercept {
+		cd.svrStale = true
+	}
+}
+
+// flush writes the pending shift c into vr (O(n)), before a dense
+// column's step or the free coefficients' read vr itself.
+func (cd *irlsState) flush() {
+	if cd.c != 0 {
+		kernel.Axpy(cd.c, cd.v, cd.vr)
+		cd.c = 0
+	}
 }
 
 // freshSVR recomputes svr = Σ v⊙r when an uncentred column's step has
@@ -480,7 +506,7 @@ func (cd *irlsState) stepColumn(x design.Column, mj, delta float64) {
 // bound) read it.
 func (cd *irlsState) freshSVR() {
 	if cd.svrStale {
-		cd.svr, cd.svrStale = kernel.Dot(cd.d.Free.RawRowView(0), cd.vr), false
+		cd.svr, cd.svrStale = kernel.Dot(cd.d.Free.RawRowView(0), cd.vr)+cd.c*cd.sv, false
 	}
 }
 
@@ -526,6 +552,7 @@ func (cd *irlsState) sweepFree() float64 {
 	if cd.d.Free == nil {
 		return 0
 	}
+	cd.flush()
 	var big float64
 	first := 0
 	if cd.d.Intercept {
