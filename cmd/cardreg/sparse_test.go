@@ -155,9 +155,12 @@ func TestSparseFitMatchesDense(t *testing.T) {
 					scale = math.Max(scale, math.Abs(b))
 				}
 				require.InDelta(t, want.Intercept, got.Intercept, tol*scale, "%v intercept", in)
+				worst := math.Abs(want.Intercept - got.Intercept)
 				for j, b := range want.Coefficients {
 					require.InDelta(t, b, got.Coefficients[j], tol*scale, "%v coefficient %s", in, want.Names[j])
+					worst = math.Max(worst, math.Abs(b-got.Coefficients[j]))
 				}
+				t.Logf("%s: largest difference %.2g (scale %.3g)", filepath.Base(in[len(in)-1]), worst, scale)
 			}
 		})
 	}
