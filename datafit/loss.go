@@ -59,6 +59,9 @@ type Loss struct {
 	maxAbs    []float64
 	offCentre []bool
 	statsDone []bool // the columns whose statistics are computed
+	// byRow is the sparse penalised columns by rows (rows), built when a
+	// Newton model's Gram form first needs it.
+	byRow *rowIndex
 }
 
 var (
@@ -797,6 +800,13 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 		}
 		return solver.NewLeastSquares(d, yt.T()), nil
 	}
+	if l.gramModel() {
+		d := &gramDesign{projectedDesign{l: l, s: s}}
+		for _, q := range basis {
+			d.basis = append(d.basis, q.RawVector().Data)
+		}
+		return solver.NewLeastSquares(d, yt.T()), nil
+	}
 	xt := mat.NewDense(m, n, nil)
 	for a := range m {
 		dst := xt.RawRowView(a)
@@ -911,6 +921,7 @@ func (l *Loss) Restrict(keep []int) solver.Loss {
 	n := len(l.y)
 	r := *l
 	r.xp = make([]design.Column, len(keep))
+	r.byRow = nil
 	r.penal = make([]int, len(keep))
 	r.top = make([]float64, len(keep))
 	for a, k := range keep {
