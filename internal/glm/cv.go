@@ -1,6 +1,7 @@
 package glm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -50,6 +51,10 @@ func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, 
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
+	if r == nil {
+		return nil, errors.New("glm: nil design")
+	}
+	r = r.byColumns() // the folds select rows of the columns
 	full, err := newProblem(r, &co.Options)
 	if err != nil {
 		return nil, err

@@ -33,6 +33,7 @@ func newProblem(r *Rows, opts *fit.Options) (*problem, error) {
 	if r == nil || r.X == nil && r.Design == nil {
 		return nil, errors.New("glm: nil design")
 	}
+	r = r.byColumns()
 	x, y := r.X, r.Y
 	pb := &problem{ws: &solver.WorkingSet{}, rows: *r}
 	if opts != nil {

@@ -3,6 +3,7 @@ package glm
 import (
 	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/internal/fit"
+	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -48,6 +49,21 @@ func (r *Rows) pick(idx []int) *Rows {
 		out.X = rows(r.X, idx)
 	}
 	return out
+}
+
+// byColumns returns the rows with a dense X held by columns (a
+// design.Matrix, its columns non-zero on at most solver.SparseMaxDensity
+// of the rows held sparse, as the loss holds them): the loss shares them
+// instead of copying, standardisation scales them without a copy, and
+// cross-validation's folds select their rows column by column. Rows whose
+// folds regroup them (Merge) stay dense.
+func (r *Rows) byColumns() *Rows {
+	if r.X == nil || r.Merge != nil {
+		return r
+	}
+	out := *r
+	out.Design, out.X = design.FromDense(r.X, solver.SparseMaxDensity), nil
+	return &out
 }
 
 // dims returns the shape of the rows' design.
