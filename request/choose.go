@@ -8,6 +8,7 @@ import (
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,6 +44,26 @@ type Problem struct {
 	// is the penalty's ν (Built.Nu).
 	X, Y *mat.Dense
 	Nu   float64
+	// Scales, when not nil, are the scales the columns of Data were
+	// divided by (standardising the numeric predictors beside factors:
+	// Setup): the fits' coefficients are reported divided by them, on the
+	// data's scale.
+	Scales []float64
+}
+
+// unscale reports a model fitted on p's scaled columns on the data's
+// scale (nothing without Scales).
+func (p *Problem) unscale(m *estimator.Model) {
+	if p.Scales != nil {
+		estimator.UnscaleModel(m, p.Scales)
+	}
+}
+
+// unscalePath is unscale of every model of path.
+func (p *Problem) unscalePath(path *estimator.Path) {
+	if p.Scales != nil {
+		estimator.UnscalePath(path, p.Scales)
+	}
 }
 
 // explain words err, the error of a fit (generated: on the generated
@@ -92,6 +113,9 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 	case Fixed:
 		lambda, _ := r.Lambda.At(p.N)
 		m, err := estimator.Fit(p.Data, p.Pen, lambda, &p.Opts)
+		if err == nil {
+			p.unscale(m)
+		}
 		return m, r.explain(p, err, false)
 	}
 	return nil, errors.New("request: lambda " + r.Lambda.Text + " has no rule")
@@ -103,6 +127,7 @@ func (r *Request) Path(p *Problem) (*estimator.Path, error) {
 	po.Progress = p.Progress
 	path, err := estimator.FitPath(p.Data, p.Pen, po)
 	if err == nil {
+		p.unscalePath(path)
 		err = path.OutOfRange // the grid cannot be reported
 	}
 	return path, r.explain(p, err, po.Lambdas == nil)
@@ -120,6 +145,9 @@ func (r *Request) CrossValidate(p *Problem, cmd Command) (*estimator.CV, error) 
 	co := &estimator.CVOptions{PathOptions: *r.PathOptions(p), Folds: r.Folds, Seed: r.Seed, FoldID: p.FoldID, Measure: r.TypeMeasure}
 	co.Progress = p.Progress
 	cv, err := estimator.CrossValidate(p.Data, p.Pen, co)
+	if err == nil {
+		p.unscalePath(cv.Path)
+	}
 	return cv, r.explain(p, err, r.Lambda.List == nil)
 }
 
@@ -164,6 +192,7 @@ func (r *Request) criterion(p *Problem, res *report.Fit) (*estimator.Model, erro
 	if err != nil {
 		return nil, r.explain(p, err, true)
 	}
+	p.unscalePath(path)
 	best, ic, err := path.Smallest(which, p.DF)
 	if err != nil {
 		return nil, r.explain(p, err, false)
@@ -203,11 +232,51 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 	if err != nil {
 		return nil, nil, Error{err}
 	}
+	var scales []float64
+	if design != nil && r.Standardize {
+		if scales, err = r.standardizeNumeric(data, design); err != nil {
+			return nil, nil, err
+		}
+		opts.Standardize = false // the numeric columns are, the dummy columns stay
+	}
 	b, err := r.Build(names, design, data, &opts, read)
 	if err != nil {
 		return nil, nil, err
 	}
 	opts.Unpenalized = b.Unpenalized
 	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read, Nu: b.Nu,
-		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }}, b, nil
+		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }, Scales: scales}, b, nil
+}
+
+// standardizeNumeric divides the numeric predictors' columns of the rows
+// in memory by their scales (factor.Design.NumericScales; the factors'
+// dummy columns are left as they are) and returns the scales, so that a
+// fit without Standardize penalises the numeric coefficients per standard
+// deviation, as Standardize would, and the factors' effects as they are.
+// The scales are the full data's, for every fold of a cross-validation
+// (glmnet recomputes them per fold; here the penalty is one across folds).
+// The rows' dense X is divided in place: the caller's copy (the command
+// line's and the bindings' are theirs, built from factors).
+func (r *Request) standardizeNumeric(d estimator.Data, design *factor.Design) ([]float64, error) {
+	rows, ok := d.(*estimator.Rows)
+	var x *mat.Dense
+	if ok {
+		x = denseX(rows)
+	}
+	if x == nil {
+		return nil, refuse("%s with factor predictors standardises the numeric columns of rows held in memory: read the data in memory (not streamed)", r.Dialect.o("standardize"))
+	}
+	s := design.NumericScales(x, rows.Weights)
+	return s, estimator.DivideColumns(rows, s)
+}
+
+// denseX is the dense matrix of rows' design, or nil.
+func denseX(r *estimator.Rows) *mat.Dense {
+	switch x := r.X.(type) {
+	case solver.DenseDesign:
+		return x.X
+	case *solver.DenseDesign:
+		return x.X
+	}
+	return nil
 }
