@@ -49,6 +49,11 @@ type Problem struct {
 	// Setup): the fits' coefficients are reported divided by them, on the
 	// data's scale.
 	Scales []float64
+	// SD holds, in a fit with factors of rows in memory, each column's
+	// standard deviation, 1 for the factors' dummy columns
+	// (factor.Design.NumericScales, whether or not they are divided by
+	// them); nil otherwise.
+	SD []float64
 }
 
 // unscale reports a model fitted on p's scaled columns on the data's
@@ -232,11 +237,14 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 	if err != nil {
 		return nil, nil, Error{err}
 	}
-	var scales []float64
-	if design != nil && r.Standardize {
-		if scales, err = r.standardizeNumeric(data, design); err != nil {
+	var sd, scales []float64
+	if design != nil {
+		if sd, err = r.numericScales(data, design); err != nil {
 			return nil, nil, err
 		}
+	}
+	if sd != nil && r.Standardize {
+		scales = sd
 		opts.Standardize = false // the numeric columns are, the dummy columns stay
 	}
 	b, err := r.Build(names, design, data, &opts, read)
@@ -245,28 +253,35 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 	}
 	opts.Unpenalized = b.Unpenalized
 	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read, Nu: b.Nu,
-		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }, Scales: scales}, b, nil
+		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }, Scales: scales, SD: sd}, b, nil
 }
 
-// standardizeNumeric divides the numeric predictors' columns of the rows
-// in memory by their scales (factor.Design.NumericScales; the factors'
-// dummy columns are left as they are) and returns the scales, so that a
-// fit without Standardize penalises the numeric coefficients per standard
-// deviation, as Standardize would, and the factors' effects as they are.
-// The scales are the full data's, for every fold of a cross-validation
-// (glmnet recomputes them per fold; here the penalty is one across folds).
-// The rows' dense X is divided in place: the caller's copy (the command
+// numericScales returns the scales of the numeric predictors beside
+// factors (factor.Design.NumericScales: their standard deviations, 1 for
+// the factors' dummy columns) of rows in memory, nil for other data. With
+// Standardize it divides the columns by them, so that a fit without
+// Standardize penalises the numeric coefficients per standard deviation,
+// as Standardize would, and the factors' effects as they are; the scales
+// are then the full data's for every fold of a cross-validation (glmnet
+// recomputes them per fold: here the penalty is one across folds). The
+// rows' dense X is divided in place: the caller's copy (the command
 // line's and the bindings' are theirs, built from factors).
-func (r *Request) standardizeNumeric(d estimator.Data, design *factor.Design) ([]float64, error) {
+func (r *Request) numericScales(d estimator.Data, design *factor.Design) ([]float64, error) {
 	rows, ok := d.(*estimator.Rows)
 	var x *mat.Dense
 	if ok {
 		x = denseX(rows)
 	}
-	if x == nil {
+	switch {
+	case x == nil && r.Standardize:
 		return nil, refuse("%s with factor predictors standardises the numeric columns of rows held in memory: read the data in memory (not streamed)", r.Dialect.o("standardize"))
+	case x == nil:
+		return nil, nil
 	}
 	s := design.NumericScales(x, rows.Weights)
+	if !r.Standardize {
+		return s, nil
+	}
 	return s, estimator.DivideColumns(rows, s)
 }
 

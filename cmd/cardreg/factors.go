@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -88,10 +89,29 @@ func designOf(r *data.Rows) (*factor.Design, error) {
 	return factor.NewDesign(r.Names, r.Factors, r.FactorCols)
 }
 
-// fillFactors writes the level groups of model m into res.
+// fillFactors writes the level groups of model m into res, and its
+// numeric predictors' penalty, scale and coefficients.
 func (pr *problem) fillFactors(res *report.Fit, m *estimator.Model, f *fitFlags) {
 	if pr.design != nil {
 		res.FillModelFactors(pr.design, m, pr.rowWeights(), f.PairWeights)
+		res.NumericPredictors = pr.numeric(f, m.Coefficients(0))
+	}
+}
+
+// numeric describes the numeric predictors beside factors (none without
+// factors) with coefficients coef (nil: 0).
+func (pr *problem) numeric(f *fitFlags, coef []float64) []factor.NumericPredictor {
+	if pr.design == nil || pr.fit == nil {
+		return nil
+	}
+	return pr.design.NumericPredictors(f.Penalty, pr.fit.SD, pr.fit.Scales != nil, coef)
+}
+
+// noteNumeric says on stderr how the numeric predictors beside factors are
+// penalised and on what scale (factor.NumericNote), when there are some.
+func (pr *problem) noteNumeric(f *fitFlags) {
+	if note := factor.NumericNote(pr.numeric(f, nil)); note != "" {
+		fmt.Fprintf(f.stderr, "cardreg %s: note: %s\n", f.cmd, note)
 	}
 }
 

@@ -228,7 +228,7 @@ func TestAdviceTakesEffect(t *testing.T) {
 	require.Contains(t, streamAdvice(f, 10), "number fewer folds in the --foldid column (3 at least)")
 	require.NotContains(t, convergeAdvice(true, false), "(--standardize)")
 	require.Contains(t, convergeAdvice(true, true), "(--standardize)")
-	require.Contains(t, rescaleAdvice(false), "--standardize does not combine with factor predictors")
+	require.Contains(t, rescaleAdvice(false), "--standardize scales them, not the factors' dummy columns")
 
 	for _, route := range [][]string{{"--stream", "x.csv"}, {"--db", "http://127.0.0.1:1/", "--table", "t"}} {
 		res := cardreg(t, append([]string{"fit", "--penalty-factor", "1", "--lambda", "1"}, route...)...)
