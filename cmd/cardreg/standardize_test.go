@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/rtest"
 	"github.com/stretchr/testify/require"
 )
 
@@ -217,5 +218,36 @@ func TestNumericNoteUnstandardised(t *testing.T) {
 		require.Equal(t, "cardinality", p.Penalty)
 		require.Len(t, p.FusedWith, len(stdNumeric)-1)
 		require.InEpsilon(t, sd[p.Name], p.SD, 1e-12)
+	}
+}
+
+// --standardize beside factors matches R glmnet on the same model written
+// as a lasso: the ordinal factor's fused chain is the lasso on its
+// split-coded columns, a two-level factor's block the lasso on its dummy,
+// the numeric predictors scaled by their standard deviations in R and
+// fitted with standardize = FALSE (testdata/glmnet_factors_std.R says
+// why), at λ_glmnet = λ/(2n). Skipped without R or glmnet.
+func TestStandardizeFactorsMatchGlmnet(t *testing.T) {
+	rtest.SkipUnlessAvailable(t)
+	data, _, _ := stdData(t, t.TempDir(), "")
+	for _, lambda := range []float64{2, 12, 40} {
+		r, _ := fitStd(t, "--family", "poisson", "--offset", "log_exposure", "--drop", "exposure,region",
+			"--ordinal", policiesOrder, "--ref", "fuel=Diesel", "--penalty", "lasso", "--standardize",
+			"--tol", "1e-12", "--lambda", strconv.FormatFloat(lambda, 'g', -1, 64), data)
+		out, err := rtest.Output("testdata/glmnet_factors_std.R", data, strings.Join(stdNumeric, ","),
+			strconv.FormatFloat(lambda/float64(2*r.N), 'g', -1, 64))
+		require.NoError(t, err, "%s", out)
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		require.Len(t, lines, len(r.Names)+1, "%s", out)
+		for _, l := range lines {
+			name, value, _ := strings.Cut(l, " ")
+			want, err := strconv.ParseFloat(value, 64)
+			require.NoError(t, err, l)
+			got := r.Intercept
+			if name != "intercept" {
+				got = r.coef(t, name)
+			}
+			closeTo(t, want, got, 1e-7, "λ %v: %s", lambda, name)
+		}
 	}
 }
