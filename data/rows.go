@@ -28,6 +28,9 @@ type Rows struct {
 	FactorCols [][]int
 	// Dropped counts the rows left out for a missing value.
 	Dropped int
+	// Notes say what the reading did that the caller should say: quantile
+	// bands fewer than asked (FactorSpec.Bins).
+	Notes []string
 	// Places says where each row is in the file, for messages.
 	Places Places
 }
@@ -158,20 +161,16 @@ func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, er
 			continue
 		}
 		xcols = append(xcols, j)
+		f, err := r.factorOf(t, j, spec, path)
+		if err != nil {
+			return nil, err
+		}
 		names := []string{name}
-		if t.Text(j) != nil {
-			f, err := spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of)
-			if err != nil {
-				return nil, err
-			}
+		what := "the column " + ShortText(name)
+		if f != nil {
 			r.Factors = append(r.Factors, f)
 			r.FactorCols = append(r.FactorCols, seqFrom(len(r.Names), f.Width()))
 			names = f.DummyNames()
-		} else if _, ok := spec.Factors.Ref[name]; ok {
-			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText(name), flagFactor)
-		}
-		what := "the column " + ShortText(name)
-		if len(r.Factors) > 0 && r.Factors[len(r.Factors)-1].Name == name && t.Text(j) != nil {
 			what = "a dummy column of the factor " + ShortText(name)
 		}
 		for _, n := range names {
@@ -183,6 +182,33 @@ func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, er
 		r.Names = append(r.Names, names...)
 	}
 	return xcols, nil
+}
+
+// factorOf returns the factor of the predictor column j of t: a text
+// column's, or a numeric column's bands (FactorSpec.Bins); nil for a
+// numeric predictor.
+func (r *Rows) factorOf(t *Table, j int, spec *Spec, path string) (*Factor, error) {
+	name := t.Names()[j]
+	b := spec.Factors.binning(name)
+	switch {
+	case t.Text(j) != nil && b != nil:
+		return nil, fmt.Errorf("%s: %s names %s, which holds text (a factor already): it bins a numeric column", path, flagBin, ShortText(name))
+	case t.Text(j) != nil:
+		return spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of)
+	case b != nil:
+		f, note, err := spec.Factors.binFactor(*b, t.Col(j))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if note != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s %s=%d: %s", flagBin, name, b.K, note))
+		}
+		return f, nil
+	}
+	if _, ok := spec.Factors.Ref[name]; ok {
+		return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText(name), flagFactor)
+	}
+	return nil, nil
 }
 
 // seqFrom is from, from+1, …, n numbers.
@@ -200,7 +226,7 @@ func (r *Rows) fill(t *Table, xcols, targets []int) {
 	r.X = mat.NewDense(t.Rows(), len(r.Names), nil)
 	k, fi := 0, 0
 	for _, j := range xcols {
-		if t.Text(j) == nil {
+		if fi == len(r.Factors) || r.Factors[fi].Name != t.Names()[j] {
 			r.X.SetCol(k, t.Col(j))
 			k++
 			continue

@@ -118,6 +118,9 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
+	for _, note := range r.Notes {
+		fmt.Fprintf(f.stderr, "cardreg %s: note: %s\n", f.cmd, note)
+	}
 	n, _ := r.X.Dims()
 	design, err := designOf(r)
 	if err != nil {
