@@ -163,3 +163,25 @@ func TestReadRowsBins(t *testing.T) {
 		require.ErrorContains(t, err, c.msg, "%v", c.bins)
 	}
 }
+
+// RowsOptions.Design reads the same predictors as X, the factors (a
+// binned one included, the reference not first) as indicator columns.
+func TestReadRowsDesign(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("age,colour,z,y\n")
+	for i := range 30 {
+		b.WriteString(strings.Join([]string{strconv.Itoa(18 + i), []string{"red", "blue", "blue", "green"}[i%4], strconv.FormatFloat(float64(i)/7, 'g', -1, 64), strconv.Itoa(i % 3)}, ",") + "\n")
+	}
+	path := writeFile(t, dir, "d.csv", b.String())
+	spec := Spec{Sep: ',', Factors: FactorSpec{Bins: []Binning{{Name: "age", K: 3}}, Ref: map[string]string{"age": "(27,37]"}}}
+	dense, err := ReadRows(path, spec, RowsOptions{})
+	require.NoError(t, err)
+	cols, err := ReadRows(path, spec, RowsOptions{Design: true})
+	require.NoError(t, err)
+	require.Nil(t, cols.X)
+	require.Equal(t, dense.Names, cols.Names)
+	require.Equal(t, dense.X.RawMatrix().Data, cols.Design.Dense().RawMatrix().Data)
+	require.Equal(t, dense.Y, cols.Y)
+	require.Equal(t, 1, dense.Factors[0].Ref)
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -11,6 +12,11 @@ import (
 type Rows struct {
 	// X holds the predictors (n×p), Y the responses (n×q).
 	X, Y *mat.Dense
+	// Design holds the predictors instead of X when RowsOptions.Design
+	// asks (nil otherwise): each numeric column dense, each factor's
+	// levels but its reference as indicator columns (design.Indicators),
+	// in X's column order (Names, FactorCols).
+	Design *design.Matrix
 	// Weights and Offset are the weights' and offsets' columns, nil when
 	// the Spec names none.
 	Weights, Offset []float64
@@ -41,6 +47,9 @@ type RowsOptions struct {
 	// numbers before X is built (a memory budget, say); its error,
 	// prefixed with the file's name, stops the read.
 	Check func(n, p int) error
+	// Design builds Rows.Design instead of X (left nil): the factors'
+	// levels as indicator columns, never a dense dummy matrix.
+	Design bool
 }
 
 // SpecError is an error of a Spec rather than of the data: a response
@@ -109,6 +118,9 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 		if err := o.Check(t.Rows(), p); err != nil {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
+	}
+	if o.Design {
+		return r, r.fillDesign(t, xcols, targets)
 	}
 	r.fill(t, xcols, targets)
 	return r, nil
