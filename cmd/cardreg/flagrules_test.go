@@ -120,7 +120,7 @@ func TestFlagRulesTable(t *testing.T) {
 		onDB("fit", "--factor", "g", "--lambda", "1"),
 		onDB("fit", "--factor", "nosuch", "--lambda", "1"),
 	}
-	values := map[string]string{"factor": "g", "ordinal": "g", "ref": "g=a", "max-levels": "10", "min-count": "2", "pair-weights": "count"}
+	values := map[string]string{"factor": "g", "ordinal": "g", "ref": "g=a", "bin": "x=4", "max-levels": "10", "min-count": "2", "pair-weights": "count"}
 	for _, name := range factorFlagNames() {
 		fl := []string{"--" + name}
 		if v, ok := values[name]; ok {
