@@ -49,8 +49,14 @@
 //     in every row (an identifier) is refused, by file and column.
 //   - Counts are rows, unweighted.
 //
-// The forms that stream the rows (ReadStats, FileSource) take numeric
-// predictors only: they refuse factors with one error.
+// A FileSource streams factors: its first pass (Scan) learns their
+// levels by the rules above (refusing a factor at its MaxLevels+1st
+// level, as it holds no cells to count later), with each level's rows
+// and weights (Factor.Counts, Factor.Mass; no Codes), and its later passes
+// hand each row's dummy columns, a level the first pass did not see being
+// an error (the file changed). ReadStats, one pass, takes numeric
+// predictors only: it refuses factors with one error (ErrFactorsInMemory),
+// and a caller streams them with a FileSource instead.
 //
 // Factor.Code, Factor.Level and Factor.Dummies read the levels of new
 // rows, for prediction, as the file's cells were read; NewFactor rebuilds

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
@@ -40,8 +41,9 @@ type Reweighter interface {
 
 // IRLSDesign is what IRLSCD reads of a Reweighter's data.
 type IRLSDesign struct {
-	// Columns holds the penalised columns of X, each contiguous.
-	Columns [][]float64
+	// Columns holds the penalised columns of X, dense, sparse or
+	// indicators (a sparse column's sweeps cost O(nnz)).
+	Columns []design.Column
 	// Free holds the columns of the free coefficients as rows (k×n), the
 	// intercept's ones first when Intercept; nil when k = 0. IRLSCD
 	// writes nothing into it.
@@ -202,7 +204,7 @@ func (cd *irlsState) foreseenGap(obj float64) float64 {
 		if !(t > 0) {
 			return 0
 		}
-		g := kernel.Dot(x, cd.u)
+		g := x.Dot(cd.u)
 		worst = math.Max(worst, math.Abs(g)/t)
 		l1 += t * math.Abs(cd.beta[j])
 		slack += t*math.Abs(cd.beta[j]) + cd.beta[j]*g
@@ -361,7 +363,7 @@ func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 	}
 	for j, b := range cd.beta {
 		if d := b - beta0[j]; d != 0 {
-			kernel.Axpy(d, cd.d.Columns[j], cd.eta)
+			cd.d.Columns[j].Axpy(d, cd.eta)
 		}
 	}
 	for a, b := range cd.free {
@@ -391,7 +393,7 @@ func (cd *irlsState) update(j int) float64 {
 		return 0 // its original carries the coefficient
 	}
 	x := cd.d.Columns[j]
-	gx := kernel.Dot(x, cd.vr)
+	gx := x.Dot(cd.vr)
 	thr := cd.lambda * cd.f[j] / 2
 	// |mⱼ| ≤ max|xⱼ|: a column that stays at zero whatever its mean needs
 	// no pass over it for the mean (svr, the intercept's gradient, is
@@ -408,7 +410,7 @@ func (cd *irlsState) update(j int) float64 {
 		return 0 // stays at zero, whatever xvⱼ
 	}
 	if cd.xv[j] == 0 {
-		if cd.xv[j] = centredSq(x, cd.v, mj); cd.xv[j] == 0 {
+		if cd.xv[j] = cd.centredSq(x, mj); cd.xv[j] == 0 {
 			return 0
 		}
 	}
@@ -421,7 +423,7 @@ func (cd *irlsState) update(j int) float64 {
 	if delta == 0 {
 		return 0
 	}
-	cd.step(x, mj, delta)
+	cd.stepColumn(x, mj, delta)
 	cd.beta[j] = next
 	return cd.xv[j] * delta * delta
 }
@@ -437,7 +439,7 @@ func (cd *irlsState) mean(j int) float64 {
 	if math.IsNaN(cd.m[j]) {
 		cd.m[j] = 0
 		if cd.sv > 0 {
-			cd.m[j] = kernel.Dot(cd.d.Columns[j], cd.v) / cd.sv
+			cd.m[j] = cd.d.Columns[j].Dot(cd.v) / cd.sv
 		}
 	}
 	return cd.m[j]
@@ -448,12 +450,29 @@ func (cd *irlsState) mean(j int) float64 {
 // predictor moves by delta·x − mj·delta (Σ v⊙r is unchanged).
 func (cd *irlsState) step(x []float64, mj, delta float64) {
 	kernel.AxpyMul(-delta, cd.v, x, cd.vr)
+	cd.moveCentre(mj, delta)
+}
+
+// moveCentre completes a step delta of a coefficient whose column is
+// centred at mj: the intercept moves by −mj·delta and vr by the mean's
+// share; an uncentred step marks Σ v⊙r stale.
+func (cd *irlsState) moveCentre(mj, delta float64) {
 	if mj != 0 {
 		kernel.Axpy(delta*mj, cd.v, cd.vr)
 		cd.free[0] -= mj * delta
 	} else if cd.d.Intercept {
 		cd.svrStale = true // an uncentred step moves Σ v⊙r
 	}
+}
+
+// stepColumn is step for penalised column x.
+func (cd *irlsState) stepColumn(x design.Column, mj, delta float64) {
+	if x.IsDense() && x.Scale == 0 {
+		cd.step(x.Dense, mj, delta)
+		return
+	}
+	x.AxpyMul(-delta, cd.v, cd.vr)
+	cd.moveCentre(mj, delta)
 }
 
 // freshSVR recomputes svr = Σ v⊙r when an uncentred column's step has
@@ -463,6 +482,28 @@ func (cd *irlsState) freshSVR() {
 	if cd.svrStale {
 		cd.svr, cd.svrStale = kernel.Dot(cd.d.Free.RawRowView(0), cd.vr), false
 	}
+}
+
+// centredSq returns Σ v (x − m)² of penalised column x: over a sparse
+// column's stored rows plus m²·Σ v over the others (no cancellation).
+func (cd *irlsState) centredSq(x design.Column, m float64) float64 {
+	if x.IsDense() && x.Scale == 0 {
+		return centredSq(x.Dense, cd.v, m)
+	}
+	if m == 0 {
+		return x.WeightedSq(cd.v)
+	}
+	var s, rest float64
+	rest = cd.sv
+	x.Each(func(i int, xi float64) {
+		d := xi - m
+		s += cd.v[i] * d * d
+		rest -= cd.v[i]
+	})
+	if x.IsDense() {
+		return s
+	}
+	return s + m*m*math.Max(rest, 0)
 }
 
 // centredSq returns Σ v (x − m)².

@@ -75,7 +75,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit (DATABASE.NAME for one in another database)")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
 	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
-	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
+	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step, or rounds; factors: one more pass first, for their levels)")
 	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) above which the data are streamed, and which O(p^2) statistics must fit in (default: half the machine's memory)", func(s string) (err error) {
 		b, err := membudget.ParseBytes(s)
 		f.Memory = request.Bytes(b)

@@ -100,7 +100,6 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("fit", "--stream", "--lambda", "1", "--penalty", "lasso", "--penalty-factor", "1,1"),
 		onFile("fit", "--stream", "--lambda", "1", "--family", "poisson", "--relax"),
 		onFile("fit", "--stream", "--penalty", "none", "--lambda", "1"),
-		onFile("path", "--stream", "--merges", "m.csv"),
 		onDB("fit", "--stream", "--lambda", "1"),
 		onDB("cv", "--sep", ";"),
 		onDB("path", "--drop-missing"),
@@ -126,7 +125,7 @@ func TestFlagRulesTable(t *testing.T) {
 		if v, ok := values[name]; ok {
 			fl = append(fl, v)
 		}
-		cases = append(cases, onFile("fit", append([]string{"--stream", "--lambda", "1"}, fl...)...), onDB("cv", fl...))
+		cases = append(cases, onDB("cv", fl...))
 	}
 	hit := map[int]bool{}
 	var n int
@@ -172,7 +171,7 @@ func TestDBRefusesFactorFlags(t *testing.T) {
 		{"fit", "--pair-weights", "count", "--lambda", "1"},
 	} {
 		res := cardreg(t, append(args, "--db", srv.URL, "--table", "t")...)
-		oneLine(t, res, 2, "needs the rows in memory", "--db aggregates numeric columns by SQL")
+		oneLine(t, res, 2, "needs the rows of a file", "--db aggregates numeric columns by SQL", "in memory or with --stream")
 	}
 	require.Zero(t, requests.Load())
 }
@@ -189,7 +188,7 @@ func TestEveryFlagHasARoute(t *testing.T) {
 		"nlambda min-ratio plot relax no-intercept db stream"
 	honoured := map[request.Route]string{
 		request.InMemory: everywhere + " sep drop-missing penalty-factor exclude merges " + strings.Join(factorFlagNames(), " "),
-		request.OnStream: everywhere + " sep drop-missing",
+		request.OnStream: everywhere + " sep drop-missing merges " + strings.Join(factorFlagNames(), " "),
 		request.OnDB:     everywhere + " table query db-timeout penalty-factor",
 	}
 	for _, cmd := range []string{"fit", "path", "cv"} {
