@@ -47,8 +47,9 @@ type RowsOptions struct {
 	// numbers before X is built (a memory budget, say); its error,
 	// prefixed with the file's name, stops the read.
 	Check func(n, p int) error
-	// Design builds Rows.Design instead of X (left nil): the factors'
-	// levels as indicator columns, never a dense dummy matrix.
+	// Design builds Rows.Design instead of X (left nil) when the
+	// predictors hold a factor: the factors' levels as indicator columns,
+	// never a dense dummy matrix. Without factors X is built as ever.
 	Design bool
 }
 
@@ -119,7 +120,7 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 	}
-	if o.Design {
+	if o.Design && len(r.Factors) > 0 {
 		return r, r.fillDesign(t, xcols, targets)
 	}
 	r.fill(t, xcols, targets)

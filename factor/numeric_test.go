@@ -18,7 +18,7 @@ func TestNumericScalesAndNote(t *testing.T) {
 		4, 0, 0, 300, 0, 1,
 		5, 0, 0, 100, 0, 1,
 	})
-	s := d.NumericScales(x, nil)
+	s := d.NumericScales(5, func(j int, dst []float64) []float64 { return mat.Col(dst, j, x) }, nil)
 	require.InEpsilon(t, 1.4142135623730951, s[0], 1e-15) // sd of 1…5, population
 	require.InEpsilon(t, 97.97958971132712, s[3], 1e-14)  // 100 and 300, 3:2
 	for _, j := range []int{1, 2, 4, 5} {

@@ -13,7 +13,10 @@ import (
 // effect is its difference from the reference, which the factor's block
 // penalises as it is, and dividing a 0/1 column by its standard deviation
 // would make a rare level's effect cheaper to move than a common one's.
-func (d *Design) NumericScales(x mat.Matrix, w []float64) []float64 {
+//
+// col writes column j of the design's n rows into dst (len n) and returns
+// it: mat.Col of a dense matrix, design.Column.Values of a design.Matrix.
+func (d *Design) NumericScales(n int, col func(j int, dst []float64) []float64, w []float64) []float64 {
 	s := make([]float64, len(d.Names))
 	for j := range s {
 		s[j] = 1
@@ -22,12 +25,10 @@ func (d *Design) NumericScales(x mat.Matrix, w []float64) []float64 {
 	if len(num) == 0 {
 		return s
 	}
-	n, _ := x.Dims()
 	cols := mat.NewDense(n, len(num), nil)
+	buf := make([]float64, n)
 	for k, j := range num {
-		for i := range n {
-			cols.Set(i, k, x.At(i, j))
-		}
+		cols.SetCol(k, col(j, buf))
 	}
 	for k, v := range estimator.ColumnScales(cols, w) {
 		s[num[k]] = v

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	dsg "github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
@@ -263,26 +264,41 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 // Standardize penalises the numeric coefficients per standard deviation,
 // as Standardize would, and the factors' effects as they are; the scales
 // are then the full data's for every fold of a cross-validation (glmnet
-// recomputes them per fold: here the penalty is one across folds). The
-// rows' dense X is divided in place: the caller's copy (the command
-// line's and the bindings' are theirs, built from factors).
+// recomputes them per fold: here the penalty is one across folds). A
+// dense X is divided in place, the caller's copy (the command line's and
+// the bindings' are theirs, built from factors); a design.Matrix is
+// replaced by its scaled view (implicit column scales, no copy).
 func (r *Request) numericScales(d estimator.Data, design *factor.Design) ([]float64, error) {
-	rows, ok := d.(*estimator.Rows)
-	var x *mat.Dense
-	if ok {
-		x = denseX(rows)
-	}
+	rows, _ := d.(*estimator.Rows)
+	n, col := columnsOf(rows)
 	switch {
-	case x == nil && r.Standardize:
+	case col == nil && r.Standardize:
 		return nil, refuse("%s with factor predictors standardises the numeric columns of rows held in memory: read the data in memory (not streamed)", r.Dialect.o("standardize"))
-	case x == nil:
+	case col == nil:
 		return nil, nil
 	}
-	s := design.NumericScales(x, rows.Weights)
+	s := design.NumericScales(n, col, rows.Weights)
 	if !r.Standardize {
 		return s, nil
 	}
 	return s, estimator.DivideColumns(rows, s)
+}
+
+// columnsOf returns the number of rows and a reader of the columns of
+// rows' design, dense or a design.Matrix; nil for other rows.
+func columnsOf(rows *estimator.Rows) (int, func(j int, dst []float64) []float64) {
+	if rows == nil {
+		return 0, nil
+	}
+	if x := denseX(rows); x != nil {
+		n, _ := x.Dims()
+		return n, func(j int, dst []float64) []float64 { return mat.Col(dst, j, x) }
+	}
+	if m, ok := rows.X.(*dsg.Matrix); ok {
+		n, _ := m.Dims()
+		return n, func(j int, dst []float64) []float64 { return m.Col(j).Values(dst) }
+	}
+	return 0, nil
 }
 
 // denseX is the dense matrix of rows' design, or nil.

@@ -100,6 +100,7 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("fit", "--stream", "--lambda", "1", "--penalty", "lasso", "--penalty-factor", "1,1"),
 		onFile("fit", "--stream", "--lambda", "1", "--family", "poisson", "--relax"),
 		onFile("fit", "--stream", "--penalty", "none", "--lambda", "1"),
+		onFile("fit", "--stream", "--bin", "x=4", "--lambda", "1"),
 		onDB("fit", "--stream", "--lambda", "1"),
 		onDB("cv", "--sep", ";"),
 		onDB("path", "--drop-missing"),

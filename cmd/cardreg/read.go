@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/data"
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/membudget"
 	"gonum.org/v1/gonum/mat"
@@ -42,7 +43,9 @@ func progressBar(w io.Writer, force bool, label string) *data.Progress {
 func readRows(path string, f *fitFlags, check func(n, p int) error) (*data.Rows, error) {
 	spec := f.spec()
 	spec.Progress = readProgress
-	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check})
+	// Factors are held as indicator columns (the family engine fits a
+	// design.Matrix as it is), never as a dense dummy matrix.
+	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check, Design: true})
 	var se *data.SpecError
 	if errors.As(err, &se) {
 		return nil, usagef("--responses names %q twice", se.Response)
@@ -62,6 +65,22 @@ func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
 	for j := range p {
 		mat.Col(col, j, x)
 		if estimator.IsConstant(col) {
+			constant = append(constant, names[j])
+		}
+	}
+	return constant
+}
+
+// constantDesignColumns is constantColumns of a design held by columns.
+func constantDesignColumns(x *design.Matrix, names []string, noIntercept bool) []string {
+	if noIntercept {
+		return nil
+	}
+	var constant []string
+	n, p := x.Dims()
+	col := make([]float64, n)
+	for j := range p {
+		if estimator.IsConstant(x.Col(j).Values(col)) {
 			constant = append(constant, names[j])
 		}
 	}
