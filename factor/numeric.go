@@ -87,7 +87,7 @@ func NumericNote(ps []NumericPredictor) string {
 		s += "; each its own " + p.Penalty + " term"
 	}
 	if p := ps[0]; p.Standardized {
-		return s + ", per standard deviation (--standardize; the factors' dummy columns are not standardised, their effects are penalised as they are); coefficients are reported on the data's scale"
+		return s + ", per standard deviation (--standardize, the full data's in every cross-validation fold; the factors' dummy columns are not standardised, their effects are penalised as they are); coefficients are reported on the data's scale"
 	}
 	if spread(ps) {
 		return s + ", per unit of each column, whose scales differ: --standardize penalises them per standard deviation (the factors' dummy columns are left as they are)"
