@@ -309,7 +309,6 @@ func TestBadInput(t *testing.T) {
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Weights: y[:3]}, `{}`, "weights hold 3 values"},
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, `{}`, "the factor codes hold 30 values, n × 0 factors = 0"},
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "penalty": "lasso", "exclude": []string{"x1"}})), "exclude and penalty-factor do not combine with factor predictors"},
-		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": fac, "standardize": true})), "standardize does not combine with factor predictors"},
 		{&binding.Input{X: nil, N: n, P: 0, Y: y, Codes: codes}, string(mustJSON(map[string]any{"factors": []map[string]any{{"name": "g", "levels": []string{"a", "b", "c"}}}})), `level "c" appears in 0 row(s)`},
 		{&binding.Input{X: xr, N: n, P: p, Y: y, Codes: codes}, `{"lambda": 1, "factors": [{"name": "g", "levels": ["a", "b` + "\xff" + `"]}]}`, "options: not UTF-8 text (byte 59)"},
 		{&binding.Input{N: 0, P: p}, `{}`, "n = 0 rows"},

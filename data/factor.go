@@ -64,6 +64,11 @@ type Factor struct {
 	// Counts are the rows of each level, unweighted (whatever the
 	// weights).
 	Counts []float64
+	// Edges are, for a numeric column binned into an ordinal factor
+	// (FactorSpec.Bins), the cut points of its bands (BinLevels names the
+	// levels); nil otherwise. Level then reads a cell as a number and
+	// gives its band.
+	Edges []float64
 	// Mass holds the weights' sum of each level's rows for a factor
 	// read by a stream (FileSource), which holds no Codes; nil otherwise
 	// (the rows in memory carry their weights).
@@ -110,6 +115,9 @@ type FactorSpec struct {
 	// MinCount refuses a level seen in fewer rows; 0 means
 	// DefaultMinCount (1 takes every level).
 	MinCount int
+	// Bins are the numeric columns binned into ordinal factors (--bin
+	// NAME=K or NAME=e1,e2,…; see Binning).
+	Bins []Binning
 }
 
 // Width is the number of the factor's dummy columns: one per level but
@@ -227,6 +235,10 @@ func (f *Factor) Dummies(cells []string, o DummyOptions) (*mat.Dense, error) {
 // column and the level (not the row: o.Place is for Dummies). A missing
 // value is an error when NALevel is not a level, whatever o says.
 func (f *Factor) Level(cell string, o DummyOptions) (c int32, unseen bool, err error) {
+	if f.Edges != nil {
+		c, err := f.binLevel(cell)
+		return c, false, err
+	}
 	c, ok := f.Code(cell)
 	if ok {
 		return c, false, nil
@@ -332,9 +344,9 @@ func (fs *FactorSpec) named(name string) bool {
 	return slices.Contains(fs.Nominal, name) || fs.ordering(name) != nil
 }
 
-// any reports whether the spec names a factor or a reference.
+// any reports whether the spec names a factor, a reference or a binning.
 func (fs *FactorSpec) any() bool {
-	return len(fs.Nominal) > 0 || len(fs.Ordinal) > 0 || len(fs.Ref) > 0
+	return len(fs.Nominal) > 0 || len(fs.Ordinal) > 0 || len(fs.Ref) > 0 || len(fs.Bins) > 0
 }
 
 // check refuses a name that is not among the predictors, names the
@@ -369,6 +381,23 @@ func (fs *FactorSpec) check(predictors []string, roles map[string]string) error 
 	for _, name := range slices.Sorted(maps.Keys(fs.Ref)) {
 		if err := which(flagRef, name); err != nil {
 			return err
+		}
+	}
+	return fs.checkBins(which)
+}
+
+// checkBins refuses a binning of a column that is not a predictor, that
+// is named a factor already, or twice.
+func (fs *FactorSpec) checkBins(which func(flag, name string) error) error {
+	for i, b := range fs.Bins {
+		if err := which(flagBin, b.Name); err != nil {
+			return err
+		}
+		if fs.named(b.Name) {
+			return fmt.Errorf("%s names %s, which %s or %s makes a factor already: a binned column is an ordinal factor of its bands", flagBin, ShortText(b.Name), flagFactor, flagOrdinal)
+		}
+		if slices.ContainsFunc(fs.Bins[:i], func(o Binning) bool { return o.Name == b.Name }) {
+			return fmt.Errorf("%s names %s twice", flagBin, ShortText(b.Name))
 		}
 	}
 	return nil

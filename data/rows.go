@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -11,6 +12,11 @@ import (
 type Rows struct {
 	// X holds the predictors (n×p), Y the responses (n×q).
 	X, Y *mat.Dense
+	// Design holds the predictors instead of X when RowsOptions.Design
+	// asks (nil otherwise): each numeric column dense, each factor's
+	// levels but its reference as indicator columns (design.Indicators),
+	// in X's column order (Names, FactorCols).
+	Design *design.Matrix
 	// Weights and Offset are the weights' and offsets' columns, nil when
 	// the Spec names none.
 	Weights, Offset []float64
@@ -28,6 +34,9 @@ type Rows struct {
 	FactorCols [][]int
 	// Dropped counts the rows left out for a missing value.
 	Dropped int
+	// Notes say what the reading did that the caller should say: quantile
+	// bands fewer than asked (FactorSpec.Bins).
+	Notes []string
 	// Places says where each row is in the file, for messages.
 	Places Places
 }
@@ -38,6 +47,10 @@ type RowsOptions struct {
 	// numbers before X is built (a memory budget, say); its error,
 	// prefixed with the file's name, stops the read.
 	Check func(n, p int) error
+	// Design builds Rows.Design instead of X (left nil) when the
+	// predictors hold a factor: the factors' levels as indicator columns,
+	// never a dense dummy matrix. Without factors X is built as ever.
+	Design bool
 }
 
 // SpecError is an error of a Spec rather than of the data: a response
@@ -107,6 +120,9 @@ func ReadRows(path string, spec Spec, o RowsOptions) (*Rows, error) {
 			return nil, fmt.Errorf("%s: %v", path, err)
 		}
 	}
+	if o.Design && len(r.Factors) > 0 {
+		return r, r.fillDesign(t, xcols, targets)
+	}
 	r.fill(t, xcols, targets)
 	return r, nil
 }
@@ -158,12 +174,9 @@ func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, er
 		if slices.Contains(skip, j) {
 			continue
 		}
-		var f *Factor
-		if t.Text(j) != nil {
-			var err error
-			if f, err = spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of); err != nil {
-				return nil, err
-			}
+		f, err := r.factorOf(t, j, spec, path)
+		if err != nil {
+			return nil, err
 		}
 		xcols, names, factors = append(xcols, j), append(names, name), append(factors, f)
 	}
@@ -203,6 +216,30 @@ func (fs *FactorSpec) layout(path string, names []string, factors []*Factor) ([]
 	return xnames, fcs, cols, nil
 }
 
+// factorOf returns the factor of the predictor column j of t: a text
+// column's, or a numeric column's bands (FactorSpec.Bins); nil for a
+// numeric predictor (layout refuses a reference named for it).
+func (r *Rows) factorOf(t *Table, j int, spec *Spec, path string) (*Factor, error) {
+	name := t.Names()[j]
+	b := spec.Factors.binning(name)
+	switch {
+	case t.Text(j) != nil && b != nil:
+		return nil, fmt.Errorf("%s: %s names %s, which holds text (a factor already): it bins a numeric column", path, flagBin, ShortText(name))
+	case t.Text(j) != nil:
+		return spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of)
+	case b != nil:
+		f, note, err := spec.Factors.binFactor(*b, t.Col(j))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		if note != "" {
+			r.Notes = append(r.Notes, fmt.Sprintf("%s %s=%d: %s", flagBin, name, b.K, note))
+		}
+		return f, nil
+	}
+	return nil, nil
+}
+
 // seqFrom is from, from+1, …, n numbers.
 func seqFrom(from, n int) []int {
 	s := make([]int, n)
@@ -218,7 +255,7 @@ func (r *Rows) fill(t *Table, xcols, targets []int) {
 	r.X = mat.NewDense(t.Rows(), len(r.Names), nil)
 	k, fi := 0, 0
 	for _, j := range xcols {
-		if t.Text(j) == nil {
+		if fi == len(r.Factors) || r.Factors[fi].Name != t.Names()[j] {
 			r.X.SetCol(k, t.Col(j))
 			k++
 			continue

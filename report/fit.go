@@ -111,6 +111,11 @@ type Fit struct {
 	// NumericPenalty is the numeric predictors' penalty of a fit with
 	// factors, whose Penalty is then FactorPenalty.
 	NumericPenalty string `json:"numeric_penalty,omitempty"`
+	// NumericPredictors describes, in a fit with factors, each numeric
+	// predictor: its penalty, its standard deviation, whether the
+	// penalty acted per standard deviation (--standardize) and its
+	// coefficient per unit and per standard deviation.
+	NumericPredictors []factor.NumericPredictor `json:"numeric_predictors,omitempty"`
 	// SavedFactors are the factors as a saved model records them (for
 	// predict; see WriteModel), in the order of the design's.
 	SavedFactors []modelfile.Factor `json:"-"`

@@ -128,6 +128,7 @@ func (r *Fit) WriteText(w io.Writer) error {
 	r.textData(tw)
 	r.textClusters(tw)
 	r.textFactors(tw)
+	r.textNumeric(tw)
 	return tw.Flush()
 }
 
@@ -267,6 +268,28 @@ func (r *Fit) textClusters(tw io.Writer) {
 	}
 	for c, names := range r.Clusters {
 		fmt.Fprintf(tw, "%.6g\t%s\n", r.ClusterValues[c], strings.Join(textNames(names), " "))
+	}
+}
+
+// textNumeric prints, in a fit with factors, each numeric predictor's
+// penalty, standard deviation and coefficient per unit and per standard
+// deviation.
+func (r *Fit) textNumeric(tw io.Writer) {
+	if len(r.NumericPredictors) == 0 {
+		return
+	}
+	scale := "not standardised"
+	if r.NumericPredictors[0].Standardized {
+		scale = "standardised; the factors' dummy columns are not"
+	}
+	fmt.Fprintf(tw, "\nnumeric predictors (%s)\n", scale)
+	fmt.Fprintf(tw, "predictor\tpenalty\tsd\tcoefficient\tper sd\n")
+	for _, p := range r.NumericPredictors {
+		pen := p.Penalty
+		if len(p.FusedWith) > 0 {
+			pen += " with " + strings.Join(textNames(p.FusedWith), " ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.6g\t%.6g\t%.6g\n", textName(p.Name), pen, p.SD, p.Coefficient, p.PerSD)
 	}
 }
 

@@ -207,8 +207,6 @@ func (r *Request) factorCombination() error {
 		return refuse("%s %s: with factor predictors %s names the numeric predictors' penalty: %s (each factor gets its own)", d.o("penalty"), r.Penalty, d.o("penalty"), OrList(factor.NumericPenalties))
 	case len(r.Exclude) > 0 || r.Given["penalty-factor"]:
 		return refuse("%s and %s do not combine with factor predictors: use %s none to leave the numeric predictors unpenalised", d.o("exclude"), d.o("penalty-factor"), d.o("penalty"))
-	case r.Standardize:
-		return refuse("%s does not combine with factor predictors: a factor's level effects are on its own scale (rescale numeric columns in the file)", d.o("standardize"))
 	case r.Lambda.Kind == Theory:
 		return refuse("%s theory is defined for the %s penalties, not for factor blocks: use cv, aic, bic or a number", d.o("lambda"), theoryNames())
 	}

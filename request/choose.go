@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 
+	dsg "github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/report"
+	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -43,6 +45,31 @@ type Problem struct {
 	// is the penalty's ν (Built.Nu).
 	X, Y *mat.Dense
 	Nu   float64
+	// Scales, when not nil, are the scales the columns of Data were
+	// divided by (standardising the numeric predictors beside factors:
+	// Setup): the fits' coefficients are reported divided by them, on the
+	// data's scale.
+	Scales []float64
+	// SD holds, in a fit with factors of rows in memory, each column's
+	// standard deviation, 1 for the factors' dummy columns
+	// (factor.Design.NumericScales, whether or not they are divided by
+	// them); nil otherwise.
+	SD []float64
+}
+
+// unscale reports a model fitted on p's scaled columns on the data's
+// scale (nothing without Scales).
+func (p *Problem) unscale(m *estimator.Model) {
+	if p.Scales != nil {
+		estimator.UnscaleModel(m, p.Scales)
+	}
+}
+
+// unscalePath is unscale of every model of path.
+func (p *Problem) unscalePath(path *estimator.Path) {
+	if p.Scales != nil {
+		estimator.UnscalePath(path, p.Scales)
+	}
 }
 
 // explain words err, the error of a fit (generated: on the generated
@@ -92,6 +119,9 @@ func (r *Request) Choose(p *Problem, res *report.Fit) (*estimator.Model, error) 
 	case Fixed:
 		lambda, _ := r.Lambda.At(p.N)
 		m, err := estimator.Fit(p.Data, p.Pen, lambda, &p.Opts)
+		if err == nil {
+			p.unscale(m)
+		}
 		return m, r.explain(p, err, false)
 	}
 	return nil, errors.New("request: lambda " + r.Lambda.Text + " has no rule")
@@ -103,6 +133,7 @@ func (r *Request) Path(p *Problem) (*estimator.Path, error) {
 	po.Progress = p.Progress
 	path, err := estimator.FitPath(p.Data, p.Pen, po)
 	if err == nil {
+		p.unscalePath(path)
 		err = path.OutOfRange // the grid cannot be reported
 	}
 	return path, r.explain(p, err, po.Lambdas == nil)
@@ -120,6 +151,9 @@ func (r *Request) CrossValidate(p *Problem, cmd Command) (*estimator.CV, error) 
 	co := &estimator.CVOptions{PathOptions: *r.PathOptions(p), Folds: r.Folds, Seed: r.Seed, FoldID: p.FoldID, Measure: r.TypeMeasure}
 	co.Progress = p.Progress
 	cv, err := estimator.CrossValidate(p.Data, p.Pen, co)
+	if err == nil {
+		p.unscalePath(cv.Path)
+	}
 	return cv, r.explain(p, err, r.Lambda.List == nil)
 }
 
@@ -164,6 +198,7 @@ func (r *Request) criterion(p *Problem, res *report.Fit) (*estimator.Model, erro
 	if err != nil {
 		return nil, r.explain(p, err, true)
 	}
+	p.unscalePath(path)
 	best, ic, err := path.Smallest(which, p.DF)
 	if err != nil {
 		return nil, r.explain(p, err, false)
@@ -203,11 +238,76 @@ func (r *Request) Setup(data estimator.Data, n int, names []string, design *fact
 	if err != nil {
 		return nil, nil, Error{err}
 	}
+	var sd, scales []float64
+	if design != nil {
+		if sd, err = r.numericScales(data, design); err != nil {
+			return nil, nil, err
+		}
+	}
+	if sd != nil && r.Standardize {
+		scales = sd
+		opts.Standardize = false // the numeric columns are, the dummy columns stay
+	}
 	b, err := r.Build(names, design, data, &opts, read)
 	if err != nil {
 		return nil, nil, err
 	}
 	opts.Unpenalized = b.Unpenalized
 	return &Problem{Data: data, Pen: b.Pen, Opts: opts, N: n, Family: r.FamilyFit(), Penalised: len(names) - len(b.Unpenalized), Read: read, Nu: b.Nu,
-		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }}, b, nil
+		DF: func(m *estimator.Model) int { return factor.ModelDF(design, m, r.Penalty) }, Scales: scales, SD: sd}, b, nil
+}
+
+// numericScales returns the scales of the numeric predictors beside
+// factors (factor.Design.NumericScales: their standard deviations, 1 for
+// the factors' dummy columns) of rows in memory, nil for other data. With
+// Standardize it divides the columns by them, so that a fit without
+// Standardize penalises the numeric coefficients per standard deviation,
+// as Standardize would, and the factors' effects as they are; the scales
+// are then the full data's for every fold of a cross-validation (glmnet
+// recomputes them per fold: here the penalty is one across folds). A
+// dense X is divided in place, the caller's copy (the command line's and
+// the bindings' are theirs, built from factors); a design.Matrix is
+// replaced by its scaled view (implicit column scales, no copy).
+func (r *Request) numericScales(d estimator.Data, design *factor.Design) ([]float64, error) {
+	rows, _ := d.(*estimator.Rows)
+	n, col := columnsOf(rows)
+	switch {
+	case col == nil && r.Standardize:
+		return nil, refuse("%s with factor predictors standardises the numeric columns of rows held in memory: read the data in memory (not streamed)", r.Dialect.o("standardize"))
+	case col == nil:
+		return nil, nil
+	}
+	s := design.NumericScales(n, col, rows.Weights)
+	if !r.Standardize {
+		return s, nil
+	}
+	return s, estimator.DivideColumns(rows, s)
+}
+
+// columnsOf returns the number of rows and a reader of the columns of
+// rows' design, dense or a design.Matrix; nil for other rows.
+func columnsOf(rows *estimator.Rows) (int, func(j int, dst []float64) []float64) {
+	if rows == nil {
+		return 0, nil
+	}
+	if x := denseX(rows); x != nil {
+		n, _ := x.Dims()
+		return n, func(j int, dst []float64) []float64 { return mat.Col(dst, j, x) }
+	}
+	if m, ok := rows.X.(*dsg.Matrix); ok {
+		n, _ := m.Dims()
+		return n, func(j int, dst []float64) []float64 { return m.Col(j).Values(dst) }
+	}
+	return 0, nil
+}
+
+// denseX is the dense matrix of rows' design, or nil.
+func denseX(r *estimator.Rows) *mat.Dense {
+	switch x := r.X.(type) {
+	case solver.DenseDesign:
+		return x.X
+	case *solver.DenseDesign:
+		return x.X
+	}
+	return nil
 }

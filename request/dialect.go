@@ -17,7 +17,7 @@ type Dialect struct {
 }
 
 // CommandLine is the command line's dialect.
-var CommandLine = Dialect{Dash: "--", Program: "cardreg ", FactorSource: "a text column, --factor or --ordinal", Theory: true}
+var CommandLine = Dialect{Dash: "--", Program: "cardreg ", FactorSource: "a text column, --factor, --ordinal or --bin", Theory: true}
 
 // JSON is the bindings' dialect.
 var JSON = Dialect{FactorSource: "options: factors"}

@@ -187,6 +187,10 @@ func (r *Request) factorRules() []Rule {
 		Rule{Option: "penalty", On: OnStream, Off: none, Why: "none leaves the numeric predictors beside factors unpenalised, which a streamed fit does not do yet (it penalises every predictor): leave out " + d.o("stream") + ", or use " + d.o("penalty") + " lasso"},
 		Rule{Option: "penalty", On: OnDB, Off: none, Why: "none names the numeric predictors' penalty beside factors, which need " + notDB},
 		Rule{Option: "merges", On: OnDB, Off: true, Why: "lists the merges of factor levels, which need " + notDB},
+		// A stream's first pass learns the factors' levels; a quantile
+		// band's cut points (data.QuantileEdges) would need the column's
+		// values there too: not done yet.
+		Rule{Option: "bin", On: OnStream, Off: true, Why: "is not streamed yet (its quantiles need the column's values before the levels are known): leave out " + d.o("stream")},
 	)
 }
 

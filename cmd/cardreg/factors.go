@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -21,6 +22,7 @@ type factorFlags struct {
 	nominal string
 	ordinal []string
 	ref     []string
+	bin     []string
 	naLevel bool
 	r       *request.Request
 }
@@ -34,6 +36,10 @@ func (g *factorFlags) register(fs *flag.FlagSet, r *request.Request) {
 	})
 	fs.Func("ref", "NAME=LEVEL: the reference level of a factor, whose effect is 0 (default: the most frequent level of a nominal factor, the first of an ordinal one); repeat for several", func(s string) error {
 		g.ref = append(g.ref, s)
+		return nil
+	})
+	fs.Func("bin", "NAME=K or NAME=e1,e2,...: bin the numeric column NAME into an ordinal factor of K bands at its unweighted quantiles (R's type 1: each cut point a value of the column, tied values never split, so there may be fewer bands, said on stderr) or of the bands between the cut points given (one cut point: write it with a decimal point, 30.0); bands are right-closed, named (-Inf,e1], (e1,e2], ..., (em,Inf); fused as ordinal factors are, the first band the reference unless --ref; predict bins new rows at the same cut points; repeat for several", func(s string) error {
+		g.bin = append(g.bin, s)
 		return nil
 	})
 	fs.BoolVar(&g.naLevel, "na-level", false, "an empty or NA cell in a factor is a level of its own, NA (default: an error)")
@@ -58,6 +64,13 @@ func (g *factorFlags) spec() (data.FactorSpec, error) {
 			return s, usagef("--ordinal %q: give NAME or NAME=l1,l2,...", o)
 		}
 		s.Ordinal = append(s.Ordinal, ord)
+	}
+	for _, b := range g.bin {
+		bin, err := data.ParseBinning(b)
+		if err != nil {
+			return s, usageError{err}
+		}
+		s.Bins = append(s.Bins, bin)
 	}
 	for _, r := range g.ref {
 		name, level, ok := strings.Cut(r, "=")
@@ -88,10 +101,29 @@ func designOf(r *data.Rows) (*factor.Design, error) {
 	return factor.NewDesign(r.Names, r.Factors, r.FactorCols)
 }
 
-// fillFactors writes the level groups of model m into res.
+// fillFactors writes the level groups of model m into res, and its
+// numeric predictors' penalty, scale and coefficients.
 func (pr *problem) fillFactors(res *report.Fit, m *estimator.Model, f *fitFlags) {
 	if pr.design != nil {
 		res.FillModelFactors(pr.design, m, pr.rowWeights(), f.PairWeights)
+		res.NumericPredictors = pr.numeric(f, m.Coefficients(0))
+	}
+}
+
+// numeric describes the numeric predictors beside factors (none without
+// factors) with coefficients coef (nil: 0).
+func (pr *problem) numeric(f *fitFlags, coef []float64) []factor.NumericPredictor {
+	if pr.design == nil || pr.fit == nil {
+		return nil
+	}
+	return pr.design.NumericPredictors(f.Penalty, pr.fit.SD, pr.fit.Scales != nil, coef)
+}
+
+// noteNumeric says on stderr how the numeric predictors beside factors are
+// penalised and on what scale (factor.NumericNote), when there are some.
+func (pr *problem) noteNumeric(f *fitFlags) {
+	if note := factor.NumericNote(pr.numeric(f, nil)); note != "" {
+		fmt.Fprintf(f.stderr, "cardreg %s: note: %s\n", f.cmd, note)
 	}
 }
 

@@ -38,7 +38,7 @@ func (g *familyFlags) register(fs *flag.FlagSet, r *request.Request) {
 func (pr *problem) checkFamily(path string, f *fitFlags, places data.Places) error {
 	fam, _ := datafit.ByName(f.Family)
 	r := pr.data.(*estimator.Rows)
-	d := &datafit.Data{X: pr.x, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.NoIntercept}
+	d := &datafit.Data{X: pr.x, Design: pr.cols, Y: pr.y.RawMatrix().Data, Weights: r.Weights, Offset: r.Offset, NoIntercept: f.NoIntercept}
 	err := d.Check(fam)
 	if err == nil && !f.Standardize {
 		err = d.CheckScale()

@@ -67,7 +67,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.IntVar(&f.MaxIter, "max-iter", solver.DefaultMaxIter, "iteration cap per fit (proximal gradient steps; for the lasso of binomial and Poisson fits, coordinate-descent sweeps per reweighted model, as glmnet's maxit)")
 	fs.BoolVar(&f.NoIntercept, "no-intercept", false, "fit without an intercept")
 	fs.BoolVar(&f.Relax, "relax", false, "refit by least squares on the fitted clusters (glmnet's relax): the penalty picks the clusters, least squares their values; CV scores the refits")
-	fs.BoolVar(&f.Standardize, "standardize", false, "scale predictors to unit standard deviation (off: equal coefficients then mean equal per-unit effects)")
+	fs.BoolVar(&f.Standardize, "standardize", false, "scale predictors to unit standard deviation, coefficients reported on the data's scale (off: equal coefficients then mean equal per-unit effects); with factor predictors only the numeric predictors are standardised, not the factors' dummy columns (a note on stderr says so, with each numeric predictor's penalty and standard deviation)")
 	fs.StringVar(&f.format, "format", "text", "output format: text, json or csv (one row per coefficient)")
 	fs.BoolVar(&f.dropMissing, "drop-missing", false, "leave out rows with an empty, NaN or infinite cell instead of failing (the count is reported)")
 	fs.StringVar(&f.weights, "weights", "", "column of observation weights (finite, >= 0, any scale: rescaled to sum to n as glmnet does, the objective sums w_i times each row's deviance, and only the weights' ratios matter; frequency weights are fine, refused is only a weight the others cannot move, their sum below its rounding); gaussian fits go through the sufficient statistics")
@@ -177,13 +177,12 @@ func roundingAdvice(lr float64) string {
 }
 
 // rescaleAdvice says how to rescale the predictors: --standardize, which
-// does not combine with factor predictors (noFactors false), or in the
-// file.
+// with factor predictors (noFactors false) scales the numeric ones only.
 func rescaleAdvice(noFactors bool) string {
 	if noFactors {
 		return "rescale the data (--standardize)"
 	}
-	return "rescale the numeric columns in the file (--standardize does not combine with factor predictors)"
+	return "rescale the numeric predictors (--standardize scales them, not the factors' dummy columns)"
 }
 
 // inputs lists the files the command reads: the data and the files --G,
@@ -334,6 +333,7 @@ func fitFile(path string, f *fitFlags) (*report.Fit, error) {
 	if err != nil {
 		return nil, err
 	}
+	pr.noteNumeric(f)
 	res := pr.result(f)
 	var progress func(done, total int)
 	erase := func() {}

@@ -105,6 +105,7 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("fit", "--stream", "--lambda", "1", "--penalty", "lasso", "--penalty-factor", "1,1"),
 		onFile("fit", "--stream", "--lambda", "1", "--family", "poisson", "--relax"),
 		onFile("fit", "--stream", "--penalty", "none", "--lambda", "1"),
+		onFile("fit", "--stream", "--bin", "x=4", "--lambda", "1"),
 		onDB("fit", "--stream", "--lambda", "1"),
 		onDB("cv", "--sep", ";"),
 		onDB("path", "--drop-missing"),
@@ -139,7 +140,7 @@ func TestFlagRulesTable(t *testing.T) {
 		onDB("cv", "--input-format", "csv"),
 		onSVM("path", "--response", "y.txt"),
 	}
-	values := map[string]string{"factor": "g", "ordinal": "g", "ref": "g=a", "max-levels": "10", "min-count": "2", "pair-weights": "count"}
+	values := map[string]string{"factor": "g", "ordinal": "g", "ref": "g=a", "bin": "x=4", "max-levels": "10", "min-count": "2", "pair-weights": "count"}
 	for _, name := range factorFlagNames() {
 		fl := []string{"--" + name}
 		if v, ok := values[name]; ok {
@@ -247,7 +248,7 @@ func TestAdviceTakesEffect(t *testing.T) {
 	require.Contains(t, streamAdvice(f, 10), "number fewer folds in the --foldid column (3 at least)")
 	require.NotContains(t, convergeAdvice(true, false), "(--standardize)")
 	require.Contains(t, convergeAdvice(true, true), "(--standardize)")
-	require.Contains(t, rescaleAdvice(false), "--standardize does not combine with factor predictors")
+	require.Contains(t, rescaleAdvice(false), "--standardize scales them, not the factors' dummy columns")
 
 	for _, route := range [][]string{{"--stream", "x.csv"}, {"--db", "http://127.0.0.1:1/", "--table", "t"}} {
 		res := cardreg(t, append([]string{"fit", "--penalty-factor", "1", "--lambda", "1"}, route...)...)

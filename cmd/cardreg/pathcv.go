@@ -136,6 +136,7 @@ func pathOrCV(cmd, file string, f *pathFlags) (string, string, error) {
 	if err != nil {
 		return "", "", err
 	}
+	pr.noteNumeric(f.fitFlags)
 	stage(preparing)
 	rp := pr.request(file, f.fitFlags, progress)
 	if cmd == "path" {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/datafit"
+	dsg "github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/glmscan"
@@ -46,6 +47,9 @@ type problem struct {
 	// design says which predictors are factors' dummy columns (nil
 	// without factors).
 	design *factor.Design
+	// cols holds the rows' predictors by columns when they hold factors
+	// (data.RowsOptions.Design; x is then nil).
+	cols *dsg.Matrix
 	// family says the output is a family fit's (deviances, the measure
 	// named, the deviance ratio of a path): fitFlags.familyFit.
 	family bool
@@ -129,14 +133,24 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, _ := r.X.Dims()
+	for _, note := range r.Notes {
+		fmt.Fprintf(f.stderr, "cardreg %s: note: %s\n", f.cmd, note)
+	}
+	n, _ := r.Y.Dims()
 	design, err := designOf(r)
 	if err != nil {
 		return nil, err
 	}
-	pr := &problem{design: design, data: &estimator.Rows{X: solver.DenseDesign{X: r.X}, Y: r.Y, Weights: r.Weights, Offset: r.Offset},
-		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID,
-		constant: constantColumns(r.X, r.Names, f.NoIntercept), x: r.X, y: r.Y}
+	rows := &estimator.Rows{Y: r.Y, Weights: r.Weights, Offset: r.Offset}
+	pr := &problem{design: design, data: rows,
+		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID, x: r.X, y: r.Y}
+	if r.Design != nil { // factors, held as indicator columns
+		rows.X, pr.cols = r.Design, r.Design
+		pr.constant = constantDesignColumns(r.Design, r.Names, f.NoIntercept)
+	} else {
+		rows.X = solver.DenseDesign{X: r.X}
+		pr.constant = constantColumns(r.X, r.Names, f.NoIntercept)
+	}
 	if err := checkRows(path, n); err != nil {
 		return nil, err
 	}

@@ -97,6 +97,11 @@ type Factor struct {
 	Ordinal bool `json:"ordinal"`
 	Numeric bool `json:"numeric"`
 	NALevel bool `json:"na_level"`
+	// Edges are, for a numeric column binned into an ordinal factor
+	// (--bin), the cut points of its bands (data.BinLevels names Levels
+	// from them): predict bins new rows' numbers at them. Absent
+	// otherwise.
+	Edges []float64 `json:"edges,omitempty"`
 }
 
 // FactorKeys are the keys every entry of factors must hold, not null.
@@ -115,7 +120,7 @@ func (f *Factor) UnmarshalJSON(b []byte) error {
 // NewFactor is the saved form of the factor f.
 func NewFactor(f *data.Factor) Factor {
 	return Factor{Column: f.Name, Levels: f.Levels, Reference: f.Levels[f.Ref], Ordinal: f.Ordinal, Numeric: f.Numeric,
-		NALevel: f.NALevel && slices.Contains(f.Levels, data.NALevel)}
+		NALevel: f.NALevel && slices.Contains(f.Levels, data.NALevel), Edges: f.Edges}
 }
 
 // Data rebuilds the factor for reading new rows (data.NewFactor), or
@@ -132,7 +137,27 @@ func (f *Factor) Data() (*data.Factor, error) {
 	if ref < 0 {
 		return nil, fmt.Errorf("%s: reference %s is not one of its levels", col, names.Short(f.Reference))
 	}
+	if f.Edges != nil {
+		return f.binned(ref)
+	}
 	return data.NewFactor(f.Column, f.Levels, ref, f.Ordinal, f.Numeric, f.NALevel)
+}
+
+// binned rebuilds a binned factor (Edges), whose levels must be the
+// bands of its cut points, in order, and which is ordinal.
+func (f *Factor) binned(ref int) (*data.Factor, error) {
+	col := "factor " + names.Short(f.Column)
+	if !f.Ordinal || f.Numeric || f.NALevel {
+		return nil, fmt.Errorf("%s: a binned column is an ordinal factor, neither numeric nor with an NA level", col)
+	}
+	fac, err := data.NewBinnedFactor(f.Column, f.Edges, ref)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", col, err)
+	}
+	if !slices.Equal(fac.Levels, f.Levels) {
+		return nil, fmt.Errorf("%s: its levels are not the bands of its cut points (%s)", col, strings.Join(fac.Levels, " "))
+	}
+	return fac, nil
 }
 
 // Required are the keys a saved model of version 1 must hold, not null;
