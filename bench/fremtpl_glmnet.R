@@ -36,9 +36,10 @@
 #   OUTDIR/fre[-binK].coef      every fit: "index,j,value" (j = 0 the intercept, else
 #                               the column's position in the design; .names names them)
 #   OUTDIR/fre[-binK]-mm.csv    the model matrix as a CSV for cardreg (its columns,
-#                               then logexp, foldid, ClaimNb; %.17g)
-#   OUTDIR/fre-raw.csv          (once) the nine raw variables, logexp, foldid,
-#                               ClaimNb, for cardreg's factor flags
+#                               then logexp, foldid, ClaimNb; %.17g), and .names
+#                               its column names; written when absent
+#   OUTDIR/fre-raw.csv          the nine raw variables, logexp, foldid, ClaimNb,
+#                               for cardreg's factor flags; written when absent
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 3) stop("usage: fremtpl_glmnet.R FREMTPL2FREQ.csv.gz OUTDIR REPS [THRESH [BINS]]")
 suppressPackageStartupMessages({ library(Matrix); library(glmnet) })
@@ -124,6 +125,7 @@ c1 <- cv()
 cat(sprintf("glmnet_path_nlambda %d\nglmnet_lambda_max %.17g\n", length(f$lambda), f$lambda[1]))
 cat(sprintf("glmnet_lambda_min %.17g\nglmnet_lambda_1se %.17g\n", c1$lambda.min, c1$lambda.1se))
 cat(sprintf("glmnet_index_min %d\nglmnet_index_1se %d\n", c1$index[1], c1$index[2]))
+cat(sprintf("glmnet_cvm_min %.10g\nglmnet_cvm_1se %.10g\n", c1$cvm[c1$index[1]], c1$cvm[c1$index[2]]))
 glmnet.control(factory = TRUE)
 fd <- path()
 cat(sprintf("glmnet_default_stop_nlambda %d\n", length(fd$lambda)))
@@ -149,18 +151,20 @@ write_csv <- function(cols, file) {
   writeLines(do.call(paste, c(unname(cols), sep = ",")), con)
   close(con)
 }
-xm <- as.matrix(x)
-cols <- lapply(seq_len(ncol(xm)), function(j) {
-  v <- xm[, j]
-  if (all(v == 0 | v == 1)) as.character(as.integer(v)) else g17(v)
-})
-names(cols) <- make.names(colnames(xm), unique = TRUE)
-cols$logexp <- g17(logexp); cols$foldid <- as.character(foldid); cols$ClaimNb <- as.character(y)
-write_csv(cols, out("-mm.csv"))
-if (bins == 0) {
+if (!file.exists(out("-mm.csv"))) {
+  xm <- as.matrix(x)
+  cols <- lapply(seq_len(ncol(xm)), function(j) {
+    v <- xm[, j]
+    if (all(v == 0 | v == 1)) as.character(as.integer(v)) else g17(v)
+  })
+  names(cols) <- make.names(colnames(xm), unique = TRUE)
+  cols$logexp <- g17(logexp); cols$foldid <- as.character(foldid); cols$ClaimNb <- as.character(y)
+  write_csv(cols, out("-mm.csv"))
+  writeLines(names(cols)[seq_len(ncol(xm))], out(".names"))
+}
+if (bins == 0 && !file.exists(file.path(outdir, "fre-raw.csv"))) {
   raw <- list(Area = d$Area, VehPower = d$VehPower, VehBrand = d$VehBrand, Region = d$Region,
               VehGas = d$VehGas, VehAge = d$VehAge, DrivAge = d$DrivAge, BonusMalus = d$BonusMalus,
               Density = d$Density, logexp = g17(logexp), foldid = foldid, ClaimNb = y)
   write_csv(raw, file.path(outdir, "fre-raw.csv"))
 }
-writeLines(names(cols)[seq_len(ncol(xm))], out(".names"))
