@@ -5,6 +5,9 @@
 #
 #   Rscript bench/fremtpl_glmnet.R FREMTPL2FREQ.csv.gz OUTDIR REPS [THRESH [BINS]]
 #
+# REPS = 0 times nothing and skips the CV: the grid, the path's objectives and
+# coefficients and the CSVs only.
+#
 # The design (built once, not timed), columns in this order:
 #   * Area (A < … < F) and VehPower (4 < … < 15), ordinal: split coding,
 #     one column 1[level >= l_k] per level after the first, so that the lasso
@@ -112,20 +115,26 @@ cv <- function() cv.glmnet(x, y, family = "poisson", offset = logexp, lambda = f
                            foldid = foldid, standardize = FALSE, thresh = thresh,
                            type.measure = "deviance")
 time_it <- function(what, g) {
-  g() # warm-up
-  t <- replicate(reps, { s <- system.time(r <- g()); c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]]) })
+  if (reps == 0) return(NULL)
+  res <- g() # warm-up
+  t <- sapply(seq_len(reps), function(i) {
+    s <- system.time(res <<- g())
+    c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]])
+  })
   cat(sprintf("glmnet_%s_seconds %.3f\nglmnet_%s_cpu_seconds %.3f\n", what, median(t[1, ]), what, median(t[2, ])))
   cat(sprintf("glmnet_%s_cpu_seconds_all %s\n", what, paste(sprintf("%.3f", t[2, ]), collapse = ",")))
+  res
 }
-time_it("path", path)
+invisible(time_it("path", path))
 cat(sprintf("glmnet_rss_after_path_mb %.1f\n", hwm()))
-time_it("cv", cv)
+c1 <- time_it("cv", cv)
 cat(sprintf("glmnet_peak_rss_mb %.1f\n", hwm()))
-c1 <- cv()
 cat(sprintf("glmnet_path_nlambda %d\nglmnet_lambda_max %.17g\n", length(f$lambda), f$lambda[1]))
-cat(sprintf("glmnet_lambda_min %.17g\nglmnet_lambda_1se %.17g\n", c1$lambda.min, c1$lambda.1se))
-cat(sprintf("glmnet_index_min %d\nglmnet_index_1se %d\n", c1$index[1], c1$index[2]))
-cat(sprintf("glmnet_cvm_min %.10g\nglmnet_cvm_1se %.10g\n", c1$cvm[c1$index[1]], c1$cvm[c1$index[2]]))
+if (!is.null(c1)) {
+  cat(sprintf("glmnet_lambda_min %.17g\nglmnet_lambda_1se %.17g\n", c1$lambda.min, c1$lambda.1se))
+  cat(sprintf("glmnet_index_min %d\nglmnet_index_1se %d\n", c1$index[1], c1$index[2]))
+  cat(sprintf("glmnet_cvm_min %.10g\nglmnet_cvm_1se %.10g\n", c1$cvm[c1$index[1]], c1$cvm[c1$index[2]]))
+}
 glmnet.control(factory = TRUE)
 fd <- path()
 cat(sprintf("glmnet_default_stop_nlambda %d\n", length(fd$lambda)))

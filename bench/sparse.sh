@@ -130,7 +130,7 @@ reference() {
   local out="$1.ref-$3"
   if [[ ! -f "$out.obj" ]]; then
     echo "# reference: glmnet thresh $THRESH_REF, intercept $3 (once, cached)" >&2
-    Rscript bench/sparse_glmnet.R "$1" "$2" 1 "$THRESH_REF" "$3" "$out" >"$out.txt"
+    Rscript bench/sparse_glmnet.R "$1" "$2" 0 "$THRESH_REF" "$3" "$out" >"$out.txt"
   fi
   echo "$out"
 }

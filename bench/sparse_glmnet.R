@@ -10,7 +10,8 @@
 # nlambda = NLAMBDA (100), lambda.min.ratio = MINRATIO (glmnet's default:
 # 0.01 when n < p, else 1e-4), standardize = FALSE, intercept, thresh) with
 # glmnet's early stop off (glmnet.control(fdev = 0, devmax = 1): all NLAMBDA
-# λ, the grid cardreg is given); median of REPS after one warm-up, in-process
+# λ, the grid cardreg is given); median of REPS after one warm-up (REPS = 0:
+# the warm-up alone, timed once), in-process
 # (system.time: elapsed, and user.self + sys.self). Once, untimed: the same
 # path with glmnet's default stop (how many λ it keeps). Prints "glmnet_..."
 # lines, among them the peak resident memory (VmHWM) after reading and after
@@ -56,16 +57,21 @@ cat(sprintf("glmnet_rss_after_read_mb %.1f\n", hwm()))
 fit <- function() glmnet(x, y, family = family, nlambda = nlambda, lambda.min.ratio = minratio,
                          standardize = FALSE, intercept = intercept, thresh = thresh)
 glmnet.control(fdev = 0, devmax = 1)
-f <- fit() # the warm-up, kept
-t <- replicate(reps, { s <- system.time(fit()); c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]]) })
-cat(sprintf("glmnet_path_seconds %.4f\nglmnet_path_cpu_seconds %.4f\n", median(t[1, ]), median(t[2, ])))
+s <- system.time(f <- fit()) # the warm-up, kept
+if (reps == 0) {
+  # REPS = 0: the one fit, timed once (the references of bench/sparse.sh).
+  cat(sprintf("glmnet_path_seconds %.4f\nglmnet_path_cpu_seconds %.4f\n", s[["elapsed"]], s[["user.self"]] + s[["sys.self"]]))
+} else {
+  t <- replicate(reps, { s <- system.time(fit()); c(s[["elapsed"]], s[["user.self"]] + s[["sys.self"]]) })
+  cat(sprintf("glmnet_path_seconds %.4f\nglmnet_path_cpu_seconds %.4f\n", median(t[1, ]), median(t[2, ])))
+  cat(sprintf("glmnet_path_seconds_all %s\n", paste(sprintf("%.4f", t[1, ]), collapse = ",")))
+  cat(sprintf("glmnet_path_cpu_seconds_all %s\n", paste(sprintf("%.4f", t[2, ]), collapse = ",")))
+  glmnet.control(factory = TRUE)
+  s <- system.time(fd <- fit())
+  cat(sprintf("glmnet_default_stop_nlambda %d\nglmnet_default_stop_cpu_seconds %.4f\n",
+              length(fd$lambda), s[["user.self"]] + s[["sys.self"]]))
+}
 cat(sprintf("glmnet_path_nlambda %d\n", length(f$lambda)))
-cat(sprintf("glmnet_path_seconds_all %s\n", paste(sprintf("%.4f", t[1, ]), collapse = ",")))
-cat(sprintf("glmnet_path_cpu_seconds_all %s\n", paste(sprintf("%.4f", t[2, ]), collapse = ",")))
-glmnet.control(factory = TRUE)
-s <- system.time(fd <- fit())
-cat(sprintf("glmnet_default_stop_nlambda %d\nglmnet_default_stop_cpu_seconds %.4f\n",
-            length(fd$lambda), s[["user.self"]] + s[["sys.self"]]))
 cat(sprintf("glmnet_peak_rss_mb %.1f\n", hwm()))
 cat(sprintf("glmnet_thresh %g\nglmnet_intercept %s\nglmnet_lambda_min_ratio %g\n", thresh, intercept, minratio))
 cat(sprintf("glmnet_lambda_max %.17g\n", f$lambda[1]))
