@@ -44,6 +44,7 @@
 # CPU ≤ 1.0× glmnet's (judged on the CV, the full-data path plus five folds).
 #
 # Environment: BENCH_ROUNDS (3), BENCH_REPS (1), BENCH_THRESH (1e-7),
+# BENCH_CARDREG_CV=0 skips cardreg's CV (long on a cardreg without sparse designs),
 # BENCH_TOL (1e-7), BENCH_BINS (0), BENCH_CACHE (the design files;
 # default ${XDG_CACHE_HOME:-$HOME/.cache}/cardreg-bench/fremtpl), SHARED
 # (../shared/data), BENCH_KEEP=1 keeps the work directory.
@@ -100,12 +101,13 @@ else
 fi
 gc=() gp=() cc=() cp=() cn=() cpn=() fc=()
 for ((r = 1; r <= ROUNDS; r++)); do
+  load0="$(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# round $r/$ROUNDS: glmnet (path, cv), cardreg (path, cv, one λ, factors) — $(cat /proc/loadavg)" >&2
   G="$WORK/glmnet$r.txt"
   Rscript bench/fremtpl_glmnet.R "$SHARED/freMTPL2freq.csv.gz" "$CACHE" "$REPS" "$THRESH" "$BINS" >"$G"
   grid="$(paste -sd, "$CACHE/$tag.lambda")"
   timed "$WORK/path$r" "$WORK/cardreg" path "${common[@]}" --penalty lasso --drop foldid --lambda-glmnet "$grid" "$mm" || true
-  timed "$WORK/cv$r" "$WORK/cardreg" cv "${common[@]}" --penalty lasso --foldid foldid --lambda-glmnet "$grid" "$mm" || true
+  [[ "${BENCH_CARDREG_CV:-1}" == 1 ]] && timed "$WORK/cv$r" "$WORK/cardreg" cv "${common[@]}" --penalty lasso --foldid foldid --lambda-glmnet "$grid" "$mm" || true
   timed "$WORK/one$r" "$WORK/cardreg" path "${common[@]}" --penalty lasso --drop foldid --lambda-glmnet "$(head -1 "$CACHE/$tag.lambda")" "$mm" || true
   if ((${#facflags[@]})); then
     timed "$WORK/fac$r" "$WORK/cardreg" path "${common[@]}" "${facflags[@]}" --drop foldid --lambda-glmnet "$grid" "$CACHE/fre-raw.csv" || true
@@ -121,7 +123,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   gp+=("$(value glmnet_path_cpu_seconds "$G")"); gc+=("$(value glmnet_cv_cpu_seconds "$G")")
   [[ -n "$pc" ]] && { cp+=("$pc"); cpn+=("$(minus "$pc" "$oc")"); }
   [[ -n "$vc" ]] && { cc+=("$vc"); cn+=("$(minus "$vc" "$oc")"); }
-  echo "== round $r/$ROUNDS: n $(value glmnet_n "$G"), p $(value glmnet_p "$G"), nnz $(value glmnet_nnz "$G"), 50 λ, thresh $THRESH, tol $TOL =="
+  echo "== round $r/$ROUNDS (load average $load0 -> $(cut -d' ' -f1-3 /proc/loadavg)): n $(value glmnet_n "$G"), p $(value glmnet_p "$G"), nnz $(value glmnet_nnz "$G"), 50 λ, thresh $THRESH, tol $TOL =="
   printf '%-22s %10s %10s %10s %10s %10s %8s %8s\n' run glmnet_s glmnet_cpu cardreg_s cardreg_cpu net_cpu ratio net_ratio
   printf '%-22s %10s %10s %10s %10s %10s %8s %8s\n' "path" "$(value glmnet_path_seconds "$G")" "$(value glmnet_path_cpu_seconds "$G")" "$pw" "${pc:--}" "$(minus "$pc" "$oc")" \
     "$(ratio "$pc" "$(value glmnet_path_cpu_seconds "$G")")" "$(ratio "$(minus "$pc" "$oc")" "$(value glmnet_path_cpu_seconds "$G")")"

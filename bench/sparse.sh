@@ -179,6 +179,7 @@ run_workload() {
   echo "# reference optimum (glmnet thresh $THRESH_REF): $(value glmnet_path_cpu_seconds "$ref.txt") s CPU; lambda_max $(value glmnet_lambda_max "$ref.txt"); non-zeros at the last λ: $(tail -1 "$ref.obj" | cut -d, -f2)"
   local r
   for ((r = 1; r <= ROUNDS; r++)); do
+    echo "$(cut -d' ' -f1-3 /proc/loadavg)" >"$w-load$r"
     echo "# round $r/$ROUNDS ($kind): cardreg, glmnet thresh $THRESH_DEFAULT and $THRESH_MATCHED$([[ -n "$ref0" ]] && echo ", cardreg --no-intercept, liblinear -e $LL_EPS") — $(cat /proc/loadavg)" >&2
     if [[ "$RUN_CARDREG" == 1 ]]; then
       cardreg_run "$w-c$r" "$family" "$ref.lambda" "$data" || true
@@ -191,6 +192,7 @@ run_workload() {
       [[ "$LIBLINEAR" == 1 ]] && "$PY" bench/sparse_liblinear.py "$prefix.svm" "$ref0.lambda" "$LL_EPS" "$REPS" "$ref0" >"$w-l$r.txt"
     fi
     echo "# loadavg after round $r: $(cat /proc/loadavg)"
+    echo "$(cat "$w-load$r") -> $(cut -d' ' -f1-3 /proc/loadavg)" >"$w-load$r"
   done
   report "$kind" "$prefix" "$ref" "$ref0" "$n"
 }
@@ -212,7 +214,7 @@ report() {
     fi
     local G="$w-g$r.txt" M="$w-m$r.txt" L="$w-l$r.txt"
     gc+=("$(value glmnet_path_cpu_seconds "$G")"); mc+=("$(value glmnet_path_cpu_seconds "$M")")
-    echo "== $kind, round $r/$ROUNDS (seconds; cardreg: whole process, gross / net of reading = gross − the one-λ run $c1_cpu s) =="
+    echo "== $kind, round $r/$ROUNDS (load average $(cat "$w-load$r"); seconds; cardreg: whole process, gross, and net of reading = gross − the one-λ run's ${c1_cpu:--} s) =="
     printf "$row_fmt" measurement anchor anchor_s anchor_cpu cardreg_s cardreg_cpu ratio "target (CPU ratio)"
     table_row "path, 100 λ (gross)" "glmnet thresh $THRESH_DEFAULT" "$(value glmnet_path_seconds "$G")" "$(value glmnet_path_cpu_seconds "$G")" "$c_wall" "$c_cpu"
     table_row "path, 100 λ (gross)" "glmnet thresh $THRESH_MATCHED (matched)" "$(value glmnet_path_seconds "$M")" "$(value glmnet_path_cpu_seconds "$M")" "$c_wall" "$c_cpu" 1.0
