@@ -47,8 +47,9 @@
 # the untimed references; default ${XDG_CACHE_HOME:-$HOME/.cache}/cardreg-bench),
 # BENCH_CARDREG (auto: run cardreg when its `path --help` mentions svmlight,
 # or when BENCH_CARDREG_INPUT=csv; 0: anchors only), BENCH_CARDREG_INPUT (svm;
-# csv: the generator's dense CSV, small sizes only), BENCH_CARDREG_DATA
-# (--data: the flag that names a data file; empty: the file is positional),
+# csv: the generator's dense CSV, small sizes only), BENCH_CARDREG_DATA (a
+# flag that names the data file, e.g. --data; default empty: the file is the
+# positional argument, its format told by the .svm extension),
 # BENCH_LIBLINEAR (1), BENCH_KEEP=1 keeps the work directory.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -71,7 +72,7 @@ THRESH_REF=1e-12
 LL_EPS="${BENCH_LIBLINEAR_EPS:-1e-4}"
 LIBLINEAR="${BENCH_LIBLINEAR:-1}"
 CARDREG_INPUT="${BENCH_CARDREG_INPUT:-svm}"
-CARDREG_DATA="${BENCH_CARDREG_DATA---data}"
+CARDREG_DATA="${BENCH_CARDREG_DATA:-}"
 E2006_DENSITY="${BENCH_E2006_DENSITY:-}"
 CACHE="${BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cardreg-bench}"
 WORKLOADS=("$@")
@@ -179,6 +180,9 @@ run_workload() {
   data="$prefix.svm"
   [[ "$CARDREG_INPUT" == csv ]] && data="$prefix.csv"
   n="$(value sparsegen_n "$prefix.info")"
+  # --features p: the generator's p, trailing empty columns included (as R's dgCMatrix).
+  local features=()
+  [[ "$CARDREG_INPUT" == svm ]] && features=(--features "$(value sparsegen_p "$prefix.info")")
   echo
   echo "=== $kind ($family): $(tr '\n' ' ' <"$prefix.info" | sed 's/sparsegen_//g')"
   local ref ref0="" w="$WORK/$kind"
@@ -190,13 +194,13 @@ run_workload() {
     echo "$(cut -d' ' -f1-3 /proc/loadavg)" >"$w-load$r"
     echo "# round $r/$ROUNDS ($kind): cardreg, glmnet thresh $THRESH_DEFAULT and $THRESH_MATCHED$([[ -n "$ref0" ]] && echo ", cardreg --no-intercept, liblinear -e $LL_EPS") — $(cat /proc/loadavg)" >&2
     if [[ "$RUN_CARDREG" == 1 ]]; then
-      cardreg_run "$w-c$r" "$family" "$ref.lambda" "$data" || true
-      cardreg_run "$w-c1l$r" "$family" <(head -1 "$ref.lambda") "$data" || true
+      cardreg_run "$w-c$r" "$family" "$ref.lambda" "$data" ${features[@]+"${features[@]}"} || true
+      cardreg_run "$w-c1l$r" "$family" <(head -1 "$ref.lambda") "$data" ${features[@]+"${features[@]}"} || true
     fi
     Rscript bench/sparse_glmnet.R "$prefix" "$family" "$REPS" "$THRESH_DEFAULT" TRUE "$w-g$r" >"$w-g$r.txt"
     Rscript bench/sparse_glmnet.R "$prefix" "$family" "$REPS" "$THRESH_MATCHED" TRUE "$w-m$r" >"$w-m$r.txt"
     if [[ -n "$ref0" ]]; then
-      [[ "$RUN_CARDREG" == 1 ]] && { cardreg_run "$w-c0$r" "$family" "$ref0.lambda" "$data" --no-intercept || true; }
+      [[ "$RUN_CARDREG" == 1 ]] && { cardreg_run "$w-c0$r" "$family" "$ref0.lambda" "$data" --no-intercept ${features[@]+"${features[@]}"} || true; }
       [[ "$LIBLINEAR" == 1 ]] && "$PY" bench/sparse_liblinear.py "$prefix.svm" "$ref0.lambda" "$LL_EPS" "$REPS" "$ref0" >"$w-l$r.txt"
     fi
     echo "# loadavg after round $r: $(cat /proc/loadavg)"
