@@ -133,7 +133,9 @@ for ((r = 1; r <= ROUNDS; r++)); do
   echo "memory: cardreg path peak $([[ "$prss" != - ]] && echo "$((prss / 1024)) MiB" || echo -), cv peak $([[ "$vrss" != - ]] && echo "$((vrss / 1024)) MiB" || echo -); glmnet R process peak $(value glmnet_peak_rss_mb "$G") MiB (after reading the CSV and building the design: $(value glmnet_rss_after_design_mb "$G") MiB; the dgCMatrix alone $(value glmnet_dgcmatrix_mb "$G") MiB)"
   echo "glmnet: λ_max $(value glmnet_lambda_max "$G"), λ_min index $(value glmnet_index_min "$G") (cvm $(value glmnet_cvm_min "$G")), λ_1se index $(value glmnet_index_1se "$G") (cvm $(value glmnet_cvm_1se "$G")); glmnet's default stop would keep $(value glmnet_default_stop_nlambda "$G") λ"
   if [[ -f "$WORK/cv$r.csv" ]]; then
-    awk -F, 'NR > 1 && $NF == "lambda_min" { printf "cardreg cv: λ_min index %d (mean deviance %s)", NR - 1, $3 } NR > 1 && $NF == "lambda_1se" { printf ", λ_1se index %d (%s)", NR - 1, $3 } END { print "" }' "$WORK/cv$r.csv"
+    awk -F, 'NR > 1 && $NF == "lambda_min" { m = sprintf("λ_min index %d (mean deviance %s)", NR - 1, $3) }
+      NR > 1 && $NF == "lambda_1se" { s = sprintf("λ_1se index %d (%s)", NR - 1, $3) }
+      END { print "cardreg cv: " m ", " s }' "$WORK/cv$r.csv"
   fi
   if [[ -f "$WORK/path$r.csv" ]]; then
     "$PY" bench/sparse_compare.py "$WORK/path$r.csv" "$CACHE/$tag" "$(value glmnet_n "$G")" | sed 's/^/cardreg path vs glmnet: /'
