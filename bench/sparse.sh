@@ -7,7 +7,7 @@
 #   BENCH_SMALL=1 BENCH_CARDREG_INPUT=csv bash bench/sparse.sh rcv1   # small, through the CSV reader
 #
 # Workloads (bench/sparsegen's package comment describes the data):
-#   rcv1   n = 20,242, p = 47,236, 0.16 % non-zeros, labels ±1: logistic lasso,
+#   rcv1   n = 20,242, p = 47,236, 0.16 % non-zeros, labels 1/0: logistic lasso,
 #          glmnet's default 100-λ grid (lambda.min.ratio 0.01, n < p); with an
 #          intercept against glmnet; without one against liblinear -s 6 (whose
 #          bias would be penalised) and glmnet's no-intercept optimum.

@@ -5,7 +5,7 @@
 #
 #   Rscript bench/sparse_glmnet.R PREFIX FAMILY REPS THRESH INTERCEPT OUT [NLAMBDA [MINRATIO]]
 #
-# FAMILY binomial (labels ±1, read as y > 0) or gaussian; INTERCEPT TRUE or
+# FAMILY binomial (y > 0 the positive class: labels 1/0 or ±1) or gaussian; INTERCEPT TRUE or
 # FALSE; standardize = FALSE. The timed call is glmnet(x, y, family,
 # nlambda = NLAMBDA (100), lambda.min.ratio = MINRATIO (glmnet's default:
 # 0.01 when n < p, else 1e-4), standardize = FALSE, intercept, thresh) with

@@ -5,7 +5,8 @@
 //
 //   - rcv1: binary classification shaped like rcv1.binary's training set,
 //     n = 20,242 rows, p = 47,236 columns, 0.16 % non-zeros (rcv1.binary has
-//     1,498,952 non-zeros: 0.157 %). Labels ±1 from a sparse logistic model.
+//     1,498,952 non-zeros: 0.157 %). Labels from a sparse logistic model,
+//     written 1/0 (rcv1.binary's +1/−1 are refused by cardreg's binomial fit).
 //   - e2006: regression shaped like E2006-tfidf's training set, n = 16,087,
 //     p = 150,360, 0.83 % non-zeros by default (the density reported for
 //     E2006-tfidf; -density lowers it). Response from a sparse linear model
@@ -27,21 +28,20 @@
 // columns drawn uniformly among the 10 % most frequent (so each true
 // predictor appears in enough rows to be learnable), with random signs and
 // magnitudes uniform on [1, 2], scaled so that the linear predictor η = Xβ*
-// has standard deviation 2 (rcv1) or 1 (e2006), then centred. rcv1: y = +1
-// with probability 1/(1 + e^(−η)), else −1. e2006: y = η + 0.5·N(0, 1)
+// has standard deviation 2 (rcv1) or 1 (e2006), then centred. rcv1: y = 1
+// with probability 1/(1 + e^(−η)), else 0 (−1 in the CSC file R reads). e2006: y = η + 0.5·N(0, 1)
 // (signal-to-noise variance ratio 4).
 //
 // All randomness comes from one PCG seeded by -seed: the same flags always
 // give byte-identical files. Outputs, from -out PREFIX:
 //
 //	PREFIX.svm   svmlight/libsvm text: "label idx:val ..." with 1-based
-//	             increasing indices (labels "+1"/"-1" or the response)
+//	             increasing indices (labels 1/0, or the response)
 //	PREFIX.csc   little-endian binary for R's readBin: int32 n, p, nnz; int32
 //	             column pointers (p+1); int32 0-based row indices (nnz);
 //	             float64 values (nnz); float64 responses (n)
 //	PREFIX.csv   with -csv only (small sizes): the same data as a dense CSV,
-//	             header x1..xp,y (labels 0/1 for rcv1), for programs that read
-//	             CSV only
+//	             header x1..xp,y, for programs that read CSV only
 //
 // and prints "name value" lines (sizes, density, column frequencies, bytes).
 //

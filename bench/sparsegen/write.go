@@ -38,14 +38,16 @@ func atomicWrite(name string, fill func(w *bufio.Writer) error) (err error) {
 	return os.Rename(tmp.Name(), name)
 }
 
-// label is the response's text: ±1 for classification, else the shortest
-// decimal that reads back as the same float64.
+// label is the response's text: 1 or 0 for classification (the labels a
+// binomial fit takes; rcv1.binary writes +1/−1, which liblinear reads alike
+// but cardreg refuses), else the shortest decimal that reads back as the same
+// float64.
 func label(v float64, binary bool) string {
 	if binary {
 		if v > 0 {
-			return "+1"
+			return "1"
 		}
-		return "-1"
+		return "0"
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
@@ -85,20 +87,7 @@ func writeCSC(name string, m *matrix, y []float64) error {
 	})
 }
 
-// csvLabel is the response in the CSV: 0/1 for classification (what a CSV
-// reader's binomial family takes), else as in the svmlight file.
-func csvLabel(v float64, binary bool) string {
-	if binary {
-		if v > 0 {
-			return "1"
-		}
-		return "0"
-	}
-	return label(v, false)
-}
-
-// writeCSV writes the data as a dense CSV: header x1..xp,y, zeros written "0",
-// labels 0/1 for classification.
+// writeCSV writes the data as a dense CSV: header x1..xp,y, zeros written "0".
 func writeCSV(name string, m *matrix, y []float64, binary bool) error {
 	return atomicWrite(name, func(w *bufio.Writer) error {
 		for j := 1; j <= m.p; j++ {
@@ -116,7 +105,7 @@ func writeCSV(name string, m *matrix, y []float64, binary bool) error {
 				w.Write(strconv.AppendFloat(buf[:0], v, 'g', -1, 64))
 				w.WriteByte(',')
 			}
-			w.WriteString(csvLabel(y[i], binary))
+			w.WriteString(label(y[i], binary))
 			if err := w.WriteByte('\n'); err != nil {
 				return err
 			}
