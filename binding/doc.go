@@ -11,5 +11,9 @@
 // what the flag left out means.
 //
 // Buffers are read during the call and not kept: a Result holds its own
-// memory. A row-major matrix without factors is read in place.
+// memory. A row-major matrix without factors is read in place. A sparse
+// numeric block (CSC arrays, Input.Sparse) is never densified: the fit's
+// *design.Matrix shares its arrays for the call (design.FromCSC) and
+// factors beside it become indicator columns; the request chooses the
+// route as for a dense matrix.
 package binding

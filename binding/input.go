@@ -7,16 +7,19 @@ import (
 	"github.com/cardsparse/cardreg/data"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/request"
+	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
 
 // Input are a call's data as buffers: X holds N rows of P numeric columns,
-// row-major unless ColMajor; Codes holds, column after column (N values
-// each), the rows' level codes of each factor of Options.Factors.
+// row-major unless ColMajor, or Sparse holds them (X nil); Codes holds,
+// column after column (N values each), the rows' level codes of each
+// factor of Options.Factors.
 type Input struct {
 	X        []float64
 	N, P     int
 	ColMajor bool
+	Sparse   *CSC
 	// Y holds the N responses; Weights and Offset N values each, or nil
 	// (all 1, all 0).
 	Y, Weights, Offset []float64
@@ -33,7 +36,7 @@ func (in *Input) checkShape(nf int, needY bool) error {
 		return fmt.Errorf("data: p = %d columns", in.P)
 	case in.P > 0 && in.N > math.MaxInt/in.P || nf > 0 && in.N > math.MaxInt/nf:
 		return fmt.Errorf("data: %d rows of %d columns overflow", in.N, in.P)
-	case len(in.X) != in.N*in.P:
+	case in.Sparse == nil && len(in.X) != in.N*in.P:
 		return fmt.Errorf("data: x holds %d values, n×p = %d×%d = %d", len(in.X), in.N, in.P, in.N*in.P)
 	case len(in.Codes) != in.N*nf:
 		return fmt.Errorf("data: the factor codes hold %d values, n × %d factors = %d", len(in.Codes), nf, in.N*nf)
@@ -45,6 +48,8 @@ func (in *Input) checkShape(nf int, needY bool) error {
 		return fmt.Errorf("data: weights hold %d values for n = %d rows", len(in.Weights), in.N)
 	case in.Offset != nil && len(in.Offset) != in.N:
 		return fmt.Errorf("data: offset holds %d values for n = %d rows", len(in.Offset), in.N)
+	case in.Sparse != nil:
+		return in.checkSparse()
 	}
 	return nil
 }
@@ -60,6 +65,9 @@ func (in *Input) at(i, j int) float64 {
 // checkFinite refuses a non-finite value of X, naming its row and column
 // (from 1, as the data's rows are counted in messages).
 func (in *Input) checkFinite(names []string) error {
+	if in.Sparse != nil {
+		return in.checkSparseFinite(names)
+	}
 	for k, v := range in.X {
 		if v-v != 0 { // NaN or ±Inf, in one comparison
 			i, j := k/in.P, k%in.P
@@ -85,6 +93,21 @@ func newLayout(in *Input, o *request.Request) (*factor.Coded, error) {
 		return nil, err
 	}
 	return lay, optionsError(request.CheckUnique(lay.Names))
+}
+
+// designOf returns the design of in's rows laid out as lay: a sparse one
+// sharing in.Sparse's arrays (sparseDesign), else a dense one (matrix).
+// Either is fitted by the same route: the request decides how, from the
+// options, not from the design's form.
+func designOf(lay *factor.Coded, in *Input) (solver.Design, error) {
+	if in.Sparse != nil {
+		return sparseDesign(lay, in)
+	}
+	x, err := matrix(lay, in)
+	if err != nil {
+		return nil, err
+	}
+	return solver.DenseDesign{X: x}, nil
 }
 
 // matrix returns the design of in's rows laid out as lay: in.X itself

@@ -142,7 +142,8 @@ func (r *Result) Status(k int) (lambda, gap float64, converged bool, err error) 
 
 // Predict returns model k's predictions typ ("link", "response" or
 // "class") for the rows of in, laid out as the fit's data (the same
-// numeric columns, the same factors' codes).
+// numeric columns, the same factors' codes), dense or sparse whichever
+// the fit's data were.
 func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	m, err := r.model(k)
 	if err != nil {
@@ -151,11 +152,11 @@ func (r *Result) Predict(k int, in *Input, typ string) ([]float64, error) {
 	if err := r.checkPredictInput(in); err != nil {
 		return nil, err
 	}
-	x, err := matrix(r.lay, in)
+	x, err := designOf(r.lay, in)
 	if err != nil {
 		return nil, err
 	}
-	return datafit.Predictions(m.Family, mat.Col(nil, 0, m.Link(x, in.Offset)), typ)
+	return datafit.Predictions(m.Family, mat.Col(nil, 0, m.LinkOf(x, in.Offset)), typ)
 }
 
 // checkPredictInput checks new rows against the fit's layout.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/factor"
 	"github.com/cardsparse/cardreg/request"
@@ -40,17 +41,15 @@ func prepare(in *Input, options []byte, cmd string) (*problem, error) {
 	if pr.lay, err = newLayout(in, req); err != nil {
 		return nil, err
 	}
-	copied := len(pr.lay.Factors) > 0 || in.ColMajor // else X is read in place
-	if err := req.CheckMemory(in.N, len(pr.lay.Names), copied, "drop columns"); err != nil {
-		return nil, fmt.Errorf("data: %v", err)
+	if err := pr.checkMemory(); err != nil {
+		return nil, err
 	}
-	x, err := matrix(pr.lay, in)
+	x, err := designOf(pr.lay, in)
 	if err != nil {
 		return nil, err
 	}
-	pr.rows = &estimator.Rows{X: solver.DenseDesign{X: x}, Y: mat.NewDense(in.N, 1, in.Y), Weights: in.Weights, Offset: in.Offset}
-	fam, _ := datafit.ByName(req.Family) // checked by Validate
-	if err := req.CheckRows(fam, x, in.Y, in.Weights, in.Offset, pr.lay.Names); err != nil {
+	pr.rows = &estimator.Rows{X: x, Y: mat.NewDense(in.N, 1, in.Y), Weights: in.Weights, Offset: in.Offset}
+	if err := pr.checkRows(); err != nil {
 		return nil, pr.explain(err)
 	}
 	fit, built, err := req.Setup(pr.rows, in.N, pr.lay.Names, pr.lay.Design, nil)
@@ -63,6 +62,34 @@ func prepare(in *Input, options []byte, cmd string) (*problem, error) {
 		pr.fit.FoldID, err = req.FoldIDs(in.N)
 	}
 	return pr, optionsError(err)
+}
+
+// checkMemory refuses a dense design whose copy or Gram matrices would
+// not fit the budget (request.CheckMemory). A dense X is read in place
+// when row-major without factors. A sparse one is never densified (its
+// factors are indicator columns, O(n)) and its fits form no Gram matrix
+// (the family engine, every family): neither of CheckMemory's n×p and
+// p×p budgets applies to it.
+func (pr *problem) checkMemory() error {
+	if pr.in.Sparse != nil {
+		return nil
+	}
+	copied := len(pr.lay.Factors) > 0 || pr.in.ColMajor
+	if err := pr.req.CheckMemory(pr.in.N, len(pr.lay.Names), copied, "drop columns"); err != nil {
+		return fmt.Errorf("data: %v", err)
+	}
+	return nil
+}
+
+// checkRows checks the rows against the request (request.CheckRows,
+// or CheckDesignRows for a design held by columns).
+func (pr *problem) checkRows() error {
+	fam, _ := datafit.ByName(pr.req.Family) // checked by Validate
+	r := pr.rows
+	if m, ok := r.X.(*design.Matrix); ok {
+		return pr.req.CheckDesignRows(fam, m, pr.in.Y, r.Weights, r.Offset, pr.lay.Names)
+	}
+	return pr.req.CheckRows(fam, r.X.(solver.DenseDesign).X, pr.in.Y, r.Weights, r.Offset, pr.lay.Names)
 }
 
 // optionsError prefixes "options: " to a refusal of the request.

@@ -23,6 +23,17 @@
  *     NumPy's C order; read in place, not copied, when there are no
  *     factors) or column-major (layout 1: R's and Fortran's order;
  *     transposed once).
+ *   - Sparse matrices (the *_csc functions) are compressed sparse columns,
+ *     as scipy's csc_matrix and R's dgCMatrix hold them: colstart holds
+ *     p+1 int64 offsets (colstart[0] = 0, not decreasing, colstart[p] =
+ *     nnz: int64 so that a matrix may hold 2³¹ non-zeros or more), rowind
+ *     nnz int32 row indices from 0 (increasing within a column, each row
+ *     once: n < 2³¹), values nnz doubles (NULL: all 1, a pattern matrix).
+ *     Explicit zeros are allowed. The arrays are read in place, never
+ *     densified and not copied (but colstart on a 32-bit platform): the fit
+ *     runs on them during the call and keeps no pointer to them after.
+ *     Unsorted or repeated row indices, an index outside 0..n-1 and a NaN
+ *     or infinite value are errors naming the column (and the row).
  *   - weights and offset may be NULL (all 1, all 0); y may not.
  *   - Factor predictors: codes is an n x nfactors column-major int32 matrix,
  *     column f holding each row's level of factor f as an index into that
@@ -83,6 +94,26 @@ int cardreg_cv(const double *x, int64_t n, int64_t p, int32_t layout,
                const int32_t *codes, int64_t nfactors,
                const char *options, cardreg_handle *out);
 
+/* cardreg_fit, cardreg_path and cardreg_cv on a sparse x of n rows and p
+ * numeric columns given in CSC arrays (see Conventions); factors, weights,
+ * offset and options as for the dense functions (the factors' dummies are
+ * held as indicator columns, not densified either). */
+int cardreg_fit_csc(int64_t n, int64_t p, const int64_t *colstart,
+                    const int32_t *rowind, const double *values,
+                    const double *y, const double *weights,
+                    const double *offset, const int32_t *codes,
+                    int64_t nfactors, const char *options, cardreg_handle *out);
+int cardreg_path_csc(int64_t n, int64_t p, const int64_t *colstart,
+                     const int32_t *rowind, const double *values,
+                     const double *y, const double *weights,
+                     const double *offset, const int32_t *codes,
+                     int64_t nfactors, const char *options, cardreg_handle *out);
+int cardreg_cv_csc(int64_t n, int64_t p, const int64_t *colstart,
+                   const int32_t *rowind, const double *values,
+                   const double *y, const double *weights,
+                   const double *offset, const int32_t *codes,
+                   int64_t nfactors, const char *options, cardreg_handle *out);
+
 /* The number of models of a result (1 for cardreg_fit, the grid's length
  * for a path or a cross-validation) and the design's columns (coefficients
  * per model). */
@@ -115,6 +146,14 @@ int cardreg_predict(cardreg_handle h, int64_t k,
                     const double *x, int64_t n, int64_t p, int32_t layout,
                     const int32_t *codes, int64_t nfactors,
                     const double *offset, const char *type, double *out);
+
+/* cardreg_predict for n new rows whose p numeric columns are CSC arrays
+ * (see Conventions), whatever form the fit's x had. */
+int cardreg_predict_csc(cardreg_handle h, int64_t k, int64_t n, int64_t p,
+                        const int64_t *colstart, const int32_t *rowind,
+                        const double *values, const int32_t *codes,
+                        int64_t nfactors, const double *offset,
+                        const char *type, double *out);
 
 /* What the library offers, as JSON (*out freed with cardreg_string_free):
  *   {"families": [{"name", "link", "parameter": null or {"name", "range"},

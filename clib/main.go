@@ -32,6 +32,7 @@ import "C"
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"sync"
 	"unsafe"
 
@@ -140,6 +141,105 @@ func input(x *C.double, n, p C.int64_t, layout C.int32_t, y, w, off *C.double, c
 	return in, nil
 }
 
+// sparseInput reads the buffers of a call whose numeric columns are CSC
+// arrays (cardreg_*_csc) as a binding.Input: colstart's p+1 int64 starts
+// (shared on a 64-bit platform, where int is int64; copied otherwise),
+// the colstart[p] int32 row indices and values (NULL: all one), shared.
+// binding checks them; nothing is kept after the call.
+func sparseInput(n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double,
+	y, w, off *C.double, codes *C.int32_t, nf C.int64_t, needY bool) (*binding.Input, error) {
+	N, P := int64(n), int64(p)
+	switch {
+	case N < 1 || P < 0 || N > math.MaxInt32 || P > math.MaxInt32:
+		return nil, fmt.Errorf("data: a sparse x of n = %d rows and p = %d columns: n must be 1 to 2³¹−1 (its row indices are int32), p 0 to 2³¹−1", N, P)
+	case colstart == nil:
+		return nil, fmt.Errorf("data: colstart is NULL")
+	}
+	in, err := input(nil, n, 0, 0, y, w, off, codes, nf, needY)
+	if err != nil {
+		return nil, err
+	}
+	starts := unsafe.Slice((*int64)(unsafe.Pointer(colstart)), P+1)
+	nnz := starts[P]
+	if nnz < 0 || nnz > math.MaxInt32*int64(math.MaxInt32) {
+		return nil, fmt.Errorf("data: colstart[p] = %d non-zeros", nnz)
+	}
+	in.P = int(P)
+	in.Sparse = &binding.CSC{Start: ints(starts)}
+	if nnz > 0 {
+		if rowind == nil {
+			return nil, fmt.Errorf("data: rowind is NULL for %d non-zeros", nnz)
+		}
+		in.Sparse.Rows = unsafe.Slice((*int32)(unsafe.Pointer(rowind)), nnz)
+		in.Sparse.Vals, err = floats(values, nnz, "values", true)
+	}
+	return in, err
+}
+
+// ints returns v as []int: v itself where int is 64 bits, else a copy
+// (a start beyond int's range becomes -1, which binding refuses).
+func ints(v []int64) []int {
+	if strconv.IntSize == 64 {
+		return unsafe.Slice((*int)(unsafe.Pointer(unsafe.SliceData(v))), len(v))
+	}
+	out := make([]int, len(v))
+	for k, s := range v {
+		out[k] = -1
+		if s >= math.MinInt && s <= math.MaxInt {
+			out[k] = int(s)
+		}
+	}
+	return out
+}
+
+// runSparse is cardreg_fit_csc, cardreg_path_csc and cardreg_cv_csc:
+// run for CSC arrays.
+func runSparse(do func(*binding.Input, []byte) (*binding.Result, error), n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double,
+	y, w, off *C.double, codes *C.int32_t, nf C.int64_t, options *C.char, out *C.int64_t) C.int {
+	var err error
+	func() {
+		defer guard(&err)
+		if out == nil {
+			err = fmt.Errorf("out is NULL")
+			return
+		}
+		var in *binding.Input
+		if in, err = sparseInput(n, p, colstart, rowind, values, y, w, off, codes, nf, true); err != nil {
+			return
+		}
+		err = call(do, in, options, out)
+	}()
+	return status(err)
+}
+
+// call calls do on in and the options, storing the result's handle.
+func call(do func(*binding.Input, []byte) (*binding.Result, error), in *binding.Input, options *C.char, out *C.int64_t) error {
+	var opts []byte
+	if options != nil {
+		opts = []byte(C.GoString(options))
+	}
+	r, err := do(in, opts)
+	if err == nil {
+		*out = C.int64_t(keep(r))
+	}
+	return err
+}
+
+//export cardreg_fit_csc
+func cardreg_fit_csc(n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double, y, w, off *C.double, codes *C.int32_t, nf C.int64_t, options *C.char, out *C.int64_t) C.int {
+	return runSparse(binding.Fit, n, p, colstart, rowind, values, y, w, off, codes, nf, options, out)
+}
+
+//export cardreg_path_csc
+func cardreg_path_csc(n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double, y, w, off *C.double, codes *C.int32_t, nf C.int64_t, options *C.char, out *C.int64_t) C.int {
+	return runSparse(binding.Path, n, p, colstart, rowind, values, y, w, off, codes, nf, options, out)
+}
+
+//export cardreg_cv_csc
+func cardreg_cv_csc(n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double, y, w, off *C.double, codes *C.int32_t, nf C.int64_t, options *C.char, out *C.int64_t) C.int {
+	return runSparse(binding.CV, n, p, colstart, rowind, values, y, w, off, codes, nf, options, out)
+}
+
 // run is cardreg_fit, cardreg_path and cardreg_cv: it reads the buffers,
 // calls do and stores the result's handle in *out.
 func run(do func(*binding.Input, []byte) (*binding.Result, error), x *C.double, n, p C.int64_t, layout C.int32_t,
@@ -155,14 +255,7 @@ func run(do func(*binding.Input, []byte) (*binding.Result, error), x *C.double, 
 		if in, err = input(x, n, p, layout, y, w, off, codes, nf, true); err != nil {
 			return
 		}
-		var opts []byte
-		if options != nil {
-			opts = []byte(C.GoString(options))
-		}
-		var r *binding.Result
-		if r, err = do(in, opts); err == nil {
-			*out = C.int64_t(keep(r))
-		}
+		err = call(do, in, options, out)
 	}()
 	return status(err)
 }
@@ -267,6 +360,25 @@ func cardreg_predict(h C.int64_t, k C.int64_t, x *C.double, n, p C.int64_t, layo
 			return err
 		}
 		in, err := input(x, n, p, layout, nil, nil, off, codes, nf, false)
+		if err != nil {
+			return err
+		}
+		pred, err := r.Predict(int(k), in, C.GoString(typ))
+		if err == nil {
+			copy(unsafe.Slice((*float64)(unsafe.Pointer(out)), len(pred)), pred)
+		}
+		return err
+	})
+}
+
+//export cardreg_predict_csc
+func cardreg_predict_csc(h C.int64_t, k C.int64_t, n, p C.int64_t, colstart *C.int64_t, rowind *C.int32_t, values *C.double,
+	codes *C.int32_t, nf C.int64_t, off *C.double, typ *C.char, out *C.double) C.int {
+	return with(h, func(r *binding.Result) error {
+		if err := nonNil("cardreg_predict_csc", unsafe.Pointer(out), unsafe.Pointer(typ)); err != nil {
+			return err
+		}
+		in, err := sparseInput(n, p, colstart, rowind, values, nil, nil, off, codes, nf, false)
 		if err != nil {
 			return err
 		}

@@ -13,6 +13,19 @@
 //   - NewFileSource: a RowSource that reads the file again at every pass,
 //     for the streamed generalised linear models (package glm).
 //
+// # Sparse files
+//
+// ReadSVMLight (svmlight/libsvm) and ReadMatrixMarket (Matrix Market
+// coordinate or array files) read a sparse file into memory as the
+// columns of a design.Matrix (Sparse), never densified: an svmlight
+// file in two passes (count, then fill; a pipe once, through compressed
+// rows), Matrix Market's entries through a counting sort by column. FormatOf tells the formats by extension or
+// name, ReadSparse reads one with its response (a Matrix Market file's
+// from ReadResponse). The rules (index base, p, what is refused) are in
+// ReadSVMLight's and ReadMatrixMarket's documentation; every error names
+// the file, the line and the column, and the memory the columns and
+// non-zeros take is checked against a budget before it is allocated.
+//
 // # Factors
 //
 // A factor is a categorical predictor (Factor): one level code per row and
@@ -49,8 +62,14 @@
 //     in every row (an identifier) is refused, by file and column.
 //   - Counts are rows, unweighted.
 //
-// The forms that stream the rows (ReadStats, FileSource) take numeric
-// predictors only: they refuse factors with one error.
+// A FileSource streams factors: its first pass (Scan) learns their
+// levels by the rules above (refusing a factor at its MaxLevels+1st
+// level, as it holds no cells to count later), with each level's rows
+// and weights (Factor.Counts, Factor.Mass; no Codes), and its later passes
+// hand each row's dummy columns, a level the first pass did not see being
+// an error (the file changed). ReadStats, one pass, takes numeric
+// predictors only: it refuses factors with one error (ErrFactorsInMemory),
+// and a caller streams them with a FileSource instead.
 //
 // Factor.Code, Factor.Level and Factor.Dummies read the levels of new
 // rows, for prediction, as the file's cells were read; NewFactor rebuilds

@@ -2,6 +2,7 @@ package data
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -63,6 +64,10 @@ type Factor struct {
 	// Counts are the rows of each level, unweighted (whatever the
 	// weights).
 	Counts []float64
+	// Mass holds the weights' sum of each level's rows for a factor
+	// read by a stream (FileSource), which holds no Codes; nil otherwise
+	// (the rows in memory carry their weights).
+	Mass []float64
 
 	// index finds a level's code (nil for a Factor not built here: Code
 	// then searches Levels).
@@ -369,11 +374,56 @@ func (fs *FactorSpec) check(predictors []string, roles map[string]string) error 
 	return nil
 }
 
-// factorBuild gathers a factor's levels from its cells.
+// factorBuild gathers a factor's levels from its cells, one at a time:
+// the rows in memory (buildFactor) or streamed (a FileSource's first
+// pass).
 type factorBuild struct {
 	f     *Factor
+	ord   *Ordering
 	seen  []string // levels in order of appearance
 	first []int    // the row each is first seen in
+	// most, when positive, refuses a level past that many as soon as it
+	// is seen (a stream, which holds no cells to count at the end).
+	most int
+}
+
+// newBuild starts the factor of column name.
+func (fs *FactorSpec) newBuild(name string) *factorBuild {
+	ord := fs.ordering(name)
+	f := &Factor{Name: name, Ordinal: ord != nil, Numeric: fs.named(name), NALevel: fs.NALevel, index: map[string]int32{}}
+	return &factorBuild{f: f, ord: ord}
+}
+
+// add reads cell s of row i (its weight w) and returns its code so far
+// (levels in order of appearance).
+func (b *factorBuild) add(s string, i int, w float64) (int32, error) {
+	f := b.f
+	s, err := f.canon(s, b.ord == nil)
+	if err != nil {
+		return 0, err
+	}
+	c, ok := f.index[s]
+	if !ok {
+		if b.most > 0 && len(b.seen) == b.most {
+			return 0, errTooManyLevels
+		}
+		c = int32(len(b.seen))
+		f.index[s] = c
+		b.seen, b.first = append(b.seen, s), append(b.first, i)
+		f.Counts, f.Mass = append(f.Counts, 0), append(f.Mass, 0)
+	}
+	f.Counts[c]++
+	f.Mass[c] += w
+	return c, nil
+}
+
+// errTooManyLevels stops a stream at a level past FactorSpec.MaxLevels.
+var errTooManyLevels = errors.New("too many levels")
+
+// tooManyLevels is the error of a factor of column col with more levels
+// (count: a number, or "more than N") than FactorSpec allows.
+func (fs *FactorSpec) tooManyLevels(col, count string) error {
+	return fmt.Errorf("%s has %s levels: probably an ID column; --drop it, or raise %s (now %d)", col, count, flagMaxLevels, fs.maxLevels())
 }
 
 // buildFactor makes the factor of column name from its cells (the rows
@@ -381,33 +431,33 @@ type factorBuild struct {
 // rules of FactorSpec: integer codes, the levels' number and counts, the
 // ordering and the reference.
 func (fs *FactorSpec) buildFactor(path, name string, cells []string, place func(int) string) (*Factor, error) {
-	ord := fs.ordering(name)
-	f := &Factor{Name: name, Ordinal: ord != nil, Numeric: fs.named(name), NALevel: fs.NALevel, index: map[string]int32{}}
+	b := fs.newBuild(name)
 	col := "column " + ShortText(name)
-	b := &factorBuild{f: f}
-	f.Codes = make([]int32, len(cells))
+	codes := make([]int32, len(cells))
 	for i, s := range cells {
-		s, err := f.canon(s, ord == nil)
+		c, err := b.add(s, i, 1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", place(i), col, err)
 		}
-		c, ok := f.index[s]
-		if !ok {
-			c = int32(len(b.seen))
-			f.index[s] = c
-			b.seen, b.first = append(b.seen, s), append(b.first, i)
-			f.Counts = append(f.Counts, 0)
-		}
-		f.Codes[i] = c
-		f.Counts[c]++
+		codes[i] = c
 	}
+	b.f.Codes, b.f.Mass = codes, nil
+	return b.finish(fs, path, len(cells), place)
+}
+
+// finish checks the levels gathered from n rows against the rules of
+// FactorSpec (their number and counts, the ordering), puts them in order
+// and sets the reference; place names where a row is in the file at path.
+func (b *factorBuild) finish(fs *FactorSpec, path string, n int, place func(int) string) (*Factor, error) {
+	f := b.f
+	col := "column " + ShortText(f.Name)
 	if k := len(b.seen); k > fs.maxLevels() {
-		return nil, fmt.Errorf("%s: %s has %d levels: probably an ID column; --drop it, or raise %s (now %d)", path, col, k, flagMaxLevels, fs.maxLevels())
+		return nil, fmt.Errorf("%s: %w", path, fs.tooManyLevels(col, strconv.Itoa(k)))
 	}
-	if k := len(b.seen); k == len(cells) && k > 2 {
+	if k := len(b.seen); k == n && k > 2 {
 		return nil, fmt.Errorf("%s: %s has a level of its own in every row (%d levels): probably an ID column; --drop it", path, col, k)
 	}
-	order, err := b.order(ord, path, col, place)
+	order, err := b.order(b.ord, path, col, place)
 	if err != nil {
 		return nil, err
 	}
@@ -553,6 +603,13 @@ func (b *factorBuild) recode(order []int32) {
 	}
 	for i, c := range f.Codes {
 		f.Codes[i] = to[c]
+	}
+	if f.Mass != nil {
+		mass := make([]float64, len(order))
+		for c, old := range order {
+			mass[c] = f.Mass[old]
+		}
+		f.Mass = mass
 	}
 	f.Counts, b.first = counts, first
 }

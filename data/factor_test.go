@@ -316,26 +316,23 @@ func TestFactorsGzipStdin(t *testing.T) {
 	require.Equal(t, want.Factors, got.Factors)
 }
 
-// The forms that stream the rows refuse factors, with one clear error.
+// ReadStats, which streams the rows in one pass, refuses factors with one
+// clear error (a FileSource takes them: TestFileSourceFactors).
 func TestStreamRefusesFactors(t *testing.T) {
 	dir := t.TempDir()
 	path := writeFile(t, dir, "s.csv", "a,g,y\n1,u,1\n2,v,2\n")
-	want := path + `: column "g" holds text: factor columns are read in memory only for now, not streamed (--drop it, or read the file in memory)`
+	want := path + `: column "g" holds text: one pass of statistics takes no factor columns (their levels are not known yet): read them in memory or by passes (FileSource)`
 	_, err := ReadStats(path, Spec{}, StatsOptions{})
-	require.EqualError(t, err, want)
-	err = NewFileSource(path, Spec{}).Pass(func([]float64, float64, float64, float64) error { return nil })
 	require.EqualError(t, err, want)
 	named := Spec{Factors: FactorSpec{Nominal: []string{"a"}}}
 	_, err = ReadStats(path, named, StatsOptions{})
-	require.EqualError(t, err, path+": --factor, --ordinal and --ref: factor columns are read in memory only for now, not streamed")
-	err = NewFileSource(path, named).Pass(func([]float64, float64, float64, float64) error { return nil })
-	require.EqualError(t, err, path+": --factor, --ordinal and --ref: factor columns are read in memory only for now, not streamed")
+	require.EqualError(t, err, path+": --factor, --ordinal and --ref: one pass of statistics takes no factor columns (their levels are not known yet): read them in memory or by passes (FileSource)")
 	// Dropped, the column is no matter.
 	_, err = ReadStats(path, Spec{Drop: []string{"g"}}, StatsOptions{})
 	require.NoError(t, err)
 	pq, _ := testfiles.Example(t, dir, 20, 0)
 	_, err = ReadStats(pq, Spec{Responses: []string{"y"}}, StatsOptions{})
-	require.EqualError(t, err, pq+`: column "id" holds text: factor columns are read in memory only for now, not streamed (--drop it, or read the file in memory)`)
+	require.EqualError(t, err, pq+`: column "id" holds text: one pass of statistics takes no factor columns (their levels are not known yet): read them in memory or by passes (FileSource)`)
 }
 
 // The Munich rent data: area, coded 1–25, as a nominal factor; quality's

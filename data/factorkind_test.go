@@ -115,9 +115,27 @@ func TestStreamFactorKind(t *testing.T) {
 		path := writeFile(t, dir, "s.csv", "x,g,y\n1,,1\n2,NA,2\n3,b,3\n4,a,4\n")
 		_, err := ReadStats(path, Spec{}, StatsOptions{})
 		require.True(t, errors.Is(err, ErrFactorsInMemory), "%v", err)
-		src := NewFileSource(path, Spec{})
-		_, err = src.Scan()
-		require.True(t, errors.Is(err, ErrFactorsInMemory), "%v", err)
+		// A FileSource takes factors: a missing level is an error, a level
+		// NA with NALevel; a column decided past the look-ahead, after
+		// missing cells, must be named.
+		_, err = NewFileSource(path, Spec{}).Scan()
+		if ahead == 1 {
+			require.EqualError(t, err, path+`: column "g": its cells are missing up to line 4, which holds text: a stream learns which columns are factors from their first rows; name it with --factor (or --ordinal) to stream it as a factor`)
+		} else {
+			require.EqualError(t, err, path+`:2: column "g": missing value "" (--na-level makes missing values a level "NA" of their own; --drop-missing leaves such rows out)`)
+		}
+		na := Spec{Factors: FactorSpec{NALevel: true, MinCount: 1}}
+		src := NewFileSource(path, na)
+		n, err := src.Scan()
+		if ahead == 1 {
+			require.ErrorContains(t, err, "name it with --factor")
+			na.Factors.Nominal = []string{"g"}
+			src = NewFileSource(path, na)
+			n, err = src.Scan()
+		}
+		require.NoError(t, err)
+		require.Equal(t, 4, n)
+		require.Equal(t, []string{"x", "g=a", "g=b"}, src.Names()) // NA, twice, is the reference
 
 		path = writeFile(t, dir, "n.csv", "x,g,y\n1,,1\n2,NA,2\n3,7,3\n4,8,4\n")
 		_, err = ReadStats(path, Spec{}, StatsOptions{})
@@ -125,7 +143,7 @@ func TestStreamFactorKind(t *testing.T) {
 		_, err = NewFileSource(path, Spec{DropMissing: true}).Scan()
 		require.EqualError(t, err, path+`:3: column "g": cannot parse "NA" as a number (name it with --factor "g" to read it as a factor)`)
 		path = writeFile(t, dir, "d.csv", "x,g,y\n1,,1\n2,nan,2\n3,7,3\n4,8,4\n")
-		n, err := NewFileSource(path, Spec{DropMissing: true}).Scan()
+		n, err = NewFileSource(path, Spec{DropMissing: true}).Scan()
 		require.NoError(t, err)
 		require.Equal(t, 2, n)
 	}

@@ -152,37 +152,55 @@ func (r *Rows) roles(t *Table, spec *Spec, column func(string) ([]float64, error
 // of each predictor.
 func (r *Rows) factors(t *Table, spec *Spec, skip []int, path string) ([]int, error) {
 	var xcols []int
-	seen := map[string]string{} // X's names, and what each is
+	var names []string
+	var factors []*Factor
 	for j, name := range t.Names() {
 		if slices.Contains(skip, j) {
 			continue
 		}
-		xcols = append(xcols, j)
-		names := []string{name}
+		var f *Factor
 		if t.Text(j) != nil {
-			f, err := spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of)
-			if err != nil {
+			var err error
+			if f, err = spec.Factors.buildFactor(path, name, t.Text(j), r.Places.Of); err != nil {
 				return nil, err
 			}
-			r.Factors = append(r.Factors, f)
-			r.FactorCols = append(r.FactorCols, seqFrom(len(r.Names), f.Width()))
-			names = f.DummyNames()
-		} else if _, ok := spec.Factors.Ref[name]; ok {
-			return nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText(name), flagFactor)
 		}
-		what := "the column " + ShortText(name)
-		if len(r.Factors) > 0 && r.Factors[len(r.Factors)-1].Name == name && t.Text(j) != nil {
-			what = "a dummy column of the factor " + ShortText(name)
+		xcols, names, factors = append(xcols, j), append(names, name), append(factors, f)
+	}
+	var err error
+	r.Names, r.Factors, r.FactorCols, err = spec.Factors.layout(path, names, factors)
+	return xcols, err
+}
+
+// layout returns the columns of X of the predictors names (factors[k]
+// the factor of predictor k, nil for a numeric one), in order, a
+// factor's dummy columns standing where its column stood: their names
+// (NAME=LEVEL for a dummy column), the factors and the columns of each.
+// It refuses two columns of one name, and a reference (Ref) named for a
+// numeric predictor.
+func (fs *FactorSpec) layout(path string, names []string, factors []*Factor) ([]string, []*Factor, [][]int, error) {
+	var xnames []string
+	var fcs []*Factor
+	var cols [][]int
+	seen := map[string]string{} // X's names, and what each is
+	for k, name := range names {
+		f := factors[k]
+		what, dummies := "the column "+ShortText(name), []string{name}
+		if f != nil {
+			fcs, cols = append(fcs, f), append(cols, seqFrom(len(xnames), f.Width()))
+			what, dummies = "a dummy column of the factor "+ShortText(name), f.DummyNames()
+		} else if _, ok := fs.Ref[name]; ok {
+			return nil, nil, nil, fmt.Errorf("%s: %s names %s, which is not a factor (name it with %s)", path, flagRef, ShortText(name), flagFactor)
 		}
-		for _, n := range names {
+		for _, n := range dummies {
 			if other, dup := seen[n]; dup {
-				return nil, fmt.Errorf("%s: two columns of X would be named %s (%s and %s): rename one", path, ShortText(n), other, what)
+				return nil, nil, nil, fmt.Errorf("%s: two columns of X would be named %s (%s and %s): rename one", path, ShortText(n), other, what)
 			}
 			seen[n] = what
 		}
-		r.Names = append(r.Names, names...)
+		xnames = append(xnames, dummies...)
 	}
-	return xcols, nil
+	return xnames, fcs, cols, nil
 }
 
 // seqFrom is from, from+1, …, n numbers.

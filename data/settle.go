@@ -44,6 +44,7 @@ func (t *Table) setSoft(soft []bool, found func(string) error) {
 	}
 	t.soft, t.open, t.found = soft, slices.Clone(soft), found
 	t.pending = make([][]pendingCell, len(soft))
+	t.passedMissing = make([]bool, len(soft))
 	if t.rowVals == nil {
 		t.rowVals, t.rowText = make([]float64, len(t.names)), make([]string, len(t.names))
 	}
@@ -67,7 +68,7 @@ func (t *Table) settle(vals []float64, text []string, line int, dropMissing bool
 				fate = max(fate, t.holdMissing(k, s, line, dropMissing))
 				continue
 			}
-			if err := t.decide(k, isText(cellBytes(s))); err != nil {
+			if err := t.decide(k, isText(cellBytes(s)), line); err != nil {
 				return 0, nil, err
 			}
 		}
@@ -101,6 +102,7 @@ func (t *Table) holdMissing(k int, s string, line int, dropMissing bool) rowFate
 	if !t.stream {
 		return keepRow
 	}
+	t.passedMissing[k] = true
 	reason := missingReason(s)
 	if dropMissing && missing(reason) {
 		return dropRow
@@ -118,9 +120,11 @@ func missingReason(s string) error {
 	return err
 }
 
-// decide ends the doubt about the open column k: a factor when text, else
-// numeric.
-func (t *Table) decide(k int, text bool) error {
+// decide ends the doubt about the open column k at line: a factor when
+// text, else numeric. A stream that takes factors refuses one whose
+// missing cells it has passed already (it cannot read them again as the
+// kind decided).
+func (t *Table) decide(k int, text bool, line int) error {
 	t.open[k] = false
 	if !text {
 		return nil
@@ -128,6 +132,10 @@ func (t *Table) decide(k int, text bool) error {
 	held := len(t.cols[k])
 	if err := t.makeFactor(k, t.found); err != nil {
 		return err
+	}
+	if t.stream && t.passedMissing[k] {
+		return fmt.Errorf("column %s: its cells are missing up to line %d, which holds text: a stream learns which columns are factors from their first rows; name it with %s (or %s) to stream it as a factor",
+			ShortText(t.names[k]), line, flagFactor, flagOrdinal)
 	}
 	if !t.stream {
 		t.text[k] = make([]string, held, held+held/4+16) // the held rows, read at the end

@@ -21,8 +21,9 @@ type Spec struct {
 	// Predictors, when not nil, name the predictors; Drop names columns
 	// left out (see Choose).
 	Predictors, Drop []string
-	// Factors say which predictors are factors, and how (the forms that
-	// stream the rows take none: see ReadStats and FileSource).
+	// Factors say which predictors are factors, and how (ReadStats,
+	// which streams the rows in one pass, takes none; a FileSource learns
+	// their levels in its first pass).
 	Factors FactorSpec
 	// Weights, Offset and FoldID name the columns of the observation
 	// weights, the offsets and the fold ids (1, 2, …), "" for none. They
@@ -147,18 +148,19 @@ func (s *Spec) readFactors(o *Options) {
 	o.NALevel = s.Factors.NALevel
 }
 
-// ErrFactorsInMemory is wrapped by the errors of the forms that stream the
-// rows (ReadStats, FileSource) when the data hold factors: those are read
-// in memory only (ReadRows).
-var ErrFactorsInMemory = errors.New("factor columns are read in memory only for now, not streamed")
+// ErrFactorsInMemory is wrapped by the errors of ReadStats, which
+// streams the rows in one pass, when the data hold factors: those are read
+// in memory (ReadRows) or by a FileSource, whose first pass learns their
+// levels.
+var ErrFactorsInMemory = errors.New("one pass of statistics takes no factor columns (their levels are not known yet): read them in memory or by passes (FileSource)")
 
-// errStreamFactors refuses factors in a form that streams the rows.
+// errStreamFactors refuses factors in ReadStats.
 func errStreamFactors(name string) error {
-	return fmt.Errorf("column %s holds text: %w (--drop it, or read the file in memory)", ShortText(name), ErrFactorsInMemory)
+	return fmt.Errorf("column %s holds text: %w", ShortText(name), ErrFactorsInMemory)
 }
 
-// streamFactors sets o, the options of a form that streams the rows, to
-// refuse a predictor that holds text (predictor says which columns are
+// streamFactors sets o, the options of ReadStats, to refuse a predictor
+// that holds text (predictor says which columns are
 // predictors, once the header is read), and refuses factors named.
 func (s *Spec) streamFactors(o *Options, predictor func(name string) bool) error {
 	if s.Factors.any() {

@@ -49,8 +49,11 @@ type Table struct {
 	// cell the read fails with at its end.
 	soft, open []bool
 	pending    [][]pendingCell
-	found      func(string) error
-	failing    *cellError
+	// passedMissing marks, when streaming, the open columns whose missing
+	// cells were passed (their rows left out or failing).
+	passedMissing []bool
+	found         func(string) error
+	failing       *cellError
 }
 
 // rowPlace says that data row row (0-based) starts at line (or Parquet

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/internal/dataerr"
 	"github.com/cardsparse/cardreg/suffstat"
 	"gonum.org/v1/gonum/mat"
@@ -15,6 +16,10 @@ import (
 type Data struct {
 	// X is the n×p matrix of predictors. It is not copied.
 	X *mat.Dense
+	// Design, when X is nil, holds the predictors by columns (dense,
+	// sparse or a factor's indicators): the loss keeps them as they are,
+	// so a sparse matrix is never densified. It is not copied.
+	Design *design.Matrix
 	// Y holds the n responses.
 	Y []float64
 	// Weights holds n observation weights ≥ 0 with a positive sum; nil means
@@ -63,10 +68,10 @@ func (d *Data) Check(fam Family) error {
 
 // checkShape checks the shapes and the lists of d.
 func (d *Data) checkShape() error {
-	if d.X == nil {
+	if d.X == nil && d.Design == nil {
 		return errors.New("datafit: no predictors")
 	}
-	n, p := d.X.Dims()
+	n, p := d.dims()
 	if len(d.Y) != n {
 		return fmt.Errorf("datafit: %d responses for %d rows of predictors", len(d.Y), n)
 	}
@@ -109,7 +114,13 @@ func (d *Data) checkValues(fam Family, withX bool) error {
 // checkRows applies CheckRow to each row, to its predictors only when
 // withX, and checks the weights' spread.
 func (d *Data) checkRows(fam Family, withX bool) error {
-	n, p := d.X.Dims()
+	n, p := d.dims()
+	if withX && d.Design != nil {
+		if i, j := designRowCheck(d.Design); i >= 0 {
+			return &RowError{Row: i, What: "predictor", Err: fmt.Errorf("column %d is not a finite number", j+1)}
+		}
+		withX = false
+	}
 	var ws suffstat.WeightSummary
 	curv := newCurvatureCheck(fam)
 	for i := range n {
@@ -321,6 +332,14 @@ func CheckColumnScale(j int, m float64) error {
 // CheckScale applies CheckColumnScale to every predictor column (fits
 // that standardise their predictors rescale them first instead).
 func (d *Data) CheckScale() error {
+	if d.Design != nil {
+		for j, c := range d.Design.Columns() {
+			if err := CheckColumnScale(j, c.MaxAbs()); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	n, p := d.X.Dims()
 	m := make([]float64, p)
 	for i := range n { // by rows, in X's storage order

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/cardsparse/cardreg/internal/kernel"
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )
@@ -81,7 +81,10 @@ func (l *Loss) columnStats(cols []int) ([]float64, []bool, []uint64) {
 	stat := func(j int) {
 		if !l.statsDone[j] {
 			l.hashes[j] = absHash(l.xp[j])
-			if l.offCentre[j] = offCentre(l.xp[j]); l.offCentre[j] {
+			// A sparse column is centred (lazily: solver.IRLSCD), as glmnet
+			// centres every column: uncentred, its steps and the
+			// intercept's would undo each other sweep after sweep.
+			if l.offCentre[j] = !l.xp[j].IsDense() || offCentre(l.xp[j], len(l.y)); l.offCentre[j] {
 				l.maxAbs[j] = l.top[j]
 			}
 			l.statsDone[j] = true
@@ -98,24 +101,24 @@ func (l *Loss) columnStats(cols []int) ([]float64, []bool, []uint64) {
 	return l.maxAbs, l.offCentre, l.hashes
 }
 
-// offCentre reports whether column x's mean is beyond its standard
-// deviation.
-func offCentre(x []float64) bool {
-	var s float64
-	for _, v := range x {
+// offCentre reports whether column x (of n rows) has its mean beyond
+// its standard deviation.
+func offCentre(x design.Column, n int) bool {
+	var s, sq float64
+	x.Each(func(_ int, v float64) {
 		s += v
-	}
-	n := float64(len(x))
-	mean := s / n
+		sq += v * v
+	})
+	mean := s / float64(n)
 	// Σx²/n − mean² loses digits only for a column far off centre, which
 	// the test finds all the same.
-	return mean*mean > kernel.Dot(x, x)/n-mean*mean
+	return mean*mean > sq/float64(n)-mean*mean
 }
 
 // twins returns, per column of xp, the index of the first earlier column
 // equal to it or to its negation with the same factor in f, or −1, and
 // the sign.
-func twins(xp [][]float64, hashes []uint64, f []float64) ([]int, []float64) {
+func twins(xp []design.Column, hashes []uint64, f []float64) ([]int, []float64) {
 	out, sign := make([]int, len(xp)), make([]float64, len(xp))
 	seen := map[uint64][]int{}
 	for j, x := range xp {
@@ -125,7 +128,7 @@ func twins(xp [][]float64, hashes []uint64, f []float64) ([]int, []float64) {
 			if f[k] != f[j] {
 				continue
 			}
-			if s := sameUpToSign(xp[k], x); s != 0 {
+			if s := sameColumnUpToSign(xp[k], x); s != 0 {
 				out[j], sign[j] = k, s
 				break
 			}
@@ -147,16 +150,46 @@ const twinBits = 20
 // rounded apart; 6 ulps seen).
 const twinUlps = 64
 
-// absHash hashes the magnitudes of x, but for their last twinBits bits
-// (FNV-1a over the rounded bit patterns, a word at a time: a byte-wise
-// hash.Hash cost a third of a logistic path's time).
-func absHash(x []float64) uint64 {
+// absHash hashes the rows and magnitudes of x's non-zero entries, but
+// for the magnitudes' last twinBits bits (FNV-1a over the rounded bit
+// patterns, a word at a time: a byte-wise hash.Hash cost a third of a
+// logistic path's time): a column's hash is the same dense or sparse.
+func absHash(x design.Column) uint64 {
 	h := uint64(14695981039346656037)
-	for _, v := range x {
+	x.Each(func(i int, v float64) {
+		if v == 0 {
+			return
+		}
+		h ^= uint64(i)
+		h *= 1099511628211
 		h ^= (math.Float64bits(math.Abs(v)) + 1<<(twinBits-1)) >> twinBits // rounded
 		h *= 1099511628211
-	}
+	})
 	return h
+}
+
+// sameColumnUpToSign is sameUpToSign of two columns (materialised: the
+// hashes make a comparison rare).
+func sameColumnUpToSign(x, y design.Column) float64 {
+	if x.IsDense() && y.IsDense() && x.Scale == 0 && y.Scale == 0 {
+		return sameUpToSign(x.Dense, y.Dense)
+	}
+	n := len(x.Dense)
+	if n == 0 {
+		n = len(y.Dense)
+	}
+	if n == 0 {
+		n = int(max(lastRow(x), lastRow(y))) + 1
+	}
+	return sameUpToSign(x.Values(make([]float64, n)), y.Values(make([]float64, n)))
+}
+
+// lastRow returns a sparse column's last stored row (−1: none).
+func lastRow(c design.Column) int32 {
+	if len(c.Rows) == 0 {
+		return -1
+	}
+	return c.Rows[len(c.Rows)-1]
 }
 
 // sameUpToSign returns 1 when y = x, −1 when y = −x (and not x), each

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
@@ -19,12 +20,11 @@ import (
 // safe for concurrent use.
 type Loss struct {
 	fam   Family
-	xp    [][]float64 // penalised columns, each contiguous: xp[a] is column penal[a] of X
-	nz    [][]int32   // the rows where xp[a] is non-zero when they are few (sparseIndex), else nil
-	xu    *mat.Dense  // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
-	penal []int       // the columns of X in xp
-	top   []float64   // max|x| of each column of xp
-	unpen []int       // the unpenalised columns of X, in xu after its ones (if any)
+	xp    []design.Column // penalised columns: xp[a] is column penal[a] of X, dense or sparse
+	xu    *mat.Dense      // unpenalised columns with a leading column of ones, n×k (nil when k = 0)
+	penal []int           // the columns of X in xp
+	top   []float64       // max|x| of each column of xp
+	unpen []int           // the unpenalised columns of X, in xu after its ones (if any)
 	// intercept says whether the first column of xu is the intercept's.
 	intercept bool
 	y, w, o   []float64
@@ -59,6 +59,9 @@ type Loss struct {
 	maxAbs    []float64
 	offCentre []bool
 	statsDone []bool // the columns whose statistics are computed
+	// byRow is the sparse penalised columns by rows (rows), built when a
+	// Newton model's Gram form first needs it.
+	byRow *rowIndex
 }
 
 var (
@@ -76,7 +79,7 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if err := d.checkShape(); err != nil {
 		return nil, err
 	}
-	n, p := d.X.Dims()
+	n, p := d.dims()
 	w, c := d.weights()
 	l := &Loss{fam: fam, y: slices.Clone(d.Y), w: w, constant: c, o: make([]float64, n), intercept: !d.NoIntercept}
 	l.yConst = make([]float64, n)
@@ -99,9 +102,9 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if len(l.penal) == 0 {
 		return nil, errors.New("datafit: every predictor is unpenalised: nothing for the penalty to act on")
 	}
-	xt, top := columnsT(d.X, l.penal)
+	xp, top := d.penalisedColumns(l.penal)
 	if len(unpen) > 0 {
-		l.xu = columns(d.X, unpen)
+		l.xu = d.freeColumns(unpen)
 	}
 	// A value that is not finite makes its column's maximum NaN or +Inf:
 	// then the rows are checked one by one, predictors included, so that
@@ -110,8 +113,7 @@ func NewLoss(fam Family, d *Data) (*Loss, error) {
 	if err := d.checkValues(fam, !finite); err != nil {
 		return nil, err
 	}
-	l.xp, l.top, l.unpen = rowsOf(xt), top, slices.Clone(d.Unpenalized)
-	l.nz = sparseIndex(l.xp)
+	l.xp, l.top, l.unpen = xp, top, slices.Clone(d.Unpenalized)
 	l.free = make([]float64, len(unpen))
 	l.eta = make([]float64, n)
 	if !d.NoIntercept {
@@ -323,65 +325,10 @@ func (l *Loss) Eval(grad *mat.Dense, theta mat.Matrix) float64 {
 			grad.ReuseAs(len(l.penal), 1)
 		}
 		for a, x := range l.xp {
-			grad.Set(a, 0, l.dotColumn(a, x, u))
+			grad.Set(a, 0, x.Dot(u))
 		}
 	}
 	return f
-}
-
-// sparseIndex returns, for each column of xp that is non-zero on at most
-// solver.SparseMaxDensity of its rows, those rows (nil for the other columns), so
-// that a gradient and a linear predictor cost O(nnz) instead of O(n) per
-// column: with a factor of 10⁴ levels, 10⁴ times less.
-func sparseIndex(xp [][]float64) [][]int32 {
-	out := make([][]int32, len(xp))
-	for a, x := range xp {
-		var nnz int
-		for _, v := range x {
-			if v != 0 {
-				nnz++
-			}
-		}
-		if float64(nnz) > solver.SparseMaxDensity*float64(len(x)) {
-			continue
-		}
-		idx := make([]int32, 0, nnz)
-		for i, v := range x {
-			if v != 0 {
-				idx = append(idx, int32(i))
-			}
-		}
-		out[a] = idx
-	}
-	return out
-}
-
-// dotColumn returns ⟨xp[a], u⟩ (x is xp[a]), over its non-zero rows when
-// they are indexed.
-func (l *Loss) dotColumn(a int, x, u []float64) float64 {
-	idx := l.nz[a]
-	if idx == nil {
-		return kernel.Dot(x, u)
-	}
-	var s float64
-	for _, i := range idx {
-		s += x[i] * u[i]
-	}
-	return s
-}
-
-// axpyColumn adds v·xp[a] to b, over its non-zero rows when they are
-// indexed.
-func (l *Loss) axpyColumn(a int, v float64, b []float64) {
-	idx := l.nz[a]
-	if idx == nil {
-		kernel.Axpy(v, l.xp[a], b)
-		return
-	}
-	x := l.xp[a]
-	for _, i := range idx {
-		b[i] += v * x[i]
-	}
 }
 
 // evaluate sets eta (and free) for β = theta.
@@ -400,7 +347,7 @@ func (l *Loss) evaluate(theta mat.Matrix) {
 	b := slices.Clone(l.o)
 	for a, v := range beta {
 		if v != 0 {
-			l.axpyColumn(a, v, b)
+			l.xp[a].Axpy(v, b)
 		}
 	}
 	l.profile(b)
@@ -767,7 +714,9 @@ func (l *Loss) Lipschitz() float64 {
 	if l.lip == 0 {
 		m, n := len(l.xp), len(l.y)
 		z := mat.NewDense(m, n, nil)
-		for a, src := range l.xp {
+		src := make([]float64, n)
+		for a, col := range l.xp {
+			col.Values(src)
 			row := z.RawRowView(a)
 			var mean, sw float64
 			if l.intercept {
@@ -851,9 +800,21 @@ func (l *Loss) Quadratic(theta *mat.Dense) (*solver.LeastSquares, error) {
 		}
 		return solver.NewLeastSquares(d, yt.T()), nil
 	}
+	if l.gramModel() {
+		d := &gramDesign{projectedDesign{l: l, s: s}}
+		for _, q := range basis {
+			d.basis = append(d.basis, q.RawVector().Data)
+		}
+		return solver.NewLeastSquares(d, yt.T()), nil
+	}
 	xt := mat.NewDense(m, n, nil)
 	for a := range m {
-		weightedResidual(xt.RawRowView(a), l.xp[a], s, basis)
+		dst := xt.RawRowView(a)
+		x := l.xp[a].Dense
+		if !l.xp[a].IsDense() || l.xp[a].Scale != 0 {
+			x = l.xp[a].Values(make([]float64, n))
+		}
+		weightedResidual(dst, x, s, basis)
 	}
 	return solver.NewLeastSquares(solver.ColumnDesign{XT: xt}, yt.T()), nil
 }
@@ -959,13 +920,12 @@ func restricted(beta []float64, keep []int) ([]float64, bool) {
 func (l *Loss) Restrict(keep []int) solver.Loss {
 	n := len(l.y)
 	r := *l
-	r.xp = make([][]float64, len(keep))
-	r.nz = make([][]int32, len(keep))
+	r.xp = make([]design.Column, len(keep))
+	r.byRow = nil
 	r.penal = make([]int, len(keep))
 	r.top = make([]float64, len(keep))
 	for a, k := range keep {
 		r.xp[a] = l.xp[k]
-		r.nz[a] = l.nz[k]
 		r.penal[a] = l.penal[k]
 		r.top[a] = l.top[k]
 	}

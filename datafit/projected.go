@@ -40,7 +40,7 @@ func (d *projectedDesign) Mul(dst *mat.Dense, b mat.Matrix) {
 		clear(t)
 		for a := 0; a < m; a++ {
 			if v := b.At(a, j); v != 0 {
-				d.l.axpyColumn(a, v, t)
+				d.l.xp[a].Axpy(v, t)
 			}
 		}
 		for i := range t {
@@ -70,7 +70,7 @@ func (d *projectedDesign) MulTrans(dst *mat.Dense, r mat.Matrix) {
 			u[i] *= d.s[i]
 		}
 		for a, x := range d.l.xp {
-			dst.Set(a, j, d.l.dotColumn(a, x, u))
+			dst.Set(a, j, x.Dot(u))
 		}
 	}
 }
@@ -98,12 +98,12 @@ func (d *projectedDesign) project(v []float64) {
 }
 
 // sparseModel reports whether the Newton model should keep the columns
-// sparse (projectedDesign): most penalised columns are indexed (sparseIndex)
+// sparse (projectedDesign): most penalised columns are sparse
 // and there are enough of them for the dense model's n·m and m² to matter.
 func (l *Loss) sparseModel() bool {
 	var k int
-	for _, idx := range l.nz {
-		if idx != nil {
+	for _, c := range l.xp {
+		if !c.IsDense() {
 			k++
 		}
 	}

@@ -31,22 +31,15 @@ func (l *Loss) GradientRounding(theta mat.Matrix, f func(x []float64, r float64)
 	}
 	for a, v := range beta {
 		if v != 0 {
-			for i, x := range l.xp[a] {
-				mag[i] += math.Abs(x * v)
-			}
+			l.xp[a].Each(func(i int, x float64) { mag[i] += math.Abs(x * v) })
 		}
 	}
-	x := make([]float64, len(l.xp))
-	for i := range l.y {
-		r := RowGradientRounding(l.w[i], c.d1[i], c.d2[i], mag[i])
-		if !(r > 0) {
-			continue
+	// The rows' predictors, row by row (a stalled fit's diagnosis).
+	eachRow(l.xp, len(l.y), func(i int, x []float64) {
+		if r := RowGradientRounding(l.w[i], c.d1[i], c.d2[i], mag[i]); r > 0 {
+			f(x, r)
 		}
-		for a, col := range l.xp {
-			x[a] = col[i]
-		}
-		f(x, r)
-	}
+	})
 }
 
 // RowGradientRounding returns the bound on the rounding error of a row's

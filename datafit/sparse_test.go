@@ -1,6 +1,7 @@
 package datafit
 
 import (
+	"github.com/cardsparse/cardreg/design"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -29,11 +30,11 @@ func TestSparseColumnsMatchDense(t *testing.T) {
 	for _, fam := range []Family{Poisson{}, Gaussian{}} {
 		sparse, err := NewLoss(fam, &Data{X: x, Y: y})
 		require.NoError(t, err)
-		require.NotNil(t, sparse.nz[0], "a dummy column is indexed")
-		require.Nil(t, sparse.nz[k], "a numeric column is not")
+		require.False(t, sparse.xp[0].IsDense(), "a dummy column is held sparse")
+		require.True(t, sparse.xp[k].IsDense(), "a numeric column is not")
 		dense, err := NewLoss(fam, &Data{X: x, Y: y})
 		require.NoError(t, err)
-		dense.nz = make([][]int32, len(dense.nz))
+		densify(dense)
 		beta := mat.NewDense(k+1, 1, nil)
 		for a := 0; a <= k; a++ {
 			beta.Set(a, 0, 0.3*rng.NormFloat64())
@@ -62,7 +63,7 @@ func TestSparseColumnsMatchDense(t *testing.T) {
 }
 
 // A dummy column non-zero on few rows is read through the index of its
-// non-zero rows (sparseIndex), so a gradient costs O(nnz), not O(n), per
+// non-zero rows (held sparse), so a gradient costs O(nnz), not O(n), per
 // column: every one of the k columns here is indexed by exactly its n/k
 // rows. BenchmarkSparseColumns times the indexed gradient against the
 // same loss without the index.
@@ -70,10 +71,10 @@ func TestSparseColumnsIndexed(t *testing.T) {
 	x, y := sparseColumnsData(4000, 1000)
 	l, err := NewLoss(Poisson{}, &Data{X: x, Y: y})
 	require.NoError(t, err)
-	require.Len(t, l.nz, 1000)
-	for j, rows := range l.nz {
-		require.Len(t, rows, 4, "column %d", j)
-		for _, i := range rows {
+	require.Len(t, l.xp, 1000)
+	for j, c := range l.xp {
+		require.Len(t, c.Rows, 4, "column %d", j)
+		for _, i := range c.Rows {
 			require.Equal(t, j, int(i)%1000, "column %d row %d", j, i)
 		}
 	}
@@ -102,7 +103,7 @@ func BenchmarkSparseColumns(b *testing.B) {
 			l, err := NewLoss(Poisson{}, &Data{X: x, Y: y})
 			require.NoError(b, err)
 			if !indexed {
-				l.nz = make([][]int32, len(l.nz))
+				densify(l)
 			}
 			beta := mat.NewDense(1000, 1, nil)
 			var g mat.Dense
@@ -138,7 +139,7 @@ func TestSparseNewtonModelMatchesDense(t *testing.T) {
 		require.NoError(t, err)
 		dense, err := NewLoss(fam, d)
 		require.NoError(t, err)
-		dense.nz = make([][]int32, len(dense.nz))
+		densify(dense)
 		beta := mat.NewDense(k, 1, nil)
 		for a := 0; a < k; a++ {
 			beta.Set(a, 0, 0.2*rng.NormFloat64())
@@ -158,5 +159,12 @@ func TestSparseNewtonModelMatchesDense(t *testing.T) {
 			require.InDelta(t, fd, fs, 1e-9*(1+math.Abs(fd)), fam.Name())
 			require.True(t, mat.EqualApprox(&gs, &gd, 1e-8*(1+mat.Norm(&gd, math.Inf(1)))), fam.Name())
 		}
+	}
+}
+
+// densify holds every penalised column of l dense.
+func densify(l *Loss) {
+	for a, c := range l.xp {
+		l.xp[a] = design.Column{Dense: c.Values(make([]float64, len(l.y)))}
 	}
 }

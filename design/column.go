@@ -48,11 +48,28 @@ func (c Column) Dot(u []float64) float64 {
 			s += u[i]
 		}
 	default:
-		for k, i := range c.Rows {
-			s += c.Vals[k] * u[i]
-		}
+		s = sparseDot(c.Rows, c.Vals, u)
 	}
 	return s * c.scale()
+}
+
+// sparseDot returns Σₖ vals[k]·u[rows[k]], four sums apart so that the
+// additions do not wait on each other.
+func sparseDot(rows []int32, vals, u []float64) float64 {
+	vals = vals[:len(rows)]
+	var s0, s1, s2, s3 float64
+	k := 0
+	for ; k+4 <= len(rows); k += 4 {
+		r, v := rows[k:k+4:k+4], vals[k:k+4:k+4]
+		s0 += v[0] * u[r[0]]
+		s1 += v[1] * u[r[1]]
+		s2 += v[2] * u[r[2]]
+		s3 += v[3] * u[r[3]]
+	}
+	for ; k < len(rows); k++ {
+		s0 += vals[k] * u[rows[k]]
+	}
+	return (s0 + s2) + (s1 + s3)
 }
 
 // WeightedSq returns Σᵢ vᵢxᵢ².
@@ -103,8 +120,9 @@ func (c Column) AxpyMul(a float64, v, y []float64) {
 			y[i] += a * v[i]
 		}
 	default:
+		vals := c.Vals[:len(c.Rows)]
 		for k, i := range c.Rows {
-			y[i] += a * v[i] * c.Vals[k]
+			y[i] += a * v[i] * vals[k]
 		}
 	}
 }

@@ -38,8 +38,8 @@ func single(r *Rows) (*glm.Rows, error) {
 	if err := checkForm(r); err != nil {
 		return nil, err
 	}
-	if _, q := r.Y.Dims(); denseOf(r.X) == nil || q != 1 {
-		return nil, fmt.Errorf("estimator: a certificate of given coefficients needs a dense design and one response")
+	if _, q := r.Y.Dims(); denseOf(r.X) == nil && designOf(r.X) == nil || q != 1 {
+		return nil, fmt.Errorf("estimator: a certificate of given coefficients needs a dense design or a *design.Matrix, and one response")
 	}
 	return glmRows(r), nil
 }

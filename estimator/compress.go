@@ -409,8 +409,8 @@ func setMeans(v, s, w []float64) {
 // compressOf is compress for the options of a fit: nil when r asks for
 // the rows as they are.
 func compressOf(r *Rows, o *Options, fold []int, measure string) *compressed {
-	if r.noCompress {
-		return nil
+	if r.noCompress || denseOf(r.X) == nil {
+		return nil // a design held by columns is fitted as it is
 	}
 	return compress(r, fit.FamilyOf(o), fold, measure)
 }

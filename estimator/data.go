@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/cardsparse/cardreg/datafit"
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/glmscan"
 
 	"github.com/cardsparse/cardreg/internal/cvcurve"
@@ -22,7 +23,9 @@ type Data interface {
 // Rows holds observations in memory.
 type Rows struct {
 	// X is the n×p design: solver.DenseDesign for a dense matrix (NewRows),
-	// or any solver.Design (compressed matrices) for the gaussian family.
+	// a *design.Matrix (dense, sparse and factor columns, every family,
+	// never densified), or any solver.Design (compressed matrices) for
+	// the gaussian family.
 	X solver.Design
 	// Y is the n×q response matrix (q > 1: a multi-response gaussian fit,
 	// the penalty acting on each response's coefficients).
@@ -51,6 +54,12 @@ func denseOf(x solver.Design) *mat.Dense {
 		return d.X
 	}
 	return nil
+}
+
+// designOf returns a design held by columns, or nil.
+func designOf(x solver.Design) *design.Matrix {
+	m, _ := x.(*design.Matrix)
+	return m
 }
 
 func (r *Rows) dims() (int, int) {

@@ -73,7 +73,7 @@ func orDefault(opts *Options) Options {
 
 // glmRows are rows r as the family engine holds them.
 func glmRows(r *Rows) *glm.Rows {
-	return &glm.Rows{X: denseOf(r.X), Y: colOf(r), Weights: r.Weights, Offset: r.Offset}
+	return &glm.Rows{X: denseOf(r.X), Design: designOf(r.X), Y: colOf(r), Weights: r.Weights, Offset: r.Offset}
 }
 
 // FitPath fits the model along a decreasing λ grid (PathOptions), each fit

@@ -64,6 +64,9 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 		}
 		return famStream, nil
 	case *Rows:
+		if designOf(v.X) != nil {
+			break // the family engine, gaussian included: no Gram matrix of a wide sparse design
+		}
 		if plain {
 			if v.Weights != nil {
 				return lsStats, nil
@@ -71,7 +74,7 @@ func chooseRoute(d Data, pen penalty.Penalty, o *Options, measure string) (route
 			return lsRows, nil
 		}
 		if denseOf(v.X) == nil {
-			return 0, fmt.Errorf("estimator: the %s family needs a dense design (*mat.Dense)", fit.FamilyOf(o).Name())
+			return 0, fmt.Errorf("estimator: the %s family needs a dense design (*mat.Dense) or a *design.Matrix", fit.FamilyOf(o).Name())
 		}
 	}
 	if q != 1 {

@@ -102,10 +102,20 @@ func (d *Design) Levels(fit Fitted) []Levels {
 }
 
 // levelMass returns factor f's rows per level and their weight (the rows
-// without weights).
+// without weights): from its codes and w, or for a factor read by a stream
+// (no codes) from its counts and masses.
 func (d *Design) levelMass(f int, w []float64) ([]int, []float64) {
 	fc := d.Factors[f]
 	rows, mass := make([]int, len(fc.Levels)), make([]float64, len(fc.Levels))
+	if fc.Codes == nil && fc.Counts != nil {
+		for c, n := range fc.Counts {
+			rows[c], mass[c] = int(n), n
+			if fc.Mass != nil {
+				mass[c] = fc.Mass[c]
+			}
+		}
+		return rows, mass
+	}
 	for i, c := range fc.Codes {
 		rows[c]++
 		if w != nil {

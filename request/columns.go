@@ -77,6 +77,12 @@ func (r *Request) CheckRows(fam datafit.Family, x *mat.Dense, y, weights, offset
 	if err == nil && !r.Standardize {
 		err = d.CheckScale()
 	}
+	return dataError(err, names)
+}
+
+// dataError words a data check's error err as the command line does: a
+// column's by its name (names), a row's by rowError.
+func dataError(err error, names []string) error {
 	var ce *datafit.ColumnError
 	if errors.As(err, &ce) {
 		return fmt.Errorf("data: column %s: %v", data.ShortText(names[ce.Col]), ce.Err)

@@ -121,6 +121,9 @@ type Request struct {
 	Route Route `json:"-"`
 	// Offset and Weighted report an offset and observation weights.
 	Offset, Weighted bool `json:"-"`
+	// Input is the data file's format when it is sparse (svmlight,
+	// Matrix Market: SparseRules), "" for a table or buffers.
+	Input data.Format `json:"-"`
 	// Progress reports that progress is drawn though not on a terminal
 	// (the command line's --progress).
 	Progress bool `json:"-"`

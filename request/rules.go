@@ -25,7 +25,7 @@ type Rule struct {
 // inputs) on every route, then each route's. Every option is either
 // honoured or refused there, so none is silently ignored.
 func (r *Request) Rules(cmd Command) []Rule {
-	rules := slices.Concat(r.modeRules(cmd), r.streamRules(cmd), r.dbRules(cmd), r.factorRules())
+	rules := slices.Concat(r.modeRules(cmd), r.streamRules(cmd), r.dbRules(cmd), r.factorRules(), r.sparseRules())
 	// progress in memory points to the stream route only when that route
 	// takes the other options given.
 	return append(rules, r.memoryRules(cmd, r.Refusal(rules, OnStream) < 0)...)
@@ -171,21 +171,21 @@ func (r *Request) dbRules(cmd Command) []Rule {
 	}
 }
 
-// factorRules refuse on the stream and database routes the options of
-// factor predictors, which are read from a file into memory only.
+// factorRules refuse on the database route the options of factor
+// predictors, which SQL does not aggregate, and on the stream route what
+// its fits of factors cannot do: leave the numeric predictors
+// unpenalised (a stream fits every predictor penalised).
 func (r *Request) factorRules() []Rule {
 	d := r.Dialect
-	notStreamed := "the rows in memory (factor columns are not streamed yet): leave out " + d.o("stream")
-	notDB := "the rows in memory (" + d.o("db") + " aggregates numeric columns by SQL, with no factors): export the rows to a file and fit it"
+	notDB := "the rows of a file (" + d.o("db") + " aggregates numeric columns by SQL, with no factors yet): export the rows to a file and fit it, in memory or with " + d.o("stream")
 	var rules []Rule
 	for _, name := range d.FactorOptions {
-		rules = append(rules, Rule{Option: name, On: OnStream, Off: true, Why: "needs " + notStreamed}, Rule{Option: name, On: OnDB, Off: true, Why: "needs " + notDB})
+		rules = append(rules, Rule{Option: name, On: OnDB, Off: true, Why: "needs " + notDB})
 	}
 	none := r.Penalty == factor.NumericNone
 	return append(rules,
-		Rule{Option: "penalty", On: OnStream, Off: none, Why: "none names the numeric predictors' penalty beside factors, which need " + notStreamed},
+		Rule{Option: "penalty", On: OnStream, Off: none, Why: "none leaves the numeric predictors beside factors unpenalised, which a streamed fit does not do yet (it penalises every predictor): leave out " + d.o("stream") + ", or use " + d.o("penalty") + " lasso"},
 		Rule{Option: "penalty", On: OnDB, Off: none, Why: "none names the numeric predictors' penalty beside factors, which need " + notDB},
-		Rule{Option: "merges", On: OnStream, Off: true, Why: "lists the merges of factor levels, which need " + notStreamed},
 		Rule{Option: "merges", On: OnDB, Off: true, Why: "lists the merges of factor levels, which need " + notDB},
 	)
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/penalty"
 	"gonum.org/v1/gonum/mat"
@@ -40,19 +41,20 @@ type Reweighter interface {
 
 // IRLSDesign is what IRLSCD reads of a Reweighter's data.
 type IRLSDesign struct {
-	// Columns holds the penalised columns of X, each contiguous.
-	Columns [][]float64
+	// Columns holds the penalised columns of X, dense, sparse or
+	// indicators (a sparse column's sweeps cost O(nnz)).
+	Columns []design.Column
 	// Free holds the columns of the free coefficients as rows (k×n), the
 	// intercept's ones first when Intercept; nil when k = 0. IRLSCD
 	// writes nothing into it.
 	Free *mat.Dense
 	// Intercept says whether the first free coefficient is an intercept.
 	Intercept bool
-	// OffCentre marks the penalised columns whose mean is beyond their
-	// standard deviation: nearly parallel to the intercept, they are
-	// centred by their weighted means in each weighted model (glmnet's
-	// xm); MaxAbs is max|x| of those columns (a bound on any weighted
-	// mean), 0 for the others.
+	// OffCentre marks the penalised columns centred by their weighted
+	// means in each weighted model (glmnet's xm): the dense ones whose
+	// mean is beyond their standard deviation (nearly parallel to the
+	// intercept) and every sparse one; MaxAbs is max|x| of those columns
+	// (a bound on any weighted mean), 0 for the others.
 	OffCentre []bool
 	MaxAbs    []float64
 	// Twin[j] ≥ 0 is an earlier penalised column equal to column j times
@@ -202,7 +204,7 @@ func (cd *irlsState) foreseenGap(obj float64) float64 {
 		if !(t > 0) {
 			return 0
 		}
-		g := kernel.Dot(x, cd.u)
+		g := x.Dot(cd.u)
 		worst = math.Max(worst, math.Abs(g)/t)
 		l1 += t * math.Abs(cd.beta[j])
 		slack += t*math.Abs(cd.beta[j]) + cd.beta[j]*g
@@ -253,6 +255,11 @@ type irlsState struct {
 	// svrStale says that an uncentred step has moved Σ v⊙r since svr was
 	// computed (freshSVR).
 	svrStale bool
+	// c is the share of a sparse column's centred steps not yet written
+	// into vr: the model's v⊙r is vr + c·v. A centred step of a sparse
+	// column moves v⊙r by −δ·v⊙x + δ·m·v; the dense second term waits in
+	// c (flush) so that the step costs O(nnz).
+	c float64
 	// prox is the penalty's per-coordinate prox when it is not the lasso
 	// (nil for the lasso, whose update stays inline), pen the penalty.
 	prox penalty.CoordinateProxer
@@ -340,6 +347,7 @@ func (cd *irlsState) reweight() {
 // the coefficients' total changes at the end.
 func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 	beta0, free0 := slices.Clone(cd.beta), slices.Clone(cd.free)
+	cd.c = 0
 	for i := range cd.vr {
 		cd.vr[i] = cd.v[i] * cd.r[i]
 	}
@@ -361,7 +369,7 @@ func (cd *irlsState) solveModel(thr float64, maxSweeps int) {
 	}
 	for j, b := range cd.beta {
 		if d := b - beta0[j]; d != 0 {
-			kernel.Axpy(d, cd.d.Columns[j], cd.eta)
+			cd.d.Columns[j].Axpy(d, cd.eta)
 		}
 	}
 	for a, b := range cd.free {
@@ -391,7 +399,10 @@ func (cd *irlsState) update(j int) float64 {
 		return 0 // its original carries the coefficient
 	}
 	x := cd.d.Columns[j]
-	gx := kernel.Dot(x, cd.vr)
+	if x.IsDense() {
+		cd.flush()
+	}
+	gx := x.Dot(cd.vr) // less c·Σv⊙x (= c·m·Σv) for a sparse column
 	thr := cd.lambda * cd.f[j] / 2
 	// |mⱼ| ≤ max|xⱼ|: a column that stays at zero whatever its mean needs
 	// no pass over it for the mean (svr, the intercept's gradient, is
@@ -399,16 +410,19 @@ func (cd *irlsState) update(j int) float64 {
 	if cd.d.OffCentre[j] {
 		cd.freshSVR()
 	}
-	if cd.beta[j] == 0 && cd.d.OffCentre[j] && math.Abs(gx)+cd.d.MaxAbs[j]*math.Abs(cd.svr) <= thr {
+	if cd.beta[j] == 0 && cd.d.OffCentre[j] && math.Abs(gx)+cd.d.MaxAbs[j]*(math.Abs(cd.svr)+math.Abs(cd.c)*cd.sv) <= thr {
 		return 0
 	}
 	mj := cd.mean(j)
 	g := gx - mj*cd.svr
+	if !x.IsDense() {
+		g += cd.c * mj * cd.sv
+	}
 	if cd.beta[j] == 0 && math.Abs(g) <= thr {
 		return 0 // stays at zero, whatever xvⱼ
 	}
 	if cd.xv[j] == 0 {
-		if cd.xv[j] = centredSq(x, cd.v, mj); cd.xv[j] == 0 {
+		if cd.xv[j] = cd.centredSq(x, mj); cd.xv[j] == 0 {
 			return 0
 		}
 	}
@@ -421,7 +435,7 @@ func (cd *irlsState) update(j int) float64 {
 	if delta == 0 {
 		return 0
 	}
-	cd.step(x, mj, delta)
+	cd.stepColumn(x, mj, delta)
 	cd.beta[j] = next
 	return cd.xv[j] * delta * delta
 }
@@ -437,7 +451,7 @@ func (cd *irlsState) mean(j int) float64 {
 	if math.IsNaN(cd.m[j]) {
 		cd.m[j] = 0
 		if cd.sv > 0 {
-			cd.m[j] = kernel.Dot(cd.d.Columns[j], cd.v) / cd.sv
+			cd.m[j] = cd.d.Columns[j].Dot(cd.v) / cd.sv
 		}
 	}
 	return cd.m[j]
@@ -448,6 +462,13 @@ func (cd *irlsState) mean(j int) float64 {
 // predictor moves by delta·x − mj·delta (Σ v⊙r is unchanged).
 func (cd *irlsState) step(x []float64, mj, delta float64) {
 	kernel.AxpyMul(-delta, cd.v, x, cd.vr)
+	cd.moveCentre(mj, delta)
+}
+
+// moveCentre completes a step delta of a coefficient whose column is
+// centred at mj: the intercept moves by −mj·delta and vr by the mean's
+// share; an uncentred step marks Σ v⊙r stale.
+func (cd *irlsState) moveCentre(mj, delta float64) {
 	if mj != 0 {
 		kernel.Axpy(delta*mj, cd.v, cd.vr)
 		cd.free[0] -= mj * delta
@@ -456,13 +477,59 @@ func (cd *irlsState) step(x []float64, mj, delta float64) {
 	}
 }
 
+// stepColumn is step for penalised column x.
+func (cd *irlsState) stepColumn(x design.Column, mj, delta float64) {
+	if x.IsDense() && x.Scale == 0 {
+		cd.step(x.Dense, mj, delta)
+		return
+	}
+	x.AxpyMul(-delta, cd.v, cd.vr)
+	if mj != 0 {
+		cd.c += delta * mj
+		cd.free[0] -= mj * delta
+	} else if cd.d.Intercept {
+		cd.svrStale = true
+	}
+}
+
+// flush writes the pending shift c into vr (O(n)), before a dense
+// column's step or the free coefficients' read vr itself.
+func (cd *irlsState) flush() {
+	if cd.c != 0 {
+		kernel.Axpy(cd.c, cd.v, cd.vr)
+		cd.c = 0
+	}
+}
+
 // freshSVR recomputes svr = Σ v⊙r when an uncentred column's step has
 // moved it since: the centred columns' gradients (and their screening
 // bound) read it.
 func (cd *irlsState) freshSVR() {
 	if cd.svrStale {
-		cd.svr, cd.svrStale = kernel.Dot(cd.d.Free.RawRowView(0), cd.vr), false
+		cd.svr, cd.svrStale = kernel.Dot(cd.d.Free.RawRowView(0), cd.vr)+cd.c*cd.sv, false
 	}
+}
+
+// centredSq returns Σ v (x − m)² of penalised column x: over a sparse
+// column's stored rows plus m²·Σ v over the others (no cancellation).
+func (cd *irlsState) centredSq(x design.Column, m float64) float64 {
+	if x.IsDense() && x.Scale == 0 {
+		return centredSq(x.Dense, cd.v, m)
+	}
+	if m == 0 {
+		return x.WeightedSq(cd.v)
+	}
+	var s, rest float64
+	rest = cd.sv
+	x.Each(func(i int, xi float64) {
+		d := xi - m
+		s += cd.v[i] * d * d
+		rest -= cd.v[i]
+	})
+	if x.IsDense() {
+		return s
+	}
+	return s + m*m*math.Max(rest, 0)
 }
 
 // centredSq returns Σ v (x − m)².
@@ -485,6 +552,7 @@ func (cd *irlsState) sweepFree() float64 {
 	if cd.d.Free == nil {
 		return 0
 	}
+	cd.flush()
 	var big float64
 	first := 0
 	if cd.d.Intercept {

@@ -35,6 +35,7 @@ type fitFlags struct {
 	fam                                                                             familyFlags
 	factors                                                                         factorFlags
 	dbTimeout                                                                       dbTimeout
+	sparse                                                                          sparseFlags
 	// tooBig says the data file is streamed for its size (shouldStream).
 	tooBig bool
 }
@@ -75,7 +76,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.table, "table", "", "with --db: the table to fit (DATABASE.NAME for one in another database)")
 	fs.StringVar(&f.query, "query", "", "with --db: a SELECT whose rows to fit")
 	fs.Var(&f.dbTimeout, "db-timeout", dbTimeoutUsage())
-	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step)")
+	fs.BoolVar(&f.stream, "stream", false, "stream the file: keep only the sufficient statistics (O(p^2) memory), not the rows; the same fit (gaussian: one pass; binomial and poisson: passes per Newton step, or rounds; factors: one more pass first, for their levels)")
 	fs.Func("memory", "memory budget in bytes (units allowed: 8GB, 512MiB) above which the data are streamed, and which O(p^2) statistics must fit in (default: half the machine's memory)", func(s string) (err error) {
 		b, err := membudget.ParseBytes(s)
 		f.Memory = request.Bytes(b)
@@ -87,6 +88,7 @@ func newFitFlags(stderr io.Writer) (*flag.FlagSet, *fitFlags) {
 	fs.StringVar(&f.sep, "sep", ",", `field separator (one character; \t for a tab)`)
 	f.fam.register(fs, &f.Request)
 	f.factors.register(fs, &f.Request)
+	f.sparse.register(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg fit [flags] DATA.csv
 
@@ -96,7 +98,11 @@ the weighted deviance sum_i w_i d_i + lambda * h(b) instead (weights rescaled to
 sum to n, as glmnet: lambda_glmnet = lambda / (2n) for every family). DATA.csv has a header row; the response is
 the last column unless --target names another, the other columns are predictors
 (less --drop, or only --predictors). DATA.csv may be gzip-compressed; - reads
-standard input. --lambda theory is Theorem 2's lambda: a conservative
+standard input. DATA may instead be a sparse file, read into memory as sparse
+columns x1...xp (p: the largest index, or --features): svmlight/libsvm, its
+labels the response, or Matrix Market with the response in --response FILE;
+told by the extension (.svm, .svmlight, .libsvm, .mtx, .mm, with or without
+.gz) or --input-format. --lambda theory is Theorem 2's lambda: a conservative
 guarantee that over-shrinks (cross-validation predicts better).
 
 Example:
@@ -184,7 +190,7 @@ func rescaleAdvice(noFactors bool) string {
 // --groups and --penalty-factor may name (an inline list names none), so
 // that no output overwrites one of them.
 func (f *fitFlags) inputs(data string) []string {
-	return []string{f.dataFile(data), f.gFile, f.groups, f.fam.penaltyFactor}
+	return []string{f.dataFile(data), f.gFile, f.groups, f.fam.penaltyFactor, f.sparse.response}
 }
 
 // warn prints one line on stderr when the fit did not converge or some of
@@ -229,7 +235,7 @@ func (f *fitFlags) dataArgs(pos []string) ([]string, error) {
 		if len(pos) != 1 {
 			return nil, usagef("expected one data file, got %d arguments", len(pos))
 		}
-		return pos, nil
+		return pos, f.resolveFormat(pos[0])
 	}
 	if len(pos) != 0 {
 		return nil, usagef("--db takes no data file, got %d arguments", len(pos))

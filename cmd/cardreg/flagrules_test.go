@@ -63,6 +63,11 @@ func TestFlagRulesTable(t *testing.T) {
 	}
 	onFile := func(cmd string, args ...string) tc { return tc{cmd, append(args, file)} }
 	onDB := func(cmd string, args ...string) tc { return tc{cmd, append(append([]string(nil), db...), args...)} }
+	// issue 37: sparse files (svmlight; Matrix Market with its response)
+	onSVM := func(cmd string, args ...string) tc { return tc{cmd, append(args, "no-such-file.svm")} }
+	onMTX := func(cmd string, args ...string) tc {
+		return tc{cmd, append(args, "--response", "y.txt", "no-such-file.mtx")}
+	}
 	cases := []tc{
 		onFile("fit", "--lambda", "1", "--folds", "5"),
 		onFile("path", "--seed", "2"),
@@ -100,7 +105,6 @@ func TestFlagRulesTable(t *testing.T) {
 		onFile("fit", "--stream", "--lambda", "1", "--penalty", "lasso", "--penalty-factor", "1,1"),
 		onFile("fit", "--stream", "--lambda", "1", "--family", "poisson", "--relax"),
 		onFile("fit", "--stream", "--penalty", "none", "--lambda", "1"),
-		onFile("path", "--stream", "--merges", "m.csv"),
 		onDB("fit", "--stream", "--lambda", "1"),
 		onDB("cv", "--sep", ";"),
 		onDB("path", "--drop-missing"),
@@ -119,6 +123,21 @@ func TestFlagRulesTable(t *testing.T) {
 		// issue 35's command lines
 		onDB("fit", "--factor", "g", "--lambda", "1"),
 		onDB("fit", "--factor", "nosuch", "--lambda", "1"),
+		onSVM("fit", "--target", "y"),
+		onMTX("cv", "--responses", "a,b"),
+		onSVM("path", "--predictors", "x1"),
+		onMTX("fit", "--drop", "x1"),
+		onSVM("cv", "--weights", "w"),
+		onSVM("fit", "--family", "poisson", "--offset", "o"),
+		onMTX("cv", "--foldid", "k"),
+		onSVM("fit", "--sep", ";"),
+		onMTX("path", "--drop-missing"),
+		onSVM("cv", "--stream"),
+		onSVM("fit", "--lambda", "theory"),
+		onFile("fit", "--features", "3"),
+		onMTX("fit", "--index-base", "0"),
+		onDB("cv", "--input-format", "csv"),
+		onSVM("path", "--response", "y.txt"),
 	}
 	values := map[string]string{"factor": "g", "ordinal": "g", "ref": "g=a", "max-levels": "10", "min-count": "2", "pair-weights": "count"}
 	for _, name := range factorFlagNames() {
@@ -126,7 +145,7 @@ func TestFlagRulesTable(t *testing.T) {
 		if v, ok := values[name]; ok {
 			fl = append(fl, v)
 		}
-		cases = append(cases, onFile("fit", append([]string{"--stream", "--lambda", "1"}, fl...)...), onDB("cv", fl...))
+		cases = append(cases, onDB("cv", fl...), onSVM("path", fl...))
 	}
 	hit := map[int]bool{}
 	var n int
@@ -172,7 +191,7 @@ func TestDBRefusesFactorFlags(t *testing.T) {
 		{"fit", "--pair-weights", "count", "--lambda", "1"},
 	} {
 		res := cardreg(t, append(args, "--db", srv.URL, "--table", "t")...)
-		oneLine(t, res, 2, "needs the rows in memory", "--db aggregates numeric columns by SQL")
+		oneLine(t, res, 2, "needs the rows of a file", "--db aggregates numeric columns by SQL", "in memory or with --stream")
 	}
 	require.Zero(t, requests.Load())
 }
@@ -188,8 +207,8 @@ func TestEveryFlagHasARoute(t *testing.T) {
 		"standardize format weights foldid memory progress out save-model family offset type-measure " +
 		"nlambda min-ratio plot relax no-intercept db stream"
 	honoured := map[request.Route]string{
-		request.InMemory: everywhere + " sep drop-missing penalty-factor exclude merges " + strings.Join(factorFlagNames(), " "),
-		request.OnStream: everywhere + " sep drop-missing",
+		request.InMemory: everywhere + " sep drop-missing penalty-factor exclude merges input-format " + strings.Join(factorFlagNames(), " "),
+		request.OnStream: everywhere + " sep drop-missing merges input-format " + strings.Join(factorFlagNames(), " "),
 		request.OnDB:     everywhere + " table query db-timeout penalty-factor",
 	}
 	for _, cmd := range []string{"fit", "path", "cv"} {

@@ -31,6 +31,9 @@ func parseModelFrom(path string, b []byte) (*modelfile.Linear, error) {
 // predictFlags are the flags of cardreg predict.
 type predictFlags struct {
 	model, out, sep, typ, unseen string
+	// format and base read a sparse data file (--input-format,
+	// --index-base).
+	format, base string
 	// typeGiven says --type was given: a network has no --type to honour.
 	typeGiven bool
 }
@@ -43,6 +46,8 @@ func newPredictFlags() (*flag.FlagSet, *predictFlags) {
 	fs.StringVar(&f.out, "out", "", "output file (default: standard output); written only when complete")
 	fs.StringVar(&f.sep, "sep", ",", "field separator of DATA.csv")
 	fs.StringVar(&f.unseen, "unseen", "error", "a factor level the model does not have: error (name the row, the column and the level; write nothing) or reference (predict such rows at the factor's reference level, with one warning counting them)")
+	fs.StringVar(&f.format, "input-format", "", "DATA's format: "+data.FormatNames+"; default: by its extension ("+data.Extensions()+"), else CSV or Parquet; a sparse file's columns are x1...xp, p the model's")
+	fs.StringVar(&f.base, "index-base", "auto", "svmlight: the column indices' base, 1, 0 or auto (as cardreg fit reads it: give the base the fit was given)")
 	fs.StringVar(&f.typ, "type", "response", "what to predict (glmnet's type): link (the linear predictor), response (the fitted mean: a probability for binomial, a rate for poisson) or class (binomial: 1 when the probability exceeds 1/2)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), `Usage: cardreg predict --model MODEL.json [--out FILE] DATA.csv
@@ -53,6 +58,9 @@ logistic model, the class), or for a network trained with --loss xent the
 predicted class. DATA.csv must hold every predictor column of the model, by
 name, and the offset column of a model fitted with --offset; other columns (the
 response, extra columns) are ignored.
+DATA may instead be a sparse file (svmlight, Matrix Market: by its extension
+or --input-format), read as columns x1...xp, p the model's (a larger index is
+an error): for a model fitted on such a file.
 
 A model fitted with factors (text columns, --factor, --ordinal) reads each
 factor's column by name as text, its levels as fit read them (with --factor or
@@ -122,6 +130,12 @@ func (f *predictFlags) validate(pos []string) error {
 	if _, ok := datafit.PredictionByName(f.typ); !ok {
 		return fmt.Errorf("--type must be link, response or class, got %s", data.ShortText(f.typ))
 	}
+	if _, err := data.FormatOf(pos[0], f.format); err != nil {
+		return fmt.Errorf("--input-format: %v", err)
+	}
+	if _, err := data.ParseBase(f.base); err != nil {
+		return fmt.Errorf("--index-base %v", err)
+	}
 	r, err := parseSep(f.sep)
 	if err == nil {
 		f.sep = string(r)
@@ -145,6 +159,9 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, f *predictFl
 		Names  []string
 	}
 	if json.Unmarshal(raw, &head) == nil && head.Format == deepreg.SavedFormat {
+		if in, _ := data.FormatOf(dataPath, f.format); in.Sparse() {
+			return fmt.Errorf("%s: a network (cardreg net) predicts from CSV or Parquet files, not %s", data.InputName(dataPath), in.Describe())
+		}
 		if f.typeGiven {
 			return usagef("--type is for models saved by cardreg fit: %s is a network (cardreg net), which predicts its fitted value, or its class when trained with --loss xent", data.InputName(modelPath))
 		}
@@ -161,6 +178,9 @@ func predictFile(w io.Writer, modelPath, dataPath string, sep rune, f *predictFl
 	pred, err := datafit.PredictionFor(fam, typ)
 	if err != nil {
 		return usagef("--type %v", err)
+	}
+	if in, _ := data.FormatOf(dataPath, f.format); in.Sparse() { // checked by validate
+		return predictSparse(w, m, dataPath, in, f, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) })
 	}
 	o := data.Options{Sep: sep, Progress: readProgress("reading " + dataPath)}
 	return predict.Linear(w, m, dataPath, o, func(eta float64) float64 { return datafit.Predict(fam, eta, pred) }, unseen)

@@ -59,6 +59,7 @@ const (
 	inStats              // sufficient statistics from one pass (estimator.Stats)
 	inPasses             // a file read once per pass (estimator.Stream)
 	inDB                 // statistics computed by SQL (estimator.Stats)
+	inSparse             // a sparse file's columns in memory (estimator.Rows)
 )
 
 // form decides, once, how the data of the command cmd are read: by SQL
@@ -70,6 +71,8 @@ func (f *fitFlags) form(path, cmd string) form {
 	switch {
 	case f.db != "":
 		return inDB
+	case f.Input.Sparse():
+		return inSparse
 	case !f.FamilyFit():
 		if f.weights != "" || shouldStream(path, f) {
 			return inStats
@@ -92,13 +95,21 @@ func loadProblem(path string, f *fitFlags, cmd string) (*problem, error) {
 		pr, err = loadDB(path, f)
 	case inStats:
 		pr, err = loadStats(path, f)
-		if errors.Is(err, data.ErrFactorsInMemory) && !f.stream && !f.tooBig {
+		switch {
+		case !errors.Is(err, data.ErrFactorsInMemory):
+		case !f.stream && !f.tooBig:
 			// Weighted gaussian statistics, chosen for their O(p²) memory,
 			// not because the file is large: factors are read in memory.
 			pr, err = loadRows(path, f)
+		default:
+			// One pass cannot gather factors' statistics before their
+			// levels are known: a stream learns them first.
+			pr, err = loadStream(path, f, cmd)
 		}
 	case inPasses:
 		pr, err = loadStream(path, f, cmd)
+	case inSparse:
+		pr, err = loadSparse(path, f)
 	default:
 		pr, err = loadRows(path, f)
 	}
@@ -199,6 +210,11 @@ func loadStream(path string, f *fitFlags, cmd string) (*problem, error) {
 	names := src.Names()
 	pr := &problem{data: &estimator.Stream{Source: src, P: len(names)}, src: src, n: n,
 		names: names, responses: []string{src.Target()}, target: src.Target()}
+	if factors, cols := src.Factors(); len(factors) > 0 {
+		if pr.design, err = factor.NewDesign(names, factors, cols); err != nil {
+			return nil, err
+		}
+	}
 	if f.foldid != "" {
 		pr.foldID, err = data.StreamFoldIDs(path, f.spec())
 	}

@@ -173,6 +173,24 @@ func (m *Model) Link(x mat.Matrix, offset []float64) *mat.Dense {
 	_, q := m.Coef.Dims()
 	eta := mat.NewDense(n, q, nil)
 	eta.Mul(x, m.Coef)
+	return m.addIntercept(eta, offset)
+}
+
+// LinkOf is Link for new rows given as a design (a sparse or
+// column-held one, multiplied by its own product, never densified). It
+// panics as Link does.
+func (m *Model) LinkOf(x solver.Design, offset []float64) *mat.Dense {
+	n, _ := x.Dims()
+	_, q := m.Coef.Dims()
+	eta := mat.NewDense(n, q, nil)
+	x.Mul(eta, m.Coef)
+	return m.addIntercept(eta, offset)
+}
+
+// addIntercept adds the intercepts and the offset (when not nil) to the
+// products X·Coef in eta, which it returns.
+func (m *Model) addIntercept(eta *mat.Dense, offset []float64) *mat.Dense {
+	n, q := eta.Dims()
 	for i := range n {
 		for j := range q {
 			v := eta.At(i, j) + m.Intercept[j]

@@ -1,6 +1,7 @@
 package glm
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -50,6 +51,10 @@ func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, 
 	if !slices.Contains(Measures(fam), co.Measure) {
 		return nil, fmt.Errorf("glm: measure %q is not one of %v for the %s family", co.Measure, Measures(fam), fam.Name())
 	}
+	if r == nil {
+		return nil, errors.New("glm: nil design")
+	}
+	r = r.byColumns() // the folds select rows of the columns
 	full, err := newProblem(r, &co.Options)
 	if err != nil {
 		return nil, err
@@ -58,7 +63,7 @@ func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, 
 	if err != nil {
 		return nil, err
 	}
-	n, _ := r.X.Dims()
+	n, _ := r.dims()
 	folds, k, err := foldsOf(&co, n)
 	if err != nil {
 		return nil, err
@@ -370,7 +375,8 @@ func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int)
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	xt, yt, wt, ot := rows(r.X, test), pick(r.Y, test), pick(r.Weights, test), pick(r.Offset, test)
+	held := r.pick(test)
+	yt, wt := held.Y, held.Weights
 	if wt == nil {
 		wt = make([]float64, len(test))
 		for i := range wt {
@@ -386,7 +392,7 @@ func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int)
 	out := make([]float64, len(cv.Lambdas))
 	for l := range out {
 		m := path.Models[min(l, len(path.Models)-1)]
-		out[l] = score(co.Measure, pb.fam, yt, link(m, xt, ot), wt, extra)
+		out[l] = score(co.Measure, pb.fam, yt, held.linkOf(m), wt, extra)
 	}
 	var wsum float64
 	for _, v := range wt {

@@ -30,9 +30,10 @@ type problem struct {
 }
 
 func newProblem(r *Rows, opts *fit.Options) (*problem, error) {
-	if r == nil || r.X == nil {
+	if r == nil || r.X == nil && r.Design == nil {
 		return nil, errors.New("glm: nil design")
 	}
+	r = r.byColumns()
 	x, y := r.X, r.Y
 	pb := &problem{ws: &solver.WorkingSet{}, rows: *r}
 	if opts != nil {
@@ -42,8 +43,8 @@ func newProblem(r *Rows, opts *fit.Options) (*problem, error) {
 		pb.opts.Family = datafit.Gaussian{}
 	}
 	pb.fam = pb.opts.Family
-	pb.n, pb.p = x.Dims()
-	d := &datafit.Data{X: x, Y: y, Weights: r.Weights, Offset: r.Offset,
+	pb.n, pb.p = r.dims()
+	d := &datafit.Data{X: x, Design: r.Design, Y: y, Weights: r.Weights, Offset: r.Offset,
 		Unpenalized: pb.opts.Unpenalized, NoIntercept: pb.opts.NoIntercept, Constant: r.Constant}
 	if c := r.Counts; c != nil {
 		if len(c) != pb.n {
@@ -56,8 +57,13 @@ func newProblem(r *Rows, opts *fit.Options) (*problem, error) {
 		if err := d.Check(pb.fam); err != nil { // before the scales
 			return nil, err
 		}
-		pb.sd = columnScales(x, r.Weights)
-		d.X = scaleColumns(x, pb.sd)
+		if x == nil {
+			pb.sd = designScales(r.Design, r.Weights)
+			d.Design = standardized(r.Design, pb.sd)
+		} else {
+			pb.sd = columnScales(x, r.Weights)
+			d.X = scaleColumns(x, pb.sd)
+		}
 	}
 	loss, err := datafit.NewLoss(pb.fam, d)
 	if err != nil {
@@ -86,9 +92,9 @@ func observations(c []int) int {
 // nullDeviance returns the deviance of the intercept-only model with the
 // data's offset (glmnet's nulldev).
 func nullDeviance(fam datafit.Family, d *datafit.Data) (float64, error) {
-	n, _ := d.X.Dims()
+	n := len(d.Y)
 	nd := *d
-	nd.X, nd.Unpenalized = mat.NewDense(n, 1, nil), nil
+	nd.X, nd.Design, nd.Unpenalized = zeroColumn(n), nil, nil
 	l, err := datafit.NewLoss(fam, &nd)
 	if err != nil {
 		return 0, err

@@ -1,6 +1,11 @@
 package glm
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"github.com/cardsparse/cardreg/design"
+	"github.com/cardsparse/cardreg/internal/fit"
+	"github.com/cardsparse/cardreg/solver"
+	"gonum.org/v1/gonum/mat"
+)
 
 // Rows are the data of a family fit held in memory: the design, the
 // response, and each row's weight, offset and, for a row that aggregates
@@ -9,7 +14,10 @@ import "gonum.org/v1/gonum/mat"
 type Rows struct {
 	// X is the n×p design and Y the n responses.
 	X *mat.Dense
-	Y []float64
+	// Design, when X is nil, holds the design by columns (dense, sparse,
+	// a factor's indicators), fitted without densifying it.
+	Design *design.Matrix
+	Y      []float64
 	// Weights and Offset are as in datafit.Data (nil: all 1, all 0).
 	Weights, Offset []float64
 	// Counts and Constant describe rows that each aggregate identical
@@ -33,6 +41,44 @@ type Rows struct {
 
 // pick returns the rows idx of r (without Merge).
 func (r *Rows) pick(idx []int) *Rows {
-	return &Rows{X: rows(r.X, idx), Y: pick(r.Y, idx), Weights: pick(r.Weights, idx),
+	out := &Rows{Y: pick(r.Y, idx), Weights: pick(r.Weights, idx),
 		Offset: pick(r.Offset, idx), Counts: pick(r.Counts, idx), Constant: pick(r.Constant, idx)}
+	if r.Design != nil {
+		out.Design = r.Design.SelectRows(idx)
+	} else {
+		out.X = rows(r.X, idx)
+	}
+	return out
+}
+
+// byColumns returns the rows with a dense X held by columns (a
+// design.Matrix, its columns non-zero on at most solver.SparseMaxDensity
+// of the rows held sparse, as the loss holds them): the loss shares them
+// instead of copying, standardisation scales them without a copy, and
+// cross-validation's folds select their rows column by column. Rows whose
+// folds regroup them (Merge) stay dense.
+func (r *Rows) byColumns() *Rows {
+	if r.X == nil || r.Merge != nil {
+		return r
+	}
+	out := *r
+	out.Design, out.X = design.FromDense(r.X, solver.SparseMaxDensity), nil
+	return &out
+}
+
+// dims returns the shape of the rows' design.
+func (r *Rows) dims() (n, p int) {
+	if r.X == nil {
+		return r.Design.Dims()
+	}
+	return r.X.Dims()
+}
+
+// linkOf returns the linear predictor of model m on the rows (offset
+// included).
+func (r *Rows) linkOf(m *fit.Model) []float64 {
+	if r.X == nil {
+		return linkDesign(m, r.Design, r.Offset)
+	}
+	return link(m, r.X, r.Offset)
 }

@@ -105,13 +105,17 @@ class _Call:
     def run(self, kind, options):
         d = self.design
         opt = options_json(d.options(), options)
-        h = _lib.call_fit(kind, d.x_addr(), d.n, d.p, d.layout,
-                          self.y.ctypes.data, _data._addr(self.w),
-                          _data._addr(self.off), d.codes_addr(),
-                          d.nfactors, opt)
+        y, w, off = (self.y.ctypes.data, _data._addr(self.w),
+                     _data._addr(self.off))
+        if d.sparse:
+            h = _lib.call_fit_csc(kind, d.n, d.p, *d.addrs(), y, w, off,
+                                  None, 0, opt)
+        else:
+            h = _lib.call_fit(kind, d.x_addr(), d.n, d.p, d.layout, y, w,
+                              off, d.codes_addr(), d.nfactors, opt)
         # The library keeps no pointer; the result keeps the layout (for
         # predict), not the data.
-        d.x = d.codes = None
+        d.forget()
         return h
 
 
@@ -123,9 +127,14 @@ class _Result:
         d = _data.design_like(X, self._design)
         out = np.empty(d.n, dtype=np.float64)
         off = _data.vector(offset, d.n, "offset")
-        _lib.call_predict(self._handle, k, d.x_addr(), d.n, d.p, d.layout,
-                          d.codes_addr(), d.nfactors, _data._addr(off),
-                          type, out.ctypes.data)
+        if d.sparse:
+            _lib.call_predict_csc(self._handle, k, d.n, d.p, *d.addrs(),
+                                  None, 0, _data._addr(off), type,
+                                  out.ctypes.data)
+        else:
+            _lib.call_predict(self._handle, k, d.x_addr(), d.n, d.p,
+                              d.layout, d.codes_addr(), d.nfactors,
+                              _data._addr(off), type, out.ctypes.data)
         return out
 
     def close(self):
@@ -358,9 +367,12 @@ def fit(X, y, *, family=None, penalty=None, lam=None, sample_weight=None,
 
     Parameters
     ----------
-    X : ndarray (n, p) or DataFrame
+    X : ndarray (n, p), DataFrame or scipy.sparse matrix or array
         Predictors; a DataFrame's ``category`` columns are factors.
-        A float64 array in C or Fortran order is read in place.
+        A float64 array in C or Fortran order is read in place. A sparse
+        X (CSR, CSC, COO, ...) is converted once to CSC (a copy of it
+        when its format, dtypes or order require; X is never modified)
+        and never densified; the fit is the one of the same data dense.
     y : array (n,)
     family : str
         A family of the library (default ``"gaussian"``):

@@ -5,6 +5,10 @@ or Fortran order (layout 1), or a DataFrame whose columns are all float64
 (pandas keeps them as one column-major block, passed as layout 1). Any
 other X is converted once to a C-ordered float64 array.
 
+A scipy.sparse X (a matrix or an array: CSR, CSC, COO, ...) is never
+densified: it is converted once to CSC arrays (SparseDesign), which the
+library reads in place.
+
 A DataFrame column of dtype ``category`` is a factor: its categories, in
 order, are the levels (categories no row uses are dropped), any text
 exactly as written ("NA", "", " pad "); an ordered categorical is an
@@ -155,6 +159,8 @@ class Design:
     (X's columns in order, for a DataFrame).
     """
 
+    sparse = False
+
     def __init__(self, x, layout, names, codes, factors, columns=None):
         self.x = x
         self.layout = layout
@@ -174,6 +180,10 @@ class Design:
     def codes_addr(self):
         return _addr(self.codes)
 
+    def forget(self):
+        """Drop the buffers (a result keeps the layout, not the data)."""
+        self.x = self.codes = None
+
     def options(self):
         """The data's description for the options JSON."""
         o = {"names": self.names}
@@ -182,19 +192,119 @@ class Design:
         return o
 
 
-def check_dense(X, what="X"):
-    """Refuse a sparse X (scipy.sparse, or a DataFrame of pandas sparse
-    columns) with what to do: np.asarray would make a 0-dimensional object
-    array of a scipy matrix, and the design is dense."""
+def is_sparse(X):
+    """Whether X is a scipy.sparse matrix or array."""
     sp = sys.modules.get("scipy.sparse")  # no scipy imported: not sparse
-    sparse = sp is not None and sp.issparse(X)
-    if not sparse and is_dataframe(X):
-        sparse = any(isinstance(t, _pd.SparseDtype) for t in X.dtypes)
-    if sparse:
+    return sp is not None and sp.issparse(X)
+
+
+def check_dense(X, what="X", allow_scipy=False):
+    """Refuse what cannot be read: a sparse vector (y, weights, offset:
+    np.asarray would make a 0-dimensional object array of a scipy matrix),
+    or, for X (allow_scipy), a DataFrame of pandas sparse columns, with
+    what to do."""
+    if is_sparse(X) and not allow_scipy:
         raise TypeError(
-            "%s is sparse (%s): cardreg does not support sparse input yet; "
-            "pass a dense array (%s.toarray(), or DataFrame.sparse.to_dense())"
+            "%s is sparse (%s): pass a dense array (%s.toarray())"
             % (what, type(X).__name__, what))
+    if is_dataframe(X) and any(isinstance(t, _pd.SparseDtype)
+                               for t in X.dtypes):
+        raise TypeError(
+            "%s is a DataFrame of pandas sparse columns: pass it as a "
+            "scipy.sparse matrix (%s.sparse.to_coo(), read without "
+            "densifying) or dense (%s.sparse.to_dense())" % (what, what, what))
+
+
+_INT32_MAX = 2 ** 31 - 1
+
+
+class SparseDesign:
+    """The CSC arrays of a sparse X, as the library reads them:
+    ``indptr`` (p+1 int64), ``indices`` (int32 row indices, sorted within
+    each column, no repeats), ``data`` (float64), ``n``, ``p``, ``names``.
+    No factors."""
+
+    sparse = True
+    factors = []
+    codes = None
+    columns = None
+    nfactors = 0
+
+    def __init__(self, X, names):
+        self.indptr, self.indices, self.data, self.n, self.p = csc_arrays(X)
+        self.names = list(names)
+
+    def addrs(self):
+        """The arrays' addresses (colstart, rowind, values)."""
+        return (self.indptr.ctypes.data, _addr(self.indices),
+                _addr(self.data))
+
+    def codes_addr(self):
+        return None
+
+    def forget(self):
+        """Drop the arrays (a result keeps the layout, not the data)."""
+        self.indptr = self.indices = self.data = None
+
+    def options(self):
+        return {"names": self.names}
+
+
+def csc_arrays(X, what="X"):
+    """A scipy.sparse X (any format, matrix or array) as CSC arrays
+    (indptr int64, indices int32, data float64, n, p), converted once and
+    never densified. X itself is never written: a CSC X in canonical form
+    (sorted row indices, no repeats) of those dtypes is read in place;
+    otherwise a copy is converted, its repeated entries summed and its
+    indices sorted. int64 indices are narrowed when they fit (a row index
+    beyond 2**31 - 1 is refused). Explicit zeros are kept (stored, worth
+    nothing)."""
+    if len(X.shape) != 2:
+        raise ValueError("%s must be 2-dimensional (n rows x p columns); "
+                         "got shape %s" % (what, X.shape))
+    n, p = X.shape
+    if n > _INT32_MAX:
+        raise ValueError("%s has %d rows: a sparse X holds at most 2**31 - 1 "
+                         "(the library's row indices are int32)" % (what, n))
+    if X.dtype.kind not in "fiub":
+        raise ValueError("%s must hold real numbers; its dtype is %s"
+                         % (what, X.dtype))
+    A = X.tocsc()
+    if not _canonical(A.indptr, A.indices):
+        if _shares(A, X):
+            A = A.copy()  # the user's matrix is not ours to sort
+        A.sum_duplicates()  # sums repeats and sorts each column's rows
+    ind = A.indices
+    if ind.dtype != np.int32 and ind.size:
+        lo, hi = int(ind.min()), int(ind.max())
+        if lo < 0 or hi > _INT32_MAX:
+            raise ValueError("%s has the row index %d, outside 0..%d"
+                             % (what, lo if lo < 0 else hi, n - 1))
+    indices = np.ascontiguousarray(ind, dtype=np.int32)
+    indptr = np.ascontiguousarray(A.indptr, dtype=np.int64)
+    data = np.ascontiguousarray(A.data, dtype=np.float64)
+    return indptr, indices, data, n, p
+
+
+def _canonical(indptr, indices):
+    """Whether each column's row indices increase strictly: a drop or a
+    repeat is allowed only where a column starts. Read only (scipy's
+    has_canonical_format would cache a flag on the matrix)."""
+    if indices.size < 2:
+        return True
+    bad = np.flatnonzero(np.diff(indices) <= 0) + 1
+    return bad.size == 0 or bool(np.isin(bad, indptr[1:-1]).all())
+
+
+def _shares(A, X):
+    """Whether A holds any array of X's."""
+    if A is X:
+        return True
+    for name in ("data", "indices", "indptr", "row", "col"):
+        a, x = getattr(A, name, None), getattr(X, name, None)
+        if a is not None and x is not None and np.may_share_memory(a, x):
+            return True
+    return False
 
 
 def check_columns(df):
@@ -237,19 +347,26 @@ def as_matrix(X, what="X"):
 
 
 def design_of(X, names=None):
-    """The Design of X for fitting: factors from category columns."""
+    """The Design of X for fitting: factors from category columns; a
+    SparseDesign for a scipy.sparse X."""
     if is_dataframe(X):
         return _frame_design(X, None)
+    if is_sparse(X):
+        return SparseDesign(X, _names(names, X.shape[1]))
     x, layout = as_matrix(X)
+    return Design(x, layout, _names(names, x.shape[1]), None, [])
+
+
+def _names(names, p):
+    """The names of p numeric columns: names, or the library's own default
+    (x1, x2, ...) given explicitly."""
     if names is None:
-        # The library's own default names, given explicitly.
-        names = ["x%d" % (j + 1) for j in range(x.shape[1])]
-    else:
-        names = [str(s) for s in names]
-        if len(names) != x.shape[1]:
-            raise ValueError("%d names given for %d columns of X"
-                             % (len(names), x.shape[1]))
-    return Design(x, layout, names, None, [])
+        return ["x%d" % (j + 1) for j in range(p)]
+    names = [str(s) for s in names]
+    if len(names) != p:
+        raise ValueError("%d names given for %d columns of X"
+                         % (len(names), p))
+    return names
 
 
 def design_like(X, fitted):
@@ -267,6 +384,11 @@ def design_like(X, fitted):
             raise ValueError("X lacks the column(s) %s the model was fitted on"
                              % ", ".join(map(repr, missing)))
         return _frame_design(X[fitted.columns], fitted)
+    if is_sparse(X):
+        if len(X.shape) == 2 and X.shape[1] != fitted.p:
+            raise ValueError("X has %d columns; the model was fitted on %d"
+                             % (X.shape[1], fitted.p))
+        return SparseDesign(X, fitted.names)
     if is_dataframe(X):
         if fitted.columns is not None:
             missing = [c for c in fitted.columns if c not in X.columns]

@@ -52,6 +52,14 @@ _SIGNATURES = {
                             ctypes.c_char_p, ctypes.POINTER(_i64)]),
     "cardreg_cv": (_int, [_p, _i64, _i64, _i32, _p, _p, _p, _p, _i64,
                           ctypes.c_char_p, ctypes.POINTER(_i64)]),
+    "cardreg_fit_csc": (_int, [_i64, _i64, _p, _p, _p, _p, _p, _p, _p,
+                               _i64, ctypes.c_char_p, ctypes.POINTER(_i64)]),
+    "cardreg_path_csc": (_int, [_i64, _i64, _p, _p, _p, _p, _p, _p, _p,
+                                _i64, ctypes.c_char_p, ctypes.POINTER(_i64)]),
+    "cardreg_cv_csc": (_int, [_i64, _i64, _p, _p, _p, _p, _p, _p, _p,
+                              _i64, ctypes.c_char_p, ctypes.POINTER(_i64)]),
+    "cardreg_predict_csc": (_int, [_i64, _i64, _i64, _i64, _p, _p, _p, _p,
+                                   _i64, _p, ctypes.c_char_p, _p]),
     "cardreg_dims": (_int, [_i64, ctypes.POINTER(_i64), ctypes.POINTER(_i64)]),
     "cardreg_coef": (_int, [_i64, _i64, _p, _p]),
     "cardreg_status": (_int, [_i64, _i64, ctypes.POINTER(ctypes.c_double),
@@ -254,3 +262,27 @@ def call_predict(handle, k, x, n, p, layout, codes, nfactors, off, kind, out):
     check(library().cardreg_predict(handle.value, k, x, n, p, layout, codes,
                                     nfactors, off, kind.encode("ascii"), out),
           "cardreg_predict")
+
+
+def call_fit_csc(kind, n, p, colstart, rowind, values, y, w, off, codes,
+                 nfactors, options):
+    """Call cardreg_fit_csc, cardreg_path_csc or cardreg_cv_csc (kind) on
+    CSC arrays (colstart int64, rowind int32, values float64: ctypes
+    addresses the caller keeps alive); return a Handle."""
+    lib = library()
+    fn = getattr(lib, "cardreg_" + kind + "_csc")
+    out = _i64(0)
+    opt = options.encode("utf-8") if isinstance(options, str) else options
+    status = fn(n, p, colstart, rowind, values, y, w, off, codes, nfactors,
+                opt, ctypes.byref(out))
+    check(status, "cardreg_" + kind + "_csc")
+    return Handle(out.value)
+
+
+def call_predict_csc(handle, k, n, p, colstart, rowind, values, codes,
+                     nfactors, off, kind, out):
+    """Call cardreg_predict_csc; out is the address of n float64 values."""
+    check(library().cardreg_predict_csc(handle.value, k, n, p, colstart,
+                                        rowind, values, codes, nfactors, off,
+                                        kind.encode("ascii"), out),
+          "cardreg_predict_csc")

@@ -29,6 +29,11 @@ __all__ = [
     "ElasticNet",
 ]
 
+# The sparse formats check_array passes through (any other is converted to
+# the first, CSC, the library's); the library's reading makes the one
+# conversion to its CSC arrays.
+_SPARSE = ("csc", "csr", "coo")
+
 # (the reason given to check_estimator for the one check it skips)
 _ZERO_WEIGHTS = (
     "cardreg rescales the weights to sum to n, the rows of weight 0 "
@@ -102,7 +107,7 @@ class _Base(BaseEstimator):
         columns is kept as a DataFrame (its factors)."""
         # Before scikit-learn's checks, whose words would be about dtypes
         # or attributes, not about what to do.
-        _data.check_dense(X)
+        _data.check_dense(X, allow_scipy=True)
         if _data.is_dataframe(X):
             _data.check_columns(X)
         if _data.has_factors(X):
@@ -117,7 +122,9 @@ class _Base(BaseEstimator):
             return X
         # check_array keeps a float64 array as it is (C or F order) and
         # turns a float64 DataFrame into its column-major block, no copy.
-        return self._validate_data(X, reset=reset, dtype=np.float64)
+        # A scipy.sparse X stays sparse (accept_sparse), never densified.
+        return self._validate_data(X, reset=reset, dtype=np.float64,
+                                   accept_sparse=_SPARSE)
 
     def _fit_arrays(self, X, y, sample_weight, offset):
         """X, y, weights and offset validated for fitting."""
@@ -134,10 +141,11 @@ class _Base(BaseEstimator):
                 raise ValueError(
                     "%s requires y to be passed, but the target y is None"
                     % type(self).__name__)
-            _data.check_dense(X)
+            _data.check_dense(X, allow_scipy=True)
             if _data.is_dataframe(X):
                 _data.check_columns(X)
             X, y = self._validate_data(X, y, dtype=np.float64,
+                                       accept_sparse=_SPARSE,
                                        y_numeric=not clf,
                                        ensure_min_samples=2)
         if sample_weight is not None:
@@ -230,6 +238,14 @@ class _Base(BaseEstimator):
         check_is_fitted(self, "coef_")
         factors = _data.has_factors(X)
         X = self._check_X(X, reset=False)
+        if _data.is_sparse(X):
+            # X·β by scipy's sparse product: never densified. A fit with
+            # factors refuses it (its predictions need a DataFrame).
+            if self._design.factors:
+                _data.design_like(X, self._design)
+            self._check_offset_given(offset)
+            eta = np.asarray(X @ self.coef_, dtype=np.float64).reshape(-1)
+            return self._add_offset(eta + self.intercept_, offset)
         d = _data.design_like(X, self._design)
         self._check_offset_given(offset)
         if factors and not np.isfinite(d.x).all():
@@ -241,9 +257,12 @@ class _Base(BaseEstimator):
         eta = d.x @ self.coef_[:d.p] if d.p else np.zeros(d.n)
         for f, beta in enumerate(self._level_coefs):
             eta = eta + beta[d.codes[:, f]]
-        eta = eta + self.intercept_
+        return self._add_offset(eta + self.intercept_, offset)
+
+    def _add_offset(self, eta, offset):
+        """eta plus the rows' offset (checked), when given."""
         if offset is not None:
-            off = _data.vector(offset, d.n, "offset")
+            off = _data.vector(offset, len(eta), "offset")
             bad = np.flatnonzero(~np.isfinite(off))
             if bad.size:
                 raise ValueError("offset: row %d (from 0) is %r, not a finite "
@@ -367,7 +386,7 @@ class _PoissonMixin(RegressorMixin):
             raise ValueError(
                 "offset given twice: as offset= and as X's column %r "
                 "(offset_column); give one" % (col,))
-        _data.check_dense(X)
+        _data.check_dense(X, allow_scipy=True)
         if _data.is_dataframe(X):
             _data.check_columns(X)
             if col not in X.columns:
@@ -384,10 +403,16 @@ class _PoissonMixin(RegressorMixin):
             raise ValueError(
                 "offset_column %r names a column, and X is an array, not a "
                 "DataFrame: give the column's index (an int)" % (col,))
-        a = np.asarray(X)
+        a = X if _data.is_sparse(X) else np.asarray(X)
         if a.ndim != 2 or not -a.shape[1] <= col < a.shape[1]:
             raise ValueError("offset_column %d is not a column of X (shape "
                              "%s)" % (col, a.shape))
+        if _data.is_sparse(a):
+            # The other columns as a new CSC matrix (X is not written), the
+            # offset's column made dense: n values.
+            a = a.tocsc()
+            keep = np.delete(np.arange(a.shape[1]), col)
+            return a[:, keep], a[:, [col]].toarray().reshape(-1)
         return np.delete(a, col, axis=1), a[:, col]
 
     def _more_tags(self):

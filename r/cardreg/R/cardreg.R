@@ -121,6 +121,10 @@ extra_options <- function(extra) {
 }
 
 run_native <- function(mode, d, y, weights, offset, opts) {
+  if (!is.null(d$sparse))
+    return(native(cr_run_csc, as.integer(mode), c(d$n, length(d$names)),
+                  d$sparse$p, d$sparse$i, d$sparse$x, y, weights, offset,
+                  to_json(opts)))
   native(cr_run, as.integer(mode), d$x, y, weights, offset, d$codes,
          to_json(opts))
 }
@@ -213,7 +217,7 @@ cardreg <- function(x, y, family = "gaussian", penalty = "cardinality",
   family <- check_name(family, "family")
   penalty <- check_name(penalty, "penalty")
   d <- prepare_x(x)
-  n <- nrow(d$x)
+  n <- d$n
   yy <- prepare_y(y, n, family)
   weights <- prepare_rowvec(weights, n, "weights")
   offset <- prepare_rowvec(offset, n, "offset")
@@ -248,7 +252,7 @@ cv.cardreg <- function(x, y, ..., nfolds = 10, foldid = NULL,
   penalty <- check_name(val("penalty"), "penalty")
   type.measure <- check_name(type.measure, "type.measure")
   d <- prepare_x(x)
-  n <- nrow(d$x)
+  n <- d$n
   yy <- prepare_y(y, n, family)
   weights <- prepare_rowvec(val("weights"), n, "weights")
   offset <- prepare_rowvec(val("offset"), n, "offset")

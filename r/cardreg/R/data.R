@@ -18,11 +18,14 @@ check_finite_matrix <- function(x, what) {
   }
 }
 
-# x: a numeric matrix or a data.frame of numeric and factor columns.
-# Returns list(x, codes, names, factors, info) where info is what predict
-# needs to lay out new data the same way.
+# x: a numeric matrix, a sparse Matrix or a data.frame of numeric and
+# factor columns. Returns list(x, sparse, n, codes, names, factors, info)
+# where info is what predict needs to lay out new data the same way; a
+# sparse x is list(p, i, x) of its dgCMatrix (sparse; x NULL), never
+# densified.
 prepare_x <- function(x) {
-  if (inherits(x, "sparseMatrix") || inherits(x, "Matrix")) x <- as.matrix(x)
+  if (inherits(x, "sparseMatrix")) return(prepare_sparse(x, "x"))
+  if (inherits(x, "Matrix")) x <- as.matrix(x) # a dense Matrix class
   if (is.data.frame(x)) return(prepare_frame(x))
   if (!is.matrix(x))
     stopf("x must be a numeric matrix or a data.frame, not %s", class(x)[1])
@@ -32,15 +35,59 @@ prepare_x <- function(x) {
   n <- nrow(x)
   p <- ncol(x)
   if (n < 1L || p < 1L) stopf("x has %d rows and %d columns", n, p)
-  nm <- colnames(x)
-  if (is.null(nm)) nm <- paste0("V", seq_len(p))
-  if (anyNA(nm) || any(nm == "")) stopf("x has empty column names")
-  if (anyDuplicated(nm))
-    stopf("x has the column name '%s' twice", nm[anyDuplicated(nm)])
+  nm <- column_names(x, p, "x")
   storage.mode(x) <- "double"
   check_finite_matrix(x, "x")
   dimnames(x) <- NULL
-  list(x = x, codes = NULL, names = nm, factors = list(),
+  list(x = x, n = n, codes = NULL, names = nm, factors = list(),
+       info = list(kind = "matrix", names = nm, factors = list()))
+}
+
+# The column names of an n x p x (V1, V2, ... when it has none), checked.
+column_names <- function(x, p, what) {
+  nm <- colnames(x)
+  if (is.null(nm)) nm <- paste0("V", seq_len(p))
+  if (anyNA(nm) || any(nm == "")) stopf("%s has empty column names", what)
+  if (anyDuplicated(nm))
+    stopf("%s has the column name '%s' twice", what, nm[anyDuplicated(nm)])
+  nm
+}
+
+# A sparse Matrix x (any class: coerced to a dgCMatrix, the library's
+# compressed sparse columns) as list(p, i, x) of its slots, without
+# densifying it; a value that is not a finite number (NA, NaN, Inf) is
+# refused naming its row and column.
+as_dgc <- function(x, what) {
+  if (!requireNamespace("Matrix", quietly = TRUE))
+    stopf("%s is a sparse Matrix: the Matrix package is needed to read it", what)
+  y <- tryCatch(
+    methods::as(methods::as(methods::as(x, "dMatrix"), "generalMatrix"),
+                "CsparseMatrix"),
+    error = function(e) stopf("%s (a %s) cannot be read as a dgCMatrix: %s",
+                              what, class(x)[1L], conditionMessage(e)))
+  if (!methods::is(y, "dgCMatrix"))
+    stopf("%s (a %s) became a %s, not a dgCMatrix", what, class(x)[1L],
+          class(y)[1L])
+  y
+}
+
+prepare_sparse <- function(x, what, names = NULL) {
+  x <- as_dgc(x, what)
+  n <- nrow(x)
+  p <- ncol(x)
+  if (n < 1L || p < 1L) stopf("%s has %d rows and %d columns", what, n, p)
+  nm <- if (is.null(names)) column_names(x, p, what) else names
+  bad <- which(!is.finite(x@x))
+  if (length(bad)) {
+    k <- bad[1L]
+    j <- findInterval(k - 1L, x@p) # the column whose slots hold value k
+    col <- if (is.null(colnames(x)) && is.null(names)) j else sprintf("'%s'", nm[j])
+    stopf("%s has %s in row %d, column %s (%d stored values are not finite numbers)",
+          what, format(x@x[k]), x@i[k] + 1L, col, length(bad))
+  }
+  list(x = NULL, X = x, n = n,
+       sparse = list(p = x@p, i = x@i, x = x@x),
+       codes = NULL, names = nm, factors = list(),
        info = list(kind = "matrix", names = nm, factors = list()))
 }
 
@@ -91,7 +138,7 @@ prepare_frame <- function(df) {
                            ordinal = is.ordered(f))
     }
   }
-  list(x = x, codes = codes, names = num, factors = factors,
+  list(x = x, n = n, codes = codes, names = num, factors = factors,
        info = list(kind = "data.frame", names = num, factors = factors))
 }
 
@@ -104,10 +151,15 @@ data_options <- function(d) {
   out
 }
 
-# New data laid out as the fit's: list(x, codes).
+# New data laid out as the fit's: list(x, n, codes), or for a sparse newx
+# list(x = NULL, X, n, sparse) as prepare_sparse's.
 prepare_newx <- function(info, newx) {
-  if (inherits(newx, "sparseMatrix") || inherits(newx, "Matrix"))
-    newx <- as.matrix(newx)
+  if (inherits(newx, "sparseMatrix") && identical(info$kind, "matrix")) {
+    if (ncol(newx) != length(info$names))
+      stopf("newx has %d columns, the fit has %d", ncol(newx), length(info$names))
+    return(prepare_sparse(newx, "newx", info$names))
+  }
+  if (inherits(newx, "Matrix")) newx <- as.matrix(newx)
   if (identical(info$kind, "matrix")) {
     if (is.data.frame(newx)) newx <- as.matrix(newx)
     if (is.null(dim(newx)) && is.numeric(newx) &&
@@ -120,7 +172,7 @@ prepare_newx <- function(info, newx) {
     storage.mode(newx) <- "double"
     check_finite_matrix(newx, "newx")
     dimnames(newx) <- NULL
-    return(list(x = newx, codes = NULL))
+    return(list(x = newx, n = nrow(newx), codes = NULL))
   }
   if (!is.data.frame(newx))
     stopf("newx must be a data.frame, as x was (with the columns %s)",
@@ -162,7 +214,7 @@ prepare_newx <- function(info, newx) {
       codes[, j] <- k - 1L
     }
   }
-  list(x = x, codes = codes)
+  list(x = x, n = n, codes = codes)
 }
 
 # The design matrix (numeric columns, then each factor's dummies in the

@@ -74,7 +74,7 @@ predict.cardreg <- function(object, newx, s = NULL,
     stopf("exact = TRUE is not supported: refit with cardreg(..., lambda = s)")
   if (missing(newx)) stopf("you need to supply a value for 'newx'")
   nd <- prepare_newx(object$xinfo, newx)
-  n <- nrow(nd$x)
+  n <- nd$n
   off <- NULL
   if (isTRUE(object$offset)) {
     if (missing(newoffset) || is.null(newoffset))
@@ -91,14 +91,21 @@ predict.cardreg <- function(object, newx, s = NULL,
     # once per model).
     ntype <- if (type == "class") "class" else type
     out <- vapply(cf$k, function(k)
-      native(cr_predict, object$handle, as.integer(k - 1L), nd$x, nd$codes, off,
-             ntype), numeric(n))
+      if (is.null(nd$sparse))
+        native(cr_predict, object$handle, as.integer(k - 1L), nd$x, nd$codes, off,
+               ntype)
+      else
+        native(cr_predict_csc, object$handle, as.integer(k - 1L),
+               c(n, length(object$xinfo$names)), nd$sparse$p, nd$sparse$i,
+               nd$sparse$x, off, ntype), numeric(n))
     out <- matrix(out, n, length(cf$k))
   } else {
     # Coefficients between grid values, or a fit without its native result:
     # η in R, the prediction (the family's inverse link) by the library.
-    X <- design_matrix(object, nd)
-    eta <- X %*% cf$beta + rep(cf$a0, each = n)
+    # A sparse newx is multiplied as it is (Matrix's product), never
+    # densified.
+    X <- if (is.null(nd$sparse)) design_matrix(object, nd) else nd$X
+    eta <- as.matrix(X %*% cf$beta) + rep(cf$a0, each = n)
     if (!is.null(off)) eta <- eta + off
     out <- native(cr_response, object$family, matrix(as.double(eta), n, ncol(cf$beta)),
                   type)

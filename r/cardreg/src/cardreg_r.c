@@ -299,6 +299,98 @@ SEXP cr_predict(SEXP ptr, SEXP k, SEXP x, SEXP codes, SEXP offset, SEXP type)
     return out;
 }
 
+/* ------------------------------------------------------------------ */
+/* Sparse x: a dgCMatrix's slots                                       */
+
+/* The CSC arrays of a dgCMatrix's slots: dims c(n, p), colptr @p (p+1
+ * integers, widened here to the library's int64 column starts, in R's
+ * memory, freed with the call), rowind @i and values @x (read in place:
+ * R's integers are the library's int32 row indices). The library checks
+ * their order and values. */
+typedef struct {
+    int64_t n, p;
+    const int64_t *colstart;
+    const int32_t *rowind;
+    const double *values;
+} csc_args;
+
+static csc_args csc_arg(SEXP dims, SEXP colptr, SEXP rowind, SEXP values)
+{
+    csc_args a;
+    if (TYPEOF(dims) != INTSXP || XLENGTH(dims) != 2)
+        Rf_error("cardreg: dims must be two integers");
+    a.n = INTEGER(dims)[0];
+    a.p = INTEGER(dims)[1];
+    if (TYPEOF(colptr) != INTSXP || (int64_t) XLENGTH(colptr) != a.p + 1)
+        Rf_error("cardreg: the column pointers (@p) must be %lld integers",
+                 (long long) (a.p + 1));
+    if (TYPEOF(rowind) != INTSXP || TYPEOF(values) != REALSXP ||
+        XLENGTH(rowind) != XLENGTH(values))
+        Rf_error("cardreg: @i must be integers and @x doubles, as many");
+    const int *cp = INTEGER(colptr);
+    if (cp[a.p] != XLENGTH(rowind))
+        Rf_error("cardreg: @p ends at %d for %lld values", cp[a.p],
+                 (long long) XLENGTH(rowind));
+    int64_t *cs = (int64_t *) R_alloc((size_t) a.p + 1, sizeof(int64_t));
+    for (int64_t j = 0; j <= a.p; j++)
+        cs[j] = cp[j];
+    a.colstart = cs;
+    a.rowind = XLENGTH(rowind) ? (const int32_t *) INTEGER(rowind) : NULL;
+    a.values = XLENGTH(values) ? REAL(values) : NULL;
+    /* An empty matrix's NULL values would mean "all one": none are read. */
+    return a;
+}
+
+typedef int (*fit_csc_fn)(int64_t, int64_t, const int64_t *, const int32_t *,
+                          const double *, const double *, const double *,
+                          const double *, const int32_t *, int64_t,
+                          const char *, cardreg_handle *);
+
+SEXP cr_run_csc(SEXP mode, SEXP dims, SEXP colptr, SEXP rowind, SEXP values,
+                SEXP y, SEXP weights, SEXP offset, SEXP options)
+{
+    int m = int_arg(mode, "mode");
+    fit_csc_fn fn;
+    const char *what;
+    switch (m) {
+    case 0: fn = cardreg_fit_csc; what = "cardreg_fit_csc"; break;
+    case 1: fn = cardreg_path_csc; what = "cardreg_path_csc"; break;
+    case 2: fn = cardreg_cv_csc; what = "cardreg_cv_csc"; break;
+    default: Rf_error("cardreg: unknown mode %d", m);
+    }
+    csc_args a = csc_arg(dims, colptr, rowind, values);
+    if (TYPEOF(y) != REALSXP || (int64_t) XLENGTH(y) != a.n)
+        Rf_error("cardreg: y must be a double vector with one value per row of x (%lld)",
+                 (long long) a.n);
+    const double *w = optional_vector(weights, a.n, "weights");
+    const double *o = optional_vector(offset, a.n, "offset");
+    const char *opt = string_arg(options, "options");
+
+    SEXP ptr = PROTECT(new_handle());
+    handle_box *b = (handle_box *) R_ExternalPtrAddr(ptr);
+    CHECK(fn(a.n, a.p, a.colstart, a.rowind, a.values, REAL(y), w, o, NULL, 0,
+             opt, &b->h), what);
+    SEXP out = collect(ptr);
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP cr_predict_csc(SEXP ptr, SEXP k, SEXP dims, SEXP colptr, SEXP rowind,
+                    SEXP values, SEXP offset, SEXP type)
+{
+    cardreg_handle h = get_handle(ptr);
+    int kk = int_arg(k, "k");
+    csc_args a = csc_arg(dims, colptr, rowind, values);
+    const double *o = optional_vector(offset, a.n, "newoffset");
+    const char *t = string_arg(type, "type");
+    SEXP out = PROTECT(Rf_allocVector(REALSXP, a.n));
+    CHECK(cardreg_predict_csc(h, kk, a.n, a.p, a.colstart, a.rowind, a.values,
+                              NULL, 0, o, t, a.n == 0 ? &empty_double : REAL(out)),
+          "cardreg_predict_csc");
+    UNPROTECT(1);
+    return out;
+}
+
 /* The library's description (cardreg_describe) as JSON text. */
 SEXP cr_describe(void)
 {

@@ -10,6 +10,8 @@ static const R_CallMethodDef call_methods[] = {
     {"cr_version", (DL_FUNC) &cr_version, 0},
     {"cr_run", (DL_FUNC) &cr_run, 7},
     {"cr_predict", (DL_FUNC) &cr_predict, 6},
+    {"cr_run_csc", (DL_FUNC) &cr_run_csc, 9},
+    {"cr_predict_csc", (DL_FUNC) &cr_predict_csc, 8},
     {"cr_free", (DL_FUNC) &cr_free, 1},
     {"cr_handle_valid", (DL_FUNC) &cr_handle_valid, 1},
     {"cr_handle_id", (DL_FUNC) &cr_handle_id, 1},
