@@ -43,14 +43,19 @@ func progressBar(w io.Writer, force bool, label string) *data.Progress {
 func readRows(path string, f *fitFlags, check func(n, p int) error) (*data.Rows, error) {
 	spec := f.spec()
 	spec.Progress = readProgress
-	// Factors stay dense dummy columns for now, not indicator columns
-	// (data.RowsOptions.Design, which loadRows takes): the family engine
-	// fits a design.Matrix as it is, without grouping identical rows
-	// (estimator.compressOf), and a design of factors alone has few
-	// distinct rows (freMTPL2's five factors: 13,107 of 678,013) — on
-	// freMTPL2 with four binned columns the path took 160 s of CPU as
-	// columns, 69 s dense and grouped (main at 7e47eba).
-	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check, Design: useColumns})
+	// Factors are read as indicator columns beside the numeric
+	// predictors (data.RowsOptions.Design): the family engine fits the
+	// columns as they are, O(n) per factor instead of a dense n×K block
+	// (freMTPL2's nine variables: peak 1.09 GB dense, 0.40 GB as columns).
+	// A design of factors alone stays dense (denseIfFactorsOnly): its rows
+	// repeat (freMTPL2's five factors: 13,107 distinct of 678,013), and the
+	// engine groups identical rows of a dense design only
+	// (estimator.compressOf): the binned freMTPL2 path took 160 s of CPU
+	// as columns, 69 s dense and grouped (main at 7e47eba).
+	r, err := data.ReadRows(path, spec, data.RowsOptions{Check: check, Design: true})
+	if err == nil {
+		denseIfFactorsOnly(r)
+	}
 	var se *data.SpecError
 	if errors.As(err, &se) {
 		return nil, usagef("--responses names %q twice", se.Response)
@@ -76,10 +81,20 @@ func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
 	return constant
 }
 
-// useColumns says whether rows with factors are read as a design.Matrix
-// (indicator columns) rather than a dense matrix: off until the engine
-// groups identical rows of a design held by columns (see readRows).
-const useColumns = false
+// denseIfFactorsOnly holds r's design as a dense matrix when every
+// predictor is a factor's dummy column (see readRows).
+func denseIfFactorsOnly(r *data.Rows) {
+	if r.Design == nil {
+		return
+	}
+	dummies := 0
+	for _, cols := range r.FactorCols {
+		dummies += len(cols)
+	}
+	if _, p := r.Design.Dims(); dummies == p {
+		r.X, r.Design = r.Design.Dense(), nil
+	}
+}
 
 // constantDesignColumns is constantColumns of a design held by columns.
 func constantDesignColumns(x *design.Matrix, names []string, noIntercept bool) []string {
