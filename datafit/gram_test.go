@@ -53,3 +53,29 @@ func TestGramDesignMatchesProducts(t *testing.T) {
 	require.True(t, mat.EqualApprox(q.Cross(), dq.Cross(), 1e-9))
 	require.InDelta(t, dq.Eval(nil, beta), q.Eval(nil, beta), 1e-8)
 }
+
+// With sparse columns the Lipschitz bound comes from power iteration on
+// the projected design's products; it equals the bound of the same loss
+// with every column dense (the dense n×m form) to the iteration's
+// accuracy.
+func TestProjectedLipschitz(t *testing.T) {
+	rng := rand.New(rand.NewPCG(37, 3))
+	const n, k = 600, 30
+	x, y := mat.NewDense(n, k+1, nil), make([]float64, n)
+	w := make([]float64, n)
+	for i := range n {
+		x.Set(i, rng.IntN(k), 1)
+		x.Set(i, k, 2+rng.NormFloat64())
+		y[i], w[i] = float64(rng.IntN(2)), 0.5+rng.Float64()
+	}
+	for _, intercept := range []bool{true, false} {
+		l, err := NewLoss(Binomial{}, &Data{X: x, Y: y, Weights: w, NoIntercept: !intercept})
+		require.NoError(t, err)
+		require.True(t, l.sparseColumns())
+		dl, err := NewLoss(Binomial{}, &Data{X: x, Y: y, Weights: w, NoIntercept: !intercept})
+		require.NoError(t, err)
+		densify(dl)
+		require.False(t, dl.sparseColumns())
+		require.InEpsilon(t, dl.Lipschitz(), l.Lipschitz(), 1e-6, "intercept %v", intercept)
+	}
+}

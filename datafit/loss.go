@@ -711,6 +711,9 @@ func (l *Loss) Lipschitz() float64 {
 	if math.IsInf(c, 0) {
 		return 0
 	}
+	if l.lip == 0 && l.sparseColumns() {
+		l.lip = c * l.projectedLipschitz() / 2
+	}
 	if l.lip == 0 {
 		m, n := len(l.xp), len(l.y)
 		z := mat.NewDense(m, n, nil)
