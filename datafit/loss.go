@@ -231,16 +231,6 @@ func (l *Loss) CheckScale() error {
 	return nil
 }
 
-// rowsOf returns views of the rows of a.
-func rowsOf(a *mat.Dense) [][]float64 {
-	r, _ := a.Dims()
-	out := make([][]float64, r)
-	for i := range out {
-		out[i] = a.RawRowView(i)
-	}
-	return out
-}
-
 // nullIntercept returns the intercept of the fit without predictors or
 // offset, g(ȳ_w), a good start for the profile.
 func (l *Loss) nullIntercept() float64 {
