@@ -96,12 +96,17 @@ func newLayout(in *Input, o *request.Request) (*factor.Coded, error) {
 }
 
 // designOf returns the design of in's rows laid out as lay: a sparse one
-// sharing in.Sparse's arrays (sparseDesign), else a dense one (matrix).
+// sharing in.Sparse's arrays (sparseDesign), factors beside numeric
+// predictors by columns (columnsDesign, as the command line holds them),
+// else a dense one (matrix).
 // Either is fitted by the same route: the request decides how, from the
 // options, not from the design's form.
 func designOf(lay *factor.Coded, in *Input) (solver.Design, error) {
 	if in.Sparse != nil {
 		return sparseDesign(lay, in)
+	}
+	if len(lay.Factors) > 0 && lay.P > 0 {
+		return columnsDesign(lay, in)
 	}
 	x, err := matrix(lay, in)
 	if err != nil {

@@ -79,6 +79,16 @@ func sparseDesign(lay *factor.Coded, in *Input) (*design.Matrix, error) {
 	if len(lay.Factors) == 0 {
 		return m, nil
 	}
+	cols, err := factorColumns(lay, in)
+	if err != nil {
+		return nil, err
+	}
+	return m.Append(cols...)
+}
+
+// factorColumns returns the indicator columns of lay's factors for in's
+// level codes (design.Indicators: the reference level has none).
+func factorColumns(lay *factor.Coded, in *Input) ([]design.Column, error) {
 	var cols []design.Column
 	dummy := make([]int32, in.N)
 	for f, fac := range lay.Factors {
@@ -96,5 +106,25 @@ func sparseDesign(lay *factor.Coded, in *Input) (*design.Matrix, error) {
 		}
 		cols = append(cols, c...)
 	}
-	return m.Append(cols...)
+	return cols, nil
+}
+
+// columnsDesign returns the design of dense rows with factors beside
+// numeric predictors held by columns, as the command line reads them
+// (its readRows): the numeric columns dense, each factor's levels as
+// indicator columns.
+func columnsDesign(lay *factor.Coded, in *Input) (*design.Matrix, error) {
+	cols := make([]design.Column, lay.P)
+	for j := range cols {
+		v := make([]float64, in.N)
+		for i := range v {
+			v[i] = in.at(i, j)
+		}
+		cols[j] = design.Column{Dense: v}
+	}
+	fc, err := factorColumns(lay, in)
+	if err != nil {
+		return nil, err
+	}
+	return design.New(in.N, append(cols, fc...))
 }
