@@ -7,10 +7,8 @@ import (
 	"time"
 
 	"github.com/cardsparse/cardreg/data"
-	"github.com/cardsparse/cardreg/design"
 	"github.com/cardsparse/cardreg/estimator"
 	"github.com/cardsparse/cardreg/internal/membudget"
-	"gonum.org/v1/gonum/mat"
 )
 
 // readTableWith reads a data file with data.Read, drawing a progress bar
@@ -63,19 +61,18 @@ func readRows(path string, f *fitFlags, check func(n, p int) error) (*data.Rows,
 	return r, err
 }
 
-// constantColumns names the columns of x that are constant, when the fit
-// has an intercept (which they would duplicate).
-func constantColumns(x *mat.Dense, names []string, noIntercept bool) []string {
+// constantColumns names the predictors that are constant, when the fit
+// has an intercept (which they would duplicate); col writes predictor j's
+// n values into buf and returns it.
+func constantColumns(n int, names []string, noIntercept bool, col func(j int, buf []float64) []float64) []string {
 	if noIntercept {
 		return nil
 	}
 	var constant []string
-	n, p := x.Dims()
-	col := make([]float64, n)
-	for j := range p {
-		mat.Col(col, j, x)
-		if estimator.IsConstant(col) {
-			constant = append(constant, names[j])
+	buf := make([]float64, n)
+	for j, name := range names {
+		if estimator.IsConstant(col(j, buf)) {
+			constant = append(constant, name)
 		}
 	}
 	return constant
@@ -94,22 +91,6 @@ func denseIfFactorsOnly(r *data.Rows) {
 	if _, p := r.Design.Dims(); dummies == p {
 		r.X, r.Design = r.Design.Dense(), nil
 	}
-}
-
-// constantDesignColumns is constantColumns of a design held by columns.
-func constantDesignColumns(x *design.Matrix, names []string, noIntercept bool) []string {
-	if noIntercept {
-		return nil
-	}
-	var constant []string
-	n, p := x.Dims()
-	col := make([]float64, n)
-	for j := range p {
-		if estimator.IsConstant(x.Col(j).Values(col)) {
-			constant = append(constant, names[j])
-		}
-	}
-	return constant
 }
 
 // isTerminal reports whether w is a terminal (a character device).

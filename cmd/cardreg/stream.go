@@ -146,10 +146,10 @@ func loadRows(path string, f *fitFlags) (*problem, error) {
 		n: n, names: r.Names, responses: r.Responses, target: r.Responses[0], dropped: r.Dropped, foldID: r.FoldID, x: r.X, y: r.Y}
 	if r.Design != nil { // factors, held as indicator columns
 		rows.X, pr.cols = r.Design, r.Design
-		pr.constant = constantDesignColumns(r.Design, r.Names, f.NoIntercept)
+		pr.constant = constantColumns(n, r.Names, f.NoIntercept, func(j int, buf []float64) []float64 { return r.Design.Col(j).Values(buf) })
 	} else {
 		rows.X = solver.DenseDesign{X: r.X}
-		pr.constant = constantColumns(r.X, r.Names, f.NoIntercept)
+		pr.constant = constantColumns(n, r.Names, f.NoIntercept, func(j int, buf []float64) []float64 { return mat.Col(buf, j, r.X) })
 	}
 	if err := checkRows(path, n); err != nil {
 		return nil, err
