@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/cardsparse/cardreg/design"
-	"github.com/cardsparse/cardreg/internal/fit"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,25 +57,6 @@ func standardized(m *design.Matrix, sd []float64) *design.Matrix {
 	}
 	out, _ := m.Scaled(inv) // one scale per column by construction
 	return out
-}
-
-// linkDesign is link for rows held by a design: Intercept + X·Coef
-// (+ offset when not nil), over the nonzero coefficients' columns.
-func linkDesign(m *fit.Model, x *design.Matrix, offset []float64) []float64 {
-	n, _ := x.Dims()
-	eta := make([]float64, n)
-	for i := range eta {
-		eta[i] = m.Intercept[0]
-	}
-	for j := range m.Coef.RawMatrix().Rows {
-		if c := m.Coef.At(j, 0); c != 0 {
-			x.Col(j).Axpy(c, eta)
-		}
-	}
-	for i, o := range offset {
-		eta[i] += o
-	}
-	return eta
 }
 
 // zeroColumn returns an n×1 matrix of zeros (the null model's design).

@@ -78,7 +78,7 @@ func (r *Rows) dims() (n, p int) {
 // included).
 func (r *Rows) linkOf(m *fit.Model) []float64 {
 	if r.X == nil {
-		return linkDesign(m, r.Design, r.Offset)
+		return mat.Col(nil, 0, m.LinkOf(r.Design, r.Offset))
 	}
 	return link(m, r.X, r.Offset)
 }
