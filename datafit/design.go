@@ -33,31 +33,9 @@ func (d *Data) penalisedColumns(cols []int) ([]design.Column, []float64) {
 	}
 	xt, top := columnsT(d.X, cols)
 	for a := range cols {
-		out[a] = sparseIfFew(xt.RawRowView(a))
+		out[a] = design.SparseIfFew(xt.RawRowView(a), solver.SparseMaxDensity)
 	}
 	return out, top
-}
-
-// sparseIfFew returns dense column x, held by its non-zero entries when
-// they are at most solver.SparseMaxDensity of its rows.
-func sparseIfFew(x []float64) design.Column {
-	var nnz int
-	for _, v := range x {
-		if v != 0 {
-			nnz++
-		}
-	}
-	if float64(nnz) > solver.SparseMaxDensity*float64(len(x)) {
-		return design.Column{Dense: x}
-	}
-	c := design.Column{Rows: make([]int32, 0, nnz), Vals: make([]float64, 0, nnz)}
-	for i, v := range x {
-		if v != 0 {
-			c.Rows = append(c.Rows, int32(i))
-			c.Vals = append(c.Vals, v)
-		}
-	}
-	return c
 }
 
 // freeColumns returns the listed columns of d's predictors (−1 is a column

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/cardsparse/cardreg/internal/densemat"
 	"gonum.org/v1/gonum/mat"
@@ -74,27 +75,32 @@ func FromDense(x *mat.Dense, maxDensity float64) *Matrix {
 	n, p := x.Dims()
 	cols := make([]Column, p)
 	for j := range p {
-		v := mat.Col(nil, j, x)
-		var nnz int
-		for _, e := range v {
-			if e != 0 {
-				nnz++
-			}
-		}
-		if float64(nnz) > maxDensity*float64(n) {
-			cols[j] = Column{Dense: v}
-			continue
-		}
-		c := Column{Rows: make([]int32, 0, nnz), Vals: make([]float64, 0, nnz)}
-		for i, e := range v {
-			if e != 0 {
-				c.Rows = append(c.Rows, int32(i))
-				c.Vals = append(c.Vals, e)
-			}
-		}
-		cols[j] = c
+		cols[j] = SparseIfFew(mat.Col(nil, j, x), maxDensity)
 	}
 	return &Matrix{n: n, cols: cols}
+}
+
+// SparseIfFew returns the column of values x (n of them, kept), held by
+// its non-zero entries when they are at most the fraction maxDensity of
+// the rows.
+func SparseIfFew(x []float64, maxDensity float64) Column {
+	var nnz int
+	for _, v := range x {
+		if v != 0 {
+			nnz++
+		}
+	}
+	if float64(nnz) > maxDensity*float64(len(x)) {
+		return Column{Dense: x}
+	}
+	c := Column{Rows: make([]int32, 0, nnz), Vals: make([]float64, 0, nnz)}
+	for i, v := range x {
+		if v != 0 {
+			c.Rows = append(c.Rows, int32(i))
+			c.Vals = append(c.Vals, v)
+		}
+	}
+	return c
 }
 
 // FromCSC returns the n×p design of a compressed-sparse-column matrix:
@@ -284,7 +290,7 @@ func (c Column) selectRows(rows []int, first []int32, more map[int32][]int32, in
 		}
 	}
 	if !increasing || len(more) > 0 {
-		sortEntries(es, func(a, b entry) int { return int(a.row) - int(b.row) })
+		slices.SortStableFunc(es, func(a, b entry) int { return int(a.row) - int(b.row) })
 	}
 	out.Rows = make([]int32, len(es))
 	if c.Vals != nil {
