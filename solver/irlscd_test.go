@@ -73,7 +73,7 @@ func TestIRLSCDRefuses(t *testing.T) {
 
 // TestWorkingSetAgreesWithIRLSCD: the working set's fits along a short
 // path (warm starts, the gradient handed from fit to fit) are certified
-// on the full problem and equal IRLSCD's on all the predictors; and a
+// on the full problem (the gap they carry is the full problem's) and equal IRLSCD's on all the predictors; and a
 // loss that cannot restrict itself is refused.
 func TestWorkingSetAgreesWithIRLSCD(t *testing.T) {
 	loss, err := datafit.NewLoss(datafit.Binomial{}, logistic(3, 200, 90))
@@ -91,6 +91,10 @@ func TestWorkingSetAgreesWithIRLSCD(t *testing.T) {
 		got, err := solver.Minimize(p, start, set, ws)
 		require.NoError(t, err)
 		require.True(t, got.Converged, "λ = %v λ_max: %v", frac, got.Status)
+		// The set's fit stops at its forecast; the full problem's
+		// optimality check computes the certificate the result carries.
+		require.LessOrEqual(t, got.Gap, 1e-10, "λ = %v λ_max", frac)
+		require.InDelta(t, solver.Certificate(p, got.Theta), got.Gap, 1e-14)
 		require.LessOrEqual(t, solver.Certificate(p, got.Theta), 1e-10)
 		want, err := solver.Minimize(p, nil, set, solver.IRLSCD{})
 		require.NoError(t, err)

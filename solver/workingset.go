@@ -34,6 +34,12 @@ type Restricter interface {
 // |gⱼ| ≥ (2λ − λ')fⱼ when the previous fit (at λ' > λ) was this
 // WorkingSet's or was handed over by Remember, else workingMargin.
 //
+// With the default inner method, each set's fit stops at IRLSCD's forecast
+// of its certificate without computing it: the optimality check on the
+// full problem computes the full gradient, which is the certificate's, so
+// one pass over X serves both. When the forecast falls short of the
+// certificate, the set is fitted again to its own certificate.
+//
 // A WorkingSet keeps the gradient at its last solution for the next fit
 // of a path: use one per path, not concurrently. It needs a Restricter
 // loss.
@@ -76,36 +82,44 @@ func (w *WorkingSet) Minimize(p Problem, init mat.Matrix, s Settings) (*Result, 
 	}
 	grad := w.startGrad(p.Loss, x)
 	set := w.initial(x, grad, factors, p.Lambda)
-	total := 0
+	total, forecast := 0, w.Inner == nil
 	for {
 		if len(set) == 0 {
 			set = []int{argmaxScore(grad, factors)}
 		}
-		sub, res, err := w.solveOn(rl, set, p, factors, x, s)
+		sub, res, err := w.solveOn(rl, set, p, factors, x, s, forecast)
 		if err != nil {
 			return nil, err
 		}
 		total += res.Iterations
-		if len(set) == m {
+		if len(set) == m && !math.IsNaN(res.Gap) {
 			res.Iterations = total
 			return res, nil // the subproblem was the full problem, certified
 		}
 		for a, j := range set {
 			x.Set(j, 0, res.Theta.At(a, 0))
 		}
-		rl.Adopt(sub, x)
+		if sub != Loss(rl) {
+			rl.Adopt(sub, x)
+		}
+		// The optimality check's full gradient is the certificate's.
 		obj, gap, floor := CertificateGrad(p, x, grad)
 		add := violations(set, grad, factors, p.Lambda)
-		if len(add) == 0 {
-			// The full problem's certificate decides, not the subproblem's.
-			out := *res
-			out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
-			w.Remember(p.Lambda, x, grad)
-			out.Status = gapStatus(gap, floor, s.Tol)
-			out.Converged = out.Status != IterationLimit
-			return &out, nil
+		if len(add) > 0 {
+			set = mergeSorted(set, add)
+			continue
 		}
-		set = mergeSorted(set, add)
+		status := gapStatus(gap, floor, s.Tol)
+		if status == IterationLimit && math.IsNaN(res.Gap) {
+			forecast = false // the forecast fell short: the set's own certificate decides
+			continue
+		}
+		// The full problem's certificate decides, not the subproblem's.
+		out := *res
+		out.Theta, out.Iterations, out.Objective, out.Gap = x, total, obj, gap
+		w.Remember(p.Lambda, x, grad)
+		out.Status, out.Converged = status, status != IterationLimit
+		return &out, nil
 	}
 }
 
@@ -148,7 +162,10 @@ func (w *WorkingSet) margin(lambda float64) float64 {
 }
 
 // solveOn minimises over the predictors in set, starting from x.
-func (w *WorkingSet) solveOn(rl Restricter, set []int, p Problem, factors []float64, x *mat.Dense, s Settings) (Loss, *Result, error) {
+// With forecast (the default inner method only), the set's fit stops at its
+// certificate's forecast, which the caller then computes on the full
+// problem.
+func (w *WorkingSet) solveOn(rl Restricter, set []int, p Problem, factors []float64, x *mat.Dense, s Settings, forecast bool) (Loss, *Result, error) {
 	var sub Loss = rl
 	if m, _ := rl.Dims(); len(set) < m {
 		sub = rl.Restrict(set)
@@ -165,7 +182,7 @@ func (w *WorkingSet) solveOn(rl Restricter, set []int, p Problem, factors []floa
 	}
 	inner := w.Inner
 	if inner == nil {
-		inner = IRLSCD{}
+		inner = IRLSCD{forecast: forecast}
 	}
 	res, err := Minimize(Problem{Loss: sub, Penalty: h, Lambda: p.Lambda}, start, &s, inner)
 	return sub, res, err
