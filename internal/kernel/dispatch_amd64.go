@@ -7,6 +7,14 @@ import "golang.org/x/sys/cpu"
 // hasAsm reports whether the AVX2/FMA micro-kernel can run on this CPU.
 var hasAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
+// hasAVX512 reports whether the AVX-512 kernels can run: the CPU has
+// AVX-512 F and VL and the OS saves the ZMM state (x/sys/cpu checks both).
+var hasAVX512 = hasAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
+
+// avx512 reports whether the AVX-512 kernels are to run (where the AVX2 ones
+// would).
+func avx512() bool { return UseAVX512 && hasAVX512 }
+
 func kern6x8(k int, a, b, c []float64, ldc int) {
 	if UseAsm && hasAsm {
 		kern6x8AVX2(k, &a[0], &b[0], &c[0], ldc)
@@ -15,13 +23,49 @@ func kern6x8(k int, a, b, c []float64, ldc int) {
 	kern6x8Go(k, a, b, c, ldc)
 }
 
-func dotAsm(n int, x, y []float64) float64 { return dotAVX2(n, &x[0], &y[0]) }
+// kern8x adds the 8×w block (w = 8, 16 or 24) of the Gram product over k
+// rows to c: rows from the 8-wide panel a, columns from the w/8 panels of
+// b, ldb doubles apart.
+func kern8x(w, k int, a, b, c []float64, ldc, ldb int) {
+	switch w {
+	case 8:
+		kern8x8AVX512(k, &a[0], &b[0], &c[0], ldc, ldb)
+	case 16:
+		kern8x16AVX512(k, &a[0], &b[0], &c[0], ldc, ldb)
+	default:
+		kern8x24AVX512(k, &a[0], &b[0], &c[0], ldc, ldb)
+	}
+}
 
-func dot3Asm(n int, a, b, c []float64) float64 { return dot3AVX2(n, &a[0], &b[0], &c[0]) }
+func dotAsm(n int, x, y []float64) float64 {
+	if avx512() {
+		return dotAVX512(n, &x[0], &y[0])
+	}
+	return dotAVX2(n, &x[0], &y[0])
+}
 
-func axpyMulAsm(n int, alpha float64, a, b, y []float64) { axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0]) }
+func dot3Asm(n int, a, b, c []float64) float64 {
+	if avx512() {
+		return dot3AVX512(n, &a[0], &b[0], &c[0])
+	}
+	return dot3AVX2(n, &a[0], &b[0], &c[0])
+}
 
-func axpyAsm(n int, alpha float64, x, y []float64) { axpyAVX2(n, alpha, &x[0], &y[0]) }
+func axpyMulAsm(n int, alpha float64, a, b, y []float64) {
+	if avx512() {
+		axpyMulAVX512(n, alpha, &a[0], &b[0], &y[0])
+		return
+	}
+	axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0])
+}
+
+func axpyAsm(n int, alpha float64, x, y []float64) {
+	if avx512() {
+		axpyAVX512(n, alpha, &x[0], &y[0])
+		return
+	}
+	axpyAVX2(n, alpha, &x[0], &y[0])
+}
 
 func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
 	f := 0

@@ -102,13 +102,13 @@ func TestExpToBitForBit(t *testing.T) {
 			ExpTo(got, x)
 			for i, g := range got {
 				if w := Exp(x[i]); math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
-					t.Fatalf("asm=%v ExpTo[%d] of %v = %v, Exp %v", Accelerated(), i, x[i], g, w)
+					t.Fatalf("path %s: ExpTo[%d] of %v = %v, Exp %v", pathName(), i, x[i], g, w)
 				}
 			}
 			Log1pUnitTo(got, u)
 			for i, g := range got {
 				if w := Log1pUnit(u[i]); math.Float64bits(g) != math.Float64bits(w) {
-					t.Fatalf("asm=%v Log1pUnitTo[%d] of %v = %v, Log1pUnit %v", Accelerated(), i, u[i], g, w)
+					t.Fatalf("path %s: Log1pUnitTo[%d] of %v = %v, Log1pUnit %v", pathName(), i, u[i], g, w)
 				}
 			}
 		}

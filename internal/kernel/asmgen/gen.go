@@ -25,6 +25,13 @@ func main() {
 	sum4()
 	expKernel()
 	log1pKernel()
+	for _, w := range []int{8, 16, 24} {
+		gram8(w)
+	}
+	dot512()
+	dot3512()
+	axpyMul512()
+	axpy512()
 	Generate()
 }
 
