@@ -37,35 +37,15 @@ func kern8x(w, k int, a, b, c []float64, ldc, ldb int) {
 	}
 }
 
-func dotAsm(n int, x, y []float64) float64 {
-	if avx512() {
-		return dotAVX512(n, &x[0], &y[0])
-	}
-	return dotAVX2(n, &x[0], &y[0])
-}
+// The vector kernels have no AVX-512 form: it did not pay (asmgen/avx512.go).
 
-func dot3Asm(n int, a, b, c []float64) float64 {
-	if avx512() {
-		return dot3AVX512(n, &a[0], &b[0], &c[0])
-	}
-	return dot3AVX2(n, &a[0], &b[0], &c[0])
-}
+func dotAsm(n int, x, y []float64) float64 { return dotAVX2(n, &x[0], &y[0]) }
 
-func axpyMulAsm(n int, alpha float64, a, b, y []float64) {
-	if avx512() {
-		axpyMulAVX512(n, alpha, &a[0], &b[0], &y[0])
-		return
-	}
-	axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0])
-}
+func dot3Asm(n int, a, b, c []float64) float64 { return dot3AVX2(n, &a[0], &b[0], &c[0]) }
 
-func axpyAsm(n int, alpha float64, x, y []float64) {
-	if avx512() {
-		axpyAVX512(n, alpha, &x[0], &y[0])
-		return
-	}
-	axpyAVX2(n, alpha, &x[0], &y[0])
-}
+func axpyMulAsm(n int, alpha float64, a, b, y []float64) { axpyMulAVX2(n, alpha, &a[0], &b[0], &y[0]) }
+
+func axpyAsm(n int, alpha float64, x, y []float64) { axpyAVX2(n, alpha, &x[0], &y[0]) }
 
 func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
 	f := 0

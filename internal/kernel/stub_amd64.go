@@ -58,23 +58,3 @@ func kern8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int)
 //
 //go:noescape
 func kern8x24AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int)
-
-// dotAVX512 returns dotAVX2(n, x, y) bit for bit: Σ x[i]·y[i] for i < 16·⌊n/16⌋.
-//
-//go:noescape
-func dotAVX512(n int, x *float64, y *float64) float64
-
-// dot3AVX512 returns dot3AVX2(n, a, b, c) bit for bit: Σ a[i]·b[i]·c[i] for i < 16·⌊n/16⌋.
-//
-//go:noescape
-func dot3AVX512(n int, a *float64, b *float64, c *float64) float64
-
-// axpyMulAVX512 does what axpyMulAVX2 does, bit for bit: y[i] += alpha·a[i]·b[i] for i < 16·⌊n/16⌋.
-//
-//go:noescape
-func axpyMulAVX512(n int, alpha float64, a *float64, b *float64, y *float64)
-
-// axpyAVX512 does what axpyAVX2 does, bit for bit: y[i] += alpha·x[i] for i < 16·⌊n/16⌋.
-//
-//go:noescape
-func axpyAVX512(n int, alpha float64, x *float64, y *float64)

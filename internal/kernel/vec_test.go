@@ -193,18 +193,29 @@ func FuzzVec(f *testing.F) {
 	})
 }
 
-func BenchmarkDot(b *testing.B) {
-	x := make([]float64, 5000)
-	for i := range x {
-		x[i] = float64(i % 7)
+// BenchmarkVec times Dot, Dot3, AxpyMul and Axpy on every dispatch path
+// at the column lengths of the GLM benchmarks; cpu-ns/op is the process's
+// CPU time per call (run with GOMAXPROCS=1).
+func BenchmarkVec(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{1000, 5000, 100000} {
+		x, y, z, w := randVec(rng, n, 0), randVec(rng, n, 0), randVec(rng, n, 0), randVec(rng, n, 0)
+		for _, op := range []struct {
+			name string
+			f    func()
+		}{
+			{"Dot", func() { Dot(x, y) }},
+			{"Dot3", func() { Dot3(x, y, z) }},
+			{"AxpyMul", func() { AxpyMul(1e-9, x, y, w) }},
+			{"Axpy", func() { Axpy(1e-9, x, w) }},
+		} {
+			paths(b, func(testing.TB) {
+				b.Run(fmt.Sprintf("%s/n=%d/path=%s", op.name, n, pathName()), func(b *testing.B) {
+					cpuLoop(b, float64(n), "Gvalues/cpu-s", op.f)
+				})
+			})
+		}
 	}
-	paths(b, func(tb testing.TB) {
-		b.Run(map[bool]string{true: "asm", false: "go"}[UseAsm], func(b *testing.B) {
-			for b.Loop() {
-				Dot(x, x)
-			}
-		})
-	})
 }
 
 // A vector shorter than the operation panics, even with spare capacity

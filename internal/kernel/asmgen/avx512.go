@@ -8,10 +8,14 @@ import (
 	"github.com/mmcloughlin/avo/reg"
 )
 
-// The AVX-512 kernels give the AVX2 kernels' values bit for bit: the same
-// operations on the same lanes in the same order. A ZMM accumulator holds
-// what two YMM accumulators hold (zmm0 = ymm0|ymm1, zmm1 = ymm2|ymm3), and
-// the final reduction adds the halves in the AVX2 order.
+// The AVX-512 kernels give the AVX2 kernels' values bit for bit: every
+// entry is formed by the same operations in the same order.
+//
+// Only the Gram micro-kernel has an AVX-512 form: on Zen 4, which runs a
+// 512-bit operation as two 256-bit halves, ZMM forms of Dot, Dot3, AxpyMul
+// and Axpy (two ZMM accumulators holding the AVX2 kernels' four YMM ones)
+// were 4–7 % slower at n = 1000 and even at 5000 and 100000 (the loads
+// bound them either way), so they were not kept.
 
 // gram8 emits kern8xWAVX512, the 8×w register block (w = 8, 16 or 24) of
 // the Gram product on ZMM registers: rows from one 8-wide panel a, columns
@@ -97,134 +101,6 @@ func gram8(w int) {
 			ADDQ(ldc, c)
 		}
 	}
-	VZEROUPPER()
-	RET()
-}
-
-// sumLanes512 adds the two ZMM accumulators as sumLanes adds the four YMM
-// ones they hold: (y0+y1) + (y2+y3), then the lanes.
-func sumLanes512(acc [2]reg.VecVirtual) reg.Register {
-	var y [2]reg.VecVirtual
-	for i, z := range acc {
-		hi := YMM()
-		VEXTRACTF64X4(U8(1), z, hi)
-		y[i] = z.AsY().(reg.VecVirtual)
-		VADDPD(hi, y[i], y[i])
-	}
-	VADDPD(y[1], y[0], y[0])
-	hi := XMM()
-	VEXTRACTF128(U8(1), y[0], hi)
-	lo := y[0].AsX()
-	VADDPD(hi, lo, lo)
-	h := XMM()
-	VUNPCKHPD(lo, lo, h)
-	VADDSD(h, lo, lo)
-	return lo
-}
-
-// loop16 emits a loop over the n/16 blocks of 16 doubles, calling body for
-// each ZMM half of a block at byte offset 64·i, and advancing ptrs.
-func loop16(name string, n reg.Register, ptrs []reg.Register, body func(i int)) {
-	SHRQ(U8(4), n)
-	JZ(LabelRef(name + "done"))
-	Label(name + "loop")
-	body(0)
-	body(1)
-	for _, p := range ptrs {
-		ADDQ(U32(8*block), p)
-	}
-	DECQ(n)
-	JNZ(LabelRef(name + "loop"))
-	Label(name + "done")
-}
-
-// dot512 emits dotAVX512, dotAVX2 on ZMM registers.
-func dot512() {
-	TEXT("dotAVX512", NOSPLIT, "func(n int, x, y *float64) float64")
-	Doc(fmt.Sprintf("dotAVX512 returns dotAVX2(n, x, y) bit for bit: Σ x[i]·y[i] for i < %d·⌊n/%d⌋.", block, block))
-	Pragma("noescape")
-	n := Load(Param("n"), GP64())
-	x := Load(Param("x"), GP64())
-	y := Load(Param("y"), GP64())
-	acc := [2]reg.VecVirtual{ZMM(), ZMM()}
-	for _, z := range acc {
-		VPXORQ(z, z, z)
-	}
-	loop16("dot512", n, []reg.Register{x, y}, func(i int) {
-		t := ZMM()
-		VMOVUPD(Mem{Base: x, Disp: 64 * i}, t)
-		VFMADD231PD(Mem{Base: y, Disp: 64 * i}, t, acc[i])
-	})
-	s := sumLanes512(acc)
-	VZEROUPPER()
-	Store(s, ReturnIndex(0))
-	RET()
-}
-
-// dot3512 emits dot3AVX512, dot3AVX2 on ZMM registers.
-func dot3512() {
-	TEXT("dot3AVX512", NOSPLIT, "func(n int, a, b, c *float64) float64")
-	Doc(fmt.Sprintf("dot3AVX512 returns dot3AVX2(n, a, b, c) bit for bit: Σ a[i]·b[i]·c[i] for i < %d·⌊n/%d⌋.", block, block))
-	Pragma("noescape")
-	n := Load(Param("n"), GP64())
-	a := Load(Param("a"), GP64())
-	b := Load(Param("b"), GP64())
-	c := Load(Param("c"), GP64())
-	acc := [2]reg.VecVirtual{ZMM(), ZMM()}
-	for _, z := range acc {
-		VPXORQ(z, z, z)
-	}
-	loop16("dot3512", n, []reg.Register{a, b, c}, func(i int) {
-		t := ZMM()
-		VMOVUPD(Mem{Base: a, Disp: 64 * i}, t)
-		VMULPD(Mem{Base: b, Disp: 64 * i}, t, t)
-		VFMADD231PD(Mem{Base: c, Disp: 64 * i}, t, acc[i])
-	})
-	s := sumLanes512(acc)
-	VZEROUPPER()
-	Store(s, ReturnIndex(0))
-	RET()
-}
-
-// axpyMul512 emits axpyMulAVX512, axpyMulAVX2 on ZMM registers.
-func axpyMul512() {
-	TEXT("axpyMulAVX512", NOSPLIT, "func(n int, alpha float64, a, b, y *float64)")
-	Doc(fmt.Sprintf("axpyMulAVX512 does what axpyMulAVX2 does, bit for bit: y[i] += alpha·a[i]·b[i] for i < %d·⌊n/%d⌋.", block, block))
-	Pragma("noescape")
-	n := Load(Param("n"), GP64())
-	al := ZMM()
-	VBROADCASTSD(NewParamAddr("alpha", 8), al)
-	a := Load(Param("a"), GP64())
-	b := Load(Param("b"), GP64())
-	y := Load(Param("y"), GP64())
-	loop16("axpymul512", n, []reg.Register{a, b, y}, func(i int) {
-		t, u := ZMM(), ZMM()
-		VMOVUPD(Mem{Base: a, Disp: 64 * i}, t)
-		VMULPD(Mem{Base: b, Disp: 64 * i}, t, t)
-		VMOVUPD(Mem{Base: y, Disp: 64 * i}, u)
-		VFMADD231PD(t, al, u)
-		VMOVUPD(u, Mem{Base: y, Disp: 64 * i})
-	})
-	VZEROUPPER()
-	RET()
-}
-
-// axpy512 emits axpyAVX512, axpyAVX2 on ZMM registers.
-func axpy512() {
-	TEXT("axpyAVX512", NOSPLIT, "func(n int, alpha float64, x, y *float64)")
-	Doc(fmt.Sprintf("axpyAVX512 does what axpyAVX2 does, bit for bit: y[i] += alpha·x[i] for i < %d·⌊n/%d⌋.", block, block))
-	Pragma("noescape")
-	n := Load(Param("n"), GP64())
-	al := ZMM()
-	VBROADCASTSD(NewParamAddr("alpha", 8), al)
-	x := Load(Param("x"), GP64())
-	y := Load(Param("y"), GP64())
-	loop16("axpy512", n, []reg.Register{x, y}, func(i int) {
-		u := ZMM()
-		VMOVUPD(Mem{Base: y, Disp: 64 * i}, u)
-		VFMADD231PD(Mem{Base: x, Disp: 64 * i}, al, u)
-		VMOVUPD(u, Mem{Base: y, Disp: 64 * i})
-	})
 	VZEROUPPER()
 	RET()
 }

@@ -28,10 +28,6 @@ func main() {
 	for _, w := range []int{8, 16, 24} {
 		gram8(w)
 	}
-	dot512()
-	dot3512()
-	axpyMul512()
-	axpy512()
 	Generate()
 }
 
