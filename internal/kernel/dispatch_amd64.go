@@ -58,3 +58,7 @@ func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
 func expAsm(n int, x, dst []float64) { expAVX2(n, &x[0], &dst[0]) }
 
 func log1pUnitAsm(n int, x, dst []float64) { log1pUnitAVX2(n, &x[0], &dst[0]) }
+
+func pack8Asm(k, full int, x []float64, ldx int, dst []float64) {
+	pack8AVX2(k, full, &x[0], ldx, &dst[0])
+}

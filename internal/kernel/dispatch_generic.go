@@ -29,3 +29,5 @@ func sum4Asm(int, bool, []float64, []float64, []float64, []float64, []float64) {
 func expAsm(int, []float64, []float64) { panic("kernel: no assembly") }
 
 func log1pUnitAsm(int, []float64, []float64) { panic("kernel: no assembly") }
+
+func pack8Asm(int, int, []float64, int, []float64) { panic("kernel: no assembly") }

@@ -179,6 +179,14 @@ func align64(b []float64) []float64 {
 // per 6 or 8 doubles cost as much as the multiply-adds at p = 100).
 func pack(dst, x []float64, k, p, pp, ldx, w int) {
 	full := p / w
+	if w == 8 && full > 0 && k > 0 && UseAsm && hasAsm {
+		// The whole panels by the assembly, the last one below.
+		pack8Asm(k, full, x[:(k-1)*ldx+full*8], ldx, dst[:(full-1)*8*k+k*8])
+		if full*8 < p {
+			packPart(dst[full*8*k:], x, k, p, ldx, full*8)
+		}
+		return
+	}
 	for l := range k {
 		row := x[l*ldx : l*ldx+p]
 		off := l * w
@@ -208,6 +216,16 @@ func pack(dst, x []float64, k, p, pp, ldx, w int) {
 			clear(d)
 			copy(d, row[full*w:])
 		}
+	}
+}
+
+// packPart copies columns j0 to p−1 (fewer than 8) of the k×p slab x into
+// the 8-wide panel dst, the columns beyond p zero.
+func packPart(dst, x []float64, k, p, ldx, j0 int) {
+	for l := range k {
+		d := dst[l*8 : l*8+8]
+		clear(d)
+		copy(d, x[l*ldx+j0:l*ldx+p])
 	}
 }
 

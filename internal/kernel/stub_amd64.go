@@ -44,6 +44,11 @@ func expAVX2(n int, x *float64, dst *float64)
 //go:noescape
 func log1pUnitAVX2(n int, x *float64, dst *float64)
 
+// pack8AVX2 copies x[l*ldx+8q+r] to dst[q*8*k+l*8+r] for l < k, q < full, r < 8 (k, full ≥ 1).
+//
+//go:noescape
+func pack8AVX2(k int, full int, x *float64, ldx int, dst *float64)
+
 // kern8x8AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<8, l<k (k ≥ 1).
 //
 //go:noescape

@@ -59,8 +59,13 @@ func gram8(w int) {
 			VMOVUPD(panel(q, 64*l), bv[q])
 		}
 		for i := 0; i < 8; i++ {
+			ai := Mem{Base: a, Disp: 8 * (8*l + i)}
+			if nb == 1 {
+				VFMADD231PD_BCST(ai, bv[0], acc[i][0])
+				continue
+			}
 			s := ZMM()
-			VBROADCASTSD(Mem{Base: a, Disp: 8 * (8*l + i)}, s)
+			VBROADCASTSD(ai, s)
 			for q := range bv {
 				VFMADD231PD(bv[q], s, acc[i][q])
 			}

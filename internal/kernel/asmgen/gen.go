@@ -25,6 +25,7 @@ func main() {
 	sum4()
 	expKernel()
 	log1pKernel()
+	pack8()
 	for _, w := range []int{8, 16, 24} {
 		gram8(w)
 	}
@@ -430,4 +431,42 @@ func log1pKernel() {
 		VADDPD(c0, t, t) // + the rounding
 		return t
 	})
+}
+
+// pack8 emits pack8AVX2, the whole 8-wide panels of the packing of X that
+// Gram multiplies: the 64 bytes of row l, panel q to dst + q·64k + 64l.
+func pack8() {
+	TEXT("pack8AVX2", NOSPLIT, "func(k, full int, x *float64, ldx int, dst *float64)")
+	Doc("pack8AVX2 copies x[l*ldx+8q+r] to dst[q*8*k+l*8+r] for l < k, q < full, r < 8 (k, full ≥ 1).")
+	Pragma("noescape")
+	k := Load(Param("k"), GP64())
+	full := Load(Param("full"), GP64())
+	x := Load(Param("x"), GP64())
+	ldx := Load(Param("ldx"), GP64())
+	dst := Load(Param("dst"), GP64())
+	SHLQ(U8(3), ldx)
+	stride := GP64()
+	MOVQ(k, stride)
+	SHLQ(U8(6), stride)
+	s, d, q := GP64(), GP64(), GP64()
+	Label("packrow")
+	MOVQ(x, s)
+	MOVQ(dst, d)
+	MOVQ(full, q)
+	Label("packpanel")
+	y0, y1 := YMM(), YMM()
+	VMOVUPD(Mem{Base: s}, y0)
+	VMOVUPD(Mem{Base: s, Disp: 32}, y1)
+	VMOVUPD(y0, Mem{Base: d})
+	VMOVUPD(y1, Mem{Base: d, Disp: 32})
+	ADDQ(U32(64), s)
+	ADDQ(stride, d)
+	DECQ(q)
+	JNZ(LabelRef("packpanel"))
+	ADDQ(ldx, x)
+	ADDQ(U32(64), dst)
+	DECQ(k)
+	JNZ(LabelRef("packrow"))
+	VZEROUPPER()
+	RET()
 }
