@@ -55,9 +55,29 @@ func sum4Asm(n int, acc bool, a, b, c, d, y []float64) {
 	sum4AVX2(n, f, &a[0], &b[0], &c[0], &d[0], &y[0])
 }
 
-func expAsm(n int, x, dst []float64) { expAVX2(n, &x[0], &dst[0]) }
+// expAsm and log1pUnitAsm take n a multiple of 4: eight at a time with
+// AVX-512, the last four with AVX2 (the same values, lane by lane).
+func expAsm(n int, x, dst []float64) {
+	m := 0
+	if avx512() && n >= 8 {
+		m = n &^ 7
+		expAVX512(m, &x[0], &dst[0])
+	}
+	if m < n {
+		expAVX2(n-m, &x[m], &dst[m])
+	}
+}
 
-func log1pUnitAsm(n int, x, dst []float64) { log1pUnitAVX2(n, &x[0], &dst[0]) }
+func log1pUnitAsm(n int, x, dst []float64) {
+	m := 0
+	if avx512() && n >= 8 {
+		m = n &^ 7
+		log1pUnitAVX512(m, &x[0], &dst[0])
+	}
+	if m < n {
+		log1pUnitAVX2(n-m, &x[m], &dst[m])
+	}
+}
 
 func pack8Asm(k, full int, x []float64, ldx int, dst []float64) {
 	pack8AVX2(k, full, &x[0], ldx, &dst[0])

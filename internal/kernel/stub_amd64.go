@@ -49,6 +49,16 @@ func log1pUnitAVX2(n int, x *float64, dst *float64)
 //go:noescape
 func pack8AVX2(k int, full int, x *float64, ldx int, dst *float64)
 
+// expAVX512 sets dst[i] = Exp(x[i]) for i < 8·⌊n/8⌋.
+//
+//go:noescape
+func expAVX512(n int, x *float64, dst *float64)
+
+// log1pUnitAVX512 sets dst[i] = Log1pUnit(x[i]) for i < 8·⌊n/8⌋.
+//
+//go:noescape
+func log1pUnitAVX512(n int, x *float64, dst *float64)
+
 // kern8x8AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<8, l<k (k ≥ 1).
 //
 //go:noescape

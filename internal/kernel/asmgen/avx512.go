@@ -109,3 +109,143 @@ func gram8(w int) {
 	VZEROUPPER()
 	RET()
 }
+
+// expConsts and logConsts are the constants of the AVX2 kernels, declared
+// by expKernel and log1pKernel, which the AVX-512 kernels broadcast.
+type expConsts struct {
+	lo, hi, l2e, nhi, nlo, bias Mem
+	c                           [14]Mem
+}
+
+type logConsts struct {
+	one, two, half, sq2, lhi, llo Mem
+	c                             [11]Mem
+}
+
+var (
+	expK expConsts
+	logK logConsts
+)
+
+// bcast loads the constant m into a new ZMM register, all eight lanes.
+func bcast(m Mem) reg.VecVirtual {
+	z := ZMM()
+	VBROADCASTSD(m, z)
+	return z
+}
+
+// elementwise512 is elementwise on ZMM registers: dst[i] = f(x[i]) for
+// i < 8·⌊n/8⌋, setup run once before the loop (the constants).
+func elementwise512(name string, setup func(), body func(x reg.VecVirtual) reg.VecVirtual) {
+	n := Load(Param("n"), GP64())
+	x := Load(Param("x"), GP64())
+	dst := Load(Param("dst"), GP64())
+	setup()
+	SHRQ(U8(3), n)
+	JZ(LabelRef(name + "done"))
+	Label(name + "loop")
+	v := ZMM()
+	VMOVUPD(Mem{Base: x}, v)
+	VMOVUPD(body(v), Mem{Base: dst})
+	ADDQ(U32(64), x)
+	ADDQ(U32(64), dst)
+	DECQ(n)
+	JNZ(LabelRef(name + "loop"))
+	Label(name + "done")
+	VZEROUPPER()
+	RET()
+}
+
+// exp512 emits expAVX512, expAVX2's operations on eight lanes.
+func exp512() {
+	TEXT("expAVX512", NOSPLIT, "func(n int, x, dst *float64)")
+	Doc("expAVX512 sets dst[i] = Exp(x[i]) for i < 8·⌊n/8⌋.")
+	Pragma("noescape")
+	var lo, hi, l2e, nhi, nlo, bias reg.VecVirtual
+	var c [14]reg.VecVirtual
+	elementwise512("exp512", func() {
+		lo, hi, l2e, nhi, nlo, bias = bcast(expK.lo), bcast(expK.hi), bcast(expK.l2e), bcast(expK.nhi), bcast(expK.nlo), bcast(expK.bias)
+		for i := range c {
+			c[i] = bcast(expK.c[i])
+		}
+	}, func(x reg.VecVirtual) reg.VecVirtual {
+		xc, kf, r, p := ZMM(), ZMM(), ZMM(), ZMM()
+		VMAXPD(lo, x, xc)
+		VMINPD(hi, xc, xc)
+		VMULPD(l2e, xc, kf)
+		VRNDSCALEPD(U8(0), kf, kf) // to nearest, ties to even
+		VMOVAPD(xc, r)
+		VFMADD231PD(nhi, kf, r)
+		VFMADD231PD(nlo, kf, r)
+		VMOVAPD(c[13], p)
+		for i := 12; i >= 0; i-- {
+			VFMADD213PD(c[i], r, p)
+		}
+		k, k1, k2 := YMM(), YMM(), YMM()
+		VCVTPD2DQ(kf, k)
+		VPSRAD(U8(1), k, k1)
+		VPSUBD(k1, k, k2)
+		for _, h := range []reg.VecVirtual{k1, k2} {
+			s := ZMM()
+			VPMOVSXDQ(h, s)
+			VPADDQ(bias, s, s)
+			VPSLLQ(U8(52), s, s)
+			VMULPD(s, p, p)
+		}
+		nan := K()
+		VCMPPD(U8(3), x, x, nan) // unordered
+		VMOVAPD(x, nan, p)       // NaN in, NaN out
+		return p
+	})
+}
+
+// log1p512 emits log1pUnitAVX512, log1pUnitAVX2's operations on eight
+// lanes.
+func log1p512() {
+	TEXT("log1pUnitAVX512", NOSPLIT, "func(n int, x, dst *float64)")
+	Doc("log1pUnitAVX512 sets dst[i] = Log1pUnit(x[i]) for i < 8·⌊n/8⌋.")
+	Pragma("noescape")
+	var one, two, half, sq2, lhi, llo reg.VecVirtual
+	var c [11]reg.VecVirtual
+	elementwise512("log1p512", func() {
+		one, two, half, sq2, lhi, llo = bcast(logK.one), bcast(logK.two), bcast(logK.half), bcast(logK.sq2), bcast(logK.lhi), bcast(logK.llo)
+		for k := range c {
+			c[k] = bcast(logK.c[k])
+		}
+	}, func(x reg.VecVirtual) reg.VecVirtual {
+		u, c0, t := ZMM(), ZMM(), ZMM()
+		VADDPD(one, x, u)
+		VSUBPD(one, u, t)
+		VSUBPD(t, x, c0)
+		VDIVPD(u, c0, c0)
+		big := K()
+		m, e := ZMM(), ZMM()
+		VCMPPD(U8(0x1e), sq2, u, big) // u > √2
+		VMOVAPD(u, m)
+		VMULPD(half, u, big, m) // u/2 where big
+		VMOVAPD_Z(one, big, e)  // 1 where big, else 0
+		f, s, z, q := ZMM(), ZMM(), ZMM(), ZMM()
+		VSUBPD(one, m, f)
+		VADDPD(two, f, t)
+		VDIVPD(t, f, s)
+		VMULPD(s, s, z)
+		VMOVAPD(c[10], q)
+		for k := 9; k >= 0; k-- {
+			VFMADD213PD(c[k], z, q)
+		}
+		VMULPD(q, z, q)
+		hf := ZMM()
+		VMULPD(half, f, hf)
+		VMULPD(f, hf, hf)
+		VADDPD(q, hf, q)
+		VMULPD(q, s, q)
+		VSUBPD(q, hf, hf)
+		VSUBPD(hf, f, f)
+		VMULPD(llo, e, t)
+		VADDPD(t, f, f)
+		VMULPD(lhi, e, t)
+		VADDPD(f, t, t)
+		VADDPD(c0, t, t)
+		return t
+	})
+}

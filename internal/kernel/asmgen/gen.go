@@ -26,6 +26,8 @@ func main() {
 	expKernel()
 	log1pKernel()
 	pack8()
+	exp512()
+	log1p512()
 	for _, w := range []int{8, 16, 24} {
 		gram8(w)
 	}
@@ -349,6 +351,7 @@ func expKernel() {
 		}
 		c[i] = fconst(fmt.Sprintf("expC%d", i), 1/f)
 	}
+	expK = expConsts{lo, hi, l2e, nhi, nlo, bias, c}
 	TEXT("expAVX2", NOSPLIT, "func(n int, x, dst *float64)")
 	Doc("expAVX2 sets dst[i] = Exp(x[i]) for i < 4·⌊n/4⌋.")
 	Pragma("noescape")
@@ -393,6 +396,7 @@ func log1pKernel() {
 	for k := range c {
 		c[k] = fconst(fmt.Sprintf("logC%d", k), 2/float64(2*k+3))
 	}
+	logK = logConsts{one, two, half, sq2, lhi, llo, c}
 	TEXT("log1pUnitAVX2", NOSPLIT, "func(n int, x, dst *float64)")
 	Doc("log1pUnitAVX2 sets dst[i] = Log1pUnit(x[i]) for i < 4·⌊n/4⌋.")
 	Pragma("noescape")
