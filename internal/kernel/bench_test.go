@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -97,7 +98,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 	}
 	if hasAVX512 {
 		for _, w := range []int{8, 16, 24} {
-			run(fmt.Sprintf("avx512-8x%d", w), 8, w, func() { kern8x(w, kc, a, bp, c, 24, 8*kc) })
+			run(fmt.Sprintf("avx512-8x%d", w), 8, w, func() { kern8x(w, kc, a, bp, c, 24, 8*kc, uintptr(unsafe.Pointer(&a[0]))) })
 		}
 	}
 }

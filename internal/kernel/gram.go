@@ -147,6 +147,11 @@ func gramRows8(c []float64, pp int, x []float64, n, p, ldx int) {
 	for k0 := 0; k0 < n; k0 += kc {
 		k := min(kc, n-k0)
 		pack(pb, x[k0*ldx:], k, p, pp, ldx, nr)
+		// The micro-kernels prefetch the next slab of X, line by line.
+		pf, last := addr(pb), addr(pb)
+		if k1 := k0 + kc; k1 < n {
+			pf, last = addr(x[k1*ldx:]), addr(x[(min(k1+kc, n)-1)*ldx+p-1:])
+		}
 		// As in gramRows, column blocks of 96 (a multiple of 24).
 		const nc = 96
 		for j0 := 0; j0 < p; j0 += nc {
@@ -157,13 +162,17 @@ func gramRows8(c []float64, pp int, x []float64, n, p, ldx int) {
 				// first multiple of 8 at or beyond j1.
 				for j := max(j0, i); j < j1; {
 					w := min(24-j%24, (j1-j+7)/8*8)
-					kern8x(w, k, a, pb[j*k:], c[i*pp+j:], pp, 8*k)
+					kern8x(w, k, a, pb[j*k:], c[i*pp+j:], pp, 8*k, pf)
+					pf = min(pf+uintptr(128*(k/4)), last)
 					j += w
 				}
 			}
 		}
 	}
 }
+
+// addr is the address of v[0], for a prefetch.
+func addr(v []float64) uintptr { return uintptr(unsafe.Pointer(&v[0])) }
 
 // align64 returns b from its first element on a 64-byte boundary (b has
 // 8 spare values), so that ZMM loads of a panel do not straddle cache lines.

@@ -904,15 +904,16 @@ log1p512done:
 	VZEROUPPER
 	RET
 
-// func kern8x8AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int)
-// Requires: AVX, AVX512F
-TEXT ·kern8x8AVX512(SB), NOSPLIT, $0-48
+// func kern8x8AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·kern8x8AVX512(SB), NOSPLIT, $0-56
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
 	MOVQ   c+24(FP), BX
 	MOVQ   ldc+32(FP), SI
 	MOVQ   ldb+40(FP), DI
+	MOVQ   pf+48(FP), R8
 	SHLQ   $0x03, SI
 	SHLQ   $0x03, DI
 	VPXORQ Z0, Z0, Z0
@@ -947,6 +948,9 @@ g8main:
 	JZ   g8store
 
 g8loop:
+	PREFETCHT0       (R8)
+	PREFETCHT0       64(R8)
+	ADDQ             $0x00000080, R8
 	VMOVUPD          (DX), Z8
 	VFMADD231PD.BCST (CX), Z8, Z0
 	VFMADD231PD.BCST 8(CX), Z8, Z1
@@ -1015,15 +1019,16 @@ g8store:
 	VZEROUPPER
 	RET
 
-// func kern8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int)
-// Requires: AVX, AVX512F
-TEXT ·kern8x16AVX512(SB), NOSPLIT, $0-48
+// func kern8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·kern8x16AVX512(SB), NOSPLIT, $0-56
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
 	MOVQ   c+24(FP), BX
 	MOVQ   ldc+32(FP), SI
 	MOVQ   ldb+40(FP), DI
+	MOVQ   pf+48(FP), R8
 	SHLQ   $0x03, SI
 	SHLQ   $0x03, DI
 	VPXORQ Z0, Z0, Z0
@@ -1042,8 +1047,8 @@ TEXT ·kern8x16AVX512(SB), NOSPLIT, $0-48
 	VPXORQ Z13, Z13, Z13
 	VPXORQ Z14, Z14, Z14
 	VPXORQ Z15, Z15, Z15
-	MOVQ   AX, R8
-	ANDQ   $0x03, R8
+	MOVQ   AX, R9
+	ANDQ   $0x03, R9
 	JZ     g16main
 
 g16tail:
@@ -1075,7 +1080,7 @@ g16tail:
 	VFMADD231PD  Z17, Z18, Z15
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
-	DECQ         R8
+	DECQ         R9
 	JNZ          g16tail
 
 g16main:
@@ -1083,6 +1088,9 @@ g16main:
 	JZ   g16store
 
 g16loop:
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	ADDQ         $0x00000080, R8
 	VMOVUPD      (DX), Z16
 	VMOVUPD      (DX)(DI*1), Z17
 	VBROADCASTSD (CX), Z18
@@ -1235,15 +1243,16 @@ g16store:
 	VZEROUPPER
 	RET
 
-// func kern8x24AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int)
-// Requires: AVX, AVX512F
-TEXT ·kern8x24AVX512(SB), NOSPLIT, $0-48
+// func kern8x24AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·kern8x24AVX512(SB), NOSPLIT, $0-56
 	MOVQ   k+0(FP), AX
 	MOVQ   a+8(FP), CX
 	MOVQ   b+16(FP), DX
 	MOVQ   c+24(FP), BX
 	MOVQ   ldc+32(FP), SI
 	MOVQ   ldb+40(FP), DI
+	MOVQ   pf+48(FP), R8
 	SHLQ   $0x03, SI
 	SHLQ   $0x03, DI
 	VPXORQ Z0, Z0, Z0
@@ -1270,8 +1279,8 @@ TEXT ·kern8x24AVX512(SB), NOSPLIT, $0-48
 	VPXORQ Z21, Z21, Z21
 	VPXORQ Z22, Z22, Z22
 	VPXORQ Z23, Z23, Z23
-	MOVQ   AX, R8
-	ANDQ   $0x03, R8
+	MOVQ   AX, R9
+	ANDQ   $0x03, R9
 	JZ     g24main
 
 g24tail:
@@ -1312,7 +1321,7 @@ g24tail:
 	VFMADD231PD  Z26, Z27, Z23
 	ADDQ         $0x00000040, CX
 	ADDQ         $0x00000040, DX
-	DECQ         R8
+	DECQ         R9
 	JNZ          g24tail
 
 g24main:
@@ -1320,6 +1329,9 @@ g24main:
 	JZ   g24store
 
 g24loop:
+	PREFETCHT0   (R8)
+	PREFETCHT0   64(R8)
+	ADDQ         $0x00000080, R8
 	VMOVUPD      (DX), Z24
 	VMOVUPD      (DX)(DI*1), Z25
 	VMOVUPD      (DX)(DI*2), Z26

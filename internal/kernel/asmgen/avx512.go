@@ -25,8 +25,8 @@ import (
 func gram8(w int) {
 	nb := w / 8
 	name := fmt.Sprintf("kern8x%dAVX512", w)
-	TEXT(name, NOSPLIT, "func(k int, a, b, c *float64, ldc, ldb int)")
-	Doc(fmt.Sprintf("%s adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%%8] to c[i*ldc+j] for i<8, j<%d, l<k (k ≥ 1).", name, w))
+	TEXT(name, NOSPLIT, "func(k int, a, b, c *float64, ldc, ldb int, pf uintptr)")
+	Doc(fmt.Sprintf("%s adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%%8] to c[i*ldc+j] for i<8, j<%d, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.", name, w))
 	Pragma("noescape")
 	k := Load(Param("k"), GP64())
 	a := Load(Param("a"), GP64())
@@ -34,6 +34,7 @@ func gram8(w int) {
 	c := Load(Param("c"), GP64())
 	ldc := Load(Param("ldc"), GP64())
 	ldb := Load(Param("ldb"), GP64())
+	pf := Load(Param("pf"), GP64())
 	SHLQ(U8(3), ldc)
 	SHLQ(U8(3), ldb)
 
@@ -87,6 +88,11 @@ func gram8(w int) {
 	SHRQ(U8(2), k)
 	JZ(LabelRef(lbl("store")))
 	Label(lbl("loop"))
+	// Two lines of the next slab of X per iteration, so that its packing
+	// finds it in cache (the packing otherwise waits on memory).
+	PREFETCHT0(Mem{Base: pf})
+	PREFETCHT0(Mem{Base: pf, Disp: 64})
+	ADDQ(U32(128), pf)
 	for l := 0; l < unroll; l++ {
 		step(l)
 	}
