@@ -10,7 +10,9 @@ const hasAVX512 = false
 
 func avx512() bool { return false }
 
-func kern8x(int, int, []float64, []float64, []float64, int, int, uintptr) { panic("kernel: no assembly") }
+func kern8x(int, int, []float64, []float64, []float64, int, int, uintptr) {
+	panic("kernel: no assembly")
+}
 
 func kern6x8(k int, a, b, c []float64, ldc int) { kern6x8Go(k, a, b, c, ldc) }
 

@@ -1,5 +1,5 @@
-// Command asmgen writes kernel_amd64.s, the AVX2/FMA micro-kernels of
-// package kernel. It lives in its own module so that the library's go.mod
+// Command asmgen writes kernel_amd64.s, the AVX2/FMA and AVX-512
+// micro-kernels of package kernel (avx512.go holds the latter). It lives in its own module so that the library's go.mod
 // does not require avo. Run it through go:generate in package kernel.
 package main
 
