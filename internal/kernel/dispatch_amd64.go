@@ -8,7 +8,9 @@ import "golang.org/x/sys/cpu"
 var hasAsm = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 
 // hasAVX512 reports whether the AVX-512 kernels can run: the CPU has
-// AVX-512 F and VL and the OS saves the ZMM state (x/sys/cpu checks both).
+// AVX-512 F and VL (the exponential's 256-bit integer steps may use
+// registers 16–31, which need VL) and the OS saves the ZMM state (x/sys/cpu
+// checks both).
 var hasAVX512 = hasAsm && cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL
 
 // avx512 reports whether the AVX-512 kernels are to run (where the AVX2 ones
