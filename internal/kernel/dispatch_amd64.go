@@ -25,11 +25,13 @@ func kern6x8(k int, a, b, c []float64, ldc int) {
 	kern6x8Go(k, a, b, c, ldc)
 }
 
-// kern8x adds the 8×w block (w = 8, 16 or 24) of the Gram product over k
+// kern8x adds the 8×w block (w = 4, 8, 16 or 24) of the Gram product over k
 // rows to c: rows from the 8-wide panel a, columns from the w/8 panels of
 // b, ldb doubles apart, and prefetches the 2⌊k/4⌋ cache lines from pf.
 func kern8x(w, k int, a, b, c []float64, ldc, ldb int, pf uintptr) {
 	switch w {
+	case 4:
+		kern8x4AVX512(k, &a[0], &b[0], &c[0], ldc, ldb, pf)
 	case 8:
 		kern8x8AVX512(k, &a[0], &b[0], &c[0], ldc, ldb, pf)
 	case 16:

@@ -59,6 +59,11 @@ func expAVX512(n int, x *float64, dst *float64)
 //go:noescape
 func log1pUnitAVX512(n int, x *float64, dst *float64)
 
+// kern8x4AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<4, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
+//
+//go:noescape
+func kern8x4AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+
 // kern8x8AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<8, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
 //
 //go:noescape

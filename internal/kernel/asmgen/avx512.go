@@ -19,11 +19,16 @@ import (
 
 // gram8 emits kern8xWAVX512, the 8×w register block (w = 8, 16 or 24) of
 // the Gram product on ZMM registers: rows from one 8-wide panel a, columns
-// from w/8 consecutive 8-wide panels of b, ldb doubles apart. Each entry of
+// from w/8 consecutive 8-wide panels of b, ldb doubles apart. w = 4 is the
+// first half of one panel on YMM registers, for the last columns of C. Each entry of
 // C is one FMA chain over l from zero, added to C at the end, as in
 // kern6x8AVX2, so that the blocking does not change a bit.
 func gram8(w int) {
-	nb := w / 8
+	nb := max(w/8, 1)
+	vec, vb := ZMM, 64 // the register and its width in bytes
+	if w == 4 {
+		vec, vb = YMM, 32
+	}
 	name := fmt.Sprintf("kern8x%dAVX512", w)
 	TEXT(name, NOSPLIT, "func(k int, a, b, c *float64, ldc, ldb int, pf uintptr)")
 	Doc(fmt.Sprintf("%s adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%%8] to c[i*ldc+j] for i<8, j<%d, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.", name, w))
@@ -42,7 +47,7 @@ func gram8(w int) {
 	for i := range acc {
 		acc[i] = make([]reg.VecVirtual, nb)
 		for j := range acc[i] {
-			acc[i][j] = ZMM()
+			acc[i][j] = vec()
 			VPXORQ(acc[i][j], acc[i][j], acc[i][j])
 		}
 	}
@@ -56,7 +61,7 @@ func gram8(w int) {
 	step := func(l int) {
 		bv := make([]reg.VecVirtual, nb)
 		for q := range bv {
-			bv[q] = ZMM()
+			bv[q] = vec()
 			VMOVUPD(panel(q, 64*l), bv[q])
 		}
 		for i := 0; i < 8; i++ {
@@ -103,8 +108,8 @@ func gram8(w int) {
 	Label(lbl("store"))
 	for i := 0; i < 8; i++ {
 		for q := 0; q < nb; q++ {
-			t := ZMM()
-			m := Mem{Base: c, Disp: 64 * q}
+			t := vec()
+			m := Mem{Base: c, Disp: vb * q}
 			VADDPD(m, acc[i][q], t)
 			VMOVUPD(t, m)
 		}

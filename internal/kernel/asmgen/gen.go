@@ -28,7 +28,7 @@ func main() {
 	pack8()
 	exp512()
 	log1p512()
-	for _, w := range []int{8, 16, 24} {
+	for _, w := range []int{4, 8, 16, 24} {
 		gram8(w)
 	}
 	Generate()
