@@ -97,7 +97,7 @@ func BenchmarkMicroKernel(b *testing.B) {
 		run("avx2-6x8", 6, 8, func() { kern6x8(kc, a, bp, c, 24) })
 	}
 	if hasAVX512 {
-		for _, w := range []int{8, 16, 24} {
+		for _, w := range []int{4, 8, 16, 24} {
 			run(fmt.Sprintf("avx512-8x%d", w), 8, w, func() { kern8x(w, kc, a, bp, c, 24, 8*kc, uintptr(unsafe.Pointer(&a[0]))) })
 		}
 	}
