@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
 
-// BenchmarkGram times Gram against gonum's SymOuterK (impl=gonum) and the
-// portable micro-kernel (impl=go) side by side. GFlop/s counts n·p² flops.
+// BenchmarkGram times Gram on each path (the AVX-512 and AVX2 kernels, the
+// portable Go forms) beside gonum's SymOuterK (impl=gonum). GFlop/cpu-s
+// counts n·p² flops per CPU second (run with GOMAXPROCS=1).
 func BenchmarkGram(b *testing.B) {
 	for _, s := range [][2]int{{5000, 500}, {100000, 100}, {1000, 50}, {200, 20}, {64, 16}, {20, 8}} {
 		n, p := s[0], s[1]
@@ -20,22 +22,21 @@ func BenchmarkGram(b *testing.B) {
 		}
 		x := mat.NewDense(n, p, data)
 		dst := make([]float64, p*p)
-		for _, impl := range []string{"asm", "go", "gonum"} {
-			if impl == "asm" && !hasAsm {
+		for _, impl := range []string{"avx512", "avx2", "go", "gonum"} {
+			if impl == "avx2" && !hasAsm || impl == "avx512" && !hasAVX512 {
 				continue
 			}
 			b.Run(fmt.Sprintf("%dx%d/impl=%s", n, p, impl), func(b *testing.B) {
-				defer func(u bool) { UseAsm = u }(UseAsm)
-				UseAsm = impl == "asm"
+				defer func(u, z bool) { UseAsm, UseAVX512 = u, z }(UseAsm, UseAVX512)
+				UseAsm, UseAVX512 = impl == "avx2" || impl == "avx512", impl == "avx512"
 				var g mat.SymDense
-				for b.Loop() {
+				cpuLoop(b, float64(n)*float64(p)*float64(p), "GFlop/cpu-s", func() {
 					if impl == "gonum" {
 						g.SymOuterK(1, x.T())
 					} else {
 						Gram(dst, p, data, n, p, p)
 					}
-				}
-				b.ReportMetric(float64(n)*float64(p)*float64(p)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFlop/s")
+				})
 			})
 		}
 	}
@@ -74,5 +75,44 @@ func BenchmarkGemm(b *testing.B) {
 			}
 			b.ReportMetric(2*float64(s.m)*float64(s.n)*float64(s.k)*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFlop/s")
 		})
+	}
+}
+
+// BenchmarkMicroKernel times the Gram micro-kernels alone on one slab of
+// kc rows held in cache: the AVX2 6×8 block and the AVX-512 8×w blocks.
+// GFlop/s counts two flops per multiply-add.
+func BenchmarkMicroKernel(b *testing.B) {
+	a, bp, c := make([]float64, kc*8+8), make([]float64, 3*kc*8+8), make([]float64, 8*24)
+	for i := range a {
+		a[i] = 1e-3 * float64(i%7)
+	}
+	for i := range bp {
+		bp[i] = 1e-3 * float64(i%5)
+	}
+	a, bp = align64(a), align64(bp)
+	run := func(name string, rows, cols int, f func()) {
+		b.Run(name, func(b *testing.B) { cpuLoop(b, 2*float64(rows*cols*kc), "GFlop/cpu-s", f) })
+	}
+	if hasAsm {
+		run("avx2-6x8", 6, 8, func() { kern6x8(kc, a, bp, c, 24) })
+	}
+	if hasAVX512 {
+		for _, w := range []int{4, 8, 16, 24} {
+			run(fmt.Sprintf("avx512-8x%d", w), 8, w, func() { kern8x(w, kc, a, bp, c, 24, 8*kc, uintptr(unsafe.Pointer(&a[0]))) })
+		}
+	}
+}
+
+// cpuLoop runs f b.N times by b.Loop and reports work/1e9 units per CPU
+// second of the process under unit (run with GOMAXPROCS=1: on a loaded
+// machine the wall time b.Elapsed measures other programs too).
+func cpuLoop(b *testing.B, work float64, unit string, f func()) {
+	c0 := cpuSeconds()
+	for b.Loop() {
+		f()
+	}
+	if c := cpuSeconds() - c0; c > 0 {
+		b.ReportMetric(work*float64(b.N)/c/1e9, unit)
+		b.ReportMetric(c/float64(b.N)*1e9, "cpu-ns/op")
 	}
 }

@@ -97,18 +97,18 @@ func TestExpToBitForBit(t *testing.T) {
 		}
 	}
 	paths(t, func(t testing.TB) {
-		for _, n := range []int{0, 1, 3, 4, 5, 17, len(x)} {
+		for _, n := range []int{0, 1, 3, 4, 5, 7, 8, 9, 12, 15, 16, 17, 20, 23, 24, 25, len(x)} {
 			got := make([]float64, n)
 			ExpTo(got, x)
 			for i, g := range got {
 				if w := Exp(x[i]); math.Float64bits(g) != math.Float64bits(w) && !(math.IsNaN(g) && math.IsNaN(w)) {
-					t.Fatalf("asm=%v ExpTo[%d] of %v = %v, Exp %v", Accelerated(), i, x[i], g, w)
+					t.Fatalf("path %s: ExpTo[%d] of %v = %v, Exp %v", pathName(), i, x[i], g, w)
 				}
 			}
 			Log1pUnitTo(got, u)
 			for i, g := range got {
 				if w := Log1pUnit(u[i]); math.Float64bits(g) != math.Float64bits(w) {
-					t.Fatalf("asm=%v Log1pUnitTo[%d] of %v = %v, Log1pUnit %v", Accelerated(), i, u[i], g, w)
+					t.Fatalf("path %s: Log1pUnitTo[%d] of %v = %v, Log1pUnit %v", pathName(), i, u[i], g, w)
 				}
 			}
 		}
@@ -142,11 +142,13 @@ func BenchmarkExp(b *testing.B) {
 			}
 		}},
 	} {
-		b.Run(c.name, func(b *testing.B) {
-			for b.Loop() {
-				c.f()
+		paths(b, func(testing.TB) {
+			if c.name[:4] == "math" && pathName() != "go" {
+				return
 			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/value")
+			b.Run(c.name+"/path="+pathName(), func(b *testing.B) {
+				cpuLoop(b, n, "Gvalues/cpu-s", c.f)
+			})
 		})
 	}
 }

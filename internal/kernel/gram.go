@@ -1,8 +1,10 @@
 package kernel
 
 import (
+	"math"
 	"runtime"
 	"sync"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 )
@@ -17,6 +19,11 @@ const (
 // UseAsm selects the assembly micro-kernel when the CPU supports it. Tests
 // set it to false to exercise the portable Go micro-kernel.
 var UseAsm = true
+
+// UseAVX512 selects the AVX-512 kernels, where UseAsm would run the AVX2
+// ones, when the CPU supports them. They give the same values bit for bit;
+// tests set it to false to exercise the AVX2 kernels.
+var UseAVX512 = true
 
 // Accelerated reports whether Gram runs the assembly micro-kernel.
 func Accelerated() bool { return UseAsm && hasAsm }
@@ -57,8 +64,12 @@ func Gram(dst []float64, ldc int, x []float64, n, p, ldx int) {
 		parts[w] = getBuf(pp * pp)
 		clear(parts[w])
 	}
+	rows := gramRows
+	if UseAsm && hasAsm && avx512() {
+		rows = gramRows8
+	}
 	if workers == 1 {
-		gramRows(parts[0], pp, x, n, p, ldx)
+		rows(parts[0], pp, x, n, p, ldx)
 	} else {
 		var wg sync.WaitGroup
 		for w := range workers {
@@ -66,7 +77,7 @@ func Gram(dst []float64, ldc int, x []float64, n, p, ldx int) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				gramRows(parts[w], pp, x[min(lo*ldx, len(x)):], hi-lo, p, ldx)
+				rows(parts[w], pp, x[min(lo*ldx, len(x)):], hi-lo, p, ldx)
 			}()
 		}
 		wg.Wait()
@@ -126,6 +137,61 @@ func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
 	}
 }
 
+// gramRows8 is gramRows with the AVX-512 blocking: blocks of C of 8 rows
+// and up to 24 columns, both taken from one packing in panels of 8 columns.
+// Every entry of C is formed as gramRows forms it (the same bits).
+func gramRows8(c []float64, pp int, x []float64, n, p, ldx int) {
+	buf := getBuf(min(kc, n)*pp + 8)
+	defer putBuf(buf)
+	pb := align64(buf)
+	for k0 := 0; k0 < n; k0 += kc {
+		k := min(kc, n-k0)
+		pack(pb, x[k0*ldx:], k, p, pp, ldx, nr)
+		// The micro-kernels prefetch the next slab of X, line by line.
+		pf, last := addr(pb), addr(pb)
+		if k1 := k0 + kc; k1 < n {
+			pf, last = addr(x[k1*ldx:]), addr(x[(min(k1+kc, n)-1)*ldx+p-1:])
+		}
+		// As in gramRows, column blocks of 96 (a multiple of 24).
+		const nc = 96
+		for j0 := 0; j0 < p; j0 += nc {
+			j1 := min(j0+nc, p)
+			for i := 0; i < j1; i += 8 {
+				a := pb[i*k:]
+				for j := max(j0, i); j < j1; {
+					w := blockWidth(j, j1)
+					kern8x(w, k, a, pb[j*k:], c[i*pp+j:], pp, 8*k, pf)
+					pf = min(pf+uintptr(128*(k/4)), last)
+					j += w
+				}
+			}
+		}
+	}
+}
+
+// blockWidth returns the width of the block of C from column j (a multiple
+// of 8) in a row of blocks ending at j1: to the next multiple of 24, and at
+// the end whole 8s and, when at most 4 columns are left, one 4 (at p = 100
+// an 8-wide last block wasted 7 % of the multiply-adds).
+func blockWidth(j, j1 int) int {
+	r := j1 - j
+	w := min(24-j%24, (r+7)/8*8)
+	if w >= r && r%8 != 0 && r%8 <= 4 {
+		w = max(r/8*8, 4)
+	}
+	return w
+}
+
+// addr is the address of v[0], for a prefetch.
+func addr(v []float64) uintptr { return uintptr(unsafe.Pointer(&v[0])) }
+
+// align64 returns b from its first element on a 64-byte boundary (b has
+// 8 spare values), so that ZMM loads of a panel do not straddle cache lines.
+func align64(b []float64) []float64 {
+	off := int(uintptr(unsafe.Pointer(&b[0])) % 64 / 8)
+	return b[(8-off)%8:]
+}
+
 // pack copies the k×p slab x into panels of w columns (w is mr or nr):
 // panel q holds x[l][q*w+r] at q*w*k + l*w + r, zero for columns at or
 // beyond p. Only the panels that hold a column below p are written. X is
@@ -133,6 +199,14 @@ func gramRows(c []float64, pp int, x []float64, n, p, ldx int) {
 // per 6 or 8 doubles cost as much as the multiply-adds at p = 100).
 func pack(dst, x []float64, k, p, pp, ldx, w int) {
 	full := p / w
+	if w == 8 && full > 0 && k > 0 && UseAsm && hasAsm {
+		// The whole panels by the assembly, the last one below.
+		pack8Asm(k, full, x[:(k-1)*ldx+full*8], ldx, dst[:(full-1)*8*k+k*8])
+		if full*8 < p {
+			packPart(dst[full*8*k:], x, k, p, ldx, full*8)
+		}
+		return
+	}
 	for l := range k {
 		row := x[l*ldx : l*ldx+p]
 		off := l * w
@@ -165,8 +239,20 @@ func pack(dst, x []float64, k, p, pp, ldx, w int) {
 	}
 }
 
+// packPart copies columns j0 to p−1 (fewer than 8) of the k×p slab x into
+// the 8-wide panel dst, the columns beyond p zero.
+func packPart(dst, x []float64, k, p, ldx, j0 int) {
+	for l := range k {
+		d := dst[l*8 : l*8+8]
+		clear(d)
+		copy(d, x[l*ldx+j0:l*ldx+p])
+	}
+}
+
 // kern6x8Go is the portable micro-kernel: it adds Σ_l a[l*6+i]·b[l*8+j] to
-// c[i*ldc+j] for i < 6, j < 8, l < k.
+// c[i*ldc+j] for i < 6, j < 8, l < k, each sum an FMA chain over l from
+// zero added to c at the end, as every assembly micro-kernel forms it (the
+// same bits on every path).
 func kern6x8Go(k int, a, b, c []float64, ldc int) {
 	var acc [mr][nr]float64
 	a, b = a[:k*mr], b[:k*nr]
@@ -175,14 +261,14 @@ func kern6x8Go(k int, a, b, c []float64, ldc int) {
 		bl := b[l*nr : l*nr+nr : l*nr+nr]
 		for i, ai := range al {
 			r := &acc[i]
-			r[0] += ai * bl[0]
-			r[1] += ai * bl[1]
-			r[2] += ai * bl[2]
-			r[3] += ai * bl[3]
-			r[4] += ai * bl[4]
-			r[5] += ai * bl[5]
-			r[6] += ai * bl[6]
-			r[7] += ai * bl[7]
+			r[0] = math.FMA(ai, bl[0], r[0])
+			r[1] = math.FMA(ai, bl[1], r[1])
+			r[2] = math.FMA(ai, bl[2], r[2])
+			r[3] = math.FMA(ai, bl[3], r[3])
+			r[4] = math.FMA(ai, bl[4], r[4])
+			r[5] = math.FMA(ai, bl[5], r[5])
+			r[6] = math.FMA(ai, bl[6], r[6])
+			r[7] = math.FMA(ai, bl[7], r[7])
 		}
 	}
 	for i := range mr {

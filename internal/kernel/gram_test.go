@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os/exec"
@@ -11,16 +12,60 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// paths runs f on every dispatch path available on this machine.
+// paths runs f on every dispatch path available on this machine: the
+// portable Go forms, the AVX2 kernels and the AVX-512 kernels.
 func paths(t testing.TB, f func(t testing.TB)) {
-	defer func(u bool) { UseAsm = u }(UseAsm)
-	for _, asm := range []bool{false, true} {
-		if asm && !hasAsm {
+	defer func(u, z bool) { UseAsm, UseAVX512 = u, z }(UseAsm, UseAVX512)
+	for _, p := range [][2]bool{{false, false}, {true, false}, {true, true}} {
+		if p[0] && !hasAsm || p[1] && !hasAVX512 {
 			continue
 		}
-		UseAsm = asm
+		UseAsm, UseAVX512 = p[0], p[1]
 		f(t)
 	}
+}
+
+// pathName names the dispatch path in force.
+func pathName() string {
+	switch {
+	case !Accelerated():
+		return "go"
+	case avx512():
+		return "avx512"
+	}
+	return "avx2"
+}
+
+// samePaths runs f on every dispatch path and fails unless every path
+// gives the bits of the first (the portable Go forms).
+func samePaths(t *testing.T, what string, f func() []float64) {
+	t.Helper()
+	var want []float64
+	var wantPath string
+	paths(t, func(testing.TB) {
+		got := f()
+		if want == nil {
+			want, wantPath = got, pathName()
+			return
+		}
+		if i := firstBitDiff(got, want); i >= 0 {
+			t.Fatalf("%s: %s gives %v at %d, %s %v", what, pathName(), got[i], i, wantPath, want[i])
+		}
+	})
+}
+
+// firstBitDiff returns the first index at which a and b differ in their
+// bits (or in length, the shorter length), -1 if they are identical.
+func firstBitDiff(a, b []float64) int {
+	for i := range min(len(a), len(b)) {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
 }
 
 // checkGram compares Gram on a strided n×p view with gonum's SymOuterK.
@@ -47,7 +92,7 @@ func checkGram(t testing.TB, rng *rand.Rand, n, p, pad int) {
 			got := dst[i*ldc+j]
 			if j < i {
 				if !math.IsNaN(got) {
-					t.Fatalf("n=%d p=%d pad=%d asm=%v: lower (%d,%d) written", n, p, pad, Accelerated(), i, j)
+					t.Fatalf("n=%d p=%d pad=%d path %s: lower (%d,%d) written", n, p, pad, pathName(), i, j)
 				}
 				continue
 			}
@@ -61,7 +106,7 @@ func checkGram(t testing.TB, rng *rand.Rand, n, p, pad int) {
 				scale = math.Sqrt(want.At(i, i)*want.At(j, j)) + 1
 			}
 			if math.Abs(got-w) > tol*scale || math.IsNaN(got) {
-				t.Fatalf("n=%d p=%d pad=%d asm=%v: (%d,%d) = %v, want %v", n, p, pad, Accelerated(), i, j, got, w)
+				t.Fatalf("n=%d p=%d pad=%d path %s: (%d,%d) = %v, want %v", n, p, pad, pathName(), i, j, got, w)
 			}
 		}
 	}
@@ -115,14 +160,43 @@ func TestSymRankK(t *testing.T) {
 }
 
 func FuzzGram(f *testing.F) {
-	f.Add(uint16(5), uint16(7), uint8(1), uint64(1), false)
-	f.Add(uint16(300), uint16(30), uint8(0), uint64(2), true)
-	f.Fuzz(func(t *testing.T, n, p uint16, pad uint8, seed uint64, asm bool) {
+	f.Add(uint16(5), uint16(7), uint8(1), uint64(1))
+	f.Add(uint16(300), uint16(30), uint8(0), uint64(2))
+	f.Fuzz(func(t *testing.T, n, p uint16, pad uint8, seed uint64) {
 		n, p = n%700, p%120+1
-		defer func(u bool) { UseAsm = u }(UseAsm)
-		UseAsm = asm
-		checkGram(t, rand.New(rand.NewPCG(seed, 0)), int(n), int(p), int(pad%9))
+		paths(t, func(t testing.TB) {
+			checkGram(t, rand.New(rand.NewPCG(seed, 0)), int(n), int(p), int(pad%9))
+		})
 	})
+}
+
+// TestGramBitForBit checks that every dispatch path gives the same bits,
+// on shapes that exercise every block width and diagonal start of the
+// AVX-512 blocking, slabs of kc rows and a part of one, and two workers.
+func TestGramBitForBit(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var shapes [][2]int
+	for p := 1; p <= 50; p++ {
+		shapes = append(shapes, [2]int{37, p})
+	}
+	shapes = append(shapes, [][2]int{{1, 24}, {255, 97}, {256, 100}, {600, 150}, {513, 200}, {3000, 61}}...)
+	for _, procs := range []int{1, 2} {
+		old := runtime.GOMAXPROCS(procs)
+		for _, s := range shapes {
+			n, p := s[0], s[1]
+			ldx := p + 3
+			x := make([]float64, n*ldx)
+			for i := range x {
+				x[i] = rng.NormFloat64()
+			}
+			samePaths(t, fmt.Sprintf("Gram %d×%d procs %d", n, p, procs), func() []float64 {
+				dst := make([]float64, p*p)
+				Gram(dst, p, x, n, p, ldx)
+				return dst
+			})
+		}
+		runtime.GOMAXPROCS(old)
+	}
 }
 
 // TestGenerated checks that regenerating the assembly changes nothing

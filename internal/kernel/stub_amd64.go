@@ -43,3 +43,38 @@ func expAVX2(n int, x *float64, dst *float64)
 //
 //go:noescape
 func log1pUnitAVX2(n int, x *float64, dst *float64)
+
+// pack8AVX2 copies x[l*ldx+8q+r] to dst[q*8*k+l*8+r] for l < k, q < full, r < 8 (k, full ≥ 1).
+//
+//go:noescape
+func pack8AVX2(k int, full int, x *float64, ldx int, dst *float64)
+
+// expAVX512 sets dst[i] = Exp(x[i]) for i < 8·⌊n/8⌋.
+//
+//go:noescape
+func expAVX512(n int, x *float64, dst *float64)
+
+// log1pUnitAVX512 sets dst[i] = Log1pUnit(x[i]) for i < 8·⌊n/8⌋.
+//
+//go:noescape
+func log1pUnitAVX512(n int, x *float64, dst *float64)
+
+// kern8x4AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<4, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
+//
+//go:noescape
+func kern8x4AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+
+// kern8x8AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<8, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
+//
+//go:noescape
+func kern8x8AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+
+// kern8x16AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<16, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
+//
+//go:noescape
+func kern8x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)
+
+// kern8x24AVX512 adds Σ_l a[l*8+i]·b[(j/8)*ldb+l*8+j%8] to c[i*ldc+j] for i<8, j<24, l<k (k ≥ 1), and prefetches the 2⌊k/4⌋ cache lines from pf.
+//
+//go:noescape
+func kern8x24AVX512(k int, a *float64, b *float64, c *float64, ldc int, ldb int, pf uintptr)

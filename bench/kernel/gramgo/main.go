@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	GOMAXPROCS=1 go run ./bench/kernel/gramgo [-reps 7]
+//	GOMAXPROCS=1 go run ./bench/kernel/gramgo [-reps 7] [-kernel auto|avx2|go]
 //
 // X is n×p with standard normal entries (seed 1). Each shape prints one line
 // "go_gram_NxP threads=T WALL ms CPU ms G GFlop/s": the median wall and the
@@ -16,6 +16,7 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 
 	"github.com/cardsparse/cardreg/bench/internal/clock"
@@ -24,7 +25,18 @@ import (
 
 func main() {
 	reps := flag.Int("reps", 7, "timed calls per shape (median reported)")
+	path := flag.String("kernel", "auto", "micro-kernels: auto (the best this CPU runs), avx2, or go")
 	flag.Parse()
+	switch *path {
+	case "auto":
+	case "avx2":
+		kernel.UseAVX512 = false
+	case "go":
+		kernel.UseAsm = false
+	default:
+		fmt.Fprintf(os.Stderr, "gramgo: unknown -kernel %q (auto, avx2 or go)\n", *path)
+		os.Exit(2)
+	}
 	for _, s := range [][2]int{{5000, 500}, {100000, 100}, {1000, 50}, {200, 20}} {
 		n, p := s[0], s[1]
 		rng := rand.New(rand.NewPCG(1, 1))
@@ -37,7 +49,7 @@ func main() {
 			kernel.Gram(dst, p, x, n, p, p)
 			return nil
 		})
-		fmt.Printf("go_gram_%dx%d threads=%d %.3f ms %.3f ms_cpu %.2f GFlop/s\n", n, p, runtime.GOMAXPROCS(0),
+		fmt.Printf("go_gram_%dx%d kernel=%s threads=%d %.3f ms %.3f ms_cpu %.2f GFlop/s\n", n, p, *path, runtime.GOMAXPROCS(0),
 			t.Wall*1e3, t.CPU*1e3, float64(n)*float64(p)*float64(p)/t.Wall/1e9)
 	}
 }

@@ -1,5 +1,5 @@
-// Command asmgen writes kernel_amd64.s, the AVX2/FMA micro-kernels of
-// package kernel. It lives in its own module so that the library's go.mod
+// Command asmgen writes kernel_amd64.s, the AVX2/FMA and AVX-512
+// micro-kernels of package kernel (avx512.go holds the latter). It lives in its own module so that the library's go.mod
 // does not require avo. Run it through go:generate in package kernel.
 package main
 
@@ -25,6 +25,12 @@ func main() {
 	sum4()
 	expKernel()
 	log1pKernel()
+	pack8()
+	exp512()
+	log1p512()
+	for _, w := range []int{4, 8, 16, 24} {
+		gram8(w)
+	}
 	Generate()
 }
 
@@ -345,6 +351,7 @@ func expKernel() {
 		}
 		c[i] = fconst(fmt.Sprintf("expC%d", i), 1/f)
 	}
+	expK = expConsts{lo, hi, l2e, nhi, nlo, bias, c}
 	TEXT("expAVX2", NOSPLIT, "func(n int, x, dst *float64)")
 	Doc("expAVX2 sets dst[i] = Exp(x[i]) for i < 4·⌊n/4⌋.")
 	Pragma("noescape")
@@ -389,6 +396,7 @@ func log1pKernel() {
 	for k := range c {
 		c[k] = fconst(fmt.Sprintf("logC%d", k), 2/float64(2*k+3))
 	}
+	logK = logConsts{one, two, half, sq2, lhi, llo, c}
 	TEXT("log1pUnitAVX2", NOSPLIT, "func(n int, x, dst *float64)")
 	Doc("log1pUnitAVX2 sets dst[i] = Log1pUnit(x[i]) for i < 4·⌊n/4⌋.")
 	Pragma("noescape")
@@ -427,4 +435,42 @@ func log1pKernel() {
 		VADDPD(c0, t, t) // + the rounding
 		return t
 	})
+}
+
+// pack8 emits pack8AVX2, the whole 8-wide panels of the packing of X that
+// Gram multiplies: the 64 bytes of row l, panel q to dst + q·64k + 64l.
+func pack8() {
+	TEXT("pack8AVX2", NOSPLIT, "func(k, full int, x *float64, ldx int, dst *float64)")
+	Doc("pack8AVX2 copies x[l*ldx+8q+r] to dst[q*8*k+l*8+r] for l < k, q < full, r < 8 (k, full ≥ 1).")
+	Pragma("noescape")
+	k := Load(Param("k"), GP64())
+	full := Load(Param("full"), GP64())
+	x := Load(Param("x"), GP64())
+	ldx := Load(Param("ldx"), GP64())
+	dst := Load(Param("dst"), GP64())
+	SHLQ(U8(3), ldx)
+	stride := GP64()
+	MOVQ(k, stride)
+	SHLQ(U8(6), stride)
+	s, d, q := GP64(), GP64(), GP64()
+	Label("packrow")
+	MOVQ(x, s)
+	MOVQ(dst, d)
+	MOVQ(full, q)
+	Label("packpanel")
+	y0, y1 := YMM(), YMM()
+	VMOVUPD(Mem{Base: s}, y0)
+	VMOVUPD(Mem{Base: s, Disp: 32}, y1)
+	VMOVUPD(y0, Mem{Base: d})
+	VMOVUPD(y1, Mem{Base: d, Disp: 32})
+	ADDQ(U32(64), s)
+	ADDQ(stride, d)
+	DECQ(q)
+	JNZ(LabelRef("packpanel"))
+	ADDQ(ldx, x)
+	ADDQ(U32(64), dst)
+	DECQ(k)
+	JNZ(LabelRef("packrow"))
+	VZEROUPPER()
+	RET()
 }
