@@ -56,6 +56,9 @@ func main() {
 	certify := flag.String("certify", "", "file of glmnet coefficients (intercept first) to certify")
 	method := flag.String("method", "auto", "auto, newton or fista")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs")
+	match := flag.String("match", "", "file of glmnet's path, lines \"λ_glmnet gap\": fit each λ to the gap glmnet reached there (matchedPath)")
+	certPath := flag.String("certify-path", "", "file of glmnet's path, lines \"λ_glmnet intercept β…\": print \"λ_glmnet gap\" per line (the input of -match)")
+	uniform := flag.Float64("uniform", 0, "with -match: fit every λ of the file to this gap instead")
 	flag.Parse()
 	if *profile != "" {
 		f, err := os.Create(*profile)
@@ -83,6 +86,9 @@ func main() {
 		opts.Method = &solver.ProxNewton{}
 	case "fista":
 		opts.Method = &solver.FISTA{}
+	}
+	if matching(*certPath, *match, *uniform, *reps, rows, h, &opts) {
+		return
 	}
 	if *cvK > 0 {
 		crossValidate(rows, h, opts, *cvK, *reps)
