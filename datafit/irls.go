@@ -105,10 +105,17 @@ func (l *Loss) columnStats(cols []int) ([]float64, []bool, []uint64) {
 // its standard deviation.
 func offCentre(x design.Column, n int) bool {
 	var s, sq float64
-	x.Each(func(_ int, v float64) {
+	step := func(_ int, v float64) {
 		s += v
 		sq += v * v
-	})
+	}
+	if d, ok := x.Plain(); ok {
+		for i, v := range d {
+			step(i, v)
+		}
+	} else {
+		x.Each(step)
+	}
 	mean := s / float64(n)
 	// Σx²/n − mean² loses digits only for a column far off centre, which
 	// the test finds all the same.
@@ -156,7 +163,7 @@ const twinUlps = 64
 // logistic path's time): a column's hash is the same dense or sparse.
 func absHash(x design.Column) uint64 {
 	h := uint64(14695981039346656037)
-	x.Each(func(i int, v float64) {
+	step := func(i int, v float64) {
 		if v == 0 {
 			return
 		}
@@ -164,7 +171,14 @@ func absHash(x design.Column) uint64 {
 		h *= 1099511628211
 		h ^= (math.Float64bits(math.Abs(v)) + 1<<(twinBits-1)) >> twinBits // rounded
 		h *= 1099511628211
-	})
+	}
+	if d, ok := x.Plain(); ok {
+		for i, v := range d {
+			step(i, v)
+		}
+	} else {
+		x.Each(step)
+	}
 	return h
 }
 

@@ -147,6 +147,15 @@ func (c Column) Each(f func(i int, x float64)) {
 	}
 }
 
+// Plain returns the values of a dense column without a scale, and
+// whether it is one: a pass over them in a loop of the caller's own lets
+// the compiler inline the loop's body, where Each's indirect call per
+// value costs about as much as a setup pass's work (checks, hashes,
+// moments).
+func (c Column) Plain() ([]float64, bool) {
+	return c.Dense, c.Dense != nil && c.Scale == 0
+}
+
 // Values writes the column's n values into dst (len n) and returns it.
 func (c Column) Values(dst []float64) []float64 {
 	if c.Dense == nil {
@@ -166,11 +175,18 @@ func (c Column) Sum() float64 {
 // MaxAbs returns max |xᵢ| (NaN when a value is NaN).
 func (c Column) MaxAbs() float64 {
 	var m float64
-	c.Each(func(_ int, x float64) {
+	step := func(_ int, x float64) {
 		if a := math.Abs(x); a > m || a != a {
 			m = a
 		}
-	})
+	}
+	if d, ok := c.Plain(); ok {
+		for i, x := range d {
+			step(i, x)
+		}
+	} else {
+		c.Each(step)
+	}
 	return m
 }
 

@@ -152,3 +152,38 @@ func TestNewRefuses(t *testing.T) {
 }
 
 func nanValue() float64 { var z float64; return z / z }
+
+// FromDense holds every column of x, dense or by its non-zeros, whatever
+// the shape's fit to the transposition's tiles, from a view of a larger
+// matrix (a stride beyond the columns) too.
+func TestFromDense(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, sz := range [][2]int{{1, 1}, {7, 3}, {37, 300}, {9, 513}, {64, 256}} {
+		n, p := sz[0], sz[1]
+		big := mat.NewDense(n+2, p+3, nil)
+		for i := range n + 2 {
+			for j := range p + 3 {
+				if j%5 != 4 || rng.Float64() < 0.05 { // every fifth column sparse
+					big.Set(i, j, rng.NormFloat64())
+				}
+			}
+		}
+		x := big.Slice(1, n+1, 2, p+2).(*mat.Dense)
+		m := FromDense(x, 1.0/16)
+		require.True(t, mat.Equal(x, m.Dense()), "%d×%d", n, p)
+		sparse := 0
+		for j := range p {
+			var nnz int
+			for i := range n {
+				if x.At(i, j) != 0 {
+					nnz++
+				}
+			}
+			require.Equal(t, float64(nnz) > float64(n)/16, m.Col(j).IsDense(), "%d×%d column %d", n, p, j)
+			if !m.Col(j).IsDense() {
+				sparse++
+			}
+		}
+		require.True(t, n < 30 || sparse > 0, "%d×%d: no sparse column", n, p)
+	}
+}

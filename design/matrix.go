@@ -72,12 +72,41 @@ func (c Column) check(n int) error {
 // FromDense returns the columns of x (n×p), copied; a column non-zero on
 // at most the fraction maxDensity of its rows is held sparse.
 func FromDense(x *mat.Dense, maxDensity float64) *Matrix {
-	n, p := x.Dims()
-	cols := make([]Column, p)
-	for j := range p {
-		cols[j] = SparseIfFew(mat.Col(nil, j, x), maxDensity)
+	n, _ := x.Dims()
+	vals := columnsOf(x)
+	cols := make([]Column, len(vals))
+	for j, v := range vals {
+		cols[j] = SparseIfFew(v, maxDensity)
 	}
 	return &Matrix{n: n, cols: cols}
+}
+
+// Tiles of the transposition in columnsOf: the rows of a tile stay in
+// cache while its columns are written.
+const tileRows, tileCols = 8, 256
+
+// columnsOf returns copies of x's columns, written tile by tile: copying
+// a column at a time reads one value per cache line of the row-major x
+// (about 3× slower at 5000×500, 1.7× at 100000×50).
+func columnsOf(x *mat.Dense) [][]float64 {
+	n, p := x.Dims()
+	raw := x.RawMatrix()
+	out := make([][]float64, p)
+	for j := range out {
+		out[j] = make([]float64, n)
+	}
+	for j0 := 0; j0 < p; j0 += tileCols {
+		for i0 := 0; i0 < n; i0 += tileRows {
+			i1 := min(i0+tileRows, n)
+			for j := j0; j < min(j0+tileCols, p); j++ {
+				src := raw.Data[i0*raw.Stride+j:]
+				for k := range out[j][i0:i1] {
+					out[j][i0+k] = src[k*raw.Stride]
+				}
+			}
+		}
+	}
+	return out
 }
 
 // SparseIfFew returns the column of values x (n of them, kept), held by
