@@ -1,6 +1,8 @@
 package solver
 
 import (
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/cardsparse/cardreg/internal/kernel"
@@ -67,3 +69,34 @@ func (ls *LeastSquares) column(m mat.Matrix, j int) []float64 {
 	}
 	return mat.Col(ls.colBuf, j, m)
 }
+
+// fullView copies the upper triangle of h into its lower one, which a
+// SymDense stores but never reads, and returns the full matrix as a Dense
+// on the same storage: no second p×p copy (32 MB at p = 2000). Tiles of
+// mirrorTile² keep both the rows read and the columns written in cache.
+// Whoever changes h afterwards must change the view too.
+func fullView(h *mat.SymDense) *mat.Dense {
+	raw := h.RawSymmetric()
+	p, s, d := raw.N, raw.Stride, raw.Data
+	if raw.Uplo != blas.Upper {
+		panic("solver: a SymDense not stored in its upper triangle")
+	}
+	for j0 := 0; j0 < p; j0 += mirrorTile {
+		for i0 := j0; i0 < p; i0 += mirrorTile {
+			for j := j0; j < min(j0+mirrorTile, p); j++ {
+				row := d[j*s : j*s+p]
+				for i := max(i0, j+1); i < min(i0+mirrorTile, p); i++ {
+					d[i*s+j] = row[i]
+				}
+			}
+		}
+	}
+	var full mat.Dense
+	if p > 0 {
+		full.SetRawMatrix(blas64.General{Rows: p, Cols: p, Stride: s, Data: d[:(p-1)*s+p]})
+	}
+	return &full
+}
+
+// mirrorTile is the tile size of fullView's copy.
+const mirrorTile = 64

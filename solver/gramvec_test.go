@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -40,5 +42,34 @@ func TestMulGramMatchesGonum(t *testing.T) {
 			}
 		}
 		require.Panics(t, func() { ls.mulGram(mat.NewDense(p, 2, nil), wide.Slice(0, p, 0, 1)) }, "p=%d: a wrongly sized dst", p)
+	}
+}
+
+// fullView fills the lower triangle from the upper one on h's own storage,
+// for sizes around the tile and a stride wider than p.
+func TestFullView(t *testing.T) {
+	for _, p := range []int{1, 5, 63, 64, 65, 200} {
+		for _, pad := range []int{0, 3} {
+			s := p + pad
+			data := make([]float64, (p-1)*s+p)
+			for i := range data {
+				data[i] = -1 // the lower triangle's old contents
+			}
+			for i := range p {
+				for j := i; j < p; j++ {
+					data[i*s+j] = float64(1000*i + j)
+				}
+			}
+			var h mat.SymDense
+			h.SetRawSymmetric(blas64.Symmetric{N: p, Stride: s, Uplo: blas.Upper, Data: data})
+			full := fullView(&h)
+			for i := range p {
+				for j := range p {
+					require.Equal(t, float64(1000*min(i, j)+max(i, j)), full.At(i, j), "p=%d pad=%d (%d,%d)", p, pad, i, j)
+				}
+			}
+			full.Set(p-1, 0, 7) // the same storage
+			require.Equal(t, 7.0, data[(p-1)*s])
+		}
 	}
 }

@@ -104,7 +104,7 @@ type LeastSquares struct {
 	yy     float64       // ‖Y‖²_F
 	gramer Gramer        // set when the Gram form is to be used
 	h      *mat.SymDense // XᵀX in Gram form once computed, else nil
-	hd     *mat.Dense    // the same, stored in full: gemm beats symm for few columns
+	hd     *mat.Dense    // the same, stored in full (h's storage): gemm beats symm for few columns
 	lip    float64
 	work   mat.Dense
 	xt     blas64.General // the columns of a dense x, once asked for
@@ -157,7 +157,7 @@ func NewGramLeastSquares(h *mat.SymDense, c *mat.Dense, yy float64) *LeastSquare
 	}
 	hc := mat.NewSymDense(p, nil)
 	hc.CopySym(h)
-	return &LeastSquares{c: mat.DenseCopyOf(c), yy: yy, h: hc, hd: mat.DenseCopyOf(hc)}
+	return &LeastSquares{c: mat.DenseCopyOf(c), yy: yy, h: hc, hd: fullView(hc)}
 }
 
 // gram returns XᵀX, computed on first use, or nil when the loss works on X
@@ -166,7 +166,7 @@ func (ls *LeastSquares) gram() *mat.SymDense {
 	if ls.h == nil && ls.gramer != nil {
 		ls.h = &mat.SymDense{}
 		ls.gramer.Gram(ls.h)
-		ls.hd = mat.DenseCopyOf(ls.h)
+		ls.hd = fullView(ls.h)
 	}
 	return ls.h
 }
