@@ -74,7 +74,10 @@ func prepare(x solver.Design, y mat.Matrix, opts *fit.Options) (*prepared, error
 // would transpose again.
 func prepareLayout(x solver.Design, y mat.Matrix, opts *fit.Options, columns bool) (*prepared, error) {
 	// Fit, FitPath and CrossValidate checked the entries (checkInputs)
-	// before rescaling; the bound below checks them again, once.
+	// before rescaling; the bound below checks the response again. A dense
+	// design is not read again for it: checkInputs found its entries
+	// finite, and rescale left the largest below 2^safeExp, far below
+	// maxMagnitude (a pass over X saved: 80 MB at 5000×2000).
 	if err := checkShapes(x, y); err != nil {
 		return nil, err
 	}
@@ -86,11 +89,6 @@ func prepareLayout(x solver.Design, y mat.Matrix, opts *fit.Options, columns boo
 	}
 	if err := finite("response", pr.y, maxMagnitude); err != nil {
 		return nil, err
-	}
-	if dd, ok := x.(solver.DenseDesign); ok {
-		if err := finite("design", dd.X, maxMagnitude); err != nil {
-			return nil, err
-		}
 	}
 	if pr.opts.Standardize {
 		_, dense := x.(solver.DenseDesign)
@@ -392,7 +390,7 @@ func (pr *prepared) model(pen penalty.Penalty, lambda float64, theta *mat.Dense)
 		return m
 	}
 	m.Residuals = mat.NewDense(n, q, nil)
-	pr.x.Mul(m.Residuals, coef)
+	mulDesign(m.Residuals, pr.x, coef)
 	m.Residuals.Sub(pr.y, m.Residuals)
 	m.R2 = make([]float64, q)
 	for j := 0; j < q; j++ {
