@@ -67,6 +67,7 @@ func main() {
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
 	flag.StringVar(&cardMethod, "card-method", "", "solver of the -card-path fits: fista or cluster (default: the library's choice)")
 	flag.BoolVar(&cardOnly, "card-only", false, "time the cardinality fit at 0.05·λ_fuse only (and, for scale, the Gram product)")
+	flag.BoolVar(&noGram, "no-gram", false, "skip the Gram product timed alone (so that a -cpuprofile holds the fits only)")
 	flag.IntVar(&cardPath, "card-path", 0, "with -lasso-only, also time a cardinality path of this many λ (gap 1e-6, timed once)")
 	flag.Parse()
 
@@ -95,11 +96,12 @@ func main() {
 	}
 }
 
-// lassoOnly, cardOnly, lassoTol and cardPath are the -lasso-only,
-// -card-only, -lasso-tol and -card-path flags.
+// lassoOnly, cardOnly, noGram, lassoTol and cardPath are the -lasso-only,
+// -card-only, -no-gram, -lasso-tol and -card-path flags.
 var (
 	lassoOnly bool
 	cardOnly  bool
+	noGram    bool
 	lassoTol  float64
 	cardPath  int
 
@@ -236,7 +238,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	// ---- for scale: the Gram matrix XᵀX alone ------------------------------
 	// Every Fit on a dense design with n ≥ p forms XᵀX of the centred X
 	// (least squares in Gram form); this is that product by itself.
-	if !lassoOnly {
+	if !lassoOnly && !noGram {
 		t, err := median(reps, func() error {
 			var h mat.SymDense
 			design.Gram(&h)
