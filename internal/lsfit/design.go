@@ -215,6 +215,37 @@ func constantColumns(x *mat.Dense, size []float64) []bool {
 	return out
 }
 
+// columnMaxAbsFinite is columnMaxAbs, and whether every entry of x is
+// finite, from the same pass: the magnitudes are compared as the bits of
+// |v|, which order finite non-negative doubles as their values and put
+// +Inf and every NaN above them (a float comparison would let a NaN pass).
+func columnMaxAbsFinite(x *mat.Dense) ([]float64, bool) {
+	n, p := x.Dims()
+	top := make([]uint64, p)
+	for i := range n {
+		row := x.RawRowView(i)[:p]
+		top := top[:len(row)]
+		for j, v := range row {
+			if b := math.Float64bits(v) &^ signBit; b > top[j] {
+				top[j] = b
+			}
+		}
+	}
+	out := make([]float64, p)
+	ok := true
+	for j, b := range top {
+		out[j] = math.Float64frombits(b)
+		ok = ok && b < infBits
+	}
+	return out, ok
+}
+
+// signBit and infBits are the sign bit of a float64 and the bits of +Inf.
+const (
+	signBit = 1 << 63
+	infBits = 0x7FF0000000000000
+)
+
 // columnMaxAbs returns the largest magnitude of each column of x, reading
 // it row by row.
 func columnMaxAbs(x *mat.Dense) []float64 {

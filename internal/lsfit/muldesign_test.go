@@ -1,10 +1,13 @@
 package lsfit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/cardsparse/cardreg/internal/fit"
+	"github.com/cardsparse/cardreg/penalty"
 	"github.com/cardsparse/cardreg/solver"
 	"github.com/stretchr/testify/require"
 	"gonum.org/v1/gonum/mat"
@@ -45,6 +48,39 @@ func TestMulDesignMatchesGonum(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// columnMaxAbsFinite gives columnMaxAbs's sizes on finite data (signed
+// zeros, subnormals, the largest double included) and refuses ±Inf and
+// NaN wherever they are, the first row and the last column too; Fit,
+// FitPath and CrossValidate refuse such a design with its place.
+func TestColumnMaxAbsFinite(t *testing.T) {
+	rng := rand.New(rand.NewPCG(10, 11))
+	x := mat.NewDense(40, 5, nil)
+	for i := range 40 {
+		for j := range 5 {
+			x.Set(i, j, rng.NormFloat64()*math.Pow(10, float64(rng.IntN(40)-20)))
+		}
+	}
+	x.Set(3, 0, math.Copysign(0, -1))
+	x.Set(5, 1, -math.MaxFloat64)
+	x.Set(6, 2, 5e-324)
+	got, ok := columnMaxAbsFinite(x)
+	require.True(t, ok)
+	require.Equal(t, columnMaxAbs(x), got)
+	for _, bad := range []float64{math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN()} {
+		for _, at := range [][2]int{{0, 0}, {39, 4}, {17, 2}} {
+			y := mat.DenseCopyOf(x)
+			y.Set(at[0], at[1], bad)
+			_, ok := columnMaxAbsFinite(y)
+			require.False(t, ok, "%v at %v", bad, at)
+			resp := mat.NewDense(40, 1, nil)
+			_, err := Fit(solver.DenseDesign{X: y}, resp, penalty.Cardinality{Nu: 1}, 1, &fit.Options{Standardize: at[1] == 4})
+			require.ErrorContains(t, err, fmt.Sprintf("row %d, column %d", at[0]+1, at[1]+1), "%v at %v", bad, at)
+			_, err = FitPath(solver.DenseDesign{X: y}, resp, penalty.L1{}, nil)
+			require.ErrorContains(t, err, "non-finite value", "%v at %v", bad, at)
 		}
 	}
 }
