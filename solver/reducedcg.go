@@ -105,7 +105,7 @@ func (ls *LeastSquares) reducedOperator(clusters [][]int) func(dst, b []float64)
 			}
 		}
 		if ls.h != nil {
-			Mul(&hu, ls.hd, u)
+			ls.mulGram(&hu, u)
 		} else {
 			ls.x.Mul(&xu, u)
 			ls.x.MulTrans(&hu, &xu)

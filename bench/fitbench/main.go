@@ -66,6 +66,8 @@ func main() {
 	flag.BoolVar(&lassoOnly, "lasso-only", false, "time the one-λ lasso only (wide data, where the path and the cardinality fits are separate benchmarks)")
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
 	flag.StringVar(&cardMethod, "card-method", "", "solver of the -card-path fits: fista or cluster (default: the library's choice)")
+	flag.BoolVar(&cardOnly, "card-only", false, "time the cardinality fit at 0.05·λ_fuse only (and, for scale, the Gram product)")
+	flag.BoolVar(&noGram, "no-gram", false, "skip the Gram product timed alone (so that a -cpuprofile holds the fits only)")
 	flag.IntVar(&cardPath, "card-path", 0, "with -lasso-only, also time a cardinality path of this many λ (gap 1e-6, timed once)")
 	flag.Parse()
 
@@ -94,10 +96,12 @@ func main() {
 	}
 }
 
-// lassoOnly, lassoTol and cardPath are the -lasso-only, -lasso-tol and
-// -card-path flags.
+// lassoOnly, cardOnly, noGram, lassoTol and cardPath are the -lasso-only,
+// -card-only, -no-gram, -lasso-tol and -card-path flags.
 var (
 	lassoOnly bool
+	cardOnly  bool
+	noGram    bool
 	lassoTol  float64
 	cardPath  int
 
@@ -234,7 +238,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	// ---- for scale: the Gram matrix XᵀX alone ------------------------------
 	// Every Fit on a dense design with n ≥ p forms XᵀX of the centred X
 	// (least squares in Gram form); this is that product by itself.
-	if !lassoOnly {
+	if !lassoOnly && !noGram {
 		t, err := median(reps, func() error {
 			var h mat.SymDense
 			design.Gram(&h)
@@ -244,6 +248,11 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 			return err
 		}
 		timing("cardreg_gram", t)
+	}
+
+	if cardOnly {
+		_, _, err := cardinalityMid(rows, reps, out)
+		return err
 	}
 
 	// ---- lasso, one λ ----------------------------------------------------
@@ -312,36 +321,11 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_cardinality_distinct", len(cm.DistinctValues(0)))
 	out("cardreg_cardinality_converged", cm.Converged)
 
-	// ---- cardinality in the interesting range -------------------------------
-	// The top of the cardinality path's grid is λ_fuse; a one-point path is
-	// the exported way to get it (it also fits at λ_fuse: not timed).
-	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
-	if err != nil {
-		return err
-	}
-	lamFuse := fp.LambdaFuse
-	lamMid := 0.05 * lamFuse
-	out("cardreg_cardinality_lambda_max", fp.LambdaMax)
-	out("cardreg_cardinality_fuse_lambda", lamFuse)
-	out("cardreg_cardinality_mid_lambda", lamMid)
-	logf("cardinality, λ = 0.05·λ_fuse = %g", lamMid)
-	var mid *estimator.Model
-	t, err = median(reps, func() (err error) {
-		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
-		return err
-	})
+	mid, lamMid, err := cardinalityMid(rows, reps, out)
 	if err != nil {
 		return err
 	}
 	midObj := objective(mid, card, lamMid)
-	timing("cardreg_cardinality_mid", t)
-	out("cardreg_cardinality_mid_objective", mid.Objective)
-	out("cardreg_cardinality_mid_objective_recomputed", midObj)
-	out("cardreg_cardinality_mid_gap", mid.Gap)
-	out("cardreg_cardinality_mid_iterations", mid.Iterations)
-	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
-	out("cardreg_cardinality_mid_converged", mid.Converged)
-
 	if !doADMM {
 		return nil
 	}
@@ -393,6 +377,43 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_admm_distinct_exact", len(am.DistinctValues(0)))
 	out("cardreg_admm_distinct_within_1e-6", distinctWithin(mat.Col(nil, 0, am.Coef), 1e-6))
 	return nil
+}
+
+// cardinalityMid times the cardinality fit (ν = 1, relative gap 1e-6) at
+// 0.05·λ_fuse, prints its timing and certificate, and returns the model and
+// that λ.
+func cardinalityMid(rows *estimator.Rows, reps int, out func(string, any)) (*estimator.Model, float64, error) {
+	card := penalty.Cardinality{Nu: 1}
+	cardOpts := &estimator.Options{Settings: solver.Settings{Tol: 1e-6}}
+	// The top of the cardinality path's grid is λ_fuse; a one-point path is
+	// the exported way to get it (it also fits at λ_fuse: not timed).
+	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
+	if err != nil {
+		return nil, 0, err
+	}
+	lamFuse := fp.LambdaFuse
+	lamMid := 0.05 * lamFuse
+	out("cardreg_cardinality_lambda_max", fp.LambdaMax)
+	out("cardreg_cardinality_fuse_lambda", lamFuse)
+	out("cardreg_cardinality_mid_lambda", lamMid)
+	fmt.Fprintf(os.Stderr, "fitbench: cardinality, λ = 0.05·λ_fuse = %g\n", lamMid)
+	var mid *estimator.Model
+	t, err := median(reps, func() (err error) {
+		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
+		return err
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	out("cardreg_cardinality_mid_seconds", strconv.FormatFloat(t.Wall, 'g', 6, 64))
+	out("cardreg_cardinality_mid_cpu_seconds", strconv.FormatFloat(t.CPU, 'g', 6, 64))
+	out("cardreg_cardinality_mid_objective", mid.Objective)
+	out("cardreg_cardinality_mid_gap", mid.Gap)
+	out("cardreg_cardinality_mid_iterations", mid.Iterations)
+	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
+	out("cardreg_cardinality_mid_converged", mid.Converged)
+	out("cardreg_cardinality_mid_objective_recomputed", objective(mid, card, lamMid))
+	return mid, lamMid, nil
 }
 
 // fullGrid returns the generated grid of nlambda values for pen (from

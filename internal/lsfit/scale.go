@@ -109,8 +109,17 @@ func maxAbs(m mat.Matrix) float64 {
 func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.Options) (scaling, solver.Design, mat.Matrix, error) {
 	_, ridge := pen.(penalty.Ridge)
 	sc := scaling{sx: 1, sy: unitScale(maxAbs(y)), std: opts != nil && opts.Standardize, ridge: ridge}
-	if dd, ok := x.(solver.DenseDesign); ok && sc.std {
-		if sc.cols = columnScales(dd.X); sc.cols != nil {
+	dd, ok := x.(solver.DenseDesign)
+	var size []float64
+	if ok {
+		// The one pass over a dense X before it is centred: its column
+		// sizes and, at once, the finiteness checkInputs leaves to it.
+		if size, ok = columnMaxAbsFinite(dd.X); !ok {
+			return sc, nil, nil, finite("design", dd.X, math.Inf(1))
+		}
+	}
+	if ok && sc.std {
+		if sc.cols = columnScales(size); sc.cols != nil {
 			xs := mat.DenseCopyOf(dd.X)
 			r, _ := xs.Dims()
 			for i := range r {
@@ -122,7 +131,7 @@ func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.Optio
 			x = solver.DenseDesign{X: xs}
 		}
 	} else if ok {
-		top, small, smallMax := columnRange(dd.X, opts == nil || !opts.NoIntercept)
+		top, small, smallMax := columnRange(dd.X, size, opts == nil || !opts.NoIntercept)
 		sc.sx = unitScale(top)
 		if small >= 0 && scaledExp(smallMax, top) < -safeExp {
 			return sc, nil, nil, &ScaleError{Small: small, SmallMax: smallMax, Big: bigCol(dd.X, top), BigMax: top}
@@ -141,15 +150,14 @@ func rescale(x solver.Design, y mat.Matrix, pen penalty.Penalty, opts *fit.Optio
 	return sc, x, y, nil
 }
 
-// columnRange returns the largest magnitude of x, the column whose largest
-// magnitude is smallest among the non-zero columns (-1 when none), and
-// that column's largest magnitude. With an intercept, constant columns
+// columnRange returns the largest magnitude of x (size: each column's,
+// columnMaxAbs), the column whose largest magnitude is smallest among the
+// non-zero columns (-1 when none), and that column's largest magnitude. With an intercept, constant columns
 // (zero once centred) are left out of the smallest; which columns are
 // constant (two more passes over x) is asked only when a column is small
 // enough against the largest to fail rescale's test, the only use of the
 // smallest.
-func columnRange(x *mat.Dense, intercept bool) (top float64, small int, smallMax float64) {
-	size := columnMaxAbs(x)
+func columnRange(x *mat.Dense, size []float64, intercept bool) (top float64, small int, smallMax float64) {
 	for _, m := range size {
 		top = math.Max(top, m)
 	}
@@ -202,9 +210,10 @@ func bigCol(x *mat.Dense, top float64) int {
 
 func (sc scaling) identity() bool { return sc.sx == 1 && sc.sy == 1 && sc.cols == nil }
 
-// columnScales returns each column's unitScale, or nil when all are 1.
-func columnScales(x *mat.Dense) []float64 {
-	cols := columnMaxAbs(x)
+// columnScales returns the unitScale of each column of largest magnitude
+// size (which it overwrites), or nil when all are 1.
+func columnScales(size []float64) []float64 {
+	cols := size
 	scaled := false
 	for j, m := range cols {
 		cols[j] = unitScale(m)
