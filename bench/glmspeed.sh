@@ -24,7 +24,8 @@
 #   card      cardinality (gaussian, penalty.Cardinality{Nu: 1}, relative gap 1e-6) at
 #             0.05·λ_fuse, n 5000, p 500 / 1000 / 2000 (bench/gendata, seed 1; fitbench
 #             -card-only) beside glmnet's gaussian lasso at 0.05·λ_max, thresh 1e-10
-#             (bench/glmnet.R)
+#             (bench/glmnet.R; its coefficients certified by fitbench -certify: the lasso's
+#             relative duality gap that thresh reaches, printed)
 #   lassopath gaussian lasso, 100-λ path 5000x500 (fitbench -path-only, gap 1e-7, the full
 #             grid) beside scikit-learn lasso_path (bench/sklearn_lasso.py, tol 1e-10, the
 #             same 100 values)
@@ -59,6 +60,9 @@
 # excluded; bench/README.md "How the figures are measured"). The machine is shared:
 # judge by the CPU ratios and read the load average.
 set -euo pipefail
+# The whole script is one compound command, read before it runs: editing the
+# file during a run does not change that run.
+{
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 . bench/lib.sh
 bench_go
@@ -235,14 +239,17 @@ row_card() {
   for p in 500 1000 2000; do
     label="card-5000x$p"
     data="$(gaussdata 5000 "$p")"
-    if ! a="$(rcall bench/glmnet.R "$data" 1e-10 "$REPS" nopath 2>/dev/null)"; then
+    if ! a="$(rcall bench/glmnet.R "$data" 1e-10 "$REPS" nopath "$TMP/coef-$label.txt" 2>/dev/null)"; then
       echo "# $label: R glmnet failed or took over ${R_TIMEOUT}s; skipped"; continue
+    fi
+    if [[ -z "${GAPG[$label]:-}" ]]; then
+      GAPG[$label]="$("$TMP/fitbench" -data "$data" -lambda-glmnet "$(val glmnet_lambda "$a")" -certify "$TMP/coef-$label.txt" | awk '{print $2}')"
     fi
     CMD[$label]="$TMP/fitbench -data $data -card-only"
     c="$(${CMD[$label]} -reps "$REPS")"
     record "$label" "$1" "$(val cardreg_cardinality_mid_seconds "$c")" "$(val glmnet_one_lambda_seconds "$a")" \
       "$(val cardreg_cardinality_mid_cpu_seconds "$c")" "$(val glmnet_one_lambda_cpu_seconds "$a")" card \
-      "cardreg gap $(val cardreg_cardinality_mid_gap "$c") at 0.05·λ_fuse, $(val cardreg_cardinality_mid_distinct "$c") distinct; glmnet lasso thresh 1e-10 at 0.05·λ_max, type.gaussian $(val glmnet_type_gaussian "$a"), $(val glmnet_nnz "$a") non-zero"
+      "cardreg gap $(val cardreg_cardinality_mid_gap "$c") at 0.05·λ_fuse, $(val cardreg_cardinality_mid_distinct "$c") distinct; glmnet lasso thresh 1e-10 at 0.05·λ_max (its lasso gap ${GAPG[$label]}), type.gaussian $(val glmnet_type_gaussian "$a"), $(val glmnet_nnz "$a") non-zero"
   done
 }
 
@@ -317,3 +324,5 @@ if [[ "$PROFILE" == 1 ]]; then
     "$GO" tool pprof -top -nodecount=5 "$bin" "$prof" 2>/dev/null | sed -n '/^Showing nodes/,$p' | sed 's/^/  /'
   done
 fi
+exit
+}

@@ -8,10 +8,14 @@
 //	    [-admm [-admm-maxiter 20000]] [-cpuprofile FILE]
 //	go run ./bench/fitbench -data DATA.csv -card-only [-reps 5] [-cpuprofile FILE]
 //	go run ./bench/fitbench -data DATA.csv -path-only [-path-tol 1e-7] [-reps 5] [-cpuprofile FILE]
+//	go run ./bench/fitbench -data DATA.csv -lambda-glmnet L -certify COEF
 //
 // -card-only times the cardinality fit at 0.05·λ_fuse alone and -path-only
 // the 100-λ lasso path alone (bench/glmspeed.sh's rows; no -lambda-glmnet
-// needed), with the same output names as the full run.
+// needed), with the same output names as the full run. -certify prints
+// the relative duality gap of the lasso coefficients in COEF (intercept
+// first, e.g. glmnet's from bench/glmnet.R; the intercept is refitted) at
+// λ = 2n·L: the accuracy glmnet's thresh reaches.
 //
 // It prints machine-readable "name value" lines on stdout (progress goes to
 // stderr). Only the fitting calls are timed, in-process, by wall time and by
@@ -72,6 +76,7 @@ func main() {
 	flag.BoolVar(&cardOnly, "card-only", false, "time the cardinality fit at 0.05·λ_fuse only (gap 1e-6)")
 	flag.BoolVar(&pathOnly, "path-only", false, "time the 100-λ lasso path only")
 	flag.Float64Var(&pathTol, "path-tol", 1e-7, "relative duality gap of the lasso path")
+	flag.StringVar(&certifyFile, "certify", "", "print the lasso's relative duality gap of the coefficients in this file (intercept first) at -lambda-glmnet, and nothing else")
 	flag.BoolVar(&lassoOnly, "lasso-only", false, "time the one-λ lasso only (wide data, where the path and the cardinality fits are separate benchmarks)")
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
 	flag.StringVar(&cardMethod, "card-method", "", "solver of the -card-path fits: fista or cluster (default: the library's choice)")
@@ -99,6 +104,7 @@ var (
 	cpuProfile         string
 	cardOnly, pathOnly bool
 	pathTol            float64
+	certifyFile        string
 	stopProfile        = func() {}
 )
 
@@ -233,6 +239,8 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	design := solver.DenseDesign{X: x}
 	rows := &estimator.Rows{X: design, Y: y}
 	switch {
+	case certifyFile != "":
+		return certifyLasso(rows, estimator.FromGlmnet(lamG, n))
 	case cardOnly:
 		return cardinalityMid(rows, reps)
 	case pathOnly:
@@ -588,5 +596,32 @@ func lassoPath(rows *estimator.Rows, reps int) error {
 	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
 	out("cardreg_lasso_path_lambda_max_glmnet", estimator.LambdaGlmnet(lpath.LambdaMax, n))
 	pathSummary("cardreg_lasso_path", lpath, out)
+	return nil
+}
+
+// certifyLasso is -certify: the lasso's relative duality gap at λ of the
+// coefficients in -certify's file (the intercept, then one per predictor;
+// the intercept is refitted by estimator.Certify).
+func certifyLasso(rows *estimator.Rows, lambda float64) error {
+	b, err := os.ReadFile(certifyFile)
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(string(b))
+	_, p := rows.X.Dims()
+	if len(f) != p+1 {
+		return fmt.Errorf("%s: %d values, want the intercept and %d coefficients", certifyFile, len(f), p)
+	}
+	beta := make([]float64, p)
+	for j := range beta {
+		if beta[j], err = strconv.ParseFloat(f[j+1], 64); err != nil {
+			return err
+		}
+	}
+	gap, err := estimator.Certify(rows, penalty.L1{}, lambda, beta, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("glmnet_lasso_gap %.3g\n", gap)
 	return nil
 }
