@@ -238,13 +238,8 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	n, p := x.Dims()
 	design := solver.DenseDesign{X: x}
 	rows := &estimator.Rows{X: design, Y: y}
-	switch {
-	case certifyFile != "":
-		return certifyLasso(rows, estimator.FromGlmnet(lamG, n))
-	case cardOnly:
-		return cardinalityMid(rows, reps)
-	case pathOnly:
-		return lassoPath(rows, reps)
+	if f := only(lamG, reps); f != nil {
+		return f(rows)
 	}
 	if err := startProfile(); err != nil {
 		return err
@@ -596,6 +591,23 @@ func lassoPath(rows *estimator.Rows, reps int) error {
 	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
 	out("cardreg_lasso_path_lambda_max_glmnet", estimator.LambdaGlmnet(lpath.LambdaMax, n))
 	pathSummary("cardreg_lasso_path", lpath, out)
+	return nil
+}
+
+// only returns the run of -certify, -card-only or -path-only, or nil for
+// the full run.
+func only(lamG float64, reps int) func(*estimator.Rows) error {
+	switch {
+	case certifyFile != "":
+		return func(rows *estimator.Rows) error {
+			n, _ := rows.X.Dims()
+			return certifyLasso(rows, estimator.FromGlmnet(lamG, n))
+		}
+	case cardOnly:
+		return func(rows *estimator.Rows) error { return cardinalityMid(rows, reps) }
+	case pathOnly:
+		return func(rows *estimator.Rows) error { return lassoPath(rows, reps) }
+	}
 	return nil
 }
 
