@@ -1,9 +1,11 @@
 #!/usr/bin/env Rscript
 # Anchor timings for R glmnet on the CSV written by bench/gendata.
 #
-# Usage: Rscript bench/glmnet.R DATA.csv [THRESH] [REPS] [nopath]
+# Usage: Rscript bench/glmnet.R DATA.csv [THRESH] [REPS] [nopath|path] [COEF]
 #
 # "nopath" skips the two 100-lambda paths (wide data: only one lambda).
+# COEF, when given, receives the one-lambda fit at THRESH (intercept first,
+# then the coefficients), for fitbench -certify (bench/glmspeed.sh).
 #
 # Prints machine-readable "name value" lines on stdout (diagnostics go to
 # stderr). Only the glmnet() calls are timed, in-process, with system.time():
@@ -96,6 +98,9 @@ fit_one <- function(th) {
 t_one <- time_median(function() fit_one(thresh))
 f1 <- fit_one(thresh)
 b1 <- as.numeric(f1$beta[, 1])
+if (length(args) >= 5) {
+  cat(formatC(c(f1$a0[[1]], b1), digits = 17, format = "g"), "\n", file = args[5])
+}
 obj1 <- paper_objective(f1$a0[[1]], b1)
 
 # Same fit with glmnet's default thresh, to show what the tighter thresh costs

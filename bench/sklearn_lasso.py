@@ -2,7 +2,7 @@
 """Anchor timings for scikit-learn's Lasso on the CSV written by bench/gendata.
 
 Usage: /usr/bin/python3 bench/sklearn_lasso.py DATA.csv [--lambda-glmnet L]
-                                            [--tol T] [--reps R] [--no-path]
+                                            [--tol T] [--reps R] [--no-path | --path-only]
 
 Prints machine-readable "name value" lines on stdout. Only the fitting calls
 are timed, in-process: NAME_seconds by time.perf_counter() (wall),
@@ -71,6 +71,8 @@ def main() -> int:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--no-path", action="store_true",
                     help="skip the 100-alpha lasso_path timing")
+    ap.add_argument("--path-only", action="store_true",
+                    help="time the 100-alpha lasso_path only (bench/glmspeed.sh)")
     args = ap.parse_args()
 
     # ---- read data (not timed) ----------------------------------------------
@@ -108,17 +110,6 @@ def main() -> int:
 
     warnings.simplefilter("error", ConvergenceWarning)  # never report an unconverged fit
 
-    # ---- one lambda -------------------------------------------------------------
-    def fit_one():
-        m = Lasso(alpha=lam, fit_intercept=True, tol=args.tol,
-                  max_iter=args.max_iter, selection="cyclic")
-        return m.fit(X, y)
-
-    t_one = median_time(fit_one)
-    m = fit_one()
-    w = m.coef_
-    obj = paper_objective(m.intercept_, w)
-
     out = []
     out.append(("sklearn_version", sklearn.__version__))
     out.append(("sklearn_n", n))
@@ -127,12 +118,24 @@ def main() -> int:
     out.append(("sklearn_lambda_max", repr(lambda_max)))
     out.append(("sklearn_lambda", repr(lam)))
     out.append(("sklearn_lambda_paper", repr(lam_paper)))
-    out.append(("sklearn_one_lambda_seconds", "%.6g" % t_one[0]))
-    out.append(("sklearn_one_lambda_cpu_seconds", "%.6g" % t_one[1]))
-    out.append(("sklearn_objective", repr(obj)))
-    out.append(("sklearn_intercept", repr(float(m.intercept_))))
-    out.append(("sklearn_nnz", int(np.count_nonzero(w))))
-    out.append(("sklearn_n_iter", int(m.n_iter_)))
+
+    # ---- one lambda -------------------------------------------------------------
+    def fit_one():
+        m = Lasso(alpha=lam, fit_intercept=True, tol=args.tol,
+                  max_iter=args.max_iter, selection="cyclic")
+        return m.fit(X, y)
+
+    if not args.path_only:
+        t_one = median_time(fit_one)
+        m = fit_one()
+        w = m.coef_
+        obj = paper_objective(m.intercept_, w)
+        out.append(("sklearn_one_lambda_seconds", "%.6g" % t_one[0]))
+        out.append(("sklearn_one_lambda_cpu_seconds", "%.6g" % t_one[1]))
+        out.append(("sklearn_objective", repr(obj)))
+        out.append(("sklearn_intercept", repr(float(m.intercept_))))
+        out.append(("sklearn_nnz", int(np.count_nonzero(w))))
+        out.append(("sklearn_n_iter", int(m.n_iter_)))
 
     # ---- 100-alpha path -----------------------------------------------------------
     # Same grid as glmnet's default for n > p: 100 values log-spaced from

@@ -6,6 +6,16 @@
 //
 //	go run ./bench/fitbench -data DATA.csv -lambda-glmnet L [-reps 5]
 //	    [-admm [-admm-maxiter 20000]] [-cpuprofile FILE]
+//	go run ./bench/fitbench -data DATA.csv -card-only [-reps 5] [-cpuprofile FILE]
+//	go run ./bench/fitbench -data DATA.csv -path-only [-path-tol 1e-7] [-reps 5] [-cpuprofile FILE]
+//	go run ./bench/fitbench -data DATA.csv -lambda-glmnet L -certify COEF
+//
+// -card-only times the cardinality fit at 0.05·λ_fuse alone and -path-only
+// the 100-λ lasso path alone (bench/glmspeed.sh's rows; no -lambda-glmnet
+// needed), with the same output names as the full run. -certify prints
+// the relative duality gap of the lasso coefficients in COEF (intercept
+// first, e.g. glmnet's from bench/glmnet.R; the intercept is refitted) at
+// λ = 2n·L: the accuracy glmnet's thresh reaches.
 //
 // It prints machine-readable "name value" lines on stdout (progress goes to
 // stderr). Only the fitting calls are timed, in-process, by wall time and by
@@ -62,46 +72,66 @@ func main() {
 	reps := flag.Int("reps", 5, "timed repetitions after one warm-up (median reported)")
 	admm := flag.Bool("admm", false, "also time ADMM with the explicit all-pairs matrix (slow for large p)")
 	admmMaxIter := flag.Int("admm-maxiter", 20000, "iteration cap of the ADMM baseline")
-	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile to this file: of the run after reading the data (with -card-only or -path-only: of the timed calls and their warm-up only)")
+	flag.BoolVar(&cardOnly, "card-only", false, "time the cardinality fit at 0.05·λ_fuse only (gap 1e-6)")
+	flag.BoolVar(&pathOnly, "path-only", false, "time the 100-λ lasso path only")
+	flag.Float64Var(&pathTol, "path-tol", 1e-7, "relative duality gap of the lasso path")
+	flag.StringVar(&certifyFile, "certify", "", "print the lasso's relative duality gap of the coefficients in this file (intercept first) at -lambda-glmnet, and nothing else")
 	flag.BoolVar(&lassoOnly, "lasso-only", false, "time the one-λ lasso only (wide data, where the path and the cardinality fits are separate benchmarks)")
 	flag.Float64Var(&lassoTol, "lasso-tol", 1e-7, "relative duality gap of the one-λ lasso")
 	flag.StringVar(&cardMethod, "card-method", "", "solver of the -card-path fits: fista or cluster (default: the library's choice)")
-	flag.BoolVar(&cardOnly, "card-only", false, "time the cardinality fit at 0.05·λ_fuse only (and, for scale, the Gram product)")
-	flag.BoolVar(&noGram, "no-gram", false, "skip the Gram product timed alone (so that a -cpuprofile holds the fits only)")
 	flag.IntVar(&cardPath, "card-path", 0, "with -lasso-only, also time a cardinality path of this many λ (gap 1e-6, timed once)")
 	flag.Parse()
 
-	if *data == "" || math.IsNaN(*lamG) || !(*lamG > 0) || *reps < 1 {
-		fmt.Fprintln(os.Stderr, "fitbench: need -data FILE and -lambda-glmnet L > 0, and -reps ≥ 1")
+	single := cardOnly || pathOnly
+	if *data == "" || (!single && (math.IsNaN(*lamG) || !(*lamG > 0))) || *reps < 1 || (cardOnly && pathOnly) {
+		fmt.Fprintln(os.Stderr, "fitbench: need -data FILE and -lambda-glmnet L > 0 (or one of -card-only, -path-only), and -reps ≥ 1")
 		flag.Usage()
 		os.Exit(2)
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "fitbench:", err)
-			os.Exit(1)
-		}
-		if err := pprof.StartCPUProfile(f); err != nil {
-			fmt.Fprintln(os.Stderr, "fitbench:", err)
-			os.Exit(1)
-		}
-		defer f.Close()
-		defer pprof.StopCPUProfile()
-	}
-	if err := run(*data, *lamG, *reps, *admm, *admmMaxIter); err != nil {
+	err := run(*data, *lamG, *reps, *admm, *admmMaxIter)
+	stopProfile()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "fitbench:", err)
-		pprof.StopCPUProfile()
 		os.Exit(1)
 	}
 }
 
-// lassoOnly, cardOnly, noGram, lassoTol and cardPath are the -lasso-only,
-// -card-only, -no-gram, -lasso-tol and -card-path flags.
+// cpuProfile, cardOnly, pathOnly and pathTol are the -cpuprofile,
+// -card-only, -path-only and -path-tol flags; stopProfile ends the profile
+// startProfile began.
+var (
+	cpuProfile         string
+	cardOnly, pathOnly bool
+	pathTol            float64
+	certifyFile        string
+	stopProfile        = func() {}
+)
+
+// startProfile starts the CPU profile of -cpuprofile, if asked for.
+func startProfile() error {
+	if cpuProfile == "" {
+		return nil
+	}
+	f, err := os.Create(cpuProfile)
+	if err != nil {
+		return err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	stopProfile = func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+	return nil
+}
+
+// lassoOnly, lassoTol and cardPath are the -lasso-only, -lasso-tol and
+// -card-path flags.
 var (
 	lassoOnly bool
-	cardOnly  bool
-	noGram    bool
 	lassoTol  float64
 	cardPath  int
 
@@ -208,6 +238,12 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	n, p := x.Dims()
 	design := solver.DenseDesign{X: x}
 	rows := &estimator.Rows{X: design, Y: y}
+	if f := only(lamG, reps); f != nil {
+		return f(rows)
+	}
+	if err := startProfile(); err != nil {
+		return err
+	}
 	lambda := estimator.FromGlmnet(lamG, n)
 
 	out := func(name string, v any) {
@@ -238,7 +274,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	// ---- for scale: the Gram matrix XᵀX alone ------------------------------
 	// Every Fit on a dense design with n ≥ p forms XᵀX of the centred X
 	// (least squares in Gram form); this is that product by itself.
-	if !lassoOnly && !noGram {
+	if !lassoOnly {
 		t, err := median(reps, func() error {
 			var h mat.SymDense
 			design.Gram(&h)
@@ -248,11 +284,6 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 			return err
 		}
 		timing("cardreg_gram", t)
-	}
-
-	if cardOnly {
-		_, _, err := cardinalityMid(rows, reps, out)
-		return err
 	}
 
 	// ---- lasso, one λ ----------------------------------------------------
@@ -290,7 +321,7 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	}
 	var lpath *estimator.Path
 	t, err = median(reps, func() (err error) {
-		lpath, err = estimator.FitPath(rows, l1, &estimator.PathOptions{Lambdas: grid})
+		lpath, err = estimator.FitPath(rows, l1, &estimator.PathOptions{Options: estimator.Options{Settings: solver.Settings{Tol: pathTol}}, Lambdas: grid})
 		return err
 	})
 	if err != nil {
@@ -321,11 +352,36 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_cardinality_distinct", len(cm.DistinctValues(0)))
 	out("cardreg_cardinality_converged", cm.Converged)
 
-	mid, lamMid, err := cardinalityMid(rows, reps, out)
+	// ---- cardinality in the interesting range -------------------------------
+	// The top of the cardinality path's grid is λ_fuse; a one-point path is
+	// the exported way to get it (it also fits at λ_fuse: not timed).
+	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
+	if err != nil {
+		return err
+	}
+	lamFuse := fp.LambdaFuse
+	lamMid := 0.05 * lamFuse
+	out("cardreg_cardinality_lambda_max", fp.LambdaMax)
+	out("cardreg_cardinality_fuse_lambda", lamFuse)
+	out("cardreg_cardinality_mid_lambda", lamMid)
+	logf("cardinality, λ = 0.05·λ_fuse = %g", lamMid)
+	var mid *estimator.Model
+	t, err = median(reps, func() (err error) {
+		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	midObj := objective(mid, card, lamMid)
+	timing("cardreg_cardinality_mid", t)
+	out("cardreg_cardinality_mid_objective", mid.Objective)
+	out("cardreg_cardinality_mid_objective_recomputed", midObj)
+	out("cardreg_cardinality_mid_gap", mid.Gap)
+	out("cardreg_cardinality_mid_iterations", mid.Iterations)
+	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
+	out("cardreg_cardinality_mid_converged", mid.Converged)
+
 	if !doADMM {
 		return nil
 	}
@@ -377,43 +433,6 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	out("cardreg_admm_distinct_exact", len(am.DistinctValues(0)))
 	out("cardreg_admm_distinct_within_1e-6", distinctWithin(mat.Col(nil, 0, am.Coef), 1e-6))
 	return nil
-}
-
-// cardinalityMid times the cardinality fit (ν = 1, relative gap 1e-6) at
-// 0.05·λ_fuse, prints its timing and certificate, and returns the model and
-// that λ.
-func cardinalityMid(rows *estimator.Rows, reps int, out func(string, any)) (*estimator.Model, float64, error) {
-	card := penalty.Cardinality{Nu: 1}
-	cardOpts := &estimator.Options{Settings: solver.Settings{Tol: 1e-6}}
-	// The top of the cardinality path's grid is λ_fuse; a one-point path is
-	// the exported way to get it (it also fits at λ_fuse: not timed).
-	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
-	if err != nil {
-		return nil, 0, err
-	}
-	lamFuse := fp.LambdaFuse
-	lamMid := 0.05 * lamFuse
-	out("cardreg_cardinality_lambda_max", fp.LambdaMax)
-	out("cardreg_cardinality_fuse_lambda", lamFuse)
-	out("cardreg_cardinality_mid_lambda", lamMid)
-	fmt.Fprintf(os.Stderr, "fitbench: cardinality, λ = 0.05·λ_fuse = %g\n", lamMid)
-	var mid *estimator.Model
-	t, err := median(reps, func() (err error) {
-		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
-		return err
-	})
-	if err != nil {
-		return nil, 0, err
-	}
-	out("cardreg_cardinality_mid_seconds", strconv.FormatFloat(t.Wall, 'g', 6, 64))
-	out("cardreg_cardinality_mid_cpu_seconds", strconv.FormatFloat(t.CPU, 'g', 6, 64))
-	out("cardreg_cardinality_mid_objective", mid.Objective)
-	out("cardreg_cardinality_mid_gap", mid.Gap)
-	out("cardreg_cardinality_mid_iterations", mid.Iterations)
-	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
-	out("cardreg_cardinality_mid_converged", mid.Converged)
-	out("cardreg_cardinality_mid_objective_recomputed", objective(mid, card, lamMid))
-	return mid, lamMid, nil
 }
 
 // fullGrid returns the generated grid of nlambda values for pen (from
@@ -487,4 +506,134 @@ func pathSummary(prefix string, path *estimator.Path, out func(string, any)) {
 	out(prefix+"_max_gap", worst)
 	out(prefix+"_total_iterations", iters)
 	out(prefix+"_unconverged", unconv)
+}
+
+// printer returns fitbench's "name value" printer and its timing printer
+// (NAME_seconds, the median wall, and NAME_cpu_seconds, the median process
+// CPU, both cores counted).
+func printer() (func(string, any), func(string, clock.Times)) {
+	out := func(name string, v any) {
+		switch t := v.(type) {
+		case float64:
+			fmt.Printf("%s %s\n", name, strconv.FormatFloat(t, 'g', 17, 64))
+		default:
+			fmt.Printf("%s %v\n", name, t)
+		}
+	}
+	short := func(s float64) string { return strconv.FormatFloat(s, 'g', 6, 64) }
+	timing := func(name string, t clock.Times) {
+		out(name+"_seconds", short(t.Wall))
+		out(name+"_cpu_seconds", short(t.CPU))
+	}
+	return out, timing
+}
+
+// cardinalityMid is -card-only: the cardinality fit (ν = 1, gap 1e-6) at
+// 0.05·λ_fuse, timed as in the full run, with the profile (if any) of the
+// timed calls alone; λ_fuse comes from an untimed one-point path.
+func cardinalityMid(rows *estimator.Rows, reps int) error {
+	out, timing := printer()
+	card := penalty.Cardinality{Nu: 1}
+	cardOpts := &estimator.Options{Settings: solver.Settings{Tol: 1e-6}}
+	fp, err := estimator.FitPath(rows, card, &estimator.PathOptions{Options: *cardOpts, NLambda: 1})
+	if err != nil {
+		return err
+	}
+	lamMid := 0.05 * fp.LambdaFuse
+	out("cardreg_gomaxprocs", runtime.GOMAXPROCS(0))
+	out("cardreg_cardinality_fuse_lambda", fp.LambdaFuse)
+	out("cardreg_cardinality_mid_lambda", lamMid)
+	if err := startProfile(); err != nil {
+		return err
+	}
+	var mid *estimator.Model
+	t, err := median(reps, func() (err error) {
+		mid, err = estimator.Fit(rows, card, lamMid, cardOpts)
+		return err
+	})
+	stopProfile()
+	if err != nil {
+		return err
+	}
+	timing("cardreg_cardinality_mid", t)
+	out("cardreg_cardinality_mid_gap", mid.Gap)
+	out("cardreg_cardinality_mid_iterations", mid.Iterations)
+	out("cardreg_cardinality_mid_distinct", len(mid.DistinctValues(0)))
+	out("cardreg_cardinality_mid_converged", mid.Converged)
+	return nil
+}
+
+// lassoPath is -path-only: the lasso path of 100 λ (the full grid, as in
+// the full run) at gap -path-tol, with the profile (if any) of the timed
+// calls alone.
+func lassoPath(rows *estimator.Rows, reps int) error {
+	out, timing := printer()
+	l1 := penalty.L1{}
+	grid, err := fullGrid(rows, l1, nil, 100)
+	if err != nil {
+		return err
+	}
+	if err := startProfile(); err != nil {
+		return err
+	}
+	var lpath *estimator.Path
+	po := &estimator.PathOptions{Options: estimator.Options{Settings: solver.Settings{Tol: pathTol}}, Lambdas: grid}
+	t, err := median(reps, func() (err error) {
+		lpath, err = estimator.FitPath(rows, l1, po)
+		return err
+	})
+	stopProfile()
+	if err != nil {
+		return err
+	}
+	n, _ := rows.X.Dims()
+	timing("cardreg_lasso_path", t)
+	out("cardreg_lasso_path_nlambda", len(lpath.Lambdas))
+	out("cardreg_lasso_path_lambda_max_glmnet", estimator.LambdaGlmnet(lpath.LambdaMax, n))
+	pathSummary("cardreg_lasso_path", lpath, out)
+	return nil
+}
+
+// only returns the run of -certify, -card-only or -path-only, or nil for
+// the full run.
+func only(lamG float64, reps int) func(*estimator.Rows) error {
+	switch {
+	case certifyFile != "":
+		return func(rows *estimator.Rows) error {
+			n, _ := rows.X.Dims()
+			return certifyLasso(rows, estimator.FromGlmnet(lamG, n))
+		}
+	case cardOnly:
+		return func(rows *estimator.Rows) error { return cardinalityMid(rows, reps) }
+	case pathOnly:
+		return func(rows *estimator.Rows) error { return lassoPath(rows, reps) }
+	}
+	return nil
+}
+
+// certifyLasso is -certify: the lasso's relative duality gap at λ of the
+// coefficients in -certify's file (the intercept, then one per predictor;
+// the intercept is refitted by estimator.Certify).
+func certifyLasso(rows *estimator.Rows, lambda float64) error {
+	b, err := os.ReadFile(certifyFile)
+	if err != nil {
+		return err
+	}
+	f := strings.Fields(string(b))
+	_, p := rows.X.Dims()
+	if len(f) != p+1 {
+		return fmt.Errorf("%s: %d values, want the intercept and %d coefficients", certifyFile, len(f), p)
+	}
+	beta := make([]float64, p)
+	for j := range beta {
+		if beta[j], err = strconv.ParseFloat(f[j+1], 64); err != nil {
+			return err
+		}
+	}
+	gap, err := estimator.Certify(rows, penalty.L1{}, lambda, beta, nil)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("glmnet_lasso_gap %.3g\n", gap)
+	return nil
 }

@@ -8,6 +8,7 @@
 //	glmbench -data data.csv -family binomial -path 100 -tol 1e-7 -reps 3
 //	glmbench -data data.csv -family binomial -lambda 0.01 -certify coef.txt
 //	glmbench -data data.csv -family binomial -cv 10 -tol 1e-7 -reps 1
+//	glmbench -data data.csv -family binomial -certify-path path.txt
 //
 // λ is on glmnet's scale (λ_glmnet); cardreg fits at 2n·λ. Timings are
 // medians over -reps runs after one warm-up, data reading excluded:
@@ -54,23 +55,12 @@ func main() {
 	tol := flag.Float64("tol", 1e-7, "relative duality-gap tolerance")
 	reps := flag.Int("reps", 3, "timed repetitions")
 	certify := flag.String("certify", "", "file of glmnet coefficients (intercept first) to certify")
+	certifyPath := flag.String("certify-path", "", "file of glmnet's path, one λ a line (λ_glmnet, intercept, coefficients), to certify at every λ")
 	method := flag.String("method", "auto", "auto, newton or fista")
-	profile := flag.String("cpuprofile", "", "write a CPU profile of the timed runs")
-	match := flag.String("match", "", "file of glmnet's path, lines \"λ_glmnet gap\": fit each λ to the gap glmnet reached there (matchedPath)")
-	certPath := flag.String("certify-path", "", "file of glmnet's path, lines \"λ_glmnet intercept β…\": print \"λ_glmnet gap\" per line (the input of -match)")
+	flag.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the timed runs (their warm-up included; data reading excluded)")
+	match := flag.String("match", "", "-certify-path's output for glmnet's path: fit each λ to the gap glmnet reached there (matchedPath)")
 	uniform := flag.Float64("uniform", 0, "with -match: fit every λ of the file to this gap instead")
 	flag.Parse()
-	if *profile != "" {
-		f, err := os.Create(*profile)
-		if err != nil {
-			log.Fatal(err)
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			log.Fatal(err)
-		}
-		defer pprof.StopCPUProfile()
-	}
 	fam := benchFamily(*family)
 	if *gen {
 		generate(*out, fam, *n, *p, *seed)
@@ -87,11 +77,15 @@ func main() {
 	case "fista":
 		opts.Method = &solver.FISTA{}
 	}
-	if matching(*certPath, *match, *uniform, *reps, rows, h, &opts) {
+	switch {
+	case *match != "":
+		matching(*match, *uniform, *reps, rows, &opts)
 		return
-	}
-	if *cvK > 0 {
+	case *cvK > 0:
 		crossValidate(rows, h, opts, *cvK, *reps)
+		return
+	case *certifyPath != "":
+		certifyGlmnetPath(*certifyPath, rows, h, &opts)
 		return
 	}
 	lam := estimator.FromGlmnet(*lambda, nrows)
@@ -106,38 +100,85 @@ func main() {
 		fmt.Printf("glmnet_gap %.3g\n", certifyCoef(*certify, rows, h, lam, &opts))
 		return
 	}
+	timeFits(rows, h, lam, opts, *path, *reps)
+}
+
+// cpuProfile is the -cpuprofile flag: the file startProfile writes.
+var cpuProfile string
+
+// startProfile starts the CPU profile of -cpuprofile, if asked for, and
+// returns the function that stops it.
+func startProfile() func() {
+	if cpuProfile == "" {
+		return func() {}
+	}
+	f, err := os.Create(cpuProfile)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+// timeFits times reps fits at λ (or paths of nlambda λ when nlambda > 0)
+// after one warm-up and prints the medians and the warm-up's certificate.
+func timeFits(rows *estimator.Rows, h penalty.Penalty, lam float64, opts estimator.Options, nlambda, reps int) {
+	stop := startProfile()
 	var times, cpu []float64
-	for r := 0; r <= *reps; r++ {
+	for r := 0; r <= reps; r++ {
 		c0, start := clock.CPU(), time.Now()
-		if *path > 0 {
-			pth, err := estimator.FitPath(rows, h, &estimator.PathOptions{Options: opts, NLambda: *path})
-			if err != nil {
-				log.Fatal(err)
-			}
-			if r == 0 {
-				worst := 0.0
-				for _, m := range pth.Models {
-					worst = math.Max(worst, m.Gap)
-				}
-				fmt.Printf("cardreg_path_len %d\ncardreg_path_worst_gap %.3g\n", len(pth.Models), worst)
-			}
+		if nlambda > 0 {
+			fitPath(rows, h, opts, nlambda, r == 0)
 		} else {
-			m, err := estimator.Fit(rows, h, lam, &opts)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if r == 0 {
-				fmt.Printf("cardreg_gap %.3g\ncardreg_iterations %d\ncardreg_nonzero %d\n", m.Gap, m.Iterations, nonzero(m.Coefficients(0)))
-			}
+			fitOne(rows, h, lam, opts, r == 0)
 		}
 		if r > 0 {
 			times = append(times, time.Since(start).Seconds())
 			cpu = append(cpu, clock.CPU()-c0)
 		}
 	}
+	stop()
 	slices.Sort(times)
 	slices.Sort(cpu)
 	fmt.Printf("cardreg_seconds %.4f\ncardreg_cpu_seconds %.4f\n", times[len(times)/2], cpu[len(cpu)/2])
+}
+
+// fitPath fits the path of nlambda λ and, when report is set, prints its
+// length, its largest gap and its first λ on glmnet's scale.
+func fitPath(rows *estimator.Rows, h penalty.Penalty, opts estimator.Options, nlambda int, report bool) {
+	pth, err := estimator.FitPath(rows, h, &estimator.PathOptions{Options: opts, NLambda: nlambda})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if !report {
+		return
+	}
+	worst, unconv := 0.0, 0
+	for _, m := range pth.Models {
+		worst = math.Max(worst, m.Gap)
+		if !m.Converged {
+			unconv++
+		}
+	}
+	n, _ := rows.X.Dims()
+	fmt.Printf("cardreg_path_len %d\ncardreg_path_worst_gap %.3g\ncardreg_path_unconverged %d\ncardreg_path_lambda_max %.17g\n",
+		len(pth.Models), worst, unconv, estimator.LambdaGlmnet(pth.Lambdas[0], n))
+}
+
+// fitOne fits at λ and, when report is set, prints the certificate.
+func fitOne(rows *estimator.Rows, h penalty.Penalty, lam float64, opts estimator.Options, report bool) {
+	m, err := estimator.Fit(rows, h, lam, &opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if report {
+		fmt.Printf("cardreg_gap %.3g\ncardreg_iterations %d\ncardreg_nonzero %d\n", m.Gap, m.Iterations, nonzero(m.Coefficients(0)))
+	}
 }
 
 // crossValidate times estimator.CrossValidate of the default 100-λ grid
@@ -153,11 +194,13 @@ func crossValidate(rows *estimator.Rows, h penalty.Penalty, opts estimator.Optio
 	co := &estimator.CVOptions{PathOptions: estimator.PathOptions{Options: opts, NLambda: 100},
 		FoldID: fold, Measure: "deviance"}
 	var cv *estimator.CV
+	stop := startProfile()
 	t, err := clock.Median(reps, func() error {
 		var err error
 		cv, err = estimator.CrossValidate(rows, h, co)
 		return err
 	})
+	stop()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -231,6 +274,46 @@ func certifyCoef(path string, rows *estimator.Rows, h penalty.Penalty, lam float
 		log.Fatal(err)
 	}
 	return gap
+}
+
+// certifyGlmnetPath certifies glmnet's path in the file (one λ a line:
+// λ_glmnet, the intercept, the coefficients; the intercept is refitted, as
+// in certifyCoef) at each of its λ and prints the number of λ and the
+// quantiles of the relative duality gaps (0, 0.25, 0.5, 0.75, 1; the
+// nearest rank): the accuracy glmnet's path reaches, which
+// bench/glmspeed.sh gives cardreg's path as its tolerance.
+func certifyGlmnetPath(path string, rows *estimator.Rows, h penalty.Penalty, opts *estimator.Options) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	n, p := rows.X.Dims()
+	var gaps []float64
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != p+2 {
+			log.Fatalf("glmbench: %s: a line of %d fields, want λ, intercept and %d coefficients", path, len(f), p)
+		}
+		v := make([]float64, len(f))
+		for j, c := range f {
+			if v[j], err = strconv.ParseFloat(c, 64); err != nil {
+				log.Fatal(err)
+			}
+		}
+		gap, err := estimator.Certify(rows, h, estimator.FromGlmnet(v[0], n), v[2:], opts)
+		if err != nil {
+			log.Fatal(err)
+		}
+		gaps = append(gaps, gap)
+		fmt.Printf("glmnet_path_gap_at %.17g %.3g\n", v[0], gap)
+	}
+	if len(gaps) == 0 {
+		log.Fatalf("glmbench: %s: no λ", path)
+	}
+	sorted := slices.Sorted(slices.Values(gaps))
+	q := func(f float64) float64 { return sorted[int(f*float64(len(sorted)-1)+0.5)] }
+	fmt.Printf("glmnet_path_len %d\nglmnet_path_gap_min %.3g\nglmnet_path_gap_q25 %.3g\nglmnet_path_gap_median %.3g\nglmnet_path_gap_q75 %.3g\nglmnet_path_gap_max %.3g\n",
+		len(gaps), q(0), q(0.25), q(0.5), q(0.75), q(1))
 }
 
 func generate(path string, fam datafit.Family, n, p int, seed uint64) {

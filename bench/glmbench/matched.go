@@ -18,25 +18,19 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// matching runs -certify-path or -match when asked and says whether it did.
-func matching(certPath, match string, uniform float64, reps int, rows *estimator.Rows, h penalty.Penalty, opts *estimator.Options) bool {
-	switch {
-	case certPath != "":
-		certifyPath(certPath, rows, h, opts)
-	case match != "":
-		x, ok := rows.X.(solver.DenseDesign)
-		if !ok {
-			log.Fatal("-match needs dense rows")
-		}
-		matchedPath(match, opts.Family, x.X, mat.Col(nil, 0, rows.Y), uniform, 1e-8, reps)
-	default:
-		return false
+// matching runs -match: the lasso along glmnet's path, each λ fitted to
+// the gap glmnet reached there (or to -uniform).
+func matching(match string, uniform float64, reps int, rows *estimator.Rows, opts *estimator.Options) {
+	x, ok := rows.X.(solver.DenseDesign)
+	if !ok {
+		log.Fatal("glmbench: -match needs dense rows")
 	}
-	return true
+	matchedPath(match, opts.Family, x.X, mat.Col(nil, 0, rows.Y), uniform, 1e-8, reps)
 }
 
-// matchedPath fits the lasso along the λ of file (lines "λ_glmnet gap":
-// glmnet's path and the relative duality gap each of its fits reaches),
+// matchedPath fits the lasso along the λ of file (-certify-path's output:
+// its lines "glmnet_path_gap_at λ_glmnet gap" give glmnet's path and the
+// relative duality gap each of its fits reaches),
 // each λ to its own gap (never below floor), warm started through one
 // working set as a path is, and prints the CPU and wall seconds, the
 // number of λ and the worst ratio of cardreg's gap to the one matched.
@@ -80,7 +74,7 @@ func matchedPath(file string, fam datafit.Family, x *mat.Dense, y []float64, uni
 		len(lams), worst, times[len(times)/2], cpu[len(cpu)/2])
 }
 
-// readMatch reads the lines "λ gap" of file.
+// readMatch reads the lines "glmnet_path_gap_at λ gap" of file.
 func readMatch(file string) (lams, gaps []float64) {
 	f, err := os.Open(file)
 	if err != nil {
@@ -90,43 +84,15 @@ func readMatch(file string) (lams, gaps []float64) {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		fs := strings.Fields(sc.Text())
-		if len(fs) < 2 {
+		if len(fs) != 3 || fs[0] != "glmnet_path_gap_at" {
 			continue
 		}
-		l, err1 := strconv.ParseFloat(fs[0], 64)
-		g, err2 := strconv.ParseFloat(fs[1], 64)
+		l, err1 := strconv.ParseFloat(fs[1], 64)
+		g, err2 := strconv.ParseFloat(fs[2], 64)
 		if err1 != nil || err2 != nil {
 			log.Fatalf("%s: %q: want λ and gap", file, sc.Text())
 		}
 		lams, gaps = append(lams, l), append(gaps, g)
 	}
 	return lams, gaps
-}
-
-// certifyPath prints "λ_glmnet gap" for every line "λ_glmnet intercept
-// β₁ … β_p" of file (glmnet's path), the gap cardreg's certificate finds
-// for those coefficients: the input of -match.
-func certifyPath(file string, rows *estimator.Rows, h penalty.Penalty, opts *estimator.Options) {
-	b, err := os.ReadFile(file)
-	if err != nil {
-		log.Fatal(err)
-	}
-	n, p := rows.X.Dims()
-	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		f := strings.Fields(line)
-		if len(f) != p+2 {
-			log.Fatalf("%s: a line of %d fields, want %d", file, len(f), p+2)
-		}
-		v := make([]float64, len(f))
-		for i, s := range f {
-			if v[i], err = strconv.ParseFloat(s, 64); err != nil {
-				log.Fatal(err)
-			}
-		}
-		gap, err := estimator.Certify(rows, h, estimator.FromGlmnet(v[0], n), v[2:], opts)
-		if err != nil {
-			log.Fatal(err)
-		}
-		fmt.Printf("%.17g %.3g\n", v[0], gap)
-	}
 }

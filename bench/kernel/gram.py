@@ -3,7 +3,8 @@
 
     OPENBLAS_NUM_THREADS=1 /usr/bin/python3 bench/kernel/gram.py
 
-GFlop/s counts n·p² flops (the full XᵀX), as the Go benchmarks do. Prints
+SHAPES (e.g. "5000x500,100000x100") keeps the shapes named, as gramgo's
+-shapes does. GFlop/s counts n·p² flops (the full XᵀX), as the Go benchmarks do. Prints
 the median wall time (time.perf_counter) and the median process CPU time
 (time.process_time, every BLAS thread) of REPS runs after one warm-up.
 """
@@ -14,7 +15,10 @@ import time
 import numpy as np
 
 REPS = int(os.environ.get("REPS", "7"))
+KEEP = [s for s in os.environ.get("SHAPES", "").split(",") if s]
 for n, p in [(5000, 500), (100000, 100), (1000, 50), (200, 20)]:
+    if KEEP and f"{n}x{p}" not in KEEP:
+        continue
     x = np.random.default_rng(1).standard_normal((n, p))
     x.T @ x
     ts, cs = [], []
