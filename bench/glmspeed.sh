@@ -32,6 +32,10 @@
 #   gram      XᵀX 5000x500 and 100000x100 on one thread: bench/kernel/gramgo (GOMAXPROCS=1)
 #             beside NumPy (bench/kernel/gram.py, OPENBLAS_NUM_THREADS=1), GRAM_REPS calls
 #
+# Each path row has a second line, LABEL-λ: glmnet's λ, each fitted to the gap glmnet
+# reaches at it (glmbench -match: the solver through one working set, warm starts;
+# never tighter than 1e-8): accuracy matched λ by λ.
+#
 # Matching the accuracy of the paths (path, poisson; CV when CV_TOL=auto): glmnet's
 # path is certified by cardreg's duality gap at every λ it reports (glmnet_family.R
 # writes its coefficients, glmbench -certify-path refits the intercept and takes the
@@ -155,7 +159,7 @@ capped() { awk -v g="$1" -v c="$TOL_CAP" 'BEGIN { if (g > c) g = c; print g }'; 
 pathtol() {
   [[ -n "${TOL[$1]:-}" ]] && return 0
   local c
-  c="$("$TMP/glmbench" -data "$2" -family "$3" -certify-path "$4")"
+  c="$("$TMP/glmbench" -data "$2" -family "$3" -certify-path "$4" | tee "$TMP/cert-$1.txt")"
   TOL[$1]="${PATH_TOL:-$(capped "$(val "glmnet_path_gap_$PATH_GAP" "$c")")}"
   echo "# $1: glmnet's path certified at its $(val glmnet_path_len "$c") λ: relative gap min $(val glmnet_path_gap_min "$c"), q25 $(val glmnet_path_gap_q25 "$c"), median $(val glmnet_path_gap_median "$c"), q75 $(val glmnet_path_gap_q75 "$c"), max $(val glmnet_path_gap_max "$c"); cardreg's tolerance ${TOL[$1]} (${PATH_TOL:+PATH_TOL, }PATH_GAP $PATH_GAP, TOL_CAP $TOL_CAP)"
 }
@@ -196,6 +200,12 @@ row_glmpath() {
     record "$label" "$3" "$(val cardreg_seconds "$c")" "$(val glmnet_path_seconds "$a")" \
       "$(val cardreg_cpu_seconds "$c")" "$(val glmnet_path_cpu_seconds "$a")" std \
       "len cardreg/glmnet $(val cardreg_path_len "$c")/$(val glmnet_path_len "$a"), worst gap $(val cardreg_path_worst_gap "$c") (tol ${TOL[$label]}), unconverged $(val cardreg_path_unconverged "$c")"
+    # The same λ, each fitted to the gap glmnet reached there (floor 1e-8).
+    CMD[$label-λ]="$TMP/glmbench -data $data -family $1 -match $TMP/cert-$label.txt"
+    c="$(${CMD[$label-λ]} -reps "$REPS")"
+    record "$label-λ" "$3" "$(val cardreg_seconds "$c")" "$(val glmnet_path_seconds "$a")" \
+      "$(val cardreg_cpu_seconds "$c")" "$(val glmnet_path_cpu_seconds "$a")" std \
+      "glmnet's λ, each to glmnet's gap there: len $(val cardreg_matched_len "$c"), worst gap/tol $(val cardreg_matched_worst_ratio "$c")"
   done
 }
 row_path() { row_glmpath binomial logit "$1"; }

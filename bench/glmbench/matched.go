@@ -44,6 +44,8 @@ func matchedPath(file string, fam datafit.Family, x *mat.Dense, y []float64, uni
 	}
 	var times, cpu []float64
 	worst := 0.0
+	stop := startProfile()
+	defer stop()
 	for r := 0; r <= reps; r++ {
 		c0, start := clock.CPU(), time.Now()
 		ws := &solver.WorkingSet{}
