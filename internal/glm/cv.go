@@ -36,7 +36,18 @@ func Measures(fam datafit.Family) []string {
 // total weights (cvcurve). With Rows.Counts, n and n_train count the
 // observations the rows stand for, and the held-out deviance (the
 // gaussian's mse) adds the held-out rows' Constant.
+//
+// Unlike cv.glmnet's, each fold's fit at λ starts from the full data's
+// path (fullStarts.starts): the folds' fits are certified at the same
+// tolerance as cold ones, so the curve is theirs to that tolerance, in
+// fewer reweightings.
 func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, error) {
+	return crossValidate(r, pen, opts, true)
+}
+
+// crossValidate is CrossValidate, the folds started from the full data's
+// path when warm, else each from its own previous λ (cv.glmnet's way).
+func crossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions, warm bool) (*fit.CV, error) {
 	var co fit.CVOptions
 	if opts != nil {
 		co = *opts
@@ -82,7 +93,11 @@ func CrossValidate(r *Rows, pen penalty.Penalty, opts *fit.CVOptions) (*fit.CV, 
 			return nil, err
 		}
 	}
-	errs, weights, err := foldFits(cv, r, pen, &co, k)
+	var fs *fullStarts
+	if warm {
+		fs = newFullStarts(full, path)
+	}
+	errs, weights, err := foldFits(cv, r, pen, &co, k, fs)
 	if err != nil {
 		return nil, err
 	}
@@ -332,10 +347,10 @@ func unconverged(p *fit.Path, nl int) int {
 // time with a caller's Method), and returns each
 // fold's held-out measure per λ and total weight; it adds the folds'
 // unconverged fits to cv.Unconverged.
-func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int) ([][]float64, []float64, error) {
+func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int, fs *fullStarts) ([][]float64, []float64, error) {
 	errs, weights, unconv := make([][]float64, k), make([]float64, k), make([]int, k)
 	if f, err := fit.RunFolds(k, co.Method, func(f int) (err error) {
-		errs[f], weights[f], unconv[f], err = foldFit(cv, r, pen, co, f)
+		errs[f], weights[f], unconv[f], err = foldFit(cv, r, pen, co, f, fs)
 		return err
 	}); err != nil {
 		return nil, nil, foldErr(f, err)
@@ -349,7 +364,7 @@ func foldFits(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, k int
 // foldFit fits the training rows of fold f along the scaled grid and returns
 // the held-out measure per λ, the fold's total weight and how many of its
 // fits did not converge. It only reads cv.
-func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int) ([]float64, float64, int, error) {
+func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int, fs *fullStarts) ([]float64, float64, int, error) {
 	var train, test []int
 	for i, g := range cv.Folds {
 		if g == f {
@@ -371,7 +386,7 @@ func foldFit(cv *fit.CV, r *Rows, pen penalty.Penalty, co *fit.CVOptions, f int)
 		return nil, 0, 0, err
 	}
 	pb.noPolish = true
-	path, err := pb.path(pen, foldGrid(cv.Lambdas, nTrain, n), false)
+	path, err := pb.pathFrom(pen, foldGrid(cv.Lambdas, nTrain, n), false, fs.starts(pb))
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -86,10 +86,33 @@ func logGrid(lmax float64, n, p int, po *fit.PathOptions) ([]float64, bool, erro
 	return grid, true, nil
 }
 
+// path fits along grid, each fit warm-started at the previous solution.
 func (pb *problem) path(pen penalty.Penalty, grid []float64, generated bool) (*fit.Path, error) {
+	return pb.pathFrom(pen, grid, generated, nil)
+}
+
+// pathFrom is path with the warm start of each fit chosen by start (nil:
+// the previous solution): start(i, prev) returns the point the fit at
+// grid[i] starts from, given the previous fit's solution prev (nil at the
+// first λ). A start is only where the solver begins: every fit is still
+// certified at the problem's tolerance. While the previous solution is
+// zero, zero is tried first (zeroFit), as on a cold path.
+func (pb *problem) pathFrom(pen penalty.Penalty, grid []float64, generated bool, start func(i int, lambda float64, prev *mat.Dense) *mat.Dense) (*fit.Path, error) {
 	var warm *mat.Dense
+	i := 0
 	return runPath(pb.fam, grid, generated, func(l float64) (*fit.Model, error) {
-		m, err := pb.fit(pen, l, warm)
+		from := warm
+		if start != nil {
+			if res := pb.zeroFit(pen, l, warm); res != nil {
+				i++
+				m := pb.model(pen, l, res)
+				warm = res.Theta
+				return m, nil
+			}
+			from = start(i, l, warm)
+		}
+		i++
+		m, err := pb.fit(pen, l, from)
 		if err == nil {
 			warm = fit.EngineOf(m).Solution
 		}
