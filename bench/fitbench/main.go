@@ -246,21 +246,8 @@ func run(path string, lamG float64, reps int, doADMM bool, admmMaxIter int) erro
 	}
 	lambda := estimator.FromGlmnet(lamG, n)
 
-	out := func(name string, v any) {
-		switch t := v.(type) {
-		case float64:
-			fmt.Printf("%s %s\n", name, strconv.FormatFloat(t, 'g', 17, 64))
-		default:
-			fmt.Printf("%s %v\n", name, t)
-		}
-	}
+	out, timing := printer()
 	short := func(s float64) string { return strconv.FormatFloat(s, 'g', 6, 64) }
-	// timing prints NAME_seconds (median wall) and NAME_cpu_seconds (median
-	// process CPU, both cores counted).
-	timing := func(name string, t clock.Times) {
-		out(name+"_seconds", short(t.Wall))
-		out(name+"_cpu_seconds", short(t.CPU))
-	}
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "fitbench: "+format+"\n", a...) }
 
 	out("cardreg_go_version", runtime.Version())
