@@ -31,9 +31,9 @@ func (d *Data) penalisedColumns(cols []int) ([]design.Column, []float64) {
 		}
 		return out, top
 	}
-	xt, top := columnsT(d.X, cols)
-	for a := range cols {
-		out[a] = design.SparseIfFew(xt.RawRowView(a), solver.SparseMaxDensity)
+	vals, top := design.ColumnsOf(d.X, cols)
+	for a, v := range vals {
+		out[a] = design.SparseIfFew(v, solver.SparseMaxDensity)
 	}
 	return out, top
 }

@@ -1,11 +1,11 @@
 package datafit
 
 import (
-	"github.com/cardsparse/cardreg/internal/kernel"
 	"math"
 	"slices"
 
 	"github.com/cardsparse/cardreg/design"
+	"github.com/cardsparse/cardreg/internal/kernel"
 	"github.com/cardsparse/cardreg/solver"
 	"gonum.org/v1/gonum/mat"
 )

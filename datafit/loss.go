@@ -168,31 +168,6 @@ func columns(x *mat.Dense, cols []int) *mat.Dense {
 	return out
 }
 
-// columnsT copies the listed columns of x as the rows of a matrix,
-// transposing in tiles so that reads and writes stay in cache, and
-// returns each column's largest magnitude (NaN or +Inf when the column
-// holds a value that is not finite).
-func columnsT(x *mat.Dense, cols []int) (*mat.Dense, []float64) {
-	n, _ := x.Dims()
-	out := mat.NewDense(len(cols), n, nil)
-	top := make([]float64, len(cols))
-	raw, dst := x.RawMatrix(), out.RawMatrix()
-	const tile = 32
-	for i0 := 0; i0 < n; i0 += tile {
-		for a0 := 0; a0 < len(cols); a0 += tile {
-			for i := i0; i < min(i0+tile, n); i++ {
-				row := raw.Data[i*raw.Stride:]
-				for a := a0; a < min(a0+tile, len(cols)); a++ {
-					v := row[cols[a]]
-					dst.Data[a*dst.Stride+i] = v
-					top[a] = max(top[a], math.Abs(v)) // NaN stays NaN
-				}
-			}
-		}
-	}
-	return out, top
-}
-
 // allFinite reports whether every value of x is finite.
 func allFinite(x []float64) bool {
 	for _, v := range x {

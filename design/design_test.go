@@ -1,6 +1,7 @@
 package design
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -185,5 +186,18 @@ func TestFromDense(t *testing.T) {
 			}
 		}
 		require.True(t, n < 30 || sparse > 0, "%d×%d: no sparse column", n, p)
+		// A subset of the columns, in any order, and their largest
+		// magnitudes; a value that is not finite makes its column's NaN.
+		x.Set(n-1, 0, math.NaN())
+		vals, top := ColumnsOf(x, []int{p - 1, 0})
+		for a, j := range []int{p - 1, 0} {
+			want := 0.0
+			for i := range n {
+				require.Equal(t, math.Float64bits(x.At(i, j)), math.Float64bits(vals[a][i]), "%d×%d (%d, %d)", n, p, i, j)
+				want = max(want, math.Abs(x.At(i, j)))
+			}
+			require.Equal(t, math.Float64bits(want), math.Float64bits(top[a]), "%d×%d column %d", n, p, j)
+		}
+		require.True(t, math.IsNaN(top[1]))
 	}
 }

@@ -73,7 +73,7 @@ func (c Column) check(n int) error {
 // at most the fraction maxDensity of its rows is held sparse.
 func FromDense(x *mat.Dense, maxDensity float64) *Matrix {
 	n, _ := x.Dims()
-	vals := columnsOf(x)
+	vals, _ := ColumnsOf(x, nil)
 	cols := make([]Column, len(vals))
 	for j, v := range vals {
 		cols[j] = SparseIfFew(v, maxDensity)
@@ -81,32 +81,42 @@ func FromDense(x *mat.Dense, maxDensity float64) *Matrix {
 	return &Matrix{n: n, cols: cols}
 }
 
-// Tiles of the transposition in columnsOf: the rows of a tile stay in
+// Tiles of the transposition in ColumnsOf: the rows of a tile stay in
 // cache while its columns are written.
 const tileRows, tileCols = 8, 256
 
-// columnsOf returns copies of x's columns, written tile by tile: copying
-// a column at a time reads one value per cache line of the row-major x
-// (about 3× slower at 5000×500, 1.7× at 100000×50).
-func columnsOf(x *mat.Dense) [][]float64 {
+// ColumnsOf returns copies of the columns cols of x (nil: all), each its
+// own slice, and each one's largest magnitude (NaN or +Inf when it holds a
+// value that is not finite). It writes them tile by tile: copying a column
+// at a time reads one value per cache line of the row-major x (about 3×
+// slower at 5000×500, 1.7× at 100000×50).
+func ColumnsOf(x *mat.Dense, cols []int) ([][]float64, []float64) {
 	n, p := x.Dims()
-	raw := x.RawMatrix()
-	out := make([][]float64, p)
-	for j := range out {
-		out[j] = make([]float64, n)
+	if cols == nil {
+		cols = make([]int, p)
+		for j := range cols {
+			cols[j] = j
+		}
 	}
-	for j0 := 0; j0 < p; j0 += tileCols {
+	raw := x.RawMatrix()
+	out, top := make([][]float64, len(cols)), make([]float64, len(cols))
+	for a := range out {
+		out[a] = make([]float64, n)
+	}
+	for a0 := 0; a0 < len(cols); a0 += tileCols {
 		for i0 := 0; i0 < n; i0 += tileRows {
 			i1 := min(i0+tileRows, n)
-			for j := j0; j < min(j0+tileCols, p); j++ {
-				src := raw.Data[i0*raw.Stride+j:]
-				for k := range out[j][i0:i1] {
-					out[j][i0+k] = src[k*raw.Stride]
+			for a := a0; a < min(a0+tileCols, len(cols)); a++ {
+				src := raw.Data[i0*raw.Stride+cols[a]:]
+				for k := range out[a][i0:i1] {
+					v := src[k*raw.Stride]
+					out[a][i0+k] = v
+					top[a] = max(top[a], math.Abs(v)) // NaN stays NaN
 				}
 			}
 		}
 	}
-	return out
+	return out, top
 }
 
 // SparseIfFew returns the column of values x (n of them, kept), held by
