@@ -93,7 +93,7 @@ func nonZeros(x []float64) int {
 // tall (n ≥ 4m) and m² fits (solver's Gram limit).
 func (l *Loss) gramModel() bool {
 	m, n := len(l.xp), len(l.y)
-	return n >= 4*m && m <= 5000 && l.sparseColumns()
+	return n >= 4*m && m <= solver.GramLimit && l.sparseColumns()
 }
 
 // Gram writes X̃ᵀX̃ into dst, sized automatically when empty.

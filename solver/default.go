@@ -60,7 +60,7 @@ func DefaultMethod(p Problem, h Hints) Method {
 		return IRLSCD{}
 	}
 	if _, ok := p.Loss.(Newtoner); ok {
-		if m := dims(p.Loss); lasso || (h.N == 0 || h.N >= m) && m <= gramLimit {
+		if m := dims(p.Loss); lasso || (h.N == 0 || h.N >= m) && m <= GramLimit {
 			return &ProxNewton{}
 		}
 	}

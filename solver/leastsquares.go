@@ -125,8 +125,9 @@ var (
 	_ Polisher = (*LeastSquares)(nil)
 )
 
-// gramLimit is the largest p for which the Gram form is used.
-const gramLimit = 5000
+// GramLimit is the largest number of columns for which a Gram form
+// (the p×p matrix) is used.
+const GramLimit = 5000
 
 // NewLeastSquares returns the loss for design x and responses y (n×q). It
 // panics if the row counts differ.
@@ -139,7 +140,7 @@ func NewLeastSquares(x Design, y mat.Matrix) *LeastSquares {
 	ls.c = &mat.Dense{}
 	x.MulTrans(ls.c, ls.y)
 	ls.yy = sqNorm(ls.y)
-	if g, ok := x.(Gramer); ok && n >= p && p <= gramLimit {
+	if g, ok := x.(Gramer); ok && n >= p && p <= GramLimit {
 		ls.gramer = g
 	}
 	return ls
