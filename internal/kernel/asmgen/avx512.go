@@ -148,23 +148,7 @@ func bcast(m Mem) reg.VecVirtual {
 // elementwise512 is elementwise on ZMM registers: dst[i] = f(x[i]) for
 // i < 8·⌊n/8⌋, setup run once before the loop (the constants).
 func elementwise512(name string, setup func(), body func(x reg.VecVirtual) reg.VecVirtual) {
-	n := Load(Param("n"), GP64())
-	x := Load(Param("x"), GP64())
-	dst := Load(Param("dst"), GP64())
-	setup()
-	SHRQ(U8(3), n)
-	JZ(LabelRef(name + "done"))
-	Label(name + "loop")
-	v := ZMM()
-	VMOVUPD(Mem{Base: x}, v)
-	VMOVUPD(body(v), Mem{Base: dst})
-	ADDQ(U32(64), x)
-	ADDQ(U32(64), dst)
-	DECQ(n)
-	JNZ(LabelRef(name + "loop"))
-	Label(name + "done")
-	VZEROUPPER()
-	RET()
+	elementwiseOn(name, 3, ZMM, setup, body)
 }
 
 // exp512 emits expAVX512, expAVX2's operations on eight lanes.

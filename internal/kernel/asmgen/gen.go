@@ -320,17 +320,25 @@ const (
 // sets dst[i] = f(x[i]) for i < 4·⌊n/4⌋, body mapping a YMM register of x
 // to one of results.
 func elementwise(name string, body func(x reg.VecVirtual) reg.VecVirtual) {
+	elementwiseOn(name, 2, YMM, func() {}, body)
+}
+
+// elementwiseOn is elementwise on registers of 2^shift lanes made by vec
+// (YMM: 4, ZMM: 8), setup run once before the loop (the constants).
+func elementwiseOn(name string, shift uint8, vec func() reg.VecVirtual, setup func(), body func(x reg.VecVirtual) reg.VecVirtual) {
 	n := Load(Param("n"), GP64())
 	x := Load(Param("x"), GP64())
 	dst := Load(Param("dst"), GP64())
-	SHRQ(U8(2), n)
+	setup()
+	SHRQ(U8(shift), n)
 	JZ(LabelRef(name + "done"))
 	Label(name + "loop")
-	v := YMM()
+	v := vec()
 	VMOVUPD(Mem{Base: x}, v)
 	VMOVUPD(body(v), Mem{Base: dst})
-	ADDQ(U32(32), x)
-	ADDQ(U32(32), dst)
+	bytes := U32(8 << shift)
+	ADDQ(bytes, x)
+	ADDQ(bytes, dst)
 	DECQ(n)
 	JNZ(LabelRef(name + "loop"))
 	Label(name + "done")
