@@ -22,8 +22,9 @@ const gramVecMin = 64
 // Lanczos's vectors) is multiplied column by column by kernel.MulVec, a Dot
 // per row of H, split over the cores for a large H: gonum's Dgemv runs on
 // one core, and at p = 2000 the 32 MB of H stream from memory at every
-// product (1.4 times faster at p = 500 and 1000, both cores' bandwidth at
-// 2000; kernel's BenchmarkMulVec). A wider Θ, or a small H (p below
+// product (1.2–1.4 times faster in wall time at p = 500 and 1000 on
+// two cores, both cores' bandwidth at 2000: go test ./internal/kernel -run X
+// -bench MulVec, against gonum's one-core Dgemv). A wider Θ, or a small H (p below
 // gramVecMin), goes to Mul.
 func (ls *LeastSquares) mulGram(dst *mat.Dense, theta mat.Matrix) {
 	p, q := theta.Dims()
@@ -43,7 +44,10 @@ func (ls *LeastSquares) mulGram(dst *mat.Dense, theta mat.Matrix) {
 		kernel.MulVec(out.Data, h.Data, p, p, h.Stride, ls.column(theta, 0))
 		return
 	}
-	col := make([]float64, p)
+	if len(ls.outBuf) != p {
+		ls.outBuf = make([]float64, p)
+	}
+	col := ls.outBuf
 	for j := 0; j < q; j++ {
 		kernel.MulVec(col, h.Data, p, p, h.Stride, ls.column(theta, j))
 		dst.SetCol(j, col)

@@ -110,6 +110,7 @@ type LeastSquares struct {
 	xt     blas64.General // the columns of a dense x, once asked for
 	rowBuf []float64      // evalRows' θ and gradient
 	colBuf []float64      // mulGram's column of Θ
+	outBuf []float64      // mulGram's column of HΘ
 
 	chol    *mat.Cholesky // last reduced factor, for the clusters in cholKey
 	cholKey string

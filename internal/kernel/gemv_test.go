@@ -70,8 +70,9 @@ func TestMulVec(t *testing.T) {
 	}
 }
 
-// TestMulVecCanFail: the check catches a row left unwritten, as a dropped
-// worker's share would leave it.
+// TestMulVecCanFail: mulVecRows writes the rows of its share only, so a
+// dropped worker's share stays NaN; TestMulVec's outputs start as NaN and
+// fail on it (seen when the last share was dropped by hand).
 func TestMulVecCanFail(t *testing.T) {
 	a := []float64{1, 2, 3, 4}
 	x := []float64{1, 1}
