@@ -53,8 +53,9 @@ for P in $PS; do
       "$BASE" -data "$DATA" -lambda-glmnet 1 -reps "$REPS" -card-only >"$TMP/b.txt" 2>/dev/null
     fi
     "$TMP/fitbench" -data "$DATA" -lambda-glmnet 1 -reps "$REPS" -card-only >"$TMP/c.txt" 2>/dev/null
-    Rscript bench/glmnet.R "$DATA" 1e-10 "$REPS" nopath >"$TMP/g.txt" 2>/dev/null
+    Rscript bench/glmnet.R "$DATA" 1e-10 "$REPS" nopath >"$TMP/g.txt"
     gw="$(value glmnet_one_lambda_seconds "$TMP/g.txt")"; gc="$(value glmnet_one_lambda_cpu_seconds "$TMP/g.txt")"
+    [[ -n "$gw" && -n "$gc" ]] || { echo "cardinality.sh: R glmnet reported no time (bench/glmnet.R $DATA)" >&2; exit 1; }
     for who in base cardreg; do
       f="$TMP/c.txt"; [[ "$who" == base ]] && f="$TMP/b.txt"
       [[ "$who" == base && -z "$BASE" ]] && continue

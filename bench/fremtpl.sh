@@ -62,7 +62,7 @@ CACHE="${BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/cardreg-bench/fremtpl}"
 PY="$BENCH_PY"
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || { echo "fremtpl.sh: bad BENCH_ROUNDS '$ROUNDS'" >&2; exit 2; }
 [[ -f "$SHARED/freMTPL2freq.csv.gz" ]] || { echo "fremtpl.sh: $SHARED/freMTPL2freq.csv.gz not found (SHARED=…)" >&2; exit 2; }
-bench_need libopenblas0-pthread r-cran-glmnet r-cran-matrix python3-numpy
+bench_need time libopenblas0-pthread r-cran-glmnet r-cran-matrix python3-numpy
 bench_load start
 bench_blas_r
 echo "# glmnet $(Rscript -e 'cat(as.character(packageVersion("glmnet")))'), Matrix $(Rscript -e 'cat(as.character(packageVersion("Matrix")))')"
