@@ -14,8 +14,8 @@ import (
 // Only the Gram micro-kernel has an AVX-512 form: on Zen 4, which runs a
 // 512-bit operation as two 256-bit halves, ZMM forms of Dot, Dot3, AxpyMul
 // and Axpy (two ZMM accumulators holding the AVX2 kernels' four YMM ones)
-// were 4–7 % slower at n = 1000 and even at 5000 and 100000 (the loads
-// bound them either way), so they were not kept.
+// were 4–7 % slower at n = 1000 and no faster at 5000 and 100000 (the
+// loads bound them either way), so they were not kept.
 
 // gram8 emits kern8xWAVX512, the 8×w register block (w = 8, 16 or 24) of
 // the Gram product on ZMM registers: rows from one 8-wide panel a, columns
