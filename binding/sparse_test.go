@@ -87,22 +87,6 @@ func (d *sparseData) inputs(weighted bool) (dense, sparse *binding.Input) {
 // every case logs its figure.
 const sparseTol = 1e-11
 
-// engineMissing skips the test when err is the estimator's refusal of a
-// design held by columns, which the family engine (the lead's, on main)
-// lifts; any other error fails it.
-func engineMissing(t *testing.T, what string, err error) {
-	t.Helper()
-	if err == nil {
-		return
-	}
-	for _, s := range []string{"needs a dense design", "need a dense design"} {
-		if strings.Contains(err.Error(), s) {
-			t.Skipf("%s: %v: the family engine on a *design.Matrix is not merged yet", what, err)
-		}
-	}
-	t.Fatalf("%s: %v", what, err)
-}
-
 // sameModels compares every model of two results: coefficients,
 // intercepts and λ to sparseTol.
 func sameModels(t *testing.T, what string, got, want *binding.Result) {
@@ -174,7 +158,9 @@ func TestSparseMatchesDense(t *testing.T) {
 					t.Fatalf("dense: %v", err)
 				}
 				got, err := call.do(sparse, opts)
-				engineMissing(t, "sparse", err)
+				if err != nil {
+					t.Fatalf("sparse: %v", err)
+				}
 				sameModels(t, name, got, want)
 				checkUnchangedThenForget(t, d, sparse)
 				samePredictions(t, d, got, want, c.weighted)
@@ -270,7 +256,9 @@ func TestSparseFactors(t *testing.T) {
 				t.Fatal(err)
 			}
 			got, err := binding.Fit(sparse, mustJSON(o))
-			engineMissing(t, "sparse with factors", err)
+			if err != nil {
+				t.Fatalf("sparse with factors: %v", err)
+			}
 			sameModels(t, "factors", got, want)
 			var doc map[string]any
 			if err := json.Unmarshal(got.JSON(), &doc); err != nil {
